@@ -1,0 +1,147 @@
+/**
+ * @module indexer/store/contract
+ *
+ * The storage contract between the index side (`indexer/`, `durable-objects/`) and the query
+ * side (`worker/search/`, `worker/services/`). The two sides import this module and never each
+ * other. It holds the record shapes written to D1 (migrations/0001_init.sql), the id formats,
+ * the ports for platform services, and the format versions.
+ *
+ * Changelog of CHUNK_FORMAT_VERSION:
+ *   1: tree-sitter chunks with a context header in the indexed text; ids from SHA-1.
+ */
+
+export { tokenize, tokenizeQuery } from "./tokenize";
+
+/** Bump when chunk boundaries, indexed text or ids change; old rows are then rebuilt. */
+export const CHUNK_FORMAT_VERSION = 1;
+
+/** Kinds of chunk a chunker emits. `window` is a line window of a file without a grammar. */
+export type ChunkKind =
+  | "function"
+  | "method"
+  | "constructor"
+  | "class"
+  | "interface"
+  | "struct"
+  | "trait"
+  | "enum"
+  | "type"
+  | "module"
+  | "section"
+  | "window";
+
+/** One chunk of a file as a chunker returns it. Lines are 1-based and inclusive. */
+export interface Chunk {
+  startLine: number;
+  endLine: number;
+  kind: ChunkKind;
+  /** Name of the defining symbol (function, class ...), absent for module blocks and windows. */
+  symbol?: string;
+  /** Enclosing class, impl, namespace or module, e.g. `UserService`. */
+  container?: string;
+  /** First line(s) of the definition, up to the body, e.g. `function getUser(id: string): User`. */
+  signature?: string;
+  /** Original code of lines startLine..endLine, exactly as in the file. */
+  content: string;
+}
+
+/** A definition for the symbol table. Lines are 1-based and inclusive. */
+export interface SymbolDef {
+  name: string;
+  kind: ChunkKind | "field" | "variable" | "constant";
+  container?: string;
+  signature?: string;
+  doc?: string;
+  startLine: number;
+  endLine: number;
+}
+
+/** What a chunker returns for one file. */
+export interface ChunkedFile {
+  language: string;
+  chunks: Chunk[];
+  symbols: SymbolDef[];
+  /** Import / include / use statements, one per entry, for the file outline. */
+  imports: string[];
+}
+
+/** A file version to index: the blob at `path` in some snapshot. */
+export interface FileVersion {
+  repo: string;
+  path: string;
+  blobSha: string;
+  text: string;
+}
+
+/** A chunk row as stored in D1 `chunks` (plus its FTS row). */
+export interface ChunkRecord extends Chunk {
+  id: string;
+  repo: string;
+  fileId: string;
+  path: string;
+  language: string;
+}
+
+/**
+ * The text indexed for a chunk (BM25 body and embedding input): a short context header naming
+ * the path, container and symbol, then the code. Search returns `content`, never this text.
+ */
+export function chunkIndexText(path: string, chunk: Chunk): string {
+  const head = [path, chunk.container, chunk.symbol].filter(Boolean).join(" ");
+  return `${head}\n${chunk.content}`;
+}
+
+/**
+ * Id of a file version: hex SHA-1 of `repo \0 path \0 blobSha \0 CHUNK_FORMAT_VERSION`,
+ * first 32 hex chars. Content-addressed: the same blob at the same path gives the same id,
+ * so an unchanged file is never re-indexed.
+ */
+export async function fileId(repo: string, path: string, blobSha: string): Promise<string> {
+  const bytes = new TextEncoder().encode(`${repo}\0${path}\0${blobSha}\0${CHUNK_FORMAT_VERSION}`);
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-1", bytes));
+  return [...digest].map((b) => b.toString(16).padStart(2, "0")).join("").slice(0, 32);
+}
+
+/** Id of the n-th chunk (0-based) of a file version: `${fileId}-${ordinal}`, at most 64 bytes (Vectorize id limit). */
+export function chunkId(fileIdHex: string, ordinal: number): string {
+  return `${fileIdHex}-${ordinal}`;
+}
+
+/**
+ * Port for text embeddings. Implementations: `indexer/embed/local.ts` (hashed features, the
+ * default offline) and `indexer/embed/workers-ai.ts`.
+ */
+export interface EmbeddingProvider {
+  /** Model name recorded in the index, e.g. `@cf/baai/bge-base-en-v1.5` or `local-hash-v1`. */
+  readonly model: string;
+  /** Vector length. */
+  readonly dimensions: number;
+  /** Largest number of texts per `embed` call the backend accepts. */
+  readonly maxBatch: number;
+  /** Embeds texts; returns one L2-normalised vector per text, in order. `kind` lets asymmetric models prefix queries. */
+  embed(texts: string[], kind: "document" | "query"): Promise<Float32Array[]>;
+}
+
+/** A vector to store, keyed by chunk id. */
+export interface VectorRecord {
+  id: string;
+  vector: Float32Array;
+  metadata: { path: string; language: string };
+}
+
+/** A nearest-neighbour match; score is cosine similarity in [-1, 1]. */
+export interface VectorMatch {
+  id: string;
+  score: number;
+}
+
+/**
+ * Port for vector search, one namespace per repo. Implementations: `indexer/store/vectors/local.ts`
+ * (exact cosine over D1 rows, the default offline) and `indexer/store/vectors/vectorize.ts`.
+ */
+export interface VectorStore {
+  upsert(repo: string, records: VectorRecord[]): Promise<void>;
+  /** Nearest neighbours by cosine, best first. `topK` is capped by the backend (Vectorize: 100 without metadata). */
+  query(repo: string, vector: Float32Array, topK: number): Promise<VectorMatch[]>;
+  delete(repo: string, ids: string[]): Promise<void>;
+}

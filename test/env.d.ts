@@ -1,0 +1,12 @@
+/** Types of `env` from `cloudflare:test`: the Worker's bindings plus test-only ones. */
+import type { D1Migration } from "cloudflare:test";
+import type { Env as WorkerEnv } from "../worker/env";
+
+declare global {
+  namespace Cloudflare {
+    interface Env extends WorkerEnv {
+      TEST_MIGRATIONS: D1Migration[];
+    }
+  }
+}
+export {};

@@ -1,0 +1,22 @@
+import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vitest/config";
+
+const migrations = await readD1Migrations(fileURLToPath(new URL("./migrations", import.meta.url)));
+
+export default defineConfig({
+  plugins: [
+    cloudflareTest({
+      wrangler: { configPath: "./wrangler.toml" },
+      miniflare: {
+        bindings: { TEST_MIGRATIONS: migrations, ADMIN_TOKEN: "test-admin-token" },
+      },
+    }),
+  ],
+  test: {
+    include: ["{worker,indexer,durable-objects,web,evals,test}/**/*.test.ts"],
+    setupFiles: ["./test/apply-migrations.ts"],
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+  },
+});

@@ -1,0 +1,59 @@
+/**
+ * @module worker/env
+ *
+ * The Worker's bindings (see wrangler.toml) and `loadConfig(env)`, which checks variables once
+ * per isolate and throws naming the variable that is wrong.
+ */
+import type { RepoCoordinator } from "../durable-objects/repo-coordinator";
+
+/** Bindings and variables of the Worker. Optional ones exist only in production. */
+export interface Env {
+  DB: D1Database;
+  REPO_COORDINATOR: DurableObjectNamespace<RepoCoordinator>;
+  INDEX_QUEUE: Queue;
+  INDEX_DLQ?: Queue;
+  OAUTH_KV: KVNamespace;
+  VECTORIZE?: VectorizeIndex;
+  AI?: Ai;
+  EMBEDDING_PROVIDER?: string;
+  EMBEDDING_MODEL?: string;
+  EMBEDDING_DIMENSIONS?: string;
+  VECTOR_STORE?: string;
+  MAX_FILE_BYTES?: string;
+  AUTH_PROVIDER?: string;
+  /** Local admin token (npm start writes it to .dev.vars); tests set it in vitest.config.mts. */
+  ADMIN_TOKEN?: string;
+}
+
+/** Validated configuration derived from `Env`. */
+export interface Config {
+  embeddingProvider: "local" | "workers-ai";
+  embeddingModel: string;
+  embeddingDimensions: number;
+  vectorStore: "local" | "vectorize";
+  maxFileBytes: number;
+}
+
+function oneOf<T extends string>(name: string, value: string | undefined, allowed: readonly T[], fallback: T): T {
+  const v = (value ?? fallback) as T;
+  if (!allowed.includes(v)) throw new TypeError(`${name} must be one of ${allowed.join(", ")}; got "${value}"`);
+  return v;
+}
+
+function positiveInt(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined || value === "") return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0) throw new TypeError(`${name} must be a positive integer; got "${value}"`);
+  return n;
+}
+
+/** Parses and checks configuration variables. Throws TypeError naming the bad variable. */
+export function loadConfig(env: Env): Config {
+  return {
+    embeddingProvider: oneOf("EMBEDDING_PROVIDER", env.EMBEDDING_PROVIDER, ["local", "workers-ai"] as const, "local"),
+    embeddingModel: env.EMBEDDING_MODEL || "local-hash-v1",
+    embeddingDimensions: positiveInt("EMBEDDING_DIMENSIONS", env.EMBEDDING_DIMENSIONS, 384),
+    vectorStore: oneOf("VECTOR_STORE", env.VECTOR_STORE, ["local", "vectorize"] as const, "local"),
+    maxFileBytes: positiveInt("MAX_FILE_BYTES", env.MAX_FILE_BYTES, 1024 * 1024),
+  };
+}

@@ -1,0 +1,42 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { fileId, type ChunkedFile } from "../contract";
+import { writeFiles, type IndexedFile } from "./write-files";
+
+const chunked: ChunkedFile = {
+  language: "typescript",
+  imports: ['import { db } from "./db";'],
+  chunks: [
+    { startLine: 1, endLine: 1, kind: "module", content: 'import { db } from "./db";' },
+    { startLine: 3, endLine: 5, kind: "function", symbol: "getUserById", signature: "export function getUserById(id: string)", content: "export function getUserById(id: string) {\n  return db.users.find(id);\n}" },
+  ],
+  symbols: [{ name: "getUserById", kind: "function", signature: "export function getUserById(id: string)", startLine: 3, endLine: 5 }],
+};
+const text = 'import { db } from "./db";\n\nexport function getUserById(id: string) {\n  return db.users.find(id);\n}\n';
+
+async function file(): Promise<IndexedFile> {
+  return { repo: "r1", path: "src/users.ts", blobSha: "a".repeat(40), fileId: await fileId("r1", "src/users.ts", "a".repeat(40)), text, chunked };
+}
+
+async function counts() {
+  const q = (sql: string) => env.DB.prepare(sql).first<{ n: number }>().then((r) => r?.n);
+  return { files: await q("SELECT count(*) n FROM files"), chunks: await q("SELECT count(*) n FROM chunks"), symbols: await q("SELECT count(*) n FROM symbols"), fts: await q("SELECT count(*) n FROM chunks_fts WHERE chunks_fts MATCH 'getuserbyid OR import'") };
+}
+
+describe("writeFiles", () => {
+  it("writes chunks that BM25 finds, and a second delivery leaves the same rows", async () => {
+    const f = await file();
+    const written = await writeFiles(env.DB, [f]);
+    expect(written.map((c) => c.id)).toEqual([`${f.fileId}-0`, `${f.fileId}-1`]);
+    const first = await counts();
+    expect(first).toEqual({ files: 1, chunks: 2, symbols: 1, fts: 2 });
+    await writeFiles(env.DB, [f]);
+    expect(await counts()).toEqual(first);
+    const hit = await env.DB.prepare(
+      "SELECT c.symbol, c.start_line, c.end_line FROM chunks_fts JOIN chunks c ON c.rowid = chunks_fts.rowid WHERE chunks_fts MATCH ? ORDER BY bm25(chunks_fts, 4, 2, 1) LIMIT 1",
+    ).bind("user AND id").first();
+    expect(hit).toEqual({ symbol: "getUserById", start_line: 3, end_line: 5 });
+    const sym = await env.DB.prepare("SELECT chunk_id FROM symbols WHERE name_lower = 'getuserbyid'").first<{ chunk_id: string }>();
+    expect(sym?.chunk_id).toBe(`${f.fileId}-1`);
+  });
+});

@@ -1,0 +1,112 @@
+/**
+ * @module indexer/store/d1/write-files
+ *
+ * Idempotent writes of indexed file versions to D1: the `files` row, its `chunks` with their
+ * `chunks_fts` rows, and its `symbols`. Every write first deletes what the same file version
+ * wrote before, inside one `db.batch()` (a transaction), so a batch delivered twice leaves
+ * exactly the rows of one delivery and a failed batch leaves none.
+ */
+import {
+  chunkId,
+  chunkIndexText,
+  tokenize,
+  type ChunkedFile,
+  type ChunkRecord,
+} from "../contract";
+
+/** One file version ready to write: its identity, text and chunker output. */
+export interface IndexedFile {
+  repo: string;
+  fileId: string;
+  path: string;
+  blobSha: string;
+  text: string;
+  chunked: ChunkedFile;
+}
+
+/** Space-joined tokens, the form stored in FTS5 columns. */
+function ftsText(text: string | undefined): string {
+  return text ? tokenize(text).join(" ") : "";
+}
+
+function lineCount(text: string): number {
+  if (text.length === 0) return 0;
+  const n = text.split("\n").length;
+  return text.endsWith("\n") ? n - 1 : n;
+}
+
+/** The chunk records a file version produces, with ids (`${fileId}-${ordinal}`). */
+export function toChunkRecords(file: IndexedFile): ChunkRecord[] {
+  return file.chunked.chunks.map((c, i) => ({
+    ...c,
+    id: chunkId(file.fileId, i),
+    repo: file.repo,
+    fileId: file.fileId,
+    path: file.path,
+    language: file.chunked.language,
+  }));
+}
+
+/** Statements that remove everything one file version wrote. */
+export function deleteFileStatements(db: D1Database, repo: string, fileId: string): D1PreparedStatement[] {
+  return [
+    db.prepare("DELETE FROM chunks_fts WHERE rowid IN (SELECT rowid FROM chunks WHERE repo = ?1 AND file_id = ?2)").bind(repo, fileId),
+    db.prepare("DELETE FROM chunks WHERE repo = ?1 AND file_id = ?2").bind(repo, fileId),
+    db.prepare("DELETE FROM symbols WHERE repo = ?1 AND file_id = ?2").bind(repo, fileId),
+    db.prepare("DELETE FROM files WHERE repo = ?1 AND file_id = ?2").bind(repo, fileId),
+  ];
+}
+
+/** Statements that (re)write one file version. Each binds well under D1's 100 parameters. */
+export function writeFileStatements(db: D1Database, file: IndexedFile): { statements: D1PreparedStatement[]; chunks: ChunkRecord[] } {
+  const { repo, fileId, path } = file;
+  const chunks = toChunkRecords(file);
+  const statements = deleteFileStatements(db, repo, fileId);
+  statements.push(
+    db
+      .prepare(
+        "INSERT INTO files (repo, file_id, path, blob_sha, language, line_count, byte_size, imports, text) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+      )
+      .bind(repo, fileId, path, file.blobSha, file.chunked.language, lineCount(file.text), new TextEncoder().encode(file.text).byteLength, JSON.stringify(file.chunked.imports), file.text),
+  );
+  const pathTokens = ftsText(path);
+  for (const c of chunks) {
+    statements.push(
+      db
+        .prepare(
+          "INSERT INTO chunks (id, repo, file_id, path, language, kind, symbol, container, signature, start_line, end_line, content) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        )
+        .bind(c.id, repo, fileId, path, c.language, c.kind, c.symbol ?? null, c.container ?? null, c.signature ?? null, c.startLine, c.endLine, c.content),
+      db
+        .prepare("INSERT INTO chunks_fts (rowid, symbol, path, body) VALUES ((SELECT rowid FROM chunks WHERE id = ?), ?, ?, ?)")
+        .bind(c.id, ftsText([c.symbol, c.container].filter(Boolean).join(" ")), pathTokens, ftsText(chunkIndexText(path, c))),
+    );
+  }
+  const chunkFor = (line: number) => chunks.find((c) => c.startLine <= line && line <= c.endLine)?.id ?? null;
+  for (const s of file.chunked.symbols) {
+    statements.push(
+      db
+        .prepare(
+          "INSERT INTO symbols (repo, file_id, path, name, name_lower, kind, container, signature, doc, start_line, end_line, chunk_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        )
+        .bind(repo, fileId, path, s.name, s.name.toLowerCase(), s.kind, s.container ?? null, s.signature ?? null, s.doc ?? null, s.startLine, s.endLine, chunkFor(s.startLine)),
+    );
+  }
+  return { statements, chunks };
+}
+
+/**
+ * Writes file versions in one D1 transaction. Returns the chunk records written (for embedding).
+ * Throws whatever D1 throws; nothing is written then.
+ */
+export async function writeFiles(db: D1Database, files: IndexedFile[]): Promise<ChunkRecord[]> {
+  const statements: D1PreparedStatement[] = [];
+  const chunks: ChunkRecord[] = [];
+  for (const f of files) {
+    const w = writeFileStatements(db, f);
+    statements.push(...w.statements);
+    chunks.push(...w.chunks);
+  }
+  if (statements.length) await db.batch(statements);
+  return chunks;
+}

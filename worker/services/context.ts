@@ -1,0 +1,46 @@
+/**
+ * @module worker/services/context
+ *
+ * What every service function receives: bindings, validated config and the caller. REST routes
+ * and MCP tools build one per request and pass it to the same service functions.
+ */
+import { loadConfig, type Config, type Env } from "../env";
+import { CodeSearchError } from "../errors";
+
+/** Permission scopes. `search` reads, `index` adds and refreshes repos, `admin` manages tokens. */
+export type Scope = "search" | "index" | "admin";
+
+/** The authenticated caller. `repos` is an allowlist of repo ids, or "*" for every repo. */
+export interface Caller {
+  id: string;
+  kind: "admin-token" | "api-token" | "oauth" | "session";
+  scopes: Scope[];
+  repos: string[] | "*";
+}
+
+/** Per-request context handed to service functions. */
+export interface ServiceContext {
+  env: Env;
+  config: Config;
+  caller: Caller;
+}
+
+/** The local admin: every scope, every repo. */
+export const LOCAL_ADMIN: Caller = { id: "local-admin", kind: "admin-token", scopes: ["search", "index", "admin"], repos: "*" };
+
+/** Builds a context; `loadConfig` throws naming a bad variable. */
+export function serviceContext(env: Env, caller: Caller): ServiceContext {
+  return { env, config: loadConfig(env), caller };
+}
+
+/** Whether the caller may see `repo`. */
+export function canSee(caller: Caller, repo: string): boolean {
+  return caller.repos === "*" || caller.repos.includes(repo);
+}
+
+/** Throws `forbidden` unless the caller holds `scope`. */
+export function requireScope(caller: Caller, scope: Scope): void {
+  if (!caller.scopes.includes(scope) && !caller.scopes.includes("admin")) {
+    throw new CodeSearchError("forbidden", `This needs the "${scope}" scope; ask an admin for a token that has it.`);
+  }
+}

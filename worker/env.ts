@@ -13,7 +13,8 @@ export interface Env {
   INDEX_QUEUE: Queue;
   INDEX_DLQ?: Queue;
   OAUTH_KV: KVNamespace;
-  VECTORIZE?: VectorizeIndex;
+  /** Vectorize (V2, namespaces) index; production only. */
+  VECTORIZE?: Vectorize;
   AI?: Ai;
   EMBEDDING_PROVIDER?: string;
   EMBEDDING_MODEL?: string;
@@ -23,6 +24,24 @@ export interface Env {
   AUTH_PROVIDER?: string;
   /** Local admin token (npm start writes it to .dev.vars); tests set it in vitest.config.mts. */
   ADMIN_TOKEN?: string;
+  // Authentication (worker/auth/config.ts, README "Authentication"). Secrets: SIGNING_SECRET,
+  // GITHUB_CLIENT_SECRET. Lists are comma-separated.
+  SIGNING_SECRET?: string;
+  PUBLIC_URL?: string;
+  SESSION_TTL_SECONDS?: string;
+  SOURCE_LINK_TTL_SECONDS?: string;
+  GITHUB_CLIENT_ID?: string;
+  GITHUB_CLIENT_SECRET?: string;
+  GITHUB_BASE_URL?: string;
+  GITHUB_API_URL?: string;
+  GITHUB_ALLOWED_USERS?: string;
+  GITHUB_ALLOWED_ORGS?: string;
+  GITHUB_ALLOWED_TEAMS?: string;
+  GITHUB_ADMIN_USERS?: string;
+  GITHUB_ADMIN_TEAMS?: string;
+  /** Workers rate-limiting bindings for search (`[[ratelimits]]`); a local limiter stands in when absent. */
+  SEARCH_LIMIT_IDENTITY?: RateLimit;
+  SEARCH_LIMIT_IP?: RateLimit;
 }
 
 /** Validated configuration derived from `Env`. */

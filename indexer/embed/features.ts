@@ -1,0 +1,70 @@
+/**
+ * @module indexer/embed/features
+ *
+ * Weighted text features for the local hashed embedding (`local.ts`): code tokens from the
+ * shared tokenizer, a light suffix-stripped stem of each word (so `routing`, `routes` and
+ * `router` meet), and character trigrams (typos, partial words). Pure and deterministic.
+ */
+import { tokenize, tokenizeQuery } from "../store/contract";
+
+/** Weight of a whole token or identifier part. */
+const TOKEN_WEIGHT = 1.0;
+/** Weight of a stem feature: emitted for every token, so `routes` (stem `route`) meets `route`. */
+const STEM_WEIGHT = 0.6;
+/** Total weight of one token's trigrams, spread evenly over them. */
+const TRIGRAM_WEIGHT = 0.5;
+/** Words shorter than this get no trigrams: they would only add noise. */
+const TRIGRAM_MIN_LENGTH = 4;
+
+/**
+ * Keywords and noise words so frequent in code that, without corpus statistics (IDF), they
+ * would dominate every vector. Dropped from both documents and queries.
+ */
+const CODE_NOISE = new Set(
+  (
+    "const let var function return if else for while do switch case break continue new this self " +
+    "import export from default class extends implements interface type public private protected " +
+    "static readonly async await yield try catch finally throw throws true false null undefined nil none " +
+    "void int string number boolean bool any unknown object def fn func pub mut use mod impl struct enum " +
+    "package go val end elif lambda pass in of as is not and or the a an to be it"
+  ).split(" "),
+);
+
+/** Light suffix stripping (a small subset of Porter's step 1): enough to conflate inflections. */
+export function stem(word: string): string {
+  if (word.length <= 4 || /\d/.test(word)) return word;
+  for (const [suffix, min] of [
+    ["ations", 4], ["ation", 4], ["ings", 4], ["ing", 4], ["ers", 4], ["er", 4], ["ies", 3],
+    ["ied", 3], ["ed", 4], ["es", 4], ["ly", 4], ["s", 4], ["or", 4],
+  ] as const) {
+    if (word.endsWith(suffix) && word.length - suffix.length >= min) {
+      const base = word.slice(0, -suffix.length);
+      return suffix === "ies" || suffix === "ied" ? `${base}y` : base;
+    }
+  }
+  return word;
+}
+
+/**
+ * Features of a text as a map from feature string to weight (before hashing). Term frequency
+ * is damped (1 + ln tf) so one repeated identifier cannot dominate a chunk.
+ */
+export function textFeatures(text: string, kind: "document" | "query"): Map<string, number> {
+  const tokens = (kind === "query" ? tokenizeQuery(text) : tokenize(text)).filter((t) => !CODE_NOISE.has(t));
+  const tf = new Map<string, number>();
+  for (const t of tokens) tf.set(t, (tf.get(t) ?? 0) + 1);
+  const out = new Map<string, number>();
+  const add = (f: string, w: number) => out.set(f, (out.get(f) ?? 0) + w);
+  for (const [t, n] of tf) {
+    const damp = 1 + Math.log(n);
+    add(`w:${t}`, TOKEN_WEIGHT * damp);
+    const s = stem(t);
+    add(`s:${s}`, STEM_WEIGHT * damp);
+    if (t.length >= TRIGRAM_MIN_LENGTH && !/^\d+$/.test(t)) {
+      const padded = `^${t}$`;
+      const grams = padded.length - 2;
+      for (let i = 0; i < grams; i++) add(`g:${padded.slice(i, i + 3)}`, (TRIGRAM_WEIGHT * damp) / grams);
+    }
+  }
+  return out;
+}

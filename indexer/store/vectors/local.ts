@@ -1,0 +1,141 @@
+/**
+ * @module indexer/store/vectors/local
+ *
+ * The local `VectorStore`: vectors in the D1 table `local_vectors` (Float32 little-endian
+ * blobs), searched exactly by cosine (dot product of unit vectors). The default without
+ * Vectorize. Decoded vectors are cached per isolate, keyed by repo and its active snapshot
+ * (`repos.active_commit` + `active_indexed_at`), so queries do not re-read every row; a write
+ * through this store drops that repo's cache, and a snapshot flip elsewhere changes the key.
+ * While a repo has no active snapshot nothing is cached.
+ */
+import type { VectorMatch, VectorRecord, VectorStore } from "../contract";
+
+/** Bound parameters per D1 statement (D1 limit: 100). */
+const D1_MAX_PARAMS = 100;
+/** Target size of the blobs bound in one statement, bytes (D1 statement limit: 100 KB). */
+const STATEMENT_BLOB_BYTES = 60_000;
+
+interface CachedMatrix {
+  key: string;
+  ids: string[];
+  dims: number;
+  /** Row-major: vector i is matrix[i*dims .. (i+1)*dims). */
+  matrix: Float32Array;
+}
+
+/** Per-isolate cache of decoded vectors, by repo. */
+const cache = new Map<string, CachedMatrix>();
+
+/** Encodes a vector as a little-endian Float32 blob (the platform is little-endian). */
+function encode(v: Float32Array): Uint8Array {
+  return new Uint8Array(v.buffer.slice(v.byteOffset, v.byteOffset + v.byteLength));
+}
+
+/** Bytes of a blob as D1 returns it (ArrayBuffer, typed array or array of bytes). */
+function blobBytes(blob: unknown): Uint8Array {
+  if (blob instanceof ArrayBuffer) return new Uint8Array(blob);
+  if (ArrayBuffer.isView(blob)) return new Uint8Array(blob.buffer, blob.byteOffset, blob.byteLength);
+  return Uint8Array.from(blob as number[]);
+}
+
+/** Copies a blob's Float32 values into `out` at `offset` (copy first: blobs may be unaligned). */
+function decodeInto(bytes: Uint8Array, out: Float32Array, offset: number): void {
+  const copy = new Uint8Array(bytes.byteLength);
+  copy.set(bytes);
+  out.set(new Float32Array(copy.buffer), offset);
+}
+
+/** Indices of the `k` largest scores, best first (simple selection; n is at most a few 10k). */
+export function topKIndices(scores: Float32Array, k: number): number[] {
+  const idx: number[] = [];
+  for (let i = 0; i < scores.length; i++) {
+    if (idx.length < k) {
+      idx.push(i);
+      if (idx.length === k) idx.sort((a, b) => scores[b] - scores[a]);
+      continue;
+    }
+    if (scores[i] <= scores[idx[k - 1]]) continue;
+    let j = k - 1;
+    while (j > 0 && scores[idx[j - 1]] < scores[i]) {
+      idx[j] = idx[j - 1];
+      j--;
+    }
+    idx[j] = i;
+  }
+  return idx.length < k ? idx.sort((a, b) => scores[b] - scores[a]) : idx;
+}
+
+/** Exact-cosine vector store over D1. `dimensions` is the configured vector length. */
+export class LocalVectorStore implements VectorStore {
+  constructor(
+    private readonly db: D1Database,
+    readonly dimensions: number,
+  ) {}
+
+  async upsert(repo: string, records: VectorRecord[]): Promise<void> {
+    if (!records.length) return;
+    for (const r of records) this.#check(r.vector);
+    const rowsPerStatement = Math.max(1, Math.min(Math.floor(D1_MAX_PARAMS / 3), Math.floor(STATEMENT_BLOB_BYTES / (this.dimensions * 4))));
+    const statements: D1PreparedStatement[] = [];
+    for (let i = 0; i < records.length; i += rowsPerStatement) {
+      const rows = records.slice(i, i + rowsPerStatement);
+      const sql = `INSERT OR REPLACE INTO local_vectors (repo, id, vector) VALUES ${rows.map(() => "(?, ?, ?)").join(", ")}`;
+      statements.push(this.db.prepare(sql).bind(...rows.flatMap((r) => [repo, r.id, encode(r.vector)])));
+    }
+    cache.delete(repo);
+    await this.db.batch(statements);
+  }
+
+  async query(repo: string, vector: Float32Array, topK: number): Promise<VectorMatch[]> {
+    this.#check(vector);
+    const m = await this.#matrix(repo);
+    const n = m.ids.length;
+    if (!n || topK <= 0) return [];
+    const scores = new Float32Array(n);
+    const d = m.dims;
+    for (let i = 0; i < n; i++) {
+      let s = 0;
+      const base = i * d;
+      for (let j = 0; j < d; j++) s += m.matrix[base + j] * vector[j];
+      scores[i] = s;
+    }
+    return topKIndices(scores, Math.min(topK, n)).map((i) => ({ id: m.ids[i], score: scores[i] }));
+  }
+
+  async delete(repo: string, ids: string[]): Promise<void> {
+    if (!ids.length) return;
+    const per = D1_MAX_PARAMS - 1;
+    const statements: D1PreparedStatement[] = [];
+    for (let i = 0; i < ids.length; i += per) {
+      const part = ids.slice(i, i + per);
+      statements.push(this.db.prepare(`DELETE FROM local_vectors WHERE repo = ? AND id IN (${part.map(() => "?").join(", ")})`).bind(repo, ...part));
+    }
+    cache.delete(repo);
+    await this.db.batch(statements);
+  }
+
+  #check(v: Float32Array): void {
+    if (v.length !== this.dimensions) throw new Error(`Vector has ${v.length} dimensions; this store holds ${this.dimensions} (EMBEDDING_DIMENSIONS)`);
+  }
+
+  async #matrix(repo: string): Promise<CachedMatrix> {
+    const snap = await this.db
+      .prepare("SELECT active_commit AS c, active_indexed_at AS t FROM repos WHERE id = ?")
+      .bind(repo)
+      .first<{ c: string | null; t: number | null }>();
+    const key = snap?.c ? `${snap.c}:${snap.t ?? 0}:${this.dimensions}` : "";
+    const hit = cache.get(repo);
+    if (key && hit?.key === key) return hit;
+    const { results } = await this.db.prepare("SELECT id, vector FROM local_vectors WHERE repo = ?").bind(repo).all<{ id: string; vector: unknown }>();
+    const dims = this.dimensions;
+    // Rows of another length were built by another model; search skips the vector channel
+    // for such repos until re-embedded (worker/search), so they are left out here.
+    const rows = results.map((r) => ({ id: r.id, bytes: blobBytes(r.vector) })).filter((r) => r.bytes.byteLength === dims * 4);
+    const matrix = new Float32Array(rows.length * dims);
+    rows.forEach((r, i) => decodeInto(r.bytes, matrix, i * dims));
+    const m: CachedMatrix = { key, ids: rows.map((r) => r.id), dims, matrix };
+    if (key) cache.set(repo, m);
+    else cache.delete(repo);
+    return m;
+  }
+}

@@ -1,0 +1,99 @@
+/**
+ * Skip rules decided by a file's path alone (before its content is read). Pure.
+ *
+ * Decisions worth knowing:
+ * - `.env` and `.env.*` are secrets, except the templates `.env.example`, `.env.sample`,
+ *   `.env.template` and `.env.dist`: they document configuration and rarely hold real values;
+ *   the content scan (content-rules.ts) still drops one that holds a known token format.
+ * - `third_party/`, `vendor/`, `build/`, `dist/`, `target/` directories are treated as vendored
+ *   or build output wherever they occur in the path; a project that keeps its own sources there
+ *   loses them (a `!` rule in `.gitignore` cannot bring them back: these rules are not gitignore).
+ * - Files without an extension (Dockerfile, Makefile, LICENSE ...) pass: there is no allowlist
+ *   of extensions; binary content is caught by content-rules.ts instead.
+ */
+import type { SkipReason } from "./skip-reason";
+
+/** Directory names whose whole subtree is dependencies or build output. */
+export const VENDORED_DIRS: ReadonlySet<string> = new Set([
+  ".git", ".hg", ".svn", "node_modules", "bower_components", "jspm_packages", "vendor", "third_party",
+  "dist", "build", "target", "out", "coverage", ".nyc_output", "__pycache__", ".pytest_cache",
+  ".mypy_cache", ".ruff_cache", ".tox", ".venv", "venv", ".gradle", ".next", ".nuxt", ".svelte-kit",
+  ".turbo", ".parcel-cache", ".cache", ".wrangler", ".terraform", "Pods", "DerivedData",
+]);
+
+/** Lockfiles: machine-written dependency pins (large, no code). Compared case-sensitively. */
+export const LOCKFILES: ReadonlySet<string> = new Set([
+  "package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml", "bun.lock", "bun.lockb",
+  "deno.lock", "Cargo.lock", "poetry.lock", "Pipfile.lock", "uv.lock", "pdm.lock", "Gemfile.lock",
+  "composer.lock", "go.sum", "go.work.sum", "mix.lock", "pubspec.lock", "Podfile.lock",
+  "Package.resolved", "packages.lock.json", "flake.lock", "gradle.lockfile", "conan.lock",
+]);
+
+/** Exact file names (lower-cased) that hold credentials. */
+const SECRET_NAMES: ReadonlySet<string> = new Set([
+  ".env", "credentials.json", "client_secret.json", "service-account.json", ".npmrc", ".yarnrc.yml",
+  ".netrc", "_netrc", ".pypirc", ".pgpass", ".htpasswd", ".git-credentials", ".dockercfg",
+  "secrets.yml", "secrets.yaml", "secrets.json", "terraform.tfstate", "terraform.tfstate.backup",
+]);
+
+/** `.env.<suffix>` files that are templates, not secrets. */
+const ENV_TEMPLATES: ReadonlySet<string> = new Set([".env.example", ".env.sample", ".env.template", ".env.dist", ".env.defaults"]);
+
+/** Extensions (lower-cased, with the dot) of key stores and private keys. */
+const SECRET_EXTENSIONS: ReadonlySet<string> = new Set([
+  ".pem", ".key", ".p12", ".pfx", ".jks", ".keystore", ".p8", ".ppk", ".kdbx", ".gpg",
+  ".tfvars", ".ovpn", ".mobileprovision",
+]);
+
+/** SSH private keys and their public halves (same names, kept out together for simplicity). */
+const SSH_KEY = /^id_(rsa|dsa|ecdsa|ed25519)(\..*)?$/i;
+
+/** Generated-code naming conventions (protobuf, gRPC, Dart build_runner, .NET designers ...). */
+const GENERATED_NAME = /(\.pb\.(go|cc|h|swift|dart)|_pb2(_grpc)?\.pyi?|_pb\.(js|d\.ts)|_grpc_pb\.(js|d\.ts)|\.pb\.gw\.go|_generated\.[^/]+|\.generated\.[^/]+|\.g\.dart|\.freezed\.dart|\.designer\.cs|\.g\.cs|\.(js|css|mjs|cjs)\.map)$/i;
+
+/** Minified bundles by name. Minified files without such a name are caught by line length. */
+const MINIFIED_NAME = /[.-]min\.(js|mjs|cjs|css)$/i;
+
+/** Extensions (lower-cased) of formats that are never text: skipped without reading the blob. */
+const BINARY_EXTENSIONS: ReadonlySet<string> = new Set([
+  ".png", ".jpg", ".jpeg", ".gif", ".bmp", ".ico", ".icns", ".webp", ".avif", ".tif", ".tiff", ".psd",
+  ".heic", ".pdf", ".zip", ".gz", ".tgz", ".bz2", ".xz", ".zst", ".7z", ".rar", ".tar", ".jar", ".war",
+  ".class", ".exe", ".dll", ".so", ".dylib", ".o", ".a", ".lib", ".obj", ".pyc", ".pyo", ".wasm",
+  ".bin", ".dat", ".woff", ".woff2", ".ttf", ".otf", ".eot", ".mp3", ".mp4", ".m4a", ".wav", ".ogg",
+  ".flac", ".avi", ".mov", ".webm", ".mkv", ".sqlite", ".sqlite3", ".db", ".parquet", ".npy", ".pkl",
+  ".onnx", ".pt", ".ckpt", ".safetensors", ".iso", ".dmg", ".apk", ".ipa", ".deb", ".rpm", ".node",
+]);
+
+/** Lower-cased extension of a file name, with the dot, or "" (".bashrc" has none). */
+function extensionOf(name: string): string {
+  const dot = name.lastIndexOf(".");
+  return dot > 0 ? name.slice(dot).toLowerCase() : "";
+}
+
+/** Whether a file name (no directory) names a credential file. */
+export function isSecretName(name: string): boolean {
+  const lower = name.toLowerCase();
+  if (SECRET_NAMES.has(lower)) return true;
+  if (lower.startsWith(".env.")) return !ENV_TEMPLATES.has(lower);
+  if (SSH_KEY.test(name)) return true;
+  return SECRET_EXTENSIONS.has(extensionOf(name));
+}
+
+/**
+ * Classifies a repo-relative path by name. Returns the first matching reason in the order
+ * vendored, secret, lockfile, minified, generated, binary; or null.
+ */
+export function classifyPath(path: string): SkipReason | null {
+  const segments = path.split("/");
+  const name = segments[segments.length - 1];
+  for (let i = 0; i < segments.length - 1; i++) if (VENDORED_DIRS.has(segments[i])) return "vendored";
+  // `.aws/credentials`, `.docker/config.json`, `.ssh/*`: known credential locations.
+  const parent = segments.length > 1 ? segments[segments.length - 2] : "";
+  if (parent === ".ssh" || (parent === ".aws" && name === "credentials") || (parent === ".docker" && name === "config.json")) return "secret";
+  if (isSecretName(name)) return "secret";
+  if (LOCKFILES.has(name)) return "lockfile";
+  if (MINIFIED_NAME.test(name)) return "minified";
+  if (GENERATED_NAME.test(name)) return "generated";
+  if (BINARY_EXTENSIONS.has(extensionOf(name))) return "binary";
+  return null;
+}

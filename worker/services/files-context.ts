@@ -1,0 +1,148 @@
+/**
+ * @module worker/services/files-context
+ *
+ * `getCodeContext`: a chunk with neighbouring lines and its adjacent chunks, found by chunk id
+ * (from search results) or by repo + path + line, read from the active snapshot.
+ */
+import { z } from "zod";
+import { CodeSearchError } from "../errors";
+import { canSee, type ServiceContext } from "./context";
+import { activeRepo, loadFile, nextRangeSchema, numberedLineSchema, READ_MAX_LINES, repoIdSchema, repoPathSchema, splitLines, takeLines, type ActiveRepo } from "./files";
+
+/** Most neighbouring lines one may ask for on either side of a chunk. */
+export const CONTEXT_MAX_NEIGHBOUR_LINES = 100;
+
+/** Input of `getCodeContext`: a chunk id (from search results), or repo + path + line. */
+export const codeContextInput = z.object({
+  chunk_id: z.string().min(1).max(64).optional().describe("Chunk id from a search_code result (chunkId). Alternative to repo + path + line."),
+  repo: repoIdSchema.optional(),
+  path: repoPathSchema.optional(),
+  line: z.number().int().min(1).optional().describe("A line inside the code of interest (1-based); the smallest chunk covering it is returned."),
+  before: z.number().int().min(0).max(CONTEXT_MAX_NEIGHBOUR_LINES).optional().describe("Extra lines before the chunk. Default 5."),
+  after: z.number().int().min(0).max(CONTEXT_MAX_NEIGHBOUR_LINES).optional().describe("Extra lines after the chunk. Default 5."),
+});
+export type CodeContextInput = z.infer<typeof codeContextInput>;
+
+const chunkRefSchema = z.object({
+  id: z.string(),
+  kind: z.string(),
+  symbol: z.string().nullable(),
+  container: z.string().nullable(),
+  signature: z.string().nullable(),
+  startLine: z.number().int(),
+  endLine: z.number().int(),
+});
+export type ChunkRef = z.infer<typeof chunkRefSchema>;
+
+/** Output of `getCodeContext`: the chunk (null when no chunk covers the line), its lines with neighbours, and the adjacent chunks. */
+export const codeContextOutput = z.object({
+  repo: z.string(),
+  path: z.string(),
+  commit: z.string(),
+  language: z.string(),
+  totalLines: z.number().int(),
+  chunk: chunkRefSchema.nullable(),
+  previousChunk: chunkRefSchema.nullable(),
+  nextChunk: chunkRefSchema.nullable(),
+  startLine: z.number().int(),
+  endLine: z.number().int(),
+  lines: z.array(numberedLineSchema),
+  next: nextRangeSchema.nullable().describe("When the chunk did not fit the budget: the read_file range that continues it."),
+});
+export type CodeContextOutput = z.infer<typeof codeContextOutput>;
+
+interface ChunkRow {
+  id: string;
+  repo: string;
+  file_id: string;
+  path: string;
+  kind: string;
+  symbol: string | null;
+  container: string | null;
+  signature: string | null;
+  start_line: number;
+  end_line: number;
+}
+
+function toChunkRef(c: ChunkRow): ChunkRef {
+  return { id: c.id, kind: c.kind, symbol: c.symbol, container: c.container, signature: c.signature, startLine: c.start_line, endLine: c.end_line };
+}
+
+const CHUNK_COLUMNS = "c.id, c.repo, c.file_id, c.path, c.kind, c.symbol, c.container, c.signature, c.start_line, c.end_line";
+
+/**
+ * A chunk with `before`/`after` neighbouring lines (default 5 each) and its adjacent chunks,
+ * within the READ_MAX_LINES / READ_MAX_CHARS budget (`next` says how to continue).
+ * Throws `invalid_input` unless exactly one of `chunk_id` or repo + path + line is given;
+ * `file_not_found` for a chunk id that is not in the active snapshot of a visible repo.
+ */
+export async function getCodeContext(ctx: ServiceContext, input: CodeContextInput): Promise<CodeContextOutput> {
+  const byLocation = input.repo !== undefined && input.path !== undefined && input.line !== undefined;
+  if (!!input.chunk_id === byLocation) {
+    throw new CodeSearchError("invalid_input", "Pass either chunk_id (from search_code results) or all of repo, path and line.");
+  }
+  const db = ctx.env.DB;
+  let snap: ActiveRepo;
+  let path: string;
+  let chunk: ChunkRow | null;
+  let line: number;
+  if (input.chunk_id) {
+    chunk = await db
+      .prepare(
+        `SELECT ${CHUNK_COLUMNS}, r.active_commit AS commit_sha FROM chunks c JOIN repos r ON r.id = c.repo
+         JOIN snapshot_files sf ON sf.repo = c.repo AND sf.commit_sha = r.active_commit AND sf.file_id = c.file_id AND sf.path = c.path
+         WHERE c.id = ?`,
+      )
+      .bind(input.chunk_id)
+      .first<ChunkRow & { commit_sha: string }>();
+    if (!chunk || !canSee(ctx.caller, chunk.repo)) {
+      throw new CodeSearchError("file_not_found", `Chunk "${input.chunk_id}" is not in the current index (it may come from an older snapshot). Search again, or pass repo, path and line.`);
+    }
+    snap = { id: chunk.repo, commit: (chunk as ChunkRow & { commit_sha: string }).commit_sha };
+    path = chunk.path;
+    line = chunk.start_line;
+  } else {
+    snap = await activeRepo(ctx, input.repo!);
+    path = input.path!;
+    line = input.line!;
+    chunk = null;
+  }
+  const file = await loadFile(ctx, snap, path);
+  if (!chunk) {
+    chunk = await db
+      .prepare(`SELECT ${CHUNK_COLUMNS} FROM chunks c WHERE c.repo = ?1 AND c.file_id = ?2 AND c.start_line <= ?3 AND c.end_line >= ?3 ORDER BY c.end_line - c.start_line, c.start_line LIMIT 1`)
+      .bind(snap.id, file.file_id, line)
+      .first<ChunkRow>();
+  }
+  const lines = splitLines(file.text);
+  if (line > lines.length) {
+    throw new CodeSearchError("invalid_input", `line ${line} is past the end of "${path}" (${lines.length} lines).`);
+  }
+  const [prev, nextChunk] = await Promise.all([
+    chunk
+      ? db.prepare(`SELECT ${CHUNK_COLUMNS} FROM chunks c WHERE c.repo = ?1 AND c.file_id = ?2 AND c.end_line < ?3 ORDER BY c.end_line DESC, c.start_line DESC LIMIT 1`).bind(snap.id, file.file_id, chunk.start_line).first<ChunkRow>()
+      : null,
+    chunk
+      ? db.prepare(`SELECT ${CHUNK_COLUMNS} FROM chunks c WHERE c.repo = ?1 AND c.file_id = ?2 AND c.start_line > ?3 ORDER BY c.start_line, c.end_line LIMIT 1`).bind(snap.id, file.file_id, chunk.end_line).first<ChunkRow>()
+      : null,
+  ]);
+  const core = chunk ? { start: chunk.start_line, end: chunk.end_line } : { start: line, end: line };
+  const from = Math.max(1, core.start - (input.before ?? 5));
+  const to = Math.min(lines.length, core.end + (input.after ?? 5));
+  const { taken, last } = takeLines(lines, from, to);
+  return {
+    repo: snap.id,
+    path,
+    commit: snap.commit,
+    language: file.language,
+    totalLines: lines.length,
+    chunk: chunk ? toChunkRef(chunk) : null,
+    previousChunk: prev ? toChunkRef(prev) : null,
+    nextChunk: nextChunk ? toChunkRef(nextChunk) : null,
+    startLine: from,
+    endLine: last,
+    lines: taken,
+    next: last < to ? { start_line: last + 1, end_line: Math.min(to, last + READ_MAX_LINES) } : null,
+  };
+}
+

@@ -1,0 +1,231 @@
+/**
+ * @module worker/services/files
+ *
+ * Reading indexed files: numbered lines (`readFile`), a chunk with its neighbourhood
+ * (`getCodeContext`), a file outline (`getFileOutline`) and file listings (`listFiles`).
+ * REST routes (worker/api/routes/files.ts) and MCP tools (worker/mcp/tools/*) are thin adapters
+ * over these functions and their zod schemas.
+ *
+ * Everything is read from D1 restricted to the repo's active snapshot (`repos.active_commit`
+ * joined with `snapshot_files`) and to repos the caller may see. Paths are never opened: a file
+ * is looked up in the index by (repo, path) exactly as the indexer recorded it.
+ */
+import { z } from "zod";
+import { CodeSearchError } from "../errors";
+import { canSee, type ServiceContext } from "./context";
+
+/** Most lines one `readFile` / `getCodeContext` call returns (issue 2: 400 lines per call). */
+export const READ_MAX_LINES = 400;
+/** Most characters of line text one call returns; past it the call stops early and says where to resume. */
+export const READ_MAX_CHARS = 40_000;
+/** Longest line returned whole, in characters; longer lines are cut with an explicit marker. */
+export const LINE_MAX_CHARS = 1_000;
+/** Most repo ids named in a "repo not found" message. */
+const AVAILABLE_REPOS_SHOWN = 20;
+
+/** A repo id as registered (`^[a-z0-9][a-z0-9._-]{0,63}$`, issue 2). */
+export const repoIdSchema = z.string().min(1).max(64).describe('Repo id, as listed by list_repos (e.g. "hono").');
+/** A path inside a repo, `/`-separated, as indexed. */
+export const repoPathSchema = z.string().min(1).max(1024).describe('File path inside the repo, e.g. "src/index.ts".');
+
+/** One numbered line. `n` is 1-based. */
+export const numberedLineSchema = z.object({ n: z.number().int(), text: z.string() });
+export type NumberedLine = z.infer<typeof numberedLineSchema>;
+
+/** A line range to ask for next, named like the read_file input so it can be passed back as is. */
+export const nextRangeSchema = z.object({ start_line: z.number().int(), end_line: z.number().int() });
+
+/** The active snapshot of a visible repo. */
+export interface ActiveRepo {
+  id: string;
+  commit: string;
+}
+
+/**
+ * Resolves `repo` to its active snapshot. Throws `repo_not_found` (naming the repos the caller
+ * may see) for unknown or invisible repos, `index_not_ready` before the first snapshot.
+ */
+export async function activeRepo(ctx: ServiceContext, repo: string): Promise<ActiveRepo> {
+  const row = await ctx.env.DB.prepare("SELECT id, status, active_commit FROM repos WHERE id = ?")
+    .bind(repo)
+    .first<{ id: string; status: string; active_commit: string | null }>();
+  if (!row || !canSee(ctx.caller, repo)) {
+    const names = await visibleRepoIds(ctx);
+    const shown = names.slice(0, AVAILABLE_REPOS_SHOWN).join(", ") + (names.length > AVAILABLE_REPOS_SHOWN ? ", ..." : "");
+    throw new CodeSearchError("repo_not_found", names.length ? `Unknown repo "${repo}". Available: ${shown}.` : `Unknown repo "${repo}". No repos are indexed yet; register one with POST /api/repos.`);
+  }
+  if (!row.active_commit) {
+    throw new CodeSearchError("index_not_ready", `Repo "${repo}" has no completed index yet (status: ${row.status}). Check get_index_status and retry when it is ready.`);
+  }
+  return { id: row.id, commit: row.active_commit };
+}
+
+/** Ids of the repos the caller may see, sorted. */
+export async function visibleRepoIds(ctx: ServiceContext): Promise<string[]> {
+  const { results } = await ctx.env.DB.prepare("SELECT id FROM repos ORDER BY id").all<{ id: string }>();
+  return results.map((r) => r.id).filter((id) => canSee(ctx.caller, id));
+}
+
+/** A file row of the active snapshot. */
+export interface FileRow {
+  file_id: string;
+  language: string;
+  line_count: number;
+  imports: string;
+  text: string;
+}
+
+/** Loads an indexed file of the active snapshot, or throws `file_not_found` with near-miss paths. */
+export async function loadFile(ctx: ServiceContext, snap: ActiveRepo, path: string): Promise<FileRow> {
+  const row = await ctx.env.DB.prepare(
+    `SELECT f.file_id, f.language, f.line_count, f.imports, f.text FROM snapshot_files sf
+     JOIN files f ON f.repo = sf.repo AND f.file_id = sf.file_id
+     WHERE sf.repo = ?1 AND sf.commit_sha = ?2 AND sf.path = ?3`,
+  )
+    .bind(snap.id, snap.commit, path)
+    .first<FileRow>();
+  if (row) return row;
+  const base = path.split("/").pop() ?? path;
+  const { results } = await ctx.env.DB.prepare(
+    "SELECT path FROM snapshot_files WHERE repo = ?1 AND commit_sha = ?2 AND (path LIKE ?3 ESCAPE '\\' OR path = ?4) ORDER BY length(path) LIMIT 5",
+  )
+    .bind(snap.id, snap.commit, `%/${likeEscape(base)}`, base)
+    .all<{ path: string }>();
+  const hint = results.length ? ` Did you mean: ${results.map((r) => r.path).join(", ")}?` : " Use search_code or the codebase://{repo}/files resource to find indexed paths.";
+  throw new CodeSearchError("file_not_found", `No indexed file "${path}" in repo "${snap.id}" (files that were skipped or ignored are not readable).${hint}`);
+}
+
+/** Escapes `%`, `_` and `\` for a LIKE pattern with `ESCAPE '\'`. */
+export function likeEscape(s: string): string {
+  return s.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/** Splits file text into lines the way the indexer counts them (a final newline ends the last line). */
+export function splitLines(text: string): string[] {
+  if (text.length === 0) return [];
+  const lines = text.split("\n");
+  if (text.endsWith("\n")) lines.pop();
+  return lines.map((l) => (l.endsWith("\r") ? l.slice(0, -1) : l));
+}
+
+/** Cuts a line longer than LINE_MAX_CHARS, saying how much was cut. */
+function cutLine(line: string): string {
+  return line.length <= LINE_MAX_CHARS ? line : `${line.slice(0, LINE_MAX_CHARS)} … [line cut: ${line.length - LINE_MAX_CHARS} more chars]`;
+}
+
+/**
+ * Takes lines `from..to` (1-based, inclusive) within READ_MAX_LINES and READ_MAX_CHARS.
+ * Returns the numbered lines and the last line actually taken (always >= from).
+ */
+export function takeLines(lines: string[], from: number, to: number): { taken: NumberedLine[]; last: number } {
+  const stop = Math.min(to, from + READ_MAX_LINES - 1, lines.length);
+  const taken: NumberedLine[] = [];
+  let chars = 0;
+  for (let n = from; n <= stop; n++) {
+    const text = cutLine(lines[n - 1]);
+    if (taken.length > 0 && chars + text.length > READ_MAX_CHARS) break;
+    chars += text.length + 1;
+    taken.push({ n, text });
+  }
+  return { taken, last: from + taken.length - 1 };
+}
+
+// ---------------------------------------------------------------------------------------------
+// read_file
+
+/** Input of `readFile`: `start_line`/`end_line` are 1-based and inclusive. */
+export const readFileInput = z.object({
+  repo: repoIdSchema,
+  path: repoPathSchema,
+  start_line: z.number().int().min(1).optional().describe("First line to return (1-based). Default 1."),
+  end_line: z.number().int().min(1).optional().describe(`Last line to return (inclusive). At most ${READ_MAX_LINES} lines come back per call; default start_line + ${READ_MAX_LINES - 1}.`),
+});
+export type ReadFileInput = z.infer<typeof readFileInput>;
+
+/** Output of `readFile`. `next` is the range to ask for to continue, or null when the request was served whole. */
+export const readFileOutput = z.object({
+  repo: z.string(),
+  path: z.string(),
+  commit: z.string(),
+  language: z.string(),
+  totalLines: z.number().int(),
+  startLine: z.number().int(),
+  endLine: z.number().int(),
+  lines: z.array(numberedLineSchema),
+  next: nextRangeSchema.nullable(),
+});
+export type ReadFileOutput = z.infer<typeof readFileOutput>;
+
+/**
+ * Numbered lines of an indexed file, at most READ_MAX_LINES lines and READ_MAX_CHARS characters
+ * per call; `next` names the range to ask for when the request was not served whole.
+ * Throws `repo_not_found`, `index_not_ready`, `file_not_found`, or `invalid_input` for a range
+ * past the end of the file.
+ */
+export async function readFile(ctx: ServiceContext, input: ReadFileInput): Promise<ReadFileOutput> {
+  const snap = await activeRepo(ctx, input.repo);
+  const file = await loadFile(ctx, snap, input.path);
+  const lines = splitLines(file.text);
+  const start = input.start_line ?? 1;
+  if (input.end_line !== undefined && input.end_line < start) {
+    throw new CodeSearchError("invalid_input", `end_line (${input.end_line}) is before start_line (${start}); ask for start_line <= end_line.`);
+  }
+  if (lines.length === 0) {
+    return { repo: snap.id, path: input.path, commit: snap.commit, language: file.language, totalLines: 0, startLine: 0, endLine: 0, lines: [], next: null };
+  }
+  if (start > lines.length) {
+    throw new CodeSearchError("invalid_input", `start_line ${start} is past the end of "${input.path}" (${lines.length} lines); ask for start_line 1-${lines.length}.`);
+  }
+  const wanted = Math.min(input.end_line ?? start + READ_MAX_LINES - 1, lines.length);
+  const { taken, last } = takeLines(lines, start, wanted);
+  const next = last < wanted ? { start_line: last + 1, end_line: Math.min(wanted, last + READ_MAX_LINES) } : null;
+  return { repo: snap.id, path: input.path, commit: snap.commit, language: file.language, totalLines: lines.length, startLine: start, endLine: last, lines: taken, next };
+}
+
+// ---------------------------------------------------------------------------------------------
+// file listing (resource codebase://{repo}/files)
+
+/** Most paths one listing page returns. */
+export const LIST_FILES_MAX = 1_000;
+
+/** Input of `listFiles`. */
+export const listFilesInput = z.object({
+  repo: repoIdSchema,
+  path_prefix: z.string().max(1024).optional(),
+  limit: z.number().int().min(1).max(LIST_FILES_MAX).optional(),
+  offset: z.number().int().min(0).optional(),
+});
+export type ListFilesInput = z.infer<typeof listFilesInput>;
+
+/** Output of `listFiles`. */
+export interface ListFilesOutput {
+  repo: string;
+  commit: string;
+  files: { path: string; language: string; lines: number }[];
+  total_count: number;
+  has_more: boolean;
+  next_offset: number | null;
+}
+
+/** Paths of the active snapshot, sorted, paginated (default and maximum LIST_FILES_MAX per page). */
+export async function listFiles(ctx: ServiceContext, input: ListFilesInput): Promise<ListFilesOutput> {
+  const snap = await activeRepo(ctx, input.repo);
+  const limit = input.limit ?? LIST_FILES_MAX;
+  const offset = input.offset ?? 0;
+  // substr, not LIKE: LIKE ignores ASCII case and paths are case-sensitive.
+  const prefix = input.path_prefix ?? "";
+  const db = ctx.env.DB;
+  const [count, page] = await db.batch([
+    db.prepare("SELECT count(*) AS n FROM snapshot_files WHERE repo = ?1 AND commit_sha = ?2 AND substr(path, 1, length(?3)) = ?3").bind(snap.id, snap.commit, prefix),
+    db
+      .prepare(
+        `SELECT sf.path, f.language, f.line_count FROM snapshot_files sf JOIN files f ON f.repo = sf.repo AND f.file_id = sf.file_id
+         WHERE sf.repo = ?1 AND sf.commit_sha = ?2 AND substr(sf.path, 1, length(?3)) = ?3 ORDER BY sf.path LIMIT ?4 OFFSET ?5`,
+      )
+      .bind(snap.id, snap.commit, prefix, limit, offset),
+  ]);
+  const total = (count.results[0] as { n: number }).n;
+  const files = (page.results as { path: string; language: string; line_count: number }[]).map((f) => ({ path: f.path, language: f.language, lines: f.line_count }));
+  const end = offset + files.length;
+  return { repo: snap.id, commit: snap.commit, files, total_count: total, has_more: end < total, next_offset: end < total ? end : null };
+}

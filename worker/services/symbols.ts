@@ -1,0 +1,193 @@
+/**
+ * @module worker/services/symbols
+ *
+ * `findSymbol`: definitions from the symbol table of active snapshots, exact matches first, then
+ * case-insensitive, then prefix; members for class-like kinds; suggestions when nothing matches.
+ * References live in worker/services/symbols-references.ts. REST (worker/api/routes/symbols.ts) and
+ * MCP (worker/mcp/tools/find-symbol.ts) share the schemas below.
+ */
+import { z } from "zod";
+import { splitIdentifier } from "../../indexer/store/contract";
+import { canSee, type ServiceContext } from "./context";
+import { activeRepo, likeEscape, repoIdSchema } from "./files";
+
+/** Most definitions one call returns. */
+export const FIND_SYMBOL_MAX_RESULTS = 50;
+/** Most members listed per class-like definition. */
+export const SYMBOL_MAX_MEMBERS = 50;
+/** Most suggestions offered when nothing matches. */
+const MAX_SUGGESTIONS = 8;
+/** Candidate names ranked by edit distance when building suggestions. */
+const SUGGESTION_CANDIDATES = 200;
+/** Kinds whose definitions list their members. */
+const CLASS_LIKE_KINDS = new Set(["class", "interface", "struct", "trait", "enum", "module"]);
+
+/** Symbol kinds the chunkers record (SymbolDef.kind in indexer/store/contract.ts). */
+export const symbolKindSchema = z.enum([
+  "function", "method", "constructor", "class", "interface", "struct", "trait", "enum", "type", "module", "section", "window", "field", "variable", "constant",
+]);
+
+/** Input of `findSymbol`. Without `repo`, every repo the caller may see is searched. */
+export const findSymbolInput = z.object({
+  name: z.string().min(1).max(200).describe("Symbol name, e.g. getUserById or UserService. Exact matches rank first, then case-insensitive, then prefix."),
+  kind: symbolKindSchema.optional().describe("Only definitions of this kind."),
+  repo: repoIdSchema.optional().describe("Only this repo; default every repo you can see."),
+  limit: z.number().int().min(1).max(FIND_SYMBOL_MAX_RESULTS).optional().describe("Most definitions to return. Default 20."),
+});
+export type FindSymbolInput = z.infer<typeof findSymbolInput>;
+
+/** A member of a class-like definition. */
+export const symbolMemberSchema = z.object({
+  name: z.string(),
+  kind: z.string(),
+  signature: z.string().nullable(),
+  startLine: z.number().int(),
+  endLine: z.number().int(),
+});
+
+/** One definition; lines are 1-based and inclusive. */
+export const symbolDefSchema = z.object({
+  repo: z.string(),
+  path: z.string(),
+  name: z.string(),
+  kind: z.string(),
+  container: z.string().nullable(),
+  signature: z.string().nullable(),
+  doc: z.string().nullable(),
+  startLine: z.number().int(),
+  endLine: z.number().int(),
+  chunkId: z.string().nullable(),
+  match: z.enum(["exact", "case_insensitive", "prefix"]),
+  members: z.array(symbolMemberSchema).optional(),
+});
+export type SymbolDefResult = z.infer<typeof symbolDefSchema>;
+
+/** Output of `findSymbol`. `suggestions` holds near-miss names when `symbols` is empty. */
+export const findSymbolOutput = z.object({
+  symbols: z.array(symbolDefSchema),
+  has_more: z.boolean().describe("More definitions matched than `limit`; narrow with kind or repo, or raise limit."),
+  suggestions: z.array(z.string()),
+});
+export type FindSymbolOutput = z.infer<typeof findSymbolOutput>;
+
+interface SymbolRow {
+  repo: string;
+  file_id: string;
+  path: string;
+  name: string;
+  kind: string;
+  container: string | null;
+  signature: string | null;
+  doc: string | null;
+  start_line: number;
+  end_line: number;
+  chunk_id: string | null;
+  tier: number;
+}
+
+/**
+ * SQL restricting `alias` (a table with repo and file_id columns) to active snapshots of the
+ * repos in `?repoParam` (a JSON array of ids): the one place that joins `snapshot_files`.
+ */
+export function activeSnapshotJoin(alias: string, repoParam: string): string {
+  return `JOIN repos r ON r.id = ${alias}.repo AND r.active_commit IS NOT NULL
+    JOIN snapshot_files sf ON sf.repo = ${alias}.repo AND sf.commit_sha = r.active_commit AND sf.file_id = ${alias}.file_id
+    WHERE ${alias}.repo IN (SELECT value FROM json_each(${repoParam}))`;
+}
+
+/** Repos to search: the one named (checked), or every visible repo with an active snapshot. */
+export async function reposInScope(ctx: ServiceContext, repo: string | undefined): Promise<string[]> {
+  if (repo !== undefined) return [(await activeRepo(ctx, repo)).id];
+  const { results } = await ctx.env.DB.prepare("SELECT id FROM repos WHERE active_commit IS NOT NULL ORDER BY id").all<{ id: string }>();
+  return results.map((r) => r.id).filter((id) => canSee(ctx.caller, id));
+}
+
+/**
+ * Definitions named like `name`: exact (case-sensitive) first, then case-insensitive, then
+ * prefix; shorter names and then path order within a tier. Class-like definitions carry their
+ * members. When nothing matches, `suggestions` lists near-miss names (substring, then edit
+ * distance over names sharing a word part). Throws `repo_not_found` / `index_not_ready` for
+ * a named repo.
+ */
+export async function findSymbol(ctx: ServiceContext, input: FindSymbolInput): Promise<FindSymbolOutput> {
+  const repos = await reposInScope(ctx, input.repo);
+  const limit = input.limit ?? 20;
+  const lower = input.name.toLowerCase();
+  const db = ctx.env.DB;
+  // Prefix as a range on name_lower so the (repo, name_lower) index serves it.
+  const { results } = await db
+    .prepare(
+      `SELECT s.repo, s.file_id, s.path, s.name, s.kind, s.container, s.signature, s.doc, s.start_line, s.end_line, s.chunk_id,
+         CASE WHEN s.name = ?2 THEN 0 WHEN s.name_lower = ?3 THEN 1 ELSE 2 END AS tier
+       FROM symbols s ${activeSnapshotJoin("s", "?1")}
+         AND s.name_lower >= ?3 AND s.name_lower < ?4 AND (?5 IS NULL OR s.kind = ?5)
+       ORDER BY tier, length(s.name), s.repo, s.path, s.start_line LIMIT ?6`,
+    )
+    .bind(JSON.stringify(repos), input.name, lower, `${lower}\u{10FFFF}`, input.kind ?? null, limit + 1)
+    .all<SymbolRow>();
+  const rows = results.slice(0, limit);
+  const symbols = await Promise.all(rows.map((r) => withMembers(ctx, r)));
+  const suggestions = symbols.length ? [] : await suggestNames(ctx, repos, input.name);
+  return { symbols, has_more: results.length > limit, suggestions };
+}
+
+async function withMembers(ctx: ServiceContext, r: SymbolRow): Promise<SymbolDefResult> {
+  const def: SymbolDefResult = {
+    repo: r.repo,
+    path: r.path,
+    name: r.name,
+    kind: r.kind,
+    container: r.container,
+    signature: r.signature,
+    doc: r.doc,
+    startLine: r.start_line,
+    endLine: r.end_line,
+    chunkId: r.chunk_id,
+    match: r.tier === 0 ? "exact" : r.tier === 1 ? "case_insensitive" : "prefix",
+  };
+  if (!CLASS_LIKE_KINDS.has(r.kind)) return def;
+  const { results } = await ctx.env.DB.prepare(
+    `SELECT name, kind, signature, start_line, end_line FROM symbols
+     WHERE repo = ?1 AND file_id = ?2 AND container = ?3 AND start_line >= ?4 AND end_line <= ?5 AND NOT (start_line = ?4 AND end_line = ?5 AND name = ?3)
+     ORDER BY start_line LIMIT ?6`,
+  )
+    .bind(r.repo, r.file_id, r.name, r.start_line, r.end_line, SYMBOL_MAX_MEMBERS)
+    .all<{ name: string; kind: string; signature: string | null; start_line: number; end_line: number }>();
+  def.members = results.map((m) => ({ name: m.name, kind: m.kind, signature: m.signature, startLine: m.start_line, endLine: m.end_line }));
+  return def;
+}
+
+/** Near-miss names: names containing the query, else names sharing a word part, by edit distance. */
+async function suggestNames(ctx: ServiceContext, repos: string[], name: string): Promise<string[]> {
+  const lower = name.toLowerCase();
+  const patterns = [lower, ...splitIdentifier(name).map((p) => p.toLowerCase()).filter((p) => p.length >= 3 && p !== lower)].slice(0, 5);
+  const candidates = new Set<string>();
+  for (const p of patterns) {
+    const { results } = await ctx.env.DB.prepare(
+      `SELECT DISTINCT s.name FROM symbols s ${activeSnapshotJoin("s", "?1")} AND s.name_lower LIKE ?2 ESCAPE '\\' LIMIT ?3`,
+    )
+      .bind(JSON.stringify(repos), `%${likeEscape(p)}%`, SUGGESTION_CANDIDATES)
+      .all<{ name: string }>();
+    for (const r of results) candidates.add(r.name);
+    // Names that contain the whole query are the best suggestions; stop there.
+    if (p === lower && candidates.size > 0) break;
+  }
+  return [...candidates]
+    .map((c) => ({ c, d: editDistance(lower, c.toLowerCase()) }))
+    .sort((a, b) => a.d - b.d || a.c.length - b.c.length || a.c.localeCompare(b.c))
+    .slice(0, MAX_SUGGESTIONS)
+    .map((x) => x.c);
+}
+
+/** Levenshtein distance (unit costs), O(|a|·|b|) time, O(|b|) memory. */
+export function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) {
+      cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    prev = cur;
+  }
+  return prev[b.length];
+}

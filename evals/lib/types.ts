@@ -1,0 +1,81 @@
+/**
+ * @module evals/lib/types
+ *
+ * Shapes shared by the evaluation runner, its metrics and the CI test. Lines are 1-based and
+ * inclusive, as everywhere in the product.
+ */
+
+/** A gold location: the definition that answers a question. */
+export interface GoldSpan {
+  /** Path relative to the corpus root, `/`-separated. */
+  file: string;
+  /** Name of the defining symbol; `Container.member` for methods; heading text for Markdown. */
+  symbol: string;
+  startLine: number;
+  endLine: number;
+}
+
+/** Question categories. `unanswerable` questions have no gold and should be refused. */
+export type Category = "semantic" | "lexical" | "unanswerable";
+
+/** One question of a retrieval set (fixture, hono-50). An empty `gold` means unanswerable. */
+export interface Question {
+  id: string;
+  category: Category;
+  question: string;
+  gold: GoldSpan[];
+}
+
+/** A retrieval set: questions about one repository at one commit. */
+export interface RetrievalSet {
+  name: string;
+  /** Upstream repository (`owner/name`) or `fixture`. */
+  repo: string;
+  commit?: string;
+  questions: Question[];
+}
+
+/** One SWE-bench Lite instance as stored in `swebench-lite-offline.jsonl`. */
+export interface SwebenchInstance {
+  instance_id: string;
+  repo: string;
+  base_commit: string;
+  problem_statement: string;
+  gold_files: string[];
+  gold_spans?: Record<string, string[]>;
+}
+
+/** A search result as `POST /api/search` returns it (fields the harness reads). */
+export interface SearchHit {
+  repo?: string;
+  path: string;
+  startLine: number;
+  endLine: number;
+  symbol?: string | null;
+  score?: number;
+  ranks?: Record<string, number>;
+}
+
+/** The confidence block of a search response. `low` means the gate refused. */
+export interface SearchConfidence {
+  level: string;
+  termCoverage?: number;
+  [key: string]: unknown;
+}
+
+/** A search response (fields the harness reads). */
+export interface SearchResponse {
+  results: SearchHit[];
+  confidence?: SearchConfidence;
+}
+
+/** Search options the harness varies (mode, per-file cap, channels). */
+export interface SearchVariant {
+  /** Label in reports, e.g. `hybrid` or `bm25+vector, no cap`. */
+  label: string;
+  mode?: "hybrid" | "bm25" | "vector" | "symbol";
+  /** Channels to fuse when the server supports choosing them (`channels` in the request). */
+  channels?: string[];
+  /** Results per file; 0 turns the cap off. Sent as `per_file_cap`. */
+  perFileCap?: number;
+}

@@ -1,0 +1,233 @@
+/**
+ * @module indexer/source/archive
+ *
+ * Reads an uploaded tar.gz, tar or zip into file entries, with limits against archive bombs and
+ * path traversal. Used by `POST /api/repos/{id}/archive`; the entries then go through the same
+ * filters and pipeline as a git tree.
+ *
+ * Libraries: gzip and zip via `fflate` (sync, works in workerd), tar via `modern-tar` (web
+ * streams). The gzip output is streamed into the tar decoder, so the expanded tar is never held
+ * whole: only entries within `maxFileBytes` are kept.
+ *
+ * Zip entries carry no reliable unix mode through fflate, so every zip entry is reported as a
+ * regular file ("100644"); a symlink stored in a zip is indexed as the text of its target path.
+ */
+import { createTarDecoder, type ParsedTarEntry } from "modern-tar";
+import { Gunzip, unzipSync } from "fflate";
+import { CodeSearchError } from "../../worker/errors";
+import { normaliseEntryPath, stripCommonRoot } from "./archive-paths";
+
+/** Limits applied while reading an archive. Defaults in `DEFAULT_ARCHIVE_LIMITS`. */
+export interface ArchiveLimits {
+  /** Most entries (files, folders, links) the archive may hold; more -> `payload_too_large`. */
+  maxEntries: number;
+  /** Most bytes the archive may expand to (sum of entry sizes); more -> `payload_too_large`. */
+  maxTotalBytes: number;
+  /** Larger files are returned without bytes and with `tooLarge: true` (they count as skipped). */
+  maxFileBytes: number;
+  /** Expanded / compressed size above which (past `ratioFloorBytes`) the archive is a bomb -> `archive_invalid`. */
+  maxCompressionRatio: number;
+  /** The ratio check starts once this many bytes are expanded; small archives of repetitive text pass. */
+  ratioFloorBytes: number;
+}
+
+/**
+ * Defaults. 256 MiB expanded and 100k entries cover large monorepos uploaded by `npm start`;
+ * DEFLATE's own maximum ratio is about 1032:1, source trees compress 3-20:1, so 250:1 past
+ * 16 MiB only catches bombs.
+ */
+export const DEFAULT_ARCHIVE_LIMITS: ArchiveLimits = {
+  maxEntries: 100_000,
+  maxTotalBytes: 256 * 1024 * 1024,
+  maxFileBytes: 1024 * 1024,
+  maxCompressionRatio: 250,
+  ratioFloorBytes: 16 * 1024 * 1024,
+};
+
+/** One file (or link) of an archive. Paths are repo-relative, `/`-separated, without the common top folder. */
+export interface ArchiveEntry {
+  path: string;
+  /** Git-style mode: "100644", "100755" or "120000" (symlinks and hard links; bytes empty). */
+  mode: string;
+  /** File content; empty when `tooLarge`. */
+  bytes: Uint8Array;
+  /** Size in bytes as recorded in the archive. */
+  size: number;
+  /** True when `size` exceeds `maxFileBytes`: the bytes were not read. */
+  tooLarge?: boolean;
+}
+
+/** Bytes of compressed input fed to the gunzip stream per step. */
+const GUNZIP_STEP_BYTES = 64 * 1024;
+
+/**
+ * Reads a tar.gz (also `.tgz`), plain tar or zip, detected by magic bytes.
+ * @returns the entries in archive order; folders are dropped.
+ * @throws CodeSearchError `archive_invalid` (unknown format, corrupt data, unsafe path, bomb)
+ *   or `payload_too_large` (too many entries or too many expanded bytes).
+ */
+export async function readArchive(bytes: Uint8Array, limits: Partial<ArchiveLimits> = {}): Promise<ArchiveEntry[]> {
+  const l: ArchiveLimits = { ...DEFAULT_ARCHIVE_LIMITS, ...limits };
+  let entries: ArchiveEntry[];
+  if (bytes[0] === 0x1f && bytes[1] === 0x8b) entries = await readTar(gunzipStream(bytes, l), l);
+  else if (bytes[0] === 0x50 && bytes[1] === 0x4b) entries = readZip(bytes, l);
+  else if (isTar(bytes)) entries = await readTar(chunkStream(bytes), l);
+  else throw new CodeSearchError("archive_invalid", "The upload is not a tar.gz, tar or zip archive; send one of those (npm start builds a tar.gz).");
+  const stripped = stripCommonRoot(entries.map((e) => e.path));
+  if (stripped.prefix) entries.forEach((e, i) => (e.path = stripped.paths[i]));
+  return entries.filter((e) => e.path !== "");
+}
+
+/** ustar magic at offset 257 ("ustar\0" POSIX, "ustar " GNU). */
+function isTar(bytes: Uint8Array): boolean {
+  return bytes.length >= 512 && new TextDecoder().decode(bytes.subarray(257, 262)) === "ustar";
+}
+
+function tooMany(l: ArchiveLimits): CodeSearchError {
+  return new CodeSearchError("payload_too_large", `The archive has more than ${l.maxEntries} entries; upload a smaller folder or exclude build output.`);
+}
+
+function tooBig(l: ArchiveLimits): CodeSearchError {
+  return new CodeSearchError("payload_too_large", `The archive expands to more than ${l.maxTotalBytes} bytes; upload a smaller folder or exclude large assets.`);
+}
+
+function checkRatio(expanded: number, compressed: number, l: ArchiveLimits): void {
+  if (expanded > l.ratioFloorBytes && expanded / Math.max(compressed, 1) > l.maxCompressionRatio) {
+    throw new CodeSearchError("archive_invalid", `The archive expands more than ${l.maxCompressionRatio}:1, which looks like a decompression bomb; it was not read.`);
+  }
+}
+
+/** A stream of `bytes` in slices. */
+function chunkStream(bytes: Uint8Array): ReadableStream<Uint8Array> {
+  let offset = 0;
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (offset >= bytes.length) return controller.close();
+      controller.enqueue(bytes.subarray(offset, offset + GUNZIP_STEP_BYTES));
+      offset += GUNZIP_STEP_BYTES;
+    },
+  });
+}
+
+/** Gunzips lazily as the consumer pulls, counting expanded bytes against the limits. */
+function gunzipStream(bytes: Uint8Array, l: ArchiveLimits): ReadableStream<Uint8Array> {
+  let offset = 0;
+  let expanded = 0;
+  let pending: Uint8Array[] = [];
+  const gunzip = new Gunzip((chunk) => {
+    expanded += chunk.length;
+    pending.push(chunk);
+  });
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      try {
+        while (pending.length === 0 && offset < bytes.length) {
+          const end = Math.min(offset + GUNZIP_STEP_BYTES, bytes.length);
+          gunzip.push(bytes.subarray(offset, end), end === bytes.length);
+          offset = end;
+          checkRatio(expanded, offset, l);
+          // The tar stream holds sizes plus 512-byte headers and padding: allow that overhead.
+          if (expanded > l.maxTotalBytes + l.maxEntries * 1024) throw tooBig(l);
+        }
+      } catch (err) {
+        return controller.error(err instanceof CodeSearchError ? err : corrupt("gzip", err));
+      }
+      const out = pending;
+      pending = [];
+      for (const c of out) controller.enqueue(c);
+      if (out.length === 0 && offset >= bytes.length) controller.close();
+    },
+  });
+}
+
+function corrupt(format: string, err: unknown): CodeSearchError {
+  const detail = err instanceof Error ? err.message : String(err);
+  return new CodeSearchError("archive_invalid", `The ${format} data is corrupt (${detail.slice(0, 120)}); re-create the archive.`);
+}
+
+/** Git mode for a tar header: executable bit -> 100755. */
+function tarMode(entry: ParsedTarEntry): string {
+  const t = entry.header.type ?? "file";
+  if (t === "symlink" || t === "link") return "120000";
+  return (entry.header.mode ?? 0o644) & 0o111 ? "100755" : "100644";
+}
+
+async function readBody(body: ReadableStream<Uint8Array>, size: number): Promise<Uint8Array> {
+  const out = new Uint8Array(size);
+  let at = 0;
+  const reader = body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    if (at + value.length > size) throw new CodeSearchError("archive_invalid", "A tar entry is longer than its header says; re-create the archive.");
+    out.set(value, at);
+    at += value.length;
+  }
+  return at === size ? out : out.subarray(0, at);
+}
+
+async function readTar(input: ReadableStream<Uint8Array>, l: ArchiveLimits): Promise<ArchiveEntry[]> {
+  const entries: ArchiveEntry[] = [];
+  let count = 0;
+  let total = 0;
+  const reader = input.pipeThrough(createTarDecoder()).getReader();
+  try {
+    for (;;) {
+      const { done, value: entry } = await reader.read();
+      if (done) break;
+      if (++count > l.maxEntries) throw tooMany(l);
+      const size = entry.header.size ?? 0;
+      total += size;
+      if (total > l.maxTotalBytes) throw tooBig(l);
+      const type = entry.header.type ?? "file";
+      const path = normaliseEntryPath(entry.header.name);
+      const keep = path !== null && (type === "file" || type === "symlink" || type === "link");
+      if (!keep || type !== "file") {
+        await entry.body.cancel();
+        if (keep) entries.push({ path, mode: "120000", bytes: new Uint8Array(0), size: 0 });
+        continue;
+      }
+      if (size > l.maxFileBytes) {
+        await entry.body.cancel();
+        entries.push({ path, mode: tarMode(entry), bytes: new Uint8Array(0), size, tooLarge: true });
+        continue;
+      }
+      entries.push({ path, mode: tarMode(entry), bytes: await readBody(entry.body, size), size });
+    }
+  } catch (err) {
+    await reader.cancel().catch(() => {});
+    throw err instanceof CodeSearchError ? err : corrupt("tar", err);
+  }
+  return entries;
+}
+
+function readZip(bytes: Uint8Array, l: ArchiveLimits): ArchiveEntry[] {
+  const meta: { name: string; path: string; size: number; tooLarge: boolean }[] = [];
+  let total = 0;
+  let files: Record<string, Uint8Array>;
+  try {
+    files = unzipSync(bytes, {
+      filter(f) {
+        if (meta.length >= l.maxEntries) throw tooMany(l);
+        const path = normaliseEntryPath(f.name);
+        if (path === null || f.name.endsWith("/") || f.name.endsWith("\\")) return false;
+        total += f.originalSize;
+        checkRatio(total, bytes.length, l);
+        if (total > l.maxTotalBytes) throw tooBig(l);
+        const tooLarge = f.originalSize > l.maxFileBytes;
+        meta.push({ name: f.name, path, size: f.originalSize, tooLarge });
+        // fflate inflates into a buffer of the declared size, so a lying header cannot expand further.
+        return !tooLarge;
+      },
+    });
+  } catch (err) {
+    throw err instanceof CodeSearchError ? err : corrupt("zip", err);
+  }
+  return meta.map((m) => ({
+    path: m.path,
+    mode: "100644",
+    bytes: m.tooLarge ? new Uint8Array(0) : (Object.hasOwn(files, m.name) ? files[m.name] : new Uint8Array(0)),
+    size: m.size,
+    ...(m.tooLarge ? { tooLarge: true } : {}),
+  }));
+}

@@ -1,18 +1,26 @@
 /**
  * @module worker/index
  *
- * Worker entry: wiring only. Routes `/api/*` to the REST app, exports the queue consumer and
- * the RepoCoordinator Durable Object.
+ * Worker entry: wiring only. The OAuth provider (worker/auth/provider.ts) fronts every request:
+ * it serves the OAuth metadata, registration and token endpoints and protects `/mcp` (OAuth
+ * access tokens, or API tokens with the `search` scope). Everything else reaches `app`:
+ * `/api/*` (REST, with its own bearer/session middleware), the sign-in pages and `/source/*`.
+ * Also exports the RepoCoordinator Durable Object.
  */
 import { Hono } from "hono";
 import { createApiApp } from "./api/app";
+import { authRoutes, oauthProviderFor, type AuthWiring } from "./auth";
 import type { Env } from "./env";
+import { handleMcpRequest } from "./mcp/handler";
 
 export { RepoCoordinator } from "../durable-objects/repo-coordinator";
 
 const app = new Hono<{ Bindings: Env }>();
 app.route("/api", createApiApp());
+app.route("/", authRoutes());
+
+const wiring: AuthWiring = { defaultHandler: app, mcpHandler: handleMcpRequest };
 
 export default {
-  fetch: app.fetch,
+  fetch: (request, env, ctx) => oauthProviderFor(request, env, wiring).fetch(request, env, ctx),
 } satisfies ExportedHandler<Env>;

@@ -17,7 +17,7 @@ import { canSee, type ServiceContext } from "./context";
 /** Most lines one `readFile` / `getCodeContext` call returns (issue 2: 400 lines per call). */
 export const READ_MAX_LINES = 400;
 /** Most characters of line text one call returns; past it the call stops early and says where to resume. */
-export const READ_MAX_CHARS = 40_000;
+export const READ_MAX_CHARS = 32_000;
 /** Longest line returned whole, in characters; longer lines are cut with an explicit marker. */
 export const LINE_MAX_CHARS = 1_000;
 /** Most repo ids named in a "repo not found" message. */

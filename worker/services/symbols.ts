@@ -7,7 +7,7 @@
  * MCP (worker/mcp/tools/find-symbol.ts) share the schemas below.
  */
 import { z } from "zod";
-import { splitIdentifier } from "../../indexer/store/contract";
+import { tokenize } from "../../indexer/store/contract";
 import { canSee, type ServiceContext } from "./context";
 import { activeRepo, likeEscape, repoIdSchema } from "./files";
 
@@ -160,7 +160,9 @@ async function withMembers(ctx: ServiceContext, r: SymbolRow): Promise<SymbolDef
 /** Near-miss names: names containing the query, else names sharing a word part, by edit distance. */
 async function suggestNames(ctx: ServiceContext, repos: string[], name: string): Promise<string[]> {
   const lower = name.toLowerCase();
-  const patterns = [lower, ...splitIdentifier(name).map((p) => p.toLowerCase()).filter((p) => p.length >= 3 && p !== lower)].slice(0, 5);
+  // tokenize gives the whole identifier, then its camelCase/snake_case parts.
+  const parts = tokenize(name).slice(1).filter((p) => p.length >= 3 && p !== lower);
+  const patterns = [lower, ...new Set(parts)].slice(0, 5);
   const candidates = new Set<string>();
   for (const p of patterns) {
     const { results } = await ctx.env.DB.prepare(

@@ -1,0 +1,67 @@
+/**
+ * @module worker/mcp/errors
+ *
+ * Turns errors thrown by services into MCP error tool results (`isError: true`), so the model
+ * sees what went wrong and what to do next. Expected failures (`CodeSearchError`) keep their
+ * message and get a code tag plus a next step from one exhaustive switch: a new `ErrorCode` fails
+ * the build here until it is handled. Anything else is logged and answered generically; D1
+ * messages and stacks never reach the client. The code also travels in `_meta` for programs.
+ */
+import type { CallToolResult } from "@modelcontextprotocol/server";
+import { CodeSearchError, type ErrorCode } from "../errors";
+
+/** `_meta` key carrying `{code, retryable}` on error results. */
+export const ERROR_META_KEY = "codebase-copilot/error";
+
+/** Whether retrying the same call later may succeed, and the next step to suggest. */
+export function errorAdvice(code: ErrorCode): { retryable: boolean; next: string } {
+  switch (code) {
+    case "invalid_input":
+      return { retryable: false, next: "Fix the arguments and call again." };
+    case "repo_not_found":
+      return { retryable: false, next: "Call list_repos for the repos you can use." };
+    case "repo_exists":
+      return { retryable: false, next: "Use the existing repo, or refresh_index to re-index it." };
+    case "file_not_found":
+      return { retryable: false, next: "Find indexed paths with search_code or get_file_outline." };
+    case "index_not_ready":
+      return { retryable: true, next: "Call get_index_status and retry once the status is ready." };
+    case "source_unreachable":
+    case "not_a_repository":
+    case "ref_not_found":
+    case "archive_invalid":
+    case "payload_too_large":
+      return { retryable: false, next: "The repo source needs fixing by whoever registered it; the current index keeps serving." };
+    case "unauthorized":
+      return { retryable: false, next: "Reconnect to this MCP server to sign in again." };
+    case "forbidden":
+      return { retryable: false, next: "Ask an admin for access; read-only tools still work." };
+    case "rate_limited":
+      return { retryable: true, next: "Wait a little and retry." };
+    case "internal":
+      return { retryable: true, next: "Retry; if it persists, report it to the server's operator." };
+    default: {
+      const never: never = code;
+      return never;
+    }
+  }
+}
+
+/** The error tool result for `err`. Unexpected errors are logged with the tool name only. */
+export function toolErrorResult(tool: string, err: unknown): CallToolResult {
+  if (err instanceof CodeSearchError) {
+    const advice = errorAdvice(err.code);
+    return {
+      isError: true,
+      content: [{ type: "text", text: `Error (${err.code}): ${err.message}\nNext: ${advice.next}` }],
+      _meta: { [ERROR_META_KEY]: { code: err.code, retryable: advice.retryable } },
+    };
+  }
+  console.error("MCP tool failed", tool, err);
+  const advice = errorAdvice("internal");
+  return {
+    isError: true,
+    content: [{ type: "text", text: `Error (internal): the tool failed unexpectedly; the server log has details.\nNext: ${advice.next}` }],
+    _meta: { [ERROR_META_KEY]: { code: "internal", retryable: advice.retryable } },
+  };
+}

@@ -1,0 +1,42 @@
+/**
+ * @module worker/mcp/server
+ *
+ * Builds the MCP server for one request: registers every tool (worker/mcp/tools/*) and the
+ * resources, bound to the caller's service context. Registration only; tools hold the logic.
+ */
+import { McpServer } from "@modelcontextprotocol/server";
+import { findReferencesTool } from "./tools/find-references";
+import { findSymbolTool } from "./tools/find-symbol";
+import { fetchTool } from "./tools/fetch";
+import { getCodeContextTool } from "./tools/get-code-context";
+import { getFileOutlineTool } from "./tools/get-file-outline";
+import { readFileTool } from "./tools/read-file";
+import { registerTool, type ToolContext, type ToolDefinition } from "./tool";
+
+/** Name and version announced in `initialize`. */
+export const MCP_SERVER_INFO = { name: "codebase-copilot", version: "0.1.0" } as const;
+
+/** Every tool, in the order `tools/list` shows them. */
+export const TOOLS: ToolDefinition[] = [
+  getCodeContextTool,
+  readFileTool,
+  findSymbolTool,
+  findReferencesTool,
+  getFileOutlineTool,
+  fetchTool,
+] as unknown as ToolDefinition[];
+
+const INSTRUCTIONS = [
+  "Code search over the git repositories indexed by this server (current snapshot of each).",
+  "Start with search_code (natural language or identifiers) or find_symbol (a name you know);",
+  "then read_file / get_code_context for more lines, get_file_outline for a file's structure,",
+  "find_references for call sites. Results cite path:start-end (1-based, inclusive lines).",
+  "list_repos names the repos; get_index_status says whether one is still indexing.",
+].join(" ");
+
+/** A fresh server with every tool registered for `tc` (one per request: the handler is stateless). */
+export function createMcpServer(tc: ToolContext): McpServer {
+  const server = new McpServer(MCP_SERVER_INFO, { instructions: INSTRUCTIONS });
+  for (const tool of TOOLS) registerTool(server, tool, tc);
+  return server;
+}

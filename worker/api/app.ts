@@ -4,17 +4,28 @@
  * The REST API (`/api/*`): a Hono app whose routes are thin adapters over `worker/services/`.
  */
 import { Hono } from "hono";
+import { restAuth } from "../auth/rest-auth";
+import { sourceLinkApiRoutes } from "../auth/routes/source";
 import type { Env } from "../env";
+import type { Caller } from "../services/context";
 import { onApiError } from "./errors";
+import { tokenRoutes } from "./routes/tokens";
 
-/** Hono environment of the REST app. */
-export type ApiEnv = { Bindings: Env };
+/**
+ * Hono environment of the REST app. `caller` is set by the auth middleware for every route
+ * registered after it: `serviceContext(c.env, c.var.caller)`.
+ */
+export type ApiEnv = { Bindings: Env; Variables: { caller: Caller } };
 
 /** Builds the REST app. Mounted at `/api` by worker/index.ts. */
 export function createApiApp(): Hono<ApiEnv> {
   const app = new Hono<ApiEnv>();
   app.onError(onApiError);
   app.get("/health", (c) => c.json({ ok: true }));
+  // Everything registered below needs a bearer token or a web session (worker/auth/rest-auth.ts).
+  app.use("*", restAuth());
+  app.route("/tokens", tokenRoutes());
+  app.route("/source-links", sourceLinkApiRoutes());
   app.notFound((c) => c.json({ error: { code: "not_found", message: `No route ${c.req.method} ${c.req.path}. See README, "API reference".` } }, 404));
   return app;
 }

@@ -1,0 +1,128 @@
+/**
+ * @module worker/auth/api-tokens
+ *
+ * API tokens for scripts and headless agents, stored in D1 `api_tokens` (migrations/0002_auth.sql)
+ * as SHA-256 digests: the token itself is returned once, by `createApiToken`, and never again.
+ * Token strings look like `ccp_<43 base64url chars>` (256 random bits).
+ */
+import { CodeSearchError } from "../errors";
+import type { Caller, Scope } from "../services/context";
+import { randomToken, sha256Hex } from "./crypto";
+
+/** Prefix of every API token; lets secret scanners and `resolveBearer` recognise them. */
+export const API_TOKEN_PREFIX = "ccp_";
+/** `last_used_at` is written at most this often per token, to keep reads cheap (ms). */
+export const LAST_USED_RESOLUTION_MS = 60_000;
+
+/** What an admin asks for. `expiresAt` is ms since epoch; absent means no expiry. */
+export interface NewApiToken {
+  name: string;
+  scopes: Scope[];
+  /** Repo ids the token may see; absent for every repo. */
+  repos?: string[];
+  expiresAt?: number;
+}
+
+/** A token as listed to admins: never the secret, never the hash. Times are ms since epoch. */
+export interface ApiTokenInfo {
+  id: string;
+  name: string;
+  scopes: Scope[];
+  repos: string[] | null;
+  createdBy: string;
+  createdAt: number;
+  expiresAt: number | null;
+  lastUsedAt: number | null;
+  revokedAt: number | null;
+}
+
+interface ApiTokenRow {
+  id: string;
+  name: string;
+  scopes: string;
+  repos: string | null;
+  created_by: string;
+  created_at: number;
+  expires_at: number | null;
+  last_used_at: number | null;
+  revoked_at: number | null;
+}
+
+function toInfo(r: ApiTokenRow): ApiTokenInfo {
+  return {
+    id: r.id,
+    name: r.name,
+    scopes: JSON.parse(r.scopes) as Scope[],
+    repos: r.repos === null ? null : (JSON.parse(r.repos) as string[]),
+    createdBy: r.created_by,
+    createdAt: r.created_at,
+    expiresAt: r.expires_at,
+    lastUsedAt: r.last_used_at,
+    revokedAt: r.revoked_at,
+  };
+}
+
+const COLUMNS = "id, name, scopes, repos, created_by, created_at, expires_at, last_used_at, revoked_at";
+
+/** Creates a token. Returns its info and the secret `token`, which is not stored and cannot be shown again. */
+export async function createApiToken(db: D1Database, input: NewApiToken, createdBy: Caller, now: number): Promise<{ token: string; info: ApiTokenInfo }> {
+  if (input.expiresAt !== undefined && input.expiresAt <= now) throw new CodeSearchError("invalid_input", "expiresAt is in the past; give a future time or omit it for no expiry.");
+  const token = API_TOKEN_PREFIX + randomToken(32);
+  const id = `tok_${randomToken(9)}`;
+  const scopes = [...new Set(input.scopes)];
+  const row: ApiTokenRow = {
+    id,
+    name: input.name,
+    scopes: JSON.stringify(scopes),
+    repos: input.repos ? JSON.stringify([...new Set(input.repos)]) : null,
+    created_by: createdBy.id,
+    created_at: now,
+    expires_at: input.expiresAt ?? null,
+    last_used_at: null,
+    revoked_at: null,
+  };
+  await db
+    .prepare("INSERT INTO api_tokens (id, name, token_hash, scopes, repos, created_by, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+    .bind(row.id, row.name, await sha256Hex(token), row.scopes, row.repos, row.created_by, row.created_at, row.expires_at)
+    .run();
+  return { token, info: toInfo(row) };
+}
+
+/** Lists every token, newest first (without secrets). */
+export async function listApiTokens(db: D1Database): Promise<ApiTokenInfo[]> {
+  const { results } = await db.prepare(`SELECT ${COLUMNS} FROM api_tokens ORDER BY created_at DESC, id`).all<ApiTokenRow>();
+  return results.map(toInfo);
+}
+
+/** Revokes a token; it stops working at once. Throws `invalid_input` when no such token exists. */
+export async function revokeApiToken(db: D1Database, id: string, now: number): Promise<ApiTokenInfo> {
+  const row = await db.prepare(`UPDATE api_tokens SET revoked_at = coalesce(revoked_at, ?) WHERE id = ? RETURNING ${COLUMNS}`).bind(now, id).first<ApiTokenRow>();
+  if (!row) throw new CodeSearchError("invalid_input", `No API token "${id}"; GET /api/tokens lists them.`);
+  return toInfo(row);
+}
+
+/** Why a presented API token was refused. */
+export type ApiTokenRejection = "unknown" | "expired" | "revoked";
+
+/**
+ * Looks a presented token up by its digest. Returns the caller it stands for, or why it was
+ * refused. Records the last use (at most once a minute) through `defer`, so the answer is not delayed.
+ */
+export async function verifyApiToken(
+  db: D1Database,
+  token: string,
+  now: number,
+  defer: (p: Promise<unknown>) => void,
+): Promise<{ caller: Caller } | { rejected: ApiTokenRejection }> {
+  if (!token.startsWith(API_TOKEN_PREFIX)) return { rejected: "unknown" };
+  const hash = await sha256Hex(token);
+  const row = await db.prepare(`SELECT ${COLUMNS} FROM api_tokens WHERE token_hash = ?`).bind(hash).first<ApiTokenRow>();
+  if (!row) return { rejected: "unknown" };
+  if (row.revoked_at !== null) return { rejected: "revoked" };
+  if (row.expires_at !== null && row.expires_at <= now) return { rejected: "expired" };
+  if (row.last_used_at === null || now - row.last_used_at >= LAST_USED_RESOLUTION_MS) {
+    defer(db.prepare("UPDATE api_tokens SET last_used_at = ? WHERE id = ?").bind(now, row.id).run());
+  }
+  const info = toInfo(row);
+  return { caller: { id: `token:${info.id}`, kind: "api-token", scopes: info.scopes, repos: info.repos ?? "*" } };
+}

@@ -1,0 +1,100 @@
+/**
+ * @module worker/auth/caller
+ *
+ * Turns a credential into a `Caller` (worker/services/context.ts): the local admin token, an API
+ * token, or an OAuth access token issued by this Worker. Also defines the `props` stored with
+ * every OAuth grant, which the MCP handler receives as `ctx.props`.
+ */
+import type { OAuthHelpers } from "@cloudflare/workers-oauth-provider";
+import type { Caller, Scope } from "../services/context";
+import { LOCAL_ADMIN } from "../services/context";
+import { verifyApiToken, type ApiTokenRejection } from "./api-tokens";
+import type { AuthConfig } from "./config";
+import { timingSafeEqualText } from "./crypto";
+
+/** Every scope, in the order they are shown. */
+export const ALL_SCOPES: readonly Scope[] = ["search", "index", "admin"];
+
+/** Roles an upstream login maps to. `reader` searches; `admin` also indexes and manages tokens. */
+export type Role = "reader" | "admin";
+
+/** Scopes a role grants. */
+export function scopesForRole(role: Role): Scope[] {
+  return role === "admin" ? ["search", "index", "admin"] : ["search"];
+}
+
+/**
+ * What an OAuth grant carries (`completeAuthorization({props})`), encrypted in KV by the provider.
+ * `/mcp` handlers get it as `ctx.props`; use `callerFromProps(ctx.props)` rather than reading it.
+ */
+export interface AuthProps {
+  v: 1;
+  caller: Caller;
+  /** Display name: GitHub login or "local admin". Never a secret. */
+  login: string;
+}
+
+function isScope(s: unknown): s is Scope {
+  return s === "search" || s === "index" || s === "admin";
+}
+
+/** Validates props handed over by the OAuth provider. Throws TypeError on anything unexpected. */
+export function callerFromProps(props: unknown): Caller {
+  const p = props as Partial<AuthProps> | null;
+  const c = p?.caller;
+  const ok =
+    p?.v === 1 &&
+    c !== undefined &&
+    typeof c.id === "string" &&
+    ["admin-token", "api-token", "oauth", "session"].includes(c.kind) &&
+    Array.isArray(c.scopes) &&
+    c.scopes.every(isScope) &&
+    (c.repos === "*" || (Array.isArray(c.repos) && c.repos.every((r) => typeof r === "string")));
+  if (!ok) throw new TypeError("OAuth props are not AuthProps v1; the grant predates this version: sign in again");
+  return c;
+}
+
+/** Narrows a caller's scopes to those an OAuth token was granted (admin implies the others). */
+export function narrowScopes(caller: Caller, granted: readonly string[]): Caller {
+  const scopes = granted.includes("admin") ? caller.scopes : caller.scopes.filter((s) => granted.includes(s));
+  return { ...caller, scopes };
+}
+
+/** Result of checking a bearer credential. */
+export type BearerResult = { caller: Caller } | { rejected: ApiTokenRejection | "malformed" };
+
+/** Shape of an access token this Worker's OAuth provider issues: `userId:grantId:secret`. */
+export function isProviderToken(token: string): boolean {
+  return token.split(":").length === 3;
+}
+
+/**
+ * Checks a non-OAuth bearer token: the local admin token or an API token. `defer` receives
+ * bookkeeping writes (ctx.waitUntil).
+ */
+export async function resolveStaticBearer(db: D1Database, config: AuthConfig, token: string, now: number, defer: (p: Promise<unknown>) => void): Promise<BearerResult> {
+  if (!/^[\x21-\x7e]{8,512}$/.test(token)) return { rejected: "malformed" };
+  if (config.adminToken && (await timingSafeEqualText(token, config.adminToken))) return { caller: LOCAL_ADMIN };
+  return verifyApiToken(db, token, now, defer);
+}
+
+/**
+ * Checks any bearer token presented to REST: an OAuth access token of this Worker (any audience
+ * it issues: REST and MCP are one service with one permission model), or a static one.
+ */
+export async function resolveRestBearer(
+  db: D1Database,
+  config: AuthConfig,
+  oauth: OAuthHelpers,
+  token: string,
+  now: number,
+  defer: (p: Promise<unknown>) => void,
+): Promise<BearerResult> {
+  if (isProviderToken(token)) {
+    // unwrapToken returns null for unknown, revoked and expired tokens alike.
+    const summary = await oauth.unwrapToken<AuthProps>(token).catch(() => null);
+    if (!summary) return { rejected: "unknown" };
+    return { caller: narrowScopes(callerFromProps(summary.grant.props), summary.scope) };
+  }
+  return resolveStaticBearer(db, config, token, now, defer);
+}

@@ -1,0 +1,135 @@
+/**
+ * @module worker/auth/provider
+ *
+ * Builds the `OAuthProvider` (@cloudflare/workers-oauth-provider) that fronts the whole Worker:
+ * it serves RFC 8414 / RFC 9728 metadata, dynamic client registration, the token endpoint
+ * (PKCE S256, refresh-token rotation, RFC 7009 revocation) and protects `/mcp`; everything else
+ * goes to the default handler (REST, login pages, web page).
+ *
+ * The provider's canonical resource is an absolute URL (`<origin>/mcp`) fixed at construction,
+ * while the origin is known only per request (PUBLIC_URL, or the request's own origin locally,
+ * where both localhost:8787 and 127.0.0.1:8787 work). So one provider is built per origin and
+ * cached for the isolate's life.
+ */
+import {
+  ExternalTokenError,
+  getOAuthApi,
+  insufficientScope,
+  OAuthProvider,
+  type OAuthHelpers,
+  type OAuthProviderOptions,
+  type OAuthResourceContext,
+} from "@cloudflare/workers-oauth-provider";
+import type { Env } from "../env";
+import type { Caller } from "../services/context";
+import { callerFromProps, narrowScopes, resolveStaticBearer, type AuthProps } from "./caller";
+import { loadAuthConfig } from "./config";
+import { checkSearchRate, rateLimitedResponse } from "./rate-limit";
+
+/** Path of the MCP endpoint (the protected resource). */
+export const MCP_PATH = "/mcp";
+/** Paths of the authorization server's endpoints. */
+export const AUTHORIZE_PATH = "/authorize";
+export const TOKEN_PATH = "/oauth/token";
+export const REGISTER_PATH = "/oauth/register";
+/** Scopes the authorization server can grant; `search` is what any MCP access needs. */
+export const OAUTH_SCOPES = ["search", "index", "admin"];
+/** Access tokens live an hour; refresh tokens 30 days and rotate on every use (library defaults). */
+export const ACCESS_TOKEN_TTL_SECONDS = 3600;
+export const REFRESH_TOKEN_TTL_SECONDS = 30 * 86400;
+
+/** The MCP handler H5 provides: called only for an authenticated, rate-checked caller. */
+export type McpHandler = (request: Request, env: Env, ctx: ExecutionContext, caller: Caller) => Promise<Response>;
+
+/** What the Worker entry wires together. */
+export interface AuthWiring {
+  /** Everything that is not /mcp or an OAuth endpoint: REST, login pages, /source, web page. */
+  defaultHandler: { fetch(request: Request, env: Env, ctx: ExecutionContext): Response | Promise<Response> };
+  mcpHandler: McpHandler;
+}
+
+const optionsByOrigin = new Map<string, OAuthProviderOptions<Env>>();
+const providerByOrigin = new Map<string, OAuthProvider<Env>>();
+
+/** The origin tokens are issued for: PUBLIC_URL when set, else the request's own origin. */
+export function publicOrigin(request: Request, env: Env): string {
+  return loadAuthConfig(env).publicUrl ?? new URL(request.url).origin;
+}
+
+/** Canonical MCP resource for an origin, e.g. `https://copilot.example.com/mcp`. */
+export function mcpResource(origin: string): string {
+  return `${origin}${MCP_PATH}`;
+}
+
+function mcpGate(handler: McpHandler): { fetch(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> } {
+  return {
+    async fetch(request, env, ctx) {
+      const rctx = ctx as OAuthResourceContext<AuthProps>;
+      let caller = callerFromProps(rctx.props);
+      // OAuth tokens carry their granted scopes; API tokens' scopes are in the caller already.
+      if (caller.kind === "oauth") caller = narrowScopes(caller, rctx.auth.scope);
+      if (!caller.scopes.includes("search") && !caller.scopes.includes("admin")) return insufficientScope(rctx.auth, ["search"]);
+      if (request.method === "POST") {
+        const decision = await checkSearchRate(env, caller, request);
+        if (!decision.ok) return rateLimitedResponse(decision);
+      }
+      return handler(request, env, ctx, caller);
+    },
+  };
+}
+
+function buildOptions(origin: string, wiring: AuthWiring): OAuthProviderOptions<Env> {
+  const resource = mcpResource(origin);
+  return {
+    apiHandlers: { [MCP_PATH]: mcpGate(wiring.mcpHandler) },
+    defaultHandler: { fetch: (request, env, ctx) => wiring.defaultHandler.fetch(request, env, ctx) },
+    authorizeEndpoint: AUTHORIZE_PATH,
+    tokenEndpoint: TOKEN_PATH,
+    clientRegistrationEndpoint: REGISTER_PATH,
+    scopesSupported: [...OAUTH_SCOPES],
+    requiredScopes: ["search"],
+    accessTokenTTL: ACCESS_TOKEN_TTL_SECONDS,
+    refreshTokenTTL: REFRESH_TOKEN_TTL_SECONDS,
+    resourceMetadata: { resource, resource_name: "Codebase Copilot", bearer_methods_supported: ["header"] },
+    // Headless agents present an API token (scope "search") or the local admin token instead of
+    // an OAuth token. The provider calls this only for tokens it did not issue.
+    resolveExternalToken: async ({ token, env }) => {
+      const result = await resolveStaticBearer(env.DB, loadAuthConfig(env), token, Date.now(), () => {});
+      if (!("caller" in result)) return null;
+      if (!result.caller.scopes.includes("search") && !result.caller.scopes.includes("admin")) {
+        throw new ExternalTokenError("insufficient_scope", { description: "This API token lacks the search scope.", statusCode: 403, requiredScopes: ["search"] });
+      }
+      const props: AuthProps = { v: 1, caller: result.caller, login: result.caller.id };
+      return { props, audience: resource };
+    },
+    // Logs the stable reason only: never tokens, codes or request bodies.
+    onError: ({ code, status, internal }) => {
+      console.warn(`oauth error ${status} ${code} ${internal.category}/${internal.reason}`);
+    },
+  };
+}
+
+/** The provider for this request's origin (built once per origin per isolate). */
+export function oauthProviderFor(request: Request, env: Env, wiring: AuthWiring): OAuthProvider<Env> {
+  const origin = publicOrigin(request, env);
+  let provider = providerByOrigin.get(origin);
+  if (!provider) {
+    const options = buildOptions(origin, wiring);
+    provider = new OAuthProvider<Env>(options);
+    optionsByOrigin.set(origin, options);
+    providerByOrigin.set(origin, provider);
+  }
+  return provider;
+}
+
+/**
+ * OAuth helpers (parseAuthRequest, completeAuthorization, unwrapToken ...) for this request's
+ * origin. Not `env.OAUTH_PROVIDER`: the provider caches that on the shared env object, so it
+ * would belong to whichever origin came first. Throws when no provider was built (the Worker
+ * entry always builds one before routing).
+ */
+export function oauthHelpersFor(request: Request, env: Env): OAuthHelpers {
+  const options = optionsByOrigin.get(publicOrigin(request, env));
+  if (!options) throw new Error("OAuth provider not built for this origin; route requests through worker/index.ts");
+  return getOAuthApi(options, env);
+}

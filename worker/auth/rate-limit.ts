@@ -1,0 +1,92 @@
+/**
+ * @module worker/auth/rate-limit
+ *
+ * Search rate limits per identity and per client IP. The port is the shape of the Workers
+ * rate-limiting binding (`[[ratelimits]]` in wrangler.toml), which wrangler dev and the vitest
+ * plugin simulate. When a binding is absent (a deployment that did not declare it), a local
+ * fixed-window limiter with the same limits stands in, per isolate: weaker, but never "no limit".
+ */
+import type { Env } from "../env";
+import type { Caller } from "../services/context";
+
+/** The part of the Workers `RateLimit` binding used here. */
+export interface RateLimiter {
+  limit(options: { key: string }): Promise<{ success: boolean }>;
+}
+
+/** Per-identity searches per window when no binding is configured (keep equal to wrangler.toml). */
+export const SEARCH_LIMIT_IDENTITY_PER_MINUTE = 120;
+/** Per-IP searches per window when no binding is configured (keep equal to wrangler.toml). */
+export const SEARCH_LIMIT_IP_PER_MINUTE = 300;
+/** Window of both limits (seconds); the binding supports 10 or 60. Sent as Retry-After. */
+export const SEARCH_LIMIT_PERIOD_SECONDS = 60;
+
+/** In-memory fixed-window limiter: the stand-in for a missing binding. */
+export class LocalRateLimiter implements RateLimiter {
+  #counts = new Map<string, { window: number; count: number }>();
+  constructor(
+    readonly limitPerPeriod: number,
+    readonly periodSeconds: number,
+    readonly now: () => number = Date.now,
+  ) {}
+
+  async limit({ key }: { key: string }): Promise<{ success: boolean }> {
+    const window = Math.floor(this.now() / (this.periodSeconds * 1000));
+    const entry = this.#counts.get(key);
+    if (!entry || entry.window !== window) {
+      if (this.#counts.size > 10_000) this.#counts.clear(); // bound memory: old windows are useless
+      this.#counts.set(key, { window, count: 1 });
+      return { success: this.limitPerPeriod >= 1 };
+    }
+    if (entry.count >= this.limitPerPeriod) return { success: false };
+    entry.count++;
+    return { success: true };
+  }
+}
+
+let fallbackIdentity: LocalRateLimiter | undefined;
+let fallbackIp: LocalRateLimiter | undefined;
+
+function limiters(env: Env): { identity: RateLimiter; ip: RateLimiter } {
+  return {
+    identity: env.SEARCH_LIMIT_IDENTITY ?? (fallbackIdentity ??= new LocalRateLimiter(SEARCH_LIMIT_IDENTITY_PER_MINUTE, SEARCH_LIMIT_PERIOD_SECONDS)),
+    ip: env.SEARCH_LIMIT_IP ?? (fallbackIp ??= new LocalRateLimiter(SEARCH_LIMIT_IP_PER_MINUTE, SEARCH_LIMIT_PERIOD_SECONDS)),
+  };
+}
+
+/** Outcome of a search rate check: allowed, or refused with the seconds to wait. */
+export type RateDecision = { ok: true } | { ok: false; retryAfterSeconds: number; scope: "identity" | "ip" };
+
+/**
+ * Counts one search for the caller and for the client IP (`CF-Connecting-IP`, which Cloudflare
+ * sets and clients cannot forge; absent in unit tests, then only the identity is counted).
+ * The local admin token is exempt from the identity limit (it is the operator, and test suites
+ * use it heavily); the IP limit still applies to it.
+ */
+export async function checkSearchRate(env: Env, caller: Caller, request: Request): Promise<RateDecision> {
+  const { identity, ip } = limiters(env);
+  if (caller.kind !== "admin-token") {
+    const r = await identity.limit({ key: `id:${caller.id}` });
+    if (!r.success) return { ok: false, retryAfterSeconds: SEARCH_LIMIT_PERIOD_SECONDS, scope: "identity" };
+  }
+  const clientIp = request.headers.get("cf-connecting-ip");
+  if (clientIp) {
+    const r = await ip.limit({ key: `ip:${clientIp}` });
+    if (!r.success) return { ok: false, retryAfterSeconds: SEARCH_LIMIT_PERIOD_SECONDS, scope: "ip" };
+  }
+  return { ok: true };
+}
+
+/** Paths counted as searches: `/search`, `/ask` and anything below them, under /api. */
+export function isSearchPath(pathname: string): boolean {
+  return /\/(search|ask)(\/|$)/.test(pathname);
+}
+
+/** The 429 answer: JSON error body plus Retry-After (RFC 9110 §10.2.3). */
+export function rateLimitedResponse(decision: Extract<RateDecision, { ok: false }>): Response {
+  const who = decision.scope === "ip" ? "this address" : "this identity";
+  return Response.json(
+    { error: { code: "rate_limited", message: `Too many searches from ${who}; retry after ${decision.retryAfterSeconds} seconds.`, details: { retryAfterSeconds: decision.retryAfterSeconds } } },
+    { status: 429, headers: { "retry-after": String(decision.retryAfterSeconds) } },
+  );
+}

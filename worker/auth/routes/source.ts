@@ -1,0 +1,106 @@
+/**
+ * @module worker/auth/routes/source
+ *
+ *   GET /source/{repo}/{path}?exp=&sig=   the file of the repo's active snapshot as an HTML page
+ *                                         with numbered lines (anchors L1, L2 ...), if the
+ *                                         signature is valid and not expired.
+ *   POST /api/source-links {repo, path, startLine?, endLine?} -> {url, expiresAt} (scope search)
+ * The file is looked up in the index by (repo, path) the index recorded; nothing is opened
+ * from the request.
+ */
+import { Hono } from "hono";
+import { html } from "hono/html";
+import { z } from "zod";
+import type { ApiEnv } from "../../api/app";
+import type { Env } from "../../env";
+import { CodeSearchError } from "../../errors";
+import { canSee, requireScope } from "../../services/context";
+import { loadAuthConfig } from "../config";
+import { layout, messagePage, pageHeaders } from "../pages/layout";
+import { publicOrigin } from "../provider";
+import { signSourceLink, verifySourceLink } from "../source-links";
+
+type RootEnv = { Bindings: Env };
+
+async function page(body: ReturnType<typeof messagePage>, status: number): Promise<Response> {
+  const headers = pageHeaders();
+  headers.set("referrer-policy", "no-referrer"); // the signature must not leak to other sites
+  return new Response(await body, { status, headers });
+}
+
+async function activeFileText(db: D1Database, repo: string, path: string): Promise<string | undefined> {
+  const row = await db
+    .prepare(
+      `SELECT f.text AS text FROM repos r
+         JOIN snapshot_files s ON s.repo = r.id AND s.commit_sha = r.active_commit
+         JOIN files f ON f.repo = s.repo AND f.file_id = s.file_id
+       WHERE r.id = ? AND s.path = ?`,
+    )
+    .bind(repo, path)
+    .first<{ text: string }>();
+  return row?.text;
+}
+
+/** The public, signature-checked source page; mounted at the root by worker/index.ts. */
+export function sourcePageRoutes(): Hono<RootEnv> {
+  const app = new Hono<RootEnv>();
+  app.get("/source/:repo/*", async (c) => {
+    const url = new URL(c.req.url);
+    const [, , repoEnc, ...pathEnc] = url.pathname.split("/");
+    let repo: string;
+    let path: string;
+    try {
+      repo = decodeURIComponent(repoEnc);
+      path = pathEnc.map(decodeURIComponent).join("/");
+    } catch {
+      return page(messagePage("Bad link", "This link is malformed."), 400);
+    }
+    const config = loadAuthConfig(c.env);
+    const check = await verifySourceLink(config.signingSecret, repo, path, url.searchParams.get("exp") ?? undefined, url.searchParams.get("sig") ?? undefined, Date.now());
+    if (!check.ok) {
+      const msg = check.reason === "expired" ? "This link has expired; ask for a fresh one from search." : "This link is not valid; source links must come from search results.";
+      return page(messagePage("Link not valid", msg), 403);
+    }
+    const text = await activeFileText(c.env.DB, repo, path);
+    if (text === undefined) return page(messagePage("Not found", "This file is not in the repo's current snapshot."), 404);
+    const lines = text.split("\n");
+    const body = html`<h1><code>${repo}</code>: <code>${path}</code></h1>
+      <style>
+        body { max-width: none; } pre { font: 13px/1.45 ui-monospace, monospace; } .n { color: #999; user-select: none; display: inline-block; width: 4em; }
+        span:target { background: #fff3b0; }
+      </style>
+      <pre>${lines.map((line, i) => html`<span id="L${i + 1}"><span class="n">${i + 1}</span>${line}\n</span>`)}</pre>`;
+    return page(layout(`${repo}/${path}`, body), 200);
+  });
+  return app;
+}
+
+/** Body of POST /api/source-links. */
+export const SourceLinkInput = z
+  .object({
+    repo: z.string().min(1).max(200),
+    path: z.string().min(1).max(4096),
+    startLine: z.number().int().positive().optional(),
+    endLine: z.number().int().positive().optional(),
+  })
+  .strict();
+
+/** REST route minting signed links; mounted under /api by worker/api/app.ts (after auth). */
+export function sourceLinkApiRoutes(): Hono<ApiEnv> {
+  const app = new Hono<ApiEnv>();
+  app.post("/", async (c) => {
+    requireScope(c.var.caller, "search");
+    const parsed = SourceLinkInput.safeParse(await c.req.json().catch(() => undefined));
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new CodeSearchError("invalid_input", `${issue?.path.join(".") || "body"}: ${issue?.message ?? "invalid"}`);
+    }
+    const body = parsed.data;
+    // A repo the caller may not see answers exactly like one that does not exist.
+    if (!canSee(c.var.caller, body.repo)) throw new CodeSearchError("repo_not_found", `No repo "${body.repo}"; GET /api/repos lists the ones you can see.`);
+    const config = loadAuthConfig(c.env);
+    const link = await signSourceLink(config.signingSecret, publicOrigin(c.req.raw, c.env), body, Date.now(), config.sourceLinkTtlSeconds);
+    return c.json(link, 200, { "cache-control": "no-store" });
+  });
+  return app;
+}

@@ -9,6 +9,7 @@ import { sourceLinkApiRoutes } from "../auth/routes/source";
 import type { Env } from "../env";
 import type { Caller } from "../services/context";
 import { onApiError } from "./errors";
+import { searchRoutes } from "./routes/search";
 import { tokenRoutes } from "./routes/tokens";
 
 /**
@@ -26,6 +27,7 @@ export function createApiApp(): Hono<ApiEnv> {
   app.use("*", restAuth());
   app.route("/tokens", tokenRoutes());
   app.route("/source-links", sourceLinkApiRoutes());
+  app.route("/search", searchRoutes());
   app.notFound((c) => c.json({ error: { code: "not_found", message: `No route ${c.req.method} ${c.req.path}. See README, "API reference".` } }, 404));
   return app;
 }

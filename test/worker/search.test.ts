@@ -1,0 +1,158 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { api } from "../helpers";
+import { chunk, indexFixture, type FixtureFile } from "./search-fixture";
+
+const files: FixtureFile[] = [
+  {
+    path: "src/router/smart-router.ts",
+    chunks: [
+      chunk("class", 1, "export class SmartRouter {\n  routers: Router[]\n  name = 'SmartRouter'", "SmartRouter"),
+      chunk("method", 4, "  match(method: string, path: string) {\n    for (const router of this.routers) {\n      try { router.add(method, path) } catch (e) { if (e instanceof UnsupportedPathError) continue }\n    }\n  }", "match", "SmartRouter"),
+    ],
+  },
+  {
+    path: "src/users.ts",
+    chunks: [
+      chunk("function", 1, "export function getUserById(id: string): User {\n  return db.users.find(id)\n}", "getUserById"),
+      chunk("function", 4, "export function listUsers(): User[] {\n  return db.users.all()\n}", "listUsers"),
+      chunk("function", 7, "export function deleteUser(id: string) {\n  return db.users.remove(id)\n}", "deleteUser"),
+    ],
+  },
+  {
+    path: "src/users.test.ts",
+    chunks: [chunk("function", 1, "test('getUserById returns the user', () => {\n  expect(getUserById('1')).toBeDefined()\n})")],
+  },
+  {
+    path: "src/http/cookie.ts",
+    chunks: [
+      chunk("function", 1, "export const parseCookie = (header: string): Record<string, string> => {\n  return Object.fromEntries(header.split(';').map((pair) => pair.trim().split('=')))\n}", "parseCookie"),
+      chunk("function", 4, "export const serializeCookie = (name: string, value: string, opt: CookieOptions) => {\n  return `${name}=${encodeURIComponent(value)}`\n}", "serializeCookie"),
+    ],
+  },
+  {
+    path: "scripts/build.py",
+    language: "python",
+    chunks: [chunk("function", 1, "def build_bundle(entry):\n    \"\"\"Bundle the router and cookie helpers for release.\"\"\"\n    return esbuild(entry)", "build_bundle")],
+  },
+];
+
+const search = async (params: Record<string, string>) => {
+  const res = await api(`/api/search?${new URLSearchParams(params)}`);
+  return { status: res.status, body: (await res.json()) as any };
+};
+
+beforeAll(async () => {
+  await indexFixture("s1", "c1", files);
+  // An old version of users.ts that is not in the active snapshot: its words must not be found.
+  await indexFixture("s1", "c0", [{ path: "src/users.ts", chunks: [chunk("function", 1, "export function legacyZanzibarLookup() {}", "legacyZanzibarLookup")] }], { embed: false, activate: false });
+  await indexFixture("s2", "d1", [{ path: "lib/session.ts", chunks: [chunk("function", 1, "export function readSessionCookie(req) {\n  return parseCookie(req.headers.cookie).sid\n}", "readSessionCookie")] }]);
+  await indexFixture("s-old-model", "e1", [{ path: "a.ts", chunks: [chunk("function", 1, "export function parseCookie() {}", "parseCookie")] }], { model: "@cf/baai/bge-base-en-v1.5" });
+  await indexFixture("s-not-ready", "f1", [{ path: "a.ts", chunks: [chunk("function", 1, "export function x() {}", "x")] }], { activate: false });
+});
+
+describe("GET /api/search", () => {
+  it("finds a function from a description and reports each channel's rank", async () => {
+    const { status, body } = await search({ q: "get user by id", repo: "s1" });
+    expect(status).toBe(200);
+    const top = body.results[0];
+    expect(top).toMatchObject({ repo: "s1", path: "src/users.ts", startLine: 1, endLine: 3, symbol: "getUserById", kind: "function", language: "typescript" });
+    expect(top.ranks.bm25).toBe(1);
+    expect(top.ranks.symbol).toBe(1); // "get user by id" joined is the symbol name
+    expect(top.ranks.vector).toBeGreaterThanOrEqual(1);
+    expect(top.snippet).toContain("db.users.find(id)");
+    expect(top.chunkId).toMatch(/^[0-9a-f]{32}-\d+$/);
+    expect(body.confidence.level).toBe("high");
+    expect(body.stats.failedRepos).toEqual([]);
+  });
+
+  it("only searches the active snapshot", async () => {
+    const { body } = await search({ q: "legacyZanzibarLookup", repo: "s1", mode: "bm25" });
+    expect(body.results).toEqual([]);
+    expect(body.confidence.level).toBe("low");
+  });
+
+  it("excludes tests unless asked, filters by language and path prefix", async () => {
+    const plain = await search({ q: "getUserById", repo: "s1" });
+    expect(plain.body.results.map((r: any) => r.path)).not.toContain("src/users.test.ts");
+    const withTests = await search({ q: "getUserById", repo: "s1", include_tests: "true" });
+    expect(withTests.body.results.map((r: any) => r.path)).toContain("src/users.test.ts");
+    const mentioned = await search({ q: "test for getUserById", repo: "s1" });
+    expect(mentioned.body.results.map((r: any) => r.path)).toContain("src/users.test.ts");
+    const py = await search({ q: "router cookie bundle", repo: "s1", language: "python" });
+    expect(py.body.results.map((r: any) => r.path)).toEqual(["scripts/build.py"]);
+    const prefixed = await search({ q: "cookie router", repo: "s1", path_prefix: "src/http/" });
+    expect(prefixed.body.results.length).toBeGreaterThan(0);
+    expect(prefixed.body.results.every((r: any) => r.path.startsWith("src/http/"))).toBe(true);
+  });
+
+  it("switches channels with mode", async () => {
+    for (const mode of ["bm25", "vector", "symbol"] as const) {
+      const { body } = await search({ q: "parseCookie", repo: "s1", mode });
+      expect(body.results[0].path).toBe("src/http/cookie.ts");
+      for (const r of body.results) expect(Object.keys(r.ranks)).toEqual([mode]);
+    }
+    const hybrid = await search({ q: "parseCookie", repo: "s1" });
+    expect(Object.keys(hybrid.body.results[0].ranks).sort()).toEqual(["bm25", "path", "symbol", "vector"]);
+  });
+
+  it("caps results per file (default 2), and the cap can be lifted", async () => {
+    const capped = await search({ q: "users db id user", repo: "s1", mode: "bm25" });
+    expect(capped.body.results.filter((r: any) => r.path === "src/users.ts")).toHaveLength(2);
+    const uncapped = await search({ q: "users db id user", repo: "s1", mode: "bm25", per_file_cap: "0" });
+    expect(uncapped.body.results.filter((r: any) => r.path === "src/users.ts")).toHaveLength(3);
+  });
+
+  it("gates confidence: words absent from the code give low with the missing terms", async () => {
+    const { body } = await search({ q: "kubernetes helm chart deployment", repo: "s1" });
+    expect(body.confidence.level).toBe("low");
+    expect(body.confidence.missingTerms).toEqual(expect.arrayContaining(["kubernetes", "helm"]));
+    expect(body.confidence.reason).toMatch(/missing terms/);
+  });
+
+  it("searches several repos, and every visible repo by default", async () => {
+    const some = await search({ q: "parse cookie", repos: "s1,s2" });
+    expect(new Set(some.body.results.map((r: any) => r.repo))).toEqual(new Set(["s1", "s2"]));
+    const all = await search({ q: "readSessionCookie" });
+    expect(all.body.results[0]).toMatchObject({ repo: "s2", path: "lib/session.ts" });
+    expect(all.body.stats.failedRepos).toEqual([{ repo: "s-not-ready", error: expect.stringMatching(/index_not_ready/) }]);
+  });
+
+  it("skips the vector channel with a reason when the index was built by another model", async () => {
+    const { body } = await search({ q: "parse cookie", repo: "s-old-model" });
+    expect(body.results[0].path).toBe("a.ts");
+    expect(body.results[0].ranks.vector).toBeUndefined();
+    expect(body.stats.skippedChannels).toContainEqual({ repo: "s-old-model", channel: "vector", reason: expect.stringMatching(/re-index/) });
+  });
+
+  it("answers 404 for an unknown repo, 409 for a repo without a snapshot, 400 for bad input", async () => {
+    expect((await search({ q: "x", repo: "nope" })).body.error.code).toBe("repo_not_found");
+    expect((await search({ q: "x", repo: "nope" })).status).toBe(404);
+    const notReady = await search({ q: "x", repo: "s-not-ready" });
+    expect(notReady.status).toBe(409);
+    expect(notReady.body.error.code).toBe("index_not_ready");
+    const bad = await search({ q: "x", repo: "s1", k: "500" });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.message).toMatch(/^k:/);
+    expect((await search({ repo: "s1" })).status).toBe(400);
+  });
+});
+
+describe("POST /api/search", () => {
+  it("takes a pasted bug report of several KB, selects informative terms and finds the code", async () => {
+    const noise = Array.from({ length: 300 }, (_, i) => `word${i} the server returned an unexpected value`).join(" ");
+    const report = `Bug: the Cookie header is parsed wrong. When parseCookie gets a value with '=' in it the pair is split twice.\n${noise}\nStack:\n  at parseCookie (src/http/cookie.ts:2:10)`;
+    expect(report.length).toBeGreaterThan(5000);
+    const res = await api("/api/search", { method: "POST", json: { q: report, repo: "s1", k: 5 } });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as any;
+    expect(body.results[0].path).toBe("src/http/cookie.ts");
+    expect(body.results[0].symbol).toBe("parseCookie");
+    expect(body.stats.queryTerms.length).toBeLessThanOrEqual(24);
+    expect(body.stats.queryTerms).toContain("parsecookie");
+  });
+
+  it("rejects a body that is not a JSON object", async () => {
+    const res = await api("/api/search", { method: "POST", body: "not json", headers: { "content-type": "application/json" } });
+    expect(res.status).toBe(400);
+  });
+});

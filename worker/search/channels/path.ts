@@ -1,0 +1,106 @@
+/**
+ * @module worker/search/channels/path
+ *
+ * The path channel: files whose path is named by the query, either explicitly (`router.ts`,
+ * `src/router/`) or because a query term equals a directory name or a file's base name
+ * (`router` -> `src/router.ts`, `src/router/...`). Terms naming many files count little
+ * (1 / ln(1 + files)). From each named file it nominates its best chunks by BM25 (or its first
+ * chunk when none matches). File lists are cached per isolate by repo and snapshot.
+ */
+import { tokenize } from "../../../indexer/store/contract";
+import { filterSql, passesFilters } from "../filters";
+import type { ChannelHit, ChannelResult } from "../types";
+import { BM25_WEIGHTS, matchExpression } from "./bm25";
+import { SNAPSHOT_JOIN, type ChannelScope } from "./scope";
+
+/** A term naming more than this share of the files names nothing in particular. */
+const MAX_FILE_SHARE = 0.2;
+/** Chunks nominated per named file. */
+const CHUNKS_PER_FILE = 2;
+/** Snapshot file lists kept per isolate (repo+commit -> paths with their name tokens). */
+const fileCache = new Map<string, { path: string; names: Set<string> }[]>();
+const FILE_CACHE_MAX_ENTRIES = 32;
+
+/** Tokens that name a path: its directory names and its file name without extension. */
+export function pathNameTokens(path: string): Set<string> {
+  const segments = path.split("/");
+  const file = segments.pop() ?? "";
+  const stemName = file.includes(".") ? file.slice(0, file.indexOf(".")) : file;
+  return new Set([...segments, stemName].flatMap((s) => tokenize(s)));
+}
+
+/** Scores files named by the query: explicit path hints weigh 2, named terms 1/ln(1+files). */
+export function scoreFiles(files: { path: string; names: Set<string> }[], terms: string[], hints: string[]): Map<string, number> {
+  const scores = new Map<string, number>();
+  const add = (p: string, s: number) => scores.set(p, (scores.get(p) ?? 0) + s);
+  for (const h of hints) {
+    for (const f of files) {
+      const p = f.path.toLowerCase();
+      if (p.endsWith(h) || p.includes(h.endsWith("/") ? h : `${h}/`) || p.endsWith(`/${h}`)) add(f.path, 2);
+    }
+  }
+  for (const t of terms) {
+    if (t.length < 3) continue;
+    const named = files.filter((f) => f.names.has(t));
+    if (!named.length || named.length > Math.max(1, files.length * MAX_FILE_SHARE)) continue;
+    const w = 1 / Math.log(1 + named.length);
+    for (const f of named) add(f.path, w);
+  }
+  return scores;
+}
+
+async function snapshotFiles(scope: ChannelScope) {
+  const key = `${scope.repo}\0${scope.commit}`;
+  let files = fileCache.get(key);
+  if (!files) {
+    const { results } = await scope.db
+      .prepare("SELECT path FROM snapshot_files WHERE repo = ? AND commit_sha = ?")
+      .bind(scope.repo, scope.commit)
+      .all<{ path: string }>();
+    files = results.map((r) => ({ path: r.path, names: pathNameTokens(r.path) }));
+    if (fileCache.size >= FILE_CACHE_MAX_ENTRIES) fileCache.delete(fileCache.keys().next().value!);
+    fileCache.set(key, files);
+  }
+  return files;
+}
+
+/** Runs the channel. */
+export async function pathChannel(scope: ChannelScope): Promise<ChannelResult> {
+  // Language is filtered in SQL below (the file list has no languages).
+  const pathFilters = { ...scope.filters, language: undefined };
+  const files = (await snapshotFiles(scope)).filter((f) => passesFilters(pathFilters, f.path, ""));
+  const scores = scoreFiles(files, scope.query.terms, scope.query.pathHints);
+  if (!scores.size) return { channel: "path", hits: [] };
+  const ranked = [...scores.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, Math.ceil(scope.depth / CHUNKS_PER_FILE));
+  const paths = ranked.map(([p]) => p);
+  const f = filterSql(scope.filters);
+  const w = BM25_WEIGHTS;
+  const inPaths = `c.path IN (${paths.map(() => "?").join(", ")})`;
+  const statements = [
+    scope.db
+      .prepare(
+        "SELECT c.id AS id, c.path AS path FROM chunks c " + SNAPSHOT_JOIN + ` WHERE c.repo = ? AND ${inPaths}${f.sql} ORDER BY c.path, (c.symbol IS NULL), c.start_line`,
+      )
+      .bind(scope.commit, scope.repo, ...paths, ...f.params),
+  ];
+  if (scope.terms.length) {
+    statements.push(
+      scope.db
+        .prepare(
+          `SELECT c.id AS id, c.path AS path FROM chunks_fts JOIN chunks c ON c.rowid = chunks_fts.rowid ${SNAPSHOT_JOIN} ` +
+            `WHERE chunks_fts MATCH ? AND c.repo = ? AND ${inPaths}${f.sql} ORDER BY bm25(chunks_fts, ${w.symbol}, ${w.path}, ${w.body})`,
+        )
+        .bind(scope.commit, matchExpression(scope.terms), scope.repo, ...paths, ...f.params),
+    );
+  }
+  const [all, matched] = await scope.db.batch<{ id: string; path: string }>(statements);
+  const perFile = new Map<string, string[]>();
+  for (const r of [...(matched?.results ?? []), ...all.results]) {
+    const list = perFile.get(r.path) ?? [];
+    if (list.length < CHUNKS_PER_FILE && !list.includes(r.id)) list.push(r.id);
+    perFile.set(r.path, list);
+  }
+  const hits: ChannelHit[] = [];
+  for (const [p, s] of ranked) for (const id of perFile.get(p) ?? []) hits.push({ chunkId: id, score: s });
+  return { channel: "path", hits: hits.slice(0, scope.depth) };
+}

@@ -1,0 +1,63 @@
+/**
+ * @module worker/search/channels/vector
+ *
+ * The vector channel: embeds the query with the configured `EmbeddingProvider`, asks the
+ * `VectorStore` for nearest chunks, then keeps those in the active snapshot that pass the
+ * filters. It refuses to mix models: when the repo's vectors were built by another model or
+ * dimension count (`repos.embedding_model`, `repos.embedding_dims`) it is skipped with the
+ * reason until the repo is re-embedded. With Vectorize, vectors written moments ago may not be
+ * visible yet (its writes are asynchronous).
+ */
+import type { EmbeddingProvider, VectorStore } from "../../../indexer/store/contract";
+import { filterSql } from "../filters";
+import type { ChannelResult } from "../types";
+import { IDS_PER_STATEMENT, SNAPSHOT_JOIN, type ChannelScope } from "./scope";
+
+/** Nearest neighbours asked per candidate wanted: room for chunks of old snapshots and filtered ones. */
+const OVERFETCH = 3;
+/** Vectorize's topK cap without metadata; the local store follows it too. */
+const MAX_TOPK = 100;
+/** Most query characters embedded (a pasted bug report is cut; providers cut further). */
+const MAX_QUERY_CHARS = 8000;
+
+/** Embedding provenance of a repo's active vectors. */
+export interface RepoEmbedding {
+  model: string | null;
+  dims: number | null;
+}
+
+/** Why the channel cannot use the repo's vectors, or null when it can. */
+export function embeddingMismatch(repo: RepoEmbedding, provider: Pick<EmbeddingProvider, "model" | "dimensions">): string | null {
+  if (!repo.model) return "the index records no embedding model (no vectors written yet)";
+  if (repo.model !== provider.model || repo.dims !== provider.dimensions) {
+    return `index built with ${repo.model} (${repo.dims} dims) but ${provider.model} (${provider.dimensions} dims) is configured; re-index the repo to re-embed`;
+  }
+  return null;
+}
+
+/** Runs the channel; `bestScore` is the best similarity among kept hits (null when none). */
+export async function vectorChannel(
+  scope: ChannelScope,
+  embedder: EmbeddingProvider,
+  store: VectorStore,
+  embedding: RepoEmbedding,
+): Promise<ChannelResult & { bestScore: number | null }> {
+  const mismatch = embeddingMismatch(embedding, embedder);
+  if (mismatch) return { channel: "vector", hits: [], skipped: mismatch, bestScore: null };
+  const [v] = await embedder.embed([scope.query.text.slice(0, MAX_QUERY_CHARS)], "query");
+  const matches = await store.query(scope.repo, v, Math.min(MAX_TOPK, scope.depth * OVERFETCH));
+  if (!matches.length) return { channel: "vector", hits: [], bestScore: null };
+  const f = filterSql(scope.filters);
+  const statements: D1PreparedStatement[] = [];
+  for (let i = 0; i < matches.length; i += IDS_PER_STATEMENT) {
+    const ids = matches.slice(i, i + IDS_PER_STATEMENT).map((m) => m.id);
+    statements.push(
+      scope.db
+        .prepare(`SELECT c.id AS id FROM chunks c ${SNAPSHOT_JOIN} WHERE c.repo = ? AND c.id IN (${ids.map(() => "?").join(", ")})${f.sql}`)
+        .bind(scope.commit, scope.repo, ...ids, ...f.params),
+    );
+  }
+  const kept = new Set((await scope.db.batch<{ id: string }>(statements)).flatMap((r) => r.results.map((x) => x.id)));
+  const hits = matches.filter((m) => kept.has(m.id)).slice(0, scope.depth).map((m) => ({ chunkId: m.id, score: m.score }));
+  return { channel: "vector", hits, bestScore: hits.length ? hits[0].score : null };
+}

@@ -1,0 +1,55 @@
+/**
+ * @module worker/search/filters
+ *
+ * Search filters as SQL over the `chunks` table (alias `c`) and as a predicate, kept in one
+ * place so every channel filters alike. Pure.
+ */
+import type { SearchFilters } from "./types";
+
+/**
+ * Paths treated as tests (GLOB patterns, matched against the whole repo-relative path):
+ * common conventions of JS/TS, Python, Go, Ruby, Java and Rust projects.
+ */
+export const TEST_PATH_GLOBS = [
+  "test/*", "*/test/*", "tests/*", "*/tests/*", "__tests__/*", "*/__tests__/*", "spec/*", "*/spec/*",
+  "testing/*", "*/testing/*", "*.test.*", "*.spec.*", "*_test.go", "*_test.py", "test_*.py", "*/test_*.py",
+  "*_spec.rb", "*Test.java", "*Tests.java", "*/src/test/*",
+];
+
+function globToRegExp(glob: string): RegExp {
+  return new RegExp(`^${glob.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*").replace(/\?/g, ".")}$`);
+}
+const TEST_PATH_RES = TEST_PATH_GLOBS.map(globToRegExp);
+
+/** Whether a path is a test file by the conventions in TEST_PATH_GLOBS. */
+export function isTestPath(path: string): boolean {
+  return TEST_PATH_RES.some((re) => re.test(path));
+}
+
+/** Upper bound of a string prefix range: every string starting with `prefix` sorts below it. */
+function prefixEnd(prefix: string): string {
+  return `${prefix}\u{10FFFF}`;
+}
+
+/** SQL conditions (joined with AND, leading " AND ") and their parameters, for alias `c`. */
+export function filterSql(filters: SearchFilters): { sql: string; params: string[] } {
+  const parts: string[] = [];
+  const params: string[] = [];
+  if (filters.language) {
+    parts.push("c.language = ?");
+    params.push(filters.language);
+  }
+  if (filters.pathPrefix) {
+    parts.push("c.path >= ? AND c.path < ?");
+    params.push(filters.pathPrefix, prefixEnd(filters.pathPrefix));
+  }
+  if (!filters.includeTests) parts.push(`NOT (${TEST_PATH_GLOBS.map((g) => `c.path GLOB '${g}'`).join(" OR ")})`);
+  return { sql: parts.map((p) => ` AND ${p}`).join(""), params };
+}
+
+/** The same filters as a predicate over a chunk's path and language. */
+export function passesFilters(filters: SearchFilters, path: string, language: string): boolean {
+  if (filters.language && language !== filters.language) return false;
+  if (filters.pathPrefix && !path.startsWith(filters.pathPrefix)) return false;
+  return filters.includeTests || !isTestPath(path);
+}

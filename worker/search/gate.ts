@@ -1,0 +1,53 @@
+/**
+ * @module worker/search/gate
+ *
+ * The confidence gate: results are trusted ("high") unless both the lexical evidence (term
+ * coverage: the share of query terms that occur in the results) and the semantic evidence
+ * (the best vector similarity) are below their thresholds. Pure.
+ */
+import { tokenize } from "../../indexer/store/contract";
+import type { Confidence } from "./types";
+
+/**
+ * Thresholds. Measured on hono-50 with the local embedder (README, "Retrieval"): see
+ * scripts in the README section for how they were set.
+ */
+export const GATE_THRESHOLDS = {
+  /** Term coverage below this counts as weak lexical evidence. */
+  minTermCoverage: 0.5,
+  /** Best cosine similarity below this counts as weak semantic evidence (local-hash-v1 scale). */
+  minVectorScore: 0.3,
+};
+
+/** Inputs of the gate. */
+export interface GateInput {
+  /** Query terms (after selection; for short queries, all terms). */
+  terms: string[];
+  /** Texts of the returned results (path, symbol and code), used for coverage. */
+  resultTexts: string[];
+  /** Best vector similarity, null when the vector channel did not run. */
+  bestVectorScore: number | null;
+  thresholds?: typeof GATE_THRESHOLDS;
+}
+
+/** Computes the confidence of a result list. With no results the level is always low. */
+export function confidenceGate(input: GateInput): Confidence {
+  const t = input.thresholds ?? GATE_THRESHOLDS;
+  const present = new Set<string>();
+  for (const text of input.resultTexts) for (const tok of tokenize(text)) present.add(tok);
+  const missingTerms = input.terms.filter((term) => !present.has(term));
+  const termCoverage = input.terms.length ? (input.terms.length - missingTerms.length) / input.terms.length : 0;
+  const best = input.bestVectorScore;
+  const round = (x: number) => Math.round(x * 1000) / 1000;
+  const base = { termCoverage: round(termCoverage), bestVectorScore: best === null ? null : round(best), missingTerms };
+  if (!input.resultTexts.length) return { level: "low", ...base, reason: "No results." };
+  const lexicalWeak = termCoverage < t.minTermCoverage;
+  const semanticWeak = best === null || best < t.minVectorScore;
+  if (lexicalWeak && semanticWeak) {
+    const sem = best === null ? "no vector evidence" : `best vector similarity ${round(best)} < ${t.minVectorScore}`;
+    const miss = missingTerms.length ? `; missing terms: ${missingTerms.slice(0, 10).join(", ")}` : "";
+    return { level: "low", ...base, reason: `Term coverage ${round(termCoverage)} < ${t.minTermCoverage} and ${sem}${miss}.` };
+  }
+  const why = !lexicalWeak ? `term coverage ${round(termCoverage)} >= ${t.minTermCoverage}` : `best vector similarity ${round(best!)} >= ${t.minVectorScore}`;
+  return { level: "high", ...base, reason: `Evidence: ${why}.` };
+}

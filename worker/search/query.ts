@@ -1,0 +1,79 @@
+/**
+ * @module worker/search/query
+ *
+ * Parses a search query into what the channels need: BM25 terms (the shared query tokenizer),
+ * candidate symbol names (identifiers written in the query, plus adjacent words joined, so
+ * "get user by id" can find `getUserById`), path hints (words naming files or directories) and
+ * whether tests are asked for. Pure.
+ */
+import { tokenizeQuery } from "../../indexer/store/contract";
+
+/** Most symbol-name candidates taken from one query (a pasted bug report has hundreds of words). */
+export const MAX_SYMBOL_CANDIDATES = 40;
+/** Queries with at most this many words also try adjacent words joined as identifiers. */
+const JOIN_WORDS_MAX_QUERY_WORDS = 16;
+
+/** A parsed query. */
+export interface ParsedQuery {
+  text: string;
+  /** Query-side tokens (tokenizeQuery): stop words dropped, deduplicated. */
+  terms: string[];
+  /** Candidate symbol names, most code-like first (original case kept). */
+  identifiers: string[];
+  /** Lowercased path fragments named in the query: `src/router`, `router.ts`. */
+  pathHints: string[];
+  /** Whether the query talks about tests (then tests are not excluded by default). */
+  mentionsTests: boolean;
+}
+
+const WORD_RE = /[\p{L}_$][\p{L}\p{N}_$]*(?:\.[\p{L}_$][\p{L}\p{N}_$]*)*/gu;
+const PATH_RE = /(?:[\w.-]+\/)+[\w.-]*|[\w-]+\.(?:[cm]?[jt]sx?|py|go|rs|java|kt|rb|php|cs|c|h|cc|cpp|hpp|swift|scala|md|json|ya?ml|toml|sql|sh)\b/g;
+const TEST_WORDS = new Set(["test", "tests", "testing", "spec", "specs", "unittest", "pytest", "jest", "vitest", "fixture", "fixtures"]);
+/** Lowercased English words that are never useful as symbol names on their own. */
+const NOT_SYMBOLS = new Set(
+  "the a an and or of to in on for by is are was be it this that with from as at how what where which who why when does do can should would will not no there their its into via using use used".split(" "),
+);
+
+/** Whether a word looks like code rather than prose: camelCase, snake_case, digits, dots, `$`. */
+export function isCodeLike(word: string): boolean {
+  return /[a-z][A-Z]|[A-Z]{2,}[a-z]|_|\$|\.|\p{N}/u.test(word) || /^[A-Z][a-z]+[A-Z]/.test(word);
+}
+
+/** Parses `text`; never throws. */
+export function parseQuery(text: string): ParsedQuery {
+  const terms = tokenizeQuery(text);
+  const words = text.match(WORD_RE) ?? [];
+  const code: string[] = [];
+  const prose: string[] = [];
+  for (const w of words) {
+    const parts = w.includes(".") ? [w, ...w.split(".")] : [w];
+    for (const p of parts) {
+      if (p.length < 2 || NOT_SYMBOLS.has(p.toLowerCase())) continue;
+      (isCodeLike(p) && !p.includes(".") ? code : prose).push(p);
+    }
+  }
+  // Runs of 2..4 adjacent words joined ("get user by id" -> getuserbyid), not starting or
+  // ending with a function word.
+  const joined: string[] = [];
+  const plain = words.filter((w) => /^\p{L}+$/u.test(w));
+  const edgeOk = (w: string) => !NOT_SYMBOLS.has(w.toLowerCase());
+  if (words.length <= JOIN_WORDS_MAX_QUERY_WORDS) {
+    for (let n = 2; n <= 4; n++) {
+      for (let i = 0; i + n <= plain.length; i++) {
+        if (edgeOk(plain[i]) && edgeOk(plain[i + n - 1])) joined.push(plain.slice(i, i + n).join(""));
+      }
+    }
+  }
+  const seen = new Set<string>();
+  const identifiers: string[] = [];
+  for (const w of [...code, ...prose.filter((p) => !p.includes(".")), ...joined]) {
+    const key = w.toLowerCase();
+    if (seen.has(key)) continue;
+    seen.add(key);
+    identifiers.push(w);
+    if (identifiers.length >= MAX_SYMBOL_CANDIDATES) break;
+  }
+  const pathHints = [...new Set((text.match(PATH_RE) ?? []).map((p) => p.toLowerCase().replace(/^\.\//, "")).filter((p) => p.length >= 3))];
+  const mentionsTests = terms.some((t) => TEST_WORDS.has(t));
+  return { text, terms, identifiers, pathHints, mentionsTests };
+}

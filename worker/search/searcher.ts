@@ -1,0 +1,189 @@
+/**
+ * @module worker/search/searcher
+ *
+ * Runs a search over one or more repos: parses the query, selects BM25 terms by IDF, runs the
+ * channels of the mode for each repo (concurrently, each repo isolated with
+ * `Promise.allSettled`), fuses them by RRF, applies the per-file cap, builds bounded snippets
+ * and the confidence gate. The only module of worker/search that touches bindings.
+ */
+import type { EmbeddingProvider, VectorStore } from "../../indexer/store/contract";
+import { bm25Channel, documentFrequencies } from "./channels/bm25";
+import { pathChannel } from "./channels/path";
+import { IDS_PER_STATEMENT, type ChannelScope } from "./channels/scope";
+import { symbolChannel } from "./channels/symbol";
+import { vectorChannel } from "./channels/vector";
+import { capPerFile, reciprocalRankFusion, type FusedHit } from "./fuse";
+import { confidenceGate } from "./gate";
+import { parseQuery, type ParsedQuery } from "./query";
+import { makeSnippet } from "./snippet";
+import { selectTerms } from "./terms";
+import type { ChannelName, ChannelResult, ChunkRow, SearchFilters, SearchMode, SearchResponse, SearchResult } from "./types";
+
+/** Smallest candidate depth per channel; the depth is max(30, 3k). */
+export const MIN_CANDIDATE_DEPTH = 30;
+/** Default per-file cap. */
+export const DEFAULT_FILE_CAP = 2;
+
+/** Channels each mode runs. */
+export const MODE_CHANNELS: Record<SearchMode, ChannelName[]> = {
+  hybrid: ["bm25", "vector", "symbol", "path"],
+  bm25: ["bm25"],
+  vector: ["vector"],
+  symbol: ["symbol"],
+};
+
+/** A repo to search: its id, active snapshot and embedding provenance. */
+export interface RepoTarget {
+  id: string;
+  commit: string;
+  embeddingModel: string | null;
+  embeddingDims: number | null;
+}
+
+/** Search options after validation. */
+export interface SearchOptions {
+  k: number;
+  mode: SearchMode;
+  filters: Omit<SearchFilters, "includeTests"> & { includeTests?: boolean };
+  /** Per-file cap; 0 disables. */
+  fileCap: number;
+  /** Overrides the mode's channels (ablations). */
+  channels?: ChannelName[];
+}
+
+/** What the searcher needs from the platform. */
+export interface SearchDeps {
+  db: D1Database;
+  embedder: EmbeddingProvider;
+  vectors: VectorStore;
+}
+
+interface RepoOutcome {
+  repo: string;
+  hits: (FusedHit & { row: ChunkRow })[];
+  channels: ChannelResult[];
+  bestVectorScore: number | null;
+}
+
+async function loadChunks(db: D1Database, ids: string[]): Promise<Map<string, ChunkRow>> {
+  const statements: D1PreparedStatement[] = [];
+  for (let i = 0; i < ids.length; i += IDS_PER_STATEMENT) {
+    const part = ids.slice(i, i + IDS_PER_STATEMENT);
+    statements.push(
+      db
+        .prepare(
+          "SELECT id, repo, path, language, kind, symbol, container, signature, start_line AS startLine, end_line AS endLine, content " +
+            `FROM chunks WHERE id IN (${part.map(() => "?").join(", ")})`,
+        )
+        .bind(...part),
+    );
+  }
+  const out = new Map<string, ChunkRow>();
+  if (!statements.length) return out;
+  for (const r of await db.batch<ChunkRow>(statements)) for (const row of r.results) out.set(row.id, row);
+  return out;
+}
+
+async function searchRepo(deps: SearchDeps, target: RepoTarget, query: ParsedQuery, terms: string[], channels: ChannelName[], filters: SearchFilters, k: number, fileCap: number): Promise<RepoOutcome> {
+  const scope: ChannelScope = { db: deps.db, repo: target.id, commit: target.commit, filters, depth: Math.max(MIN_CANDIDATE_DEPTH, 3 * k), query, terms };
+  let bestVectorScore: number | null = null;
+  const runs = channels.map(async (name): Promise<ChannelResult> => {
+    try {
+      switch (name) {
+        case "bm25":
+          return await bm25Channel(scope);
+        case "symbol":
+          return await symbolChannel(scope);
+        case "path":
+          return await pathChannel(scope);
+        case "vector": {
+          const r = await vectorChannel(scope, deps.embedder, deps.vectors, { model: target.embeddingModel, dims: target.embeddingDims });
+          bestVectorScore = r.bestScore;
+          return { channel: r.channel, hits: r.hits, skipped: r.skipped };
+        }
+      }
+    } catch (err) {
+      // One failing channel (e.g. the embedding backend) must not sink the search.
+      console.error(`search channel ${name} failed for ${target.id}`, err);
+      return { channel: name, hits: [], skipped: `channel failed: ${err instanceof Error ? err.message : String(err)}` };
+    }
+  });
+  const results = await Promise.all(runs);
+  const fused = reciprocalRankFusion(results);
+  // Enough candidates to fill k after the per-file cap in the usual case.
+  const head = fused.slice(0, Math.max(k * 4, 40));
+  const rows = await loadChunks(deps.db, head.map((h) => h.chunkId));
+  const hits = head.flatMap((h) => {
+    const row = rows.get(h.chunkId);
+    return row ? [{ ...h, row }] : [];
+  });
+  return { repo: target.id, hits: capPerFile(hits, fileCap, (h) => h.row.path), channels: results, bestVectorScore };
+}
+
+function toResult(h: FusedHit & { row: ChunkRow }): SearchResult {
+  const { snippet, truncated } = makeSnippet(h.row.content);
+  return {
+    repo: h.row.repo,
+    path: h.row.path,
+    startLine: h.row.startLine,
+    endLine: h.row.endLine,
+    language: h.row.language,
+    symbol: h.row.symbol,
+    kind: h.row.kind,
+    score: Math.round(h.score * 1e6) / 1e6,
+    ranks: h.ranks,
+    snippet,
+    snippetTruncated: truncated,
+    chunkId: h.chunkId,
+  };
+}
+
+/**
+ * Searches `targets` (repos with an active snapshot) for `text`. Never throws for a failing
+ * repo: it is listed in `stats.failedRepos` and the others still answer.
+ */
+export async function runSearch(deps: SearchDeps, targets: RepoTarget[], text: string, options: SearchOptions): Promise<SearchResponse> {
+  const started = Date.now();
+  const query = parseQuery(text);
+  const filters: SearchFilters = { ...options.filters, includeTests: options.filters.includeTests ?? query.mentionsTests };
+  const channels = options.channels?.length ? options.channels : MODE_CHANNELS[options.mode];
+  const counts = new Map<string, number>();
+  for (const t of query.terms) counts.set(t, (counts.get(t) ?? 0) + 1);
+  const { df, totalDocs } = await documentFrequencies(deps.db, query.terms);
+  const selection = selectTerms(query.terms, df, totalDocs, undefined, counts);
+  const settled = await Promise.allSettled(targets.map((t) => searchRepo(deps, t, query, selection.selected, channels, filters, options.k, options.fileCap)));
+  const failedRepos: SearchResponse["stats"]["failedRepos"] = [];
+  const outcomes: RepoOutcome[] = [];
+  settled.forEach((s, i) => {
+    if (s.status === "fulfilled") outcomes.push(s.value);
+    else {
+      console.error(`search failed for repo ${targets[i].id}`, s.reason);
+      failedRepos.push({ repo: targets[i].id, error: s.reason instanceof Error ? s.reason.message : String(s.reason) });
+    }
+  });
+  const merged = outcomes
+    .flatMap((o) => o.hits)
+    .sort((a, b) => b.score - a.score || (a.chunkId < b.chunkId ? -1 : 1))
+    .slice(0, options.k);
+  const results = merged.map(toResult);
+  const vectorScores = outcomes.map((o) => o.bestVectorScore).filter((s): s is number => s !== null);
+  const gateTerms = query.terms.length > selection.selected.length + selection.absent.length ? selection.selected : query.terms;
+  const confidence = confidenceGate({
+    terms: gateTerms,
+    resultTexts: merged.map((h) => `${h.row.path} ${h.row.symbol ?? ""} ${h.row.content}`),
+    bestVectorScore: vectorScores.length ? Math.max(...vectorScores) : null,
+  });
+  const candidates: SearchResponse["stats"]["candidates"] = {};
+  const skippedChannels: SearchResponse["stats"]["skippedChannels"] = [];
+  for (const o of outcomes) {
+    for (const c of o.channels) {
+      candidates[c.channel] = (candidates[c.channel] ?? 0) + c.hits.length;
+      if (c.skipped) skippedChannels.push({ repo: o.repo, channel: c.channel, reason: c.skipped });
+    }
+  }
+  return {
+    results,
+    confidence,
+    stats: { tookMs: Date.now() - started, repos: targets.map((t) => t.id), failedRepos, queryTerms: selection.selected, candidates, skippedChannels },
+  };
+}

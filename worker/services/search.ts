@@ -1,0 +1,93 @@
+/**
+ * @module worker/services/search
+ *
+ * `search(ctx, input)`: hybrid code search over one repo, a list of repos, or every repo the
+ * caller may see. The zod schema `searchInput` is shared by REST (worker/api/routes/search.ts)
+ * and MCP. Errors: `repo_not_found` (unknown or invisible repo), `index_not_ready` (no
+ * snapshot yet), `invalid_input`.
+ */
+import { z } from "zod";
+import { createEmbeddingProvider } from "../../indexer/embed";
+import { createVectorStore } from "../../indexer/store/vectors";
+import { CodeSearchError } from "../errors";
+import { DEFAULT_FILE_CAP, runSearch, type RepoTarget } from "../search/searcher";
+import type { SearchResponse } from "../search/types";
+import { requireScope, type ServiceContext } from "./context";
+import { activeRepo, repoIdSchema, visibleRepoIds } from "./files";
+
+/** Longest query accepted, characters: room for a pasted bug report with a stack trace. */
+export const SEARCH_MAX_QUERY_CHARS = 32_000;
+/** Most results per search. */
+export const SEARCH_MAX_K = 50;
+/** Most repos named in one search. */
+export const SEARCH_MAX_REPOS = 50;
+
+/** Input of `search` (REST query/body and MCP tool arguments). */
+export const searchInput = z.object({
+  q: z.string().trim().min(1).max(SEARCH_MAX_QUERY_CHARS).describe("What to find: a question, identifiers, an error message or a whole bug report."),
+  repo: repoIdSchema.optional().describe("Search only this repo."),
+  repos: z.array(repoIdSchema).min(1).max(SEARCH_MAX_REPOS).optional().describe("Search these repos. Without repo and repos, every repo you can see."),
+  k: z.number().int().min(1).max(SEARCH_MAX_K).default(10).describe("Results to return (default 10)."),
+  mode: z.enum(["hybrid", "bm25", "vector", "symbol"]).default("hybrid").describe("hybrid fuses all channels (default); the others run one channel."),
+  language: z.string().min(1).max(40).optional().describe('Only chunks of this language, e.g. "typescript".'),
+  path_prefix: z.string().min(1).max(1024).optional().describe('Only paths starting with this, e.g. "src/router/".'),
+  include_tests: z.boolean().optional().describe("Include test files. Default: only when the query mentions tests."),
+  per_file_cap: z.number().int().min(0).max(SEARCH_MAX_K).default(DEFAULT_FILE_CAP).describe("Most results per file (default 2; 0 = no cap)."),
+  channels: z.array(z.enum(["bm25", "vector", "symbol", "path"])).min(1).max(4).optional().describe("Run exactly these channels (overrides mode; for evaluations)."),
+});
+export type SearchInput = z.input<typeof searchInput>;
+
+async function targets(ctx: ServiceContext, input: z.output<typeof searchInput>): Promise<{ ids: string[]; notReady: string[] }> {
+  const named = input.repos ? [...new Set([...(input.repo ? [input.repo] : []), ...input.repos])] : input.repo ? [input.repo] : null;
+  if (named?.length === 1) {
+    await activeRepo(ctx, named[0]); // throws repo_not_found / index_not_ready
+    return { ids: named, notReady: [] };
+  }
+  const visible = await visibleRepoIds(ctx);
+  if (named) {
+    const unknown = named.filter((r) => !visible.includes(r));
+    if (unknown.length) await activeRepo(ctx, unknown[0]); // throws repo_not_found with the available list
+  }
+  const ids = named ?? visible;
+  if (!ids.length) throw new CodeSearchError("repo_not_found", "No repos are indexed yet; register one with POST /api/repos.");
+  return { ids, notReady: [] };
+}
+
+/** Searches; see `searchInput` for the fields and worker/search/types.ts for the response. */
+export async function search(ctx: ServiceContext, raw: SearchInput): Promise<SearchResponse> {
+  requireScope(ctx.caller, "search");
+  const parsed = searchInput.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new CodeSearchError("invalid_input", `${issue?.path.join(".") || "input"}: ${issue?.message ?? "invalid"}`);
+  }
+  const input = parsed.data;
+  const { ids } = await targets(ctx, input);
+  const rows: { id: string; active_commit: string | null; status: string; embedding_model: string | null; embedding_dims: number | null }[] = [];
+  for (let i = 0; i < ids.length; i += 90) {
+    const part = ids.slice(i, i + 90);
+    const { results } = await ctx.env.DB.prepare(
+      `SELECT id, active_commit, status, embedding_model, embedding_dims FROM repos WHERE id IN (${part.map(() => "?").join(", ")})`,
+    )
+      .bind(...part)
+      .all<(typeof rows)[number]>();
+    rows.push(...results);
+  }
+  const ready: RepoTarget[] = rows
+    .filter((r) => r.active_commit)
+    .map((r) => ({ id: r.id, commit: r.active_commit!, embeddingModel: r.embedding_model, embeddingDims: r.embedding_dims }));
+  const notReady = rows.filter((r) => !r.active_commit);
+  if (!ready.length) {
+    throw new CodeSearchError("index_not_ready", `No searched repo has a completed index yet (${notReady.map((r) => `${r.id}: ${r.status}`).join(", ")}); retry when indexing is done.`);
+  }
+  const deps = { db: ctx.env.DB, embedder: createEmbeddingProvider(ctx.env, ctx.config), vectors: createVectorStore(ctx.env, ctx.config) };
+  const response = await runSearch(deps, ready, input.q, {
+    k: input.k,
+    mode: input.mode,
+    filters: { language: input.language, pathPrefix: input.path_prefix, includeTests: input.include_tests },
+    fileCap: input.per_file_cap,
+    channels: input.channels,
+  });
+  for (const r of notReady) response.stats.failedRepos.push({ repo: r.id, error: `index_not_ready: status ${r.status}` });
+  return response;
+}

@@ -16,6 +16,8 @@ export default defineConfig({
   test: {
     include: ["{worker,indexer,durable-objects,web,evals,test}/**/*.test.ts"],
     setupFiles: ["./test/apply-migrations.ts"],
+    // Serves fixture git repositories over smart HTTP on loopback; tests `inject("gitServerUrl")`.
+    globalSetup: ["./test/git-server.ts"],
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },

@@ -1,0 +1,95 @@
+/**
+ * @module durable-objects/plan
+ *
+ * Turns a source snapshot into work: filters every tree entry, lets files whose version is
+ * already indexed join the new snapshot as they are, and stages the bytes of new or changed
+ * files into batches of the ledger. Content checks (binary, secrets, size) run here, before a
+ * file costs a queue message, so a skipped file is never staged nor sent.
+ */
+import { fileId } from "../indexer/store/contract";
+import { createFileFilter, type IgnoreFile } from "../indexer/filter";
+import type { SourceSnapshot } from "../indexer/source/snapshot";
+import { addBatch, addMember, stageFile } from "./ledger";
+
+/** Most files per batch: one consumer call chunks, embeds and writes them in one go. */
+export const BATCH_MAX_FILES = 40;
+/** Most staged bytes per batch: bounds consumer memory and the RPC that hands the batch over. */
+export const BATCH_MAX_BYTES = 2 * 1024 * 1024;
+
+/** Inputs of `planSnapshot`. */
+export interface PlanOptions {
+  repo: string;
+  jobId: string;
+  maxFileBytes: number;
+  /** File ids already in D1; empty to re-index everything (e.g. the embedding model changed). */
+  known: Set<string>;
+}
+
+/** Counts for the `planned` job event. */
+export interface PlanResult {
+  commit: string;
+  filesTotal: number;
+  filesQueued: number;
+  unchanged: number;
+  batches: number;
+  skipped: Record<string, number>;
+}
+
+function basename(path: string): string {
+  return path.slice(path.lastIndexOf("/") + 1);
+}
+
+/**
+ * Plans a job over `snapshot`, writing staged files, ledger rows (state `pending`) and the
+ * members that need no work into the coordinator's SQLite. Returns the counts.
+ */
+export async function planSnapshot(sql: SqlStorage, snapshot: SourceSnapshot, o: PlanOptions): Promise<PlanResult> {
+  const decoder = new TextDecoder();
+  const ignoreFiles: IgnoreFile[] = [];
+  for (const e of snapshot.entries) {
+    if (basename(e.path) === ".gitignore" && (e.mode === "100644" || e.mode === "100755")) {
+      ignoreFiles.push({ path: e.path, content: decoder.decode(await snapshot.readBlob(e.blobSha)) });
+    }
+  }
+  const filter = createFileFilter({ maxFileBytes: o.maxFileBytes, ignoreFiles });
+  const skipped: Record<string, number> = {};
+  const skip = (reason: string) => (skipped[reason] = (skipped[reason] ?? 0) + 1);
+  let unchanged = 0;
+  let queued = 0;
+  let batchId = 0;
+  let batchFiles = 0;
+  let batchBytes = 0;
+  const closeBatch = () => {
+    if (batchFiles === 0) return;
+    addBatch(sql, o.jobId, batchId, batchFiles, batchBytes);
+    batchId += 1;
+    batchFiles = 0;
+    batchBytes = 0;
+  };
+  for (const e of snapshot.entries) {
+    const byEntry = filter.checkEntry({ path: e.path, mode: e.mode, size: e.size ?? 0 });
+    if (byEntry) {
+      skip(byEntry);
+      continue;
+    }
+    const id = await fileId(o.repo, e.path, e.blobSha);
+    if (o.known.has(id)) {
+      addMember(sql, o.jobId, e.path, id);
+      unchanged += 1;
+      continue;
+    }
+    const bytes = await snapshot.readBlob(e.blobSha);
+    const byContent = filter.checkContent(e.path, bytes);
+    if (byContent) {
+      skip(byContent);
+      continue;
+    }
+    if (batchFiles > 0 && (batchFiles >= BATCH_MAX_FILES || batchBytes + bytes.byteLength > BATCH_MAX_BYTES)) closeBatch();
+    stageFile(sql, o.jobId, batchId, { path: e.path, blobSha: e.blobSha, fileId: id, bytes });
+    batchFiles += 1;
+    batchBytes += bytes.byteLength;
+    queued += 1;
+  }
+  closeBatch();
+  return { commit: snapshot.commit, filesTotal: snapshot.entries.length, filesQueued: queued, unchanged, batches: batchId, skipped };
+}

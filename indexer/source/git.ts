@@ -1,0 +1,162 @@
+/**
+ * @module indexer/source/git
+ *
+ * Git source over smart HTTP with isomorphic-git, no disk: `checkRemote` lists the remote's
+ * refs (an `ls-remote`) and resolves a ref to a commit; `fetchSnapshot` does a shallow
+ * (`depth: 1`, single ref, no tags, no checkout) fetch into an in-memory file system and lists
+ * the commit's tree recursively. Blobs are read from the fetched packfile on demand.
+ *
+ * Errors are `CodeSearchError`s a user can act on: `invalid_input` (URL), `source_unreachable`
+ * (network, auth), `not_a_repository`, `ref_not_found`.
+ */
+import git from "isomorphic-git";
+import http from "isomorphic-git/http/web";
+import { CodeSearchError } from "../../worker/errors";
+import { MemoryFs } from "./memory-fs";
+import type { SourceEntry, SourceSnapshot } from "./snapshot";
+
+/** Where to fetch from. `token` is sent as HTTP basic auth (GitHub, GitLab and Bitbucket accept this). */
+export interface GitSourceOptions {
+  /** http(s) URL, without credentials (see `parseGitUrl`). */
+  url: string;
+  /** Branch, tag, full ref name, or commit SHA. Default: the remote's HEAD. */
+  ref?: string;
+  token?: string;
+}
+
+/** A ref resolved on the remote. */
+export interface ResolvedRef {
+  /** Full ref name (`refs/heads/main`), or the SHA itself when a commit SHA was asked for. */
+  ref: string;
+  /** Commit SHA (tags are peeled). */
+  commit: string;
+}
+
+const SHA_RE = /^[0-9a-f]{40}$/;
+
+/**
+ * Checks a user-supplied git URL: http or https only, no fragment. Credentials in the URL are
+ * moved out (returned as `token`) so that the stored URL never holds a secret.
+ * Throws `invalid_input` naming what is wrong.
+ */
+export function parseGitUrl(raw: string): { url: string; token?: string } {
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    throw new CodeSearchError("invalid_input", `"url" is not a valid URL: "${raw}". Use an http(s) git URL such as https://github.com/owner/repo.git.`);
+  }
+  if (u.protocol !== "http:" && u.protocol !== "https:") {
+    throw new CodeSearchError("invalid_input", `"url" must use http or https (got "${u.protocol}"); for a local folder upload an archive to POST /api/repos/{id}/archive.`);
+  }
+  const token = u.password || u.username ? decodeURIComponent(u.password || u.username) : undefined;
+  u.username = "";
+  u.password = "";
+  u.hash = "";
+  return { url: u.toString(), ...(token ? { token } : {}) };
+}
+
+function authFor(token: string | undefined) {
+  return token ? () => ({ username: "x-access-token", password: token }) : undefined;
+}
+
+/** Maps isomorphic-git and network errors to coded errors with a next step. */
+export function gitError(err: unknown, url: string): CodeSearchError {
+  if (err instanceof CodeSearchError) return err;
+  const e = err as { code?: string; data?: { statusCode?: number }; message?: string };
+  const status = e.data?.statusCode;
+  if (e.code === "HttpError" && (status === 401 || status === 403)) {
+    return new CodeSearchError("source_unreachable", `${url} asked for credentials (HTTP ${status}); pass a "token" that can read the repository.`);
+  }
+  if (e.code === "HttpError" && status === 404) {
+    return new CodeSearchError("not_a_repository", `${url} is not a git repository (HTTP 404 on info/refs); check the URL.`);
+  }
+  if (e.code === "HttpError" || e.code === "SmartHttpError" || e.code === "ParseError" || e.code === "EmptyServerResponseError") {
+    return new CodeSearchError("not_a_repository", `${url} did not answer as a git smart-HTTP server (${e.code}${status ? ` ${status}` : ""}); check the URL.`);
+  }
+  if (e.code === "NotFoundError") {
+    return new CodeSearchError("ref_not_found", `${e.message ?? "Ref not found"} at ${url}.`);
+  }
+  return new CodeSearchError("source_unreachable", `Could not reach ${url}: ${(e.message ?? String(err)).replace(/\.$/, "")}. Check the host name and that it is reachable from the server.`);
+}
+
+/**
+ * Lists the remote's refs and resolves `ref` (default HEAD) to a commit: an `ls-remote`, quick
+ * enough to run while answering the registering request. A commit SHA is accepted when it is
+ * the tip of an advertised branch or tag.
+ */
+export async function checkRemote(opts: GitSourceOptions): Promise<ResolvedRef> {
+  let refs: { ref: string; oid: string; target?: string; peeled?: string }[];
+  try {
+    const info = await git.getRemoteInfo2({ http, url: opts.url, onAuth: authFor(opts.token), protocolVersion: 1 });
+    refs = info.refs ?? [];
+  } catch (err) {
+    throw gitError(err, opts.url);
+  }
+  const wanted = opts.ref?.trim() || "HEAD";
+  const candidates = wanted === "HEAD" || wanted.startsWith("refs/") ? [wanted] : [`refs/heads/${wanted}`, `refs/tags/${wanted}`];
+  for (const name of candidates) {
+    const hit = refs.find((r) => r.ref === name);
+    if (hit) return { ref: name === "HEAD" && hit.target ? hit.target : name, commit: hit.peeled ?? hit.oid };
+  }
+  if (SHA_RE.test(wanted)) {
+    // isomorphic-git fetches advertised refs only, so a commit SHA must be the tip of one.
+    const tip = refs.find((r) => r.ref !== "HEAD" && (r.peeled ?? r.oid) === wanted);
+    if (tip) return { ref: tip.ref, commit: wanted };
+    throw new CodeSearchError("ref_not_found", `Commit ${wanted} is not the tip of a branch or tag at ${opts.url}; pass a branch or tag name.`);
+  }
+  if (wanted === "HEAD") throw new CodeSearchError("ref_not_found", `${opts.url} has no HEAD (an empty repository?); pass a "ref".`);
+  const known = refs.filter((r) => r.ref.startsWith("refs/heads/")).map((r) => r.ref.slice(11)).slice(0, 10);
+  throw new CodeSearchError("ref_not_found", `Ref "${wanted}" does not exist at ${opts.url}. Branches: ${known.join(", ") || "(none)"}.`);
+}
+
+async function listTree(fs: MemoryFs, cache: object, treeOid: string, prefix: string, out: SourceEntry[]): Promise<void> {
+  const { tree } = await git.readTree({ fs, gitdir: "/", oid: treeOid, cache });
+  for (const e of tree) {
+    const path = prefix + e.path;
+    if (e.type === "tree") await listTree(fs, cache, e.oid, `${path}/`, out);
+    else out.push({ path, mode: e.mode, blobSha: e.oid });
+  }
+}
+
+/**
+ * Shallow-fetches one ref into memory and lists its tree. Memory: the packfile of one commit
+ * (compressed) plus what `readBlob` returns. Throws coded errors (see module note).
+ */
+export async function fetchSnapshot(opts: GitSourceOptions): Promise<SourceSnapshot> {
+  const resolved = await checkRemote(opts);
+  const fs = new MemoryFs();
+  const cache = {};
+  try {
+    await git.init({ fs, gitdir: "/", bare: true });
+    // A refspec covering tags too, so that a tag ref can be fetched like a branch.
+    await git.setConfig({ fs, gitdir: "/", path: "remote.origin.url", value: opts.url });
+    await git.setConfig({ fs, gitdir: "/", path: "remote.origin.fetch", value: "+refs/*:refs/remotes/origin/*" });
+    await git.fetch({
+      fs,
+      http,
+      gitdir: "/",
+      remote: "origin",
+      ref: resolved.ref,
+      remoteRef: resolved.ref,
+      singleBranch: true,
+      depth: 1,
+      tags: false,
+      onAuth: authFor(opts.token),
+      cache,
+    });
+    const { commit } = await git.readCommit({ fs, gitdir: "/", oid: resolved.commit, cache });
+    const entries: SourceEntry[] = [];
+    await listTree(fs, cache, commit.tree, "", entries);
+    return {
+      commit: resolved.commit,
+      entries,
+      async readBlob(blobSha: string) {
+        const { blob } = await git.readBlob({ fs, gitdir: "/", oid: blobSha, cache });
+        return blob;
+      },
+    };
+  } catch (err) {
+    throw gitError(err, opts.url);
+  }
+}

@@ -1,0 +1,127 @@
+/**
+ * @module indexer/store/d1/snapshots
+ *
+ * Snapshot bookkeeping in D1, done by the RepoCoordinator:
+ * - which file versions a repo already has (`listKnownFileIds`), so unchanged files are skipped;
+ * - `activateSnapshot`: writes `snapshot_files` for (repo, commit) and flips `repos.active_commit`
+ *   in the same transaction, so readers see the old snapshot or the new one, never a mix;
+ * - `collectGarbage`: deletes snapshots other than the active one and every file version (rows
+ *   and vectors) no snapshot references;
+ * - `deleteRepoData`: removes a repo entirely.
+ */
+import type { VectorStore } from "../contract";
+import { deleteFileStatements } from "./write-files";
+
+/** Rows per multi-row INSERT into snapshot_files: 4 parameters each, under D1's 100 per statement. */
+const SNAPSHOT_ROWS_PER_INSERT = 24;
+/** File versions deleted per D1 batch during garbage collection (4 statements each). */
+const GC_FILES_PER_BATCH = 50;
+/** Ids per `IN (...)` list (D1: 100 bound parameters per statement). */
+const IDS_PER_QUERY = 90;
+
+/** Repo status values stored in `repos.status`. */
+export type RepoStatus = "queued" | "fetching" | "indexing" | "ready" | "failed";
+
+/** File ids of every file version of `repo` present in D1 (in any snapshot, or orphaned by a failed job). */
+export async function listKnownFileIds(db: D1Database, repo: string): Promise<Set<string>> {
+  const { results } = await db.prepare("SELECT file_id FROM files WHERE repo = ?").bind(repo).all<{ file_id: string }>();
+  return new Set(results.map((r) => r.file_id));
+}
+
+/** The embedding model that built the repo's vectors, or null before the first snapshot. */
+export async function getRepoEmbedding(db: D1Database, repo: string): Promise<{ model: string | null; dims: number | null } | null> {
+  const row = await db.prepare("SELECT embedding_model, embedding_dims FROM repos WHERE id = ?").bind(repo).first<{ embedding_model: string | null; embedding_dims: number | null }>();
+  return row ? { model: row.embedding_model, dims: row.embedding_dims } : null;
+}
+
+/** Mirrors the coordinator's job status into `repos.status`. */
+export async function setRepoStatus(db: D1Database, repo: string, status: RepoStatus, now: number): Promise<void> {
+  await db.prepare("UPDATE repos SET status = ?, updated_at = ? WHERE id = ?").bind(status, now, repo).run();
+}
+
+/** What `activateSnapshot` records. */
+export interface SnapshotActivation {
+  repo: string;
+  commit: string;
+  members: { path: string; fileId: string }[];
+  embeddingModel: string;
+  embeddingDims: number;
+  /** ms since epoch. */
+  now: number;
+}
+
+/**
+ * Writes the snapshot's membership and makes it the repo's active snapshot, in one D1
+ * transaction (`db.batch`): rows for (repo, commit) are replaced, then `repos.active_commit`
+ * is flipped by a single UPDATE. Idempotent.
+ */
+export async function activateSnapshot(db: D1Database, a: SnapshotActivation): Promise<void> {
+  const statements: D1PreparedStatement[] = [db.prepare("DELETE FROM snapshot_files WHERE repo = ? AND commit_sha = ?").bind(a.repo, a.commit)];
+  for (let i = 0; i < a.members.length; i += SNAPSHOT_ROWS_PER_INSERT) {
+    const rows = a.members.slice(i, i + SNAPSHOT_ROWS_PER_INSERT);
+    const values = rows.map(() => "(?, ?, ?, ?)").join(", ");
+    statements.push(
+      db.prepare(`INSERT INTO snapshot_files (repo, commit_sha, path, file_id) VALUES ${values}`).bind(...rows.flatMap((m) => [a.repo, a.commit, m.path, m.fileId])),
+    );
+  }
+  statements.push(
+    db
+      .prepare("UPDATE repos SET active_commit = ?, active_indexed_at = ?, status = 'ready', embedding_model = ?, embedding_dims = ?, updated_at = ? WHERE id = ?")
+      .bind(a.commit, a.now, a.embeddingModel, a.embeddingDims, a.now, a.repo),
+  );
+  await db.batch(statements);
+}
+
+async function chunkIdsOf(db: D1Database, repo: string, fileIds: string[]): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < fileIds.length; i += IDS_PER_QUERY) {
+    const part = fileIds.slice(i, i + IDS_PER_QUERY);
+    const { results } = await db
+      .prepare(`SELECT id FROM chunks WHERE repo = ? AND file_id IN (${part.map(() => "?").join(", ")})`)
+      .bind(repo, ...part)
+      .all<{ id: string }>();
+    ids.push(...results.map((r) => r.id));
+  }
+  return ids;
+}
+
+/** Deletes file versions: their vectors first, then their D1 rows (in batches). */
+export async function deleteFileVersions(db: D1Database, vectors: VectorStore, repo: string, fileIds: string[]): Promise<void> {
+  if (!fileIds.length) return;
+  const chunkIds = await chunkIdsOf(db, repo, fileIds);
+  if (chunkIds.length) await vectors.delete(repo, chunkIds);
+  for (let i = 0; i < fileIds.length; i += GC_FILES_PER_BATCH) {
+    await db.batch(fileIds.slice(i, i + GC_FILES_PER_BATCH).flatMap((id) => deleteFileStatements(db, repo, id)));
+  }
+}
+
+/**
+ * Deletes snapshots of `repo` other than `activeCommit`, then every file version (rows and
+ * vectors) that no remaining snapshot references. Returns how many file versions went.
+ * Run only while no job of the repo writes files (the coordinator runs it when a job completes).
+ */
+export async function collectGarbage(db: D1Database, vectors: VectorStore, repo: string, activeCommit: string): Promise<number> {
+  await db.prepare("DELETE FROM snapshot_files WHERE repo = ? AND commit_sha != ?").bind(repo, activeCommit).run();
+  const { results } = await db
+    .prepare("SELECT file_id FROM files WHERE repo = ?1 AND file_id NOT IN (SELECT file_id FROM snapshot_files WHERE repo = ?1)")
+    .bind(repo)
+    .all<{ file_id: string }>();
+  const orphans = results.map((r) => r.file_id);
+  await deleteFileVersions(db, vectors, repo, orphans);
+  return orphans.length;
+}
+
+/** Removes every row of `repo` (snapshots, files, chunks, FTS, symbols, the repo row) and its vectors. */
+export async function deleteRepoData(db: D1Database, vectors: VectorStore, repo: string): Promise<void> {
+  const { results } = await db.prepare("SELECT id FROM chunks WHERE repo = ?").bind(repo).all<{ id: string }>();
+  const ids = results.map((r) => r.id);
+  for (let i = 0; i < ids.length; i += 1000) await vectors.delete(repo, ids.slice(i, i + 1000));
+  await db.batch([
+    db.prepare("DELETE FROM chunks_fts WHERE rowid IN (SELECT rowid FROM chunks WHERE repo = ?)").bind(repo),
+    db.prepare("DELETE FROM chunks WHERE repo = ?").bind(repo),
+    db.prepare("DELETE FROM symbols WHERE repo = ?").bind(repo),
+    db.prepare("DELETE FROM files WHERE repo = ?").bind(repo),
+    db.prepare("DELETE FROM snapshot_files WHERE repo = ?").bind(repo),
+    db.prepare("DELETE FROM repos WHERE id = ?").bind(repo),
+  ]);
+}

@@ -1,0 +1,9 @@
+/** Values the vitest globalSetup (test/git-server.ts) provides to tests via `inject(...)`. */
+import "vitest";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** Base URL of the loopback git smart-HTTP server; fixture repos are at `${url}/<name>.git`. */
+    gitServerUrl: string;
+  }
+}

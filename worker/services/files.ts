@@ -138,7 +138,7 @@ export const readFileInput = z.object({
   repo: repoIdSchema,
   path: repoPathSchema,
   start_line: z.number().int().min(1).optional().describe("First line to return (1-based). Default 1."),
-  end_line: z.number().int().min(1).optional().describe(`Last line to return (inclusive). At most ${READ_MAX_LINES} lines come back per call; default start_line + ${READ_MAX_LINES - 1}.`),
+  end_line: z.number().int().min(1).optional().describe(`Last line wanted (inclusive). Default: end of file. At most ${READ_MAX_LINES} lines come back per call, with \`next\` naming the rest.`),
 });
 export type ReadFileInput = z.infer<typeof readFileInput>;
 
@@ -176,7 +176,7 @@ export async function readFile(ctx: ServiceContext, input: ReadFileInput): Promi
   if (start > lines.length) {
     throw new CodeSearchError("invalid_input", `start_line ${start} is past the end of "${input.path}" (${lines.length} lines); ask for start_line 1-${lines.length}.`);
   }
-  const wanted = Math.min(input.end_line ?? start + READ_MAX_LINES - 1, lines.length);
+  const wanted = Math.min(input.end_line ?? lines.length, lines.length);
   const { taken, last } = takeLines(lines, start, wanted);
   const next = last < wanted ? { start_line: last + 1, end_line: Math.min(wanted, last + READ_MAX_LINES) } : null;
   return { repo: snap.id, path: input.path, commit: snap.commit, language: file.language, totalLines: lines.length, startLine: start, endLine: last, lines: taken, next };

@@ -1,0 +1,203 @@
+/**
+ * The MCP endpoint with the official client (`@modelcontextprotocol/sdk` Client over
+ * StreamableHTTPClientTransport), routed to the Worker through `SELF.fetch`.
+ */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker";
+import { env, SELF } from "cloudflare:test";
+import { beforeAll, describe, expect, it } from "vitest";
+import { seedFixture } from "./mcp-fixture";
+
+type ToolResult = { isError?: boolean; content: { type: string; text?: string }[]; structuredContent?: Record<string, any>; _meta?: Record<string, any> };
+
+/** Fetch that sends every client request to the Worker, with the Host header and a bearer token. */
+function workerFetch(token: string | null): typeof fetch {
+  return (async (input: RequestInfo | URL, init?: RequestInit) => {
+    const req = new Request(input, init);
+    const headers = new Headers(req.headers);
+    headers.set("host", new URL(req.url).host);
+    if (token) headers.set("authorization", `Bearer ${token}`);
+    return SELF.fetch(req.url, { method: req.method, headers, body: req.body ? await req.text() : undefined });
+  }) as typeof fetch;
+}
+
+async function connect(token: string | null = env.ADMIN_TOKEN ?? null): Promise<Client> {
+  const client = new Client({ name: "mcp-test", version: "1.0.0" }, { jsonSchemaValidator: new CfWorkerJsonSchemaValidator() });
+  await client.connect(new StreamableHTTPClientTransport(new URL("http://localhost/mcp"), { fetch: workerFetch(token) }));
+  return client;
+}
+
+async function call(client: Client, name: string, args: Record<string, unknown>): Promise<ToolResult> {
+  return (await client.callTool({ name, arguments: args })) as ToolResult;
+}
+
+const text = (r: ToolResult) => r.content.map((c) => c.text ?? "").join("\n");
+
+describe("MCP endpoint", () => {
+  let client: Client;
+  beforeAll(async () => {
+    await seedFixture();
+    client = await connect();
+  });
+
+  it("initializes and lists every tool with input and output schemas and annotations", async () => {
+    expect(client.getServerVersion()?.name).toBe("codebase-copilot");
+    const { tools } = await client.listTools();
+    const names = tools.map((t) => t.name);
+    expect(names).toEqual(expect.arrayContaining(["read_file", "get_code_context", "find_symbol", "find_references", "get_file_outline", "fetch"]));
+    for (const t of tools) {
+      expect(t.description?.length, t.name).toBeGreaterThan(40);
+      expect(t.inputSchema.type, t.name).toBe("object");
+      expect(t.outputSchema?.type, t.name).toBe("object");
+      expect(t.annotations?.readOnlyHint, t.name).toBe(t.name !== "refresh_index");
+    }
+    const read = tools.find((t) => t.name === "read_file")!;
+    expect(read.inputSchema.required).toEqual(["repo", "path"]);
+    expect(Object.keys(read.inputSchema.properties ?? {})).toEqual(["repo", "path", "start_line", "end_line"]);
+  });
+
+  it("read_file returns numbered lines, and the next range for long files", async () => {
+    const r = await call(client, "read_file", { repo: "demo", path: "src/users.ts", start_line: 7, end_line: 9 });
+    expect(r.isError).toBeFalsy();
+    expect(r.structuredContent?.lines).toEqual([
+      { n: 7, text: "  getUserById(id: string) {" },
+      { n: 8, text: "    return db.users.find(this.prefix + id);" },
+      { n: 9, text: "  }" },
+    ]);
+    expect(r.structuredContent?.next).toBeNull();
+    expect(text(r)).toContain("7    getUserById(id: string) {");
+
+    const big = await call(client, "read_file", { repo: "demo", path: "src/big.ts" });
+    expect(big.structuredContent?.lines).toHaveLength(400);
+    expect(big.structuredContent?.next).toEqual({ start_line: 401, end_line: 800 });
+    expect(text(big)).toContain("call read_file with start_line 401, end_line 800");
+  });
+
+  it("read_file errors say what to do next", async () => {
+    const unknownRepo = await call(client, "read_file", { repo: "nope", path: "x.ts" });
+    expect(unknownRepo.isError).toBe(true);
+    expect(text(unknownRepo)).toContain('Unknown repo "nope". Available: demo, other, pending.');
+    expect(unknownRepo._meta?.["codebase-copilot/error"]).toEqual({ code: "repo_not_found", retryable: false });
+
+    const missing = await call(client, "read_file", { repo: "demo", path: "users.ts" });
+    expect(text(missing)).toContain("Did you mean: src/users.ts?");
+
+    const pending = await call(client, "read_file", { repo: "pending", path: "a.ts" });
+    expect(pending._meta?.["codebase-copilot/error"]?.code).toBe("index_not_ready");
+
+    const badArgs = await call(client, "read_file", { repo: "demo", path: "src/users.ts", start_line: 0 });
+    expect(badArgs.isError).toBe(true);
+    expect(text(badArgs)).toMatch(/start_line/);
+
+    const pastEnd = await call(client, "read_file", { repo: "demo", path: "src/users.ts", start_line: 500 });
+    expect(text(pastEnd)).toContain("past the end");
+  });
+
+  it("never serves files of an older snapshot", async () => {
+    const sym = await call(client, "find_symbol", { name: "retiredHelper" });
+    expect(sym.structuredContent?.symbols).toEqual([]);
+    const refs = await call(client, "find_references", { symbol: "retiredHelper" });
+    expect(refs.structuredContent?.total_count).toBe(0);
+  });
+
+  it("get_code_context by chunk id and by line", async () => {
+    const sym = await call(client, "find_symbol", { name: "listUsers", repo: "demo" });
+    const chunkId = sym.structuredContent?.symbols[0].chunkId;
+    expect(chunkId).toBeTruthy();
+    const byId = await call(client, "get_code_context", { chunk_id: chunkId, before: 1, after: 1 });
+    expect(byId.isError).toBeFalsy();
+    expect(byId.structuredContent).toMatchObject({ repo: "demo", path: "src/users.ts", startLine: 10, endLine: 14, chunk: { symbol: "listUsers", container: "UserService" } });
+    expect(byId.structuredContent?.previousChunk?.symbol).toBe("getUserById");
+    expect(byId.structuredContent?.nextChunk?.startLine).toBe(16);
+
+    const byLine = await call(client, "get_code_context", { repo: "demo", path: "src/app.ts", line: 4, before: 0, after: 0 });
+    expect(byLine.structuredContent?.chunk?.symbol).toBe("handler");
+    expect(byLine.structuredContent?.lines.map((l: { n: number }) => l.n)).toEqual([3, 4, 5, 6]);
+
+    const neither = await call(client, "get_code_context", { repo: "demo" });
+    expect(text(neither)).toContain("Pass either chunk_id");
+    const stale = await call(client, "get_code_context", { chunk_id: "ffff-0" });
+    expect(stale._meta?.["codebase-copilot/error"]?.code).toBe("file_not_found");
+  });
+
+  it("find_symbol ranks exact before case-insensitive and prefix, lists members, suggests near names", async () => {
+    const r = await call(client, "find_symbol", { name: "UserService", repo: "demo" });
+    const [cls] = r.structuredContent?.symbols;
+    expect(cls).toMatchObject({ path: "src/users.ts", kind: "class", doc: "Loads users.", startLine: 3, endLine: 14, match: "exact" });
+    expect(cls.members.map((m: { name: string }) => m.name)).toEqual(["constructor", "getUserById", "listUsers"]);
+
+    const lower = await call(client, "find_symbol", { name: "getuserbyid", repo: "demo" });
+    expect(lower.structuredContent?.symbols.map((s: { match: string }) => s.match)).toEqual(["case_insensitive", "case_insensitive"]);
+
+    const prefix = await call(client, "find_symbol", { name: "getUser", kind: "function", repo: "demo" });
+    expect(prefix.structuredContent?.symbols).toHaveLength(1);
+    expect(prefix.structuredContent?.symbols[0]).toMatchObject({ name: "getUserById", kind: "function", match: "prefix" });
+
+    const none = await call(client, "find_symbol", { name: "listUser2" });
+    expect(none.structuredContent?.symbols).toEqual([]);
+    expect(none.structuredContent?.suggestions).toContain("listUsers");
+    expect(text(none)).toContain("Did you mean: listUsers");
+
+    const badKind = await call(client, "find_symbol", { name: "x", kind: "banana" });
+    expect(badKind.isError).toBe(true);
+  });
+
+  it("find_references finds whole-word occurrences with enclosing symbols and paginates", async () => {
+    const r = await call(client, "find_references", { symbol: "getUserById", repo: "demo", limit: 3 });
+    const s = r.structuredContent!;
+    // users.ts: method name (7), function name (16), call (17); app.ts: import (1), call (4). Not getUserByIdentity / my_getUserById.
+    expect(s.total_count).toBe(5);
+    expect(s.references.map((x: { path: string; line: number }) => `${x.path}:${x.line}`)).toEqual(["src/app.ts:1", "src/app.ts:4", "src/users.ts:7"]);
+    expect(s.references[1]).toMatchObject({ column: 16, definition: false, enclosing: { name: "handler", kind: "function" } });
+    expect(s.references[2]).toMatchObject({ definition: true, enclosing: { name: "UserService", kind: "class" } });
+    expect(s).toMatchObject({ has_more: true, next_offset: 3 });
+    const page2 = await call(client, "find_references", { symbol: "getUserById", repo: "demo", limit: 3, offset: 3 });
+    expect(page2.structuredContent?.references.map((x: { line: number }) => x.line)).toEqual([16, 17]);
+    expect(page2.structuredContent?.references[1]).toMatchObject({ definition: false, enclosing: { name: "getUserById", kind: "function" } });
+    expect(page2.structuredContent).toMatchObject({ has_more: false, next_offset: null });
+
+    const bad = await call(client, "find_references", { symbol: "a.b" });
+    expect(text(bad)).toContain("not a single identifier");
+  });
+
+  it("get_file_outline lists imports and symbols, paginating large files", async () => {
+    const r = await call(client, "get_file_outline", { repo: "demo", path: "src/users.ts" });
+    expect(r.structuredContent?.imports).toEqual(['import { db } from "./db";']);
+    expect(r.structuredContent?.symbols.map((s: { name: string }) => s.name)).toEqual(["UserService", "constructor", "getUserById", "listUsers", "getUserById"]);
+    const big = await call(client, "get_file_outline", { repo: "demo", path: "src/big.ts" });
+    expect(big.structuredContent).toMatchObject({ total_count: 1000, has_more: true, next_offset: 300 });
+    expect(big.structuredContent?.symbols).toHaveLength(300);
+    const last = await call(client, "get_file_outline", { repo: "demo", path: "src/big.ts", offset: 900 });
+    expect(last.structuredContent).toMatchObject({ has_more: false, next_offset: null });
+    expect(last.structuredContent?.symbols[99].name).toBe("v1000");
+  });
+
+  it("fetch returns the ChatGPT connector document shape", async () => {
+    const r = await call(client, "fetch", { id: "demo:src/users.ts:16-18" });
+    const doc = JSON.parse(text(r));
+    expect(doc).toEqual(r.structuredContent);
+    expect(doc).toMatchObject({ id: "demo:src/users.ts:16-18", title: "src/users.ts:16-18 (demo)", url: "http://localhost/api/repos/demo/files/src/users.ts?start=16&end=18" });
+    expect(doc.text).toBe("16  export function getUserById(id: string) {\n17    return new UserService(\"u:\").getUserById(id);\n18  }");
+    expect(doc.metadata).toMatchObject({ repo: "demo", language: "typescript", commit: "c2", nextId: null });
+    const bad = await call(client, "fetch", { id: "nocolon" });
+    expect(text(bad)).toContain("is not a document id");
+  });
+});
+
+describe("MCP transport guards", () => {
+  it("refuses requests without credentials", async () => {
+    await expect(connect(null)).rejects.toThrow();
+    const res = await SELF.fetch("http://localhost/mcp", { method: "POST", headers: { host: "localhost", "content-type": "application/json" }, body: "{}" });
+    expect(res.status).toBe(401);
+  });
+
+  it("refuses a foreign Host header (DNS rebinding)", async () => {
+    const res = await SELF.fetch("http://localhost/mcp", {
+      method: "POST",
+      headers: { host: "evil.example", authorization: `Bearer ${env.ADMIN_TOKEN}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } } }),
+    });
+    expect(res.status).toBe(403);
+  });
+});

@@ -9,7 +9,7 @@
  */
 import { createMcpHandler } from "agents/mcp/server";
 import type { Env } from "../env";
-import { LOCAL_ADMIN, serviceContext, type Caller } from "../services/context";
+import { serviceContext, type Caller } from "../services/context";
 import { createMcpServer } from "./server";
 
 /** The path MCP is served on. */
@@ -28,25 +28,3 @@ export function handleMcpRequest(request: Request, env: Env, ctx: ExecutionConte
   return handler(request, env, ctx);
 }
 
-/**
- * Interim authentication for `/mcp` until the OAuth provider wraps it (worker/auth, H6): only
- * the local admin token (`Authorization: Bearer <ADMIN_TOKEN>`) is accepted; anything else gets
- * 401 with a `WWW-Authenticate: Bearer` challenge.
- */
-export async function handleMcpWithAdminToken(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
-  const presented = /^Bearer\s+(.+)$/i.exec(request.headers.get("authorization") ?? "")?.[1] ?? "";
-  if (!env.ADMIN_TOKEN || !(await equalSecrets(presented, env.ADMIN_TOKEN))) {
-    return Response.json(
-      { error: { code: "unauthorized", message: "Send Authorization: Bearer <token>; see README, \"MCP\"." } },
-      { status: 401, headers: { "www-authenticate": 'Bearer realm="codebase-copilot"' } },
-    );
-  }
-  return handleMcpRequest(request, env, ctx, LOCAL_ADMIN);
-}
-
-/** Constant-time comparison of two secrets (digests first, so lengths leak nothing). */
-async function equalSecrets(a: string, b: string): Promise<boolean> {
-  const enc = new TextEncoder();
-  const [da, db] = await Promise.all([crypto.subtle.digest("SHA-256", enc.encode(a)), crypto.subtle.digest("SHA-256", enc.encode(b))]);
-  return crypto.subtle.timingSafeEqual(da, db);
-}

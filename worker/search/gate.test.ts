@@ -1,0 +1,31 @@
+import { describe, expect, it } from "vitest";
+import { confidenceGate, GATE_THRESHOLDS } from "./gate";
+
+const t = { minTermCoverage: 0.5, minVectorScore: 0.3 };
+
+describe("confidenceGate", () => {
+  it("is high when the results contain the query terms", () => {
+    const c = confidenceGate({ terms: ["parse", "cookie"], resultTexts: ["src/cookie.ts parseCookie const parseCookie = ..."], bestVectorScore: 0.1, thresholds: t });
+    expect(c).toMatchObject({ level: "high", termCoverage: 1, missingTerms: [] });
+  });
+  it("is high on strong vector evidence even when terms are missing", () => {
+    const c = confidenceGate({ terms: ["lock", "router"], resultTexts: ["class SmartRouter"], bestVectorScore: 0.8, thresholds: t });
+    expect(c.level).toBe("high");
+    expect(c.missingTerms).toEqual(["lock"]);
+  });
+  it("is low when both signals are weak, naming the missing terms", () => {
+    const c = confidenceGate({ terms: ["kubernetes", "helm", "router"], resultTexts: ["class SmartRouter"], bestVectorScore: 0.1, thresholds: t });
+    expect(c.level).toBe("low");
+    expect(c.termCoverage).toBeCloseTo(1 / 3, 3);
+    expect(c.missingTerms).toEqual(["kubernetes", "helm", "router"].filter((x) => x !== "router"));
+    expect(c.reason).toMatch(/kubernetes, helm/);
+  });
+  it("is low without results and without vector evidence", () => {
+    expect(confidenceGate({ terms: ["x"], resultTexts: [], bestVectorScore: null }).level).toBe("low");
+    expect(confidenceGate({ terms: ["a", "b", "c"], resultTexts: ["a"], bestVectorScore: null, thresholds: t }).reason).toMatch(/no vector evidence/);
+  });
+  it("has thresholds in range", () => {
+    expect(GATE_THRESHOLDS.minTermCoverage).toBeGreaterThan(0);
+    expect(GATE_THRESHOLDS.minTermCoverage).toBeLessThanOrEqual(1);
+  });
+});

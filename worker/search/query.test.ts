@@ -1,0 +1,67 @@
+import { describe, expect, it } from "vitest";
+import { isTestPath } from "./filters";
+import { parseQuery } from "./query";
+import { makeSnippet, SNIPPET_MAX_CHARS, SNIPPET_MAX_LINES } from "./snippet";
+import { idf, selectTerms } from "./terms";
+
+describe("parseQuery", () => {
+  const table: { q: string; identifiers?: string[]; terms?: string[]; pathHints?: string[]; tests?: boolean }[] = [
+    { q: "getUserById", identifiers: ["getUserById"], terms: ["getuserbyid", "user", "id"] },
+    { q: "get user by id", identifiers: ["user", "id", "getuser", "userbyid", "getuserbyid"] },
+    { q: "where is app.route defined", identifiers: ["app", "route"] },
+    { q: "the snake_case helper in src/utils/url.ts", pathHints: ["src/utils/url.ts"] },
+    { q: "unit tests of the router", tests: true },
+    { q: "router", tests: false, pathHints: [] },
+  ];
+  for (const row of table) {
+    it(row.q, () => {
+      const p = parseQuery(row.q);
+      if (row.identifiers) expect(p.identifiers).toEqual(expect.arrayContaining(row.identifiers));
+      if (row.terms) expect(p.terms).toEqual(row.terms);
+      if (row.pathHints) expect(p.pathHints).toEqual(row.pathHints);
+      if (row.tests !== undefined) expect(p.mentionsTests).toBe(row.tests);
+    });
+  }
+  it("puts code-like identifiers first and bounds their number", () => {
+    const p = parseQuery(`please fix parse_cookie ${"word ".repeat(500)}`);
+    expect(p.identifiers[0]).toBe("parse_cookie");
+    expect(p.identifiers.length).toBeLessThanOrEqual(40);
+  });
+});
+
+describe("selectTerms", () => {
+  it("drops absent terms and keeps all present ones for short queries", () => {
+    const df = new Map([["router", 10], ["match", 50]]);
+    expect(selectTerms(["router", "zzz", "match"], df, 1000)).toEqual({ selected: ["router", "match"], absent: ["zzz"] });
+  });
+  it("keeps the rarest terms of a long query", () => {
+    const terms = Array.from({ length: 40 }, (_, i) => `t${i}`);
+    const df = new Map(terms.map((t, i) => [t, i + 1]));
+    const { selected } = selectTerms(terms, df, 1000, 5);
+    expect(selected).toEqual(["t0", "t1", "t2", "t3", "t4"]);
+  });
+  it("idf falls with document frequency", () => {
+    expect(idf(1, 1000)).toBeGreaterThan(idf(100, 1000));
+    expect(idf(900, 1000)).toBeGreaterThan(0);
+  });
+});
+
+describe("isTestPath", () => {
+  it.each([
+    ["src/users.test.ts", true], ["tests/test_api.py", true], ["pkg/server_test.go", true], ["src/__tests__/a.js", true],
+    ["src/testing.ts", false], ["src/attestation.ts", false], ["src/router/index.ts", false],
+  ])("%s -> %s", (p, want) => expect(isTestPath(p)).toBe(want));
+});
+
+describe("makeSnippet", () => {
+  it("keeps short code whole", () => expect(makeSnippet("a\nb")).toEqual({ snippet: "a\nb", truncated: false }));
+  it("cuts long code by lines and characters and says so", () => {
+    const long = Array.from({ length: 100 }, (_, i) => `line ${i}`).join("\n");
+    const s = makeSnippet(long);
+    expect(s.truncated).toBe(true);
+    expect(s.snippet.split("\n")).toHaveLength(SNIPPET_MAX_LINES);
+    const wide = makeSnippet("x".repeat(10_000));
+    expect(wide.truncated).toBe(true);
+    expect(wide.snippet.length).toBeLessThanOrEqual(SNIPPET_MAX_CHARS);
+  });
+});

@@ -3,7 +3,8 @@
  *
  * Hono middleware for `/api/*`: turns `Authorization: Bearer <token>` (OAuth access token,
  * API token or the local admin token) or a web session cookie into `c.var.caller`, checks the
- * CSRF token on state-changing cookie requests, and applies the search rate limits.
+ * CSRF token on state-changing cookie requests, enforces the scope floor of route-scopes.ts and
+ * applies the search rate limits.
  * Routes registered before it (only `/api/health`) stay public.
  */
 import type { MiddlewareHandler } from "hono";
@@ -13,6 +14,7 @@ import { resolveRestBearer, resolveStaticBearer, type BearerResult } from "./cal
 import { loadAuthConfig } from "./config";
 import { oauthHelpersFor } from "./provider";
 import { checkSearchRate, isSearchPath, rateLimitedResponse } from "./rate-limit";
+import { requiredScopeFor } from "./route-scopes";
 import { CSRF_HEADER, csrfMatches, isStateChanging, readSession } from "./sessions";
 
 const REJECTION_MESSAGES: Record<Exclude<BearerResult, { caller: unknown }>["rejected"], string> = {
@@ -66,8 +68,13 @@ export function restAuth(): MiddlewareHandler<ApiEnv> {
       }
       c.set("caller", session.caller);
     }
+    const caller = c.get("caller");
+    const needed = requiredScopeFor(c.req.method, c.req.path.replace(/^\/api(?=\/|$)/, ""));
+    if (!caller.scopes.includes(needed) && !caller.scopes.includes("admin")) {
+      return forbidden(`This needs the "${needed}" scope; ask an admin for a token that has it.`);
+    }
     if (isSearchPath(c.req.path)) {
-      const decision = await checkSearchRate(c.env, c.get("caller"), c.req.raw);
+      const decision = await checkSearchRate(c.env, caller, c.req.raw);
       if (!decision.ok) return rateLimitedResponse(decision);
     }
     await next();

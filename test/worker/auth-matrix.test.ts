@@ -1,0 +1,180 @@
+/**
+ * Auth matrix over every REST route, enumerated from the Hono app so new routes are covered
+ * automatically: no token, malformed, expired, revoked, wrong scope, another repo -> 401/403
+ * (or 404 for a repo the caller may not see) and no indexed data in the body.
+ * Also API token management: shown once, hashed at rest, last use recorded, revocation.
+ */
+import { env, SELF } from "cloudflare:test";
+import { beforeAll, describe, expect, it } from "vitest";
+import { createApiApp } from "../../worker/api/app";
+import { api } from "../helpers";
+import { chunk, indexFixture } from "./search-fixture";
+
+/** Marker inside the secret repo's code: must never appear in a refused response. */
+const SECRET_MARKER = "zebraquokka_secret_7781";
+const SECRET_PATH = "src/vault/keys.ts";
+
+type Scope = "search" | "index" | "admin";
+
+/**
+ * The scope a route needs, written out independently of worker/auth/route-scopes.ts (the spec,
+ * not the implementation): /tokens admin; reads and searches search; other writes index.
+ */
+function requiredScope(method: string, path: string): Scope {
+  if (path.startsWith("/tokens")) return "admin";
+  if (/^\/(search|ask|source-links)(\/|$)/.test(path) || method === "GET") return "search";
+  return "index";
+}
+
+/** Every REST route except the public /health, with params filled in to aim at the secret repo. */
+function routes(): { method: string; path: string; url: string; scope: Scope }[] {
+  const seen = new Set<string>();
+  const out: { method: string; path: string; url: string; scope: Scope }[] = [];
+  for (const r of createApiApp().routes) {
+    if (r.method === "ALL" && r.path.endsWith("*")) continue; // middleware
+    if (r.path === "/health") continue;
+    const key = `${r.method} ${r.path}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const filled = r.path.replace(/:(\w+)/g, (_, name: string) => (/^(id|repo)$/.test(name) ? "secret-repo" : "x")).replace(/\*$/, SECRET_PATH);
+    out.push({ method: r.method, path: r.path, url: `/api${filled}?q=zebraquokka&repo=secret-repo&path=${SECRET_PATH}&symbol=vaultKey&name=vaultKey&line=2&start=1&end=3`, scope: requiredScope(r.method, r.path) });
+  }
+  return out;
+}
+
+async function call(method: string, url: string, authorization?: string): Promise<Response> {
+  const headers: Record<string, string> = { "content-type": "application/json" };
+  if (authorization !== undefined) headers.authorization = authorization;
+  const hasBody = !["GET", "HEAD"].includes(method);
+  const body = hasBody ? JSON.stringify({ q: "zebraquokka", repo: "secret-repo", repos: ["secret-repo"], path: SECRET_PATH, name: "x", scopes: ["admin"] }) : undefined;
+  return SELF.fetch(`http://localhost${url}`, { method, headers, body });
+}
+
+async function newToken(body: Record<string, unknown>): Promise<{ token: string; id: string }> {
+  const res = await api("/api/tokens", { method: "POST", json: body });
+  expect(res.status).toBe(201);
+  return res.json();
+}
+
+function expectNoData(text: string): void {
+  expect(text).not.toContain(SECRET_MARKER);
+  expect(text).not.toContain("vault/keys");
+  expect(text).not.toContain("ccp_");
+}
+
+describe("auth matrix over every REST route", () => {
+  const t: Record<string, string> = {};
+
+  beforeAll(async () => {
+    await indexFixture("secret-repo", "c".repeat(40), [
+      { path: SECRET_PATH, chunks: [chunk("function", 1, `export function vaultKey() {\n  return "${SECRET_MARKER}"; // zebraquokka\n}`, "vaultKey")] },
+    ]);
+    await indexFixture("open-repo", "d".repeat(40), [{ path: "src/hello.ts", chunks: [chunk("function", 1, "export function hello() {\n  return 'zebraquokka hello';\n}", "hello")] }]);
+    t.expired = (await newToken({ name: "expired", scopes: ["search", "index", "admin"] })).token;
+    const exp = await newToken({ name: "to-expire", scopes: ["search", "index", "admin"] });
+    await env.DB.prepare("UPDATE api_tokens SET expires_at = ? WHERE id = ?").bind(Date.now() - 1000, exp.id).run();
+    t.expired = exp.token;
+    const rev = await newToken({ name: "revoked", scopes: ["search", "index", "admin"] });
+    expect((await api(`/api/tokens/${rev.id}`, { method: "DELETE" })).status).toBe(200);
+    t.revoked = rev.token;
+    t.search = (await newToken({ name: "search only", scopes: ["search"] })).token;
+    t.index = (await newToken({ name: "index only", scopes: ["index"] })).token;
+    t.noAdmin = (await newToken({ name: "search+index", scopes: ["search", "index"] })).token;
+    t.otherRepo = (await newToken({ name: "open repo only", scopes: ["search", "index", "admin"], repos: ["open-repo"] })).token;
+  });
+
+  it("finds the routes of the REST app (sanity: the matrix is not empty)", () => {
+    const paths = routes().map((r) => `${r.method} ${r.path}`);
+    expect(paths).toContain("POST /tokens");
+    expect(paths).toContain("DELETE /tokens/:id");
+    expect(paths.length).toBeGreaterThanOrEqual(4);
+  });
+
+  it("answers 401 with a Bearer challenge and no data without a valid credential", async () => {
+    const cases: [string, string | undefined][] = [
+      ["no token", undefined],
+      ["malformed: not Bearer", "Basic dXNlcjpwYXNz"],
+      ["malformed: empty", "Bearer "],
+      ["malformed: garbage", "Bearer \u0001\u0002"],
+      ["unknown token", "Bearer ccp_this-token-does-not-exist-anywhere-000000"],
+      ["unknown OAuth-shaped token", "Bearer user:grant:secret"],
+      ["expired", `Bearer ${t.expired}`],
+      ["revoked", `Bearer ${t.revoked}`],
+    ];
+    for (const r of routes()) {
+      for (const [label, auth] of cases) {
+        const res = await call(r.method, r.url, auth);
+        const text = await res.text();
+        expect(res.status, `${label}: ${r.method} ${r.path} -> ${text}`).toBe(401);
+        expect(res.headers.get("www-authenticate"), `${label}: ${r.method} ${r.path}`).toMatch(/^Bearer /);
+        expect(JSON.parse(text)).toEqual({ error: { code: "unauthorized", message: expect.any(String) } });
+        expectNoData(text);
+      }
+    }
+  });
+
+  it("answers 403 without data when the token lacks the route's scope", async () => {
+    const wrong: Record<Scope, string> = { admin: t.noAdmin, search: t.index, index: t.search };
+    for (const r of routes()) {
+      const res = await call(r.method, r.url, `Bearer ${wrong[r.scope]}`);
+      const text = await res.text();
+      expect(res.status, `${r.method} ${r.path} needs ${r.scope} -> ${text}`).toBe(403);
+      expect(JSON.parse(text).error.code).toBe("forbidden");
+      expectNoData(text);
+    }
+  });
+
+  it("never shows another repo's data to a token limited to one repo", async () => {
+    for (const r of routes()) {
+      if (r.path.startsWith("/tokens")) continue; // admin token management is not per repo
+      const res = await call(r.method, r.url, `Bearer ${t.otherRepo}`);
+      const text = await res.text();
+      if (r.path.includes(":id") || r.path.includes(":repo")) expect([403, 404], `${r.method} ${r.path} -> ${text}`).toContain(res.status);
+      expectNoData(text);
+    }
+  });
+
+  it("lets the admin see the secret repo (the matrix would catch a route that hides everything)", async () => {
+    const res = await api("/api/search?q=zebraquokka&repo=secret-repo");
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain("vault/keys");
+  });
+
+  it("keeps /api/health public", async () => {
+    expect((await SELF.fetch("http://localhost/api/health")).status).toBe(200);
+  });
+});
+
+describe("API tokens", () => {
+  it("are shown once, stored as SHA-256 only, record last use, and stop working when revoked", async () => {
+    const created = await newToken({ name: "ci nightly", scopes: ["search"], repos: ["open-repo"], expiresInDays: 30 });
+    expect(created.token).toMatch(/^ccp_[A-Za-z0-9_-]{43}$/);
+    const row = await env.DB.prepare("SELECT * FROM api_tokens WHERE id = ?").bind(created.id).first<Record<string, unknown>>();
+    expect(JSON.stringify(row)).not.toContain(created.token);
+    const digest = [...new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(created.token)))].map((b) => b.toString(16).padStart(2, "0")).join("");
+    expect(row?.token_hash).toBe(digest);
+    expect(row?.last_used_at).toBeNull();
+
+    const listed = await (await api("/api/tokens")).text();
+    expect(listed).toContain("ci nightly");
+    expect(listed).not.toContain(created.token);
+    expect(listed).not.toContain(digest);
+
+    const use = await SELF.fetch("http://localhost/api/search?q=hello&repo=open-repo", { headers: { authorization: `Bearer ${created.token}` } });
+    expect(use.status).toBe(200);
+    await expect.poll(async () => (await env.DB.prepare("SELECT last_used_at FROM api_tokens WHERE id = ?").bind(created.id).first<{ last_used_at: number | null }>())?.last_used_at).not.toBeNull();
+
+    // A search-only token cannot manage tokens.
+    expect((await SELF.fetch("http://localhost/api/tokens", { headers: { authorization: `Bearer ${created.token}` } })).status).toBe(403);
+
+    expect((await api(`/api/tokens/${created.id}`, { method: "DELETE" })).status).toBe(200);
+    expect((await SELF.fetch("http://localhost/api/search?q=hello", { headers: { authorization: `Bearer ${created.token}` } })).status).toBe(401);
+  });
+
+  it("validates the request and names the bad field", async () => {
+    const res = await api("/api/tokens", { method: "POST", json: { name: "x", scopes: ["root"] } });
+    expect(res.status).toBe(400);
+    expect((await res.json<{ error: { message: string } }>()).error.message).toMatch(/^scopes/);
+    expect((await api("/api/tokens/tok_nope", { method: "DELETE" })).status).toBe(400);
+  });
+});

@@ -3,3 +3,4 @@ declare module "*.wasm" {
   const module: WebAssembly.Module;
   export default module;
 }
+

@@ -1,0 +1,95 @@
+/**
+ * @module indexer/chunk/c-family
+ *
+ * Chunking rules for C and C++: names come from the declarator chain (`int *f(void)`,
+ * `Polygon::area` with container `Polygon`); `#ifdef` guards, `extern "C"` and namespaces are
+ * looked through; `template <..>` stays with its declaration.
+ */
+import type { Node } from "web-tree-sitter";
+import { fieldText, type Definition, type LanguageSpec, type ScopeContext } from "./spec";
+
+const NAME_TYPES = new Set(["identifier", "field_identifier", "qualified_identifier", "destructor_name", "operator_name", "type_identifier", "template_function"]);
+
+/** The declared name and, for `A::b`, its qualifier. */
+function declaratorName(node: Node): { name: string; container?: string } | null {
+  let d: Node | null = node.childForFieldName("declarator");
+  for (let depth = 0; d && depth < 8 && !NAME_TYPES.has(d.type); depth++) {
+    d = d.childForFieldName("declarator") ?? d.namedChildren.find((c) => c && (NAME_TYPES.has(c.type) || c.type.endsWith("declarator"))) ?? null;
+  }
+  if (!d) return null;
+  const text = d.text.replace(/<.*$/s, "");
+  const i = text.lastIndexOf("::");
+  return i < 0 ? { name: text } : { name: text.slice(i + 2), container: text.slice(0, i).replace(/^::/, "") || undefined };
+}
+
+function hasFunctionDeclarator(node: Node): boolean {
+  let d: Node | null = node.childForFieldName("declarator");
+  for (let depth = 0; d && depth < 8; depth++) {
+    if (d.type === "function_declarator") return true;
+    d = d.childForFieldName("declarator");
+  }
+  return false;
+}
+
+function define(node: Node, ctx: ScopeContext): Definition | null {
+  switch (node.type) {
+    case "function_definition": {
+      const n = declaratorName(node);
+      // `double Polygon::area() {..}` defines a method outside its class.
+      return n ? { kind: n.container ? "method" : "function", name: n.name, node, container: n.container } : null;
+    }
+    case "template_declaration": {
+      const inner = node.namedChildren.filter(Boolean).pop() as Node | undefined;
+      const def = inner ? define(inner, ctx) : null;
+      return def ? { ...def, outer: node } : null;
+    }
+    case "struct_specifier":
+    case "union_specifier":
+    case "class_specifier":
+    case "enum_specifier": {
+      const body = node.childForFieldName("body");
+      if (!body) return null;
+      const kind = node.type === "class_specifier" ? "class" : node.type === "enum_specifier" ? "enum" : "struct";
+      return { kind, name: fieldText(node), node, members: kind === "enum" ? null : body };
+    }
+    case "type_definition": {
+      const n = declaratorName(node);
+      const type = node.childForFieldName("type");
+      const body = type?.childForFieldName("body") ?? null;
+      const kind = body && type?.type === "enum_specifier" ? "enum" : body ? "struct" : "type";
+      return n ? { kind, name: n.name, node, members: kind === "struct" ? body : null } : null;
+    }
+    case "field_declaration": {
+      if (!ctx.inClass) return null;
+      const n = declaratorName(node);
+      if (!n) return null;
+      return hasFunctionDeclarator(node) ? { kind: "method", name: n.name, node } : { kind: "field", name: n.name, node };
+    }
+    case "declaration": {
+      // `struct S {..} s;` or a function prototype at file scope: prototypes are not definitions.
+      if (ctx.inClass && hasFunctionDeclarator(node)) {
+        const n = declaratorName(node);
+        return n ? { kind: "method", name: n.name, node } : null;
+      }
+      return null;
+    }
+    case "namespace_definition":
+      return { kind: "module", name: fieldText(node), node, members: node.childForFieldName("body"), transparent: true };
+    case "linkage_specification":
+      return { kind: "module", name: "", node, members: node.childForFieldName("body"), transparent: true, noSymbol: true };
+    case "preproc_ifdef":
+    case "preproc_if":
+    case "preproc_else":
+    case "preproc_elif":
+      return { kind: "module", name: "", node, members: node, transparent: true, noSymbol: true };
+    default:
+      return null;
+  }
+}
+
+/** C and C++. */
+export const cFamilySpec: LanguageSpec = {
+  define,
+  isImport: (node) => node.type === "preproc_include" || node.type === "using_declaration",
+  comments: new Set(["comment"]),
+};

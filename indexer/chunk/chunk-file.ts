@@ -1,0 +1,57 @@
+/**
+ * @module indexer/chunk/chunk-file
+ *
+ * `chunkFile`, independent of how grammars are loaded (the workerd entry index.ts installs the
+ * module loader; the Node bench installs a file reader).
+ */
+import type { ChunkedFile } from "../store/contract";
+import { detectLanguage, hasGrammar } from "./languages";
+import { splitLines } from "./lines";
+import { chunkMarkdown } from "./markdown";
+import { getParser } from "./parser";
+import { SPECS } from "./registry";
+import { chunkTree } from "./syntax";
+import { DEFAULT_WINDOW_LINES, DEFAULT_WINDOW_OVERLAP, lineWindows } from "./windows";
+
+/** Default largest chunk, in lines, before a class is split into members or a function into windows. */
+export const DEFAULT_MAX_CHUNK_LINES = 120;
+
+/** Chunking limits, all in lines. */
+export interface ChunkOptions {
+  /** Largest definition chunk before it is split (default 120). */
+  maxChunkLines?: number;
+  /** Size of line windows for files without a grammar (default 60). */
+  windowLines?: number;
+  /** Overlap between consecutive windows (default 10). */
+  windowOverlap?: number;
+}
+
+/**
+ * Chunks one file: syntax-aware for grammar languages, by headings for markdown, line windows
+ * otherwise. Never fails on malformed source: a file whose tree is useless falls back to
+ * windows. Every non-blank line is in at least one chunk; lines are 1-based inclusive and
+ * `content` is the exact text of those lines. Rejects only when a grammar cannot be loaded.
+ *
+ * @example
+ *   const { chunks, symbols, imports } = await chunkFile("src/app.ts", text);
+ */
+export async function chunkFile(path: string, text: string, options: ChunkOptions = {}): Promise<ChunkedFile> {
+  const language = detectLanguage(path);
+  const lines = splitLines(text);
+  const maxLines = Math.max(4, options.maxChunkLines ?? DEFAULT_MAX_CHUNK_LINES);
+  const windows = { size: options.windowLines ?? DEFAULT_WINDOW_LINES, overlap: options.windowOverlap ?? DEFAULT_WINDOW_OVERLAP };
+  if (language === "markdown") return chunkMarkdown(lines, maxLines, windows);
+  if (hasGrammar(language) && lines.length > 0) {
+    const parser = await getParser(language);
+    const tree = parser.parse(text);
+    if (tree) {
+      try {
+        const chunked = chunkTree(tree, SPECS[language], lines, language, { maxLines, windows });
+        if (chunked) return chunked;
+      } finally {
+        tree.delete(); // trees live in wasm memory, not the JS heap
+      }
+    }
+  }
+  return { language, chunks: lineWindows(lines, 1, lines.length, windows), symbols: [], imports: [] };
+}

@@ -1,0 +1,113 @@
+/**
+ * Chunking rules that the goldens do not isolate: long definitions become windows that keep
+ * their name, options are honoured, odd inputs still chunk. Runs in workerd.
+ */
+import { describe, expect, it } from "vitest";
+import { expectWellFormed } from "./test-helpers";
+import { chunkFile, detectLanguage } from "./index";
+
+describe("detectLanguage", () => {
+  it.each([
+    ["src/app.ts", "typescript"],
+    ["web/App.tsx", "tsx"],
+    ["lib/x.mjs", "javascript"],
+    ["a/b.jsx", "javascript"],
+    ["tool.py", "python"],
+    ["main.go", "go"],
+    ["lib.rs", "rust"],
+    ["A.java", "java"],
+    ["x.h", "c"],
+    ["x.hpp", "cpp"],
+    ["P.cs", "csharp"],
+    ["Rakefile", "ruby"],
+    ["index.php", "php"],
+    ["docs/README.md", "markdown"],
+    ["ci.yml", "yaml"],
+    ["package.json", "json"],
+    ["Cargo.toml", "toml"],
+    ["migrations/0001_init.sql", "sql"],
+    ["scripts/run.sh", "shell"],
+    ["Dockerfile", "dockerfile"],
+    ["docker/Dockerfile.dev", "dockerfile"],
+    ["Makefile", "makefile"],
+    ["LICENSE", "text"],
+    ["notes.unknownext", "text"],
+  ])("%s is %s", (path, language) => {
+    expect(detectLanguage(path)).toBe(language);
+  });
+});
+
+describe("chunkFile rules", () => {
+  it("splits a long function into overlapping windows that keep its name", async () => {
+    const body = Array.from({ length: 300 }, (_, i) => `  total += ${i};`).join("\n");
+    const text = `export function sumAll(): number {\n  let total = 0;\n${body}\n  return total;\n}\n`;
+    const out = await chunkFile("src/sum.ts", text, { maxChunkLines: 100, windowOverlap: 10 });
+    expectWellFormed(text, out);
+    expect(out.chunks.length).toBe(4);
+    for (const c of out.chunks) {
+      expect(c.kind).toBe("function");
+      expect(c.symbol).toBe("sumAll");
+      expect(c.signature).toBe("function sumAll(): number");
+    }
+    expect(out.chunks.map((c) => [c.startLine, c.endLine])).toEqual([[1, 100], [91, 190], [181, 280], [271, 304]]);
+    expect(out.symbols).toEqual([{ name: "sumAll", kind: "function", signature: "function sumAll(): number", startLine: 1, endLine: 304 }]);
+  });
+
+  it("merges a run of tiny type aliases into one chunk", async () => {
+    const text = "type A = string;\ntype B = number;\ntype C = A | B;\n\nfunction f(): C {\n  return 1;\n}\n";
+    const out = await chunkFile("t.ts", text);
+    expect(out.chunks.map((c) => [c.kind, c.symbol, c.startLine, c.endLine])).toEqual([
+      ["type", "A, B, C", 1, 3],
+      ["function", "f", 5, 7],
+    ]);
+    expect(out.symbols.map((s) => s.name)).toEqual(["A", "B", "C", "f"]);
+  });
+
+  it("windows text files with the configured size and overlap", async () => {
+    const text = Array.from({ length: 25 }, (_, i) => `line ${i + 1}`).join("\n");
+    const out = await chunkFile("notes.txt", text, { windowLines: 10, windowOverlap: 3 });
+    expectWellFormed(text, out);
+    expect(out.chunks.map((c) => [c.kind, c.startLine, c.endLine])).toEqual([
+      ["window", 1, 10],
+      ["window", 8, 17],
+      ["window", 15, 24],
+      ["window", 22, 25],
+    ]);
+  });
+
+  it("keeps CRLF line endings in content", async () => {
+    const text = "def a():\r\n    return 1\r\n\r\ndef b():\r\n    return 2\r\n";
+    const out = await chunkFile("m.py", text);
+    expectWellFormed(text, out);
+    expect(out.chunks.map((c) => [c.symbol, c.content])).toEqual([
+      ["a", "def a():\r\n    return 1\r"],
+      ["b", "def b():\r\n    return 2\r"],
+    ]);
+  });
+
+  it("falls back to windows when the tree is useless", async () => {
+    const text = "%%% ??? !!!\n@@@ ### $$$\n)))(((\n";
+    const out = await chunkFile("garbage.ts", text);
+    expectWellFormed(text, out);
+    expect(out.chunks.map((c) => [c.kind, c.startLine, c.endLine])).toEqual([["window", 1, 3]]);
+    expect(out.symbols).toEqual([]);
+  });
+
+  it("returns no chunks for an empty or blank file", async () => {
+    expect((await chunkFile("a.ts", "")).chunks).toEqual([]);
+    expect((await chunkFile("a.py", "\n\n   \n")).chunks).toEqual([]);
+    expect((await chunkFile("a.yaml", "")).chunks).toEqual([]);
+  });
+
+  it("chunks a file of every grammar language without losing lines", async () => {
+    const samples: Record<string, string> = {
+      "a.ts": "export class A {\n  x = 1;\n}\n",
+      "a.go": "package a\n\nfunc F() {}\n",
+      "a.rb": "class A\n  def f; end\nend\n",
+      "a.cs": "namespace N;\nclass A { void F() {} }\n",
+      "a.php": "<?php\nfunction f() {}\n?>\n<p>html</p>\n",
+      "a.h": "#ifndef A_H\n#define A_H\nint f(void);\n#endif\n",
+    };
+    for (const [path, text] of Object.entries(samples)) expectWellFormed(text, await chunkFile(path, text));
+  });
+});

@@ -1,0 +1,64 @@
+/**
+ * @module indexer/chunk/spec
+ *
+ * What a language file tells the generic syntax chunker (syntax.ts): which nodes define
+ * symbols, which are imports, comments or attributes. One `LanguageSpec` per grammar lives in
+ * `<language>.ts`; the chunking rules themselves are shared.
+ */
+import type { Node } from "web-tree-sitter";
+import type { SymbolDef } from "../store/contract";
+
+/** Kind of a definition: a chunk kind or a member-only kind (`field`, `variable`, `constant`). */
+export type DefKind = SymbolDef["kind"];
+
+/** Where a node sits: at module level or among the members of a class-like container. */
+export interface ScopeContext {
+  /** True among the members of a class, struct, trait, impl or interface. */
+  inClass: boolean;
+  /** Name of the enclosing container, if any. */
+  container?: string;
+}
+
+/** A definition found by a language spec. */
+export interface Definition {
+  kind: DefKind;
+  /** Symbol name; empty for unnamed containers such as `extern "C" {}` or `#ifdef`. */
+  name: string;
+  /** The declaration itself (signature and body are read from it). */
+  node: Node;
+  /** The node whose lines the chunk covers (an `export`, decorator or template wrapper); defaults to `node`. */
+  outer?: Node;
+  /** Node whose named children are the members (class body, namespace body); absent for leaves. */
+  members?: Node | null;
+  /** Namespaces, impls, modules: always split into members, never one chunk. */
+  transparent?: boolean;
+  /** Container to use instead of the enclosing one (Go receiver type, C++ `Foo::bar`). */
+  container?: string;
+  /** Do not record in the symbol table (impl blocks, `#ifdef`). */
+  noSymbol?: boolean;
+  /** Doc string found inside the definition (Python docstrings). */
+  doc?: string;
+}
+
+/** One grammar's view of the chunking rules. */
+export interface LanguageSpec {
+  /** Returns the definition a named node makes, or null for other statements. */
+  define(node: Node, ctx: ScopeContext): Definition | null;
+  /** True for import / use / include statements (collected for the outline). */
+  isImport(node: Node): boolean;
+  /** Comment node types: a comment right above a definition is its doc comment. */
+  comments: ReadonlySet<string>;
+  /** Decorator / attribute node types that precede a definition as siblings (Rust `#[..]`). */
+  attributes?: ReadonlySet<string>;
+}
+
+/** Name of a node's `name` field, or "". */
+export function fieldText(node: Node, field = "name"): string {
+  return node.childForFieldName(field)?.text ?? "";
+}
+
+/** First named child of one of the given types, or null. */
+export function childOfType(node: Node, types: readonly string[]): Node | null {
+  for (const c of node.namedChildren) if (c && types.includes(c.type)) return c;
+  return null;
+}

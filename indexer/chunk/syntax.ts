@@ -1,0 +1,335 @@
+/**
+ * @module indexer/chunk/syntax
+ *
+ * The language-independent chunking rules over a tree-sitter tree, driven by a LanguageSpec:
+ *
+ * - each definition (function, method, class, interface, ...) is one chunk, with the doc
+ *   comments and attributes right above it;
+ * - a class longer than `maxLines` is split into its members plus header chunks (class line,
+ *   fields, closing brace) that carry the class's kind and name; namespaces, impls and modules
+ *   are always split;
+ * - a definition longer than `maxLines` becomes overlapping windows that keep its name;
+ * - runs of tiny declarations (type aliases, constants) merge into one chunk, and runs of other
+ *   statements (imports, stray code) into `module` chunks;
+ * - finally any non-blank line still uncovered becomes a `module` chunk, so coverage holds
+ *   whatever the tree looks like.
+ */
+import type { Node, Tree } from "web-tree-sitter";
+import type { Chunk, ChunkedFile, ChunkKind, SymbolDef } from "../store/contract";
+import { isBlank, makeChunk, trimBlank } from "./lines";
+import type { Definition, DefKind, LanguageSpec, ScopeContext } from "./spec";
+import { lineWindows, type WindowOptions } from "./windows";
+
+/** Definitions of at most this many lines are "tiny" and merge with their neighbours. */
+export const TINY_DEF_LINES = 3;
+const TINY_KINDS: ReadonlySet<DefKind> = new Set(["type", "constant", "variable"]);
+const MEMBER_ONLY_KINDS: ReadonlySet<DefKind> = new Set(["field"]);
+const CONSTRUCTOR_NAMES = new Set(["constructor", "__init__", "initialize", "__construct"]);
+const MAX_SIGNATURE_CHARS = 300;
+const MAX_DOC_CHARS = 1000;
+const MAX_IMPORT_CHARS = 300;
+
+/** Limits for syntax chunking, in lines. */
+export interface SyntaxOptions {
+  maxLines: number;
+  windows: WindowOptions;
+}
+
+/** 1-based first line of a node. */
+function startLine(node: Node): number {
+  return node.startPosition.row + 1;
+}
+
+/** 1-based last line of a node; a node ending at column 0 ends on the line before. */
+function endLine(node: Node): number {
+  const { row, column } = node.endPosition;
+  return column === 0 && row > node.startPosition.row ? row : row + 1;
+}
+
+function collapse(text: string, max: number): string {
+  const s = text.replace(/\s+/g, " ").trim();
+  return s.length > max ? s.slice(0, max - 1) + "…" : s;
+}
+
+/** The declaration head up to its body: `function getUser(id: string): User`. */
+function signatureOf(def: Definition): string | undefined {
+  const node = def.node;
+  const body = node.childForFieldName("body") ?? def.members ?? null;
+  let text = node.text;
+  if (body && body.startIndex > node.startIndex) text = text.slice(0, body.startIndex - node.startIndex);
+  else if (!body) text = text.split("\n")[0];
+  let sig = collapse(text, MAX_SIGNATURE_CHARS).replace(/\s*[{:]$/, "").replace(/\s*=\s*$/, "");
+  // `typedef struct {` names its type after the body.
+  if (def.name && !sig.includes(def.name)) sig = `${sig} ${def.name}`;
+  return sig || undefined;
+}
+
+/** Comment text without markers (`//`, `/*`, `*`, `#`, `///`, `--`). */
+function cleanComment(text: string): string {
+  return text
+    .split("\n")
+    .map((l) => l.replace(/^\s*(\/\*\*?|\*\/|\*|\/\/\/?!?|#+|--)\s?/, "").replace(/\s*\*\/\s*$/, ""))
+    .filter((l) => l.trim().length > 0)
+    .join("\n")
+    .slice(0, MAX_DOC_CHARS);
+}
+
+type ItemType = "def" | "comment" | "attribute" | "other" | "tail";
+
+interface Item {
+  type: ItemType;
+  start: number;
+  end: number;
+  node?: Node;
+  def?: Definition;
+  /** Attached comments (doc) for a def. */
+  doc?: string;
+}
+
+/** Scope being chunked: where its loose lines go. */
+interface Scope extends ScopeContext {
+  /** Kind and symbol of chunks made of loose lines (module statements, class fields). */
+  looseKind: ChunkKind;
+  looseSymbol?: string;
+  looseSignature?: string;
+  /** Container of the split class itself (for its header chunks). */
+  outerContainer?: string;
+}
+
+class SyntaxChunker {
+  readonly chunks: Chunk[] = [];
+  readonly symbols: SymbolDef[] = [];
+  readonly imports: string[] = [];
+
+  readonly spec: LanguageSpec;
+  readonly lines: string[];
+  readonly opts: SyntaxOptions;
+
+  // Plain fields, not parameter properties: Node's type stripping (the bench) needs erasable syntax.
+  constructor(spec: LanguageSpec, lines: string[], opts: SyntaxOptions) {
+    this.spec = spec;
+    this.lines = lines;
+    this.opts = opts;
+  }
+
+  /** Classifies the named children of a scope into items, attaching doc comments to defs. */
+  items(nodes: Node[], ctx: ScopeContext, collectImports: boolean): Item[] {
+    const out: Item[] = [];
+    for (const node of nodes) {
+      const item: Item = { type: "other", start: startLine(node), end: endLine(node), node };
+      if (this.spec.comments.has(node.type)) item.type = "comment";
+      else if (this.spec.attributes?.has(node.type)) item.type = "attribute";
+      else if (this.spec.isImport(node)) {
+        if (collectImports) this.imports.push(collapse(node.text, MAX_IMPORT_CHARS));
+      } else {
+        const def = this.spec.define(node, ctx);
+        if (def) {
+          item.type = "def";
+          item.def = def;
+        }
+      }
+      out.push(item);
+    }
+    // Attach comments and attributes directly above a definition (no blank line between).
+    // A comment that starts on the line where earlier code ends trails that code instead.
+    const attachable = (it: Item | undefined) => it?.type === "comment" || it?.type === "attribute";
+    for (let i = 0; i < out.length; i++) {
+      const item = out[i];
+      if (item.type !== "def") continue;
+      const docs: string[] = [];
+      let j = i - 1;
+      while (j >= 0 && attachable(out[j]) && out[j].end >= out[j + 1].start - 1) {
+        const before = out[j - 1];
+        if (before && !attachable(before) && before.end >= out[j].start) break;
+        if (out[j].type === "comment") docs.unshift(out[j].node!.text);
+        j--;
+      }
+      if (j < i - 1) {
+        item.start = Math.min(item.start, out[j + 1].start);
+        out.splice(j + 1, i - 1 - j);
+        i = j + 1;
+      }
+      const doc = [docs.length ? cleanComment(docs.join("\n")) : "", item.def!.doc ?? ""].filter(Boolean).join("\n");
+      if (doc) item.doc = doc;
+    }
+    return out;
+  }
+
+  kindIn(def: Definition, ctx: ScopeContext): DefKind {
+    if ((def.kind === "function" || def.kind === "method") && ctx.inClass) {
+      const container = def.container ?? ctx.container;
+      if (CONSTRUCTOR_NAMES.has(def.name) || (container && def.name === container)) return "constructor";
+      return "method";
+    }
+    return def.kind;
+  }
+
+  recordSymbol(def: Definition, kind: DefKind, container: string | undefined, item: Item): void {
+    if (def.noSymbol || !def.name) return;
+    const outer = def.outer ?? def.node;
+    const sym: SymbolDef = { name: def.name, kind, startLine: startLine(outer), endLine: endLine(outer) };
+    if (container) sym.container = container;
+    const signature = signatureOf(def);
+    if (signature) sym.signature = signature;
+    if (item.doc) sym.doc = item.doc;
+    this.symbols.push(sym);
+  }
+
+  /** Records the symbols of a definition's members without chunking them (a class kept whole). */
+  memberSymbols(def: Definition, container: string): void {
+    if (!def.members) return;
+    const ctx: ScopeContext = { inClass: true, container };
+    for (const item of this.items(def.members.namedChildren.filter(Boolean) as Node[], ctx, false)) {
+      if (item.type !== "def") continue;
+      const d = item.def!;
+      const c = d.container ?? container;
+      this.recordSymbol(d, this.kindIn(d, ctx), c, item);
+      if (d.members) this.memberSymbols(d, d.name || c);
+    }
+  }
+
+  /** Chunks the named children of a scope; `head` and `tail` are the container's own lines. */
+  scope(nodes: Node[], scope: Scope, head?: [number, number], tail?: [number, number]): void {
+    const items = this.items(nodes, scope, true);
+    if (head && head[0] <= head[1]) {
+      // A bare header (`impl Foo {`, `namespace geo {`) joins the first member's chunk.
+      const next = items[0];
+      const bare = head[1] - head[0] < 2 && next?.type === "def" && !MEMBER_ONLY_KINDS.has(next.def!.kind);
+      if (bare) next.start = head[0];
+      else items.unshift({ type: "other", start: head[0], end: head[1] });
+    }
+    if (tail && tail[0] <= tail[1]) items.push({ type: "tail", start: tail[0], end: tail[1] });
+    let loose: Item[] = [];
+    let tiny: Item[] = [];
+    const flushLoose = () => {
+      if (loose.length) this.emitLoose(loose, scope);
+      loose = [];
+    };
+    const flushTiny = () => {
+      if (tiny.length) this.emitTiny(tiny, scope);
+      tiny = [];
+    };
+    for (const item of items) {
+      if (item.type !== "def") {
+        flushTiny();
+        loose.push(item);
+        continue;
+      }
+      const def = item.def!;
+      const kind = this.kindIn(def, scope);
+      const container = def.container ?? scope.container;
+      this.recordSymbol(def, kind, container, item);
+      if (MEMBER_ONLY_KINDS.has(kind)) {
+        flushTiny();
+        loose.push(item);
+        continue;
+      }
+      const lines = item.end - item.start + 1;
+      const split = def.members && (def.transparent || lines > this.opts.maxLines);
+      if (!split && TINY_KINDS.has(kind) && lines <= TINY_DEF_LINES) {
+        flushLoose();
+        tiny.push(item);
+        continue;
+      }
+      flushLoose();
+      flushTiny();
+      if (split) {
+        this.splitContainer(item, def, kind, container);
+        continue;
+      }
+      if (def.members) this.memberSymbols(def, def.name || container || "");
+      const meta = { symbol: def.name || undefined, container, signature: signatureOf(def) };
+      const chunkKind = toChunkKind(kind);
+      if (lines > this.opts.maxLines) {
+        this.chunks.push(...lineWindows(this.lines, item.start, item.end, { size: this.opts.maxLines, overlap: this.opts.windows.overlap }, chunkKind, meta));
+      } else {
+        this.chunks.push(makeChunk(this.lines, item.start, item.end, chunkKind, meta));
+      }
+    }
+    flushTiny();
+    flushLoose();
+  }
+
+  /** A class too large for one chunk, or a namespace / impl: header and members separately. */
+  splitContainer(item: Item, def: Definition, kind: DefKind, container: string | undefined): void {
+    const members = def.members!.namedChildren.filter(Boolean) as Node[];
+    const name = def.name || container;
+    const inner: Scope = def.transparent
+      ? { inClass: def.kind !== "module", container: name, looseKind: "module" }
+      : { inClass: true, container: name, looseKind: toChunkKind(kind), looseSymbol: def.name || undefined, looseSignature: signatureOf(def), outerContainer: container };
+    if (!members.length) {
+      this.scope([], inner, [item.start, item.end]);
+      return;
+    }
+    // A first member that starts on the header line owns that line.
+    const head: [number, number] = [item.start, startLine(members[0]) - 1];
+    const tail: [number, number] = [endLine(members[members.length - 1]) + 1, item.end];
+    this.scope(members, inner, head, tail);
+  }
+
+  /** Statements, fields or a container's own lines: one chunk, or windows when long. */
+  emitLoose(items: Item[], scope: Scope): void {
+    const range = trimBlank(this.lines, items[0].start, items[items.length - 1].end);
+    if (!range) return;
+    const prev = this.chunks[this.chunks.length - 1];
+    if (prev && range[0] >= prev.startLine && range[1] <= prev.endLine) return;
+    // A closing brace alone joins the chunk before it rather than becoming its own.
+    if (items.length === 1 && items[0].type === "tail" && prev && range[1] - range[0] < 2 && prev.endLine < range[0]) {
+      this.chunks[this.chunks.length - 1] = makeChunk(this.lines, prev.startLine, range[1], prev.kind, prev);
+      return;
+    }
+    // Header chunks of a split class are named after the class, not contained in it.
+    const container = scope.looseSymbol ? scope.outerContainer : scope.container;
+    const meta = { symbol: scope.looseSymbol, container, signature: scope.looseSignature };
+    if (range[1] - range[0] + 1 > this.opts.maxLines) {
+      this.chunks.push(...lineWindows(this.lines, range[0], range[1], { size: this.opts.maxLines, overlap: this.opts.windows.overlap }, scope.looseKind, meta));
+    } else {
+      this.chunks.push(makeChunk(this.lines, range[0], range[1], scope.looseKind, meta));
+    }
+  }
+
+  /** A run of tiny declarations: one chunk naming each of them. */
+  emitTiny(items: Item[], scope: Scope): void {
+    const start = items[0].start;
+    const end = items[items.length - 1].end;
+    const names = items.map((i) => i.def!.name).filter(Boolean);
+    const allTypes = items.every((i) => i.def!.kind === "type");
+    const kind: ChunkKind = allTypes ? "type" : "module";
+    const meta = { symbol: names.join(", ") || undefined, container: scope.container, signature: items.length === 1 ? signatureOf(items[0].def!) : undefined };
+    this.chunks.push(makeChunk(this.lines, start, end, kind, meta));
+  }
+
+  /** Adds a `module` chunk for each run of non-blank lines no chunk covers. */
+  coverRest(): void {
+    const covered = new Uint8Array(this.lines.length + 2);
+    for (const c of this.chunks) covered.fill(1, c.startLine, c.endLine + 1);
+    let runStart = 0;
+    for (let line = 1; line <= this.lines.length + 1; line++) {
+      const gap = line <= this.lines.length && !covered[line];
+      if (gap && !runStart && !isBlank(this.lines[line - 1])) runStart = line;
+      if (!gap && runStart) {
+        const r = trimBlank(this.lines, runStart, line - 1);
+        if (r) this.chunks.push(makeChunk(this.lines, r[0], r[1], "module"));
+        runStart = 0;
+      }
+    }
+    this.chunks.sort((a, b) => a.startLine - b.startLine || b.endLine - a.endLine);
+  }
+}
+
+function toChunkKind(kind: DefKind): ChunkKind {
+  return kind === "field" || kind === "variable" || kind === "constant" ? "module" : kind;
+}
+
+/**
+ * Chunks a parsed file. Returns null when the tree is useless (it has errors and no
+ * definition was recognised), so the caller can fall back to line windows.
+ */
+export function chunkTree(tree: Tree, spec: LanguageSpec, lines: string[], language: string, opts: SyntaxOptions): ChunkedFile | null {
+  const root = tree.rootNode;
+  const chunker = new SyntaxChunker(spec, lines, opts);
+  chunker.scope(root.namedChildren.filter(Boolean) as Node[], { inClass: false, looseKind: "module" });
+  if (root.hasError && chunker.symbols.length === 0) return null;
+  chunker.coverRest();
+  return { language, chunks: chunker.chunks, symbols: chunker.symbols, imports: chunker.imports };
+}

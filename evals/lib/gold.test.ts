@@ -1,0 +1,65 @@
+import { describe, expect, it } from "vitest";
+import { checkGoldSpan, locateSymbol } from "./gold.ts";
+import { replaceBlock } from "./readme.ts";
+import { includePath } from "./inclusion.ts";
+import { parseRetrievalSet } from "./sets.ts";
+
+const ts = `import x from "y";
+
+export class Cache {
+  get(key: string) {
+    return key;
+  }
+
+  set(key: string) {
+    if (key) { return; }
+  }
+}
+`;
+
+describe("gold locator and checker", () => {
+  it("finds a class and a member by brace balance", () => {
+    expect(locateSymbol("a.ts", ts, "Cache")).toEqual({ startLine: 3, endLine: 11 });
+    expect(locateSymbol("a.ts", ts, "Cache.set")).toEqual({ startLine: 8, endLine: 10 });
+    expect(locateSymbol("a.ts", ts, "Missing")).toBeNull();
+  });
+
+  it("ends Python definitions by indentation and SQL at the semicolon", () => {
+    const py = "class Q:\n    def a(self):\n        return 1\n\n    def b(self):\n        pass\n\nX = 1\n";
+    expect(locateSymbol("q.py", py, "Q.a")).toEqual({ startLine: 2, endLine: 3 });
+    expect(locateSymbol("q.py", py, "Q")).toEqual({ startLine: 1, endLine: 6 });
+    expect(locateSymbol("m.sql", "-- t\nCREATE TABLE t (\n  id INT\n);\n", "t")).toEqual({ startLine: 2, endLine: 4 });
+  });
+
+  it("rejects ranges outside the file or not naming the symbol", () => {
+    expect(checkGoldSpan(ts, { file: "a.ts", symbol: "Cache", startLine: 3, endLine: 11 })).toBeNull();
+    expect(checkGoldSpan(ts, { file: "a.ts", symbol: "Cache", startLine: 3, endLine: 12 })).toMatch(/past the end/);
+    expect(checkGoldSpan(ts, { file: "a.ts", symbol: "Cache.get", startLine: 5, endLine: 6 })).toMatch(/does not contain/);
+  });
+});
+
+describe("README blocks, inclusion rules, set parsing", () => {
+  it("replaces a block in place, or appends it under its heading", () => {
+    const readme = "# P\n\n## Evaluation\n\nIntro.\n\n## Other\n\nx\n";
+    const once = replaceBlock(readme, "eval:fixture", "T1", "## Evaluation");
+    expect(once).toContain("Intro.\n\n<!-- eval:fixture:start -->\nT1\n<!-- eval:fixture:end -->\n\n## Other");
+    const twice = replaceBlock(once, "eval:fixture", "T2", "## Evaluation");
+    expect(twice).not.toContain("T1");
+    expect(twice.match(/eval:fixture:start/g)).toHaveLength(1);
+    expect(replaceBlock("# P\n", "bench", "B", "## Benchmarks")).toBe("# P\n\n## Benchmarks\n\n<!-- bench:start -->\nB\n<!-- bench:end -->\n");
+  });
+
+  it("applies the hono-50 publisher rule", () => {
+    expect(includePath("publisher", "src/router/smart-router/router.ts")).toBe(true);
+    expect(includePath("publisher", "src/router/smart-router/router.test.ts")).toBe(false);
+    expect(includePath("publisher", "src/types.d.ts")).toBe(false);
+    expect(includePath("publisher", "docs/intro.md")).toBe(false);
+    expect(includePath("whole", "docs/intro.md")).toBe(true);
+    expect(includePath("whole", ".git/config")).toBe(false);
+  });
+
+  it("names the malformed question", () => {
+    expect(() => parseRetrievalSet("s", { questions: [{ id: "q1", category: "lexical", question: "x", gold: [] }] })).toThrow(/q1/);
+    expect(() => parseRetrievalSet("s", { questions: [{ id: "q2", category: "odd", question: "x", gold: [] }] })).toThrow(/category/);
+  });
+});

@@ -1,0 +1,75 @@
+/**
+ * @module evals/lib/report
+ *
+ * Markdown tables for the README and the terminal. Percentages with one decimal, MRR and
+ * nDCG with three, latencies in whole ms.
+ */
+import type { LocalizationSummary, RetrievalReport, RetrievalSummary } from "./metrics.ts";
+
+const pct = (x: number) => (Number.isFinite(x) ? `${(x * 100).toFixed(1)}%` : "n/a");
+const dec = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : "n/a");
+const ms = (x: number) => (Number.isFinite(x) ? `${Math.round(x)}` : "n/a");
+
+/** A markdown table from a header row and body rows. */
+export function table(header: string[], rows: string[][]): string {
+  const line = (cells: string[]) => `| ${cells.join(" | ")} |`;
+  return [line(header), line(header.map(() => "---")), ...rows.map(line)].join("\n");
+}
+
+const RETRIEVAL_HEADER = ["n", "R@1", "R@5", "R@10", "MRR@10", "nDCG@10", "File R@5"];
+
+function retrievalCells(s: RetrievalSummary): string[] {
+  return [String(s.n), pct(s.recall1), pct(s.recall5), pct(s.recall10), dec(s.mrr10), dec(s.ndcg10), pct(s.fileRecall5)];
+}
+
+/** One labelled retrieval report: overall + per-category rows, gate line, latency. */
+export function retrievalMarkdown(label: string, report: RetrievalReport): string {
+  const rows = [[`**${label}**`, ...retrievalCells(report.overall), ms(report.latencyMs.p50), ms(report.latencyMs.p95)]];
+  for (const [cat, s] of Object.entries(report.byCategory)) rows.push([`${label}: ${cat}`, ...retrievalCells(s!), "", ""]);
+  const g = report.gate;
+  const gate = g.unanswerable
+    ? `Confidence gate: refused ${g.refusedUnanswerable}/${g.unanswerable} unanswerable questions; wrongly refused ${g.refusedAnswerable}/${g.answerable} answerable ones.`
+    : `Confidence gate: wrongly refused ${g.refusedAnswerable}/${g.answerable} answerable questions (the set has no unanswerable ones).`;
+  return `${table(["Run", ...RETRIEVAL_HEADER, "p50 ms", "p95 ms"], rows)}\n\n${gate}`;
+}
+
+/** Ablation table: one row per variant. `unsupported` rows say why they have no numbers. */
+export function ablationMarkdown(rows: { label: string; report?: RetrievalReport; error?: string }[]): string {
+  return table(
+    ["Variant", ...RETRIEVAL_HEADER, "Gate: unanswerable refused", "Gate: answerable refused", "p50 ms", "p95 ms"],
+    rows.map((r) =>
+      r.report
+        ? [
+            r.label,
+            ...retrievalCells(r.report.overall),
+            `${r.report.gate.refusedUnanswerable}/${r.report.gate.unanswerable}`,
+            `${r.report.gate.refusedAnswerable}/${r.report.gate.answerable}`,
+            ms(r.report.latencyMs.p50),
+            ms(r.report.latencyMs.p95),
+          ]
+        : [r.label, `not run: ${r.error ?? "unknown"}`, "", "", "", "", "", "", "", "", "", ""],
+    ),
+  );
+}
+
+/** Localization table: one row per method (product variants and the BM25 baseline), by repo optionally. */
+export function localizationMarkdown(rows: { label: string; summary: LocalizationSummary; latency?: boolean }[]): string {
+  return table(
+    ["Method", "n", "Acc@1", "Acc@3", "Acc@5", "Acc@10", "p50 ms", "p95 ms"],
+    rows.map(({ label, summary: s, latency }) => [
+      label,
+      String(s.n),
+      pct(s.acc1),
+      pct(s.acc3),
+      pct(s.acc5),
+      pct(s.acc10),
+      latency === false ? "" : ms(s.latencyMs.p50),
+      latency === false ? "" : ms(s.latencyMs.p95),
+    ]),
+  );
+}
+
+/** The provenance line under every generated table. */
+export function provenance(p: { date: string; commit: string; config: string; command: string }): string {
+  return `_Generated ${p.date} at commit \`${p.commit}\`; configuration: ${p.config}. Reproduce: \`${p.command}\`._`;
+}

@@ -1,0 +1,64 @@
+/**
+ * @module evals/lib/sets
+ *
+ * Parses the evaluation sets into the harness's shapes: retrieval sets (the project's
+ * `evals/sets/fixture.json`, the public `hono-50.json`) and SWE-bench Lite lines. Throws naming
+ * the question and field that is malformed.
+ */
+import type { Category, Question, RetrievalSet, SwebenchInstance } from "./types.ts";
+
+const CATEGORIES: ReadonlySet<string> = new Set(["semantic", "lexical", "unanswerable"]);
+
+/** Parses a retrieval set (`{repo, commit?, questions: [{id, category, question, gold}]}`). */
+export function parseRetrievalSet(name: string, raw: unknown): RetrievalSet {
+  const obj = raw as { repo?: unknown; commit?: unknown; questions?: unknown };
+  if (!obj || !Array.isArray(obj.questions)) throw new TypeError(`${name}: expected an object with a "questions" array`);
+  const questions: Question[] = obj.questions.map((q: Record<string, unknown>, i: number) => {
+    const id = typeof q.id === "string" ? q.id : `#${i + 1}`;
+    if (typeof q.question !== "string" || !q.question) throw new TypeError(`${name} ${id}: "question" must be a non-empty string`);
+    if (typeof q.category !== "string" || !CATEGORIES.has(q.category)) throw new TypeError(`${name} ${id}: "category" must be semantic, lexical or unanswerable`);
+    const gold = Array.isArray(q.gold) ? q.gold : [];
+    gold.forEach((g: Record<string, unknown>, j: number) => {
+      if (typeof g.file !== "string" || !Number.isInteger(g.startLine) || !Number.isInteger(g.endLine)) {
+        throw new TypeError(`${name} ${id}: gold[${j}] needs file, startLine and endLine`);
+      }
+    });
+    if ((q.category === "unanswerable") !== (gold.length === 0)) throw new TypeError(`${name} ${id}: only unanswerable questions have an empty gold`);
+    return { id, category: q.category as Category, question: q.question, gold } as Question;
+  });
+  return { name, repo: String(obj.repo ?? name), commit: typeof obj.commit === "string" ? obj.commit : undefined, questions };
+}
+
+/** Parses `swebench-lite-offline.jsonl` text. */
+export function parseSwebench(text: string): SwebenchInstance[] {
+  return text
+    .split("\n")
+    .filter((l) => l.trim())
+    .map((line, i) => {
+      const d = JSON.parse(line) as SwebenchInstance;
+      if (!d.instance_id || !d.repo || !d.base_commit || typeof d.problem_statement !== "string" || !Array.isArray(d.gold_files)) {
+        throw new TypeError(`swebench line ${i + 1}: needs instance_id, repo, base_commit, problem_statement, gold_files`);
+      }
+      return d;
+    });
+}
+
+/**
+ * Picks SWE-bench instances: those of `repos` (all repos when empty), at most `perRepo` each,
+ * in file order. Deterministic, so a run can be reproduced from its command line.
+ */
+export function pickInstances(all: SwebenchInstance[], repos: string[], perRepo: number): SwebenchInstance[] {
+  const count = new Map<string, number>();
+  return all.filter((d) => {
+    if (repos.length && !repos.includes(d.repo)) return false;
+    const n = count.get(d.repo) ?? 0;
+    if (n >= perRepo) return false;
+    count.set(d.repo, n + 1);
+    return true;
+  });
+}
+
+/** Folder name of an exported corpus: `<name>-<first 7 of commit>`, e.g. `requests-a0df2cb`. */
+export function corpusFolderName(repo: string, commit: string): string {
+  return `${repo.slice(repo.indexOf("/") + 1)}-${commit.slice(0, 7)}`;
+}

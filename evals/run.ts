@@ -1,0 +1,226 @@
+/**
+ * The evaluation runner: `npm run eval -- --set fixture|hono-50|swebench [options]`.
+ *
+ * Talks to a running instance only over REST (base URL and token), so the same command
+ * measures the local and a deployed configuration. Given a corpus it indexes it through the
+ * product first (tar.gz upload). Writes JSON to `--out` and, with `--write-readme`, the
+ * README's generated block for this set. Options: see `USAGE` below or `--help`.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { ApiClient, ApiError } from "./lib/client.ts";
+import { readCorpus } from "./lib/corpus-fs.ts";
+import { indexCorpus, runRetrievalSet } from "./lib/evaluate.ts";
+import type { InclusionRule } from "./lib/inclusion.ts";
+import { summarizeLocalization, type RetrievalReport } from "./lib/metrics.ts";
+import { replaceBlock } from "./lib/readme.ts";
+import { ablationMarkdown, localizationMarkdown, provenance, retrievalMarkdown } from "./lib/report.ts";
+import { parseRetrievalSet, parseSwebench, pickInstances } from "./lib/sets.ts";
+import { BASELINE_LABEL, runSwebench } from "./lib/swebench.ts";
+import type { SearchVariant } from "./lib/types.ts";
+import { ABLATION_VARIANTS } from "./lib/variants.ts";
+
+const USAGE = `npm run eval -- --set fixture|hono-50|swebench [options]
+  --base-url URL        running instance (default http://127.0.0.1:8787)
+  --token T             bearer token (default: .codebase-copilot/admin-token, or $CODEBASE_COPILOT_TOKEN)
+  --corpus DIR          index this folder first (fixture: default evals/fixture-repo)
+  --corpus-root DIR     swebench: folder of exported trees <name>-<short commit> (default /tmp/cc-corpora)
+  --repo ID             repo id to search (and to index into); defaults per set
+  --include R           hono-50 inclusion rule: publisher | whole | both (default both)
+  --mode M              hybrid | bm25 | vector | symbol
+  --per-file-cap N      results per file (0 = no cap); server default when absent
+  --channels a,b        channels to fuse, when the server supports choosing them
+  --ablation            run every variant of evals/lib/variants.ts instead of one
+  --k N                 results per query (default 10; swebench 50)
+  --repos a/b,c/d       swebench: only these repositories
+  --per-repo N          swebench: at most N instances per repository (default 20)
+  --bench-dir DIR       public sets (default ../shared/bench next to the project)
+  --out FILE            JSON output (default evals/out/<set>.json)
+  --write-readme        write the README block of this run`;
+
+const { values: args } = parseArgs({
+  options: {
+    set: { type: "string" },
+    "base-url": { type: "string", default: "http://127.0.0.1:8787" },
+    token: { type: "string" },
+    corpus: { type: "string" },
+    "corpus-root": { type: "string", default: "/tmp/cc-corpora" },
+    repo: { type: "string" },
+    include: { type: "string", default: "both" },
+    mode: { type: "string" },
+    "per-file-cap": { type: "string" },
+    channels: { type: "string" },
+    ablation: { type: "boolean", default: false },
+    k: { type: "string" },
+    repos: { type: "string" },
+    "per-repo": { type: "string", default: "20" },
+    "bench-dir": { type: "string" },
+    out: { type: "string" },
+    "write-readme": { type: "boolean", default: false },
+    help: { type: "boolean", default: false },
+  },
+});
+
+const ROOT = resolve(dirname(new URL(import.meta.url).pathname), "..");
+if (args.help || !args.set || !["fixture", "hono-50", "swebench"].includes(args.set)) {
+  console.log(USAGE);
+  process.exit(args.help ? 0 : 2);
+}
+const setName = args.set as "fixture" | "hono-50" | "swebench";
+const benchDir = resolve(args["bench-dir"] ?? join(ROOT, "..", "shared", "bench"));
+const client = new ApiClient({ baseUrl: args["base-url"]!, token: readToken() });
+const log = (line: string) => process.stderr.write(`${line}\n`);
+
+function readToken(): string | undefined {
+  if (args.token) return args.token;
+  if (process.env.CODEBASE_COPILOT_TOKEN) return process.env.CODEBASE_COPILOT_TOKEN;
+  try {
+    return readFileSync(join(ROOT, ".codebase-copilot", "admin-token"), "utf8").trim();
+  } catch {
+    return undefined;
+  }
+}
+
+/** The single variant the command line asks for, or the ablation list. */
+function variants(): SearchVariant[] {
+  if (args.ablation) return ABLATION_VARIANTS;
+  const v: SearchVariant = { label: "" };
+  if (args.mode) v.mode = args.mode as SearchVariant["mode"];
+  if (args["per-file-cap"] !== undefined) v.perFileCap = Number(args["per-file-cap"]);
+  if (args.channels) v.channels = args.channels.split(",");
+  v.label = [v.mode ?? "default", v.channels?.join("+"), v.perFileCap !== undefined ? `cap ${v.perFileCap}` : ""].filter(Boolean).join(", ");
+  return [v];
+}
+
+function commandLine(): string {
+  const argv = process.argv.slice(2);
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === "--token") { i++; continue; }
+    if (argv[i].startsWith("--token=")) continue;
+    out.push(/\s/.test(argv[i]) ? JSON.stringify(argv[i]) : argv[i]);
+  }
+  return `npm run eval -- ${out.join(" ")}`;
+}
+
+function gitCommit(): string {
+  try {
+    const sha = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: ROOT, encoding: "utf8" }).trim();
+    return sha;
+  } catch {
+    return "unknown";
+  }
+}
+
+async function serverConfig(repo: string): Promise<string> {
+  const parts = [args["base-url"] === "http://127.0.0.1:8787" ? "local (npm start / wrangler dev)" : args["base-url"]!];
+  try {
+    const s = await client.repoStatus(repo);
+    const model = (s.embeddingModel ?? s.embedding_model ?? (s.snapshot as Record<string, unknown> | undefined)?.embeddingModel) as string | undefined;
+    if (model) parts.push(`embedding model ${model}`);
+  } catch {
+    // Status is optional for the provenance line.
+  }
+  return parts.join(", ");
+}
+
+interface RunOutput {
+  set: string;
+  date: string;
+  commit: string;
+  command: string;
+  [key: string]: unknown;
+}
+
+async function runRetrieval(): Promise<{ output: RunOutput; markdown: string }> {
+  const setPath = setName === "fixture" ? join(ROOT, "evals", "sets", "fixture.json") : join(benchDir, "hono-50.json");
+  const set = parseRetrievalSet(setName, JSON.parse(readFileSync(setPath, "utf8")));
+  const rules: InclusionRule[] = setName === "fixture" ? ["whole"] : args.include === "both" ? ["publisher", "whole"] : [args.include as InclusionRule];
+  const corpus = args.corpus ?? (setName === "fixture" ? join(ROOT, "evals", "fixture-repo") : undefined);
+  const runs: Record<string, unknown>[] = [];
+  const sections: string[] = [];
+  let configLine = "";
+  for (const rule of rules) {
+    const repo = args.repo && rules.length === 1 ? args.repo : setName === "fixture" ? "eval-fixture" : `eval-hono-${rule}`;
+    let indexRun: unknown = null;
+    if (corpus) {
+      const files = readCorpus(corpus, rule);
+      log(`indexing ${files.length} files of ${corpus} (${rule}) into ${repo} ...`);
+      const r = await indexCorpus(client, repo, files, { onStatus: (s, t) => log(`  ${Math.round(t / 1000)}s ${s.status} ${JSON.stringify(s.progress ?? "")}`) });
+      log(`indexed in ${r.wallMs} ms`);
+      indexRun = { files: r.files, archiveBytes: r.archiveBytes, wallMs: r.wallMs };
+    }
+    configLine ||= await serverConfig(repo);
+    const ablation: { label: string; report?: RetrievalReport; error?: string }[] = [];
+    for (const variant of variants()) {
+      try {
+        const { report, details } = await runRetrievalSet(client, set, repo, { k: Number(args.k ?? 10), variant });
+        ablation.push({ label: variant.label, report });
+        runs.push({ rule, repo, variant, index: indexRun, report, details });
+        log(`${rule} / ${variant.label}: R@1 ${report.overall.recall1.toFixed(3)} R@5 ${report.overall.recall5.toFixed(3)} MRR ${report.overall.mrr10.toFixed(3)}`);
+      } catch (err) {
+        if (!(err instanceof ApiError && err.status === 400)) throw err;
+        ablation.push({ label: variant.label, error: err.message });
+        log(`${variant.label}: not supported by the server: ${err.message}`);
+      }
+    }
+    const title = setName === "fixture" ? "Fixture set (evals/sets/fixture.json)" : `hono-50, ${rule === "publisher" ? "publisher's inclusion rule (src/ without tests)" : "whole repository"}`;
+    const body = args.ablation
+      ? ablationMarkdown(ablation)
+      : ablation.map((a) => (a.report ? retrievalMarkdown(a.label, a.report) : `Not run: ${a.error}`)).join("\n\n");
+    sections.push(`**${title}**${corpus ? `, ${(indexRun as { files: number }).files} files uploaded` : ""}\n\n${body}`);
+  }
+  const meta = { set: setName, date: new Date().toISOString().slice(0, 10), commit: gitCommit(), command: commandLine() };
+  const markdown = `${sections.join("\n\n")}\n\n${provenance({ ...meta, config: configLine })}`;
+  return { output: { ...meta, config: configLine, runs }, markdown };
+}
+
+async function runSwe(): Promise<{ output: RunOutput; markdown: string }> {
+  const all = parseSwebench(readFileSync(join(benchDir, "swebench-lite-offline.jsonl"), "utf8"));
+  const instances = pickInstances(all, args.repos ? args.repos.split(",") : [], Number(args["per-repo"]));
+  log(`${instances.length} instances across ${new Set(instances.map((i) => i.repo)).size} repositories`);
+  const vs = variants();
+  const run = await runSwebench(client, instances, { corpusRoot: args["corpus-root"]!, variants: vs, k: Number(args.k ?? 50), log });
+  const rows = [
+    ...vs.filter((v) => !run.unsupported[v.label]).map((v) => ({ label: `Codebase Copilot: ${v.label}`, summary: summarizeLocalization(run.outcomes[v.label]) })),
+    { label: BASELINE_LABEL, summary: summarizeLocalization(run.outcomes[BASELINE_LABEL]), latency: false },
+  ];
+  const main = vs[0]?.label;
+  const byRepo = [...new Set(instances.map((i) => i.repo))].map((repo) => ({
+    label: `${repo}: product (${main}) / baseline`,
+    product: summarizeLocalization(run.outcomes[main]?.filter((o) => o.repo === repo) ?? []),
+    baseline: summarizeLocalization(run.outcomes[BASELINE_LABEL].filter((o) => o.repo === repo)),
+  }));
+  const perRepo = byRepo.flatMap((r) => [
+    { label: `${r.label.split(":")[0]}: product`, summary: r.product },
+    { label: `${r.label.split(":")[0]}: baseline`, summary: r.baseline, latency: false },
+  ]);
+  const unsupported = Object.entries(run.unsupported).map(([l, e]) => `- ${l}: not run (${e})`).join("\n");
+  const meta = { set: setName, date: new Date().toISOString().slice(0, 10), commit: gitCommit(), command: commandLine() };
+  const config = `${await serverConfig(run.indexRuns[0]?.repo ?? "")}, k ${args.k ?? 50}; baseline over ${run.baselineFiles === "product-listing" ? "the files the product indexed" : "the uploaded text files up to 1 MiB"}`;
+  const indexMs = run.indexRuns.map((r) => r.wallMs);
+  const markdown = [
+    `**SWE-bench Lite file localization**: ${instances.length} instances, ${new Set(instances.map((i) => i.repo)).size} repositories; query = whole problem statement; Acc@k = all gold files within the top k distinct files.`,
+    localizationMarkdown(rows),
+    unsupported,
+    `<details><summary>By repository</summary>\n\n${localizationMarkdown(perRepo)}\n\n</details>`,
+    `Indexing: first upload per repository is a cold index, later commits re-index incrementally; median ${Math.round(indexMs.sort((a, b) => a - b)[Math.floor(indexMs.length / 2)] ?? 0)} ms per instance.`,
+    provenance({ ...meta, config }),
+  ].filter(Boolean).join("\n\n");
+  return { output: { ...meta, config, instances: instances.map((i) => i.instance_id), ...run }, markdown };
+}
+
+const { output, markdown } = setName === "swebench" ? await runSwe() : await runRetrieval();
+const outPath = resolve(args.out ?? join(ROOT, "evals", "out", `${setName}${args.ablation ? "-ablation" : ""}.json`));
+mkdirSync(dirname(outPath), { recursive: true });
+writeFileSync(outPath, JSON.stringify({ ...output, markdown }, null, 2));
+console.log(markdown);
+log(`wrote ${outPath}`);
+if (args["write-readme"]) {
+  const readmePath = join(ROOT, "README.md");
+  const key = `eval:${setName}${args.ablation ? "-ablation" : ""}`;
+  writeFileSync(readmePath, replaceBlock(readFileSync(readmePath, "utf8"), key, markdown, "## Evaluation"));
+  log(`updated README block ${key}`);
+}

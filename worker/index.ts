@@ -12,12 +12,14 @@ import { createApiApp } from "./api/app";
 import { authRoutes, oauthProviderFor, type AuthWiring } from "./auth";
 import type { Env } from "./env";
 import { handleMcpRequest } from "./mcp/handler";
+import { createWebApp } from "../web";
 
 export { RepoCoordinator } from "../durable-objects/repo-coordinator";
 
 const app = new Hono<{ Bindings: Env }>();
 app.route("/api", createApiApp());
 app.route("/", authRoutes());
+app.route("/", createWebApp());
 
 const wiring: AuthWiring = { defaultHandler: app, mcpHandler: handleMcpRequest };
 

@@ -18,7 +18,7 @@ import { checkRemote, fetchSnapshot } from "../indexer/source/git";
 import type { SourceSnapshot } from "../indexer/source/snapshot";
 import { setRepoStatus } from "../indexer/store/d1/snapshots";
 import { loadConfig, type Env } from "../worker/env";
-import { CodeSearchError } from "../worker/errors";
+import { CodeSearchError, type ErrorCode } from "../worker/errors";
 import { activeSnapshotOf, finalizeJob, planJob, planUnchanged } from "./finalize";
 import { allBatchesSettled, isActive, newJob, nextState, type JobEvent, type JobState } from "./job-state";
 import * as ledger from "./ledger";
@@ -42,6 +42,26 @@ type PlanSummary = { filesTotal: number; skipped: Record<string, number> };
 
 export type { RepoSettings, StagedFile } from "./ledger";
 
+/** Reads a stream into memory; throws `payload_too_large` past `maxBytes`. */
+async function readLimited(body: ReadableStream<Uint8Array>, maxBytes: number): Promise<Uint8Array> {
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  for await (const part of body) {
+    size += part.byteLength;
+    if (size > maxBytes) {
+      throw new CodeSearchError("payload_too_large", `The archive is larger than ${maxBytes} bytes; leave build output and dependencies out, or raise the limit.`);
+    }
+    parts.push(part);
+  }
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.byteLength;
+  }
+  return out;
+}
+
 export class RepoCoordinator extends DurableObject<Env> {
   #finalizing: Promise<void> | null = null;
 
@@ -57,7 +77,9 @@ export class RepoCoordinator extends DurableObject<Env> {
   async requestIndex(settings: RepoSettings): Promise<JobState> {
     const running = this.#job();
     if (running && isActive(running)) return running;
-    ledger.putValue(this.#sql, REPO_KEY, settings);
+    const previous = ledger.getValue<RepoSettings>(this.#sql, REPO_KEY);
+    const token = settings.token ?? previous?.token;
+    ledger.putValue(this.#sql, REPO_KEY, { ...settings, ...(token ? { token } : {}) });
     const job = this.#start("git", settings.ref);
     await this.ctx.storage.setAlarm(Date.now());
     return job;
@@ -65,16 +87,24 @@ export class RepoCoordinator extends DurableObject<Env> {
 
   /**
    * Starts an archive job: reads and plans the archive now (its bytes exist only in this call),
-   * then enqueues. Throws `index_not_ready` while another job runs, and the archive reader's
-   * `archive_invalid` / `payload_too_large`.
+   * then enqueues. The body arrives as a stream (RPC messages are size-limited) and is read up
+   * to `maxBytes`. Errors come back as values, since RPC keeps only an error's message:
+   * `index_not_ready` (a job runs), `payload_too_large`, `archive_invalid`.
    */
-  async requestArchive(settings: RepoSettings, bytes: Uint8Array): Promise<JobState> {
+  async requestArchive(settings: RepoSettings, body: ReadableStream<Uint8Array>, maxBytes: number): Promise<JobState | { error: { code: ErrorCode; message: string } }> {
     const running = this.#job();
     if (running && isActive(running)) {
-      throw new CodeSearchError("index_not_ready", `Repo "${settings.repo}" is being indexed (job ${running.jobId}); upload again when its status is ready or failed.`);
+      await body.cancel();
+      return { error: { code: "index_not_ready", message: `Repo "${settings.repo}" is being indexed (job ${running.jobId}); upload again when its status is ready or failed.` } };
     }
-    const config = loadConfig(this.env);
-    const snapshot = await archiveSnapshot(bytes, { maxFileBytes: config.maxFileBytes });
+    let snapshot: SourceSnapshot;
+    try {
+      const bytes = await readLimited(body, maxBytes);
+      snapshot = await archiveSnapshot(bytes, { maxFileBytes: loadConfig(this.env).maxFileBytes });
+    } catch (err) {
+      if (err instanceof CodeSearchError) return { error: { code: err.code, message: err.message } };
+      throw err;
+    }
     ledger.putValue(this.#sql, REPO_KEY, settings);
     const job = this.#start("archive", null);
     await this.#plan(job.jobId, snapshot);

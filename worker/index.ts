@@ -5,13 +5,14 @@
  * it serves the OAuth metadata, registration and token endpoints and protects `/mcp` (OAuth
  * access tokens, or API tokens with the `search` scope). Everything else reaches `app`:
  * `/api/*` (REST, with its own bearer/session middleware), the sign-in pages and `/source/*`.
- * Also exports the RepoCoordinator Durable Object.
+ * Also exports the RepoCoordinator Durable Object and the index queue consumer.
  */
 import { Hono } from "hono";
 import { createApiApp } from "./api/app";
 import { authRoutes, oauthProviderFor, type AuthWiring } from "./auth";
 import type { Env } from "./env";
 import { handleMcpRequest } from "./mcp/handler";
+import { handleIndexBatch } from "../indexer/consumer";
 import { createWebApp } from "../web";
 
 export { RepoCoordinator } from "../durable-objects/repo-coordinator";
@@ -25,4 +26,6 @@ const wiring: AuthWiring = { defaultHandler: app, mcpHandler: handleMcpRequest }
 
 export default {
   fetch: (request, env, ctx) => oauthProviderFor(request, env, wiring).fetch(request, env, ctx),
+  // Index queue consumer (indexer/consumer.ts): one message per staged batch of a repo's job.
+  queue: (batch, env) => handleIndexBatch(batch, env),
 } satisfies ExportedHandler<Env>;

@@ -10,6 +10,7 @@ import type { Env } from "../env";
 import type { Caller } from "../services/context";
 import { onApiError } from "./errors";
 import { fileRoutes } from "./routes/files";
+import { repoRoutes } from "./routes/repos";
 import { searchRoutes } from "./routes/search";
 import { symbolRoutes } from "./routes/symbols";
 import { tokenRoutes } from "./routes/tokens";
@@ -30,6 +31,7 @@ export function createApiApp(): Hono<ApiEnv> {
   app.route("/tokens", tokenRoutes());
   app.route("/source-links", sourceLinkApiRoutes());
   app.route("/search", searchRoutes());
+  app.route("/repos", repoRoutes());
   app.route("/repos", fileRoutes());
   app.route("/repos", symbolRoutes());
   app.notFound((c) => c.json({ error: { code: "not_found", message: `No route ${c.req.method} ${c.req.path}. See README, "API reference".` } }, 404));

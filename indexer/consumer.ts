@@ -1,0 +1,72 @@
+/**
+ * @module indexer/consumer
+ *
+ * The index queue's consumer. Per message `{v: 1, repo, jobId, batchId}`: fetch the batch's
+ * files from the repo's coordinator, run the pipeline, acknowledge to the coordinator, ack the
+ * message. Transient errors (D1, embedding, vector store) retry the message with a growing
+ * delay; a malformed message, or one that keeps failing, is acked after the coordinator is told
+ * (its files then count as skipped `index_failed`), so one bad batch never blocks a job.
+ *
+ * Idempotent: a message delivered twice writes the same rows (the pipeline replaces what a file
+ * version wrote), and the coordinator ignores a second acknowledgement.
+ */
+import { loadConfig, type Env } from "../worker/env";
+import { IndexJobParseError, parseIndexJob } from "./jobs";
+import { createPipelineDeps, indexFiles, type PipelineDeps } from "./pipeline";
+
+/** Deliveries of a message before its batch is given up on (wrangler.toml `max_retries` is 5, i.e. 6 deliveries). */
+export const MAX_DELIVERY_ATTEMPTS = 5;
+/** Retry delay: 2^attempts seconds, capped (s). */
+export const MAX_RETRY_DELAY_SECONDS = 60;
+
+/** Retry delay in seconds for the n-th failed delivery (1-based): 2, 4, 8, ... capped at 60. */
+export function retryDelaySeconds(attempts: number): number {
+  return Math.min(MAX_RETRY_DELAY_SECONDS, 2 ** Math.max(1, attempts));
+}
+
+function describe(err: unknown): string {
+  return err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+}
+
+/**
+ * Handles one queue batch. `deps` defaults to the configured D1, embedder and vector store;
+ * tests pass their own to inject failures.
+ */
+export async function handleIndexBatch(batch: MessageBatch<unknown>, env: Env, deps?: PipelineDeps): Promise<void> {
+  const pipeline = deps ?? createPipelineDeps(env, loadConfig(env));
+  for (const message of batch.messages) {
+    let job;
+    try {
+      job = parseIndexJob(message.body);
+    } catch (err) {
+      // A message from an incompatible producer: nothing can be retried, nobody to tell.
+      console.error("dropping index message", describe(err));
+      message.ack();
+      continue;
+    }
+    const coordinator = env.REPO_COORDINATOR.get(env.REPO_COORDINATOR.idFromName(job.repo));
+    try {
+      const files = await coordinator.batchFiles(job.jobId, job.batchId);
+      if (files) {
+        const result = await indexFiles(pipeline, job.repo, files);
+        await coordinator.ackBatch(job.jobId, job.batchId, result);
+      }
+      message.ack();
+    } catch (err) {
+      const permanent = err instanceof IndexJobParseError || message.attempts >= MAX_DELIVERY_ATTEMPTS;
+      if (!permanent) {
+        console.warn(`index batch ${job.repo}/${job.jobId}/${job.batchId} failed (attempt ${message.attempts}); retrying`, describe(err));
+        message.retry({ delaySeconds: retryDelaySeconds(message.attempts) });
+        continue;
+      }
+      try {
+        await coordinator.failBatch(job.jobId, job.batchId, describe(err));
+        message.ack();
+      } catch (reportErr) {
+        // The coordinator is unreachable too: let the queue retry (or dead-letter) the message.
+        console.error("could not report a failed batch", describe(reportErr));
+        message.retry({ delaySeconds: retryDelaySeconds(message.attempts) });
+      }
+    }
+  }
+}

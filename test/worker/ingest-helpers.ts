@@ -1,0 +1,62 @@
+/**
+ * Helpers for the ingestion tests: register fixture repos on the loopback git server and poll
+ * their status until a job settles.
+ */
+import { env } from "cloudflare:test";
+import { expect, inject } from "vitest";
+import type { RepoStatus } from "../../worker/services/repos";
+import { api } from "../helpers";
+
+/** URL of a fixture repo served by test/git-server.ts. */
+export function fixtureUrl(name = "fixture"): string {
+  return `${inject("gitServerUrl")}/${name}.git`;
+}
+
+/** GET /api/repos/{id}. */
+export async function repoStatus(id: string): Promise<RepoStatus> {
+  const res = await api(`/api/repos/${id}`);
+  expect(res.status).toBe(200);
+  return res.json();
+}
+
+/**
+ * Polls the status until the current job is `ready` or `failed` (bounded: at most `tries`
+ * polls, yielding between them; no timing assertions). Optionally waits for a specific job.
+ */
+export async function waitForJob(id: string, jobId?: string, tries = 600): Promise<RepoStatus> {
+  for (let i = 0; i < tries; i++) {
+    const s = await repoStatus(id);
+    if ((s.status === "ready" || s.status === "failed") && (!jobId || s.job?.id === jobId)) return s;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`repo ${id} did not settle after ${tries} polls`);
+}
+
+/** POST /api/repos and wait for the first job to settle. */
+export async function registerAndWait(body: { url: string; ref?: string; name?: string }): Promise<RepoStatus> {
+  const res = await api("/api/repos", { method: "POST", json: body });
+  const json = (await res.json()) as { repo: RepoStatus; job: RepoStatus["job"] };
+  expect(res.status, JSON.stringify(json)).toBe(202);
+  return waitForJob(json.repo.id, json.job!.id);
+}
+
+/** POST /api/repos/{id}/refresh and wait for that job. */
+export async function refreshAndWait(id: string, body: { ref?: string } = {}): Promise<RepoStatus> {
+  const res = await api(`/api/repos/${id}/refresh`, { method: "POST", json: body });
+  const json = (await res.json()) as { repo: RepoStatus; job: RepoStatus["job"] };
+  expect(res.status, JSON.stringify(json)).toBe(202);
+  return waitForJob(id, json.job!.id);
+}
+
+/** Every D1 row a repo owns, in a stable order, for "same index" comparisons. */
+export async function indexRows(repo: string) {
+  const all = async (sql: string) => (await env.DB.prepare(sql).bind(repo).all()).results;
+  return {
+    snapshot: await all("SELECT path, file_id FROM snapshot_files WHERE repo = ? ORDER BY path"),
+    files: await all("SELECT file_id, path, blob_sha, language, line_count, byte_size, imports FROM files WHERE repo = ? ORDER BY file_id"),
+    chunks: await all("SELECT id, path, kind, symbol, start_line, end_line, content FROM chunks WHERE repo = ? ORDER BY id"),
+    fts: await all("SELECT count(*) AS n FROM chunks_fts WHERE rowid IN (SELECT rowid FROM chunks WHERE repo = ?)"),
+    symbols: await all("SELECT path, name, kind, start_line, end_line, chunk_id FROM symbols WHERE repo = ? ORDER BY path, start_line, name"),
+    vectors: await all("SELECT id FROM local_vectors WHERE repo = ? ORDER BY id"),
+  };
+}

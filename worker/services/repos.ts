@@ -1,0 +1,263 @@
+/**
+ * @module worker/services/repos
+ *
+ * Repo management shared by REST (worker/api/routes/repos.ts) and MCP tools: register a git
+ * repo, upload an archive, list, status, refresh, delete. Each function takes a
+ * `ServiceContext`, checks scopes (`index` to change, `search` to read) and visibility, and
+ * validates input with the zod schemas exported here.
+ *
+ * A git URL is checked synchronously (an ls-remote: reachable, a git repository, the ref
+ * exists) so that those mistakes come back as 4xx at once; the fetch and indexing then run in
+ * the repo's RepoCoordinator. The D1 `repos` row is created before the job starts and its
+ * `status` mirrors the coordinator's; no snapshot is visible until a job completes.
+ */
+import { z } from "zod";
+import type { JobState } from "../../durable-objects/job-state";
+import type { RepoSettings } from "../../durable-objects/ledger";
+import { checkRemote, parseGitUrl } from "../../indexer/source/git";
+import { deleteRepoData } from "../../indexer/store/d1/snapshots";
+import { createVectorStore } from "../../indexer/store/vectors";
+import { CodeSearchError } from "../errors";
+import { canSee, requireScope, type ServiceContext } from "./context";
+
+/** Repo ids: lowercase letters, digits, `.`, `_`, `-`; 1-64 chars, starting with a letter or digit. */
+export const REPO_ID_RE = /^[a-z0-9][a-z0-9._-]{0,63}$/;
+/** Largest archive upload (compressed bytes). The expanded size is capped by the archive reader. */
+export const ARCHIVE_MAX_UPLOAD_BYTES = 64 * 1024 * 1024;
+
+/** Input of `registerRepo` (`POST /api/repos`, MCP `add_repo`). */
+export const registerRepoInput = z.object({
+  url: z.string().min(1).max(2048).describe("http(s) git URL, e.g. https://github.com/honojs/hono.git"),
+  ref: z.string().min(1).max(255).optional().describe("Branch, tag or commit SHA; default: the remote's HEAD."),
+  name: z.string().min(1).max(64).optional().describe("Repo id to use; default: derived from the URL (its last path segment)."),
+  token: z.string().min(1).max(1024).optional().describe("Access token for a private repository (sent as HTTP basic auth; stored only in the repo's coordinator)."),
+});
+export type RegisterRepoInput = z.infer<typeof registerRepoInput>;
+
+/** Input naming one repo. */
+export const repoIdInput = z.object({ repo: z.string().min(1).max(64).describe('Repo id, e.g. "hono".') });
+
+/** Input of `refreshRepo`: optionally switch to another ref (and give a token for it). */
+export const refreshRepoInput = repoIdInput.extend({
+  ref: z.string().min(1).max(255).optional().describe("Index this ref from now on instead of the current one."),
+  token: z.string().min(1).max(1024).optional().describe("Replaces the stored access token."),
+});
+export type RefreshRepoInput = z.infer<typeof refreshRepoInput>;
+
+/** Status of a repo, as `GET /api/repos/{id}` returns it. Times in ms since epoch. */
+export interface RepoStatus {
+  id: string;
+  name: string;
+  sourceKind: "git" | "archive";
+  url: string | null;
+  ref: string | null;
+  status: JobState["status"];
+  progress: { filesTotal: number; filesQueued: number; filesDone: number; chunks: number };
+  skipped: Record<string, number>;
+  /** The snapshot search serves; null until the first job completes. */
+  snapshot: { commit: string; indexedAt: number } | null;
+  embedding: { model: string; dimensions: number } | null;
+  lastError: string | null;
+  job: {
+    id: string;
+    source: JobState["source"];
+    ref: string | null;
+    commit: string | null;
+    status: JobState["status"];
+    unchanged: number;
+    batches: JobState["batches"];
+    requestedAt: number;
+    startedAt: number | null;
+    finishedAt: number | null;
+  } | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+interface RepoRow {
+  id: string;
+  name: string;
+  source_kind: "git" | "archive";
+  url: string | null;
+  ref: string | null;
+  status: JobState["status"];
+  active_commit: string | null;
+  active_indexed_at: number | null;
+  embedding_model: string | null;
+  embedding_dims: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** Derives a repo id from a git URL's last path segment: `https://h/o/My_Repo.git` -> `my_repo`. */
+export function repoIdFromUrl(url: string): string {
+  const last = new URL(url).pathname.split("/").filter(Boolean).pop() ?? "";
+  return slugRepoId(last.replace(/\.git$/i, "")) || slugRepoId(new URL(url).hostname);
+}
+
+/** Lowercases and replaces characters outside `[a-z0-9._-]`; "" when nothing usable is left. */
+export function slugRepoId(s: string): string {
+  return s.toLowerCase().replace(/[^a-z0-9._-]+/g, "-").replace(/^[^a-z0-9]+/, "").slice(0, 64).replace(/[-.]+$/, "");
+}
+
+function parseInput<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
+  const r = schema.safeParse(value);
+  if (r.success) return r.data;
+  const issue = r.error.issues[0];
+  throw new CodeSearchError("invalid_input", `${String(issue?.path[0] ?? "input")}: ${issue?.message}`);
+}
+
+function coordinator(ctx: ServiceContext, repo: string) {
+  return ctx.env.REPO_COORDINATOR.get(ctx.env.REPO_COORDINATOR.idFromName(repo));
+}
+
+async function getRow(ctx: ServiceContext, repo: string): Promise<RepoRow> {
+  const row = canSee(ctx.caller, repo) ? await ctx.env.DB.prepare("SELECT * FROM repos WHERE id = ?").bind(repo).first<RepoRow>() : null;
+  if (!row) throw new CodeSearchError("repo_not_found", `No repo "${repo}"; GET /api/repos lists the repos you can see.`);
+  return row;
+}
+
+function statusOf(row: RepoRow, job: JobState | null): RepoStatus {
+  return {
+    id: row.id,
+    name: row.name,
+    sourceKind: row.source_kind,
+    url: row.url,
+    ref: row.ref,
+    status: job?.status ?? row.status,
+    progress: job
+      ? { filesTotal: job.progress.filesTotal, filesQueued: job.progress.filesQueued, filesDone: job.progress.filesDone, chunks: job.progress.chunks }
+      : { filesTotal: 0, filesQueued: 0, filesDone: 0, chunks: 0 },
+    skipped: job?.skipped ?? {},
+    snapshot: row.active_commit ? { commit: row.active_commit, indexedAt: row.active_indexed_at ?? row.updated_at } : null,
+    embedding: row.embedding_model ? { model: row.embedding_model, dimensions: row.embedding_dims ?? 0 } : null,
+    lastError: job?.lastError ?? null,
+    job: job
+      ? {
+          id: job.jobId,
+          source: job.source,
+          ref: job.ref,
+          commit: job.commit,
+          status: job.status,
+          unchanged: job.progress.unchanged,
+          batches: job.batches,
+          requestedAt: job.requestedAt,
+          startedAt: job.startedAt,
+          finishedAt: job.finishedAt,
+        }
+      : null,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+/**
+ * Registers a git repo and starts its first index job. Throws `invalid_input` (URL, id),
+ * `forbidden`, `repo_exists`, and from the remote check `source_unreachable`,
+ * `not_a_repository`, `ref_not_found`. Returns the repo's status (status `queued`).
+ */
+export async function registerRepo(ctx: ServiceContext, raw: unknown): Promise<RepoStatus> {
+  requireScope(ctx.caller, "index");
+  const input = parseInput(registerRepoInput, raw);
+  const { url, token: urlToken } = parseGitUrl(input.url);
+  const id = input.name !== undefined ? slugRepoId(input.name) : repoIdFromUrl(url);
+  if (!REPO_ID_RE.test(id)) throw new CodeSearchError("invalid_input", `name: "${input.name ?? url}" does not give a usable repo id; pass a "name" matching ${REPO_ID_RE}.`);
+  if (!canSee(ctx.caller, id)) throw new CodeSearchError("forbidden", `Your token is limited to other repos than "${id}".`);
+  const exists = await ctx.env.DB.prepare("SELECT 1 AS x FROM repos WHERE id = ?").bind(id).first();
+  if (exists) throw new CodeSearchError("repo_exists", `Repo "${id}" already exists; POST /api/repos/${id}/refresh re-indexes it, or pass another "name".`);
+  const token = input.token ?? urlToken;
+  await checkRemote({ url, ref: input.ref, token });
+  const now = Date.now();
+  const inserted = await ctx.env.DB.prepare(
+    "INSERT INTO repos (id, name, source_kind, url, ref, status, created_at, updated_at) VALUES (?, ?, 'git', ?, ?, 'queued', ?, ?) ON CONFLICT (id) DO NOTHING",
+  )
+    .bind(id, input.name ?? id, url, input.ref ?? null, now, now)
+    .run();
+  if (!inserted.meta.changes) throw new CodeSearchError("repo_exists", `Repo "${id}" was just registered by another request.`);
+  const settings: RepoSettings = { repo: id, sourceKind: "git", url, ref: input.ref ?? null, ...(token ? { token } : {}) };
+  const job = await coordinator(ctx, id).requestIndex(settings);
+  return statusOf(await getRow(ctx, id), job);
+}
+
+/** Lists the repos the caller can see (from D1; status is the mirrored job status). */
+export async function listRepos(ctx: ServiceContext): Promise<{ repos: RepoStatus[] }> {
+  requireScope(ctx.caller, "search");
+  const { results } = await ctx.env.DB.prepare("SELECT * FROM repos ORDER BY id").all<RepoRow>();
+  return { repos: results.filter((r) => canSee(ctx.caller, r.id)).map((r) => statusOf(r, null)) };
+}
+
+/** Full status of one repo, with the coordinator's live progress. Throws `repo_not_found`. */
+export async function getRepoStatus(ctx: ServiceContext, raw: unknown): Promise<RepoStatus> {
+  requireScope(ctx.caller, "search");
+  const { repo } = parseInput(repoIdInput, raw);
+  const row = await getRow(ctx, repo);
+  return statusOf(row, await coordinator(ctx, repo).status());
+}
+
+/**
+ * Re-indexes a git repo (its stored ref, or `ref` from now on). An unchanged commit completes
+ * without processing a file. If a job is running, returns it. Throws `repo_not_found`,
+ * `invalid_input` for archive repos (upload again instead), and the remote check's errors
+ * when `ref` changes.
+ */
+export async function refreshRepo(ctx: ServiceContext, raw: unknown): Promise<RepoStatus> {
+  requireScope(ctx.caller, "index");
+  const input = parseInput(refreshRepoInput, raw);
+  const row = await getRow(ctx, input.repo);
+  if (row.source_kind !== "git" || !row.url) {
+    throw new CodeSearchError("invalid_input", `Repo "${row.id}" was uploaded as an archive; upload a new archive to POST /api/repos/${row.id}/archive instead.`);
+  }
+  const ref = input.ref ?? row.ref;
+  if (input.ref !== undefined && input.ref !== row.ref) {
+    await checkRemote({ url: row.url, ref: input.ref, token: input.token });
+    await ctx.env.DB.prepare("UPDATE repos SET ref = ?, updated_at = ? WHERE id = ?").bind(input.ref, Date.now(), row.id).run();
+  }
+  const settings: RepoSettings = { repo: row.id, sourceKind: "git", url: row.url, ref, ...(input.token ? { token: input.token } : {}) };
+  const job = await coordinator(ctx, row.id).requestIndex(settings);
+  return statusOf(await getRow(ctx, row.id), job);
+}
+
+/** Deletes a repo: its coordinator's storage, every D1 row and its vectors. Needs `admin`. Throws `repo_not_found`. */
+export async function deleteRepo(ctx: ServiceContext, raw: unknown): Promise<{ deleted: string }> {
+  // Destroys an index others may rely on: more than the `index` scope that adds and refreshes.
+  requireScope(ctx.caller, "admin");
+  const { repo } = parseInput(repoIdInput, raw);
+  await getRow(ctx, repo);
+  await coordinator(ctx, repo).destroy();
+  await deleteRepoData(ctx.env.DB, createVectorStore(ctx.env, ctx.config), repo);
+  return { deleted: repo };
+}
+
+/**
+ * Indexes an uploaded archive (tar.gz, tar or zip) as repo `repo`, creating it (source kind
+ * `archive`) when absent. Throws `invalid_input` (bad id, or a git repo of that id),
+ * `payload_too_large`, `archive_invalid`, `index_not_ready` (a job is running). A repo created
+ * here is removed again if the archive is rejected, so a bad upload leaves nothing behind.
+ */
+export async function uploadArchive(ctx: ServiceContext, raw: unknown, body: ReadableStream<Uint8Array> | null, declaredBytes?: number): Promise<RepoStatus> {
+  requireScope(ctx.caller, "index");
+  const { repo } = parseInput(repoIdInput, raw);
+  if (!REPO_ID_RE.test(repo)) throw new CodeSearchError("invalid_input", `repo: "${repo}" is not a valid repo id (${REPO_ID_RE}).`);
+  if (!canSee(ctx.caller, repo)) throw new CodeSearchError("forbidden", `Your token is limited to other repos than "${repo}".`);
+  if (!body) throw new CodeSearchError("archive_invalid", "The request has no body; send the tar.gz or zip bytes as the body.");
+  if (declaredBytes !== undefined && declaredBytes > ARCHIVE_MAX_UPLOAD_BYTES) {
+    throw new CodeSearchError("payload_too_large", `The archive is ${declaredBytes} bytes; the limit is ${ARCHIVE_MAX_UPLOAD_BYTES}. Leave build output and dependencies out.`);
+  }
+  const now = Date.now();
+  const created = await ctx.env.DB.prepare(
+    "INSERT INTO repos (id, name, source_kind, url, ref, status, created_at, updated_at) VALUES (?, ?, 'archive', NULL, NULL, 'queued', ?, ?) ON CONFLICT (id) DO NOTHING",
+  )
+    .bind(repo, repo, now, now)
+    .run();
+  const row = await getRow(ctx, repo);
+  if (row.source_kind !== "archive") {
+    await body.cancel();
+    throw new CodeSearchError("invalid_input", `Repo "${repo}" is a git repo; use POST /api/repos/${repo}/refresh, or upload under another id.`);
+  }
+  const result = await coordinator(ctx, repo).requestArchive({ repo, sourceKind: "archive", url: null, ref: null }, body, ARCHIVE_MAX_UPLOAD_BYTES);
+  if ("error" in result) {
+    if (created.meta.changes) await ctx.env.DB.prepare("DELETE FROM repos WHERE id = ? AND active_commit IS NULL").bind(repo).run();
+    throw new CodeSearchError(result.error.code, result.error.message);
+  }
+  return statusOf(await getRow(ctx, repo), result);
+}

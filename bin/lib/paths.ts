@@ -1,0 +1,16 @@
+/**
+ * Where `npm start` keeps its local state: `<project>/.codebase-copilot/` (gitignored).
+ */
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** The project root (the folder holding package.json and wrangler.toml). */
+export const PROJECT_ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+/** Local state folder: admin token, wrangler's persisted D1/DO/Queue state, the wrangler log. */
+export const STATE_DIR = join(PROJECT_ROOT, ".codebase-copilot");
+/** The local admin token (mode 600). */
+export const ADMIN_TOKEN_FILE = join(STATE_DIR, "admin-token");
+/** wrangler's `--persist-to` folder. */
+export const PERSIST_DIR = join(STATE_DIR, "state");
+/** wrangler dev's output, kept out of the terminal so the progress bar stays readable. */
+export const WRANGLER_LOG_FILE = join(STATE_DIR, "wrangler.log");

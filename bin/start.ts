@@ -1,0 +1,141 @@
+/**
+ * `npm start [-- <git-url-or-local-path>] [--port 8787] [--name <id>] [--ref <ref>]`
+ *
+ * Runs Codebase Copilot locally on 127.0.0.1: applies the D1 migrations, starts `wrangler dev`
+ * with state in `.codebase-copilot/state` and the local admin token, waits for `/api/health`,
+ * optionally registers a repository (git URL -> `POST /api/repos`; local folder -> tar.gz upload
+ * to `POST /api/repos/{id}/archive`, no network needed), shows indexing progress, and prints the
+ * web URL, the MCP URL and a curl search. Runs until Ctrl-C, then stops wrangler's process group.
+ */
+import { existsSync, mkdirSync, statSync } from "node:fs";
+import { resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { ensureAdminToken } from "./lib/admin-token.ts";
+import { createApiClient, type RepoStatus } from "./lib/api-client.ts";
+import { listFolderFiles, packFolder } from "./lib/pack-folder.ts";
+import { ADMIN_TOKEN_FILE, PERSIST_DIR, STATE_DIR, WRANGLER_LOG_FILE } from "./lib/paths.ts";
+import { createProgressPrinter, renderProgress } from "./lib/progress.ts";
+import { isGitUrl, repoIdForFolder, toRepoId, REPO_ID_PATTERN } from "./lib/repo-id.ts";
+import { isHealthy, runWrangler, startDevServer, waitForHealth, type DevServer } from "./lib/wrangler.ts";
+
+/** Status poll interval while indexing. */
+const POLL_MS = 500;
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    port: { type: "string", default: process.env.PORT ?? "8787" },
+    name: { type: "string" },
+    ref: { type: "string" },
+    help: { type: "boolean", short: "h" },
+  },
+});
+
+if (values.help) {
+  console.log("Usage: npm start [-- <git-url-or-local-path>] [--port 8787] [--name <repo-id>] [--ref <branch|tag|commit>]");
+  process.exit(0);
+}
+
+const port = Number(values.port);
+if (!Number.isInteger(port) || port <= 0 || port > 65535) fail(`--port (or PORT) must be a TCP port; got "${values.port}".`);
+if (values.name !== undefined && !REPO_ID_PATTERN.test(values.name)) fail(`--name must match ${REPO_ID_PATTERN}; got "${values.name}".`);
+const source = positionals[0];
+const base = `http://127.0.0.1:${port}`;
+let server: DevServer | undefined;
+
+function fail(message: string): never {
+  console.error(`error: ${message}`);
+  process.exit(1);
+}
+
+async function shutdown(code: number): Promise<never> {
+  if (server) {
+    process.stderr.write("Stopping wrangler ...\n");
+    await server.stop();
+  }
+  process.exit(code);
+}
+
+process.on("SIGINT", () => void shutdown(0));
+process.on("SIGTERM", () => void shutdown(0));
+
+async function main(): Promise<void> {
+  if (source !== undefined && !isGitUrl(source)) {
+    const dir = resolve(source);
+    if (!existsSync(dir) || !statSync(dir).isDirectory()) fail(`"${source}" is neither a git URL nor a local folder.`);
+  }
+  mkdirSync(STATE_DIR, { recursive: true, mode: 0o700 });
+  const { token, created } = ensureAdminToken(ADMIN_TOKEN_FILE);
+  if (created) {
+    console.log(`Created the local admin token (shown once; also in ${ADMIN_TOKEN_FILE}, mode 600):\n\n  ${token}\n`);
+  }
+  if (await isHealthy(base)) fail(`Something already answers on ${base}; stop it or pick another port with --port or PORT.`);
+
+  process.stderr.write("Applying D1 migrations ...\n");
+  await runWrangler(["d1", "migrations", "apply", "DB", "--local", "--persist-to", PERSIST_DIR]);
+
+  process.stderr.write(`Starting wrangler dev on ${base} (log: ${WRANGLER_LOG_FILE}) ...\n`);
+  server = startDevServer({ port, persistTo: PERSIST_DIR, logFile: WRANGLER_LOG_FILE, vars: { ADMIN_TOKEN: token } });
+  server.child.on("exit", (code) => {
+    console.error(`\nwrangler dev exited (code ${code}); see ${WRANGLER_LOG_FILE}.`);
+    process.exit(1);
+  });
+  await waitForHealth(base, server, WRANGLER_LOG_FILE);
+
+  let repoId: string | undefined;
+  if (source !== undefined) {
+    const api = createApiClient(base, token);
+    let started: RepoStatus;
+    if (isGitUrl(source)) {
+      process.stderr.write(`Registering ${source} ...\n`);
+      started = await api.registerUrl(source, { ref: values.ref, name: values.name });
+    } else {
+      const dir = resolve(source);
+      const id = values.name ?? repoIdForFolder(dir);
+      const { files, via } = listFolderFiles(dir);
+      const tarGz = await packFolder(dir, files);
+      process.stderr.write(`Uploading ${files.length} files of ${dir} (listed by ${via === "git" ? "git ls-files" : "walking the folder"}, ${(tarGz.length / 1048576).toFixed(1)} MiB tar.gz) as repo "${id}" ...\n`);
+      started = await api.uploadArchive(id, tarGz);
+    }
+    repoId = started.id ?? toRepoId(values.name ?? source);
+    const final = await followProgress(api, repoId);
+    if (final.status === "failed") {
+      const err = typeof final.lastError === "string" ? final.lastError : (final.lastError?.message ?? "unknown error");
+      console.error(`Indexing failed: ${err}`);
+    }
+  }
+  printUsage(repoId);
+}
+
+/** Polls the repo status, drawing the progress bar, until it is ready or failed. */
+async function followProgress(api: ReturnType<typeof createApiClient>, id: string): Promise<RepoStatus> {
+  const printer = createProgressPrinter(process.stderr);
+  for (;;) {
+    const s = await api.status(id);
+    printer.update(renderProgress(s));
+    if (s.status === "ready" || s.status === "failed") {
+      printer.done();
+      return s;
+    }
+    await new Promise((r) => setTimeout(r, POLL_MS));
+  }
+}
+
+function printUsage(repoId: string | undefined): void {
+  const repoParam = repoId ? `&repo=${encodeURIComponent(repoId)}` : "";
+  console.log(`
+Codebase Copilot is running on ${base}
+  Web search:  ${base}/
+  MCP URL:     ${base}/mcp
+  REST API:    ${base}/api  (bearer token in ${ADMIN_TOKEN_FILE})
+
+Search from a shell:
+  curl -s -H "Authorization: Bearer $(cat '${ADMIN_TOKEN_FILE}')" '${base}/api/search?q=where+is+the+main+entry+point${repoParam}&k=5'
+
+Press Ctrl-C to stop.`);
+}
+
+main().catch(async (err: unknown) => {
+  console.error(`error: ${err instanceof Error ? err.message : String(err)}`);
+  await shutdown(1);
+});

@@ -9,6 +9,11 @@
  *   snake_case   -> snakecase snake case
  *   src/app.ts   -> src app ts
  *   HTTP2Server  -> http2server http 2 server
+ *   用户登录      -> 用户 户登 登录            (CJK runs: overlapping bigrams)
+ *
+ * The query side also expands CJK terms into English programming words (CJK_EXPANSIONS), so
+ * 用户登录认证 reaches code about user login and authentication. Expansion is query-only: it
+ * never changes index rows, so editing the table needs no format bump.
  */
 
 const IDENT_RE = /[\p{L}\p{N}_$]+/gu;
@@ -71,11 +76,117 @@ export function tokenize(text: string): string[] {
 }
 
 /**
- * Query-side tokenization: as `tokenize`, minus stop words, deduplicated in first-seen order.
- * A query made only of stop words keeps them, so it still matches something.
+ * Chinese (simplified and traditional), Japanese and Korean programming terms and the English
+ * words code uses for them. Query-side only. Longer terms win over the terms inside them
+ * (数据库 before 数据).
+ */
+export const CJK_EXPANSIONS: Readonly<Record<string, string>> = {
+  用户: "user",
+  使用者: "user",
+  登录: "login signin",
+  登入: "login signin",
+  登出: "logout signout",
+  注销: "logout",
+  注册: "register signup",
+  认证: "auth authentication authenticate",
+  認證: "auth authentication authenticate",
+  鉴权: "auth authorization authorize",
+  授权: "auth authorization authorize oauth",
+  权限: "permission scope role",
+  令牌: "token",
+  密码: "password",
+  密碼: "password",
+  会话: "session",
+  搜索: "search query",
+  查询: "query search",
+  检索: "search retrieve",
+  文件: "file",
+  檔案: "file",
+  目录: "directory dir folder",
+  路径: "path",
+  配置: "config configuration",
+  设置: "settings config",
+  数据库: "database db",
+  資料庫: "database db",
+  数据: "data",
+  表: "table",
+  错误: "error",
+  錯誤: "error",
+  异常: "exception error",
+  请求: "request",
+  請求: "request",
+  响应: "response",
+  回應: "response",
+  缓存: "cache",
+  快取: "cache",
+  路由: "route router",
+  接口: "interface api endpoint",
+  函数: "function",
+  方法: "method",
+  类: "class",
+  变量: "variable",
+  参数: "param parameter argument",
+  日志: "log logger logging",
+  测试: "test",
+  队列: "queue",
+  索引: "index",
+  上传: "upload",
+  下载: "download",
+  删除: "delete remove",
+  创建: "create",
+  更新: "update",
+  解析: "parse parser",
+  分块: "chunk",
+  嵌入: "embed embedding",
+  向量: "vector",
+  仓库: "repo repository",
+  提交: "commit",
+  分支: "branch",
+  加密: "encrypt crypto",
+  哈希: "hash",
+  超时: "timeout",
+  重试: "retry",
+  限流: "rate limit",
+  ユーザー: "user",
+  ログイン: "login",
+  検索: "search",
+  設定: "config settings",
+  認証: "auth authentication",
+  사용자: "user",
+  로그인: "login",
+  검색: "search",
+  인증: "auth authentication",
+  설정: "config settings",
+};
+
+const CJK_TERMS = Object.keys(CJK_EXPANSIONS).sort((a, b) => b.length - a.length);
+
+/** English words for the CJK terms found in `text`, longest match first, left to right. */
+function expandCjk(text: string): string[] {
+  const out: string[] = [];
+  for (const run of text.match(CJK_RUN_RE) ?? []) {
+    let i = 0;
+    while (i < run.length) {
+      const term = CJK_TERMS.find((t) => run.startsWith(t, i));
+      if (term) {
+        out.push(...CJK_EXPANSIONS[term].split(" "));
+        i += term.length;
+      } else i++;
+    }
+  }
+  return out;
+}
+
+/**
+ * Query-side tokenization: as `tokenize`, minus stop words, plus the English expansion of CJK
+ * terms, deduplicated in first-seen order. A query made only of stop words keeps them, so it
+ * still matches something.
+ *
+ * @example tokenizeQuery("用户登录认证") // ["用户", "户登", "登录", "录认", "认证", "user", "login", "signin", "auth", ...]
  */
 export function tokenizeQuery(text: string): string[] {
   const all = tokenize(text);
   const kept = all.filter((t) => !QUERY_STOP_WORDS.has(t));
-  return [...new Set(kept.length ? kept : all)];
+  const expanded = CJK_RE.test(text) ? expandCjk(text) : [];
+  return [...new Set([...(kept.length ? kept : all), ...expanded])];
 }

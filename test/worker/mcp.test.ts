@@ -45,7 +45,7 @@ describe("MCP endpoint", () => {
     expect(client.getServerVersion()?.name).toBe("codebase-copilot");
     const { tools } = await client.listTools();
     const names = tools.map((t) => t.name);
-    expect(names).toEqual(expect.arrayContaining(["read_file", "get_code_context", "find_symbol", "find_references", "get_file_outline", "fetch"]));
+    expect(names).toEqual(expect.arrayContaining(["search_code", "read_file", "get_code_context", "find_symbol", "find_references", "get_file_outline", "search", "fetch"]));
     for (const t of tools) {
       expect(t.description?.length, t.name).toBeGreaterThan(40);
       expect(t.inputSchema.type, t.name).toBe("object");
@@ -173,11 +173,42 @@ describe("MCP endpoint", () => {
     expect(last.structuredContent?.symbols[99].name).toBe("v1000");
   });
 
+  it("search_code returns ranked chunks with citations, ranks and confidence", async () => {
+    const r = await call(client, "search_code", { query: "listUsers", repo: "demo", k: 3 });
+    expect(r.isError).toBeFalsy();
+    const top = r.structuredContent?.results[0];
+    expect(top).toMatchObject({ repo: "demo", path: "src/users.ts", startLine: 11, endLine: 13, symbol: "listUsers" });
+    expect(Object.keys(top.ranks).length).toBeGreaterThan(0);
+    expect(r.structuredContent?.confidence.level).toMatch(/high|low/);
+    expect(text(r)).toContain("1. demo:src/users.ts:11-13 method listUsers");
+    expect(text(r)).toContain("11    listUsers() {");
+
+    const tooMany = await call(client, "search_code", { query: "x", k: 26 });
+    expect(tooMany.isError).toBe(true);
+    const unknown = await call(client, "search_code", { query: "x", repo: "nope" });
+    expect(text(unknown)).toContain('Unknown repo "nope"');
+  });
+
+  it("search and fetch work together in the connector shape", async () => {
+    const r = await call(client, "search", { query: "listUsers" });
+    const body = JSON.parse(text(r));
+    expect(body).toEqual(r.structuredContent);
+    const hit = body.results.find((x: { id: string }) => x.id === "demo:src/users.ts:11-13");
+    expect(hit).toBeTruthy();
+    expect(hit.url).toMatch(/^http:\/\/localhost\/source\/demo\/src\/users\.ts\?exp=\d+&sig=[\w-]+#L11-L13$/);
+    const page = await SELF.fetch(hit.url.replace(/#.*/, ""));
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain("listUsers");
+    const doc = await call(client, "fetch", { id: hit.id });
+    expect(doc.structuredContent?.text).toContain("11    listUsers() {");
+  });
+
   it("fetch returns the ChatGPT connector document shape", async () => {
     const r = await call(client, "fetch", { id: "demo:src/users.ts:16-18" });
     const doc = JSON.parse(text(r));
     expect(doc).toEqual(r.structuredContent);
-    expect(doc).toMatchObject({ id: "demo:src/users.ts:16-18", title: "src/users.ts:16-18 (demo)", url: "http://localhost/api/repos/demo/files/src/users.ts?start=16&end=18" });
+    expect(doc).toMatchObject({ id: "demo:src/users.ts:16-18", title: "src/users.ts:16-18 (demo)" });
+    expect(doc.url).toMatch(/^http:\/\/localhost\/source\/demo\/src\/users\.ts\?exp=\d+&sig=[\w-]+#L16-L18$/);
     expect(doc.text).toBe("16  export function getUserById(id: string) {\n17    return new UserService(\"u:\").getUserById(id);\n18  }");
     expect(doc.metadata).toMatchObject({ repo: "demo", language: "typescript", commit: "c2", nextId: null });
     const bad = await call(client, "fetch", { id: "nocolon" });

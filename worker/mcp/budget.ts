@@ -36,22 +36,23 @@ export function renderLines(lines: NumberedLine[]): string {
 }
 
 /**
- * Code of one hit for the text rendering: at most MCP_HIT_MAX_LINES lines and MCP_HIT_MAX_CHARS
- * characters, with a trailing note saying how many lines were left out and where they are.
+ * Code of one hit for the text rendering: at most MCP_HIT_MAX_LINES lines and `maxChars`
+ * (default MCP_HIT_MAX_CHARS) characters, with a trailing note saying how many lines were left
+ * out and where they are.
  */
-export function renderSnippet(code: string, startLine: number, endLine: number): string {
+export function renderSnippet(code: string, startLine: number, endLine: number, maxChars = MCP_HIT_MAX_CHARS): string {
   const all = code.split("\n");
   const kept: string[] = [];
   let chars = 0;
   for (const line of all) {
-    if (kept.length >= MCP_HIT_MAX_LINES || chars + line.length > MCP_HIT_MAX_CHARS) break;
+    if (kept.length >= MCP_HIT_MAX_LINES || chars + line.length > maxChars) break;
     kept.push(line);
     chars += line.length + 1;
   }
-  if (kept.length === 0 && all.length > 0) kept.push(all[0].slice(0, MCP_HIT_MAX_CHARS));
+  if (kept.length === 0 && all.length > 0) kept.push(all[0].slice(0, maxChars));
   const numbered = renderLines(kept.map((text, i) => ({ n: startLine + i, text })));
-  const left = all.length - kept.length;
-  return left > 0 ? `${numbered}\n  … ${left} more lines (read_file lines ${startLine + kept.length}-${endLine})` : numbered;
+  const shownEnd = startLine + kept.length - 1;
+  return shownEnd < endLine ? `${numbered}\n  … lines ${shownEnd + 1}-${endLine} not shown (read_file or get_code_context)` : numbered;
 }
 
 /** `path:start-end`, the citation form used everywhere. */

@@ -8,6 +8,7 @@
  * props, an API token, or the local admin token; see worker/auth).
  */
 import { createMcpHandler } from "agents/mcp/server";
+import { publicOrigin } from "../auth/provider";
 import type { Env } from "../env";
 import { serviceContext, type Caller } from "../services/context";
 import { createMcpServer } from "./server";
@@ -20,7 +21,7 @@ export const MCP_ROUTE = "/mcp";
  * configuration (a TypeError naming the variable); tool failures become error tool results.
  */
 export function handleMcpRequest(request: Request, env: Env, ctx: ExecutionContext, caller: Caller): Promise<Response> {
-  const tc = { service: serviceContext(env, caller), origin: new URL(request.url).origin };
+  const tc = { service: serviceContext(env, caller), origin: publicOrigin(request, env) };
   const handler = createMcpHandler(() => createMcpServer(tc), {
     route: MCP_ROUTE,
     onerror: (err) => console.error("MCP handler error", err.message),

@@ -11,6 +11,8 @@ import { fetchTool } from "./tools/fetch";
 import { getCodeContextTool } from "./tools/get-code-context";
 import { getFileOutlineTool } from "./tools/get-file-outline";
 import { readFileTool } from "./tools/read-file";
+import { searchConnectorTool } from "./tools/search";
+import { searchCodeTool } from "./tools/search-code";
 import { registerTool, type ToolContext, type ToolDefinition } from "./tool";
 
 /** Name and version announced in `initialize`. */
@@ -18,11 +20,13 @@ export const MCP_SERVER_INFO = { name: "codebase-copilot", version: "0.1.0" } as
 
 /** Every tool, in the order `tools/list` shows them. */
 export const TOOLS: ToolDefinition[] = [
+  searchCodeTool,
   getCodeContextTool,
   readFileTool,
   findSymbolTool,
   findReferencesTool,
   getFileOutlineTool,
+  searchConnectorTool,
   fetchTool,
 ] as unknown as ToolDefinition[];
 

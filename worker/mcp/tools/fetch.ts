@@ -4,13 +4,15 @@
  * MCP tool `fetch` in the shape ChatGPT connectors and deep research expect: input `{id}` (an id
  * from the `search` tool), output `{id, title, text, url, metadata}`. Ids are
  * `<repo>:<path>:<start>-<end>` (lines 1-based, inclusive) or `<repo>:<path>` for a file's start;
- * the text is read through `readFile`, so the same budget and pagination apply.
+ * the text is read through `readFile`, so the same budget and pagination apply. `url` is a
+ * signed source link a browser can open (worker/mcp/links.ts).
  */
 import { z } from "zod";
 import { CodeSearchError } from "../../errors";
 import { readFile, READ_MAX_LINES, type ReadFileOutput } from "../../services/files";
 import { MCP_RESPONSE_MAX_CHARS, renderLines } from "../budget";
-import { defineTool, type ToolContext } from "../tool";
+import { sourceUrl } from "../links";
+import { defineTool } from "../tool";
 
 /** The id of a line range, parsed by `parseDocumentId`. */
 export function documentId(repo: string, path: string, startLine: number, endLine: number): string {
@@ -28,13 +30,6 @@ export function parseDocumentId(id: string): { repo: string; path: string; start
   const m = /^(.*):(\d+)-(\d+)$/.exec(rest);
   if (!m) return { repo, path: rest };
   return { repo, path: m[1], startLine: Number(m[2]), endLine: Number(m[3]) };
-}
-
-/** Link to the lines over REST (`GET /api/repos/{id}/files/{path}?start=&end=`). */
-export function linesUrl(tc: ToolContext, repo: string, path: string, startLine?: number, endLine?: number): string {
-  const encodedPath = path.split("/").map(encodeURIComponent).join("/");
-  const range = startLine !== undefined ? `?start=${startLine}&end=${endLine ?? startLine}` : "";
-  return `${tc.origin}/api/repos/${encodeURIComponent(repo)}/files/${encodedPath}${range}`;
 }
 
 const fetchInput = z.object({ id: z.string().min(3).max(1200).describe('Document id from the search tool, e.g. "hono:src/hono.ts:10-42".') });
@@ -68,12 +63,13 @@ export const fetchTool = defineTool({
     const ref = parseDocumentId(input.id);
     const r = await readFile(tc.service, { repo: ref.repo, path: ref.path, start_line: ref.startLine, end_line: ref.endLine });
     const wantedEnd = r.next ? r.next.end_line : r.endLine;
-    let structured = shape(input.id, r, wantedEnd, tc);
+    const url = await sourceUrl(tc, r.repo, r.path, r.startLine, r.endLine);
+    let structured = shape(input.id, r, wantedEnd, url);
     // JSON escaping can push a full read past the budget: give back fewer lines and a nextId.
     while (JSON.stringify(structured).length > MCP_RESPONSE_MAX_CHARS && r.lines.length > 1) {
       r.lines = r.lines.slice(0, Math.max(1, Math.floor(r.lines.length * 0.9)));
       r.endLine = r.lines[r.lines.length - 1].n;
-      structured = shape(input.id, r, wantedEnd, tc);
+      structured = shape(input.id, r, wantedEnd, url);
     }
     // ChatGPT reads the JSON-encoded object from the text content.
     return { structured, text: JSON.stringify(structured) };
@@ -81,12 +77,12 @@ export const fetchTool = defineTool({
 });
 
 /** The connector document for the lines in `r`; `nextId` continues up to `wantedEnd`. */
-function shape(id: string, r: ReadFileOutput, wantedEnd: number, tc: ToolContext): z.infer<typeof fetchOutput> {
+function shape(id: string, r: ReadFileOutput, wantedEnd: number, url: string): z.infer<typeof fetchOutput> {
   return {
     id,
     title: `${r.path}:${r.startLine}-${r.endLine} (${r.repo})`,
     text: renderLines(r.lines),
-    url: linesUrl(tc, r.repo, r.path, r.startLine, r.endLine),
+    url,
     metadata: {
       repo: r.repo,
       path: r.path,

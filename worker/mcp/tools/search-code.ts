@@ -1,0 +1,102 @@
+/**
+ * @module worker/mcp/tools/search-code
+ *
+ * MCP tool `search_code` over `search` (worker/services/search.ts). The input schema is the
+ * service's `searchInput` with the agent-facing names of issue 5 (`query`, k at most
+ * SEARCH_CODE_MAX_K); the output mirrors `SearchResponse` (worker/search/types.ts).
+ */
+import { z } from "zod";
+import type { SearchResponse } from "../../search/types";
+import { search, searchInput } from "../../services/search";
+import { cite, MCP_HIT_MAX_CHARS, MCP_RESPONSE_MAX_CHARS, renderSnippet } from "../budget";
+import { defineTool } from "../tool";
+
+/** Most results one search_code call returns (issue 5: k in 1-25). */
+export const SEARCH_CODE_MAX_K = 25;
+/** Characters of the text rendering kept for headers and the confidence line, not code. */
+const TEXT_OVERHEAD_CHARS = 4_000;
+
+const { q, k: _k, channels: _c, per_file_cap: _p, ...filters } = searchInput.shape;
+
+/** Input of search_code: the search service's fields, `q` named `query`. */
+export const searchCodeInput = z.object({
+  query: q,
+  ...filters,
+  k: z.number().int().min(1).max(SEARCH_CODE_MAX_K).default(10).describe(`Results to return, 1-${SEARCH_CODE_MAX_K} (default 10).`),
+});
+
+const channelRanks = z.object({ bm25: z.number().int().optional(), vector: z.number().int().optional(), symbol: z.number().int().optional(), path: z.number().int().optional() });
+
+/** One hit. Lines are 1-based and inclusive; `snippet` is the chunk's code, bounded. */
+export const searchHitSchema = z.object({
+  repo: z.string(),
+  path: z.string(),
+  startLine: z.number().int(),
+  endLine: z.number().int(),
+  language: z.string(),
+  symbol: z.string().nullable(),
+  kind: z.string(),
+  score: z.number(),
+  ranks: channelRanks,
+  snippet: z.string(),
+  snippetTruncated: z.boolean(),
+  chunkId: z.string(),
+});
+
+/** The confidence block of a search. */
+export const confidenceSchema = z.object({
+  level: z.enum(["high", "low"]),
+  termCoverage: z.number(),
+  bestVectorScore: z.number().nullable(),
+  missingTerms: z.array(z.string()),
+  reason: z.string(),
+});
+
+/** Output of search_code: results, confidence, and the repos searched or failed. */
+export const searchCodeOutput = z.object({
+  results: z.array(searchHitSchema),
+  confidence: confidenceSchema,
+  stats: z.object({
+    tookMs: z.number(),
+    repos: z.array(z.string()),
+    failedRepos: z.array(z.object({ repo: z.string(), error: z.string() })),
+    queryTerms: z.array(z.string()),
+  }),
+});
+
+/** Text rendering: one block per hit (citation, symbol, ranks, numbered code), then confidence. */
+export function renderSearch(r: SearchResponse): string {
+  if (r.results.length === 0) return `No results (${r.confidence.reason}). Try other words, find_symbol for a known name, or fewer filters.`;
+  const perHit = Math.min(MCP_HIT_MAX_CHARS, Math.floor((MCP_RESPONSE_MAX_CHARS - TEXT_OVERHEAD_CHARS) / r.results.length));
+  const blocks = r.results.map((h, i) => {
+    const ranks = Object.entries(h.ranks).map(([ch, rank]) => `${ch}#${rank}`).join(" ");
+    const what = h.symbol ? ` ${h.kind} ${h.symbol}` : "";
+    return `${i + 1}. ${h.repo}:${cite(h.path, h.startLine, h.endLine)}${what} [${ranks}] chunk ${h.chunkId}\n${renderSnippet(h.snippet, h.startLine, h.endLine, perHit)}`;
+  });
+  const c = r.confidence;
+  const missing = c.missingTerms.length ? `; missing terms: ${c.missingTerms.join(", ")}` : "";
+  const failed = r.stats.failedRepos.length ? `\nfailed repos: ${r.stats.failedRepos.map((f) => `${f.repo} (${f.error})`).join(", ")}` : "";
+  return `${blocks.join("\n\n")}\n\nconfidence: ${c.level} (${c.reason}${missing})${failed}`;
+}
+
+export const searchCodeTool = defineTool({
+  name: "search_code",
+  title: "Search code",
+  description:
+    "Hybrid code search (BM25 + embeddings + symbol and path matching, fused by reciprocal rank) over the indexed repos. " +
+    "Ask in natural language, with identifiers, or paste an error or bug report. Returns ranked chunks as path:start-end with symbol, " +
+    "per-channel ranks, the code, and a confidence block: when confidence is low, say so rather than guess.",
+  inputSchema: searchCodeInput,
+  outputSchema: searchCodeOutput,
+  readOnly: true,
+  async handler(input, tc) {
+    const { query, ...rest } = input;
+    const r = await search(tc.service, { q: query, ...rest });
+    const structured = {
+      results: r.results,
+      confidence: r.confidence,
+      stats: { tookMs: r.stats.tookMs, repos: r.stats.repos, failedRepos: r.stats.failedRepos, queryTerms: r.stats.queryTerms },
+    };
+    return { structured, text: renderSearch(r) };
+  },
+});

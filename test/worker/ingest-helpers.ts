@@ -48,15 +48,20 @@ export async function refreshAndWait(id: string, body: { ref?: string } = {}): P
   return waitForJob(id, json.job!.id);
 }
 
-/** Every D1 row a repo owns, in a stable order, for "same index" comparisons. */
-export async function indexRows(repo: string) {
+/**
+ * Every D1 row a repo owns, without repo-dependent ids (file and chunk ids hash the repo id),
+ * in a stable order: two repos indexed from the same tree give equal shapes.
+ */
+export async function indexShape(repo: string) {
   const all = async (sql: string) => (await env.DB.prepare(sql).bind(repo).all()).results;
+  const n = async (sql: string) => ((await env.DB.prepare(sql).bind(repo).first<{ n: number }>())?.n ?? 0);
   return {
-    snapshot: await all("SELECT path, file_id FROM snapshot_files WHERE repo = ? ORDER BY path"),
-    files: await all("SELECT file_id, path, blob_sha, language, line_count, byte_size, imports FROM files WHERE repo = ? ORDER BY file_id"),
-    chunks: await all("SELECT id, path, kind, symbol, start_line, end_line, content FROM chunks WHERE repo = ? ORDER BY id"),
-    fts: await all("SELECT count(*) AS n FROM chunks_fts WHERE rowid IN (SELECT rowid FROM chunks WHERE repo = ?)"),
-    symbols: await all("SELECT path, name, kind, start_line, end_line, chunk_id FROM symbols WHERE repo = ? ORDER BY path, start_line, name"),
-    vectors: await all("SELECT id FROM local_vectors WHERE repo = ? ORDER BY id"),
+    snapshot: await all("SELECT s.path, f.blob_sha FROM snapshot_files s JOIN files f ON f.repo = s.repo AND f.file_id = s.file_id WHERE s.repo = ? ORDER BY s.path"),
+    files: await all("SELECT path, blob_sha, language, line_count, byte_size, imports FROM files WHERE repo = ? ORDER BY path, blob_sha"),
+    chunks: await all("SELECT path, kind, symbol, container, start_line, end_line, content FROM chunks WHERE repo = ? ORDER BY path, start_line, end_line, kind"),
+    fts: await n("SELECT count(*) AS n FROM chunks_fts WHERE rowid IN (SELECT rowid FROM chunks WHERE repo = ?)"),
+    symbols: await all("SELECT path, name, kind, start_line, end_line FROM symbols WHERE repo = ? ORDER BY path, start_line, name"),
+    vectors: await n("SELECT count(*) AS n FROM local_vectors WHERE repo = ?"),
+    orphanVectors: await n("SELECT count(*) AS n FROM local_vectors v WHERE v.repo = ?1 AND NOT EXISTS (SELECT 1 FROM chunks c WHERE c.id = v.id)"),
   };
 }

@@ -99,6 +99,12 @@ export async function indexFiles(deps: PipelineDeps, repo: string, files: Pipeli
   }
   const chunks = indexed.flatMap((f) => toChunkRecords(f));
   await embedChunks(deps, repo, chunks);
-  await writeInGroups(deps.db, indexed);
+  try {
+    await writeInGroups(deps.db, indexed);
+  } catch (err) {
+    // Without D1 rows nothing references these vectors; a retry upserts them again.
+    await deps.vectors.delete(repo, chunks.map((c) => c.id)).catch((e) => console.error("could not remove vectors of a failed batch", e));
+    throw err;
+  }
   return { written: indexed.map((f) => ({ path: f.path, fileId: f.fileId })), chunks: chunks.length, skipped };
 }

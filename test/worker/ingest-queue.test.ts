@@ -1,0 +1,136 @@
+/**
+ * Queue delivery semantics, driven by hand: the coordinator's queue producer is swapped for a
+ * capturing one (on the live instance, via runInDurableObject), so the test decides when and
+ * how often each message reaches the real consumer (`handleIndexBatch`), with the real
+ * coordinator, D1, git server and pipeline.
+ */
+import { createExecutionContext, createMessageBatch, env, getQueueResult, runInDurableObject } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import type { RepoCoordinator } from "../../durable-objects/repo-coordinator";
+import { handleIndexBatch } from "../../indexer/consumer";
+import type { IndexJob } from "../../indexer/jobs";
+import { createPipelineDeps, indexFiles, type PipelineDeps } from "../../indexer/pipeline";
+import { loadConfig } from "../../worker/env";
+import { fixtureUrl, indexShape, registerAndWait, repoStatus } from "./ingest-helpers";
+
+/** Registers `repo` in D1 and starts a job whose queue messages are captured, not delivered. */
+async function startCapturedJob(repo: string): Promise<{ messages: IndexJob[]; jobId: string }> {
+  const now = Date.now();
+  await env.DB.prepare("INSERT INTO repos (id, name, source_kind, url, ref, status, created_at, updated_at) VALUES (?, ?, 'git', ?, NULL, 'queued', ?, ?)")
+    .bind(repo, repo, fixtureUrl(), now, now)
+    .run();
+  const stub = env.REPO_COORDINATOR.get(env.REPO_COORDINATOR.idFromName(repo));
+  const messages: IndexJob[] = [];
+  const capture = {
+    async send(body: IndexJob) {
+      messages.push(body);
+    },
+    async sendBatch(batch: Iterable<{ body: IndexJob }>) {
+      for (const m of batch) messages.push(m.body);
+    },
+  };
+  const job = await runInDurableObject(stub, async (instance: RepoCoordinator) => {
+    const self = instance as unknown as { env: typeof env };
+    self.env = { ...self.env, INDEX_QUEUE: capture as unknown as Queue };
+    return instance.requestIndex({ repo, sourceKind: "git", url: fixtureUrl(), ref: null });
+  });
+  // The alarm fetches and plans (bounded poll until the job is indexing).
+  for (let i = 0; i < 400 && (await stub.status())?.status !== "indexing"; i++) await new Promise((r) => setTimeout(r, 25));
+  expect((await stub.status())?.status).toBe("indexing");
+  return { messages, jobId: job.jobId };
+}
+
+function batchOf(messages: IndexJob[], attempts = 1) {
+  return createMessageBatch<IndexJob>(
+    "codebase-copilot-index",
+    messages.map((body, i) => ({ id: `m${i}-${attempts}`, timestamp: Date.now(), attempts, body })),
+  );
+}
+
+async function deliver(messages: IndexJob[], deps?: PipelineDeps, attempts = 1) {
+  const batch = batchOf(messages, attempts);
+  const ctx = createExecutionContext();
+  await handleIndexBatch(batch, env, deps);
+  return getQueueResult(batch, ctx);
+}
+
+describe("queue consumer", () => {
+  it("a batch delivered twice (the first time dying before its ack) leaves the rows of a clean run", async () => {
+    const clean = await registerAndWait({ url: fixtureUrl(), name: "q-clean-1" });
+    expect(clean.status).toBe("ready");
+
+    const { messages, jobId } = await startCapturedJob("q-twice");
+    expect(messages).toEqual([{ v: 1, repo: "q-twice", jobId, batchId: 0 }]);
+    const stub = env.REPO_COORDINATOR.get(env.REPO_COORDINATOR.idFromName("q-twice"));
+    // First delivery: the pipeline writes everything, then the consumer dies before acking.
+    const files = await stub.batchFiles(jobId, 0);
+    expect(files?.length).toBe(6);
+    const deps = createPipelineDeps(env, loadConfig(env));
+    await indexFiles(deps, "q-twice", files!);
+    expect((await repoStatus("q-twice")).status).toBe("indexing");
+    // Redelivery: written again, acked; then the same message once more (acked, no work).
+    const r1 = await deliver([messages[0]!, messages[0]!], deps, 2);
+    expect(r1.explicitAcks.sort()).toEqual(["m0-2", "m1-2"]);
+    expect(r1.retryMessages).toEqual([]);
+    const done = await repoStatus("q-twice");
+    expect(done.status).toBe("ready");
+    expect(done.progress).toMatchObject({ filesQueued: 6, filesDone: 6 });
+    expect(await indexShape("q-twice")).toEqual(await indexShape("q-clean-1"));
+  });
+
+  it("a consumer that throws once is retried with a delay, and the final index equals a clean run", async () => {
+    const clean = await registerAndWait({ url: fixtureUrl(), name: "q-clean-2" });
+    expect(clean.status).toBe("ready");
+
+    const { messages } = await startCapturedJob("q-retry");
+    const real = createPipelineDeps(env, loadConfig(env));
+    let calls = 0;
+    const flaky: PipelineDeps = {
+      ...real,
+      embedder: {
+        model: real.embedder.model,
+        dimensions: real.embedder.dimensions,
+        maxBatch: real.embedder.maxBatch,
+        async embed(texts, kind) {
+          calls += 1;
+          if (calls === 1) throw new Error("embedding backend unavailable (injected)");
+          return real.embedder.embed(texts, kind);
+        },
+      },
+    };
+    const first = await deliver(messages, flaky, 1);
+    expect(first.explicitAcks).toEqual([]);
+    expect(first.retryMessages.map((m) => m.msgId)).toEqual(["m0-1"]);
+    const mid = await repoStatus("q-retry");
+    expect(mid.status).toBe("indexing");
+    expect(mid.snapshot).toBeNull(); // nothing visible from the failed attempt
+
+    const second = await deliver(messages, flaky, 2);
+    expect(second.explicitAcks).toEqual(["m0-2"]);
+    const done = await repoStatus("q-retry");
+    expect(done.status).toBe("ready");
+    expect(await indexShape("q-retry")).toEqual(await indexShape("q-clean-2"));
+  });
+
+  it("a batch that keeps failing is acked after the last attempt and counted as index_failed", async () => {
+    const { messages } = await startCapturedJob("q-give-up");
+    const real = createPipelineDeps(env, loadConfig(env));
+    const db = new Proxy(real.db, {
+      get: (target, key) => (key === "batch" ? async () => Promise.reject(new Error("D1 down (injected)")) : Reflect.get(target, key).bind(target)),
+    });
+    const broken: PipelineDeps = { ...real, db };
+    const r = await deliver(messages, broken, 5);
+    expect(r.explicitAcks).toEqual(["m0-5"]);
+    const s = await repoStatus("q-give-up");
+    expect(s.status).toBe("ready");
+    expect(s.skipped.index_failed).toBe(6);
+    expect(s.snapshot?.commit).toMatch(/^[0-9a-f]{40}$/);
+    expect(await indexShape("q-give-up")).toMatchObject({ files: [], chunks: [], vectors: 0 });
+  });
+
+  it("drops malformed messages instead of retrying them forever", async () => {
+    const r = await deliver([{ v: 2, repo: "x" } as unknown as IndexJob]);
+    expect(r.explicitAcks).toEqual(["m0-1"]);
+    expect(r.retryMessages).toEqual([]);
+  });
+});

@@ -90,7 +90,7 @@ function variants(): SearchVariant[] {
   if (args.mode) v.mode = args.mode as SearchVariant["mode"];
   if (args["per-file-cap"] !== undefined) v.perFileCap = Number(args["per-file-cap"]);
   if (args.channels) v.channels = args.channels.split(",");
-  v.label = [v.mode ?? "default", v.channels?.join("+"), v.perFileCap !== undefined ? `cap ${v.perFileCap}` : ""].filter(Boolean).join(", ");
+  v.label = [v.mode ?? "hybrid (server defaults)", v.channels?.join("+"), v.perFileCap !== undefined ? `cap ${v.perFileCap}` : ""].filter(Boolean).join(", ");
   return [v];
 }
 
@@ -118,8 +118,8 @@ async function serverConfig(repo: string): Promise<string> {
   const parts = [args["base-url"] === "http://127.0.0.1:8787" ? "local (npm start / wrangler dev)" : args["base-url"]!];
   try {
     const s = await client.repoStatus(repo);
-    const model = (s.embeddingModel ?? s.embedding_model ?? (s.snapshot as Record<string, unknown> | undefined)?.embeddingModel) as string | undefined;
-    if (model) parts.push(`embedding model ${model}`);
+    const emb = s.embedding as { model?: string; dimensions?: number } | null | undefined;
+    if (emb?.model) parts.push(`embedding model ${emb.model} (${emb.dimensions} dims)`);
   } catch {
     // Status is optional for the provenance line.
   }

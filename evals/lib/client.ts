@@ -96,7 +96,7 @@ export class ApiClient {
    * the client-side latency in ms (wall time of the HTTP round trip).
    */
   async search(req: SearchRequest): Promise<{ response: SearchResponse; latencyMs: number }> {
-    const body: Record<string, unknown> = { query: req.query, repo: req.repo, k: req.k };
+    const body: Record<string, unknown> = { q: req.query, repo: req.repo, k: req.k };
     const v = req.variant;
     if (v?.mode) body.mode = v.mode;
     if (v?.perFileCap !== undefined) body.per_file_cap = v.perFileCap;

@@ -1,0 +1,70 @@
+/**
+ * Exports the trees the public sets are scored on, OUTSIDE the project (they are others'
+ * code and never committed): one folder per (repository, commit), `<out>/<name>-<short commit>`,
+ * made with `git --git-dir=<dir> archive <commit> | tar -x -C <folder>`.
+ *
+ *   node evals/export-corpora.ts --set hono-50|swebench --out /tmp/cc-corpora \
+ *     --git-dir honojs/hono=/path/to/hono/.git [--git-dir psf/requests=...] \
+ *     [--repos psf/requests,pallets/flask] [--per-repo 20] [--bench-dir ../shared/bench]
+ *
+ * Folders that already exist are kept. Repositories without a `--git-dir` are reported and skipped.
+ */
+import { execSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { corpusFolderName, parseSwebench, pickInstances } from "./lib/sets.ts";
+
+const { values: args } = parseArgs({
+  options: {
+    set: { type: "string" },
+    out: { type: "string", default: "/tmp/cc-corpora" },
+    "git-dir": { type: "string", multiple: true, default: [] },
+    repos: { type: "string" },
+    "per-repo": { type: "string", default: "20" },
+    "bench-dir": { type: "string" },
+  },
+});
+
+const ROOT = resolve(dirname(new URL(import.meta.url).pathname), "..");
+const benchDir = resolve(args["bench-dir"] ?? join(ROOT, "..", "shared", "bench"));
+const out = resolve(args.out!);
+if (out.startsWith(ROOT + "/") || out === ROOT) throw new Error(`--out must be outside the project (${ROOT}); corpora are never committed`);
+
+const gitDirs = new Map<string, string>();
+for (const pair of args["git-dir"]!) {
+  const eq = pair.indexOf("=");
+  if (eq < 0) throw new Error(`--git-dir takes owner/name=path, got "${pair}"`);
+  gitDirs.set(pair.slice(0, eq), resolve(pair.slice(eq + 1)));
+}
+
+let needed: { repo: string; commit: string }[];
+if (args.set === "hono-50") {
+  const set = JSON.parse(readFileSync(join(benchDir, "hono-50.json"), "utf8")) as { repo: string; commit: string };
+  needed = [{ repo: set.repo, commit: set.commit }];
+} else if (args.set === "swebench") {
+  const all = parseSwebench(readFileSync(join(benchDir, "swebench-lite-offline.jsonl"), "utf8"));
+  needed = pickInstances(all, args.repos ? args.repos.split(",") : [], Number(args["per-repo"])).map((i) => ({ repo: i.repo, commit: i.base_commit }));
+} else {
+  throw new Error("--set must be hono-50 or swebench");
+}
+
+mkdirSync(out, { recursive: true });
+const seen = new Set<string>();
+for (const { repo, commit } of needed) {
+  const folder = join(out, corpusFolderName(repo, commit));
+  if (seen.has(folder)) continue;
+  seen.add(folder);
+  if (existsSync(folder)) {
+    console.log(`kept     ${folder}`);
+    continue;
+  }
+  const gitDir = gitDirs.get(repo);
+  if (!gitDir) {
+    console.log(`skipped  ${repo}@${commit.slice(0, 7)}: pass --git-dir ${repo}=<path to its .git>`);
+    continue;
+  }
+  mkdirSync(folder, { recursive: true });
+  execSync(`git --git-dir=${JSON.stringify(gitDir)} archive ${commit} | tar -x -C ${JSON.stringify(folder)}`, { stdio: ["ignore", "inherit", "inherit"] });
+  console.log(`exported ${folder}`);
+}

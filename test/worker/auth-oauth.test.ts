@@ -10,6 +10,7 @@ import { discoverAuthorizationServerMetadata, refreshAuthorization } from "@mode
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { describe, expect, it } from "vitest";
+import { api } from "../helpers";
 import { browse, CookieJar, hiddenInput, MemoryOAuthClient, ORIGIN, postForm, selfFetch } from "./auth-helpers";
 
 const MCP_URL = new URL(`${ORIGIN}/mcp`);
@@ -42,7 +43,7 @@ describe("OAuth 2.1 on /mcp with the local provider", () => {
     expect(as?.code_challenge_methods_supported).toEqual(["S256"]);
     expect(as?.registration_endpoint).toBe(`${ORIGIN}/oauth/register`);
     expect(as?.authorization_endpoint).toBe(`${ORIGIN}/authorize`);
-    expect(as?.revocation_endpoint).toBeDefined();
+    expect((as as { revocation_endpoint?: string } | undefined)?.revocation_endpoint).toBeDefined();
   });
 
   it("register -> authorize (local login) -> PKCE exchange -> tool call -> refresh -> revoke -> refused", async () => {
@@ -109,7 +110,8 @@ describe("OAuth 2.1 on /mcp with the local provider", () => {
     expect((await mcpWith(tokens3.access_token)).status).toBe(200);
 
     // 6. Revoke the refresh token (RFC 7009): the grant and its access tokens die with it.
-    const revoke = await SELF.fetch(as.revocation_endpoint!, {
+    const revocationEndpoint = (as as { revocation_endpoint?: string }).revocation_endpoint!;
+    const revoke = await SELF.fetch(revocationEndpoint, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded" },
       body: new URLSearchParams({ token: tokens3.refresh_token!, token_type_hint: "refresh_token", client_id: provider.info!.client_id }).toString(),
@@ -152,5 +154,26 @@ describe("OAuth 2.1 on /mcp with the local provider", () => {
     expect(res.status).toBe(403);
     const fromAfar = await SELF.fetch(`${ORIGIN}/login`, { headers: { "cf-connecting-ip": "203.0.113.9" } });
     expect(fromAfar.status).toBe(403);
+  });
+
+  it("accepts API tokens with the search scope on /mcp for headless agents, and refuses others", async () => {
+    const mint = async (scopes: string[]) => (await (await api("/api/tokens", { method: "POST", json: { name: `mcp ${scopes}`, scopes } })).json<{ token: string; id: string }>());
+    const list = (token: string) =>
+      selfFetch(MCP_URL, {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }),
+      });
+    const search = await mint(["search"]);
+    expect((await list(search.token)).status).toBe(200);
+    expect((await list(env.ADMIN_TOKEN!)).status).toBe(200);
+    const indexOnly = await mint(["index"]);
+    const refused = await list(indexOnly.token);
+    expect(refused.status).toBe(403);
+    expect(refused.headers.get("www-authenticate")).toContain("insufficient_scope");
+    expect(await refused.text()).not.toContain("tools");
+    expect((await api(`/api/tokens/${search.id}`, { method: "DELETE" })).status).toBe(200);
+    expect((await list(search.token)).status).toBe(401);
+    expect((await list("ccp_not-a-real-token-000000000000000000000000")).status).toBe(401);
   });
 });

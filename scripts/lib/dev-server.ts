@@ -1,0 +1,109 @@
+/**
+ * @module scripts/lib/dev-server
+ *
+ * Runs the product for measurements from a clean export of one commit (Node only). `wrangler
+ * dev` reloads whenever a watched source file changes, so a server started in a work tree that
+ * is being edited measures a moving target; an export of `HEAD` (or any commit) is stable and
+ * names exactly what was measured. The export shares the project's `node_modules` by symlink.
+ */
+import { execFileSync, execSync, spawn, type ChildProcess } from "node:child_process";
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, symlinkSync } from "node:fs";
+import { join } from "node:path";
+
+/** A running `wrangler dev` (own process group). */
+export interface DevServer {
+  baseUrl: string;
+  token: string;
+  /** Commit the server runs (full SHA). */
+  commit: string;
+  /** Pid of the wrangler process; its process group holds workerd. */
+  pid: number;
+  logFile: string;
+  stop(): Promise<void>;
+}
+
+/** Options of `startSnapshotServer`. */
+export interface SnapshotServerOptions {
+  /** The project checkout (its git dir and node_modules are used). */
+  projectRoot: string;
+  /** Commit-ish to export; default HEAD. */
+  commit?: string;
+  port: number;
+  /** Fresh state folder (deleted contents mean a cold index). */
+  persistTo: string;
+  /** Where exports go: `<dir>/<sha>`; default /tmp/cc-snapshots. */
+  snapshotsDir?: string;
+  token: string;
+  /** Extra `--var KEY:VALUE` bindings. */
+  vars?: Record<string, string>;
+  /** Health wait, ms; default 180 s (first start bundles the Worker). */
+  healthTimeoutMs?: number;
+}
+
+const childEnv = { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false", CI: "1" };
+
+/** Exports `commit` of `projectRoot` to `<snapshotsDir>/<sha>` once; returns the folder and SHA. */
+export function exportSnapshot(projectRoot: string, commit = "HEAD", snapshotsDir = "/tmp/cc-snapshots"): { dir: string; sha: string } {
+  const sha = execFileSync("git", ["rev-parse", `${commit}^{commit}`], { cwd: projectRoot, encoding: "utf8" }).trim();
+  const dir = join(snapshotsDir, sha);
+  if (!existsSync(join(dir, "wrangler.toml"))) {
+    mkdirSync(dir, { recursive: true });
+    execSync(`git archive ${sha} | tar -x -C ${JSON.stringify(dir)}`, { cwd: projectRoot, stdio: ["ignore", "inherit", "inherit"] });
+    symlinkSync(join(projectRoot, "node_modules"), join(dir, "node_modules"));
+  }
+  return { dir, sha };
+}
+
+/** Exports the commit, applies migrations to `persistTo`, starts `wrangler dev` and waits for /api/health. */
+export async function startSnapshotServer(o: SnapshotServerOptions): Promise<DevServer> {
+  const { dir, sha } = exportSnapshot(o.projectRoot, o.commit, o.snapshotsDir);
+  const wrangler = join(dir, "node_modules", "wrangler", "bin", "wrangler.js");
+  execFileSync(process.execPath, [wrangler, "d1", "migrations", "apply", "DB", "--local", "--persist-to", o.persistTo], { cwd: dir, env: childEnv, stdio: "ignore" });
+  const args = ["dev", "--ip", "127.0.0.1", "--port", String(o.port), "--persist-to", o.persistTo, "--show-interactive-dev-session=false", "--var", `ADMIN_TOKEN:${o.token}`];
+  for (const [k, v] of Object.entries(o.vars ?? {})) args.push("--var", `${k}:${v}`);
+  const logFile = join(o.persistTo, "wrangler.log");
+  mkdirSync(o.persistTo, { recursive: true });
+  const log = openSync(logFile, "w");
+  const child: ChildProcess = spawn(process.execPath, [wrangler, ...args], { cwd: dir, env: childEnv, stdio: ["ignore", log, log], detached: true });
+  closeSync(log);
+  let exited = false;
+  child.on("exit", () => (exited = true));
+  const baseUrl = `http://127.0.0.1:${o.port}`;
+  const server: DevServer = {
+    baseUrl,
+    token: o.token,
+    commit: sha,
+    pid: child.pid!,
+    logFile,
+    async stop() {
+      if (exited) return;
+      try {
+        process.kill(-child.pid!, "SIGTERM");
+      } catch {
+        return;
+      }
+      for (let i = 0; i < 50 && !exited; i++) await new Promise((r) => setTimeout(r, 100));
+      if (!exited) {
+        try {
+          process.kill(-child.pid!, "SIGKILL");
+        } catch {
+          // Already gone.
+        }
+      }
+    },
+  };
+  const deadline = Date.now() + (o.healthTimeoutMs ?? 180_000);
+  while (Date.now() < deadline) {
+    if (exited) throw new Error(`wrangler dev exited; log tail:\n${readFileSync(logFile, "utf8").slice(-3000)}`);
+    try {
+      const res = await fetch(`${baseUrl}/api/health`, { signal: AbortSignal.timeout(2000) });
+      await res.body?.cancel();
+      if (res.ok) return server;
+    } catch {
+      // Not up yet.
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  await server.stop();
+  throw new Error(`wrangler dev did not answer ${baseUrl}/api/health in time; log: ${logFile}`);
+}

@@ -1,0 +1,30 @@
+/**
+ * Serves one commit of the project for evaluation runs, from a clean export (so edits in the
+ * work tree do not reload the server mid-run): `node scripts/serve-snapshot.ts [--commit HEAD]
+ * [--port 8791] [--state /tmp/cc-eval-state] [--token eval-token] [--fresh]`. Prints the base URL
+ * and stays in the foreground; Ctrl-C stops wrangler and workerd.
+ *
+ * Then: `npm run eval -- --set fixture --base-url http://127.0.0.1:8791 --token eval-token`.
+ */
+import { rmSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { startSnapshotServer } from "./lib/dev-server.ts";
+
+const { values: a } = parseArgs({
+  options: {
+    commit: { type: "string", default: "HEAD" },
+    port: { type: "string", default: "8791" },
+    state: { type: "string", default: "/tmp/cc-eval-state" },
+    token: { type: "string", default: "eval-token" },
+    fresh: { type: "boolean", default: false },
+  },
+});
+const root = resolve(dirname(new URL(import.meta.url).pathname), "..");
+if (a.fresh) rmSync(a.state!, { recursive: true, force: true });
+const server = await startSnapshotServer({ projectRoot: root, commit: a.commit, port: Number(a.port), persistTo: a.state!, token: a.token! });
+console.log(`serving commit ${server.commit.slice(0, 7)} at ${server.baseUrl} (token ${server.token}); log ${server.logFile}; pid ${server.pid}`);
+const stop = () => void server.stop().then(() => process.exit(0));
+process.on("SIGINT", stop);
+process.on("SIGTERM", stop);
+setInterval(() => {}, 1 << 30);

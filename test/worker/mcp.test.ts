@@ -2,37 +2,17 @@
  * The MCP endpoint with the official client (`@modelcontextprotocol/sdk` Client over
  * StreamableHTTPClientTransport), routed to the Worker through `SELF.fetch`.
  */
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { env, SELF } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
+import { call, connect, text } from "./mcp-client";
 import { seedFixture } from "./mcp-fixture";
 
-type ToolResult = { isError?: boolean; content: { type: string; text?: string }[]; structuredContent?: Record<string, any>; _meta?: Record<string, any> };
-
-/** Fetch that sends every client request to the Worker, with the Host header and a bearer token. */
-function workerFetch(token: string | null): typeof fetch {
-  return (async (input: RequestInfo | URL, init?: RequestInit) => {
-    const req = new Request(input, init);
-    const headers = new Headers(req.headers);
-    headers.set("host", new URL(req.url).host);
-    if (token) headers.set("authorization", `Bearer ${token}`);
-    return SELF.fetch(req.url, { method: req.method, headers, body: req.body ? await req.text() : undefined });
-  }) as typeof fetch;
+/** Text of the first content of a resources/read result. */
+function resourceText(r: { contents: ({ text: string } | { blob: string })[] }): string {
+  const c = r.contents[0];
+  return "text" in c ? c.text : "";
 }
-
-async function connect(token: string | null = env.ADMIN_TOKEN ?? null): Promise<Client> {
-  const client = new Client({ name: "mcp-test", version: "1.0.0" }, { jsonSchemaValidator: new CfWorkerJsonSchemaValidator() });
-  await client.connect(new StreamableHTTPClientTransport(new URL("http://localhost/mcp"), { fetch: workerFetch(token) }));
-  return client;
-}
-
-async function call(client: Client, name: string, args: Record<string, unknown>): Promise<ToolResult> {
-  return (await client.callTool({ name, arguments: args })) as ToolResult;
-}
-
-const text = (r: ToolResult) => r.content.map((c) => c.text ?? "").join("\n");
 
 describe("MCP endpoint", () => {
   let client: Client;
@@ -201,6 +181,30 @@ describe("MCP endpoint", () => {
     expect(await page.text()).toContain("listUsers");
     const doc = await call(client, "fetch", { id: hit.id });
     expect(doc.structuredContent?.text).toContain("11    listUsers() {");
+  });
+
+  it("list_repos, get_index_status and the resources describe the repos", async () => {
+    const list = await call(client, "list_repos", {});
+    expect(list.structuredContent?.repos.map((r: { id: string }) => r.id)).toEqual(["demo", "other", "pending"]);
+    expect(text(list)).toContain("demo: ready; snapshot c2 indexed");
+    expect(text(list)).toContain("pending: indexing, 0/0 files; no snapshot yet");
+
+    const status = await call(client, "get_index_status", { repo: "pending" });
+    expect(status.structuredContent).toMatchObject({ id: "pending", status: "indexing", snapshot: null });
+    const unknown = await call(client, "get_index_status", { repo: "nope" });
+    expect(text(unknown)).toContain('Unknown repo "nope". Available: demo, other, pending.');
+
+    const repos = await client.readResource({ uri: "codebase://repos" });
+    expect(JSON.parse(resourceText(repos)).repos.map((r: { id: string }) => r.id)).toEqual(["demo", "other", "pending"]);
+    const templates = await client.listResourceTemplates();
+    expect(templates.resourceTemplates.map((t) => t.uriTemplate)).toEqual(["codebase://{repo}/files", "codebase://{repo}/files{?offset}"]);
+    const listed = await client.listResources();
+    expect(listed.resources.map((r) => r.uri)).toEqual(["codebase://repos", "codebase://demo/files", "codebase://other/files"]);
+    const files = await client.readResource({ uri: "codebase://demo/files" });
+    expect(resourceText(files)).toBe("src/app.ts\nsrc/big.ts\nsrc/users.ts");
+    const page2 = await client.readResource({ uri: "codebase://demo/files?offset=2" });
+    expect(resourceText(page2)).toBe("src/users.ts");
+    await expect(client.readResource({ uri: "codebase://nope/files" })).rejects.toThrow(/Unknown repo "nope"/);
   });
 
   it("fetch returns the ChatGPT connector document shape", async () => {

@@ -2,15 +2,20 @@
  * @module worker/mcp/server
  *
  * Builds the MCP server for one request: registers every tool (worker/mcp/tools/*) and the
- * resources, bound to the caller's service context. Registration only; tools hold the logic.
+ * resources (worker/mcp/resources.ts), bound to the caller's service context. Registration
+ * only; tools hold the logic.
  */
 import { McpServer } from "@modelcontextprotocol/server";
+import { registerResources } from "./resources";
 import { findReferencesTool } from "./tools/find-references";
 import { findSymbolTool } from "./tools/find-symbol";
 import { fetchTool } from "./tools/fetch";
 import { getCodeContextTool } from "./tools/get-code-context";
 import { getFileOutlineTool } from "./tools/get-file-outline";
+import { getIndexStatusTool } from "./tools/get-index-status";
+import { listReposTool } from "./tools/list-repos";
 import { readFileTool } from "./tools/read-file";
+import { refreshIndexTool } from "./tools/refresh-index";
 import { searchConnectorTool } from "./tools/search";
 import { searchCodeTool } from "./tools/search-code";
 import { registerTool, type ToolContext, type ToolDefinition } from "./tool";
@@ -26,6 +31,9 @@ export const TOOLS: ToolDefinition[] = [
   findSymbolTool,
   findReferencesTool,
   getFileOutlineTool,
+  listReposTool,
+  getIndexStatusTool,
+  refreshIndexTool,
   searchConnectorTool,
   fetchTool,
 ] as unknown as ToolDefinition[];
@@ -42,5 +50,6 @@ const INSTRUCTIONS = [
 export function createMcpServer(tc: ToolContext): McpServer {
   const server = new McpServer(MCP_SERVER_INFO, { instructions: INSTRUCTIONS });
   for (const tool of TOOLS) registerTool(server, tool, tc);
+  registerResources(server, tc);
   return server;
 }

@@ -46,6 +46,18 @@ export interface ActiveRepo {
  * may see) for unknown or invisible repos, `index_not_ready` before the first snapshot.
  */
 export async function activeRepo(ctx: ServiceContext, repo: string): Promise<ActiveRepo> {
+  const row = await visibleRepo(ctx, repo);
+  if (!row.active_commit) {
+    throw new CodeSearchError("index_not_ready", `Repo "${repo}" has no completed index yet (status: ${row.status}). Check get_index_status and retry when it is ready.`);
+  }
+  return { id: row.id, commit: row.active_commit };
+}
+
+/**
+ * The repos row of a repo the caller may see, snapshot or not. Throws `repo_not_found` naming
+ * the repos the caller may see (an invisible repo answers exactly like a missing one).
+ */
+export async function visibleRepo(ctx: ServiceContext, repo: string): Promise<{ id: string; status: string; active_commit: string | null }> {
   const row = await ctx.env.DB.prepare("SELECT id, status, active_commit FROM repos WHERE id = ?")
     .bind(repo)
     .first<{ id: string; status: string; active_commit: string | null }>();
@@ -54,10 +66,7 @@ export async function activeRepo(ctx: ServiceContext, repo: string): Promise<Act
     const shown = names.slice(0, AVAILABLE_REPOS_SHOWN).join(", ") + (names.length > AVAILABLE_REPOS_SHOWN ? ", ..." : "");
     throw new CodeSearchError("repo_not_found", names.length ? `Unknown repo "${repo}". Available: ${shown}.` : `Unknown repo "${repo}". No repos are indexed yet; register one with POST /api/repos.`);
   }
-  if (!row.active_commit) {
-    throw new CodeSearchError("index_not_ready", `Repo "${repo}" has no completed index yet (status: ${row.status}). Check get_index_status and retry when it is ready.`);
-  }
-  return { id: row.id, commit: row.active_commit };
+  return row;
 }
 
 /** Ids of the repos the caller may see, sorted. */

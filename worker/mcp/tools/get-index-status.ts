@@ -1,0 +1,19 @@
+/** @module worker/mcp/tools/get-index-status — MCP tool `get_index_status` over `getRepoStatus` (worker/services/repos.ts). */
+import { getRepoStatus, repoIdInput } from "../../services/repos";
+import { visibleRepo } from "../../services/files";
+import { defineTool } from "../tool";
+import { renderRepoStatus, repoStatusSchema } from "./repo-status";
+
+export const getIndexStatusTool = defineTool({
+  name: "get_index_status",
+  title: "Index status",
+  description: "Show a repo's indexing status: queued, fetching, indexing (with file progress), ready or failed (with the error), the snapshot being served, and skipped files by reason.",
+  inputSchema: repoIdInput,
+  outputSchema: repoStatusSchema,
+  readOnly: true,
+  async handler(input, tc) {
+    await visibleRepo(tc.service, input.repo); // unknown repo: names the available ones
+    const r = await getRepoStatus(tc.service, input);
+    return { structured: r, text: renderRepoStatus(r) };
+  },
+});

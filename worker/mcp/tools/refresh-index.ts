@@ -1,0 +1,21 @@
+/** @module worker/mcp/tools/refresh-index — MCP tool `refresh_index` over `refreshRepo` (worker/services/repos.ts); needs the `index` scope. */
+import { refreshRepo, repoIdInput } from "../../services/repos";
+import { visibleRepo } from "../../services/files";
+import { defineTool } from "../tool";
+import { renderRepoStatus, repoStatusSchema } from "./repo-status";
+
+export const refreshIndexTool = defineTool({
+  name: "refresh_index",
+  title: "Refresh index",
+  description:
+    "Re-index a repo from its source (same ref) after code changed. Only new or changed files are processed; the current snapshot keeps serving until the new one is complete. " +
+    "Needs the index permission. Poll get_index_status to follow progress.",
+  inputSchema: repoIdInput,
+  outputSchema: repoStatusSchema,
+  readOnly: false,
+  async handler(input, tc) {
+    await visibleRepo(tc.service, input.repo);
+    const r = await refreshRepo(tc.service, { repo: input.repo });
+    return { structured: r, text: `Re-index started. ${renderRepoStatus(r)}` };
+  },
+});

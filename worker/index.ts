@@ -9,7 +9,7 @@
  */
 import { Hono } from "hono";
 import { createApiApp } from "./api/app";
-import { authRoutes, oauthProviderFor, type AuthWiring } from "./auth";
+import { authRoutes, fetchWithOAuth, type AuthWiring } from "./auth";
 import type { Env } from "./env";
 import { handleMcpRequest } from "./mcp/handler";
 import { handleIndexBatch } from "../indexer/consumer";
@@ -25,7 +25,7 @@ app.route("/", createWebApp());
 const wiring: AuthWiring = { defaultHandler: app, mcpHandler: handleMcpRequest };
 
 export default {
-  fetch: (request, env, ctx) => oauthProviderFor(request, env, wiring).fetch(request, env, ctx),
+  fetch: (request, env, ctx) => fetchWithOAuth(request, env, ctx, wiring),
   // Index queue consumer (indexer/consumer.ts): one message per staged batch of a repo's job.
   queue: (batch, env) => handleIndexBatch(batch, env),
 } satisfies ExportedHandler<Env>;

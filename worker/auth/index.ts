@@ -8,7 +8,7 @@
  */
 export { callerFromProps, type AuthProps } from "./caller";
 export { loadAuthConfig, type AuthConfig } from "./config";
-export { oauthProviderFor, type AuthWiring, type McpHandler } from "./provider";
+export { fetchWithOAuth, oauthProviderFor, type AuthWiring, type McpHandler } from "./provider";
 export { restAuth } from "./rest-auth";
 export { authRoutes, sourceLinkApiRoutes } from "./routes";
 export { signSourceLink, verifySourceLink } from "./source-links";

@@ -123,6 +123,23 @@ export function oauthProviderFor(request: Request, env: Env, wiring: AuthWiring)
 }
 
 /**
+ * Answers a request through the provider of its origin. An origin the provider cannot serve
+ * (plain http on a non-loopback host, e.g. a LAN address under wrangler dev) gets a 421 that says
+ * what to do instead of a 500.
+ */
+export function fetchWithOAuth(request: Request, env: Env, ctx: ExecutionContext, wiring: AuthWiring): Promise<Response> {
+  let provider: OAuthProvider<Env>;
+  try {
+    provider = oauthProviderFor(request, env, wiring);
+  } catch (err) {
+    if (!(err instanceof TypeError)) throw err;
+    const message = `This origin cannot serve OAuth (${err.message}). Use https, or http on localhost, or set PUBLIC_URL.`;
+    return Promise.resolve(Response.json({ error: { code: "misdirected_request", message } }, { status: 421 }));
+  }
+  return provider.fetch(request, env, ctx);
+}
+
+/**
  * OAuth helpers (parseAuthRequest, completeAuthorization, unwrapToken ...) for this request's
  * origin. Not `env.OAUTH_PROVIDER`: the provider caches that on the shared env object, so it
  * would belong to whichever origin came first. Throws when no provider was built (the Worker

@@ -190,8 +190,10 @@ export async function listRepos(ctx: ServiceContext): Promise<{ repos: RepoStatu
 export async function getRepoStatus(ctx: ServiceContext, raw: unknown): Promise<RepoStatus> {
   requireScope(ctx.caller, "search");
   const { repo } = parseInput(repoIdInput, raw);
-  const row = await getRow(ctx, repo);
-  return statusOf(row, await coordinator(ctx, repo).status());
+  await getRow(ctx, repo); // visibility and existence first
+  // The job before the row: a job seen `ready` has flipped the row already, never the reverse.
+  const job = await coordinator(ctx, repo).status();
+  return statusOf(await getRow(ctx, repo), job);
 }
 
 /**

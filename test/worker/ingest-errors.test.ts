@@ -1,0 +1,134 @@
+/** Bad inputs to the write side: a clear 4xx (or a skip reason), and never a partial repo or snapshot. */
+import { env } from "cloudflare:test";
+import { strToU8, zipSync } from "fflate";
+import { describe, expect, it, inject } from "vitest";
+import { FIXTURE_FILES } from "./ingest-fixture";
+import { api } from "../helpers";
+import { fixtureUrl, indexShape, refreshAndWait, registerAndWait, waitForJob } from "./ingest-helpers";
+
+async function post(path: string, json: unknown) {
+  const res = await api(path, { method: "POST", json });
+  return { status: res.status, body: (await res.json()) as { error?: { code: string; message: string } } };
+}
+
+async function repoRowCount(id: string): Promise<number> {
+  return (await env.DB.prepare("SELECT count(*) AS n FROM repos WHERE id = ?").bind(id).first<{ n: number }>())?.n ?? -1;
+}
+
+async function upload(id: string, bytes: Uint8Array) {
+  const res = await api(`/api/repos/${id}/archive`, { method: "POST", body: bytes, headers: { "content-type": "application/zip" } });
+  return { status: res.status, body: (await res.json()) as { repo?: { id: string }; job?: { id: string }; error?: { code: string; message: string } } };
+}
+
+describe("registering a git repo: bad inputs", () => {
+  it.each([
+    ["a malformed URL", { url: "not a url" }, 400, "invalid_input", /not a valid URL/],
+    ["a non-http scheme", { url: "ftp://example.com/repo.git" }, 400, "invalid_input", /http or https/],
+    ["a file URL", { url: "file:///etc/passwd" }, 400, "invalid_input", /http or https/],
+    ["no URL", { name: "x" }, 400, "invalid_input", /^url:/],
+    ["an unusable name", { url: "http://127.0.0.1:1/x.git", name: "!!!" }, 400, "invalid_input", /repo id/],
+  ])("rejects %s", async (_what, body, status, code, message) => {
+    const r = await post("/api/repos", body);
+    expect(r.status).toBe(status);
+    expect(r.body.error?.code).toBe(code);
+    expect(r.body.error?.message).toMatch(message);
+  });
+
+  it("rejects an unreachable host with 422 and leaves no repo", async () => {
+    const r = await post("/api/repos", { url: "http://127.0.0.1:1/nowhere.git", name: "err-unreachable" });
+    expect(r.status).toBe(422);
+    expect(r.body.error?.code).toBe("source_unreachable");
+    expect(r.body.error?.message).toMatch(/Could not reach http:\/\/127\.0\.0\.1:1\/nowhere\.git/);
+    expect(await repoRowCount("err-unreachable")).toBe(0);
+  });
+
+  it("rejects a URL that is not a git repository", async () => {
+    const r = await post("/api/repos", { url: `${inject("gitServerUrl")}/not-a-repo.git`, name: "err-notgit" });
+    expect(r.status).toBe(400);
+    expect(r.body.error?.code).toBe("not_a_repository");
+    expect(await repoRowCount("err-notgit")).toBe(0);
+  });
+
+  it("rejects an unknown ref, naming the branches that exist", async () => {
+    const r = await post("/api/repos", { url: fixtureUrl(), ref: "no-such-branch", name: "err-ref" });
+    expect(r.status).toBe(400);
+    expect(r.body.error?.code).toBe("ref_not_found");
+    expect(r.body.error?.message).toMatch(/"no-such-branch" does not exist.*Branches: change, main/);
+    expect(await repoRowCount("err-ref")).toBe(0);
+  });
+
+  it("derives the id from the URL, refuses a duplicate, and a bad refresh ref keeps the snapshot", async () => {
+    const s = await registerAndWait({ url: fixtureUrl() });
+    expect(s.id).toBe("fixture");
+    expect(s.status).toBe("ready");
+    const dup = await post("/api/repos", { url: fixtureUrl() });
+    expect(dup.status).toBe(409);
+    expect(dup.body.error?.code).toBe("repo_exists");
+    const bad = await post("/api/repos/fixture/refresh", { ref: "nope" });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error?.code).toBe("ref_not_found");
+    const after = await waitForJob("fixture");
+    expect(after.snapshot?.commit).toBe(s.snapshot?.commit);
+    expect(after.ref).toBeNull();
+  });
+
+  it("answers 404 for unknown repos", async () => {
+    expect((await api("/api/repos/nope-nope")).status).toBe(404);
+    expect((await post("/api/repos/nope-nope/refresh", {})).status).toBe(404);
+    expect((await api("/api/repos/nope-nope", { method: "DELETE" })).status).toBe(404);
+  });
+
+  it("accepts a tag and a commit SHA that is a branch tip", async () => {
+    const tag = await registerAndWait({ url: fixtureUrl(), ref: "v1", name: "err-tag" });
+    expect(tag.status, tag.lastError ?? "").toBe("ready");
+    const sha = await registerAndWait({ url: fixtureUrl(), ref: tag.snapshot!.commit, name: "err-sha" });
+    expect(sha.status, sha.lastError ?? "").toBe("ready");
+    expect(sha.snapshot?.commit).toBe(tag.snapshot?.commit);
+  });
+});
+
+describe("archive upload", () => {
+  it("indexes a zip like the same tree from git (same blob SHAs), and a re-upload processes 0 files", async () => {
+    const git = await registerAndWait({ url: fixtureUrl(), name: "arc-git" });
+    const zip = zipSync(Object.fromEntries(Object.entries(FIXTURE_FILES).map(([p, c]) => [`proj/${p}`, typeof c === "string" ? strToU8(c) : c])));
+    const r = await upload("arc-zip", zip);
+    expect(r.status, JSON.stringify(r.body)).toBe(202);
+    const s = await waitForJob("arc-zip", r.body.job!.id);
+    expect(s.status, s.lastError ?? "").toBe("ready");
+    expect(s.sourceKind).toBe("archive");
+    expect(s.snapshot?.commit).toMatch(/^archive-[0-9a-f]{40}$/);
+    // The git fixture's symlink is absent from the zip; everything else is indexed identically.
+    expect(s.skipped).toEqual({ ignored: 2, binary: 1, too_large: 1, secret: 1, vendored: 1 });
+    const [a, b] = [await indexShape("arc-zip"), await indexShape("arc-git")];
+    expect(a.snapshot).toEqual(b.snapshot);
+    expect(a.chunks).toEqual(b.chunks);
+    expect(git.status).toBe("ready");
+
+    const again = await upload("arc-zip", zip);
+    expect(again.status).toBe(202);
+    const s2 = await waitForJob("arc-zip", again.body.job!.id);
+    expect(s2.snapshot?.commit).toBe(s.snapshot?.commit);
+    expect(s2.progress.filesQueued).toBe(0);
+    expect(s2.job?.unchanged).toBe(6);
+    expect((await post("/api/repos/arc-zip/refresh", {})).body.error?.code).toBe("invalid_input");
+  });
+
+  it.each([
+    ["a ../ entry", () => zipSync({ "ok.ts": strToU8("export {};\n"), "../evil.ts": strToU8("evil") }), 400, "archive_invalid"],
+    ["a zip bomb", () => zipSync({ "bomb.txt": new Uint8Array(32 * 1024 * 1024) }, { level: 9 }), 400, "archive_invalid"],
+    ["bytes that are no archive", () => strToU8("hello, not an archive"), 400, "archive_invalid"],
+  ])("rejects %s and leaves no repo behind", async (_what, make, status, code) => {
+    const id = `arc-bad-${code}-${Math.random().toString(36).slice(2, 8)}`;
+    const r = await upload(id, make());
+    expect(r.status).toBe(status);
+    expect(r.body.error?.code).toBe(code);
+    expect(await repoRowCount(id)).toBe(0);
+  });
+
+  it("refuses an archive for a git repo's id", async () => {
+    await registerAndWait({ url: fixtureUrl(), name: "arc-is-git" });
+    const r = await upload("arc-is-git", zipSync({ "a.ts": strToU8("export {};\n") }));
+    expect(r.status).toBe(400);
+    expect(r.body.error?.code).toBe("invalid_input");
+  });
+});

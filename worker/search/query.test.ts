@@ -7,7 +7,8 @@ import { idf, selectTerms } from "./terms";
 describe("parseQuery", () => {
   const table: { q: string; identifiers?: string[]; terms?: string[]; pathHints?: string[]; tests?: boolean }[] = [
     { q: "getUserById", identifiers: ["getUserById"], terms: ["getuserbyid", "user", "id"] },
-    { q: "get user by id", identifiers: ["user", "id", "getuser", "userbyid", "getuserbyid"] },
+    { q: "get user by id", identifiers: ["getuser", "userbyid", "getuserbyid"] },
+    { q: "router", identifiers: ["router"] },
     { q: "where is app.route defined", identifiers: ["app", "route"] },
     { q: "the snake_case helper in src/utils/url.ts", pathHints: ["src/utils/url.ts"] },
     { q: "unit tests of the router", tests: true },

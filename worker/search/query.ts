@@ -49,7 +49,9 @@ export function parseQuery(text: string): ParsedQuery {
     const parts = w.includes(".") ? [w, ...w.split(".")] : [w];
     for (const p of parts) {
       if (p.length < 2 || NOT_SYMBOLS.has(p.toLowerCase())) continue;
-      (isCodeLike(p) && !p.includes(".") ? code : prose).push(p);
+      // Parts of a dotted name (`app.route`) are member names: as specific as code.
+      if (p.includes(".")) continue;
+      (isCodeLike(p) || w.includes(".") ? code : prose).push(p);
     }
   }
   // Runs of 2..4 adjacent words joined ("get user by id" -> getuserbyid), not starting or
@@ -66,7 +68,9 @@ export function parseQuery(text: string): ParsedQuery {
   }
   const seen = new Set<string>();
   const identifiers: string[] = [];
-  for (const w of [...code, ...prose.filter((p) => !p.includes(".")), ...joined]) {
+  // Single prose words ("match", "stream") name too many symbols to be evidence; they stay
+  // with BM25. Code-like words and joined runs are specific.
+  for (const w of [...code, ...joined, ...(words.length <= 2 ? prose : [])]) {
     const key = w.toLowerCase();
     if (seen.has(key)) continue;
     seen.add(key);

@@ -49,7 +49,15 @@ export interface SearchOptions {
   fileCap: number;
   /** Overrides the mode's channels (ablations). */
   channels?: ChannelName[];
+  /** RRF weight per channel (default CHANNEL_WEIGHTS). */
+  weights?: Partial<Record<ChannelName, number>>;
 }
+
+/**
+ * RRF weight per channel, from the hono-50 ablation (README, "Retrieval"): the lexical channel
+ * is the strongest with the local embedder, the others refine it.
+ */
+export const CHANNEL_WEIGHTS: Record<ChannelName, number> = { bm25: 1, vector: 0.5, symbol: 0.25, path: 0.25 };
 
 /** What the searcher needs from the platform. */
 export interface SearchDeps {
@@ -84,7 +92,7 @@ async function loadChunks(db: D1Database, ids: string[]): Promise<Map<string, Ch
   return out;
 }
 
-async function searchRepo(deps: SearchDeps, target: RepoTarget, query: ParsedQuery, terms: string[], channels: ChannelName[], filters: SearchFilters, k: number, fileCap: number): Promise<RepoOutcome> {
+async function searchRepo(deps: SearchDeps, target: RepoTarget, query: ParsedQuery, terms: string[], channels: ChannelName[], filters: SearchFilters, k: number, fileCap: number, weights: Partial<Record<ChannelName, number>>): Promise<RepoOutcome> {
   const scope: ChannelScope = { db: deps.db, repo: target.id, commit: target.commit, filters, depth: Math.max(MIN_CANDIDATE_DEPTH, 3 * k), query, terms };
   let bestVectorScore: number | null = null;
   const runs = channels.map(async (name): Promise<ChannelResult> => {
@@ -109,7 +117,7 @@ async function searchRepo(deps: SearchDeps, target: RepoTarget, query: ParsedQue
     }
   });
   const results = await Promise.all(runs);
-  const fused = reciprocalRankFusion(results);
+  const fused = reciprocalRankFusion(results, undefined, weights);
   // Enough candidates to fill k after the per-file cap in the usual case.
   const head = fused.slice(0, Math.max(k * 4, 40));
   const rows = await loadChunks(deps.db, head.map((h) => h.chunkId));
@@ -151,7 +159,7 @@ export async function runSearch(deps: SearchDeps, targets: RepoTarget[], text: s
   for (const t of query.terms) counts.set(t, (counts.get(t) ?? 0) + 1);
   const { df, totalDocs } = await documentFrequencies(deps.db, query.terms);
   const selection = selectTerms(query.terms, df, totalDocs, undefined, counts);
-  const settled = await Promise.allSettled(targets.map((t) => searchRepo(deps, t, query, selection.selected, channels, filters, options.k, options.fileCap)));
+  const settled = await Promise.allSettled(targets.map((t) => searchRepo(deps, t, query, selection.selected, channels, filters, options.k, options.fileCap, { ...CHANNEL_WEIGHTS, ...options.weights })));
   const failedRepos: SearchResponse["stats"]["failedRepos"] = [];
   const outcomes: RepoOutcome[] = [];
   settled.forEach((s, i) => {

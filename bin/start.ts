@@ -42,6 +42,7 @@ if (values.name !== undefined && !REPO_ID_PATTERN.test(values.name)) fail(`--nam
 const source = positionals[0];
 const base = `http://127.0.0.1:${port}`;
 let server: DevServer | undefined;
+let stopping = false;
 
 function fail(message: string): never {
   console.error(`error: ${message}`);
@@ -49,6 +50,8 @@ function fail(message: string): never {
 }
 
 async function shutdown(code: number): Promise<never> {
+  if (stopping) return new Promise<never>(() => {});
+  stopping = true;
   if (server) {
     process.stderr.write("Stopping wrangler ...\n");
     await server.stop();
@@ -77,6 +80,7 @@ async function main(): Promise<void> {
   process.stderr.write(`Starting wrangler dev on ${base} (log: ${WRANGLER_LOG_FILE}) ...\n`);
   server = startDevServer({ port, persistTo: PERSIST_DIR, logFile: WRANGLER_LOG_FILE, vars: { ADMIN_TOKEN: token } });
   server.child.on("exit", (code) => {
+    if (stopping) return;
     console.error(`\nwrangler dev exited (code ${code}); see ${WRANGLER_LOG_FILE}.`);
     process.exit(1);
   });

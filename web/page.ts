@@ -21,6 +21,7 @@ export function renderSearchPage(o: SearchPageOptions): HtmlEscapedString | Prom
     <meta charset="utf-8" />
     <meta name="viewport" content="width=device-width, initial-scale=1" />
     <title>${q ? `${q} · ` : ""}Codebase Copilot search</title>
+    <link rel="icon" href="data:," />
     <link rel="stylesheet" href="/assets/search.css" />
     <script src="/assets/search.js" defer></script>
   </head>

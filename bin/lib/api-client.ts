@@ -10,6 +10,8 @@ export interface RepoStatus {
   skipped?: Record<string, number>;
   snapshot?: { commit: string; indexedAt: number | string } | null;
   lastError?: string | { code?: string; message?: string } | null;
+  /** The current or last job; `unchanged` counts files already indexed in an earlier snapshot. */
+  job?: { unchanged?: number } | null;
 }
 
 /** An error answer of the API: `{error: {code, message}}`. */

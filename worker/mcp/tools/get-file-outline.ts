@@ -17,7 +17,7 @@ export const getFileOutlineTool = defineTool({
       lines.push("symbols:");
       for (const s of r.symbols) {
         const indent = s.container ? "    " : "  ";
-        lines.push(`${indent}${s.startLine}-${s.endLine} ${s.kind} ${s.signature ?? s.name}`);
+        lines.push(`${indent}${s.startLine}-${s.endLine} [${s.kind}] ${s.signature ?? s.name}`);
       }
     }
     if (r.next_offset !== null) lines.push(`[more: call get_file_outline with offset ${r.next_offset}]`);

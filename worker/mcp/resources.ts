@@ -16,22 +16,33 @@ import type { ToolContext } from "./tool";
 /** URI of the repo list resource. */
 export const REPOS_URI = "codebase://repos";
 
+/** Runs a resource callback; unexpected errors are logged and replaced so internals stay server-side. */
+async function guard<T>(what: string, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (err instanceof CodeSearchError) throw err;
+    console.error("MCP resource failed", what, err);
+    throw new Error("Internal error reading the resource; the server log has details.");
+  }
+}
+
 /** Registers the resources on `server`, bound to `tc`. */
 export function registerResources(server: McpServer, tc: ToolContext): void {
   server.registerResource(
     "repos",
     REPOS_URI,
     { title: "Indexed repositories", description: "Repos you can search, with status and snapshot (same data as list_repos).", mimeType: "application/json" },
-    async (uri) => ({ contents: [{ uri: uri.href, mimeType: "application/json", text: JSON.stringify(await listRepos(tc.service)) }] }),
+    (uri) => guard(REPOS_URI, async () => ({ contents: [{ uri: uri.href, mimeType: "application/json", text: JSON.stringify(await listRepos(tc.service)) }] })),
   );
-  const readFiles = async (uri: URL, vars: Record<string, string | string[]>) => {
+  const readFiles = (uri: URL, vars: Record<string, string | string[]>) => guard(uri.href, async () => {
     const repo = String(vars.repo);
     const offset = vars.offset === undefined ? 0 : Number(vars.offset);
     if (!Number.isInteger(offset) || offset < 0) throw new CodeSearchError("invalid_input", "offset must be a whole number >= 0.");
     const page = await listFiles(tc.service, { repo, offset });
     const more = page.next_offset !== null ? `\n# ${page.total_count - page.next_offset} more: codebase://${repo}/files?offset=${page.next_offset}` : "";
     return { contents: [{ uri: uri.href, mimeType: "text/plain", text: page.files.map((f) => f.path).join("\n") + more }] };
-  };
+  });
   const filesMeta = { title: "Files of a repo", description: `Indexed paths of a repo's current snapshot, one per line (${LIST_FILES_MAX} per page).`, mimeType: "text/plain" };
   server.registerResource(
     "repo-files",

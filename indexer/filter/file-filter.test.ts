@@ -27,7 +27,7 @@ const entryCases: [path: string, mode: string | number, size: number, expected: 
   ["packages/a/node_modules/x/y.js", "100644", 10, "vendored"],
   ["vendor/github.com/x/y.go", "100644", 10, "vendored"],
   ["dist/bundle.js", "100644", 10, "vendored"],
-  ["build/out.js", "100644", 10, "vendored"],
+  ["build/build.ts", "100644", 10, null], // hand-written build scripts live there (path-rules.ts)
   ["target/debug/main.rs", "100644", 10, "vendored"],
   ["pkg/__pycache__/m.pyc", "100644", 10, "vendored"],
   [".next/server/page.js", "100644", 10, "vendored"],

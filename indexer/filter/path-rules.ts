@@ -5,9 +5,12 @@
  * - `.env` and `.env.*` are secrets, except the templates `.env.example`, `.env.sample`,
  *   `.env.template` and `.env.dist`: they document configuration and rarely hold real values;
  *   the content scan (content-rules.ts) still drops one that holds a known token format.
- * - `third_party/`, `vendor/`, `build/`, `dist/`, `target/` directories are treated as vendored
- *   or build output wherever they occur in the path; a project that keeps its own sources there
- *   loses them (a `!` rule in `.gitignore` cannot bring them back: these rules are not gitignore).
+ * - `third_party/`, `vendor/`, `dist/`, `target/` (and the other VENDORED_DIRS) are treated as
+ *   vendored or build output wherever they occur in the path; a project that keeps its own
+ *   sources there loses them (a `!` rule in `.gitignore` cannot bring them back).
+ * - `build/` and `out/` are NOT in that list: many repositories commit hand-written build scripts
+ *   there (hono's `build/build.ts`, VS Code's `build/`), while build output in them is almost
+ *   always gitignored, and bundles that slip through are caught as minified or generated.
  * - Files without an extension (Dockerfile, Makefile, LICENSE ...) pass: there is no allowlist
  *   of extensions; binary content is caught by content-rules.ts instead.
  */
@@ -16,7 +19,7 @@ import type { SkipReason } from "./skip-reason";
 /** Directory names whose whole subtree is dependencies or build output. */
 export const VENDORED_DIRS: ReadonlySet<string> = new Set([
   ".git", ".hg", ".svn", "node_modules", "bower_components", "jspm_packages", "vendor", "third_party",
-  "dist", "build", "target", "out", "coverage", ".nyc_output", "__pycache__", ".pytest_cache",
+  "dist", "target", "coverage", ".nyc_output", "__pycache__", ".pytest_cache",
   ".mypy_cache", ".ruff_cache", ".tox", ".venv", "venv", ".gradle", ".next", ".nuxt", ".svelte-kit",
   ".turbo", ".parcel-cache", ".cache", ".wrangler", ".terraform", "Pods", "DerivedData",
 ]);

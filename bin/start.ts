@@ -44,6 +44,11 @@ const base = `http://127.0.0.1:${port}`;
 let server: DevServer | undefined;
 let stopping = false;
 
+/** A local path is relative to where the user ran `npm start` (npm runs scripts from the project root; INIT_CWD is the caller's folder). */
+function sourceDir(path: string): string {
+  return resolve(process.env.INIT_CWD ?? process.cwd(), path);
+}
+
 function fail(message: string): never {
   console.error(`error: ${message}`);
   process.exit(1);
@@ -64,7 +69,7 @@ process.on("SIGTERM", () => void shutdown(0));
 
 async function main(): Promise<void> {
   if (source !== undefined && !isGitUrl(source)) {
-    const dir = resolve(source);
+    const dir = sourceDir(source);
     if (!existsSync(dir) || !statSync(dir).isDirectory()) fail(`"${source}" is neither a git URL nor a local folder.`);
   }
   mkdirSync(STATE_DIR, { recursive: true, mode: 0o700 });
@@ -94,7 +99,7 @@ async function main(): Promise<void> {
       process.stderr.write(`Registering ${source} ...\n`);
       started = await api.registerUrl(source, { ref: values.ref, name: values.name });
     } else {
-      const dir = resolve(source);
+      const dir = sourceDir(source);
       const id = values.name ?? repoIdForFolder(dir);
       const { files, via } = listFolderFiles(dir);
       const tarGz = await packFolder(dir, files);

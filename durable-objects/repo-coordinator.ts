@@ -26,11 +26,11 @@ import type { RepoSettings, StagedFile } from "./ledger";
 import type { PlanResult } from "./plan";
 
 /** A batch not acknowledged this long after it was sent is sent again (ms). */
-export const BATCH_STALL_MS = 5 * 60_000;
+export const BATCH_STALL_MS = 2 * 60_000;
 /** Sends of one batch before its files are given up on as `index_failed`. */
 export const BATCH_MAX_SENDS = 4;
 /** How often a running job checks for stalled batches (ms). */
-export const STALL_CHECK_MS = 60_000;
+export const STALL_CHECK_MS = 30_000;
 /** Queues: at most 100 messages per `sendBatch`. */
 const SEND_BATCH_MAX = 100;
 
@@ -162,7 +162,9 @@ export class RepoCoordinator extends DurableObject<Env> {
         // Same commit as the active snapshot, same model: nothing to fetch (the fast refresh).
         const [remote, active] = await Promise.all([checkRemote(source), activeSnapshotOf(this.env, settings.repo)]);
         if (remote.commit === active.commit && active.sameModel) return this.#plan(job.jobId, remote.commit);
+        const started = Date.now();
         snapshot = await fetchSnapshot(source);
+        console.log(`repo ${settings.repo}: fetched ${snapshot.commit} (${snapshot.entries.length} entries) in ${Date.now() - started} ms`);
       } catch (err) {
         return this.#fail(job.jobId, err);
       }
@@ -228,6 +230,7 @@ export class RepoCoordinator extends DurableObject<Env> {
     }
     if (this.#job()?.jobId !== jobId) return; // destroyed or superseded while fetching
     ledger.putValue(this.#sql, LAST_PLAN_KEY, { filesTotal: planned.filesTotal, skipped: planned.skipped } satisfies PlanSummary);
+    console.log(`repo ${settings.repo}: job ${jobId} planned: ${planned.filesQueued} files in ${planned.batches} batches, ${planned.unchanged} unchanged`);
     await this.#apply({ type: "planned", ...planned });
     const pending = ledger.listBatches(this.#sql, jobId, ["pending"]).map((b) => b.batchId);
     await this.#send(jobId, pending);

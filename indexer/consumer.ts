@@ -34,39 +34,43 @@ function describe(err: unknown): string {
  */
 export async function handleIndexBatch(batch: MessageBatch<unknown>, env: Env, deps?: PipelineDeps): Promise<void> {
   const pipeline = deps ?? createPipelineDeps(env, loadConfig(env));
-  for (const message of batch.messages) {
-    let job;
-    try {
-      job = parseIndexJob(message.body);
-    } catch (err) {
-      // A message from an incompatible producer: nothing can be retried, nobody to tell.
-      console.error("dropping index message", describe(err));
-      message.ack();
-      continue;
+  // Messages run concurrently: one batch's D1 writes overlap the next one's chunking and embedding.
+  await Promise.all(batch.messages.map((message) => handleMessage(message, env, pipeline)));
+}
+
+/** One message: index the batch it names and ack, or retry / give up (see module note). */
+async function handleMessage(message: Message<unknown>, env: Env, pipeline: PipelineDeps): Promise<void> {
+  let job;
+  try {
+    job = parseIndexJob(message.body);
+  } catch (err) {
+    // A message from an incompatible producer: nothing can be retried, nobody to tell.
+    console.error("dropping index message", describe(err));
+    message.ack();
+    return;
+  }
+  const coordinator = env.REPO_COORDINATOR.get(env.REPO_COORDINATOR.idFromName(job.repo));
+  try {
+    const files = await coordinator.batchFiles(job.jobId, job.batchId);
+    if (files) {
+      const result = await indexFiles(pipeline, job.repo, files);
+      await coordinator.ackBatch(job.jobId, job.batchId, result);
     }
-    const coordinator = env.REPO_COORDINATOR.get(env.REPO_COORDINATOR.idFromName(job.repo));
+    message.ack();
+  } catch (err) {
+    const permanent = err instanceof IndexJobParseError || message.attempts >= MAX_DELIVERY_ATTEMPTS;
+    if (!permanent) {
+      console.warn(`index batch ${job.repo}/${job.jobId}/${job.batchId} failed (attempt ${message.attempts}); retrying`, describe(err));
+      message.retry({ delaySeconds: retryDelaySeconds(message.attempts) });
+      return;
+    }
     try {
-      const files = await coordinator.batchFiles(job.jobId, job.batchId);
-      if (files) {
-        const result = await indexFiles(pipeline, job.repo, files);
-        await coordinator.ackBatch(job.jobId, job.batchId, result);
-      }
+      await coordinator.failBatch(job.jobId, job.batchId, describe(err));
       message.ack();
-    } catch (err) {
-      const permanent = err instanceof IndexJobParseError || message.attempts >= MAX_DELIVERY_ATTEMPTS;
-      if (!permanent) {
-        console.warn(`index batch ${job.repo}/${job.jobId}/${job.batchId} failed (attempt ${message.attempts}); retrying`, describe(err));
-        message.retry({ delaySeconds: retryDelaySeconds(message.attempts) });
-        continue;
-      }
-      try {
-        await coordinator.failBatch(job.jobId, job.batchId, describe(err));
-        message.ack();
-      } catch (reportErr) {
-        // The coordinator is unreachable too: let the queue retry (or dead-letter) the message.
-        console.error("could not report a failed batch", describe(reportErr));
-        message.retry({ delaySeconds: retryDelaySeconds(message.attempts) });
-      }
+    } catch (reportErr) {
+      // The coordinator is unreachable too: let the queue retry (or dead-letter) the message.
+      console.error("could not report a failed batch", describe(reportErr));
+      message.retry({ delaySeconds: retryDelaySeconds(message.attempts) });
     }
   }
 }

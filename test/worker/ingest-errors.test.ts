@@ -72,6 +72,21 @@ describe("registering a git repo: bad inputs", () => {
     expect(after.ref).toBeNull();
   });
 
+  it("a job whose fetch fails in the background ends failed with lastError; the old snapshot keeps serving", async () => {
+    const s = await registerAndWait({ url: fixtureUrl(), name: "err-bg" });
+    expect(s.status).toBe("ready");
+    // The source disappears after registration (the stored URL now points at a closed port).
+    const stub = env.REPO_COORDINATOR.get(env.REPO_COORDINATOR.idFromName("err-bg"));
+    const job = await stub.requestIndex({ repo: "err-bg", sourceKind: "git", url: "http://127.0.0.1:1/gone.git", ref: null });
+    const failed = await waitForJob("err-bg", job.jobId);
+    expect(failed.status).toBe("failed");
+    expect(failed.lastError).toMatch(/Could not reach http:\/\/127\.0\.0\.1:1\/gone\.git/);
+    expect(failed.snapshot?.commit).toBe(s.snapshot?.commit);
+    const row = await env.DB.prepare("SELECT status, active_commit FROM repos WHERE id = 'err-bg'").first();
+    expect(row).toEqual({ status: "failed", active_commit: s.snapshot!.commit });
+    expect((await indexShape("err-bg")).snapshot).toHaveLength(6);
+  });
+
   it("answers 404 for unknown repos", async () => {
     expect((await api("/api/repos/nope-nope")).status).toBe(404);
     expect((await post("/api/repos/nope-nope/refresh", {})).status).toBe(404);

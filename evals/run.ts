@@ -38,7 +38,9 @@ const USAGE = `npm run eval -- --set fixture|hono-50|swebench [options]
   --per-repo N          swebench: at most N instances per repository (default 20)
   --bench-dir DIR       public sets (default ../shared/bench next to the project)
   --out FILE            JSON output (default evals/out/<set>.json)
-  --write-readme        write the README block of this run`;
+  --write-readme        write the README block of this run
+  --commit SHA          commit the server runs, for the provenance line (default: this checkout's HEAD;
+                        scripts/serve-snapshot.ts prints it)`;
 
 const { values: args } = parseArgs({
   options: {
@@ -59,6 +61,7 @@ const { values: args } = parseArgs({
     "bench-dir": { type: "string" },
     out: { type: "string" },
     "write-readme": { type: "boolean", default: false },
+    commit: { type: "string" },
     help: { type: "boolean", default: false },
   },
 });
@@ -106,6 +109,7 @@ function commandLine(): string {
 }
 
 function gitCommit(): string {
+  if (args.commit) return args.commit.slice(0, 7);
   try {
     const sha = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: ROOT, encoding: "utf8" }).trim();
     return sha;
@@ -215,7 +219,8 @@ async function runSwe(): Promise<{ output: RunOutput; markdown: string }> {
 const { output, markdown } = setName === "swebench" ? await runSwe() : await runRetrieval();
 const outPath = resolve(args.out ?? join(ROOT, "evals", "out", `${setName}${args.ablation ? "-ablation" : ""}.json`));
 mkdirSync(dirname(outPath), { recursive: true });
-writeFileSync(outPath, JSON.stringify({ ...output, markdown }, null, 2));
+writeFileSync(outPath, JSON.stringify({ ...output, rateLimitedWaits: client.rateLimitedWaits, markdown }, null, 2));
+if (client.rateLimitedWaits) log(`the server's rate limit made the runner wait ${client.rateLimitedWaits} times (latencies exclude the waits)`);
 console.log(markdown);
 log(`wrote ${outPath}`);
 if (args["write-readme"]) {

@@ -1,7 +1,8 @@
 /**
  * Serves one commit of the project for evaluation runs, from a clean export (so edits in the
  * work tree do not reload the server mid-run): `node scripts/serve-snapshot.ts [--commit HEAD]
- * [--port 8791] [--state /tmp/cc-eval-state] [--token eval-token] [--fresh]`. Prints the base URL
+ * [--port 8791] [--state /tmp/cc-eval-state] [--token eval-token] [--fresh] [--search-limit N]`
+ * (`--search-limit` raises the search rate limits of the export, see scripts/lib/dev-server.ts). Prints the base URL
  * and stays in the foreground; Ctrl-C stops wrangler and workerd.
  *
  * Then: `npm run eval -- --set fixture --base-url http://127.0.0.1:8791 --token eval-token`.
@@ -18,11 +19,12 @@ const { values: a } = parseArgs({
     state: { type: "string", default: "/tmp/cc-eval-state" },
     token: { type: "string", default: "eval-token" },
     fresh: { type: "boolean", default: false },
+    "search-limit": { type: "string" },
   },
 });
 const root = resolve(dirname(new URL(import.meta.url).pathname), "..");
 if (a.fresh) rmSync(a.state!, { recursive: true, force: true });
-const server = await startSnapshotServer({ projectRoot: root, commit: a.commit, port: Number(a.port), persistTo: a.state!, token: a.token! });
+const server = await startSnapshotServer({ projectRoot: root, commit: a.commit, port: Number(a.port), persistTo: a.state!, token: a.token!, searchLimitPerMinute: a["search-limit"] ? Number(a["search-limit"]) : undefined });
 console.log(`serving commit ${server.commit.slice(0, 7)} at ${server.baseUrl} (token ${server.token}); log ${server.logFile}; pid ${server.pid}`);
 const stop = () => void server.stop().then(() => process.exit(0));
 process.on("SIGINT", stop);

@@ -43,6 +43,11 @@ export interface SearchRequest {
   variant?: SearchVariant;
 }
 
+/** Retries of a request answered 429 before giving up. */
+export const RATE_LIMIT_RETRIES = 5;
+/** Longest wait honoured from a Retry-After header, seconds. */
+export const RATE_LIMIT_MAX_WAIT_S = 65;
+
 /** Thin typed wrapper over `fetch` for the endpoints the harness uses. */
 export class ApiClient {
   readonly #base: string;
@@ -57,6 +62,15 @@ export class ApiClient {
 
   /** Sends a request and parses JSON; throws `ApiError` on non-2xx. */
   async request<T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
+    return (await this.requestTimed<T>(method, path, body, headers)).body;
+  }
+
+  /**
+   * As `request`, also returning the wall time of the attempt that answered (ms). A 429 is
+   * retried after its Retry-After (at most RATE_LIMIT_RETRIES times, each wait at most
+   * RATE_LIMIT_MAX_WAIT_S); the waiting is not part of the returned time.
+   */
+  async requestTimed<T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ body: T; ms: number }> {
     const h: Record<string, string> = { accept: "application/json", ...headers };
     if (this.#token) h.authorization = `Bearer ${this.#token}`;
     let payload: BodyInit | undefined;
@@ -65,20 +79,33 @@ export class ApiClient {
       h["content-type"] = "application/json";
       payload = JSON.stringify(body);
     }
-    const res = await this.#fetch(`${this.#base}${path}`, { method, headers: h, body: payload });
-    const text = await res.text();
-    let parsed: unknown = undefined;
-    try {
-      parsed = text ? JSON.parse(text) : undefined;
-    } catch {
-      // Non-JSON body: keep the text for the error message.
+    for (let attempt = 0; ; attempt++) {
+      const started = performance.now();
+      const res = await this.#fetch(`${this.#base}${path}`, { method, headers: h, body: payload });
+      const text = await res.text();
+      const ms = performance.now() - started;
+      let parsed: unknown = undefined;
+      try {
+        parsed = text ? JSON.parse(text) : undefined;
+      } catch {
+        // Non-JSON body: keep the text for the error message.
+      }
+      if (res.status === 429 && attempt < RATE_LIMIT_RETRIES && !(body instanceof Uint8Array)) {
+        const wait = Math.min(Number(res.headers.get("retry-after")) || 1, RATE_LIMIT_MAX_WAIT_S);
+        this.rateLimitedWaits++;
+        await new Promise((r) => setTimeout(r, wait * 1000));
+        continue;
+      }
+      if (!res.ok) {
+        const err = (parsed as { error?: { code?: string; message?: string } } | undefined)?.error;
+        throw new ApiError(res.status, err?.code, `${method} ${path}: HTTP ${res.status} ${err?.code ?? ""} ${err?.message ?? text.slice(0, 300)}`.trim());
+      }
+      return { body: parsed as T, ms };
     }
-    if (!res.ok) {
-      const err = (parsed as { error?: { code?: string; message?: string } } | undefined)?.error;
-      throw new ApiError(res.status, err?.code, `${method} ${path}: HTTP ${res.status} ${err?.code ?? ""} ${err?.message ?? text.slice(0, 300)}`.trim());
-    }
-    return parsed as T;
   }
+
+  /** How many times a 429 made this client wait (reported, so a run slowed by the limiter says so). */
+  rateLimitedWaits = 0;
 
   /** `GET /api/repos/{id}`. */
   repoStatus(id: string): Promise<RepoStatus> {
@@ -101,9 +128,8 @@ export class ApiClient {
     if (v?.mode) body.mode = v.mode;
     if (v?.perFileCap !== undefined) body.per_file_cap = v.perFileCap;
     if (v?.channels) body.channels = v.channels;
-    const started = performance.now();
-    const response = await this.request<SearchResponse>("POST", "/api/search", body);
-    return { response, latencyMs: performance.now() - started };
+    const { body: response, ms } = await this.requestTimed<SearchResponse>("POST", "/api/search", body);
+    return { response, latencyMs: ms };
   }
 }
 

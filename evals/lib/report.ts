@@ -42,7 +42,7 @@ export function ablationMarkdown(rows: { label: string; report?: RetrievalReport
         ? [
             r.label,
             ...retrievalCells(r.report.overall),
-            `${r.report.gate.refusedUnanswerable}/${r.report.gate.unanswerable}`,
+            r.report.gate.unanswerable ? `${r.report.gate.refusedUnanswerable}/${r.report.gate.unanswerable}` : "n/a",
             `${r.report.gate.refusedAnswerable}/${r.report.gate.answerable}`,
             ms(r.report.latencyMs.p50),
             ms(r.report.latencyMs.p95),

@@ -60,7 +60,8 @@ export async function runSwebench(client: ApiClient, instances: SwebenchInstance
     run.indexRuns.push({ instance: inst.instance_id, repo: repoId, wallMs: indexed.wallMs, files: files.length });
     log(`${inst.instance_id}: indexed ${files.length} files in ${indexed.wallMs} ms`);
 
-    const listing = await listIndexedPaths(client, repoId);
+    const indexedFiles = await listIndexedFiles(client, repoId);
+    const listing = indexedFiles ? new Set(indexedFiles.keys()) : null;
     if (listing) run.baselineFiles = "product-listing";
     const baseline = buildBaseline(files, listing, options.maxFileBytes ?? 1024 * 1024);
     const t0 = performance.now();
@@ -96,24 +97,23 @@ function buildBaseline(files: CorpusFile[], listing: Set<string> | null, maxFile
 }
 
 /**
- * Paths the product indexed for `repo`, from `GET /api/repos/{id}/files` when the server has
- * that listing (`{files: [{path}]}`, paged with `cursor`), else null.
+ * Files of the repo's current snapshot with their line counts, from `GET /api/repos/{id}/tree`
+ * (paged by `offset`), or null when the server has no such listing.
  */
-export async function listIndexedPaths(client: ApiClient, repo: string): Promise<Set<string> | null> {
-  const paths = new Set<string>();
-  let cursor: string | undefined;
-  for (let page = 0; page < 1000; page++) {
-    let body: { files?: ({ path: string } | string)[]; nextCursor?: string | null; next_cursor?: string | null };
+export async function listIndexedFiles(client: ApiClient, repo: string): Promise<Map<string, number> | null> {
+  const files = new Map<string, number>();
+  let offset: number | null = 0;
+  while (offset !== null) {
+    let body: { files?: { path: string; lines?: number }[]; next_offset?: number | null };
     try {
-      body = await client.request("GET", `/api/repos/${encodeURIComponent(repo)}/files?limit=1000${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
+      body = await client.request("GET", `/api/repos/${encodeURIComponent(repo)}/tree?offset=${offset}`);
     } catch (err) {
-      if (err instanceof ApiError && (err.status === 404 || err.status === 405 || err.status === 400)) return null;
+      if (err instanceof ApiError && (err.status === 404 || err.status === 405)) return null;
       throw err;
     }
     if (!Array.isArray(body.files)) return null;
-    for (const f of body.files) paths.add(typeof f === "string" ? f : f.path);
-    cursor = body.nextCursor ?? body.next_cursor ?? undefined;
-    if (!cursor) break;
+    for (const f of body.files) files.set(f.path, f.lines ?? 0);
+    offset = body.files.length ? (body.next_offset ?? null) : null;
   }
-  return paths;
+  return files;
 }

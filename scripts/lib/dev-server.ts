@@ -7,7 +7,7 @@
  * names exactly what was measured. The export shares the project's `node_modules` by symlink.
  */
 import { execFileSync, execSync, spawn, type ChildProcess } from "node:child_process";
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, symlinkSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 /** A running `wrangler dev` (own process group). */
@@ -34,6 +34,8 @@ export interface SnapshotServerOptions {
   /** Where exports go: `<dir>/<sha>`; default /tmp/cc-snapshots. */
   snapshotsDir?: string;
   token: string;
+  /** Search rate limit per minute written into the export's wrangler.toml (see `exportSnapshot`). */
+  searchLimitPerMinute?: number;
   /** Extra `--var KEY:VALUE` bindings. */
   vars?: Record<string, string>;
   /** Health wait, ms; default 180 s (first start bundles the Worker). */
@@ -42,21 +44,30 @@ export interface SnapshotServerOptions {
 
 const childEnv = { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false", CI: "1" };
 
-/** Exports `commit` of `projectRoot` to `<snapshotsDir>/<sha>` once; returns the folder and SHA. */
-export function exportSnapshot(projectRoot: string, commit = "HEAD", snapshotsDir = "/tmp/cc-snapshots"): { dir: string; sha: string } {
+/**
+ * Exports `commit` of `projectRoot` to `<snapshotsDir>/<sha>[-limit<N>]` once; returns the
+ * folder and SHA. With `searchLimitPerMinute`, the export's wrangler.toml search rate limits
+ * (`[[ratelimits]] simple = { limit = ... }`) are set to that number, so a benchmark that sends
+ * thousands of searches from one address measures search and not the limiter.
+ */
+export function exportSnapshot(projectRoot: string, commit = "HEAD", snapshotsDir = "/tmp/cc-snapshots", searchLimitPerMinute?: number): { dir: string; sha: string } {
   const sha = execFileSync("git", ["rev-parse", `${commit}^{commit}`], { cwd: projectRoot, encoding: "utf8" }).trim();
-  const dir = join(snapshotsDir, sha);
+  const dir = join(snapshotsDir, searchLimitPerMinute ? `${sha}-limit${searchLimitPerMinute}` : sha);
   if (!existsSync(join(dir, "wrangler.toml"))) {
     mkdirSync(dir, { recursive: true });
     execSync(`git archive ${sha} | tar -x -C ${JSON.stringify(dir)}`, { cwd: projectRoot, stdio: ["ignore", "inherit", "inherit"] });
     symlinkSync(join(projectRoot, "node_modules"), join(dir, "node_modules"));
+    if (searchLimitPerMinute) {
+      const toml = join(dir, "wrangler.toml");
+      writeFileSync(toml, readFileSync(toml, "utf8").replace(/simple = \{ limit = \d+, period = 60 \}/g, `simple = { limit = ${searchLimitPerMinute}, period = 60 }`));
+    }
   }
   return { dir, sha };
 }
 
 /** Exports the commit, applies migrations to `persistTo`, starts `wrangler dev` and waits for /api/health. */
 export async function startSnapshotServer(o: SnapshotServerOptions): Promise<DevServer> {
-  const { dir, sha } = exportSnapshot(o.projectRoot, o.commit, o.snapshotsDir);
+  const { dir, sha } = exportSnapshot(o.projectRoot, o.commit, o.snapshotsDir, o.searchLimitPerMinute);
   const wrangler = join(dir, "node_modules", "wrangler", "bin", "wrangler.js");
   execFileSync(process.execPath, [wrangler, "d1", "migrations", "apply", "DB", "--local", "--persist-to", o.persistTo], { cwd: dir, env: childEnv, stdio: "ignore" });
   const args = ["dev", "--ip", "127.0.0.1", "--port", String(o.port), "--persist-to", o.persistTo, "--show-interactive-dev-session=false", "--var", `ADMIN_TOKEN:${o.token}`];

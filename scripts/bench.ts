@@ -1,0 +1,191 @@
+/**
+ * `npm run bench`: speed and memory of the local runtime on a real repository, with ripgrep
+ * side by side. Steps: start the product from a clean export of HEAD (or use `--base-url`),
+ * cold-index the corpus by archive upload (files/s, lines/s, wall time per status stage),
+ * re-upload it unchanged (0 files processed) and with one file changed (1 file), then measure
+ * search latency (k = 10, warm) sequentially and from 16 concurrent clients for short queries
+ * and pasted bug reports, and ripgrep over the same tree in the same run; peak RSS of the
+ * workerd process tree is sampled throughout. Writes JSON to bench/out/ and, with
+ * `--write-readme`, the README's "Benchmarks" block.
+ *
+ *   npm run bench -- [--corpus /tmp/cc-corpora/hono-28a9c12] [--base-url URL --token T]
+ *                    [--port 8795] [--concurrency 16] [--write-readme]
+ *
+ * The corpus is exported outside the project first (README, "Evaluation"):
+ *   node evals/export-corpora.ts --set hono-50 --out /tmp/cc-corpora --git-dir honojs/hono=<hono .git>
+ */
+import { spawnSync } from "node:child_process";
+import { cpus } from "node:os";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { ApiClient, type RepoStatus } from "../evals/lib/client.ts";
+import { readCorpus } from "../evals/lib/corpus-fs.ts";
+import { indexCorpus, type IndexRun } from "../evals/lib/evaluate.ts";
+import { replaceBlock } from "../evals/lib/readme.ts";
+import { listIndexedFiles } from "../evals/lib/swebench.ts";
+import { BUG_REPORTS, SHORT_QUERIES } from "./lib/bench-queries.ts";
+import { startSnapshotServer, type DevServer } from "./lib/dev-server.ts";
+import { runLoad, type LatencySummary } from "./lib/load.ts";
+import { ripgrepVersion, runRipgrep } from "./lib/ripgrep.ts";
+import { startRssSampler } from "./lib/rss.ts";
+import { benchMarkdown, type BenchResult, type IndexStageRun } from "./lib/bench-report.ts";
+
+const { values: a } = parseArgs({
+  options: {
+    corpus: { type: "string", default: "/tmp/cc-corpora/hono-28a9c12" },
+    "base-url": { type: "string" },
+    token: { type: "string" },
+    port: { type: "string", default: "8795" },
+    concurrency: { type: "string", default: "16" },
+    "seq-rounds": { type: "string", default: "3" },
+    "conc-rounds": { type: "string", default: "8" },
+    repo: { type: "string", default: "bench-corpus" },
+    "search-limit": { type: "string", default: "1000000" },
+    out: { type: "string" },
+    "write-readme": { type: "boolean", default: false },
+  },
+});
+
+const ROOT = resolve(dirname(new URL(import.meta.url).pathname), "..");
+const corpus = resolve(a.corpus!);
+if (!existsSync(corpus)) {
+  console.error(`corpus ${corpus} is missing; export it first:\n  node evals/export-corpora.ts --set hono-50 --out /tmp/cc-corpora --git-dir honojs/hono=<path to hono's .git>`);
+  process.exit(2);
+}
+const rgVersion = ripgrepVersion();
+if (!rgVersion) {
+  console.error("ripgrep (rg) is not installed; install it (e.g. apt-get install -y ripgrep) for the side-by-side figures.");
+  process.exit(2);
+}
+const log = (s: string) => process.stderr.write(`${s}\n`);
+const concurrency = Number(a.concurrency);
+
+let server: DevServer | null = null;
+let stateDir: string | null = null;
+if (!a["base-url"]) {
+  stateDir = `/tmp/cc-bench-state-${process.pid}`;
+  rmSync(stateDir, { recursive: true, force: true });
+  log(`starting the product from a clean export of HEAD on port ${a.port} (state ${stateDir}) ...`);
+  server = await startSnapshotServer({ projectRoot: ROOT, port: Number(a.port), persistTo: stateDir, token: "bench-token", searchLimitPerMinute: Number(a["search-limit"]) });
+}
+const baseUrl = server?.baseUrl ?? a["base-url"]!;
+const client = new ApiClient({ baseUrl, token: server?.token ?? a.token });
+const rss = server ? startRssSampler(server.pid, 200) : null;
+const mb = (b: number) => Math.round(b / (1024 * 1024));
+
+async function timedIndex(label: string, files: ReturnType<typeof readCorpus>): Promise<IndexStageRun> {
+  const stages: { status: string; atMs: number }[] = [];
+  let last: RepoStatus | null = null;
+  const run: IndexRun = await indexCorpus(client, a.repo!, files, {
+    pollMs: 100,
+    onStatus: (s, t) => {
+      if (stages.at(-1)?.status !== s.status) stages.push({ status: s.status, atMs: t });
+      last = s;
+    },
+  });
+  const progress = (run.status.progress ?? {}) as { filesTotal?: number; filesDone?: number; chunks?: number };
+  const job = (run.status.job ?? {}) as { unchanged?: number; requestedAt?: number; startedAt?: number; finishedAt?: number };
+  const stageMs: Record<string, number> = {};
+  stages.forEach((s, i) => {
+    const end = stages[i + 1]?.atMs ?? run.wallMs;
+    if (s.status !== "ready") stageMs[s.status] = (stageMs[s.status] ?? 0) + (end - s.atMs);
+  });
+  log(`${label}: ${run.wallMs} ms, ${progress.filesDone ?? "?"} files processed, ${job.unchanged ?? "?"} unchanged, stages ${JSON.stringify(stageMs)}`);
+  void last;
+  return {
+    label,
+    wallMs: run.wallMs,
+    uploadedFiles: run.files,
+    archiveBytes: run.archiveBytes,
+    filesTotal: progress.filesTotal ?? null,
+    filesProcessed: progress.filesDone ?? null,
+    unchanged: job.unchanged ?? null,
+    chunks: progress.chunks ?? null,
+    serverJobMs: job.finishedAt && job.requestedAt ? job.finishedAt - job.requestedAt : null,
+    stageMs,
+  };
+}
+
+// 1. Index: cold, unchanged, one file changed.
+const files = readCorpus(corpus, "whole");
+rss?.reset();
+const cold = await timedIndex("cold index", files);
+const peakIndex = rss?.peak() ?? null;
+const listing = await listIndexedFiles(client, a.repo!);
+const indexedFiles = listing?.size ?? null;
+const indexedLines = listing ? [...listing.values()].reduce((s, n) => s + n, 0) : null;
+const unchanged = await timedIndex("unchanged re-upload", files);
+const editable = files.findIndex((f) => listing?.has(f.path) && /\.(ts|js|py|go|md)$/.test(f.path));
+const edited = files.map((f, i) => (i === editable ? { path: f.path, bytes: new Uint8Array([...f.bytes, ...new TextEncoder().encode("\n// bench: one changed line\n")]) } : f));
+const oneChanged = await timedIndex(`one file changed (${files[editable]?.path})`, edited);
+
+// 2. Search latency, warm, k = 10, with ripgrep side by side.
+const serverTook: number[] = [];
+const search = async (q: string) => {
+  const { response, latencyMs } = await client.search({ query: q, repo: a.repo!, k: 10 });
+  const took = (response as { stats?: { tookMs?: number } }).stats?.tookMs;
+  if (typeof took === "number") serverTook.push(took);
+  return latencyMs;
+};
+const rg = async (q: string) => (await runRipgrep(q, corpus)).ms;
+log("warming up ...");
+for (const q of [...SHORT_QUERIES, ...BUG_REPORTS]) await search(q);
+rss?.reset();
+const workloads = [
+  { name: "short queries", queries: SHORT_QUERIES },
+  { name: "pasted bug reports", queries: BUG_REPORTS },
+];
+const latency: BenchResult["latency"] = [];
+for (const w of workloads) {
+  for (const clients of [1, concurrency]) {
+    const rounds = clients === 1 ? Number(a["seq-rounds"]) : Number(a["conc-rounds"]);
+    serverTook.length = 0;
+    const product: LatencySummary = await runLoad(w.queries, rounds, clients, search);
+    const productServerP50 = serverTook.length ? [...serverTook].sort((x, y) => x - y)[Math.floor(serverTook.length / 2)] : null;
+    const ripgrep: LatencySummary = await runLoad(w.queries, rounds, clients, rg);
+    latency.push({ workload: w.name, clients, product, productServerP50, ripgrep });
+    log(`${w.name} x${clients}: product p50 ${product.p50.toFixed(1)} p95 ${product.p95.toFixed(1)} ms; rg p50 ${ripgrep.p50.toFixed(1)} p95 ${ripgrep.p95.toFixed(1)} ms`);
+  }
+}
+const peakSearch = rss?.peak() ?? null;
+rss?.stop();
+
+// 3. H1's chunk throughput, when that benchmark exists.
+let chunkBench: string | null = null;
+const chunkScript = join(ROOT, "scripts", "bench-chunk.ts");
+if (existsSync(chunkScript)) {
+  log("running scripts/bench-chunk.ts ...");
+  const r = spawnSync(process.execPath, [chunkScript, corpus], { cwd: ROOT, encoding: "utf8", timeout: 600_000 });
+  chunkBench = (r.stdout || r.stderr || "").trim().split("\n").slice(-6).join("\n");
+}
+
+await server?.stop();
+if (stateDir) rmSync(stateDir, { recursive: true, force: true });
+
+const commit = server?.commit ?? spawnSync("git", ["rev-parse", "HEAD"], { cwd: ROOT, encoding: "utf8" }).stdout.trim();
+const result: BenchResult = {
+  date: new Date().toISOString(),
+  commit,
+  machine: `${cpus().length} cores (${cpus()[0]?.model.trim()}), Node ${process.version}`,
+  baseUrl: server ? "local wrangler dev (clean export of HEAD)" : baseUrl,
+  corpus,
+  ripgrep: rgVersion,
+  searchLimitPerMinute: server ? Number(a["search-limit"]) : null,
+  index: { cold, unchanged, oneChanged, indexedFiles, indexedLines },
+  latency,
+  memory: peakIndex && peakSearch ? { indexWorkerdMb: mb(peakIndex.workerdBytes), indexTotalMb: mb(peakIndex.totalBytes), searchWorkerdMb: mb(peakSearch.workerdBytes), searchTotalMb: mb(peakSearch.totalBytes) } : null,
+  chunkBench,
+  command: `npm run bench -- ${process.argv.slice(2).filter((x, i, arr) => x !== "--token" && arr[i - 1] !== "--token").join(" ")}`.trim(),
+};
+const outPath = resolve(a.out ?? join(ROOT, "bench", "out", `bench-${result.date.replace(/[:.]/g, "-")}.json`));
+mkdirSync(dirname(outPath), { recursive: true });
+const markdown = benchMarkdown(result);
+writeFileSync(outPath, JSON.stringify({ ...result, markdown }, null, 2));
+console.log(markdown);
+log(`wrote ${outPath}`);
+if (a["write-readme"]) {
+  const readme = join(ROOT, "README.md");
+  writeFileSync(readme, replaceBlock(readFileSync(readme, "utf8"), "bench", markdown, "## Benchmarks"));
+  log("updated README block bench");
+}

@@ -1,0 +1,84 @@
+/**
+ * @module scripts/lib/bench-report
+ *
+ * The shape of `npm run bench` results and their markdown (README "Benchmarks" block).
+ */
+import { table } from "../../evals/lib/report.ts";
+import type { LatencySummary } from "./load.ts";
+
+/** One indexing run as measured from the client (wall) and reported by the status. */
+export interface IndexStageRun {
+  label: string;
+  wallMs: number;
+  uploadedFiles: number;
+  archiveBytes: number;
+  filesTotal: number | null;
+  /** Files the job chunked and wrote (status `progress.filesDone`). */
+  filesProcessed: number | null;
+  /** Files whose blob was already indexed (status `job.unchanged`). */
+  unchanged: number | null;
+  chunks: number | null;
+  /** requestedAt -> finishedAt of the job, by the server's clock. */
+  serverJobMs: number | null;
+  /** Time spent in each status before `ready`, by client polling every 100 ms. */
+  stageMs: Record<string, number>;
+}
+
+/** Everything `npm run bench` measures. */
+export interface BenchResult {
+  date: string;
+  commit: string;
+  machine: string;
+  baseUrl: string;
+  corpus: string;
+  ripgrep: string;
+  searchLimitPerMinute: number | null;
+  index: { cold: IndexStageRun; unchanged: IndexStageRun; oneChanged: IndexStageRun; indexedFiles: number | null; indexedLines: number | null };
+  latency: { workload: string; clients: number; product: LatencySummary; productServerP50: number | null; ripgrep: LatencySummary }[];
+  memory: { indexWorkerdMb: number; indexTotalMb: number; searchWorkerdMb: number; searchTotalMb: number } | null;
+  chunkBench: string | null;
+  command: string;
+}
+
+const s1 = (ms: number) => (ms / 1000).toFixed(2);
+const r0 = (x: number) => (Number.isFinite(x) ? x.toFixed(0) : "n/a");
+const r1 = (x: number) => (Number.isFinite(x) ? x.toFixed(1) : "n/a");
+
+/** Markdown for the README: index table, latency table, memory line, provenance. */
+export function benchMarkdown(r: BenchResult): string {
+  const { cold, unchanged, oneChanged, indexedFiles, indexedLines } = r.index;
+  const stages = (run: IndexStageRun) => Object.entries(run.stageMs).map(([k, v]) => `${k} ${s1(v)} s`).join(", ");
+  const indexRows = [cold, unchanged, oneChanged].map((run) => [
+    run.label,
+    String(run.filesProcessed ?? "?"),
+    String(run.unchanged ?? "?"),
+    s1(run.wallMs),
+    run === cold && run.filesProcessed ? r0((run.filesProcessed * 1000) / run.wallMs) : "",
+    run === cold && indexedLines ? r0((indexedLines * 1000) / run.wallMs) : "",
+    stages(run),
+  ]);
+  const latRows = r.latency.map((l) => [
+    l.workload,
+    String(l.clients),
+    r1(l.product.p50),
+    r1(l.product.p95),
+    l.productServerP50 === null ? "" : r1(l.productServerP50),
+    r0(l.product.qps),
+    r1(l.ripgrep.p50),
+    r1(l.ripgrep.p95),
+    r0(l.ripgrep.qps),
+  ]);
+  const corpusName = r.corpus.split("/").pop();
+  const parts = [
+    `**Indexing** \`${corpusName}\`: ${cold.uploadedFiles} files uploaded (${(cold.archiveBytes / 1e6).toFixed(1)} MB tar.gz), ${indexedFiles ?? "?"} indexed, ${indexedLines ?? "?"} lines, ${cold.chunks ?? "?"} chunks.`,
+    table(["Run", "Files processed", "Unchanged", "Wall s", "Files/s", "Lines/s", "Time per status"], indexRows),
+    `**Search latency** (warm, k = 10, ms, client-side HTTP round trip; "server p50" is the response's \`stats.tookMs\`) beside ripgrep over the same tree (\`rg -i -F -l\` with the query's terms, process spawn included):`,
+    table(["Workload", "Clients", "p50", "p95", "server p50", "queries/s", "rg p50", "rg p95", "rg queries/s"], latRows),
+    r.memory
+      ? `**Peak memory** (RSS sampled every 200 ms): workerd ${r.memory.indexWorkerdMb} MB while indexing, ${r.memory.searchWorkerdMb} MB during the search runs (with wrangler's Node process: ${r.memory.indexTotalMb} MB / ${r.memory.searchTotalMb} MB). This is the local runtime (all Workers, Durable Objects, D1 and the queue in one workerd), not one production isolate.`
+      : "Peak memory: not sampled (remote --base-url).",
+    r.chunkBench ? `**Chunking throughput** (scripts/bench-chunk.ts):\n\n\`\`\`\n${r.chunkBench}\n\`\`\`` : "",
+    `_Generated ${r.date.slice(0, 10)} at commit \`${r.commit.slice(0, 7)}\` on ${r.machine}; ${r.baseUrl}${r.searchLimitPerMinute ? `, search rate limits raised to ${r.searchLimitPerMinute}/min for the run` : ""}; ${r.ripgrep}. Reproduce: \`${r.command}\`._`,
+  ];
+  return parts.filter(Boolean).join("\n\n");
+}

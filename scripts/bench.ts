@@ -86,9 +86,10 @@ async function timedIndex(label: string, files: ReturnType<typeof readCorpus>): 
   });
   const progress = (run.status.progress ?? {}) as { filesTotal?: number; filesDone?: number; chunks?: number };
   const job = (run.status.job ?? {}) as { unchanged?: number; requestedAt?: number; startedAt?: number; finishedAt?: number };
-  const stageMs: Record<string, number> = {};
+  const stageMs: Record<string, number> = { upload: run.uploadMs };
   stages.forEach((s, i) => {
-    const end = stages[i + 1]?.atMs ?? run.wallMs;
+    // Polling starts when the upload has answered: status times are offsets from then.
+    const end = stages[i + 1]?.atMs ?? run.wallMs - run.uploadMs;
     if (s.status !== "ready") stageMs[s.status] = (stageMs[s.status] ?? 0) + (end - s.atMs);
   });
   log(`${label}: ${run.wallMs} ms, ${progress.filesDone ?? "?"} files processed, ${job.unchanged ?? "?"} unchanged, stages ${JSON.stringify(stageMs)}`);
@@ -116,7 +117,10 @@ const listing = await listIndexedFiles(client, a.repo!);
 const indexedFiles = listing?.size ?? null;
 const indexedLines = listing ? [...listing.values()].reduce((s, n) => s + n, 0) : null;
 const unchanged = await timedIndex("unchanged re-upload", files);
-const editable = files.findIndex((f) => listing?.has(f.path) && /\.(ts|js|py|go|md)$/.test(f.path));
+// Prefer a source file (a realistic edit); any indexed file otherwise.
+const indexedPath = (f: { path: string }) => listing?.has(f.path) ?? true;
+let editable = files.findIndex((f) => indexedPath(f) && /^src\/.*\.(ts|tsx|js|py|go)$/.test(f.path) && !/\.test\./.test(f.path));
+if (editable < 0) editable = files.findIndex(indexedPath);
 const edited = files.map((f, i) => (i === editable ? { path: f.path, bytes: new Uint8Array([...f.bytes, ...new TextEncoder().encode("\n// bench: one changed line\n")]) } : f));
 const oneChanged = await timedIndex(`one file changed (${files[editable]?.path})`, edited);
 
@@ -152,12 +156,17 @@ const peakSearch = rss?.peak() ?? null;
 rss?.stop();
 
 // 3. H1's chunk throughput, when that benchmark exists.
-let chunkBench: string | null = null;
+let chunkBench: BenchResult["chunkBench"] = null;
 const chunkScript = join(ROOT, "scripts", "bench-chunk.ts");
 if (existsSync(chunkScript)) {
   log("running scripts/bench-chunk.ts ...");
   const r = spawnSync(process.execPath, [chunkScript, corpus], { cwd: ROOT, encoding: "utf8", timeout: 600_000 });
-  chunkBench = (r.stdout || r.stderr || "").trim().split("\n").slice(-6).join("\n");
+  try {
+    const j = JSON.parse(r.stdout) as Record<string, number>;
+    chunkBench = { files: j.files, lines: j.lines, chunks: j.chunks, linesPerSecond: j.linesPerSecond, linesPerSecondBestPass: j.linesPerSecondBestPass, linesPerCpuSecond: j.linesPerCpuSecond };
+  } catch {
+    log(`scripts/bench-chunk.ts did not print JSON: ${(r.stderr || r.stdout || "").slice(-500)}`);
+  }
 }
 
 await server?.stop();

@@ -16,6 +16,8 @@ export interface IndexRun {
   archiveBytes: number;
   /** Upload to ready, wall time. */
   wallMs: number;
+  /** The upload request alone (the server reads the archive and plans the job before answering). */
+  uploadMs: number;
   status: RepoStatus;
 }
 
@@ -28,12 +30,13 @@ export async function indexCorpus(client: ApiClient, repo: string, files: Corpus
   const tarGz = await buildTarGz(files);
   const started = Date.now();
   const upload = await client.uploadArchive(repo, tarGz);
+  const uploadMs = Date.now() - started;
   const jobId = jobIdOf(upload);
   const status = await waitUntilIndexed(client, repo, {
     ...wait,
     isDone: wait.isDone ?? ((s) => s.status === "ready" && (jobId === undefined || jobIdOf(s) === undefined || jobIdOf(s) === jobId)),
   });
-  return { repo, files: files.length, archiveBytes: tarGz.byteLength, wallMs: Date.now() - started, status };
+  return { repo, files: files.length, archiveBytes: tarGz.byteLength, wallMs: Date.now() - started, uploadMs, status };
 }
 
 /** The job id in an upload response or a status (`job.id` or `jobId`), if any. */

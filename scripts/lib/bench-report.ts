@@ -20,7 +20,7 @@ export interface IndexStageRun {
   chunks: number | null;
   /** requestedAt -> finishedAt of the job, by the server's clock. */
   serverJobMs: number | null;
-  /** Time spent in each status before `ready`, by client polling every 100 ms. */
+  /** `upload` (the POST until it answered), then time in each status before `ready`, by client polling every 100 ms. */
   stageMs: Record<string, number>;
 }
 
@@ -36,7 +36,8 @@ export interface BenchResult {
   index: { cold: IndexStageRun; unchanged: IndexStageRun; oneChanged: IndexStageRun; indexedFiles: number | null; indexedLines: number | null };
   latency: { workload: string; clients: number; product: LatencySummary; productServerP50: number | null; ripgrep: LatencySummary }[];
   memory: { indexWorkerdMb: number; indexTotalMb: number; searchWorkerdMb: number; searchTotalMb: number } | null;
-  chunkBench: string | null;
+  /** scripts/bench-chunk.ts output (H1's parse-and-chunk throughput), when that script exists. */
+  chunkBench: { files: number; lines: number; chunks: number; linesPerSecond: number; linesPerSecondBestPass: number; linesPerCpuSecond: number } | null;
   command: string;
 }
 
@@ -77,7 +78,9 @@ export function benchMarkdown(r: BenchResult): string {
     r.memory
       ? `**Peak memory** (RSS sampled every 200 ms): workerd ${r.memory.indexWorkerdMb} MB while indexing, ${r.memory.searchWorkerdMb} MB during the search runs (with wrangler's Node process: ${r.memory.indexTotalMb} MB / ${r.memory.searchTotalMb} MB). This is the local runtime (all Workers, Durable Objects, D1 and the queue in one workerd), not one production isolate.`
       : "Peak memory: not sampled (remote --base-url).",
-    r.chunkBench ? `**Chunking throughput** (scripts/bench-chunk.ts):\n\n\`\`\`\n${r.chunkBench}\n\`\`\`` : "",
+    r.chunkBench
+      ? `**Parse-and-chunk throughput** (\`scripts/bench-chunk.ts\`, one core, same tree): ${r.chunkBench.files} files, ${r.chunkBench.lines} lines, ${r.chunkBench.chunks} chunks; ${r.chunkBench.linesPerSecond} lines/s mean wall, ${r.chunkBench.linesPerSecondBestPass} lines/s fastest pass, ${r.chunkBench.linesPerCpuSecond} lines per CPU second.`
+      : "",
     `_Generated ${r.date.slice(0, 10)} at commit \`${r.commit.slice(0, 7)}\` on ${r.machine}; ${r.baseUrl}${r.searchLimitPerMinute ? `, search rate limits raised to ${r.searchLimitPerMinute}/min for the run` : ""}; ${r.ripgrep}. Reproduce: \`${r.command}\`._`,
   ];
   return parts.filter(Boolean).join("\n\n");

@@ -20,15 +20,32 @@ const IDENT_RE = /[\p{L}\p{N}_$]+/gu;
 const CJK_RE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 const CJK_RUN_RE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/gu;
 
-/** Words dropped from natural-language queries (never from the index). */
+/**
+ * Words dropped from natural-language queries (never from the index): English function words
+ * (the NLTK English stop list, which follows the SMART list's core), question fillers, and words
+ * every question about code uses. Natural-language words are rare in code, so BM25 gives these
+ * a high IDF they do not deserve (measured in README "Retrieval": "s", "re", "already",
+ * "another" outranked the words that named the code).
+ */
 const QUERY_STOP_WORDS = new Set(
   (
     "a an and are as at be by can do does for from how i in into is it its of on or that the this to " +
     "was what when where which who why will with where's what's there their them then than we you your " +
     "my me our us should would could may might must have has had been being not no yes code file files " +
-    "find show get me please function functions method methods implemented implementation defined"
+    "find show get me please function functions method methods implemented implementation defined " +
+    // NLTK English stop words not listed above.
+    "myself ours ourselves yours yourself yourselves he him his himself she her hers herself itself they " +
+    "theirs themselves whom these those am were having did doing but if because until while about against " +
+    "between through during above below up down out off over under again further once here both each few " +
+    "more most other some such nor only own same so too very just don now whose whether also any " +
+    // Question fillers.
+    "happen happens happening actually exactly really someone something somewhere anything everything " +
+    "logic place part piece way ways i.e e.g etc"
   ).split(" "),
 );
+
+/** Query tokens shorter than this are dropped (the `s` of "client's", the `v` of "v2"). CJK unigrams stay. */
+const MIN_QUERY_TOKEN_CHARS = 2;
 
 /** Splits one identifier at camelCase, PascalCase, acronym, digit and `_`/`$` boundaries. */
 export function splitIdentifier(word: string): string[] {
@@ -186,7 +203,7 @@ function expandCjk(text: string): string[] {
  */
 export function tokenizeQuery(text: string): string[] {
   const all = tokenize(text);
-  const kept = all.filter((t) => !QUERY_STOP_WORDS.has(t));
+  const kept = all.filter((t) => !QUERY_STOP_WORDS.has(t) && (t.length >= MIN_QUERY_TOKEN_CHARS || CJK_RE.test(t)));
   const expanded = CJK_RE.test(text) ? expandCjk(text) : [];
   return [...new Set([...(kept.length ? kept : all), ...expanded])];
 }

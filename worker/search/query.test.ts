@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { isTestPath } from "./filters";
 import { parseQuery } from "./query";
+import { namesFileBySuffix } from "./channels/path";
 import { makeSnippet, SNIPPET_MAX_CHARS, SNIPPET_MAX_LINES } from "./snippet";
 import { idf, selectTerms } from "./terms";
 
@@ -13,6 +14,11 @@ describe("parseQuery", () => {
     { q: "the snake_case helper in src/utils/url.ts", pathHints: ["src/utils/url.ts"] },
     { q: "unit tests of the router", tests: true },
     { q: "router", tests: false, pathHints: [] },
+    { q: "error in xarray.core.concat when joining", pathHints: ["xarray/core/concat"] },
+    { q: "where is app.route defined", pathHints: [] },
+    { q: "the client's v2 API", terms: ["client", "v2", "api"] },
+    { q: `pytest crashes ${Array.from({ length: 30 }, (_, i) => `module${i}`).join(" ")}`, tests: false },
+    { q: "unit tests of the rate limiter", tests: true },
   ];
   for (const row of table) {
     it(row.q, () => {
@@ -64,5 +70,17 @@ describe("makeSnippet", () => {
     const wide = makeSnippet("x".repeat(10_000));
     expect(wide.truncated).toBe(true);
     expect(wide.snippet.length).toBeLessThanOrEqual(SNIPPET_MAX_CHARS);
+  });
+});
+
+describe("namesFileBySuffix", () => {
+  it.each([
+    ["usr/lib/python3/site-packages/_pytest/python.py", "src/_pytest/python.py", true],
+    ["xarray/core/concat", "xarray/core/concat.py", true],
+    ["lib/utils.py", "src/utils.py", false],
+    ["a/b/utils.py", "c/d/utils.py", false],
+    ["foo/_pytest/python.py", "src/_pytest/pathlib.py", false],
+  ])("%s names %s: %s", (hint, path, expected) => {
+    expect(namesFileBySuffix(hint, path)).toBe(expected);
   });
 });

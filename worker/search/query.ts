@@ -12,6 +12,8 @@ import { tokenizeQuery } from "../../indexer/store/contract";
 export const MAX_SYMBOL_CANDIDATES = 40;
 /** Queries with at most this many words also try adjacent words joined as identifiers. */
 const JOIN_WORDS_MAX_QUERY_WORDS = 16;
+/** Queries with more terms than this are bug reports, not questions about tests (see mentionsTests). */
+const TESTS_QUERY_MAX_TERMS = 24;
 
 /** A parsed query. */
 export interface ParsedQuery {
@@ -22,7 +24,7 @@ export interface ParsedQuery {
   identifiers: string[];
   /** Lowercased path fragments named in the query: `src/router`, `router.ts`. */
   pathHints: string[];
-  /** Whether the query talks about tests (then tests are not excluded by default). */
+  /** Whether a short query talks about tests (then tests are not excluded by default). */
   mentionsTests: boolean;
 }
 
@@ -77,7 +79,12 @@ export function parseQuery(text: string): ParsedQuery {
     identifiers.push(w);
     if (identifiers.length >= MAX_SYMBOL_CANDIDATES) break;
   }
-  const pathHints = [...new Set((text.match(PATH_RE) ?? []).map((p) => p.toLowerCase().replace(/^\.\//, "")).filter((p) => p.length >= 3))];
-  const mentionsTests = terms.some((t) => TEST_WORDS.has(t));
+  // Dotted module names (`xarray.core.concat`, `org.acme.billing.Invoice`) name files too: as
+  // paths without extension (the path channel matches them by their last segments).
+  const modules = words.filter((w) => /^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*){2,}$/.test(w)).map((w) => w.replace(/\./g, "/"));
+  const pathHints = [...new Set([...(text.match(PATH_RE) ?? []), ...modules].map((p) => p.toLowerCase().replace(/^\.\//, "")).filter((p) => p.length >= 3))];
+  // In a pasted bug report, test words are incidental ("pytest 5.3", "in my test ...") and the
+  // fix is in the code; only a short question asking about tests includes them.
+  const mentionsTests = terms.length <= TESTS_QUERY_MAX_TERMS && terms.some((t) => TEST_WORDS.has(t));
   return { text, terms, identifiers, pathHints, mentionsTests };
 }

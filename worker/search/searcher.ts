@@ -6,7 +6,7 @@
  * `Promise.allSettled`), fuses them by RRF, applies the per-file cap, builds bounded snippets
  * and the confidence gate. The only module of worker/search that touches bindings.
  */
-import type { EmbeddingProvider, VectorStore } from "../../indexer/store/contract";
+import { tokenize, tokenizeQuery, type EmbeddingProvider, type VectorStore } from "../../indexer/store/contract";
 import { bm25Channel, documentFrequencies } from "./channels/bm25";
 import { pathChannel } from "./channels/path";
 import { IDS_PER_STATEMENT, type ChannelScope } from "./channels/scope";
@@ -15,6 +15,7 @@ import { vectorChannel } from "./channels/vector";
 import { capPerFile, reciprocalRankFusion, type FusedHit } from "./fuse";
 import { confidenceGate } from "./gate";
 import { parseQuery, type ParsedQuery } from "./query";
+import { rerankByCoverage } from "./rerank";
 import { makeSnippet } from "./snippet";
 import { selectTerms } from "./terms";
 import type { ChannelName, ChannelResult, ChunkRow, SearchFilters, SearchMode, SearchResponse, SearchResult } from "./types";
@@ -92,7 +93,13 @@ async function loadChunks(db: D1Database, ids: string[]): Promise<Map<string, Ch
   return out;
 }
 
-async function searchRepo(deps: SearchDeps, target: RepoTarget, query: ParsedQuery, terms: string[], channels: ChannelName[], filters: SearchFilters, k: number, fileCap: number, weights: Partial<Record<ChannelName, number>>): Promise<RepoOutcome> {
+/** Term statistics the rerank stage needs. */
+interface TermStats {
+  df: Map<string, number>;
+  totalDocs: number;
+}
+
+async function searchRepo(deps: SearchDeps, target: RepoTarget, query: ParsedQuery, terms: string[], stats: TermStats, channels: ChannelName[], filters: SearchFilters, k: number, fileCap: number, weights: Partial<Record<ChannelName, number>>): Promise<RepoOutcome> {
   const scope: ChannelScope = { db: deps.db, repo: target.id, commit: target.commit, filters, depth: Math.max(MIN_CANDIDATE_DEPTH, 3 * k), query, terms };
   let bestVectorScore: number | null = null;
   const runs = channels.map(async (name): Promise<ChannelResult> => {
@@ -121,10 +128,11 @@ async function searchRepo(deps: SearchDeps, target: RepoTarget, query: ParsedQue
   // Enough candidates to fill k after the per-file cap in the usual case.
   const head = fused.slice(0, Math.max(k * 4, 40));
   const rows = await loadChunks(deps.db, head.map((h) => h.chunkId));
-  const hits = head.flatMap((h) => {
+  const loaded = head.flatMap((h) => {
     const row = rows.get(h.chunkId);
-    return row ? [{ ...h, row }] : [];
+    return row ? [{ ...h, row, path: row.path, kind: row.kind, symbol: row.symbol, container: row.container, content: row.content }] : [];
   });
+  const hits = rerankByCoverage(loaded, terms, stats.df, stats.totalDocs);
   return { repo: target.id, hits: capPerFile(hits, fileCap, (h) => h.row.path), channels: results, bestVectorScore };
 }
 
@@ -155,11 +163,16 @@ export async function runSearch(deps: SearchDeps, targets: RepoTarget[], text: s
   const query = parseQuery(text);
   const filters: SearchFilters = { ...options.filters, includeTests: options.filters.includeTests ?? query.mentionsTests };
   const channels = options.channels?.length ? options.channels : MODE_CHANNELS[options.mode];
+  // Occurrences per term (tokenizeQuery deduplicates); a long report's first line is its title
+  // and says what matters, so its terms count twice.
   const counts = new Map<string, number>();
-  for (const t of query.terms) counts.set(t, (counts.get(t) ?? 0) + 1);
+  for (const t of tokenizeQuery(text)) counts.set(t, 0);
+  for (const t of tokenize(text)) if (counts.has(t)) counts.set(t, counts.get(t)! + 1);
+  const title = text.trimStart().split("\n", 1)[0];
+  if (title.length < text.trim().length) for (const t of tokenize(title)) if (counts.has(t)) counts.set(t, counts.get(t)! + 2);
   const { df, totalDocs } = await documentFrequencies(deps.db, query.terms);
   const selection = selectTerms(query.terms, df, totalDocs, undefined, counts);
-  const settled = await Promise.allSettled(targets.map((t) => searchRepo(deps, t, query, selection.selected, channels, filters, options.k, options.fileCap, { ...CHANNEL_WEIGHTS, ...options.weights })));
+  const settled = await Promise.allSettled(targets.map((t) => searchRepo(deps, t, query, selection.selected, { df, totalDocs }, channels, filters, options.k, options.fileCap, { ...CHANNEL_WEIGHTS, ...options.weights })));
   const failedRepos: SearchResponse["stats"]["failedRepos"] = [];
   const outcomes: RepoOutcome[] = [];
   settled.forEach((s, i) => {

@@ -41,7 +41,7 @@ export function selectTerms(
   const absent = terms.filter((t) => !(df.get(t) ?? 0));
   const present = terms.filter((t) => (df.get(t) ?? 0) > 0);
   if (present.length <= max) return { selected: present, absent };
-  const score = (t: string) => idf(df.get(t) ?? 0, Math.max(totalDocs, 1)) * (1 + 0.5 * Math.log(counts.get(t) ?? 1));
+  const score = (t: string) => idf(df.get(t) ?? 0, Math.max(totalDocs, 1)) * (1 + 0.5 * Math.log(Math.max(1, counts.get(t) ?? 1)));
   const order = new Map(present.map((t, i) => [t, i]));
   const selected = [...present].sort((a, b) => score(b) - score(a) || order.get(a)! - order.get(b)!).slice(0, max);
   return { selected, absent };

@@ -31,6 +31,25 @@ export function pathNameTokens(path: string): Set<string> {
   return new Set([...segments, stemName].flatMap((s) => tokenize(s)));
 }
 
+/**
+ * Whether a hint longer than the path names it by its tail: a traceback's
+ * `/usr/lib/python3/site-packages/_pytest/python.py` names `src/_pytest/python.py` (the last
+ * two segments agree), and a module path `xarray/core/concat` (from `xarray.core.concat`)
+ * names `xarray/core/concat.py`. At least two trailing segments must agree, so a bare file
+ * name (`utils.py`) in a long path does not name every `utils.py`.
+ */
+export function namesFileBySuffix(hint: string, path: string): boolean {
+  const h = hint.replace(/\/+$/, "").split("/");
+  const p = path.split("/");
+  const last = p[p.length - 1];
+  const hl = h[h.length - 1];
+  // The hint's last segment is the file name, or the file name without its extension.
+  if (hl !== last && !(last.includes(".") && hl === last.slice(0, last.lastIndexOf(".")))) return false;
+  let n = 1;
+  while (n < h.length && n < p.length && h[h.length - 1 - n] === p[p.length - 1 - n]) n++;
+  return n >= 2;
+}
+
 /** Scores files named by the query: explicit path hints weigh 2, named terms 1/ln(1+files). */
 export function scoreFiles(files: { path: string; names: Set<string> }[], terms: string[], hints: string[]): Map<string, number> {
   const scores = new Map<string, number>();
@@ -38,7 +57,7 @@ export function scoreFiles(files: { path: string; names: Set<string> }[], terms:
   for (const h of hints) {
     for (const f of files) {
       const p = f.path.toLowerCase();
-      if (p.endsWith(h) || p.includes(h.endsWith("/") ? h : `${h}/`) || p.endsWith(`/${h}`)) add(f.path, 2);
+      if (p.endsWith(h) || p.includes(h.endsWith("/") ? h : `${h}/`) || p.endsWith(`/${h}`) || namesFileBySuffix(h, p)) add(f.path, 2);
     }
   }
   for (const t of terms) {

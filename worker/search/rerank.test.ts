@@ -1,0 +1,44 @@
+import { describe, expect, it } from "vitest";
+import { coverage, rerankByCoverage, type RerankCandidate } from "./rerank";
+
+const cand = (chunkId: string, score: number, content: string, kind = "function", symbol: string | null = null): RerankCandidate => ({
+  chunkId, score, path: `src/${chunkId}.ts`, kind, symbol, container: null, content,
+});
+
+describe("coverage", () => {
+  const df = new Map([["timer", 2], ["race", 3], ["handler", 40]]);
+  it("weights terms by IDF and matches stems", () => {
+    const both = coverage(cand("a", 0, "race the handlers against timers"), ["timer", "race", "handler"], df, 100);
+    const rare = coverage(cand("b", 0, "const timer = 1"), ["timer", "race", "handler"], df, 100);
+    const common = coverage(cand("c", 0, "handler handler handler"), ["timer", "race", "handler"], df, 100);
+    expect(both).toBeCloseTo(1);
+    expect(rare).toBeGreaterThan(common);
+  });
+  it("discounts chunks without a definition", () => {
+    const def = coverage(cand("a", 0, "timer race"), ["timer", "race"], df, 100);
+    const mod = coverage(cand("a", 0, "timer race", "module"), ["timer", "race"], df, 100);
+    expect(mod).toBeLessThan(def);
+    expect(mod).toBeGreaterThan(0);
+  });
+});
+
+describe("rerankByCoverage", () => {
+  it("lifts the candidate covering more of the query over a close fused neighbour", () => {
+    const df = new Map([["timer", 2], ["race", 3], ["reject", 3]]);
+    const out = rerankByCoverage(
+      [cand("one", 0.03, "timer timer timer"), cand("two", 0.0299, "race a timer and reject")],
+      ["timer", "race", "reject"], df, 100,
+    );
+    expect(out.map((c) => c.chunkId)).toEqual(["two", "one"]);
+    expect(out[0].score).toBeGreaterThan(0.0299);
+  });
+  it("keeps a clearly better fused candidate first", () => {
+    const df = new Map([["timer", 2], ["race", 3]]);
+    const out = rerankByCoverage([cand("one", 0.05, "timer"), cand("two", 0.01, "race timer")], ["timer", "race"], df, 100);
+    expect(out[0].chunkId).toBe("one");
+  });
+  it("adds its term to a single candidate, so scores of several repos stay comparable", () => {
+    const out = rerankByCoverage([cand("one", 0.02, "timer")], ["timer"], new Map([["timer", 1]]), 10);
+    expect(out[0].score).toBeGreaterThan(0.02);
+  });
+});

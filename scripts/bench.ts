@@ -9,7 +9,7 @@
  * `--write-readme`, the README's "Benchmarks" block.
  *
  *   npm run bench -- [--corpus /tmp/cc-corpora/hono-28a9c12] [--base-url URL --token T]
- *                    [--port 8795] [--concurrency 16] [--write-readme]
+ *                    [--commit HEAD] [--port N (default: a free one)] [--concurrency 16] [--write-readme]
  *
  * The corpus is exported outside the project first (README, "Evaluation"):
  *   node evals/export-corpora.ts --set hono-50 --out /tmp/cc-corpora --git-dir honojs/hono=<hono .git>
@@ -19,13 +19,13 @@ import { cpus } from "node:os";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { ApiClient, type RepoStatus } from "../evals/lib/client.ts";
+import { ApiClient } from "../evals/lib/client.ts";
 import { readCorpus } from "../evals/lib/corpus-fs.ts";
 import { indexCorpus, type IndexRun } from "../evals/lib/evaluate.ts";
 import { replaceBlock } from "../evals/lib/readme.ts";
 import { listIndexedFiles } from "../evals/lib/swebench.ts";
 import { BUG_REPORTS, SHORT_QUERIES } from "./lib/bench-queries.ts";
-import { startSnapshotServer, type DevServer } from "./lib/dev-server.ts";
+import { freePort, startSnapshotServer, type DevServer } from "./lib/dev-server.ts";
 import { runLoad, type LatencySummary } from "./lib/load.ts";
 import { ripgrepVersion, runRipgrep } from "./lib/ripgrep.ts";
 import { startRssSampler } from "./lib/rss.ts";
@@ -36,7 +36,8 @@ const { values: a } = parseArgs({
     corpus: { type: "string", default: "/tmp/cc-corpora/hono-28a9c12" },
     "base-url": { type: "string" },
     token: { type: "string" },
-    port: { type: "string", default: "8795" },
+    port: { type: "string" },
+    commit: { type: "string", default: "HEAD" },
     concurrency: { type: "string", default: "16" },
     "seq-rounds": { type: "string", default: "3" },
     "conc-rounds": { type: "string", default: "8" },
@@ -66,8 +67,9 @@ let stateDir: string | null = null;
 if (!a["base-url"]) {
   stateDir = `/tmp/cc-bench-state-${process.pid}`;
   rmSync(stateDir, { recursive: true, force: true });
-  log(`starting the product from a clean export of HEAD on port ${a.port} (state ${stateDir}) ...`);
-  server = await startSnapshotServer({ projectRoot: ROOT, port: Number(a.port), persistTo: stateDir, token: "bench-token", searchLimitPerMinute: Number(a["search-limit"]) });
+  const port = a.port ? Number(a.port) : await freePort();
+  log(`starting the product from a clean export of ${a.commit} on port ${port} (state ${stateDir}) ...`);
+  server = await startSnapshotServer({ projectRoot: ROOT, commit: a.commit, port, persistTo: stateDir, token: "bench-token", searchLimitPerMinute: Number(a["search-limit"]) });
 }
 const baseUrl = server?.baseUrl ?? a["base-url"]!;
 const client = new ApiClient({ baseUrl, token: server?.token ?? a.token });
@@ -75,25 +77,17 @@ const rss = server ? startRssSampler(server.pid, 200) : null;
 const mb = (b: number) => Math.round(b / (1024 * 1024));
 
 async function timedIndex(label: string, files: ReturnType<typeof readCorpus>): Promise<IndexStageRun> {
-  const stages: { status: string; atMs: number }[] = [];
-  let last: RepoStatus | null = null;
-  const run: IndexRun = await indexCorpus(client, a.repo!, files, {
-    pollMs: 100,
-    onStatus: (s, t) => {
-      if (stages.at(-1)?.status !== s.status) stages.push({ status: s.status, atMs: t });
-      last = s;
-    },
-  });
+  const run: IndexRun = await indexCorpus(client, a.repo!, files, { pollMs: 100 });
   const progress = (run.status.progress ?? {}) as { filesTotal?: number; filesDone?: number; chunks?: number };
-  const job = (run.status.job ?? {}) as { unchanged?: number; requestedAt?: number; startedAt?: number; finishedAt?: number };
+  const job = (run.status.job ?? {}) as { unchanged?: number; requestedAt?: number; startedAt?: number | null; finishedAt?: number | null };
+  // Stages: the upload request (the server reads the archive and plans the job before it
+  // answers), then the job's own timestamps (server clock): queued until a consumer starts it,
+  // indexing until the snapshot flips. Client polling is not used for stages: a status call
+  // can wait behind the indexing work, which would blur the boundaries.
   const stageMs: Record<string, number> = { upload: run.uploadMs };
-  stages.forEach((s, i) => {
-    // Polling starts when the upload has answered: status times are offsets from then.
-    const end = stages[i + 1]?.atMs ?? run.wallMs - run.uploadMs;
-    if (s.status !== "ready") stageMs[s.status] = (stageMs[s.status] ?? 0) + (end - s.atMs);
-  });
+  if (job.requestedAt && job.startedAt) stageMs.queued = job.startedAt - job.requestedAt;
+  if (job.startedAt && job.finishedAt) stageMs.indexing = job.finishedAt - job.startedAt;
   log(`${label}: ${run.wallMs} ms, ${progress.filesDone ?? "?"} files processed, ${job.unchanged ?? "?"} unchanged, stages ${JSON.stringify(stageMs)}`);
-  void last;
   return {
     label,
     wallMs: run.wallMs,
@@ -177,7 +171,7 @@ const result: BenchResult = {
   date: new Date().toISOString(),
   commit,
   machine: `${cpus().length} cores (${cpus()[0]?.model.trim()}), Node ${process.version}`,
-  baseUrl: server ? "local wrangler dev (clean export of HEAD)" : baseUrl,
+  baseUrl: server ? "local wrangler dev (clean export of the commit)" : baseUrl,
   corpus,
   ripgrep: rgVersion,
   searchLimitPerMinute: server ? Number(a["search-limit"]) : null,

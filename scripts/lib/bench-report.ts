@@ -20,7 +20,7 @@ export interface IndexStageRun {
   chunks: number | null;
   /** requestedAt -> finishedAt of the job, by the server's clock. */
   serverJobMs: number | null;
-  /** `upload` (the POST until it answered), then time in each status before `ready`, by client polling every 100 ms. */
+  /** `upload` (the POST until it answered, client clock), `queued` and `indexing` (the job's timestamps, server clock). */
   stageMs: Record<string, number>;
 }
 
@@ -72,7 +72,8 @@ export function benchMarkdown(r: BenchResult): string {
   const corpusName = r.corpus.split("/").pop();
   const parts = [
     `**Indexing** \`${corpusName}\`: ${cold.uploadedFiles} files uploaded (${(cold.archiveBytes / 1e6).toFixed(1)} MB tar.gz), ${indexedFiles ?? "?"} indexed, ${indexedLines ?? "?"} lines, ${cold.chunks ?? "?"} chunks.`,
-    table(["Run", "Files processed", "Unchanged", "Wall s", "Files/s", "Lines/s", "Time per status"], indexRows),
+    table(["Run", "Files processed", "Unchanged", "Wall s (upload to ready)", "Files/s", "Lines/s", "Stages"], indexRows),
+    "Stages: `upload` is the archive POST until it answered (client clock); `queued` and `indexing` come from the job's own timestamps (server clock). The job is requested while the upload is still being answered, so the stages overlap and add up to more than the wall time.",
     `**Search latency** (warm, k = 10, ms, client-side HTTP round trip; "server p50" is the response's \`stats.tookMs\`) beside ripgrep over the same tree (\`rg -i -F -l\` with the query's terms, process spawn included):`,
     table(["Workload", "Clients", "p50", "p95", "server p50", "queries/s", "rg p50", "rg p95", "rg queries/s"], latRows),
     r.memory

@@ -20,6 +20,8 @@ export interface ModelLimits {
 }
 
 const BGE_QUERY_PREFIX = "Represent this sentence for searching relevant passages: ";
+/** Query instruction format of the Qwen3-Embedding model card (Qwen/Qwen3-Embedding-0.6B). */
+const QWEN3_QUERY_PREFIX = "Instruct: Given a question about a codebase, retrieve the code that answers it\nQuery:";
 
 /** Limits of known models; unknown models get the conservative `DEFAULT_LIMITS`. */
 export const MODEL_LIMITS: Record<string, ModelLimits> = {
@@ -27,7 +29,9 @@ export const MODEL_LIMITS: Record<string, ModelLimits> = {
   "@cf/baai/bge-base-en-v1.5": { maxBatch: 100, maxChars: 2000, queryPrefix: BGE_QUERY_PREFIX },
   "@cf/baai/bge-large-en-v1.5": { maxBatch: 100, maxChars: 2000, queryPrefix: BGE_QUERY_PREFIX },
   "@cf/baai/bge-m3": { maxBatch: 100, maxChars: 24_000, queryPrefix: "" },
-  "@cf/qwen/qwen3-embedding-0.6b": { maxBatch: 100, maxChars: 24_000, queryPrefix: "" },
+  // Trained on code retrieval as well as text; 1024 dims, 8k tokens. Queries carry the task
+  // instruction in the model card's `Instruct: ...\nQuery:` form; documents carry none.
+  "@cf/qwen/qwen3-embedding-0.6b": { maxBatch: 100, maxChars: 24_000, queryPrefix: QWEN3_QUERY_PREFIX },
 };
 const DEFAULT_LIMITS: ModelLimits = { maxBatch: 100, maxChars: 2000, queryPrefix: "" };
 

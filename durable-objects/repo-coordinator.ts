@@ -16,7 +16,8 @@ import type { BatchResult } from "../indexer/pipeline";
 import { archiveSnapshot } from "../indexer/source/archive-snapshot";
 import { checkRemote, fetchSnapshot } from "../indexer/source/git";
 import type { SourceSnapshot } from "../indexer/source/snapshot";
-import { setRepoStatus } from "../indexer/store/d1/snapshots";
+import type { StripOption } from "../indexer/source/archive-paths";
+import { claimArchiveRepo, setRepoStatus } from "../indexer/store/d1/snapshots";
 import { loadConfig, type Env } from "../worker/env";
 import { CodeSearchError, type ErrorCode } from "../worker/errors";
 import { activeSnapshotOf, finalizeJob, planJob, planUnchanged } from "./finalize";
@@ -64,6 +65,12 @@ async function readLimited(body: ReadableStream<Uint8Array>, maxBytes: number): 
 
 export class RepoCoordinator extends DurableObject<Env> {
   #finalizing: Promise<void> | null = null;
+  /**
+   * True while an upload's body is being read and checked. The job is only started once the
+   * archive proved valid, so without this flag concurrent uploads would all pass the "is a job
+   * running" check while their bodies stream in, and each would restart the job.
+   */
+  #receiving = false;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -86,24 +93,41 @@ export class RepoCoordinator extends DurableObject<Env> {
   }
 
   /**
-   * Starts an archive job: reads and plans the archive now (its bytes exist only in this call),
-   * then enqueues. The body arrives as a stream (RPC messages are size-limited) and is read up
-   * to `maxBytes`. Errors come back as values, since RPC keeps only an error's message:
-   * `index_not_ready` (a job runs), `payload_too_large`, `archive_invalid`.
+   * Starts an archive job: reads and checks the archive now (its bytes exist only in this
+   * call), then creates the D1 repo row if absent, plans and enqueues. Nothing is created or
+   * replaced before the archive proved valid, so a rejected upload leaves the repo as it was.
+   * The body arrives as a stream (RPC messages are size-limited) and is read up to `maxBytes`.
+   * `strip` is the archive's top-folder rule (archive-paths.ts). Errors come back as values,
+   * since RPC keeps only an error's message: `index_not_ready` (a job runs or another upload is
+   * being read), `payload_too_large`, `archive_invalid`, `invalid_input` (the id is a git repo).
    */
-  async requestArchive(settings: RepoSettings, body: ReadableStream<Uint8Array>, maxBytes: number): Promise<JobState | { error: { code: ErrorCode; message: string } }> {
+  async requestArchive(
+    settings: RepoSettings,
+    body: ReadableStream<Uint8Array>,
+    maxBytes: number,
+    strip: StripOption = "auto",
+  ): Promise<JobState | { error: { code: ErrorCode; message: string } }> {
     const running = this.#job();
-    if (running && isActive(running)) {
+    if (this.#receiving || (running && isActive(running))) {
       await body.cancel();
-      return { error: { code: "index_not_ready", message: `Repo "${settings.repo}" is being indexed (job ${running.jobId}); upload again when its status is ready or failed.` } };
+      const which = running && isActive(running) ? `job ${running.jobId}` : "another upload is being read";
+      return { error: { code: "index_not_ready", message: `Repo "${settings.repo}" is being indexed (${which}); upload again when its status is ready or failed.` } };
     }
+    // Set before the first await: the DO runs one call at a time only between awaits.
+    this.#receiving = true;
     let snapshot: SourceSnapshot;
     try {
       const bytes = await readLimited(body, maxBytes);
-      snapshot = await archiveSnapshot(bytes, { maxFileBytes: loadConfig(this.env).maxFileBytes });
+      snapshot = await archiveSnapshot(bytes, { maxFileBytes: loadConfig(this.env).maxFileBytes }, strip);
+      const kind = await claimArchiveRepo(this.env.DB, settings.repo, Date.now());
+      if (kind !== "archive") {
+        return { error: { code: "invalid_input", message: `Repo "${settings.repo}" is a git repo; use POST /api/repos/${settings.repo}/refresh, or upload under another id.` } };
+      }
     } catch (err) {
       if (err instanceof CodeSearchError) return { error: { code: err.code, message: err.message } };
       throw err;
+    } finally {
+      this.#receiving = false;
     }
     ledger.putValue(this.#sql, REPO_KEY, settings);
     const job = this.#start("archive", null);

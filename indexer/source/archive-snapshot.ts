@@ -7,11 +7,15 @@
  * tree uploaded twice is the same snapshot.
  */
 import { readArchive, type ArchiveLimits } from "./archive";
+import type { StripOption } from "./archive-paths";
 import { gitBlobSha, sha1Hex, type SourceEntry, type SourceSnapshot } from "./snapshot";
 
-/** Reads `bytes` (tar.gz, tar or zip) into a snapshot. Throws `archive_invalid` / `payload_too_large`. */
-export async function archiveSnapshot(bytes: Uint8Array, limits: Partial<ArchiveLimits> = {}): Promise<SourceSnapshot> {
-  const archive = await readArchive(bytes, limits);
+/**
+ * Reads `bytes` (tar.gz, tar or zip) into a snapshot; `strip` as in `readArchive` (default
+ * `"auto"`). Throws `archive_invalid` / `payload_too_large`.
+ */
+export async function archiveSnapshot(bytes: Uint8Array, limits: Partial<ArchiveLimits> = {}, strip: StripOption = "auto"): Promise<SourceSnapshot> {
+  const archive = await readArchive(bytes, limits, strip);
   const blobs = new Map<string, Uint8Array>();
   const entries: SourceEntry[] = [];
   for (const e of archive) {

@@ -19,11 +19,11 @@ async function rejection(p: Promise<unknown>): Promise<CodeSearchError> {
 describe("readArchive: tar.gz", () => {
   it("reads files with modes, drops folders, strips a GitHub-style top folder", async () => {
     const bytes = await tarGz([
-      { header: { name: "pax_global_header", type: "pax-global-header", size: 0, pax: { comment: "abc123" } } },
-      { header: { name: "honojs-hono-abc123/", type: "directory", size: 0 } },
-      { header: { name: "honojs-hono-abc123/src/index.ts", size: 20, mode: 0o644 }, body: "export const a = 1;\n" },
-      { header: { name: "honojs-hono-abc123/bin/run.sh", size: 10, mode: 0o755 }, body: "echo hi\n\n\n" },
-      { header: { name: "honojs-hono-abc123/link", type: "symlink", size: 0, linkname: "src/index.ts" } },
+      { header: { name: "pax_global_header", type: "pax-global-header", size: 0, pax: { comment: "abc1234" } } },
+      { header: { name: "honojs-hono-abc1234/", type: "directory", size: 0 } },
+      { header: { name: "honojs-hono-abc1234/src/index.ts", size: 20, mode: 0o644 }, body: "export const a = 1;\n" },
+      { header: { name: "honojs-hono-abc1234/bin/run.sh", size: 10, mode: 0o755 }, body: "echo hi\n\n\n" },
+      { header: { name: "honojs-hono-abc1234/link", type: "symlink", size: 0, linkname: "src/index.ts" } },
     ]);
     const entries = await readArchive(bytes);
     expect(entries.map((e) => [e.path, e.mode, e.size])).toEqual([
@@ -52,6 +52,44 @@ describe("readArchive: tar.gz", () => {
       { path: "big.txt", size: 5000, tooLarge: true, n: 0 },
       { path: "small.txt", size: 2, tooLarge: false, n: 2 },
     ]);
+  });
+
+  it("keeps a real top folder (src/) that every file sits in, unless strip=N asks", async () => {
+    const bytes = await tarGz([
+      { header: { name: "src/日本語/ファイル.ts", size: 2 }, body: "a\n" },
+      { header: { name: "src/a b#c?.ts", size: 2 }, body: "b\n" },
+    ]);
+    expect((await readArchive(bytes)).map((e) => e.path)).toEqual(["src/日本語/ファイル.ts", "src/a b#c?.ts"]);
+    expect((await readArchive(bytes, {}, 1)).map((e) => e.path)).toEqual(["日本語/ファイル.ts", "a b#c?.ts"]);
+    expect((await readArchive(bytes, {}, 0)).map((e) => e.path)).toEqual(["src/日本語/ファイル.ts", "src/a b#c?.ts"]);
+    const tooDeep = await rejection(readArchive(bytes, {}, 2));
+    expect(tooDeep.code).toBe("archive_invalid");
+    expect(tooDeep.message).toMatch(/strip=2 would remove the whole path of "src\/a b#c\?\.ts"/);
+  });
+
+  it("strips a project folder archived from its parent (it holds a project-root file), and strip=0 keeps it", async () => {
+    const bytes = await tarGz([
+      { header: { name: "corpus/package.json", size: 2 }, body: "{}" },
+      { header: { name: "corpus/src/a.ts", size: 2 }, body: "a\n" },
+    ]);
+    expect((await readArchive(bytes)).map((e) => e.path)).toEqual(["package.json", "src/a.ts"]);
+    expect((await readArchive(bytes, {}, 0)).map((e) => e.path)).toEqual(["corpus/package.json", "corpus/src/a.ts"]);
+  });
+
+  it.each([
+    ["an empty tar.gz", async () => gzipSync(new Uint8Array(10240)), /holds no files/],
+    ["an empty plain tar", async () => new Uint8Array(10240), /holds no files/],
+    ["a tar.gz of folders only", () => tarGz([{ header: { name: "src/", type: "directory", size: 0 } }]), /holds no files/],
+    ["gzip of random bytes", async () => gzipSync(Uint8Array.from({ length: 5000 }, (_, i) => (i * 7919 + 13) % 256)), /gzip data does not contain a tar archive/],
+    ["gzip of a text file", async () => gzipSync(strToU8("# hi\nwibblefrotz\n")), /gzip data does not contain a tar archive/],
+    ["a gzipped zip", async () => gzipSync(zipSync({ "a.ts": strToU8("export {};\n") })), /gzip data does not contain a tar archive/],
+    ["an empty zip", async () => zipSync({}), /holds no files/],
+    ["an empty body", async () => new Uint8Array(0), /body is empty/],
+  ])("rejects %s with archive_invalid and a hint", async (_what, make, message) => {
+    const err = await rejection(readArchive(await make()));
+    expect(err.code).toBe("archive_invalid");
+    expect(err.message).toMatch(message);
+    expect(err.message).toMatch(/tar czf - -C <folder> \./);
   });
 
   it("also reads a plain (uncompressed) tar", async () => {
@@ -106,13 +144,16 @@ describe("readArchive: tar.gz", () => {
 });
 
 describe("readArchive: zip", () => {
-  it("reads files, drops folders and strips the common top folder", async () => {
-    const bytes = zipSync({ "proj/": new Uint8Array(0), "proj/src/a.ts": strToU8("export {};\n"), "proj/README.md": strToU8("# hi\n") });
+  it("reads files, drops folders and strips a top folder that holds a project-root file", async () => {
+    const bytes = zipSync({ "proj/": new Uint8Array(0), "proj/src/a.ts": strToU8("export {};\n"), "proj/.gitignore": strToU8("dist/\n") });
     const entries = await readArchive(bytes);
     expect(entries.map((e) => [e.path, e.mode, text(e.bytes)])).toEqual([
       ["src/a.ts", "100644", "export {};\n"],
-      ["README.md", "100644", "# hi\n"],
+      [".gitignore", "100644", "dist/\n"],
     ]);
+    // A zip of a real folder keeps it.
+    const docs = await readArchive(zipSync({ "docs/README.md": strToU8("# d\n"), "docs/guide.md": strToU8("# g\n") }));
+    expect(docs.map((e) => e.path)).toEqual(["docs/README.md", "docs/guide.md"]);
   });
 
   it("rejects `../` entries", async () => {

@@ -15,7 +15,7 @@
 import { createTarDecoder, type ParsedTarEntry } from "modern-tar";
 import { Gunzip, unzipSync } from "fflate";
 import { CodeSearchError } from "../../worker/errors";
-import { normaliseEntryPath, stripCommonRoot } from "./archive-paths";
+import { normaliseEntryPath, stripPaths, type StripOption } from "./archive-paths";
 
 /** Limits applied while reading an archive. Defaults in `DEFAULT_ARCHIVE_LIMITS`. */
 export interface ArchiveLimits {
@@ -44,7 +44,7 @@ export const DEFAULT_ARCHIVE_LIMITS: ArchiveLimits = {
   ratioFloorBytes: 16 * 1024 * 1024,
 };
 
-/** One file (or link) of an archive. Paths are repo-relative, `/`-separated, without the common top folder. */
+/** One file (or link) of an archive. Paths are repo-relative, `/`-separated, after the `StripOption` was applied. */
 export interface ArchiveEntry {
   path: string;
   /** Git-style mode: "100644", "100755" or "120000" (symlinks and hard links; bytes empty). */
@@ -60,27 +60,46 @@ export interface ArchiveEntry {
 /** Bytes of compressed input fed to the gunzip stream per step. */
 const GUNZIP_STEP_BYTES = 64 * 1024;
 
+/** How to build a good upload, appended to the messages that reject an empty or foreign one. */
+const HOW_TO_BUILD = "build it from inside the folder: tar czf - -C <folder> . | curl --data-binary @- .../archive (or npm start -- <folder>)";
+
 /**
- * Reads a tar.gz (also `.tgz`), plain tar or zip, detected by magic bytes.
- * @returns the entries in archive order; folders are dropped.
- * @throws CodeSearchError `archive_invalid` (unknown format, corrupt data, unsafe path, bomb)
- *   or `payload_too_large` (too many entries or too many expanded bytes).
+ * Reads a tar.gz (also `.tgz`), plain tar or zip, detected by magic bytes, and applies `strip`
+ * (default `"auto"`: only a recognisable wrapper folder is removed; see archive-paths.ts).
+ * @returns the entries (files and links) in archive order; folders are dropped.
+ * @throws CodeSearchError `archive_invalid` (empty body, unknown format, gzip data without a
+ *   tar inside, no files at all, corrupt data, unsafe path, bomb, a `strip` too deep) or
+ *   `payload_too_large` (too many entries or too many expanded bytes).
  */
-export async function readArchive(bytes: Uint8Array, limits: Partial<ArchiveLimits> = {}): Promise<ArchiveEntry[]> {
+export async function readArchive(bytes: Uint8Array, limits: Partial<ArchiveLimits> = {}, strip: StripOption = "auto"): Promise<ArchiveEntry[]> {
   const l: ArchiveLimits = { ...DEFAULT_ARCHIVE_LIMITS, ...limits };
   let entries: ArchiveEntry[];
-  if (bytes[0] === 0x1f && bytes[1] === 0x8b) entries = await readTar(gunzipStream(bytes, l), l);
+  if (bytes.length === 0) throw new CodeSearchError("archive_invalid", `The request body is empty; send the archive bytes as the body (${HOW_TO_BUILD}).`);
+  if (bytes[0] === 0x1f && bytes[1] === 0x8b) entries = await readTar(gunzipStream(bytes, l), l, "gzip");
   else if (bytes[0] === 0x50 && bytes[1] === 0x4b) entries = readZip(bytes, l);
-  else if (isTar(bytes)) entries = await readTar(chunkStream(bytes), l);
+  else if (isTar(bytes) || isEmptyTar(bytes)) entries = await readTar(chunkStream(bytes), l, "tar");
   else throw new CodeSearchError("archive_invalid", "The upload is not a tar.gz, tar or zip archive; send one of those (npm start builds a tar.gz).");
-  const stripped = stripCommonRoot(entries.map((e) => e.path));
-  if (stripped.prefix) entries.forEach((e, i) => (e.path = stripped.paths[i]));
-  return entries.filter((e) => e.path !== "");
+  entries = entries.filter((e) => e.path !== "");
+  // Nothing to index is a mistake (an empty folder, the wrong file): refuse it rather than
+  // replace a working index with an empty one. Files that the filters later skip still count.
+  if (entries.length === 0) throw new CodeSearchError("archive_invalid", `The archive holds no files; ${HOW_TO_BUILD}.`);
+  const stripped = stripPaths(entries.map((e) => e.path), strip);
+  entries.forEach((e, i) => (e.path = stripped.paths[i]));
+  return entries;
 }
 
 /** ustar magic at offset 257 ("ustar\0" POSIX, "ustar " GNU). */
 function isTar(bytes: Uint8Array): boolean {
   return bytes.length >= 512 && new TextDecoder().decode(bytes.subarray(257, 262)) === "ustar";
+}
+
+/** A tar with no entries is only its two zero end blocks (tools pad it to 10,240 bytes). */
+function isEmptyTar(bytes: Uint8Array): boolean {
+  return bytes.length >= 1024 && bytes.length % 512 === 0 && isZeroBlock(bytes.subarray(0, 512));
+}
+
+function isZeroBlock(block: Uint8Array): boolean {
+  return block.every((b) => b === 0);
 }
 
 function tooMany(l: ArchiveLimits): CodeSearchError {
@@ -166,11 +185,33 @@ async function readBody(body: ReadableStream<Uint8Array>, size: number): Promise
   return at === size ? out : out.subarray(0, at);
 }
 
-async function readTar(input: ReadableStream<Uint8Array>, l: ArchiveLimits): Promise<ArchiveEntry[]> {
+/** Passes a stream through, keeping a copy of its first 512 bytes (the first tar header) in `head`. */
+function sniffHead(input: ReadableStream<Uint8Array>, head: { bytes: Uint8Array; length: number }): ReadableStream<Uint8Array> {
+  return input.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        if (head.length < 512) {
+          const take = chunk.subarray(0, 512 - head.length);
+          head.bytes.set(take, head.length);
+          head.length += take.length;
+        }
+        controller.enqueue(chunk);
+      },
+    }),
+  );
+}
+
+/**
+ * Reads tar entries. `container` names what held the tar for the message when there is none:
+ * the tar decoder yields no entries (and no error) for data that is not a tar, so a first block
+ * that is neither a header nor zeros means "not a tar" (e.g. `gzip -c file`, a gzipped zip).
+ */
+async function readTar(input: ReadableStream<Uint8Array>, l: ArchiveLimits, container: "gzip" | "tar"): Promise<ArchiveEntry[]> {
   const entries: ArchiveEntry[] = [];
   let count = 0;
   let total = 0;
-  const reader = input.pipeThrough(createTarDecoder()).getReader();
+  const head = { bytes: new Uint8Array(512), length: 0 };
+  const reader = sniffHead(input, head).pipeThrough(createTarDecoder()).getReader();
   try {
     for (;;) {
       const { done, value: entry } = await reader.read();
@@ -197,6 +238,10 @@ async function readTar(input: ReadableStream<Uint8Array>, l: ArchiveLimits): Pro
   } catch (err) {
     await reader.cancel().catch(() => {});
     throw err instanceof CodeSearchError ? err : corrupt("tar", err);
+  }
+  if (count === 0 && head.length > 0 && !isZeroBlock(head.bytes.subarray(0, head.length))) {
+    const what = container === "gzip" ? "The gzip data does not contain a tar archive (gzip -c of a single file, or a gzipped zip, is not a tar.gz)" : "The tar data has no valid header";
+    throw new CodeSearchError("archive_invalid", `${what}; ${HOW_TO_BUILD}.`);
   }
   return entries;
 }

@@ -14,6 +14,7 @@
 import { z } from "zod";
 import type { JobState } from "../../durable-objects/job-state";
 import type { RepoSettings } from "../../durable-objects/ledger";
+import { MAX_STRIP_COMPONENTS } from "../../indexer/source/archive-paths";
 import { checkRemote, parseGitUrl } from "../../indexer/source/git";
 import { deleteRepoData } from "../../indexer/store/d1/snapshots";
 import { createVectorStore } from "../../indexer/store/vectors";
@@ -22,6 +23,8 @@ import { canSee, requireScope, type ServiceContext } from "./context";
 
 /** Repo ids: lowercase letters, digits, `.`, `_`, `-`; 1-64 chars, starting with a letter or digit. */
 export const REPO_ID_RE = /^[a-z0-9][a-z0-9._-]{0,63}$/;
+/** REPO_ID_RE in words, for error messages (the CLI's bin/lib/repo-id.ts states the same rule). */
+export const REPO_ID_RULE = "1-64 characters of a-z, 0-9, '.', '_' or '-', starting with a letter or digit (e.g. \"my-repo\")";
 /** Largest archive upload (compressed bytes). The expanded size is capped by the archive reader. */
 export const ARCHIVE_MAX_UPLOAD_BYTES = 64 * 1024 * 1024;
 
@@ -160,8 +163,13 @@ export async function registerRepo(ctx: ServiceContext, raw: unknown): Promise<R
   requireScope(ctx.caller, "index");
   const input = parseInput(registerRepoInput, raw);
   const { url, token: urlToken } = parseGitUrl(input.url);
-  const id = input.name !== undefined ? slugRepoId(input.name) : repoIdFromUrl(url);
-  if (!REPO_ID_RE.test(id)) throw new CodeSearchError("invalid_input", `name: "${input.name ?? url}" does not give a usable repo id; pass a "name" matching ${REPO_ID_RE}.`);
+  // An explicit name is the id as given (the rule of the archive route and the CLI); only an id
+  // derived from the URL is normalised, since a URL's last segment is often "My_Repo.git".
+  if (input.name !== undefined && !REPO_ID_RE.test(input.name)) {
+    throw new CodeSearchError("invalid_input", `name: "${input.name}" is not a valid repo id: ${REPO_ID_RULE}.`);
+  }
+  const id = input.name ?? repoIdFromUrl(url);
+  if (!REPO_ID_RE.test(id)) throw new CodeSearchError("invalid_input", `name: the URL ${url} does not give a usable repo id; pass a "name": ${REPO_ID_RULE}.`);
   if (!canSee(ctx.caller, id)) throw new CodeSearchError("forbidden", `Your token is limited to other repos than "${id}".`);
   const exists = await ctx.env.DB.prepare("SELECT 1 AS x FROM repos WHERE id = ?").bind(id).first();
   if (exists) throw new CodeSearchError("repo_exists", `Repo "${id}" already exists; POST /api/repos/${id}/refresh re-indexes it, or pass another "name".`);
@@ -230,36 +238,38 @@ export async function deleteRepo(ctx: ServiceContext, raw: unknown): Promise<{ d
   return { deleted: repo };
 }
 
+/** Input of `uploadArchive`: the repo id and the top-folder rule (`?strip=`, alias `?strip_components=`). */
+export const uploadArchiveInput = repoIdInput.extend({
+  strip: z
+    .union([z.literal("auto"), z.coerce.number().int().min(0).max(MAX_STRIP_COMPONENTS)])
+    .optional()
+    .describe(`"auto" (default: strip only a recognisable wrapper folder), or 0-${MAX_STRIP_COMPONENTS} leading folders to strip from every path.`),
+});
+
 /**
  * Indexes an uploaded archive (tar.gz, tar or zip) as repo `repo`, creating it (source kind
- * `archive`) when absent. Throws `invalid_input` (bad id, or a git repo of that id),
- * `payload_too_large`, `archive_invalid`, `index_not_ready` (a job is running). A repo created
- * here is removed again if the archive is rejected, so a bad upload leaves nothing behind.
+ * `archive`) when absent. Throws `invalid_input` (bad id or strip, or a git repo of that id),
+ * `payload_too_large`, `archive_invalid`, `index_not_ready` (a job is running or another upload
+ * is being read). The coordinator checks the whole archive before it creates the repo row or
+ * replaces a job, so a rejected upload leaves nothing behind and an existing index untouched.
  */
 export async function uploadArchive(ctx: ServiceContext, raw: unknown, body: ReadableStream<Uint8Array> | null, declaredBytes?: number): Promise<RepoStatus> {
   requireScope(ctx.caller, "index");
-  const { repo } = parseInput(repoIdInput, raw);
-  if (!REPO_ID_RE.test(repo)) throw new CodeSearchError("invalid_input", `repo: "${repo}" is not a valid repo id (${REPO_ID_RE}).`);
+  const { repo, strip } = parseInput(uploadArchiveInput, raw);
+  if (!REPO_ID_RE.test(repo)) throw new CodeSearchError("invalid_input", `repo: "${repo}" is not a valid repo id: ${REPO_ID_RULE}.`);
   if (!canSee(ctx.caller, repo)) throw new CodeSearchError("forbidden", `Your token is limited to other repos than "${repo}".`);
   if (!body) throw new CodeSearchError("archive_invalid", "The request has no body; send the tar.gz or zip bytes as the body.");
   if (declaredBytes !== undefined && declaredBytes > ARCHIVE_MAX_UPLOAD_BYTES) {
+    await body.cancel();
     throw new CodeSearchError("payload_too_large", `The archive is ${declaredBytes} bytes; the limit is ${ARCHIVE_MAX_UPLOAD_BYTES}. Leave build output and dependencies out.`);
   }
-  const now = Date.now();
-  const created = await ctx.env.DB.prepare(
-    "INSERT INTO repos (id, name, source_kind, url, ref, status, created_at, updated_at) VALUES (?, ?, 'archive', NULL, NULL, 'queued', ?, ?) ON CONFLICT (id) DO NOTHING",
-  )
-    .bind(repo, repo, now, now)
-    .run();
-  const row = await getRow(ctx, repo);
-  if (row.source_kind !== "archive") {
+  const existing = await ctx.env.DB.prepare("SELECT source_kind FROM repos WHERE id = ?").bind(repo).first<{ source_kind: string }>();
+  if (existing && existing.source_kind !== "archive") {
     await body.cancel();
     throw new CodeSearchError("invalid_input", `Repo "${repo}" is a git repo; use POST /api/repos/${repo}/refresh, or upload under another id.`);
   }
-  const result = await coordinator(ctx, repo).requestArchive({ repo, sourceKind: "archive", url: null, ref: null }, body, ARCHIVE_MAX_UPLOAD_BYTES);
-  if ("error" in result) {
-    if (created.meta.changes) await ctx.env.DB.prepare("DELETE FROM repos WHERE id = ? AND active_commit IS NULL").bind(repo).run();
-    throw new CodeSearchError(result.error.code, result.error.message);
-  }
+  const settings: RepoSettings = { repo, sourceKind: "archive", url: null, ref: null };
+  const result = await coordinator(ctx, repo).requestArchive(settings, body, ARCHIVE_MAX_UPLOAD_BYTES, strip ?? "auto");
+  if ("error" in result) throw new CodeSearchError(result.error.code, result.error.message);
   return statusOf(await getRow(ctx, repo), result);
 }

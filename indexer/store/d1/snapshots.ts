@@ -39,6 +39,21 @@ export async function setRepoStatus(db: D1Database, repo: string, status: RepoSt
   await db.prepare("UPDATE repos SET status = ?, updated_at = ? WHERE id = ?").bind(status, now, repo).run();
 }
 
+/**
+ * Creates the `repos` row of an archive repo when absent (status `queued`), called once the
+ * upload proved valid. Returns the row's `source_kind`: "git" means the id belongs to a git
+ * repo, which an archive must not replace.
+ */
+export async function claimArchiveRepo(db: D1Database, repo: string, now: number): Promise<string | null> {
+  const [, row] = await db.batch<{ source_kind: string }>([
+    db
+      .prepare("INSERT INTO repos (id, name, source_kind, url, ref, status, created_at, updated_at) VALUES (?, ?, 'archive', NULL, NULL, 'queued', ?, ?) ON CONFLICT (id) DO NOTHING")
+      .bind(repo, repo, now, now),
+    db.prepare("SELECT source_kind FROM repos WHERE id = ?").bind(repo),
+  ]);
+  return row.results[0]?.source_kind ?? null;
+}
+
 /** What `activateSnapshot` records. */
 export interface SnapshotActivation {
   repo: string;

@@ -7,6 +7,8 @@
  *   POST   /api/repos/{id}/refresh   {ref?, token?} (optional)   -> 202 {repo, job}
  *   DELETE /api/repos/{id}                                       -> {deleted}
  *   POST   /api/repos/{id}/archive   body: tar.gz | tar | zip    -> 202 {repo, job}
+ *          ?strip=auto|0..8 (alias strip_components): top folders to remove (default auto:
+ *          only a recognisable wrapper, see indexer/source/archive-paths.ts)
  *
  * Thin adapters over worker/services/repos.ts. Status is polled: a job is done when `status`
  * is `ready` or `failed`.
@@ -46,7 +48,9 @@ export function repoRoutes(): Hono<ApiEnv> {
   app.delete("/:id", async (c) => c.json(await deleteRepo(serviceContext(c.env, c.var.caller), { repo: c.req.param("id") })));
   app.post("/:id/archive", async (c) => {
     const length = c.req.header("content-length");
-    const status = await uploadArchive(serviceContext(c.env, c.var.caller), { repo: c.req.param("id") }, c.req.raw.body, length ? Number(length) : undefined);
+    const strip = c.req.query("strip") ?? c.req.query("strip_components");
+    const input = { repo: c.req.param("id"), ...(strip !== undefined ? { strip } : {}) };
+    const status = await uploadArchive(serviceContext(c.env, c.var.caller), input, c.req.raw.body, length ? Number(length) : undefined);
     return c.json(accepted(status), 202);
   });
   return app;

@@ -51,7 +51,7 @@ export async function planSnapshot(sql: SqlStorage, snapshot: SourceSnapshot, o:
       ignoreFiles.push({ path: e.path, content: decoder.decode(await snapshot.readBlob(e.blobSha)) });
     }
   }
-  const filter = createFileFilter({ maxFileBytes: o.maxFileBytes, ignoreFiles });
+  const filter = createFileFilter({ maxFileBytes: o.maxFileBytes, ignoreFiles, paths: snapshot.entries.map((e) => e.path) });
   const skipped: Record<string, number> = {};
   const skip = (reason: string) => (skipped[reason] = (skipped[reason] ?? 0) + 1);
   let unchanged = 0;

@@ -28,7 +28,7 @@ const entryCases: [path: string, mode: string | number, size: number, expected: 
   ["vendor/github.com/x/y.go", "100644", 10, "vendored"],
   ["dist/bundle.js", "100644", 10, "vendored"],
   ["build/build.ts", "100644", 10, null], // hand-written build scripts live there (path-rules.ts)
-  ["target/debug/main.rs", "100644", 10, "vendored"],
+  ["target/debug/main.rs", "100644", 10, null], // no Cargo.toml/pom.xml beside it: see the target/ cases below
   ["pkg/__pycache__/m.pyc", "100644", 10, "vendored"],
   [".next/server/page.js", "100644", 10, "vendored"],
   ["coverage/lcov.info", "100644", 10, "vendored"],
@@ -136,5 +136,29 @@ describe("checkContent", () => {
     const text = "abc\n".repeat(1999) + "abc" + "é".repeat(50);
     expect(enc(text)[7999]).toBe(0xc3); // first byte of "é" is the last sniffed byte
     expect(contentFilter.checkContent("x.txt", enc(text))).toBeNull();
+  });
+});
+
+describe("target/ is build output only beside its build file", () => {
+  const paths = [
+    "Cargo.toml", "target/debug/build.rs",
+    "java/pom.xml", "java/target/classes/App.java", "java/src/main/App.java",
+    "scala/build.sbt", "scala/target/scala-3/x.scala",
+    "tests/roots/test-ext-autodoc/target/enums.py", "tests/roots/test-ext-autodoc/conf.py",
+  ];
+  const treeFilter = createFileFilter({ maxFileBytes: 1000, ignoreFiles: [], paths });
+  it.each([
+    ["target/debug/build.rs", "vendored"],
+    ["java/target/classes/App.java", "vendored"],
+    ["scala/target/scala-3/x.scala", "vendored"],
+    ["java/src/main/App.java", null],
+    ["tests/roots/test-ext-autodoc/target/enums.py", null],
+  ] as const)("%s -> %s", (path, expected) => {
+    expect(treeFilter.checkEntry({ path, mode: "100644", size: 10 })).toBe(expected);
+  });
+
+  it("a gitignored target/ is skipped as ignored", () => {
+    const f = createFileFilter({ maxFileBytes: 1000, ignoreFiles: [{ path: ".gitignore", content: "target/\n" }], paths: ["lib/target/x.py"] });
+    expect(f.checkEntry({ path: "lib/target/x.py", mode: "100644", size: 10 })).toBe("ignored");
   });
 });

@@ -12,6 +12,12 @@ export interface FileFilterOptions {
   maxFileBytes: number;
   /** Every `.gitignore` of the tree, `path` repo-relative like `src/.gitignore`. */
   ignoreFiles: IgnoreFile[];
+  /**
+   * Every path of the tree. Lets `target/` count as build output beside a `Cargo.toml`,
+   * `pom.xml`, `build.sbt` or `project.clj` (path-rules.ts, BUILD_OUTPUT_DIRS); without it
+   * `target/` is an ordinary folder.
+   */
+  paths?: Iterable<string>;
 }
 
 /** A tree entry as listed before reading its blob. `mode` is git's octal mode as a string ("100644") or number. */
@@ -39,7 +45,8 @@ const FILE_MODES: ReadonlySet<string> = new Set(["100644", "100755", "100664", "
 
 /**
  * Builds the filter for one tree. Rules and their order (the first that applies is the reason):
- * symlink / submodule / unsupported mode, `.gitignore` (nested, with negation), vendored dir,
+ * symlink / submodule / unsupported mode, `.gitignore` (nested, with negation), vendored dir
+ * (`target/` only beside its build file),
  * secret name, lockfile, minified name, generated name, binary extension, size cap; then by
  * content: binary, secret, generated header, minified lines.
  * @example
@@ -48,6 +55,8 @@ const FILE_MODES: ReadonlySet<string> = new Set(["100644", "100755", "100664", "
  */
 export function createFileFilter(o: FileFilterOptions): FileFilter {
   const isIgnored = createGitignoreMatcher(o.ignoreFiles);
+  const tree = new Set(o.paths ?? []);
+  const hasFile = (p: string) => tree.has(p);
   return {
     checkEntry(e) {
       const mode = modeString(e.mode);
@@ -56,7 +65,7 @@ export function createFileFilter(o: FileFilterOptions): FileFilter {
       if (!FILE_MODES.has(mode)) return "unsupported";
       const path = e.path.replace(/^\.\//, "");
       if (isIgnored(path)) return "ignored";
-      const byName = classifyPath(path);
+      const byName = classifyPath(path, hasFile);
       if (byName) return byName;
       if (e.size > o.maxFileBytes) return "too_large";
       return null;

@@ -9,5 +9,5 @@
 export { createFileFilter, type FileFilter, type FileFilterOptions, type FilterEntry } from "./file-filter";
 export { SKIP_REASONS, type SkipReason } from "./skip-reason";
 export { createGitignoreMatcher, type IgnoreFile } from "./gitignore";
-export { classifyPath, isSecretName, LOCKFILES, VENDORED_DIRS } from "./path-rules";
+export { BUILD_OUTPUT_DIRS, classifyPath, isSecretName, LOCKFILES, VENDORED_DIRS } from "./path-rules";
 export { classifyContent, containsSecret, hasGeneratedHeader, isBinaryContent, isMinifiedText } from "./content-rules";

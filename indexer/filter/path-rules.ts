@@ -5,9 +5,13 @@
  * - `.env` and `.env.*` are secrets, except the templates `.env.example`, `.env.sample`,
  *   `.env.template` and `.env.dist`: they document configuration and rarely hold real values;
  *   the content scan (content-rules.ts) still drops one that holds a known token format.
- * - `third_party/`, `vendor/`, `dist/`, `target/` (and the other VENDORED_DIRS) are treated as
- *   vendored or build output wherever they occur in the path; a project that keeps its own
- *   sources there loses them (a `!` rule in `.gitignore` cannot bring them back).
+ * - `third_party/`, `vendor/`, `dist/` (and the other VENDORED_DIRS) are treated as vendored or
+ *   build output wherever they occur in the path; a project that keeps its own sources there
+ *   loses them (a `!` rule in `.gitignore` cannot bring them back).
+ * - `target/` is build output only beside a build file that writes there (BUILD_OUTPUT_DIRS:
+ *   `Cargo.toml`, `pom.xml`, `build.sbt`, `project.clj` in the same folder). Elsewhere it is a
+ *   plain folder (sphinx keeps 58 test modules in `tests/roots/test-ext-autodoc/target/`); its
+ *   output, if any, is normally gitignored.
  * - `build/` and `out/` are NOT in that list: many repositories commit hand-written build scripts
  *   there (hono's `build/build.ts`, VS Code's `build/`), while build output in them is almost
  *   always gitignored, and bundles that slip through are caught as minified or generated.
@@ -19,9 +23,17 @@ import type { SkipReason } from "./skip-reason";
 /** Directory names whose whole subtree is dependencies or build output. */
 export const VENDORED_DIRS: ReadonlySet<string> = new Set([
   ".git", ".hg", ".svn", "node_modules", "bower_components", "jspm_packages", "vendor", "third_party",
-  "dist", "target", "coverage", ".nyc_output", "__pycache__", ".pytest_cache",
+  "dist", "coverage", ".nyc_output", "__pycache__", ".pytest_cache",
   ".mypy_cache", ".ruff_cache", ".tox", ".venv", "venv", ".gradle", ".next", ".nuxt", ".svelte-kit",
   ".turbo", ".parcel-cache", ".cache", ".wrangler", ".terraform", "Pods", "DerivedData",
+]);
+
+/**
+ * Directory names that are build output only when their parent folder holds one of the listed
+ * build files (Cargo, Maven, sbt and Leiningen all write to `target/` next to their manifest).
+ */
+export const BUILD_OUTPUT_DIRS: ReadonlyMap<string, readonly string[]> = new Map([
+  ["target", ["Cargo.toml", "pom.xml", "build.sbt", "project.clj"]],
 ]);
 
 /** Lockfiles: machine-written dependency pins (large, no code). Compared case-sensitively. */
@@ -84,12 +96,20 @@ export function isSecretName(name: string): boolean {
 
 /**
  * Classifies a repo-relative path by name. Returns the first matching reason in the order
- * vendored, secret, lockfile, minified, generated, binary; or null.
+ * vendored, secret, lockfile, minified, generated, binary; or null. `hasFile(path)` tells
+ * whether the tree holds a file (for BUILD_OUTPUT_DIRS); without it such folders are kept.
  */
-export function classifyPath(path: string): SkipReason | null {
+export function classifyPath(path: string, hasFile: (path: string) => boolean = () => false): SkipReason | null {
   const segments = path.split("/");
   const name = segments[segments.length - 1];
-  for (let i = 0; i < segments.length - 1; i++) if (VENDORED_DIRS.has(segments[i])) return "vendored";
+  for (let i = 0; i < segments.length - 1; i++) {
+    if (VENDORED_DIRS.has(segments[i])) return "vendored";
+    const manifests = BUILD_OUTPUT_DIRS.get(segments[i]);
+    if (manifests) {
+      const parent = segments.slice(0, i).map((s) => `${s}/`).join("");
+      if (manifests.some((m) => hasFile(`${parent}${m}`))) return "vendored";
+    }
+  }
   // `.aws/credentials`, `.docker/config.json`, `.ssh/*`: known credential locations.
   const parent = segments.length > 1 ? segments[segments.length - 2] : "";
   if (parent === ".ssh" || (parent === ".aws" && name === "credentials") || (parent === ".docker" && name === "config.json")) return "secret";

@@ -2,7 +2,8 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { tokenizeQuery } from "../../indexer/store/contract";
 import { api } from "../helpers";
-import { fixtureUrl, indexShape, refreshAndWait, registerAndWait } from "./ingest-helpers";
+import type { RepoStatus } from "../../worker/services/repos";
+import { fixtureUrl, indexShape, refreshAndWait, registerAndWait, repoStatus } from "./ingest-helpers";
 
 /** BM25 over chunks_fts restricted to the repo's active snapshot: the best chunk. */
 async function bm25Top(repo: string, query: string) {
@@ -61,6 +62,16 @@ describe("git ingestion", () => {
     expect(again.skipped).toEqual(first.skipped);
     expect(again.snapshot?.commit).toBe(first.snapshot?.commit);
     expect(await indexShape("fx-same")).toEqual(before);
+    // The index totals describe what search serves, not the last job's counters.
+    expect(first.index).toEqual({ files: before.snapshot.length, chunks: before.chunks.length });
+    expect(again.index).toEqual(first.index);
+    expect(again.index!.chunks).toBeGreaterThan(0);
+    // The list reports the same status as the single GET.
+    const list = (await (await api("/api/repos")).json()) as { repos: RepoStatus[] };
+    const listed = list.repos.find((r) => r.id === "fx-same");
+    expect(listed).toEqual(await repoStatus("fx-same"));
+    expect(listed?.skipped).toEqual(first.skipped);
+    expect(listed?.job?.id).toBe(again.job?.id);
   });
 
   it("a one-file change processes one file; search reflects it and the old version is collected", async () => {

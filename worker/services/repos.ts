@@ -55,8 +55,12 @@ export interface RepoStatus {
   url: string | null;
   ref: string | null;
   status: JobState["status"];
+  /** Counters of the current or last job (an unchanged re-index reports 0 chunks); see `index` for totals. */
   progress: { filesTotal: number; filesQueued: number; filesDone: number; chunks: number };
+  /** Skipped files of the current or last job, by reason (indexer/filter/skip-reason.ts). */
   skipped: Record<string, number>;
+  /** What search serves now: files and chunks of the active snapshot; null until the first job completes. */
+  index: { files: number; chunks: number } | null;
   /** The snapshot search serves; null until the first job completes. */
   snapshot: { commit: string; indexedAt: number } | null;
   embedding: { model: string; dimensions: number } | null;
@@ -120,7 +124,31 @@ async function getRow(ctx: ServiceContext, repo: string): Promise<RepoRow> {
   return row;
 }
 
-function statusOf(row: RepoRow, job: JobState | null): RepoStatus {
+/** Files and chunks of the active snapshot of each repo in `repos` that has one. */
+async function indexTotals(ctx: ServiceContext, repos: readonly RepoRow[]): Promise<Map<string, { files: number; chunks: number }>> {
+  const out = new Map<string, { files: number; chunks: number }>();
+  const active = repos.filter((r) => r.active_commit);
+  if (active.length === 0) return out;
+  const statements = active.map((r) =>
+    ctx.env.DB.prepare(
+      `SELECT (SELECT count(*) FROM snapshot_files WHERE repo = ?1 AND commit_sha = ?2) AS files,
+              (SELECT count(*) FROM snapshot_files s JOIN chunks c ON c.repo = s.repo AND c.file_id = s.file_id WHERE s.repo = ?1 AND s.commit_sha = ?2) AS chunks`,
+    ).bind(r.id, r.active_commit),
+  );
+  const results = await ctx.env.DB.batch<{ files: number; chunks: number }>(statements);
+  active.forEach((r, i) => {
+    const row = results[i].results[0];
+    out.set(r.id, { files: row?.files ?? 0, chunks: row?.chunks ?? 0 });
+  });
+  return out;
+}
+
+/** `statusOf` with the index totals of the row's active snapshot. */
+async function fullStatus(ctx: ServiceContext, row: RepoRow, job: JobState | null): Promise<RepoStatus> {
+  return statusOf(row, job, (await indexTotals(ctx, [row])).get(row.id) ?? null);
+}
+
+function statusOf(row: RepoRow, job: JobState | null, index: { files: number; chunks: number } | null): RepoStatus {
   return {
     id: row.id,
     name: row.name,
@@ -132,6 +160,7 @@ function statusOf(row: RepoRow, job: JobState | null): RepoStatus {
       ? { filesTotal: job.progress.filesTotal, filesQueued: job.progress.filesQueued, filesDone: job.progress.filesDone, chunks: job.progress.chunks }
       : { filesTotal: 0, filesQueued: 0, filesDone: 0, chunks: 0 },
     skipped: job?.skipped ?? {},
+    index: row.active_commit ? index : null,
     snapshot: row.active_commit ? { commit: row.active_commit, indexedAt: row.active_indexed_at ?? row.updated_at } : null,
     embedding: row.embedding_model ? { model: row.embedding_model, dimensions: row.embedding_dims ?? 0 } : null,
     lastError: job?.lastError ?? null,
@@ -184,14 +213,28 @@ export async function registerRepo(ctx: ServiceContext, raw: unknown): Promise<R
   if (!inserted.meta.changes) throw new CodeSearchError("repo_exists", `Repo "${id}" was just registered by another request.`);
   const settings: RepoSettings = { repo: id, sourceKind: "git", url, ref: input.ref ?? null, ...(token ? { token } : {}) };
   const job = await coordinator(ctx, id).requestIndex(settings);
-  return statusOf(await getRow(ctx, id), job);
+  return fullStatus(ctx, await getRow(ctx, id), job);
 }
 
-/** Lists the repos the caller can see (from D1; status is the mirrored job status). */
+/**
+ * Lists the repos the caller can see, each with the same fields as `getRepoStatus` (the
+ * coordinators are asked in parallel, one RPC per repo).
+ */
 export async function listRepos(ctx: ServiceContext): Promise<{ repos: RepoStatus[] }> {
   requireScope(ctx.caller, "search");
-  const { results } = await ctx.env.DB.prepare("SELECT * FROM repos ORDER BY id").all<RepoRow>();
-  return { repos: results.filter((r) => canSee(ctx.caller, r.id)).map((r) => statusOf(r, null)) };
+  const { results } = await ctx.env.DB.prepare("SELECT id FROM repos ORDER BY id").all<{ id: string }>();
+  const ids = results.map((r) => r.id).filter((id) => canSee(ctx.caller, id));
+  // Jobs before rows, as in getRepoStatus: a job seen `ready` has flipped its row already.
+  const jobs = await Promise.all(ids.map((id) => coordinator(ctx, id).status()));
+  const rows = new Map<string, RepoRow>();
+  for (let i = 0; i < ids.length; i += 90) {
+    const part = ids.slice(i, i + 90);
+    const r = await ctx.env.DB.prepare(`SELECT * FROM repos WHERE id IN (${part.map(() => "?").join(", ")})`).bind(...part).all<RepoRow>();
+    for (const row of r.results) rows.set(row.id, row);
+  }
+  const present = ids.flatMap((id, i) => (rows.has(id) ? [{ row: rows.get(id)!, job: jobs[i] }] : []));
+  const totals = await indexTotals(ctx, present.map((p) => p.row));
+  return { repos: present.map(({ row, job }) => statusOf(row, job, totals.get(row.id) ?? null)) };
 }
 
 /** Full status of one repo, with the coordinator's live progress. Throws `repo_not_found`. */
@@ -201,7 +244,7 @@ export async function getRepoStatus(ctx: ServiceContext, raw: unknown): Promise<
   await getRow(ctx, repo); // visibility and existence first
   // The job before the row: a job seen `ready` has flipped the row already, never the reverse.
   const job = await coordinator(ctx, repo).status();
-  return statusOf(await getRow(ctx, repo), job);
+  return fullStatus(ctx, await getRow(ctx, repo), job);
 }
 
 /**
@@ -224,7 +267,7 @@ export async function refreshRepo(ctx: ServiceContext, raw: unknown): Promise<Re
   }
   const settings: RepoSettings = { repo: row.id, sourceKind: "git", url: row.url, ref, ...(input.token ? { token: input.token } : {}) };
   const job = await coordinator(ctx, row.id).requestIndex(settings);
-  return statusOf(await getRow(ctx, row.id), job);
+  return fullStatus(ctx, await getRow(ctx, row.id), job);
 }
 
 /** Deletes a repo: its coordinator's storage, every D1 row and its vectors. Needs `admin`. Throws `repo_not_found`. */
@@ -271,5 +314,5 @@ export async function uploadArchive(ctx: ServiceContext, raw: unknown, body: Rea
   const settings: RepoSettings = { repo, sourceKind: "archive", url: null, ref: null };
   const result = await coordinator(ctx, repo).requestArchive(settings, body, ARCHIVE_MAX_UPLOAD_BYTES, strip ?? "auto");
   if ("error" in result) throw new CodeSearchError(result.error.code, result.error.message);
-  return statusOf(await getRow(ctx, repo), result);
+  return fullStatus(ctx, await getRow(ctx, repo), result);
 }

@@ -19,6 +19,7 @@ export const repoStatusSchema = z.object({
   status: jobStatus,
   progress: z.object({ filesTotal: z.number(), filesQueued: z.number(), filesDone: z.number(), chunks: z.number() }),
   skipped: z.record(z.string(), z.number()),
+  index: z.object({ files: z.number(), chunks: z.number() }).nullable(),
   snapshot: z.object({ commit: z.string(), indexedAt: z.number() }).nullable(),
   embedding: z.object({ model: z.string(), dimensions: z.number() }).nullable(),
   lastError: z.string().nullable(),

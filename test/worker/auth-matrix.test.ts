@@ -22,6 +22,7 @@ type Scope = "search" | "index" | "admin";
  */
 function requiredScope(method: string, path: string): Scope {
   if (path.startsWith("/tokens")) return "admin";
+  if (method === "DELETE" && path === "/repos/:id") return "admin";
   if (/^\/(search|ask|source-links)(\/|$)/.test(path) || method === "GET") return "search";
   return "index";
 }
@@ -121,6 +122,14 @@ describe("auth matrix over every REST route", () => {
       expect(res.status, `${r.method} ${r.path} needs ${r.scope} -> ${text}`).toBe(403);
       expect(JSON.parse(text).error.code).toBe("forbidden");
       expectNoData(text);
+    }
+  });
+
+  it("names the scope a route really needs: deleting a repo says admin to search and index tokens", async () => {
+    for (const token of [t.search, t.index, t.noAdmin]) {
+      const res = await call("DELETE", "/api/repos/open-repo", `Bearer ${token}`);
+      expect(res.status).toBe(403);
+      expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(/needs the "admin" scope/);
     }
   });
 

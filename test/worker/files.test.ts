@@ -35,6 +35,13 @@ describe("file and symbol REST routes", () => {
     expect(bad.body.error.message).toMatch(/^start: /);
     const reversed = await json("/api/repos/demo/files/src/users.ts?start=9&end=3");
     expect(reversed.status).toBe(400);
+    // REST errors name the REST parameters (start/end), not the MCP ones (start_line/end_line).
+    expect(reversed.body.error.message).toBe("end (3) is before start (9); ask for start <= end.");
+    const past = await json("/api/repos/demo/files/src/users.ts?start=500");
+    expect(past.body.error.message).toMatch(/^start 500 is past the end of "src\/users\.ts" \(18 lines\); ask for start 1-18\.$/);
+    const lost = await json("/api/repos/demo/files/nowhere/zzz-none.ts");
+    expect(lost.body.error.message).toMatch(/GET \/api\/repos\/demo\/tree/);
+    expect(lost.body.error.message).not.toMatch(/start_line|search_code|codebase:/);
     const unknown = await json("/api/repos/nope/files/a.ts");
     expect(unknown).toMatchObject({ status: 404, body: { error: { code: "repo_not_found", message: 'Unknown repo "nope". Available: demo, other, pending.' } } });
     const pending = await json("/api/repos/pending/files/a.ts");

@@ -3,7 +3,7 @@
  *
  * The REST API (`/api/*`): a Hono app whose routes are thin adapters over `worker/services/`.
  */
-import { Hono } from "hono";
+import { Hono, type Context } from "hono";
 import { restAuth } from "../auth/rest-auth";
 import { sourceLinkApiRoutes } from "../auth/routes/source";
 import type { Env } from "../env";
@@ -34,6 +34,10 @@ export function createApiApp(): Hono<ApiEnv> {
   app.route("/repos", repoRoutes());
   app.route("/repos", fileRoutes());
   app.route("/repos", symbolRoutes());
-  app.notFound((c) => c.json({ error: { code: "not_found", message: `No route ${c.req.method} ${c.req.path}. See README, "API reference".` } }, 404));
+  // Mounted with app.route(), this app's notFound is not consulted for /api/* paths that match
+  // no route (the parent's text 404 would answer), so a last catch-all answers in JSON.
+  const notFound = (c: Context<ApiEnv>) => c.json({ error: { code: "not_found", message: `No route ${c.req.method} ${c.req.path}. See README, "API reference".` } }, 404);
+  app.all("*", notFound);
+  app.notFound(notFound);
   return app;
 }

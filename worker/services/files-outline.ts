@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import type { ServiceContext } from "./context";
-import { activeRepo, loadFile, repoIdSchema, repoPathSchema } from "./files";
+import { activeRepo, loadFile, repoIdSchema, repoPathSchema, type WireNames } from "./files";
 
 /** Most symbols one outline page returns. */
 export const OUTLINE_MAX_SYMBOLS = 300;
@@ -44,9 +44,9 @@ export const fileOutlineOutput = z.object({
 export type FileOutlineOutput = z.infer<typeof fileOutlineOutput>;
 
 /** Imports and symbols (with lines) of an indexed file; symbols paginate by OUTLINE_MAX_SYMBOLS. */
-export async function getFileOutline(ctx: ServiceContext, input: FileOutlineInput): Promise<FileOutlineOutput> {
+export async function getFileOutline(ctx: ServiceContext, input: FileOutlineInput, wire: WireNames = "mcp"): Promise<FileOutlineOutput> {
   const snap = await activeRepo(ctx, input.repo);
-  const file = await loadFile(ctx, snap, input.path);
+  const file = await loadFile(ctx, snap, input.path, wire);
   const offset = input.offset ?? 0;
   const db = ctx.env.DB;
   const [count, page] = await db.batch([

@@ -84,8 +84,17 @@ export interface FileRow {
   text: string;
 }
 
-/** Loads an indexed file of the active snapshot, or throws `file_not_found` with near-miss paths. */
-export async function loadFile(ctx: ServiceContext, snap: ActiveRepo, path: string): Promise<FileRow> {
+/**
+ * Which API's names go into error messages: MCP (`start_line`, `end_line`, search_code, the
+ * files resource) or REST (`start`, `end`, GET /api/search, GET /api/repos/{id}/tree).
+ */
+export type WireNames = "mcp" | "rest";
+
+/**
+ * Loads an indexed file of the active snapshot, or throws `file_not_found` with near-miss paths
+ * (and, when there are none, how to list paths in the `wire` API).
+ */
+export async function loadFile(ctx: ServiceContext, snap: ActiveRepo, path: string, wire: WireNames = "mcp"): Promise<FileRow> {
   const row = await ctx.env.DB.prepare(
     `SELECT f.file_id, f.language, f.line_count, f.imports, f.text FROM snapshot_files sf
      JOIN files f ON f.repo = sf.repo AND f.file_id = sf.file_id
@@ -100,7 +109,8 @@ export async function loadFile(ctx: ServiceContext, snap: ActiveRepo, path: stri
   )
     .bind(snap.id, snap.commit, `%/${likeEscape(base)}`, base)
     .all<{ path: string }>();
-  const hint = results.length ? ` Did you mean: ${results.map((r) => r.path).join(", ")}?` : " Use search_code or the codebase://{repo}/files resource to find indexed paths.";
+  const lister = wire === "rest" ? `GET /api/search or GET /api/repos/${snap.id}/tree` : "search_code or the codebase://{repo}/files resource";
+  const hint = results.length ? ` Did you mean: ${results.map((r) => r.path).join(", ")}?` : ` Use ${lister} to find indexed paths.`;
   throw new CodeSearchError("file_not_found", `No indexed file "${path}" in repo "${snap.id}" (files that were skipped or ignored are not readable).${hint}`);
 }
 
@@ -169,21 +179,22 @@ export type ReadFileOutput = z.infer<typeof readFileOutput>;
  * Numbered lines of an indexed file, at most READ_MAX_LINES lines and READ_MAX_CHARS characters
  * per call; `next` names the range to ask for when the request was not served whole.
  * Throws `repo_not_found`, `index_not_ready`, `file_not_found`, or `invalid_input` for a range
- * past the end of the file.
+ * past the end of the file; messages use the parameter names of `wire` (default MCP).
  */
-export async function readFile(ctx: ServiceContext, input: ReadFileInput): Promise<ReadFileOutput> {
+export async function readFile(ctx: ServiceContext, input: ReadFileInput, wire: WireNames = "mcp"): Promise<ReadFileOutput> {
   const snap = await activeRepo(ctx, input.repo);
-  const file = await loadFile(ctx, snap, input.path);
+  const file = await loadFile(ctx, snap, input.path, wire);
   const lines = splitLines(file.text);
   const start = input.start_line ?? 1;
+  const [startName, endName] = wire === "rest" ? ["start", "end"] : ["start_line", "end_line"];
   if (input.end_line !== undefined && input.end_line < start) {
-    throw new CodeSearchError("invalid_input", `end_line (${input.end_line}) is before start_line (${start}); ask for start_line <= end_line.`);
+    throw new CodeSearchError("invalid_input", `${endName} (${input.end_line}) is before ${startName} (${start}); ask for ${startName} <= ${endName}.`);
   }
   if (lines.length === 0) {
     return { repo: snap.id, path: input.path, commit: snap.commit, language: file.language, totalLines: 0, startLine: 0, endLine: 0, lines: [], next: null };
   }
   if (start > lines.length) {
-    throw new CodeSearchError("invalid_input", `start_line ${start} is past the end of "${input.path}" (${lines.length} lines); ask for start_line 1-${lines.length}.`);
+    throw new CodeSearchError("invalid_input", `${startName} ${start} is past the end of "${input.path}" (${lines.length} lines); ask for ${startName} 1-${lines.length}.`);
   }
   const wanted = Math.min(input.end_line ?? lines.length, lines.length);
   const { taken, last } = takeLines(lines, start, wanted);

@@ -53,15 +53,38 @@ async function targets(ctx: ServiceContext, input: z.output<typeof searchInput>)
   return { ids, notReady: [] };
 }
 
-/** Searches; see `searchInput` for the fields and worker/search/types.ts for the response. */
+/**
+ * REST accepts `query` (the MCP name) as an alias of `q`. Returns the input with `q` set.
+ * @throws CodeSearchError("invalid_input") when both are given and differ.
+ */
+function withQueryAlias(raw: SearchInput & { query?: unknown }): SearchInput {
+  if (raw.query === undefined) return raw;
+  const { query, ...rest } = raw;
+  if (rest.q !== undefined && rest.q !== "" && rest.q !== query) throw new CodeSearchError("invalid_input", "q: pass the query text as q or as query, not both.");
+  return { ...rest, q: query as string };
+}
+
+/**
+ * Searches; see `searchInput` for the fields and worker/search/types.ts for the response.
+ * `query` is accepted as an alias of `q`. Throws `invalid_input` when `repo` and `repos` are
+ * both given (which one was meant is unclear).
+ */
 export async function search(ctx: ServiceContext, raw: SearchInput): Promise<SearchResponse> {
   requireScope(ctx.caller, "search");
-  const parsed = searchInput.safeParse(raw);
+  const parsed = searchInput.safeParse(withQueryAlias(raw));
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new CodeSearchError("invalid_input", `${issue?.path.join(".") || "input"}: ${issue?.message ?? "invalid"}`);
+    const field = issue?.path.join(".") || "input";
+    const q = (raw as { q?: unknown; query?: unknown }).q ?? (raw as { query?: unknown }).query;
+    if (field === "q" && (q === undefined || (typeof q === "string" && !q.trim()))) {
+      throw new CodeSearchError("invalid_input", 'q (the query text) is required, e.g. {"q": "where are tokens refreshed"}; query is accepted as an alias.');
+    }
+    throw new CodeSearchError("invalid_input", `${field}: ${issue?.message ?? "invalid"}`);
   }
   const input = parsed.data;
+  if (input.repo !== undefined && input.repos !== undefined) {
+    throw new CodeSearchError("invalid_input", `repo, repos: pass repo (one repo) or repos (a list), not both; e.g. repos: ${JSON.stringify([...new Set([input.repo, ...input.repos])])}.`);
+  }
   const { ids } = await targets(ctx, input);
   const rows: { id: string; active_commit: string | null; status: string; embedding_model: string | null; embedding_dims: number | null }[] = [];
   for (let i = 0; i < ids.length; i += 90) {

@@ -56,11 +56,11 @@ export function fileRoutes(): Hono<ApiEnv> {
       { repo: c.req.param("id"), path: pathAfter(c.req.url, "files"), start_line: numParam(c.req.query("start")), end_line: numParam(c.req.query("end")) },
       { start_line: "start", end_line: "end" },
     );
-    return c.json(await readFile(serviceContext(c.env, c.var.caller), input));
+    return c.json(await readFile(serviceContext(c.env, c.var.caller), input, "rest"));
   });
   app.get("/:id/outline/*", async (c) => {
     const input = parseInput(fileOutlineInput, { repo: c.req.param("id"), path: pathAfter(c.req.url, "outline"), offset: numParam(c.req.query("offset")) });
-    return c.json(await getFileOutline(serviceContext(c.env, c.var.caller), input));
+    return c.json(await getFileOutline(serviceContext(c.env, c.var.caller), input, "rest"));
   });
   app.get("/:id/context", async (c) => {
     const q = c.req.query();

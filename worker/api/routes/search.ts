@@ -4,6 +4,8 @@
  *   GET  /api/search?q=&repo=&repos=a,b&k=&mode=&language=&path_prefix=&include_tests=&per_file_cap=&channels=
  *   POST /api/search  {q, repo?, repos?, k?, mode?, language?, path_prefix?, include_tests?, per_file_cap?, channels?}
  *
+ * `query` is accepted for `q` (the MCP name); `repo` and `repos` together are refused.
+ *
  * Both answer `{results, confidence, stats}` (worker/search/types.ts). POST takes a JSON body,
  * for long queries such as a pasted bug report.
  */
@@ -25,7 +27,7 @@ function bool(name: string, v: string | undefined): boolean | undefined {
 /** Turns GET query parameters into the shape `searchInput` validates. */
 export function queryToInput(q: Record<string, string>): SearchInput {
   return {
-    q: q.q ?? "",
+    q: q.q ?? q.query ?? "",
     repo: q.repo || undefined,
     repos: list(q.repos),
     k: num(q.k),

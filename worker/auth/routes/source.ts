@@ -4,7 +4,8 @@
  *   GET /source/{repo}/{path}?exp=&sig=   the file of the repo's active snapshot as an HTML page
  *                                         with numbered lines (anchors L1, L2 ...), if the
  *                                         signature is valid and not expired.
- *   POST /api/source-links {repo, path, startLine?, endLine?} -> {url, expiresAt} (scope search)
+ *   POST /api/source-links {repo, path, startLine?, endLine?} -> {url, expiresAt} (scope search;
+ *                                         404 file_not_found for a path that is not indexed)
  * The file is looked up in the index by (repo, path) the index recorded; nothing is opened
  * from the request.
  */
@@ -14,7 +15,8 @@ import { z } from "zod";
 import type { ApiEnv } from "../../api/app";
 import type { Env } from "../../env";
 import { CodeSearchError } from "../../errors";
-import { canSee, requireScope } from "../../services/context";
+import { canSee, requireScope, serviceContext } from "../../services/context";
+import { activeRepo, loadFile } from "../../services/files";
 import { loadAuthConfig } from "../config";
 import { layout, messagePage, pageHeaders } from "../pages/layout";
 import { publicOrigin } from "../provider";
@@ -98,6 +100,9 @@ export function sourceLinkApiRoutes(): Hono<ApiEnv> {
     const body = parsed.data;
     // A repo the caller may not see answers exactly like one that does not exist.
     if (!canSee(c.var.caller, body.repo)) throw new CodeSearchError("repo_not_found", `No repo "${body.repo}"; GET /api/repos lists the ones you can see.`);
+    // Sign only what the link can show: a path of the active snapshot (else 404 file_not_found).
+    const ctx = serviceContext(c.env, c.var.caller);
+    await loadFile(ctx, await activeRepo(ctx, body.repo), body.path, "rest");
     const config = loadAuthConfig(c.env);
     const link = await signSourceLink(config.signingSecret, publicOrigin(c.req.raw, c.env), body, Date.now(), config.sourceLinkTtlSeconds);
     return c.json(link, 200, { "cache-control": "no-store" });

@@ -20,9 +20,25 @@ describe("coverage", () => {
     expect(mod).toBeLessThan(def);
     expect(mod).toBeGreaterThan(0);
   });
+  it("discounts declarations (types, interfaces, enums) more than module blocks", () => {
+    const fn = coverage(cand("a", 0, "timer race"), ["timer", "race"], df, 100);
+    const mod = coverage(cand("a", 0, "timer race", "module"), ["timer", "race"], df, 100);
+    const decl = coverage(cand("a", 0, "timer race", "interface"), ["timer", "race"], df, 100);
+    expect(decl).toBeGreaterThan(0);
+    expect(decl).toBeLessThan(mod);
+    expect(mod).toBeLessThan(fn);
+  });
 });
 
 describe("rerankByCoverage", () => {
+  it("puts a function above a type with the same fused score and the same words", () => {
+    const df = new Map([["token", 5], ["claims", 3]]);
+    const out = rerankByCoverage(
+      [cand("payload", 0.03, "token claims", "type"), cand("verify", 0.03, "token claims", "function")],
+      ["token", "claims"], df, 100,
+    );
+    expect(out.map((c) => c.chunkId)).toEqual(["verify", "payload"]);
+  });
   it("lifts the candidate covering more of the query over a close fused neighbour", () => {
     const df = new Map([["timer", 2], ["race", 3], ["reject", 3]]);
     const out = rerankByCoverage(

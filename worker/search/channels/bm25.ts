@@ -28,8 +28,17 @@ export function matchExpression(terms: string[]): string {
 }
 
 /**
+ * Most absent query terms looked up by their stem prefix, one vocab range scan each (a pasted
+ * bug report has many absent words; the lookups run in one D1 batch). 0 disables the lookup.
+ */
+export const STEM_LOOKUP = { max: 32 };
+
+/**
  * Document frequencies of `terms` across the index (all repos; an approximation that is
- * good enough for ranking terms) and the number of chunks.
+ * good enough for ranking terms) and the number of chunks. A term that never occurs in the
+ * index, but whose stem prefix does (`queuing` -> `queu*` finds `queue`), gets the largest
+ * document frequency among the words of that prefix: the MATCH expression reaches those words
+ * through the prefix, so dropping the term as absent would lose them.
  */
 export async function documentFrequencies(db: D1Database, terms: string[]): Promise<{ df: Map<string, number>; totalDocs: number }> {
   const df = new Map<string, number>();
@@ -40,6 +49,20 @@ export async function documentFrequencies(db: D1Database, terms: string[]): Prom
   }
   const [total, ...rest] = await db.batch<Record<string, unknown>>(statements);
   for (const r of rest) for (const row of r.results) df.set(row.term as string, row.doc as number);
+  const byPrefix = terms
+    .filter((t) => !df.has(t))
+    .map((t) => ({ t, s: stem(t) }))
+    .filter(({ t, s }) => s !== t && s.length >= MIN_PREFIX_STEM)
+    .slice(0, STEM_LOOKUP.max);
+  if (byPrefix.length) {
+    const found = await db.batch<{ doc: number | null }>(
+      byPrefix.map(({ s }) => db.prepare("SELECT max(doc) AS doc FROM chunks_fts_vocab WHERE term >= ? AND term < ?").bind(s, `${s}\uffff`)),
+    );
+    byPrefix.forEach(({ t }, i) => {
+      const doc = found[i].results[0]?.doc;
+      if (doc) df.set(t, doc);
+    });
+  }
   return { df, totalDocs: (total.results[0]?.n as number) ?? 0 };
 }
 

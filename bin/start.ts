@@ -9,37 +9,33 @@
  */
 import { existsSync, mkdirSync, statSync } from "node:fs";
 import { resolve } from "node:path";
-import { parseArgs } from "node:util";
 import { ensureAdminToken } from "./lib/admin-token.ts";
+import { addToRunningServer, parseCliArgs, USAGE, type CliArgs } from "./lib/cli-args.ts";
 import { createApiClient, type RepoStatus } from "./lib/api-client.ts";
 import { listFolderFiles, packFolder } from "./lib/pack-folder.ts";
 import { ADMIN_TOKEN_FILE, PERSIST_DIR, STATE_DIR, WRANGLER_LOG_FILE } from "./lib/paths.ts";
-import { createProgressPrinter, renderProgress } from "./lib/progress.ts";
+import { createProgressPrinter, renderDone, renderProgress } from "./lib/progress.ts";
 import { isGitUrl, repoIdForFolder, toRepoId, REPO_ID_PATTERN } from "./lib/repo-id.ts";
 import { isHealthy, runWrangler, startDevServer, waitForHealth, type DevServer } from "./lib/wrangler.ts";
 
 /** Status poll interval while indexing. */
 const POLL_MS = 500;
 
-const { values, positionals } = parseArgs({
-  allowPositionals: true,
-  options: {
-    port: { type: "string", default: process.env.PORT ?? "8787" },
-    name: { type: "string" },
-    ref: { type: "string" },
-    help: { type: "boolean", short: "h" },
-  },
-});
-
+const parsed = parseCliArgs(process.argv.slice(2), process.env.PORT ?? "8787");
+if ("error" in parsed) {
+  console.error(`error: ${parsed.error}\n${USAGE}`);
+  process.exit(2);
+}
+const values: CliArgs = parsed;
 if (values.help) {
-  console.log("Usage: npm start [-- <git-url-or-local-path>] [--port 8787] [--name <repo-id>] [--ref <branch|tag|commit>]");
+  console.log(USAGE);
   process.exit(0);
 }
 
 const port = Number(values.port);
 if (!Number.isInteger(port) || port <= 0 || port > 65535) fail(`--port (or PORT) must be a TCP port; got "${values.port}".`);
 if (values.name !== undefined && !REPO_ID_PATTERN.test(values.name)) fail(`--name must match ${REPO_ID_PATTERN}; got "${values.name}".`);
-const source = positionals[0];
+const source = values.source;
 const base = `http://127.0.0.1:${port}`;
 let server: DevServer | undefined;
 let stopping = false;
@@ -77,7 +73,14 @@ async function main(): Promise<void> {
   if (created) {
     console.log(`Created the local admin token (shown once; also in ${ADMIN_TOKEN_FILE}, mode 600):\n\n  ${token}\n`);
   }
-  if (await isHealthy(base)) fail(`Something already answers on ${base}; stop it or pick another port with --port or PORT.`);
+  if (await isHealthy(base)) {
+    const target = source === undefined ? null : isGitUrl(source) ? { url: source } : { dir: sourceDir(source), id: values.name ?? repoIdForFolder(sourceDir(source)) };
+    fail(
+      `Something already answers on ${base}; stop it or pick another port with --port or PORT.\n` +
+        `If it is Codebase Copilot started from here, add ${source === undefined ? "a folder or git URL" : `"${source}"`} to it instead:\n` +
+        addToRunningServer(base, ADMIN_TOKEN_FILE, target).map((l) => `  ${l}`).join("\n"),
+    );
+  }
 
   process.stderr.write("Applying D1 migrations ...\n");
   await runWrangler(["d1", "migrations", "apply", "DB", "--local", "--persist-to", PERSIST_DIR]);
@@ -95,6 +98,7 @@ async function main(): Promise<void> {
   if (source !== undefined) {
     const api = createApiClient(base, token);
     let started: RepoStatus;
+    const startedAt = Date.now();
     if (isGitUrl(source)) {
       process.stderr.write(`Registering ${source} ...\n`);
       started = await api.registerUrl(source, { ref: values.ref, name: values.name });
@@ -110,7 +114,9 @@ async function main(): Promise<void> {
     const final = await followProgress(api, repoId);
     if (final.status === "failed") {
       const err = typeof final.lastError === "string" ? final.lastError : (final.lastError?.message ?? "unknown error");
-      console.error(`Indexing failed: ${err}`);
+      console.error(`Indexing failed after ${((Date.now() - startedAt) / 1000).toFixed(1)} s: ${err}`);
+    } else {
+      process.stderr.write(`${renderDone(final, Date.now() - startedAt)}\n`);
     }
   }
   printUsage(repoId);

@@ -10,6 +10,8 @@ export interface RepoStatus {
   skipped?: Record<string, number>;
   snapshot?: { commit: string; indexedAt: number | string } | null;
   lastError?: string | { code?: string; message?: string } | null;
+  /** Files and chunks of the active snapshot (what search serves); null before the first one. */
+  index?: { files: number; chunks: number } | null;
   /** The current or last job; `unchanged` counts files already indexed in an earlier snapshot. */
   job?: { unchanged?: number } | null;
 }
@@ -68,9 +70,12 @@ export function createApiClient(base: string, token: string) {
         return repoOf(await call("POST", `/api/repos/${encodeURIComponent(existing.id)}/refresh`));
       }
     },
-    /** `POST /api/repos/{id}/archive` with a tar.gz body (creates the repo when absent). */
+    /**
+     * `POST /api/repos/{id}/archive?strip=0` with a tar.gz body (creates the repo when absent).
+     * `strip=0`: pack-folder.ts writes paths relative to the folder, so none is a wrapper to strip.
+     */
     async uploadArchive(id: string, tarGz: Uint8Array): Promise<RepoStatus> {
-      return repoOf(await call("POST", `/api/repos/${encodeURIComponent(id)}/archive`, { bytes: tarGz, contentType: "application/gzip" }));
+      return repoOf(await call("POST", `/api/repos/${encodeURIComponent(id)}/archive?strip=0`, { bytes: tarGz, contentType: "application/gzip" }));
     },
     /** `GET /api/repos/{id}`. */
     async status(id: string): Promise<RepoStatus> {

@@ -25,6 +25,18 @@ export function renderProgress(s: RepoStatus, width = BAR_WIDTH): string {
   return `${bar} ${parts.join(", ")}  ${s.status}`;
 }
 
+/**
+ * The line printed when a job is ready: `Indexed "hono" in 4.3 s: 470 files, 2,527 chunks
+ * searchable (0 processed, 470 unchanged).` `elapsedMs` is measured by the CLI from the upload
+ * (or registration) request to the first ready status, so it includes polling (up to 0.5 s).
+ */
+export function renderDone(s: RepoStatus, elapsedMs: number): string {
+  const n = (x: number) => x.toLocaleString("en-US");
+  const totals = s.index ? `: ${n(s.index.files)} files, ${n(s.index.chunks)} chunks searchable` : "";
+  const job = `${n(s.progress?.filesDone ?? 0)} processed, ${n(s.job?.unchanged ?? 0)} unchanged`;
+  return `Indexed "${s.id}" in ${(elapsedMs / 1000).toFixed(1)} s${totals} (${job}).`;
+}
+
 /** A printer that redraws one line on a TTY and prints changed lines otherwise (logs, CI). */
 export function createProgressPrinter(out: NodeJS.WriteStream) {
   let last = "";

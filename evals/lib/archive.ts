@@ -14,12 +14,12 @@ export interface CorpusFile {
 }
 
 /**
- * Packs files under a top folder `root/` (the product strips one common top folder, as
- * `git archive --prefix` and GitHub tarballs have one) and gzips the tar.
+ * Packs files at their repo-relative paths (no wrapper folder, so the upload is sent with
+ * `?strip=0` and paths match the gold files exactly) and gzips the tar.
  */
-export async function buildTarGz(files: CorpusFile[], root = "corpus"): Promise<Uint8Array> {
+export async function buildTarGz(files: CorpusFile[]): Promise<Uint8Array> {
   const entries: TarEntry[] = files.map((f) => ({
-    header: { name: `${root}/${f.path}`, size: f.bytes.byteLength, type: "file", mode: 0o644 },
+    header: { name: f.path, size: f.bytes.byteLength, type: "file", mode: 0o644 },
     body: f.bytes,
   }));
   const tar = await packTar(entries);

@@ -114,7 +114,7 @@ export class ApiClient {
 
   /** `POST /api/repos/{id}/archive` with a tar.gz body; returns the response body (repo and job). */
   uploadArchive(id: string, tarGz: Uint8Array): Promise<Record<string, unknown>> {
-    return this.request("POST", `/api/repos/${encodeURIComponent(id)}/archive`, tarGz, { "content-type": "application/gzip" });
+    return this.request("POST", `/api/repos/${encodeURIComponent(id)}/archive?strip=0`, tarGz, { "content-type": "application/gzip" });
   }
 
   /**

@@ -32,6 +32,13 @@ export const BATCH_STALL_MS = 2 * 60_000;
 export const BATCH_MAX_SENDS = 4;
 /** How often a running job checks for stalled batches (ms). */
 export const STALL_CHECK_MS = 30_000;
+/**
+ * A fetch still `fetching` this long after it started is taken as lost (the isolate was reset
+ * or evicted mid-fetch) and runs again from the alarm set before it began (ms).
+ */
+export const FETCH_STALL_MS = 10 * 60_000;
+/** Fetch attempts of one job before it fails (a repository too large for one isolate). */
+export const FETCH_MAX_ATTEMPTS = 3;
 /** Queues: at most 100 messages per `sendBatch`. */
 const SEND_BATCH_MAX = 100;
 
@@ -39,6 +46,8 @@ const JOB_KEY = "job";
 const REPO_KEY = "repo";
 /** Tree size and skip counts of the last plan, reused when a refresh finds the same commit. */
 const LAST_PLAN_KEY = "lastPlan";
+/** Fetch attempts of the current git job (see FETCH_MAX_ATTEMPTS). */
+const FETCH_ATTEMPTS_KEY = "fetchAttempts";
 type PlanSummary = { filesTotal: number; skipped: Record<string, number> };
 
 export type { RepoSettings, StagedFile } from "./ledger";
@@ -71,6 +80,8 @@ export class RepoCoordinator extends DurableObject<Env> {
    * running" check while their bodies stream in, and each would restart the job.
    */
   #receiving = false;
+  /** True while this instance runs a fetch; a `fetching` job without it was lost with an isolate. */
+  #fetching = false;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -177,28 +188,45 @@ export class RepoCoordinator extends DurableObject<Env> {
   override async alarm(): Promise<void> {
     const job = this.#job();
     if (!job || !isActive(job)) return;
-    if (job.status === "queued" && job.source === "git") {
-      await this.#apply({ type: "fetch_started" });
-      const settings = ledger.getValue<RepoSettings>(this.#sql, REPO_KEY)!;
-      const source = { url: settings.url!, ref: settings.ref ?? undefined, token: settings.token };
-      let snapshot: SourceSnapshot;
-      try {
-        // Same commit as the active snapshot, same model: nothing to fetch (the fast refresh).
-        const [remote, active] = await Promise.all([checkRemote(source), activeSnapshotOf(this.env, settings.repo)]);
-        if (remote.commit === active.commit && active.sameModel) return this.#plan(job.jobId, remote.commit);
-        const started = Date.now();
-        snapshot = await fetchSnapshot(source);
-        console.log(`repo ${settings.repo}: fetched ${snapshot.commit} (${snapshot.entries.length} entries) in ${Date.now() - started} ms`);
-      } catch (err) {
-        return this.#fail(job.jobId, err);
+    if (job.source === "git" && (job.status === "queued" || (job.status === "fetching" && !this.#fetching))) {
+      if (job.status === "queued") await this.#apply({ type: "fetch_started" });
+      const attempts = (ledger.getValue<number>(this.#sql, FETCH_ATTEMPTS_KEY) ?? 0) + 1;
+      ledger.putValue(this.#sql, FETCH_ATTEMPTS_KEY, job.status === "queued" ? 1 : attempts);
+      if (job.status === "fetching" && attempts > FETCH_MAX_ATTEMPTS) {
+        return this.#fail(job.jobId, new CodeSearchError("source_unreachable", `The fetch was lost ${FETCH_MAX_ATTEMPTS} times (the repository may be too large for one isolate's memory); index it in parts by archive upload.`));
       }
-      return this.#plan(job.jobId, snapshot);
+      // Set before the fetch: if this isolate dies mid-fetch, the next instance retries it.
+      await this.ctx.storage.setAlarm(Date.now() + FETCH_STALL_MS);
+      this.#fetching = true;
+      try {
+        return await this.#fetchAndPlan(job.jobId);
+      } finally {
+        this.#fetching = false;
+      }
     }
     if (job.status === "indexing") {
       if (allBatchesSettled(job)) return this.#maybeFinalize();
       await this.#resendStalled(job);
       await this.ctx.storage.setAlarm(Date.now() + STALL_CHECK_MS);
     }
+  }
+
+  /** Fetches the job's ref (or sees the active commit is current) and plans the job. */
+  async #fetchAndPlan(jobId: string): Promise<void> {
+    const settings = ledger.getValue<RepoSettings>(this.#sql, REPO_KEY)!;
+    const source = { url: settings.url!, ref: settings.ref ?? undefined, token: settings.token };
+    let snapshot: SourceSnapshot;
+    try {
+      // Same commit as the active snapshot, same model: nothing to fetch (the fast refresh).
+      const [remote, active] = await Promise.all([checkRemote(source), activeSnapshotOf(this.env, settings.repo)]);
+      if (remote.commit === active.commit && active.sameModel) return this.#plan(jobId, remote.commit);
+      const started = Date.now();
+      snapshot = await fetchSnapshot(source);
+      console.log(`repo ${settings.repo}: fetched ${snapshot.commit} (${snapshot.entries.length} entries) in ${Date.now() - started} ms`);
+    } catch (err) {
+      return this.#fail(jobId, err);
+    }
+    return this.#plan(jobId, snapshot);
   }
 
   get #sql(): SqlStorage {

@@ -10,15 +10,11 @@
  * /usr/bin/chromium). Port from E2E_PORT (default 8795).
  */
 import assert from "node:assert/strict";
-import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { chromium, type Browser } from "playwright-core";
-import { createApiClient } from "../../bin/lib/api-client.ts";
-import { listFolderFiles, packFolder } from "../../bin/lib/pack-folder.ts";
 import { STATE_DIR } from "../../bin/lib/paths.ts";
-import { isHealthy, runWrangler, startDevServer, waitForHealth, type DevServer } from "../../bin/lib/wrangler.ts";
+import { withIndexedServer } from "./server.ts";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const PORT = Number(process.env.E2E_PORT ?? 8795);
@@ -53,101 +49,83 @@ function writeFixture(dir: string): void {
 
 async function main(): Promise<void> {
   if (!existsSync(CHROMIUM)) throw new Error(`No Chromium at ${CHROMIUM}; apt-get install -y chromium, or set CHROMIUM_PATH.`);
-  if (await isHealthy(BASE)) throw new Error(`Something already answers on ${BASE}; set E2E_PORT.`);
-  const work = mkdtempSync(join(tmpdir(), "ccp-e2e-"));
-  const persist = join(work, "state");
-  const fixture = join(work, "widgets");
-  const token = randomBytes(32).toString("base64url");
-  let server: DevServer | undefined;
-  let browser: Browser | undefined;
-  try {
-    writeFixture(fixture);
-    await runWrangler(["d1", "migrations", "apply", "DB", "--local", "--persist-to", persist]);
-    server = startDevServer({ port: PORT, persistTo: persist, logFile: join(work, "wrangler.log"), vars: { ADMIN_TOKEN: token } });
-    await waitForHealth(BASE, server, join(work, "wrangler.log"));
+  await withIndexedServer(PORT, REPO, writeFixture, async ({ token }) => {
+    let browser: Browser | undefined;
+    try {
+      browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
+      const page = await browser.newPage({ viewport: { width: 1100, height: 800 } });
+      const dialogs: string[] = [];
+      page.on("dialog", (d) => {
+        dialogs.push(d.message());
+        void d.dismiss();
+      });
+      // Script errors, and failed requests other than the signed-out session probe.
+      const consoleErrors: string[] = [];
+      page.on("console", (m) => {
+        if (m.type() === "error" && !m.text().startsWith("Failed to load resource")) consoleErrors.push(m.text());
+      });
+      const failedRequests: string[] = [];
+      page.on("response", (r) => {
+        if (r.status() >= 400 && !(r.status() === 401 && new URL(r.url()).pathname === "/auth/session")) failedRequests.push(`${r.status()} ${r.url()}`);
+      });
 
-    const api = createApiClient(BASE, token);
-    await api.uploadArchive(REPO, await packFolder(fixture, listFolderFiles(fixture).files));
-    for (let s = await api.status(REPO); s.status !== "ready"; s = await api.status(REPO)) {
-      if (s.status === "failed") throw new Error(`indexing failed: ${JSON.stringify(s.lastError)}`);
-      await new Promise((r) => setTimeout(r, 300));
+      // Signed out: the page says so and links to the sign-in page.
+      await page.goto(`${BASE}/`);
+      await page.getByText("Not signed in.").waitFor();
+      await page.getByRole("link", { name: "Sign in" }).click();
+
+      // H6's local login asks for the admin token, then sends the browser back to /.
+      await page.locator('input[name="admin_token"]').fill(token);
+      await Promise.all([page.waitForURL(`${BASE}/`), page.locator('input[name="admin_token"]').press("Enter")]);
+      await page.getByText("Signed in as local admin").waitFor();
+      await page.locator(`#repo option[value="${REPO}"]`).waitFor({ state: "attached" });
+
+      // Keyboard: "/" focuses the search box.
+      await page.locator("h1").click();
+      await page.keyboard.press("/");
+      assert.equal(await page.evaluate(() => document.activeElement?.id), "q");
+
+      // Search by label, as a screen-reader user would find the fields.
+      await page.getByLabel("Search code").fill("parse widget config");
+      await page.getByLabel("Repository").selectOption(REPO);
+      await page.getByRole("button", { name: "Search" }).click();
+      await page.locator("#status").filter({ hasText: /\d+ results? in \d+ ms/ }).waitFor();
+      const first = page.locator("#results .result").first();
+      const title = (await first.locator("h2").textContent()) ?? "";
+      assert.match(title, /^e2e-widgets\/src\/widget\.ts:\d+-\d+$/, `first result title: ${title}`);
+      const [, start, end] = /:(\d+)-(\d+)$/.exec(title)!.map(Number);
+      assert.ok(start <= 7 && end >= 11, `range ${start}-${end} should cover parseWidgetConfig (lines 7-11)`);
+      assert.match((await first.locator(".meta").textContent()) ?? "", /parseWidgetConfig/);
+      const code = (await first.locator("pre").textContent()) ?? "";
+      assert.ok(code.includes("<script>alert('xss')</script>"), "the snippet shows markup as text");
+      assert.equal(await first.locator("pre script").count(), 0, "no element was created from the snippet");
+      assert.deepEqual(dialogs, [], "no script from the results ran");
+      assert.match(page.url(), /\?q=parse\+widget\+config&repo=e2e-widgets$/);
+
+      // The source link is signed (H6) and opens the file at the cited lines.
+      const link = first.locator("a.source-link");
+      await page.waitForFunction(() => !!document.querySelector("#results .result a.source-link[href]"));
+      const href = (await link.getAttribute("href")) ?? "";
+      assert.match(href, /\/source\/e2e-widgets\/src\/widget\.ts\?exp=\d+&sig=[\w-]+#L\d+-L\d+$/);
+
+      mkdirSync(join(STATE_DIR, "e2e"), { recursive: true });
+      await page.screenshot({ path: SCREENSHOT, fullPage: true });
+
+      await link.click();
+      await page.waitForURL(/\/source\/e2e-widgets\/src\/widget\.ts/);
+      assert.match((await page.locator(`#L${start}`).textContent()) ?? "", /\S/);
+      assert.match((await page.locator("#L7").textContent()) ?? "", /export function parseWidgetConfig/);
+
+      // Reloading a shared URL runs the search again.
+      await page.goto(`${BASE}/?q=renderWidget&repo=${REPO}`);
+      await page.locator("#results .result h2").first().filter({ hasText: "src/render.ts:" }).waitFor();
+      assert.deepEqual(consoleErrors, [], "no script errors");
+      assert.deepEqual(failedRequests, [], "no failed requests");
+      console.log(`web e2e: ok (screenshot ${SCREENSHOT})`);
+    } finally {
+      await browser?.close();
     }
-
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
-    const page = await browser.newPage({ viewport: { width: 1100, height: 800 } });
-    const dialogs: string[] = [];
-    page.on("dialog", (d) => {
-      dialogs.push(d.message());
-      void d.dismiss();
-    });
-    // Script errors, and failed requests other than the signed-out session probe.
-    const consoleErrors: string[] = [];
-    page.on("console", (m) => {
-      if (m.type() === "error" && !m.text().startsWith("Failed to load resource")) consoleErrors.push(m.text());
-    });
-    const failedRequests: string[] = [];
-    page.on("response", (r) => {
-      if (r.status() >= 400 && !(r.status() === 401 && new URL(r.url()).pathname === "/auth/session")) failedRequests.push(`${r.status()} ${r.url()}`);
-    });
-
-    // Signed out: the page says so and links to the sign-in page.
-    await page.goto(`${BASE}/`);
-    await page.getByText("Not signed in.").waitFor();
-    await page.getByRole("link", { name: "Sign in" }).click();
-
-    // H6's local login asks for the admin token, then sends the browser back to /.
-    await page.locator('input[name="admin_token"]').fill(token);
-    await Promise.all([page.waitForURL(`${BASE}/`), page.locator('input[name="admin_token"]').press("Enter")]);
-    await page.getByText("Signed in as local admin").waitFor();
-    await page.locator(`#repo option[value="${REPO}"]`).waitFor({ state: "attached" });
-
-    // Keyboard: "/" focuses the search box.
-    await page.locator("h1").click();
-    await page.keyboard.press("/");
-    assert.equal(await page.evaluate(() => document.activeElement?.id), "q");
-
-    // Search by label, as a screen-reader user would find the fields.
-    await page.getByLabel("Search code").fill("parse widget config");
-    await page.getByLabel("Repository").selectOption(REPO);
-    await page.getByRole("button", { name: "Search" }).click();
-    await page.locator("#status").filter({ hasText: /\d+ results? in \d+ ms/ }).waitFor();
-    const first = page.locator("#results .result").first();
-    const title = (await first.locator("h2").textContent()) ?? "";
-    assert.match(title, /^e2e-widgets\/src\/widget\.ts:\d+-\d+$/, `first result title: ${title}`);
-    const [, start, end] = /:(\d+)-(\d+)$/.exec(title)!.map(Number);
-    assert.ok(start <= 7 && end >= 11, `range ${start}-${end} should cover parseWidgetConfig (lines 7-11)`);
-    assert.match((await first.locator(".meta").textContent()) ?? "", /parseWidgetConfig/);
-    const code = (await first.locator("pre").textContent()) ?? "";
-    assert.ok(code.includes("<script>alert('xss')</script>"), "the snippet shows markup as text");
-    assert.equal(await first.locator("pre script").count(), 0, "no element was created from the snippet");
-    assert.deepEqual(dialogs, [], "no script from the results ran");
-    assert.match(page.url(), /\?q=parse\+widget\+config&repo=e2e-widgets$/);
-
-    // The source link is signed (H6) and opens the file at the cited lines.
-    const link = first.locator("a.source-link");
-    await page.waitForFunction(() => !!document.querySelector("#results .result a.source-link[href]"));
-    const href = (await link.getAttribute("href")) ?? "";
-    assert.match(href, /\/source\/e2e-widgets\/src\/widget\.ts\?exp=\d+&sig=[\w-]+#L\d+-L\d+$/);
-
-    mkdirSync(join(STATE_DIR, "e2e"), { recursive: true });
-    await page.screenshot({ path: SCREENSHOT, fullPage: true });
-
-    await link.click();
-    await page.waitForURL(/\/source\/e2e-widgets\/src\/widget\.ts/);
-    assert.match((await page.locator(`#L${start}`).textContent()) ?? "", /\S/);
-    assert.match((await page.locator("#L7").textContent()) ?? "", /export function parseWidgetConfig/);
-
-    // Reloading a shared URL runs the search again.
-    await page.goto(`${BASE}/?q=renderWidget&repo=${REPO}`);
-    await page.locator("#results .result h2").first().filter({ hasText: "src/render.ts:" }).waitFor();
-    assert.deepEqual(consoleErrors, [], "no script errors");
-    assert.deepEqual(failedRequests, [], "no failed requests");
-    console.log(`web e2e: ok (screenshot ${SCREENSHOT})`);
-  } finally {
-    await browser?.close();
-    await server?.stop();
-    rmSync(work, { recursive: true, force: true });
-  }
+  });
 }
 
 main().catch((err: unknown) => {

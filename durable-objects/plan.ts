@@ -9,6 +9,7 @@
 import { fileId } from "../indexer/store/contract";
 import { createFileFilter, type IgnoreFile } from "../indexer/filter";
 import type { SourceSnapshot } from "../indexer/source/snapshot";
+import type { JobEvent } from "./job-state";
 import { addBatch, addMember, stageFile } from "./ledger";
 
 /** Most files per batch: one consumer call chunks, embeds and writes them in one go. */
@@ -25,15 +26,8 @@ export interface PlanOptions {
   known: Set<string>;
 }
 
-/** Counts for the `planned` job event. */
-export interface PlanResult {
-  commit: string;
-  filesTotal: number;
-  filesQueued: number;
-  unchanged: number;
-  batches: number;
-  skipped: Record<string, number>;
-}
+/** Counts for the `planned` job event (its payload, without `type`). */
+export type PlanResult = Omit<Extract<JobEvent, { type: "planned" }>, "type">;
 
 function basename(path: string): string {
   return path.slice(path.lastIndexOf("/") + 1);

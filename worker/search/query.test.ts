@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { isTestPath } from "./filters";
-import { parseQuery } from "./query";
+import { parseQuery, stripListings } from "./query";
 import { namesFileBySuffix } from "./channels/path";
 import { makeSnippet, SNIPPET_MAX_CHARS, SNIPPET_MAX_LINES } from "./snippet";
 import { idf, selectTerms } from "./terms";
@@ -33,6 +33,45 @@ describe("parseQuery", () => {
     const p = parseQuery(`please fix parse_cookie ${"word ".repeat(500)}`);
     expect(p.identifiers[0]).toBe("parse_cookie");
     expect(p.identifiers.length).toBeLessThanOrEqual(40);
+  });
+});
+
+describe("stripListings", () => {
+  it("drops pip list, pip freeze and 'Successfully installed' listings, keeps prose and code", () => {
+    const report = [
+      "str() on the raises context does not behave like a caught exception",
+      "Pytest 4.6.2, macOS 10.14.5",
+      "```",
+      "Package            Version  Location",
+      "------------------ -------- --------",
+      "apipkg             1.5",
+      "asn1crypto         0.24.0",
+      "zipp               0.5.1",
+      "```",
+      "attrs==19.3.0",
+      "pluggy==0.13.1",
+      "zipp==0.6.0",
+      "Successfully installed GitPython-3.1.31 Markdown-3.3.7 MarkupSafe-2.1.3 attrs-23.1.0",
+      "Installing collected packages: zipp, six, PyYAML, tomli, pluggy, packaging, jinja2, click, idna, attrs",
+      "    raise LookupError(f'A')",
+      "x = compute(1, 2)",
+    ].join("\n");
+    const out = stripListings(report).split("\n");
+    expect(out).toContain("str() on the raises context does not behave like a caught exception");
+    // A line made mostly of versions ("Pytest 4.6.2, macOS 10.14.5") is environment too.
+    expect(out).not.toContain("Pytest 4.6.2, macOS 10.14.5");
+    expect(out).toContain("    raise LookupError(f'A')");
+    expect(out).toContain("x = compute(1, 2)");
+    expect(out.join(" ")).not.toMatch(/apipkg|asn1crypto|zipp|pluggy|GitPython|PyYAML/);
+  });
+  it("keeps a single name-version line and leaves text without listings untouched", () => {
+    const text = "since pytest 6.0.1 the fixture is gone\nsee `request.node.add_marker`";
+    expect(stripListings(text)).toBe(text);
+    expect(parseQuery(text).terms).toContain("pytest");
+  });
+  it("marks long queries as reports", () => {
+    expect(parseQuery("where is the router").isReport).toBe(false);
+    expect(parseQuery(Array.from({ length: 30 }, (_, i) => `word${i}`).join(" ")).isReport).toBe(true);
   });
 });
 

@@ -17,6 +17,7 @@ const TESTS_QUERY_MAX_TERMS = 24;
 
 /** A parsed query. */
 export interface ParsedQuery {
+  /** The query text, environment listings removed (stripListings). */
   text: string;
   /** Query-side tokens (tokenizeQuery): stop words dropped, deduplicated. */
   terms: string[];
@@ -26,6 +27,49 @@ export interface ParsedQuery {
   pathHints: string[];
   /** Whether a short query talks about tests (then tests are not excluded by default). */
   mentionsTests: boolean;
+  /** A long query (more than 24 terms): a pasted bug report, whose answer is code, not docs. */
+  isReport: boolean;
+}
+
+/** `name==1.2.3`, `name-1.2.3`, `name>=1.2`, `name@1.2.3`: an installed package with its version. */
+const VERSIONED_NAME_RE = /^[A-Za-z][\w.\-[\]]*(?:==|>=|<=|~=|-|@)v?\d+(?:\.\w+)+[\w.+\-]*,?$/;
+/** A bare version: `1.2.3`, `v0.13.1`, `6.0.0rc0`, `2019.3.9`. */
+const VERSION_RE = /^v?\d+(?:\.\w+)+[\w.+\-]*$/;
+/** A `pip list` / `conda list` / `npm ls` row: a name, a version, maybe a build or location. */
+const LISTING_ROW_RE = /^\s*[-|`+\\ ]*@?[A-Za-z][\w.\-[\]/@]*\s+v?\d+(?:\.\w+)+[\w.+\-]*(?:\s+\S+){0,2}\s*$/;
+/** Consecutive listing rows needed before they are dropped (a lone "pytest 6.0" stays). */
+const MIN_LISTING_RUN = 3;
+
+/** Comma-separated single words in one line beyond which it is a package list ("Installing collected packages: a, b, ..."). */
+const MIN_LISTED_NAMES = 10;
+
+function isVersionedLine(line: string): boolean {
+  if (line.split(",").length >= MIN_LISTED_NAMES && line.split(",").slice(1).every((p) => /^\s*[\w.\-[\]]+\s*$/.test(p))) return true;
+  const tokens = line.split(/[\s,]+/).filter(Boolean);
+  if (tokens.length < 2) return false;
+  const versioned = tokens.filter((t) => VERSIONED_NAME_RE.test(t) || VERSION_RE.test(t)).length;
+  return versioned >= 2 && versioned * 2 >= tokens.length;
+}
+
+/**
+ * Removes environment listings from a pasted report: runs of package/version rows (`pip list`,
+ * `pip freeze`, `conda list`, `npm ls`) and lines that are mostly `name-1.2.3` tokens
+ * ("Successfully installed ..."). They name installed packages, not the code; their names are
+ * rare in the index, so IDF term selection would otherwise pick them over the report's words.
+ */
+export function stripListings(text: string): string {
+  const lines = text.split("\n");
+  const drop = lines.map((l) => isVersionedLine(l));
+  let run = 0;
+  for (let i = 0; i <= lines.length; i++) {
+    if (i < lines.length && (LISTING_ROW_RE.test(lines[i]) || VERSIONED_NAME_RE.test(lines[i].trim()))) {
+      run++;
+      continue;
+    }
+    if (run >= MIN_LISTING_RUN) for (let j = i - run; j < i; j++) drop[j] = true;
+    run = 0;
+  }
+  return drop.some(Boolean) ? lines.filter((_, i) => !drop[i]).join("\n") : text;
 }
 
 const WORD_RE = /[\p{L}_$][\p{L}\p{N}_$]*(?:\.[\p{L}_$][\p{L}\p{N}_$]*)*/gu;
@@ -41,8 +85,9 @@ export function isCodeLike(word: string): boolean {
   return /[a-z][A-Z]|[A-Z]{2,}[a-z]|_|\$|\.|\p{N}/u.test(word) || /^[A-Z][a-z]+[A-Z]/.test(word);
 }
 
-/** Parses `text`; never throws. */
-export function parseQuery(text: string): ParsedQuery {
+/** Parses `raw` (environment listings removed first); never throws. */
+export function parseQuery(raw: string): ParsedQuery {
+  const text = stripListings(raw);
   const terms = tokenizeQuery(text);
   const words = text.match(WORD_RE) ?? [];
   const code: string[] = [];
@@ -86,5 +131,5 @@ export function parseQuery(text: string): ParsedQuery {
   // In a pasted bug report, test words are incidental ("pytest 5.3", "in my test ...") and the
   // fix is in the code; only a short question asking about tests includes them.
   const mentionsTests = terms.length <= TESTS_QUERY_MAX_TERMS && terms.some((t) => TEST_WORDS.has(t));
-  return { text, terms, identifiers, pathHints, mentionsTests };
+  return { text, terms, identifiers, pathHints, mentionsTests, isReport: terms.length > TESTS_QUERY_MAX_TERMS };
 }

@@ -57,4 +57,11 @@ describe("rerankByCoverage", () => {
     const out = rerankByCoverage([cand("one", 0.02, "timer")], ["timer"], new Map([["timer", 1]]), 10);
     expect(out[0].score).toBeGreaterThan(0.02);
   });
+  it("puts a changelog below code with the same words only for a bug report", () => {
+    const df = new Map([["timer", 2], ["race", 3]]);
+    const notes = { ...cand("notes", 0.03, "timer race"), path: "CHANGELOG.rst", kind: "window", language: "text" };
+    const code = { ...cand("code", 0.025, "timer race"), language: "python" };
+    expect(rerankByCoverage([notes, code], ["timer", "race"], df, 100)[0].chunkId).toBe("notes");
+    expect(rerankByCoverage([notes, code], ["timer", "race"], df, 100, { report: true })[0].chunkId).toBe("code");
+  });
 });

@@ -31,6 +31,14 @@ export interface RerankCandidate {
   symbol: string | null;
   container: string | null;
   content: string;
+  /** Language of the chunk's file (`python`, `markdown`, `text` ...), when known. */
+  language?: string;
+}
+
+/** What the rerank stage knows about the query beyond its terms. */
+export interface RerankQuery {
+  /** The query is a pasted bug report (ParsedQuery.isReport). */
+  report?: boolean;
 }
 
 /** Tunables of the rerank stage; `weight` 0 disables it. */
@@ -53,7 +61,16 @@ export const RERANK = {
    * answers too (a 0.8/0.9 prior cost fixture R@5).
    */
   declarationPrior: 0.8,
+  /**
+   * Prior multiplying the final score of prose chunks (markdown, reStructuredText, plain text:
+   * changelogs, docs, release notes) when the query is a pasted bug report: a report is fixed
+   * in code, while release notes and docs repeat its words (the issue's own vocabulary).
+   */
+  reportProsePrior: 0.5,
 };
+
+/** Languages of prose files (detectLanguage: `.md`, `.rst`, `.txt` and unknown extensions are markdown or text). */
+const PROSE_LANGUAGES = new Set(["markdown", "text"]);
 
 const NON_DEFINITION_KINDS = new Set(["module", "window", "section"]);
 const DECLARATION_KINDS = new Set(["type", "interface", "enum"]);
@@ -92,10 +109,11 @@ export function coverage(c: RerankCandidate, terms: string[], df: Map<string, nu
 
 /**
  * Reorders `candidates` (best first by channel fusion) by their fused RRF score plus an RRF
- * term for their coverage rank, times the declaration prior for types, interfaces and enums.
+ * term for their coverage rank, times the declaration prior for types, interfaces and enums and,
+ * for a bug report (`query.report`), the prose prior for docs and changelogs.
  * Returns a new array with the combined `score`.
  */
-export function rerankByCoverage<T extends RerankCandidate>(candidates: T[], terms: string[], df: Map<string, number>, totalDocs: number): T[] {
+export function rerankByCoverage<T extends RerankCandidate>(candidates: T[], terms: string[], df: Map<string, number>, totalDocs: number, query: RerankQuery = {}): T[] {
   // A single candidate still gets its term: scores of several repos are merged.
   if (RERANK.weight <= 0 || !candidates.length || !terms.length) return candidates;
   const cov = candidates.map((c) => coverage(c, terms, df, totalDocs));
@@ -103,7 +121,8 @@ export function rerankByCoverage<T extends RerankCandidate>(candidates: T[], ter
   const covRank = new Array<number>(candidates.length);
   byCov.forEach((idx, r) => (covRank[idx] = r + 1));
   // Added to the fused score (not to 1/(k + fused rank)) so scores stay comparable across repos.
-  const prior = (c: T) => (DECLARATION_KINDS.has(c.kind) ? RERANK.declarationPrior : 1);
+  const prior = (c: T) =>
+    (DECLARATION_KINDS.has(c.kind) ? RERANK.declarationPrior : 1) * (query.report && c.language && PROSE_LANGUAGES.has(c.language) ? RERANK.reportProsePrior : 1);
   const combined = candidates.map((c, i) => ({ c, i, s: prior(c) * (c.score + RERANK.weight / (RRF_K + covRank[i])) }));
   combined.sort((a, b) => b.s - a.s || a.i - b.i);
   return combined.map(({ c, s }) => ({ ...c, score: s }));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { capPerFile, reciprocalRankFusion, RRF_K } from "./fuse";
+import { capPerFile, mergeChannelLists, reciprocalRankFusion, RRF_K } from "./fuse";
 import type { ChannelResult } from "./types";
 
 const ch = (channel: ChannelResult["channel"], ids: string[]): ChannelResult => ({ channel, hits: ids.map((chunkId, i) => ({ chunkId, score: 100 - i })) });
@@ -44,6 +44,40 @@ describe("reciprocalRankFusion", () => {
   it("breaks score ties by the number of channels, then deterministically", () => {
     // a: rank 1 in bm25 only; b: rank 1 in vector only -> same score, order by id.
     expect(reciprocalRankFusion([ch("bm25", ["b"]), ch("vector", ["a"])]).map((f) => f.chunkId)).toEqual(["a", "b"]);
+  });
+});
+
+describe("mergeChannelLists", () => {
+  const scored = (channel: ChannelResult["channel"], hits: [string, number][]): ChannelResult => ({ channel, hits: hits.map(([chunkId, score]) => ({ chunkId, score })) });
+
+  it("ranks the union by channel score, so a weak repo's first hit is not first", () => {
+    const strong = scored("bm25", [["s1", 9], ["s2", 8], ["s3", 7]]);
+    const weak = scored("bm25", [["w1", 2]]);
+    expect(mergeChannelLists([weak, strong], 30).hits.map((h) => h.chunkId)).toEqual(["s1", "s2", "s3", "w1"]);
+    // Per-repo RRF would have given w1 the same score as s1; over the merged list it is last.
+    const fused = reciprocalRankFusion([mergeChannelLists([weak, strong], 30)]);
+    expect(fused.map((f) => f.chunkId)).toEqual(["s1", "s2", "s3", "w1"]);
+    expect(fused[3].ranks).toEqual({ bm25: 4 });
+  });
+
+  it("interleaves equal scores by their rank in their own list, then by list order", () => {
+    const a = scored("symbol", [["a1", 3], ["a2", 3], ["a3", 1]]);
+    const b = scored("symbol", [["b1", 3], ["b2", 2]]);
+    expect(mergeChannelLists([a, b], 30).hits.map((h) => h.chunkId)).toEqual(["a1", "b1", "a2", "b2", "a3"]);
+  });
+
+  it("cuts to the depth, drops repeated ids and keeps a single list unchanged", () => {
+    const a = scored("vector", [["x", 0.9], ["y", 0.5]]);
+    const b = scored("vector", [["x", 0.8], ["z", 0.7]]);
+    expect(mergeChannelLists([a, b], 2).hits.map((h) => h.chunkId)).toEqual(["x", "z"]);
+    const only = scored("path", [["p", 1], ["q", 2]]);
+    expect(mergeChannelLists([only], 1)).toBe(only);
+  });
+
+  it("reports skipped only when every list was skipped", () => {
+    const skipped: ChannelResult = { channel: "vector", hits: [], skipped: "model mismatch" };
+    expect(mergeChannelLists([skipped, scored("vector", [["v", 0.4]])], 30)).toEqual({ channel: "vector", hits: [{ chunkId: "v", score: 0.4 }] });
+    expect(mergeChannelLists([skipped, skipped], 30).skipped).toBe("model mismatch");
   });
 });
 

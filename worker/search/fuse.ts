@@ -3,7 +3,9 @@
  *
  * Reciprocal Rank Fusion (Cormack, Clarke and Buettcher, "Reciprocal Rank Fusion outperforms
  * Condorcet and individual Rank Learning Methods", SIGIR 2009): score(d) = sum over channels of
- * 1 / (k + rank(d)), rank 1-based, k = 60 as in the paper. Plus the per-file cap. Pure.
+ * 1 / (k + rank(d)), rank 1-based, k = 60 as in the paper. Plus the merge of one channel's
+ * lists from several repos into one list (so fusion ranks the union of candidates) and the
+ * per-file cap. Pure.
  */
 import type { ChannelName, ChannelResult } from "./types";
 
@@ -47,6 +49,47 @@ export function reciprocalRankFusion(
   return [...byId.values()].sort(
     (a, b) => b.score - a.score || nRanks(b) - nRanks(a) || best(a) - best(b) || (a.chunkId < b.chunkId ? -1 : 1),
   );
+}
+
+/**
+ * Merges one channel's hit lists from several repos into one list over their union, as if the
+ * channel had run once over all of them: best channel score first, cut to `depth`. Used before
+ * RRF so that a repo's first hit ranks first only when its score beats the other repos' hits
+ * (fusing per-repo ranks would make every repo's best hit tie for first place).
+ *
+ * Channel scores are comparable across repos: BM25 comes from one FTS5 table whose statistics
+ * span every repo, vector scores are cosines of one embedding model (repos built by another model
+ * are skipped), symbol scores are match tiers and path scores are file-naming weights. Equal
+ * scores interleave by their rank within their own list, then by list order. Each list must be
+ * best first; it keeps its own order. A single list is returned unchanged.
+ */
+export function mergeChannelLists(lists: ChannelResult[], depth: number): ChannelResult {
+  if (!lists.length) throw new TypeError("mergeChannelLists needs at least one list");
+  if (lists.length === 1) return lists[0];
+  const pos = lists.map(() => 0);
+  const hits: ChannelResult["hits"] = [];
+  const seen = new Set<string>();
+  while (hits.length < depth) {
+    let best = -1;
+    for (let i = 0; i < lists.length; i++) {
+      if (pos[i] >= lists[i].hits.length) continue;
+      if (best < 0) {
+        best = i;
+        continue;
+      }
+      const a = lists[i].hits[pos[i]];
+      const b = lists[best].hits[pos[best]];
+      // Higher score first; equal scores: the one further up its own list; then list order.
+      if (a.score > b.score || (a.score === b.score && pos[i] < pos[best])) best = i;
+    }
+    if (best < 0) break;
+    const hit = lists[best].hits[pos[best]++];
+    if (seen.has(hit.chunkId)) continue;
+    seen.add(hit.chunkId);
+    hits.push(hit);
+  }
+  const skipped = lists.every((l) => l.skipped) ? lists[0].skipped : undefined;
+  return skipped ? { channel: lists[0].channel, hits, skipped } : { channel: lists[0].channel, hits };
 }
 
 /**

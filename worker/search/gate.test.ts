@@ -24,6 +24,19 @@ describe("confidenceGate", () => {
     expect(confidenceGate({ terms: ["x"], resultTexts: [], bestVectorScore: null }).level).toBe("low");
     expect(confidenceGate({ terms: ["a", "b", "c"], resultTexts: ["a"], bestVectorScore: null, thresholds: t }).reason).toMatch(/no vector evidence/);
   });
+  it("is low at term coverage 0 with a lexical embedder, whatever the similarity", () => {
+    const input = { terms: ["zxqvbn", "florp"], resultTexts: ["class SmartRouter"], bestVectorScore: 0.8, thresholds: t };
+    expect(confidenceGate(input).level).toBe("high"); // a semantic embedder's similarity still counts
+    const c = confidenceGate({ ...input, lexicalVectors: true });
+    expect(c).toMatchObject({ level: "low", termCoverage: 0, missingTerms: ["zxqvbn", "florp"] });
+    expect(c.reason).toMatch(/^Term coverage 0: no query term occurs in the results; missing terms: zxqvbn, florp/);
+    // One query term present: the vector evidence counts again.
+    expect(confidenceGate({ ...input, terms: ["zxqvbn", "router"], lexicalVectors: true }).level).toBe("high");
+  });
+  it("uses the caller's token sets instead of tokenizing the texts", () => {
+    const c = confidenceGate({ terms: ["parse", "cookie"], resultTexts: ["(not tokenized)"], resultTokens: [new Set(["parse", "cookie"])], bestVectorScore: null, thresholds: t });
+    expect(c).toMatchObject({ level: "high", termCoverage: 1 });
+  });
   it("has thresholds in range", () => {
     expect(GATE_THRESHOLDS.minTermCoverage).toBeGreaterThan(0);
     expect(GATE_THRESHOLDS.minTermCoverage).toBeLessThanOrEqual(1);

@@ -3,16 +3,23 @@
  *
  * Runs a search over one or more repos: parses the query, selects BM25 terms by IDF, runs the
  * channels of the mode for each repo (concurrently, each repo isolated with
- * `Promise.allSettled`), fuses them by RRF, applies the per-file cap, builds bounded snippets
- * and the confidence gate. The only module of worker/search that touches bindings.
+ * `Promise.allSettled`), merges each channel's lists over the union of the repos (by channel
+ * score, `mergeChannelLists`) and fuses them by RRF, reranks the fused head, applies the
+ * per-file cap, builds bounded snippets and the confidence gate. The only module of
+ * worker/search that touches bindings.
+ *
+ * A query with no searchable words (only punctuation, emoji, stop words or 1-character tokens)
+ * returns no results with confidence `low` and the reason, without running any channel.
  */
+import { LOCAL_EMBEDDING_MODEL } from "../../indexer/embed/local";
 import { tokenize, tokenizeQuery, type EmbeddingProvider, type VectorStore } from "../../indexer/store/contract";
 import { bm25Channel, documentFrequencies } from "./channels/bm25";
 import { pathChannel } from "./channels/path";
-import { IDS_PER_STATEMENT, type ChannelScope } from "./channels/scope";
+import { type ChannelScope } from "./channels/scope";
 import { symbolChannel } from "./channels/symbol";
 import { vectorChannel } from "./channels/vector";
-import { capPerFile, reciprocalRankFusion, type FusedHit } from "./fuse";
+import { chunkTokens, loadChunks } from "./chunk-rows";
+import { capPerFile, mergeChannelLists, reciprocalRankFusion, type FusedHit } from "./fuse";
 import { confidenceGate } from "./gate";
 import { parseQuery, type ParsedQuery } from "./query";
 import { rerankByCoverage } from "./rerank";
@@ -67,40 +74,16 @@ export interface SearchDeps {
   vectors: VectorStore;
 }
 
+/** One repo's channel lists (each best first, at most `depth` long). */
 interface RepoOutcome {
   repo: string;
-  hits: (FusedHit & { row: ChunkRow })[];
   channels: ChannelResult[];
   bestVectorScore: number | null;
 }
 
-async function loadChunks(db: D1Database, ids: string[]): Promise<Map<string, ChunkRow>> {
-  const statements: D1PreparedStatement[] = [];
-  for (let i = 0; i < ids.length; i += IDS_PER_STATEMENT) {
-    const part = ids.slice(i, i + IDS_PER_STATEMENT);
-    statements.push(
-      db
-        .prepare(
-          "SELECT id, repo, path, language, kind, symbol, container, signature, start_line AS startLine, end_line AS endLine, content " +
-            `FROM chunks WHERE id IN (${part.map(() => "?").join(", ")})`,
-        )
-        .bind(...part),
-    );
-  }
-  const out = new Map<string, ChunkRow>();
-  if (!statements.length) return out;
-  for (const r of await db.batch<ChunkRow>(statements)) for (const row of r.results) out.set(row.id, row);
-  return out;
-}
-
-/** Term statistics the rerank stage needs. */
-interface TermStats {
-  df: Map<string, number>;
-  totalDocs: number;
-}
-
-async function searchRepo(deps: SearchDeps, target: RepoTarget, query: ParsedQuery, terms: string[], stats: TermStats, channels: ChannelName[], filters: SearchFilters, k: number, fileCap: number, weights: Partial<Record<ChannelName, number>>): Promise<RepoOutcome> {
-  const scope: ChannelScope = { db: deps.db, repo: target.id, commit: target.commit, filters, depth: Math.max(MIN_CANDIDATE_DEPTH, 3 * k), query, terms };
+/** Runs the channels over one repo; a failing channel is reported as skipped, not thrown. */
+async function runChannels(deps: SearchDeps, target: RepoTarget, query: ParsedQuery, terms: string[], channels: ChannelName[], filters: SearchFilters, depth: number): Promise<RepoOutcome> {
+  const scope: ChannelScope = { db: deps.db, repo: target.id, commit: target.commit, filters, depth, query, terms };
   let bestVectorScore: number | null = null;
   const runs = channels.map(async (name): Promise<ChannelResult> => {
     try {
@@ -124,16 +107,33 @@ async function searchRepo(deps: SearchDeps, target: RepoTarget, query: ParsedQue
     }
   });
   const results = await Promise.all(runs);
-  const fused = reciprocalRankFusion(results, undefined, weights);
-  // Enough candidates to fill k after the per-file cap in the usual case.
-  const head = fused.slice(0, Math.max(k * 4, 40));
-  const rows = await loadChunks(deps.db, head.map((h) => h.chunkId));
-  const loaded = head.flatMap((h) => {
-    const row = rows.get(h.chunkId);
-    return row ? [{ ...h, row, path: row.path, kind: row.kind, symbol: row.symbol, container: row.container, content: row.content }] : [];
-  });
-  const hits = rerankByCoverage(loaded, terms, stats.df, stats.totalDocs);
-  return { repo: target.id, hits: capPerFile(hits, fileCap, (h) => h.row.path), channels: results, bestVectorScore };
+  return { repo: target.id, channels: results, bestVectorScore };
+}
+
+/**
+ * Fuses the repos' channel lists by RRF over their union: each channel's lists are merged by
+ * channel score (`mergeChannelLists`, cut to `depth`) before ranks are taken, so one repo's
+ * best hit ranks first only when it beats the other repos' hits. With one repo this is plain
+ * RRF over its lists.
+ */
+function fuseRepos(outcomes: RepoOutcome[], channels: ChannelName[], depth: number, weights: Partial<Record<ChannelName, number>>): FusedHit[] {
+  const merged = channels.map((name) => mergeChannelLists(outcomes.map((o) => o.channels.find((c) => c.channel === name) ?? { channel: name, hits: [] }), depth));
+  return reciprocalRankFusion(merged, undefined, weights);
+}
+
+/** The answer to a query without searchable words: no results, confidence low, and why. */
+function noSearchableWords(targets: RepoTarget[], started: number): SearchResponse {
+  return {
+    results: [],
+    confidence: {
+      level: "low",
+      termCoverage: 0,
+      bestVectorScore: null,
+      missingTerms: [],
+      reason: "The query has no searchable words (only punctuation, symbols, emoji, stop words or single characters); search with words or identifiers from the code.",
+    },
+    stats: { tookMs: Date.now() - started, repos: targets.map((t) => t.id), failedRepos: [], queryTerms: [], candidates: {}, skippedChannels: [] },
+  };
 }
 
 function toResult(h: FusedHit & { row: ChunkRow }): SearchResult {
@@ -161,6 +161,7 @@ function toResult(h: FusedHit & { row: ChunkRow }): SearchResult {
 export async function runSearch(deps: SearchDeps, targets: RepoTarget[], text: string, options: SearchOptions): Promise<SearchResponse> {
   const started = Date.now();
   const query = parseQuery(text);
+  if (!query.terms.length && !query.identifiers.length && !query.pathHints.length) return noSearchableWords(targets, started);
   const filters: SearchFilters = { ...options.filters, includeTests: options.filters.includeTests ?? query.mentionsTests };
   const channels = options.channels?.length ? options.channels : MODE_CHANNELS[options.mode];
   // Occurrences per term (tokenizeQuery deduplicates); a long report's first line is its title
@@ -172,7 +173,8 @@ export async function runSearch(deps: SearchDeps, targets: RepoTarget[], text: s
   if (title.length < text.trim().length) for (const t of tokenize(title)) if (counts.has(t)) counts.set(t, counts.get(t)! + 2);
   const { df, totalDocs } = await documentFrequencies(deps.db, query.terms);
   const selection = selectTerms(query.terms, df, totalDocs, undefined, counts);
-  const settled = await Promise.allSettled(targets.map((t) => searchRepo(deps, t, query, selection.selected, { df, totalDocs }, channels, filters, options.k, options.fileCap, { ...CHANNEL_WEIGHTS, ...options.weights })));
+  const depth = Math.max(MIN_CANDIDATE_DEPTH, 3 * options.k);
+  const settled = await Promise.allSettled(targets.map((t) => runChannels(deps, t, query, selection.selected, channels, filters, depth)));
   const failedRepos: SearchResponse["stats"]["failedRepos"] = [];
   const outcomes: RepoOutcome[] = [];
   settled.forEach((s, i) => {
@@ -182,8 +184,16 @@ export async function runSearch(deps: SearchDeps, targets: RepoTarget[], text: s
       failedRepos.push({ repo: targets[i].id, error: s.reason instanceof Error ? s.reason.message : String(s.reason) });
     }
   });
-  const merged = outcomes
-    .flatMap((o) => o.hits)
+  const fused = fuseRepos(outcomes, channels, depth, { ...CHANNEL_WEIGHTS, ...options.weights });
+  // Enough candidates to fill k after the per-file cap in the usual case.
+  const head = fused.slice(0, Math.max(options.k * 4, 40));
+  const rows = await loadChunks(deps.db, head.map((h) => h.chunkId));
+  const loaded = head.flatMap((h) => {
+    const row = rows.get(h.chunkId);
+    return row ? [{ ...h, row, path: row.path, kind: row.kind, symbol: row.symbol, container: row.container, content: row.content, language: row.language }] : [];
+  });
+  const reranked = rerankByCoverage(loaded, selection.selected, df, totalDocs, { report: query.isReport });
+  const merged = capPerFile(reranked, options.fileCap, (h) => `${h.row.repo}\0${h.row.path}`)
     .sort((a, b) => b.score - a.score || (a.chunkId < b.chunkId ? -1 : 1))
     .slice(0, options.k);
   const results = merged.map(toResult);
@@ -191,8 +201,10 @@ export async function runSearch(deps: SearchDeps, targets: RepoTarget[], text: s
   const gateTerms = query.terms.length > selection.selected.length + selection.absent.length ? selection.selected : query.terms;
   const confidence = confidenceGate({
     terms: gateTerms,
-    resultTexts: merged.map((h) => `${h.row.path} ${h.row.symbol ?? ""} ${h.row.content}`),
+    resultTexts: merged.map((h) => h.row.content),
+    resultTokens: merged.map((h) => chunkTokens(h.row)),
     bestVectorScore: vectorScores.length ? Math.max(...vectorScores) : null,
+    lexicalVectors: deps.embedder.model === LOCAL_EMBEDDING_MODEL,
   });
   const candidates: SearchResponse["stats"]["candidates"] = {};
   const skippedChannels: SearchResponse["stats"]["skippedChannels"] = [];

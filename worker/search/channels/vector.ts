@@ -7,9 +7,14 @@
  * dimension count (`repos.embedding_model`, `repos.embedding_dims`) it is skipped with the
  * reason until the repo is re-embedded. With Vectorize, vectors written moments ago may not be
  * visible yet (its writes are asynchronous).
+ *
+ * Which matches belong to the active snapshot (and their path and language, for the filters) is
+ * read once per isolate and snapshot (repo + commit: a commit names immutable content) and kept,
+ * so a warm query spends no D1 round trip here; snapshots above SNAPSHOT_CACHE_MAX_CHUNKS chunks
+ * are checked in SQL per query instead.
  */
 import type { EmbeddingProvider, VectorStore } from "../../../indexer/store/contract";
-import { filterSql } from "../filters";
+import { filterSql, passesFilters } from "../filters";
 import type { ChannelResult } from "../types";
 import { IDS_PER_STATEMENT, SNAPSHOT_JOIN, type ChannelScope } from "./scope";
 
@@ -19,6 +24,44 @@ const OVERFETCH = 3;
 const MAX_TOPK = 100;
 /** Most query characters embedded (a pasted bug report is cut; providers cut further). */
 const MAX_QUERY_CHARS = 8000;
+
+/** Largest snapshot (chunks) whose chunk list is cached: ~100 bytes per chunk in memory. */
+export const SNAPSHOT_CACHE_MAX_CHUNKS = 100_000;
+/** Snapshots whose chunk lists are kept per isolate. */
+const SNAPSHOT_CACHE_MAX_ENTRIES = 8;
+
+/** Path and language of each chunk of a snapshot, or null when it is too large to keep. */
+type SnapshotChunks = Map<string, { path: string; language: string }> | null;
+const snapshotCache = new Map<string, SnapshotChunks>();
+
+/** The chunk list of the scope's snapshot (cached), or null when it exceeds SNAPSHOT_CACHE_MAX_CHUNKS. */
+async function snapshotChunks(scope: ChannelScope): Promise<SnapshotChunks> {
+  const key = `${scope.repo}\0${scope.commit}`;
+  if (snapshotCache.has(key)) return snapshotCache.get(key)!;
+  const { results } = await scope.db
+    .prepare(`SELECT c.id AS id, c.path AS path, c.language AS language FROM chunks c ${SNAPSHOT_JOIN} WHERE c.repo = ? LIMIT ?`)
+    .bind(scope.commit, scope.repo, SNAPSHOT_CACHE_MAX_CHUNKS + 1)
+    .all<{ id: string; path: string; language: string }>();
+  const chunks: SnapshotChunks = results.length > SNAPSHOT_CACHE_MAX_CHUNKS ? null : new Map(results.map((r) => [r.id, { path: r.path, language: r.language }]));
+  if (snapshotCache.size >= SNAPSHOT_CACHE_MAX_ENTRIES) snapshotCache.delete(snapshotCache.keys().next().value!);
+  snapshotCache.set(key, chunks);
+  return chunks;
+}
+
+/** Ids among `ids` that are chunks of the active snapshot passing the filters, by SQL. */
+async function keptBySql(scope: ChannelScope, ids: string[]): Promise<Set<string>> {
+  const f = filterSql(scope.filters);
+  const statements: D1PreparedStatement[] = [];
+  for (let i = 0; i < ids.length; i += IDS_PER_STATEMENT) {
+    const part = ids.slice(i, i + IDS_PER_STATEMENT);
+    statements.push(
+      scope.db
+        .prepare(`SELECT c.id AS id FROM chunks c ${SNAPSHOT_JOIN} WHERE c.repo = ? AND c.id IN (${part.map(() => "?").join(", ")})${f.sql}`)
+        .bind(scope.commit, scope.repo, ...part, ...f.params),
+    );
+  }
+  return new Set((await scope.db.batch<{ id: string }>(statements)).flatMap((r) => r.results.map((x) => x.id)));
+}
 
 /** Embedding provenance of a repo's active vectors. */
 export interface RepoEmbedding {
@@ -47,17 +90,12 @@ export async function vectorChannel(
   const [v] = await embedder.embed([scope.query.text.slice(0, MAX_QUERY_CHARS)], "query");
   const matches = await store.query(scope.repo, v, Math.min(MAX_TOPK, scope.depth * OVERFETCH));
   if (!matches.length) return { channel: "vector", hits: [], bestScore: null };
-  const f = filterSql(scope.filters);
-  const statements: D1PreparedStatement[] = [];
-  for (let i = 0; i < matches.length; i += IDS_PER_STATEMENT) {
-    const ids = matches.slice(i, i + IDS_PER_STATEMENT).map((m) => m.id);
-    statements.push(
-      scope.db
-        .prepare(`SELECT c.id AS id FROM chunks c ${SNAPSHOT_JOIN} WHERE c.repo = ? AND c.id IN (${ids.map(() => "?").join(", ")})${f.sql}`)
-        .bind(scope.commit, scope.repo, ...ids, ...f.params),
-    );
-  }
-  const kept = new Set((await scope.db.batch<{ id: string }>(statements)).flatMap((r) => r.results.map((x) => x.id)));
+  const chunks = await snapshotChunks(scope);
+  const inSnapshot = (id: string) => {
+    const c = chunks?.get(id);
+    return c !== undefined && passesFilters(scope.filters, c.path, c.language);
+  };
+  const kept = chunks ? new Set(matches.map((m) => m.id).filter(inSnapshot)) : await keptBySql(scope, matches.map((m) => m.id));
   const hits = matches.filter((m) => kept.has(m.id)).slice(0, scope.depth).map((m) => ({ chunkId: m.id, score: m.score }));
   return { channel: "vector", hits, bestScore: hits.length ? hits[0].score : null };
 }

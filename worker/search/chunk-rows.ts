@@ -1,0 +1,84 @@
+/**
+ * @module worker/search/chunk-rows
+ *
+ * Loads the chunk rows of the fused head (path, symbol, code ...) by chunk id, through a
+ * per-isolate cache. A chunk id is content-addressed (`fileId` hashes repo, path, blob SHA and
+ * CHUNK_FORMAT_VERSION; the ordinal follows), so the row behind an id never changes and needs no
+ * invalidation; rows of old snapshots simply stop being nominated and age out. The cache also
+ * keeps each row's token set for the confidence gate, so a warm query tokenizes no chunk text.
+ */
+import { tokenize } from "../../indexer/store/contract";
+import { IDS_PER_STATEMENT } from "./channels/scope";
+import type { ChunkRow } from "./types";
+
+/**
+ * Most characters of chunk code kept in the cache (UTF-16: about 2 bytes each, so ~16 MB with
+ * the token sets; a Worker isolate has 128 MB).
+ */
+export const CHUNK_CACHE_MAX_CHARS = 6_000_000;
+
+interface Entry {
+  row: ChunkRow;
+  /** Tokens of `path symbol content`, built on first use by the gate. */
+  tokens?: ReadonlySet<string>;
+}
+
+/** Insertion-ordered map used as an LRU: a hit is moved to the end, eviction takes the front. */
+const cache = new Map<string, Entry>();
+let cachedChars = 0;
+
+function remember(row: ChunkRow): Entry {
+  const entry: Entry = { row };
+  cache.set(row.id, entry);
+  cachedChars += row.content.length;
+  while (cachedChars > CHUNK_CACHE_MAX_CHARS && cache.size > 1) {
+    const [oldId, old] = cache.entries().next().value!;
+    cache.delete(oldId);
+    cachedChars -= old.row.content.length;
+  }
+  return entry;
+}
+
+/**
+ * Rows of `ids` (those that exist), by id. Cached rows are served from memory; the rest are read
+ * in one D1 batch of `IN (...)` statements (D1: 100 bound parameters per statement).
+ */
+export async function loadChunks(db: D1Database, ids: string[]): Promise<Map<string, ChunkRow>> {
+  const out = new Map<string, ChunkRow>();
+  const missing: string[] = [];
+  for (const id of ids) {
+    const hit = cache.get(id);
+    if (hit) {
+      cache.delete(id);
+      cache.set(id, hit);
+      out.set(id, hit.row);
+    } else missing.push(id);
+  }
+  if (!missing.length) return out;
+  const statements: D1PreparedStatement[] = [];
+  for (let i = 0; i < missing.length; i += IDS_PER_STATEMENT) {
+    const part = missing.slice(i, i + IDS_PER_STATEMENT);
+    statements.push(
+      db
+        .prepare(
+          "SELECT id, repo, path, language, kind, symbol, container, signature, start_line AS startLine, end_line AS endLine, content " +
+            `FROM chunks WHERE id IN (${part.map(() => "?").join(", ")})`,
+        )
+        .bind(...part),
+    );
+  }
+  for (const r of await db.batch<ChunkRow>(statements)) {
+    for (const row of r.results) {
+      remember(row);
+      out.set(row.id, row);
+    }
+  }
+  return out;
+}
+
+/** The gate's token set of a chunk: `tokenize(path + symbol + content)`, cached with its row. */
+export function chunkTokens(row: ChunkRow): ReadonlySet<string> {
+  const entry = cache.get(row.id) ?? remember(row);
+  entry.tokens ??= new Set(tokenize(`${row.path} ${row.symbol ?? ""} ${row.content}`));
+  return entry.tokens;
+}

@@ -8,7 +8,8 @@
  *   getUserById  -> getuserbyid get user by id
  *   snake_case   -> snakecase snake case
  *   src/app.ts   -> src app ts
- *   HTTP2Server  -> http2server http 2 server
+ *   HTTP2Server  -> http2server http 2 server http2
+ *   isProxyEventV2 -> isproxyeventv2 is proxy event v 2 v2
  *   用户登录      -> 用户 户登 登录            (CJK runs: overlapping bigrams)
  *
  * The query side also expands CJK terms into English programming words (CJK_EXPANSIONS), so
@@ -78,7 +79,17 @@ function pushWord(word: string, out: string[]): void {
   // `_`/`$` are separators for FTS5 unicode61, so the whole form drops them.
   const whole = word.toLowerCase().replace(/[_$]/g, "");
   if (whole) out.push(whole);
-  if (parts.length > 1) for (const p of parts) out.push(p.toLowerCase());
+  if (parts.length > 1) {
+    for (const p of parts) out.push(p.toLowerCase());
+    // A version or size suffix stays readable whole too: `isProxyEventV2` -> `v2`,
+    // `HTTP2Server` -> `http2`, `base64Encode` -> `base64` (the words a question writes).
+    for (let i = 0; i + 1 < parts.length; i++) {
+      if (/^\p{L}+$/u.test(parts[i]) && /^\p{N}+$/u.test(parts[i + 1])) {
+        const joined = (parts[i] + parts[i + 1]).toLowerCase();
+        if (joined !== whole) out.push(joined);
+      }
+    }
+  }
 }
 
 /**

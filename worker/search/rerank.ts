@@ -75,6 +75,39 @@ const PROSE_LANGUAGES = new Set(["markdown", "text"]);
 const NON_DEFINITION_KINDS = new Set(["module", "window", "section"]);
 const DECLARATION_KINDS = new Set(["type", "interface", "enum"]);
 
+/** Tokens and their stems of a chunk's path + code (`body`) and of its symbol + container (`name`). */
+interface TermSets {
+  body: ReadonlySet<string>;
+  name: ReadonlySet<string>;
+}
+
+/** Most chunks whose term sets are kept per isolate (a few MB; the profile's largest query cost). */
+export const TERM_SET_CACHE_MAX = 20_000;
+
+/**
+ * Term sets by chunk id. A chunk id is content-addressed (contract.ts `fileId` + ordinal), so
+ * the sets behind an id never change and need no invalidation; the oldest entry goes first.
+ */
+const termSetCache = new Map<string, TermSets>();
+
+function withStems(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const t of tokenize(text)) {
+    out.add(t);
+    out.add(stem(t));
+  }
+  return out;
+}
+
+function termSets(c: RerankCandidate): TermSets {
+  const hit = termSetCache.get(c.chunkId);
+  if (hit) return hit;
+  const sets = { body: withStems(`${c.path} ${c.content}`), name: withStems(`${c.container ?? ""} ${c.symbol ?? ""}`) };
+  termSetCache.set(c.chunkId, sets);
+  if (termSetCache.size > TERM_SET_CACHE_MAX) termSetCache.delete(termSetCache.keys().next().value!);
+  return sets;
+}
+
 /**
  * IDF-weighted coverage of `terms` by one candidate, in 0..max(1, symbolBoost), scaled down for chunks
  * without a definition and for declarations.
@@ -82,16 +115,7 @@ const DECLARATION_KINDS = new Set(["type", "interface", "enum"]);
  */
 export function coverage(c: RerankCandidate, terms: string[], df: Map<string, number>, totalDocs: number): number {
   if (!terms.length) return 0;
-  const body = new Set<string>();
-  for (const t of tokenize(`${c.path} ${c.content}`)) {
-    body.add(t);
-    body.add(stem(t));
-  }
-  const name = new Set<string>();
-  for (const t of tokenize(`${c.container ?? ""} ${c.symbol ?? ""}`)) {
-    name.add(t);
-    name.add(stem(t));
-  }
+  const { body, name } = termSets(c);
   let total = 0;
   let got = 0;
   for (const t of terms) {

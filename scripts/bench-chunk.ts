@@ -10,7 +10,7 @@
  * wall time, fastest pass, and CPU time: the bench is single-threaded, so CPU seconds are
  * seconds on one core even on a busy machine). The target from issue 3 is >= 50,000 lines/s.
  */
-import { registerHooks } from "node:module";
+import "./lib/extensionless-ts.ts";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -30,17 +30,6 @@ interface LanguagesModule {
 const MAX_FILE_BYTES = 1024 * 1024;
 const SKIP_DIRS = new Set(["node_modules", "vendor", "dist", "build", "target", "coverage"]);
 
-// indexer/ uses extensionless relative imports (bundler resolution); resolve them to `.ts`.
-registerHooks({
-  resolve(specifier, context, next) {
-    try {
-      return next(specifier, context);
-    } catch (err) {
-      if (specifier.startsWith(".") && !/\.[a-z]+$/.test(specifier)) return next(`${specifier}.ts`, context);
-      throw err;
-    }
-  },
-});
 
 function walk(dir: string, out: string[]): void {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {

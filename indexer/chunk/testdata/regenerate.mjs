@@ -1,21 +1,10 @@
 // Regenerates the golden files of indexer/chunk/chunk.test.ts from the fixtures here:
 //   cd /work/main && npx node indexer/chunk/testdata/regenerate.mjs
 // Review the diff by eye before committing: the goldens are the specification.
-import { registerHooks } from "node:module";
+import "../../../scripts/lib/extensionless-ts.ts";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
-// The chunker's TypeScript imports have no extension (bundler style); let Node find the .ts.
-registerHooks({
-  resolve(specifier, context, next) {
-    try {
-      return next(specifier, context);
-    } catch (err) {
-      if (specifier.startsWith(".") && !/\.[a-z]+$/.test(specifier)) return next(`${specifier}.ts`, context);
-      throw err;
-    }
-  },
-});
 
 const here = fileURLToPath(new URL(".", import.meta.url));
 const nm = fileURLToPath(new URL("../../../node_modules/", import.meta.url));

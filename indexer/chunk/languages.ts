@@ -100,6 +100,9 @@ const BY_NAME: Record<string, string> = {
   ".profile": "shell",
 };
 
+/** Every language name `detectLanguage` can return, sorted: what a search's language filter accepts. */
+export const KNOWN_LANGUAGES: readonly string[] = [...new Set([...Object.values(BY_EXTENSION), ...Object.values(BY_NAME), "text"])].sort();
+
 /**
  * Language of a file from its path: `"typescript"`, `"tsx"`, `"javascript"`, `"python"`, `"go"`,
  * `"rust"`, `"java"`, `"c"`, `"cpp"`, `"csharp"`, `"ruby"`, `"php"`, `"markdown"`, `"yaml"`,

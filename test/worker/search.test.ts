@@ -134,6 +134,10 @@ describe("GET /api/search", () => {
     expect(bad.status).toBe(400);
     expect(bad.body.error.message).toMatch(/^k:/);
     expect((await search({ repo: "s1" })).status).toBe(400);
+    const klingon = await search({ q: "x", repo: "s1", language: "klingon" });
+    expect(klingon.status).toBe(400);
+    expect(klingon.body.error.message).toMatch(/^language: unknown language; use one of .*python.*typescript/);
+    expect((await search({ q: "cookie", repo: "s1", language: "TypeScript" })).status).toBe(200);
   });
 });
 

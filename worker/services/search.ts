@@ -6,6 +6,7 @@
  * and MCP. Errors: `repo_not_found` (unknown or invisible repo), `index_not_ready` (no
  * snapshot yet), `invalid_input`.
  */
+import { KNOWN_LANGUAGES } from "../../indexer/chunk/languages";
 import { z } from "zod";
 import { createEmbeddingProvider } from "../../indexer/embed";
 import { createVectorStore } from "../../indexer/store/vectors";
@@ -29,7 +30,13 @@ export const searchInput = z.object({
   repos: z.array(repoIdSchema).min(1).max(SEARCH_MAX_REPOS).optional().describe("Search these repos. Without repo and repos, every repo you can see."),
   k: z.number().int().min(1).max(SEARCH_MAX_K).default(10).describe("Results to return (default 10)."),
   mode: z.enum(["hybrid", "bm25", "vector", "symbol"]).default("hybrid").describe("hybrid fuses all channels (default); the others run one channel."),
-  language: z.string().min(1).max(40).optional().describe('Only chunks of this language, e.g. "typescript".'),
+  language: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .refine((l) => KNOWN_LANGUAGES.includes(l), { message: `unknown language; use one of ${KNOWN_LANGUAGES.join(", ")}` })
+    .optional()
+    .describe('Only chunks of this language, e.g. "typescript".'),
   path_prefix: z.string().min(1).max(1024).optional().describe('Only paths starting with this, e.g. "src/router/".'),
   include_tests: z.boolean().optional().describe("Include test files. Default: only when the query mentions tests."),
   per_file_cap: z.number().int().min(0).max(SEARCH_MAX_K).default(DEFAULT_FILE_CAP).describe("Most results per file (default 2; 0 = no cap)."),

@@ -7,7 +7,7 @@
 import { z } from "zod";
 import { CodeSearchError } from "../errors";
 import { canSee, type ServiceContext } from "./context";
-import { activeRepo, loadFile, nextRangeSchema, numberedLineSchema, READ_MAX_LINES, repoIdSchema, repoPathSchema, splitLines, takeLines, type ActiveRepo } from "./files";
+import { activeRepo, loadFile, nextRangeSchema, numberedLineSchema, READ_MAX_LINES, fileHeaderSchema, repoIdSchema, repoPathSchema, splitLines, takeLines, type ActiveRepo } from "./files";
 
 /** Most neighbouring lines one may ask for on either side of a chunk. */
 export const CONTEXT_MAX_NEIGHBOUR_LINES = 100;
@@ -35,12 +35,7 @@ const chunkRefSchema = z.object({
 export type ChunkRef = z.infer<typeof chunkRefSchema>;
 
 /** Output of `getCodeContext`: the chunk (null when no chunk covers the line), its lines with neighbours, and the adjacent chunks. */
-export const codeContextOutput = z.object({
-  repo: z.string(),
-  path: z.string(),
-  commit: z.string(),
-  language: z.string(),
-  totalLines: z.number().int(),
+export const codeContextOutput = fileHeaderSchema.extend({
   chunk: chunkRefSchema.nullable(),
   previousChunk: chunkRefSchema.nullable(),
   nextChunk: chunkRefSchema.nullable(),

@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import type { ServiceContext } from "./context";
-import { activeRepo, loadFile, repoIdSchema, repoPathSchema, type WireNames } from "./files";
+import { activeRepo, loadFile, fileHeaderSchema, repoIdSchema, repoPathSchema, type WireNames } from "./files";
 
 /** Most symbols one outline page returns. */
 export const OUTLINE_MAX_SYMBOLS = 300;
@@ -29,12 +29,7 @@ export const outlineSymbolSchema = z.object({
 });
 
 /** Output of `getFileOutline`: imports, then symbols in line order. */
-export const fileOutlineOutput = z.object({
-  repo: z.string(),
-  path: z.string(),
-  commit: z.string(),
-  language: z.string(),
-  totalLines: z.number().int(),
+export const fileOutlineOutput = fileHeaderSchema.extend({
   imports: z.array(z.string()),
   symbols: z.array(outlineSymbolSchema),
   total_count: z.number().int().describe("Number of symbols in the file."),

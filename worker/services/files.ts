@@ -161,13 +161,17 @@ export const readFileInput = z.object({
 });
 export type ReadFileInput = z.infer<typeof readFileInput>;
 
-/** Output of `readFile`. `next` is the range to ask for to continue, or null when the request was served whole. */
-export const readFileOutput = z.object({
+/** What every per-file answer starts with: the file as found in the repo's active snapshot. */
+export const fileHeaderSchema = z.object({
   repo: z.string(),
   path: z.string(),
   commit: z.string(),
   language: z.string(),
   totalLines: z.number().int(),
+});
+
+/** Output of `readFile`. `next` is the range to ask for to continue, or null when the request was served whole. */
+export const readFileOutput = fileHeaderSchema.extend({
   startLine: z.number().int(),
   endLine: z.number().int(),
   lines: z.array(numberedLineSchema),

@@ -9,7 +9,7 @@
  */
 import { z } from "zod";
 import { CodeSearchError } from "../../errors";
-import { readFile, READ_MAX_LINES, type ReadFileOutput } from "../../services/files";
+import { fileHeaderSchema, readFile, READ_MAX_LINES, type ReadFileOutput } from "../../services/files";
 import { MCP_RESPONSE_MAX_CHARS, renderLines } from "../budget";
 import { sourceUrl } from "../links";
 import { defineTool } from "../tool";
@@ -38,14 +38,9 @@ const fetchOutput = z.object({
   title: z.string(),
   text: z.string(),
   url: z.string(),
-  metadata: z.object({
-    repo: z.string(),
-    path: z.string(),
-    language: z.string(),
-    commit: z.string(),
+  metadata: fileHeaderSchema.extend({
     startLine: z.number().int(),
     endLine: z.number().int(),
-    totalLines: z.number().int(),
     nextId: z.string().nullable().describe("Id that continues this document when it did not fit one response."),
   }),
 });

@@ -34,6 +34,11 @@ describe("parseQuery", () => {
     expect(p.identifiers[0]).toBe("parse_cookie");
     expect(p.identifiers.length).toBeLessThanOrEqual(40);
   });
+  it("takes a word in a Markdown code span as a symbol name, whatever its shape", () => {
+    const q = "How is `memo` implemented for JSX components and what comparison does it use by default";
+    expect(parseQuery(q).identifiers).toContain("memo");
+    expect(parseQuery(q.replace(/`/g, "")).identifiers).not.toContain("memo");
+  });
 });
 
 describe("stripListings", () => {

@@ -72,6 +72,8 @@ export function stripListings(text: string): string {
   return drop.some(Boolean) ? lines.filter((_, i) => !drop[i]).join("\n") : text;
 }
 
+/** A Markdown code span holding one identifier: `memo`, `app.route` (group 1: the identifier). */
+const CODE_SPAN_RE = /`([\p{L}_$][\p{L}\p{N}_$.]*)`/gu;
 const WORD_RE = /[\p{L}_$][\p{L}\p{N}_$]*(?:\.[\p{L}_$][\p{L}\p{N}_$]*)*/gu;
 const PATH_RE = /(?:[\w.-]+\/)+[\w.-]*|[\w-]+\.(?:[cm]?[jt]sx?|py|go|rs|java|kt|rb|php|cs|c|h|cc|cpp|hpp|swift|scala|md|json|ya?ml|toml|sql|sh)\b/g;
 const TEST_WORDS = new Set(["test", "tests", "testing", "spec", "specs", "unittest", "pytest", "jest", "vitest", "fixture", "fixtures"]);
@@ -92,13 +94,15 @@ export function parseQuery(raw: string): ParsedQuery {
   const words = text.match(WORD_RE) ?? [];
   const code: string[] = [];
   const prose: string[] = [];
+  // A single word in a Markdown code span (`memo`) is named as code, whatever its shape.
+  const spans = new Set([...text.matchAll(CODE_SPAN_RE)].map((m) => m[1]));
   for (const w of words) {
     const parts = w.includes(".") ? [w, ...w.split(".")] : [w];
     for (const p of parts) {
       if (p.length < 2 || NOT_SYMBOLS.has(p.toLowerCase())) continue;
       // Parts of a dotted name (`app.route`) are member names: as specific as code.
       if (p.includes(".")) continue;
-      (isCodeLike(p) || w.includes(".") ? code : prose).push(p);
+      (isCodeLike(p) || w.includes(".") || spans.has(p) ? code : prose).push(p);
     }
   }
   // Runs of 2..4 adjacent words joined ("get user by id" -> getuserbyid), not starting or

@@ -44,6 +44,8 @@ export const MODE_CHANNELS: Record<SearchMode, ChannelName[]> = {
 export interface RepoTarget {
   id: string;
   commit: string;
+  /** `repos.active_indexed_at` of that snapshot, when read (saves the vector store reading it). */
+  indexedAt?: number | null;
   embeddingModel: string | null;
   embeddingDims: number | null;
 }
@@ -83,7 +85,7 @@ interface RepoOutcome {
 
 /** Runs the channels over one repo; a failing channel is reported as skipped, not thrown. */
 async function runChannels(deps: SearchDeps, target: RepoTarget, query: ParsedQuery, terms: string[], channels: ChannelName[], filters: SearchFilters, depth: number): Promise<RepoOutcome> {
-  const scope: ChannelScope = { db: deps.db, repo: target.id, commit: target.commit, filters, depth, query, terms };
+  const scope: ChannelScope = { db: deps.db, repo: target.id, commit: target.commit, indexedAt: target.indexedAt, filters, depth, query, terms };
   let bestVectorScore: number | null = null;
   const runs = channels.map(async (name): Promise<ChannelResult> => {
     try {

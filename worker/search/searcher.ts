@@ -19,6 +19,7 @@ import { type ChannelScope } from "./channels/scope";
 import { symbolChannel } from "./channels/symbol";
 import { vectorChannel } from "./channels/vector";
 import { chunkTokens, loadChunks } from "./chunk-rows";
+import { coalescingD1 } from "./d1-coalesce";
 import { capPerFile, mergeChannelLists, reciprocalRankFusion, type FusedHit } from "./fuse";
 import { confidenceGate } from "./gate";
 import { parseQuery, type ParsedQuery } from "./query";
@@ -176,7 +177,9 @@ export async function runSearch(deps: SearchDeps, targets: RepoTarget[], text: s
   const { df, totalDocs } = await documentFrequencies(deps.db, query.terms);
   const selection = selectTerms(query.terms, df, totalDocs, undefined, counts);
   const depth = Math.max(MIN_CANDIDATE_DEPTH, 3 * options.k);
-  const settled = await Promise.allSettled(targets.map((t) => runChannels(deps, t, query, selection.selected, channels, filters, depth)));
+  // The channels' reads over all repos go out in one D1 round trip (worker/search/d1-coalesce.ts).
+  const channelDeps: SearchDeps = { ...deps, db: coalescingD1(deps.db) };
+  const settled = await Promise.allSettled(targets.map((t) => runChannels(channelDeps, t, query, selection.selected, channels, filters, depth)));
   const failedRepos: SearchResponse["stats"]["failedRepos"] = [];
   const outcomes: RepoOutcome[] = [];
   settled.forEach((s, i) => {

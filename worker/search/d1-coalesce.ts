@@ -13,6 +13,9 @@
  * only its caller (a search channel stays isolated from the others).
  */
 
+/** Marks a view, so wrapping one again returns it (its reads keep sharing round trips). */
+const COALESCING = Symbol("coalescingD1");
+
 interface Pending {
   statements: D1PreparedStatement[];
   resolve: (results: D1Result[]) => void;
@@ -57,6 +60,7 @@ class CoalescedStatement {
  * straight to `db`.
  */
 export function coalescingD1(db: D1Database): D1Database {
+  if ((db as { [COALESCING]?: true })[COALESCING]) return db;
   let queue: Pending[] = [];
   let scheduled = false;
 
@@ -100,6 +104,7 @@ export function coalescingD1(db: D1Database): D1Database {
     return c instanceof CoalescedStatement ? c.inner : s;
   };
   const view = {
+    [COALESCING]: true,
     prepare: (query: string) => new CoalescedStatement(db.prepare(query), enqueue),
     batch: <T = unknown>(statements: D1PreparedStatement[]) => enqueue(statements.map(unwrap)) as Promise<D1Result<T>[]>,
     exec: (query: string) => db.exec(query),

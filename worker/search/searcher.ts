@@ -159,12 +159,19 @@ function toResult(h: FusedHit & { row: ChunkRow }): SearchResult {
 
 /**
  * Searches `targets` (repos with an active snapshot) for `text`. Never throws for a failing
- * repo: it is listed in `stats.failedRepos` and the others still answer.
+ * repo: it is listed in `stats.failedRepos` and the others still answer. `targets` may still be
+ * on its way (a promise, rejected when the repos cannot be searched): the query's term
+ * statistics are read meanwhile, so with a coalescing `deps.db` (worker/search/d1-coalesce.ts)
+ * both reads share one round trip.
  */
-export async function runSearch(deps: SearchDeps, targets: RepoTarget[], text: string, options: SearchOptions): Promise<SearchResponse> {
+export async function runSearch(deps: SearchDeps, pendingTargets: RepoTarget[] | Promise<RepoTarget[]>, text: string, options: SearchOptions): Promise<SearchResponse> {
   const started = Date.now();
   const query = parseQuery(text);
-  if (!query.terms.length && !query.identifiers.length && !query.pathHints.length) return noSearchableWords(targets, started);
+  const searchable = query.terms.length > 0 || query.identifiers.length > 0 || query.pathHints.length > 0;
+  const statistics = searchable ? documentFrequencies(deps.db, query.terms) : null;
+  statistics?.catch(() => {}); // awaited below; a failure of `pendingTargets` comes first
+  const targets = await pendingTargets;
+  if (!searchable) return noSearchableWords(targets, started);
   const filters: SearchFilters = { ...options.filters, includeTests: options.filters.includeTests ?? query.mentionsTests };
   const channels = options.channels?.length ? options.channels : MODE_CHANNELS[options.mode];
   // Occurrences per term (tokenizeQuery deduplicates); a long report's first line is its title
@@ -174,7 +181,7 @@ export async function runSearch(deps: SearchDeps, targets: RepoTarget[], text: s
   for (const t of tokenize(text)) if (counts.has(t)) counts.set(t, counts.get(t)! + 1);
   const title = text.trimStart().split("\n", 1)[0];
   if (title.length < text.trim().length) for (const t of tokenize(title)) if (counts.has(t)) counts.set(t, counts.get(t)! + 2);
-  const { df, totalDocs } = await documentFrequencies(deps.db, query.terms);
+  const { df, totalDocs } = await statistics!;
   const selection = selectTerms(query.terms, df, totalDocs, undefined, counts);
   const depth = Math.max(MIN_CANDIDATE_DEPTH, 3 * options.k);
   // The channels' reads over all repos go out in one D1 round trip (worker/search/d1-coalesce.ts).

@@ -29,6 +29,7 @@ import { freePort, startSnapshotServer, type DevServer } from "./lib/dev-server.
 import { runLoad, type LatencySummary } from "./lib/load.ts";
 import { ripgrepVersion, runRipgrep } from "./lib/ripgrep.ts";
 import { startRssSampler } from "./lib/rss.ts";
+import { busiestCpuPerOperation, workerdCpu } from "./lib/cpu.ts";
 import { benchMarkdown, type BenchResult, type IndexStageRun } from "./lib/bench-report.ts";
 
 const { values: a } = parseArgs({
@@ -139,11 +140,13 @@ for (const w of workloads) {
   for (const clients of [1, concurrency]) {
     const rounds = clients === 1 ? Number(a["seq-rounds"]) : Number(a["conc-rounds"]);
     serverTook.length = 0;
+    const cpuBefore = server ? workerdCpu(server.pid) : null;
     const product: LatencySummary = await runLoad(w.queries, rounds, clients, search);
+    const productCpuMs = server && cpuBefore ? busiestCpuPerOperation(server.pid, cpuBefore, product.n) : null;
     const productServerP50 = serverTook.length ? [...serverTook].sort((x, y) => x - y)[Math.floor(serverTook.length / 2)] : null;
     const ripgrep: LatencySummary = await runLoad(w.queries, rounds, clients, rg);
-    latency.push({ workload: w.name, clients, product, productServerP50, ripgrep });
-    log(`${w.name} x${clients}: product p50 ${product.p50.toFixed(1)} p95 ${product.p95.toFixed(1)} ms; rg p50 ${ripgrep.p50.toFixed(1)} p95 ${ripgrep.p95.toFixed(1)} ms`);
+    latency.push({ workload: w.name, clients, product, productServerP50, productCpuMs, ripgrep });
+    log(`${w.name} x${clients}: product p50 ${product.p50.toFixed(1)} p95 ${product.p95.toFixed(1)} ms, workerd CPU ${productCpuMs?.toFixed(2) ?? "?"} ms/query; rg p50 ${ripgrep.p50.toFixed(1)} p95 ${ripgrep.p95.toFixed(1)} ms`);
   }
 }
 const peakSearch = rss?.peak() ?? null;

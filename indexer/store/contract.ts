@@ -136,13 +136,23 @@ export interface VectorMatch {
   score: number;
 }
 
+/** Optional hints of `VectorStore.query`. */
+export interface VectorQueryOptions {
+  snapshot?: { commit: string; indexedAt: number | null };
+}
+
 /**
  * Port for vector search, one namespace per repo. Implementations: `indexer/store/vectors/local.ts`
  * (exact cosine over D1 rows, the default offline) and `indexer/store/vectors/vectorize.ts`.
  */
 export interface VectorStore {
   upsert(repo: string, records: VectorRecord[]): Promise<void>;
-  /** Nearest neighbours by cosine, best first. `topK` is capped by the backend (Vectorize: 100 without metadata). */
-  query(repo: string, vector: Float32Array, topK: number): Promise<VectorMatch[]>;
+  /**
+   * Nearest neighbours by cosine, best first. `topK` is capped by the backend (Vectorize: 100
+   * without metadata). `options.snapshot` is the repo's active snapshot as the caller already
+   * read it (`repos.active_commit`, `active_indexed_at`); a store that keys a cache by it (the
+   * local one) then need not read it again. Backends without such a cache ignore it.
+   */
+  query(repo: string, vector: Float32Array, topK: number, options?: VectorQueryOptions): Promise<VectorMatch[]>;
   delete(repo: string, ids: string[]): Promise<void>;
 }

@@ -4,6 +4,11 @@
  * API tokens for scripts and headless agents, stored in D1 `api_tokens` (migrations/0002_auth.sql)
  * as SHA-256 digests: the token itself is returned once, by `createApiToken`, and never again.
  * Token strings look like `ccp_<43 base64url chars>` (256 random bits).
+ *
+ * A verified token is remembered per isolate for API_TOKEN_CACHE_MS (by its digest, never the
+ * token itself), which saves a D1 round trip on most requests of a busy client. So a revocation,
+ * or an expiry or scope change written to D1 directly, reaches other isolates within that time;
+ * the isolate that revokes forgets the token at once. Refusals are not remembered.
  */
 import { CodeSearchError } from "../errors";
 import type { Caller, Scope } from "../services/context";
@@ -13,6 +18,13 @@ import { randomToken, sha256Hex } from "./crypto";
 export const API_TOKEN_PREFIX = "ccp_";
 /** `last_used_at` is written at most this often per token, to keep reads cheap (ms). */
 export const LAST_USED_RESOLUTION_MS = 60_000;
+/** How long an isolate trusts a verified token without reading D1 again (ms); README, "Authentication". */
+export const API_TOKEN_CACHE_MS = 5_000;
+/** Most tokens remembered per isolate (the map is cleared when it would grow past this). */
+const API_TOKEN_CACHE_MAX = 1_000;
+
+/** Verified tokens by SHA-256 digest: the row as read, and when it was read (ms). */
+const verified = new Map<string, { row: ApiTokenRow; readAt: number }>();
 
 /** What an admin asks for. `expiresAt` is ms since epoch; absent means no expiry. */
 export interface NewApiToken {
@@ -97,6 +109,7 @@ export async function listApiTokens(db: D1Database): Promise<ApiTokenInfo[]> {
 /** Revokes a token; it stops working at once. Throws `invalid_input` when no such token exists. */
 export async function revokeApiToken(db: D1Database, id: string, now: number): Promise<ApiTokenInfo> {
   const row = await db.prepare(`UPDATE api_tokens SET revoked_at = coalesce(revoked_at, ?) WHERE id = ? RETURNING ${COLUMNS}`).bind(now, id).first<ApiTokenRow>();
+  for (const [hash, v] of verified) if (v.row.id === id) verified.delete(hash);
   if (!row) throw new CodeSearchError("invalid_input", `No API token "${id}"; GET /api/tokens lists them.`);
   return toInfo(row);
 }
@@ -116,11 +129,23 @@ export async function verifyApiToken(
 ): Promise<{ caller: Caller } | { rejected: ApiTokenRejection }> {
   if (!token.startsWith(API_TOKEN_PREFIX)) return { rejected: "unknown" };
   const hash = await sha256Hex(token);
-  const row = await db.prepare(`SELECT ${COLUMNS} FROM api_tokens WHERE token_hash = ?`).bind(hash).first<ApiTokenRow>();
+  const cached = verified.get(hash);
+  let row: ApiTokenRow | null;
+  if (cached && now - cached.readAt < API_TOKEN_CACHE_MS && now >= cached.readAt) row = cached.row;
+  else {
+    verified.delete(hash);
+    row = await db.prepare(`SELECT ${COLUMNS} FROM api_tokens WHERE token_hash = ?`).bind(hash).first<ApiTokenRow>();
+    if (row && row.revoked_at === null) {
+      if (verified.size >= API_TOKEN_CACHE_MAX) verified.clear();
+      verified.set(hash, { row, readAt: now });
+    }
+  }
   if (!row) return { rejected: "unknown" };
   if (row.revoked_at !== null) return { rejected: "revoked" };
   if (row.expires_at !== null && row.expires_at <= now) return { rejected: "expired" };
   if (row.last_used_at === null || now - row.last_used_at >= LAST_USED_RESOLUTION_MS) {
+    // Recorded on the remembered row too, so a cached token is not written on every request.
+    row.last_used_at = now;
     defer(db.prepare("UPDATE api_tokens SET last_used_at = ? WHERE id = ?").bind(now, row.id).run());
   }
   const info = toInfo(row);

@@ -19,6 +19,7 @@ import { type ChannelScope } from "./channels/scope";
 import { symbolChannel } from "./channels/symbol";
 import { vectorChannel } from "./channels/vector";
 import { chunkTokens, loadChunks } from "./chunk-rows";
+import { coalescingD1 } from "./d1-coalesce";
 import { capPerFile, mergeChannelLists, reciprocalRankFusion, type FusedHit } from "./fuse";
 import { confidenceGate } from "./gate";
 import { parseQuery, type ParsedQuery } from "./query";
@@ -44,6 +45,8 @@ export const MODE_CHANNELS: Record<SearchMode, ChannelName[]> = {
 export interface RepoTarget {
   id: string;
   commit: string;
+  /** `repos.active_indexed_at` of that snapshot, when read (saves the vector store reading it). */
+  indexedAt?: number | null;
   embeddingModel: string | null;
   embeddingDims: number | null;
 }
@@ -83,7 +86,7 @@ interface RepoOutcome {
 
 /** Runs the channels over one repo; a failing channel is reported as skipped, not thrown. */
 async function runChannels(deps: SearchDeps, target: RepoTarget, query: ParsedQuery, terms: string[], channels: ChannelName[], filters: SearchFilters, depth: number): Promise<RepoOutcome> {
-  const scope: ChannelScope = { db: deps.db, repo: target.id, commit: target.commit, filters, depth, query, terms };
+  const scope: ChannelScope = { db: deps.db, repo: target.id, commit: target.commit, indexedAt: target.indexedAt, filters, depth, query, terms };
   let bestVectorScore: number | null = null;
   const runs = channels.map(async (name): Promise<ChannelResult> => {
     try {
@@ -156,12 +159,19 @@ function toResult(h: FusedHit & { row: ChunkRow }): SearchResult {
 
 /**
  * Searches `targets` (repos with an active snapshot) for `text`. Never throws for a failing
- * repo: it is listed in `stats.failedRepos` and the others still answer.
+ * repo: it is listed in `stats.failedRepos` and the others still answer. `targets` may still be
+ * on its way (a promise, rejected when the repos cannot be searched): the query's term
+ * statistics are read meanwhile, so with a coalescing `deps.db` (worker/search/d1-coalesce.ts)
+ * both reads share one round trip.
  */
-export async function runSearch(deps: SearchDeps, targets: RepoTarget[], text: string, options: SearchOptions): Promise<SearchResponse> {
+export async function runSearch(deps: SearchDeps, pendingTargets: RepoTarget[] | Promise<RepoTarget[]>, text: string, options: SearchOptions): Promise<SearchResponse> {
   const started = Date.now();
   const query = parseQuery(text);
-  if (!query.terms.length && !query.identifiers.length && !query.pathHints.length) return noSearchableWords(targets, started);
+  const searchable = query.terms.length > 0 || query.identifiers.length > 0 || query.pathHints.length > 0;
+  const statistics = searchable ? documentFrequencies(deps.db, query.terms) : null;
+  statistics?.catch(() => {}); // awaited below; a failure of `pendingTargets` comes first
+  const targets = await pendingTargets;
+  if (!searchable) return noSearchableWords(targets, started);
   const filters: SearchFilters = { ...options.filters, includeTests: options.filters.includeTests ?? query.mentionsTests };
   const channels = options.channels?.length ? options.channels : MODE_CHANNELS[options.mode];
   // Occurrences per term (tokenizeQuery deduplicates); a long report's first line is its title
@@ -171,10 +181,12 @@ export async function runSearch(deps: SearchDeps, targets: RepoTarget[], text: s
   for (const t of tokenize(text)) if (counts.has(t)) counts.set(t, counts.get(t)! + 1);
   const title = text.trimStart().split("\n", 1)[0];
   if (title.length < text.trim().length) for (const t of tokenize(title)) if (counts.has(t)) counts.set(t, counts.get(t)! + 2);
-  const { df, totalDocs } = await documentFrequencies(deps.db, query.terms);
+  const { df, totalDocs } = await statistics!;
   const selection = selectTerms(query.terms, df, totalDocs, undefined, counts);
   const depth = Math.max(MIN_CANDIDATE_DEPTH, 3 * options.k);
-  const settled = await Promise.allSettled(targets.map((t) => runChannels(deps, t, query, selection.selected, channels, filters, depth)));
+  // The channels' reads over all repos go out in one D1 round trip (worker/search/d1-coalesce.ts).
+  const channelDeps: SearchDeps = { ...deps, db: coalescingD1(deps.db) };
+  const settled = await Promise.allSettled(targets.map((t) => runChannels(channelDeps, t, query, selection.selected, channels, filters, depth)));
   const failedRepos: SearchResponse["stats"]["failedRepos"] = [];
   const outcomes: RepoOutcome[] = [];
   settled.forEach((s, i) => {

@@ -11,9 +11,10 @@ import { z } from "zod";
 import { createEmbeddingProvider } from "../../indexer/embed";
 import { createVectorStore } from "../../indexer/store/vectors";
 import { CodeSearchError } from "../errors";
+import { coalescingD1 } from "../search/d1-coalesce";
 import { DEFAULT_FILE_CAP, runSearch, type RepoTarget } from "../search/searcher";
 import type { SearchResponse } from "../search/types";
-import { requireScope, type ServiceContext } from "./context";
+import { canSee, requireScope, type ServiceContext } from "./context";
 import { activeRepo, repoIdSchema, visibleRepoIds } from "./files";
 
 /** Longest query accepted, characters: room for a pasted bug report with a stack trace. */
@@ -44,12 +45,14 @@ export const searchInput = z.object({
 });
 export type SearchInput = z.input<typeof searchInput>;
 
-async function targets(ctx: ServiceContext, input: z.output<typeof searchInput>): Promise<{ ids: string[]; notReady: string[] }> {
+/**
+ * Repo ids to search. One named repo is returned unchecked: `search` reads its row anyway and
+ * checks it there (one D1 round trip instead of two); lists are checked against what the caller
+ * may see.
+ */
+async function targets(ctx: ServiceContext, input: z.output<typeof searchInput>): Promise<{ ids: string[]; notReady: string[]; unchecked?: true }> {
   const named = input.repos ? [...new Set([...(input.repo ? [input.repo] : []), ...input.repos])] : input.repo ? [input.repo] : null;
-  if (named?.length === 1) {
-    await activeRepo(ctx, named[0]); // throws repo_not_found / index_not_ready
-    return { ids: named, notReady: [] };
-  }
+  if (named?.length === 1) return { ids: named, notReady: [], unchecked: true };
   const visible = await visibleRepoIds(ctx);
   if (named) {
     const unknown = named.filter((r) => !visible.includes(r));
@@ -92,25 +95,35 @@ export async function search(ctx: ServiceContext, raw: SearchInput): Promise<Sea
   if (input.repo !== undefined && input.repos !== undefined) {
     throw new CodeSearchError("invalid_input", `repo, repos: pass repo (one repo) or repos (a list), not both; e.g. repos: ${JSON.stringify([...new Set([input.repo, ...input.repos])])}.`);
   }
-  const { ids } = await targets(ctx, input);
-  const rows: { id: string; active_commit: string | null; status: string; embedding_model: string | null; embedding_dims: number | null }[] = [];
-  for (let i = 0; i < ids.length; i += 90) {
-    const part = ids.slice(i, i + 90);
-    const { results } = await ctx.env.DB.prepare(
-      `SELECT id, active_commit, status, embedding_model, embedding_dims FROM repos WHERE id IN (${part.map(() => "?").join(", ")})`,
-    )
-      .bind(...part)
-      .all<(typeof rows)[number]>();
-    rows.push(...results);
-  }
-  const ready: RepoTarget[] = rows
-    .filter((r) => r.active_commit)
-    .map((r) => ({ id: r.id, commit: r.active_commit!, embeddingModel: r.embedding_model, embeddingDims: r.embedding_dims }));
-  const notReady = rows.filter((r) => !r.active_commit);
-  if (!ready.length) {
-    throw new CodeSearchError("index_not_ready", `No searched repo has a completed index yet (${notReady.map((r) => `${r.id}: ${r.status}`).join(", ")}); retry when indexing is done.`);
-  }
-  const deps = { db: ctx.env.DB, embedder: createEmbeddingProvider(ctx.env, ctx.config), vectors: createVectorStore(ctx.env, ctx.config) };
+  const { ids, unchecked } = await targets(ctx, input);
+  // The repos rows below and the query's term statistics (read in runSearch meanwhile) go out
+  // in one D1 round trip.
+  const db = coalescingD1(ctx.env.DB);
+  type RepoRow = { id: string; active_commit: string | null; active_indexed_at: number | null; status: string; embedding_model: string | null; embedding_dims: number | null };
+  const notReady: RepoRow[] = [];
+  const ready = (async (): Promise<RepoTarget[]> => {
+    const parts: string[][] = [];
+    for (let i = 0; i < ids.length; i += 90) parts.push(ids.slice(i, i + 90));
+    const reads = parts.map((part) =>
+      db
+        .prepare(`SELECT id, active_commit, active_indexed_at, status, embedding_model, embedding_dims FROM repos WHERE id IN (${part.map(() => "?").join(", ")})`)
+        .bind(...part)
+        .all<RepoRow>(),
+    );
+    const rows = (await Promise.all(reads)).flatMap((r) => r.results);
+    if (unchecked && !(rows[0]?.active_commit && canSee(ctx.caller, ids[0]))) {
+      await activeRepo(ctx, ids[0]); // throws repo_not_found / index_not_ready
+    }
+    notReady.push(...rows.filter((r) => !r.active_commit));
+    const found = rows
+      .filter((r) => r.active_commit)
+      .map((r) => ({ id: r.id, commit: r.active_commit!, indexedAt: r.active_indexed_at, embeddingModel: r.embedding_model, embeddingDims: r.embedding_dims }));
+    if (!found.length) {
+      throw new CodeSearchError("index_not_ready", `No searched repo has a completed index yet (${notReady.map((r) => `${r.id}: ${r.status}`).join(", ")}); retry when indexing is done.`);
+    }
+    return found;
+  })();
+  const deps = { db, embedder: createEmbeddingProvider(ctx.env, ctx.config), vectors: createVectorStore(ctx.env, ctx.config) };
   const response = await runSearch(deps, ready, input.q, {
     k: input.k,
     mode: input.mode,

@@ -6,9 +6,16 @@
  * Vectorize. Decoded vectors are cached per isolate, keyed by repo and its active snapshot
  * (`repos.active_commit` + `active_indexed_at`), so queries do not re-read every row; a write
  * through this store drops that repo's cache, and a snapshot flip elsewhere changes the key.
- * While a repo has no active snapshot nothing is cached.
+ * While a repo has no active snapshot nothing is cached. A caller that already read the
+ * snapshot passes it (`options.snapshot`), which saves the D1 round trip that reads the key.
+ *
+ * Scoring is a sparse dot product over a column-major matrix: only the query's non-zero
+ * dimensions are visited (a hashed query vector of a short query has few), each as one pass
+ * over a contiguous column, accumulated in float64 in ascending dimension order. That is the
+ * same sum, term for term, as the dense row-by-row loop (a skipped term adds an exact zero),
+ * so scores and ranking are bit-identical to it.
  */
-import type { VectorMatch, VectorRecord, VectorStore } from "../contract";
+import type { VectorMatch, VectorQueryOptions, VectorRecord, VectorStore } from "../contract";
 
 /** Bound parameters per D1 statement (D1 limit: 100). */
 const D1_MAX_PARAMS = 100;
@@ -19,8 +26,8 @@ interface CachedMatrix {
   key: string;
   ids: string[];
   dims: number;
-  /** Row-major: vector i is matrix[i*dims .. (i+1)*dims). */
-  matrix: Float32Array;
+  /** Column-major: dimension j of vector i is columns[j*n + i], n = ids.length. */
+  columns: Float32Array;
 }
 
 /** Per-isolate cache of decoded vectors, by repo. */
@@ -38,11 +45,28 @@ function blobBytes(blob: unknown): Uint8Array {
   return Uint8Array.from(blob as number[]);
 }
 
-/** Copies a blob's Float32 values into `out` at `offset` (copy first: blobs may be unaligned). */
-function decodeInto(bytes: Uint8Array, out: Float32Array, offset: number): void {
+/** A blob's Float32 values (copied first: blobs may be unaligned). */
+function decode(bytes: Uint8Array): Float32Array {
   const copy = new Uint8Array(bytes.byteLength);
   copy.set(bytes);
-  out.set(new Float32Array(copy.buffer), offset);
+  return new Float32Array(copy.buffer);
+}
+
+/**
+ * Dot product of every stored vector with `vector`, as float32 scores (index = row). Visits only
+ * the non-zero dimensions of `vector`, in ascending order, accumulating in float64: the same
+ * additions in the same order as `sum over j of row[j] * vector[j]` minus exact zeros.
+ */
+export function sparseScores(m: Pick<CachedMatrix, "ids" | "dims" | "columns">, vector: Float32Array): Float32Array {
+  const n = m.ids.length;
+  const acc = new Float64Array(n);
+  for (let j = 0; j < m.dims; j++) {
+    const q = vector[j];
+    if (q === 0) continue;
+    const base = j * n;
+    for (let i = 0; i < n; i++) acc[i] += m.columns[base + i] * q;
+  }
+  return Float32Array.from(acc);
 }
 
 /** Indices of the `k` largest scores, best first (simple selection; n is at most a few 10k). */
@@ -86,19 +110,12 @@ export class LocalVectorStore implements VectorStore {
     await this.db.batch(statements);
   }
 
-  async query(repo: string, vector: Float32Array, topK: number): Promise<VectorMatch[]> {
+  async query(repo: string, vector: Float32Array, topK: number, options: VectorQueryOptions = {}): Promise<VectorMatch[]> {
     this.#check(vector);
-    const m = await this.#matrix(repo);
+    const m = await this.#matrix(repo, options.snapshot);
     const n = m.ids.length;
     if (!n || topK <= 0) return [];
-    const scores = new Float32Array(n);
-    const d = m.dims;
-    for (let i = 0; i < n; i++) {
-      let s = 0;
-      const base = i * d;
-      for (let j = 0; j < d; j++) s += m.matrix[base + j] * vector[j];
-      scores[i] = s;
-    }
+    const scores = sparseScores(m, vector);
     return topKIndices(scores, Math.min(topK, n)).map((i) => ({ id: m.ids[i], score: scores[i] }));
   }
 
@@ -118,11 +135,13 @@ export class LocalVectorStore implements VectorStore {
     if (v.length !== this.dimensions) throw new Error(`Vector has ${v.length} dimensions; this store holds ${this.dimensions} (EMBEDDING_DIMENSIONS)`);
   }
 
-  async #matrix(repo: string): Promise<CachedMatrix> {
-    const snap = await this.db
-      .prepare("SELECT active_commit AS c, active_indexed_at AS t FROM repos WHERE id = ?")
-      .bind(repo)
-      .first<{ c: string | null; t: number | null }>();
+  async #matrix(repo: string, known?: VectorQueryOptions["snapshot"]): Promise<CachedMatrix> {
+    const snap = known
+      ? { c: known.commit, t: known.indexedAt }
+      : await this.db
+          .prepare("SELECT active_commit AS c, active_indexed_at AS t FROM repos WHERE id = ?")
+          .bind(repo)
+          .first<{ c: string | null; t: number | null }>();
     const key = snap?.c ? `${snap.c}:${snap.t ?? 0}:${this.dimensions}` : "";
     const hit = cache.get(repo);
     if (key && hit?.key === key) return hit;
@@ -131,9 +150,13 @@ export class LocalVectorStore implements VectorStore {
     // Rows of another length were built by another model; search skips the vector channel
     // for such repos until re-embedded (worker/search), so they are left out here.
     const rows = results.map((r) => ({ id: r.id, bytes: blobBytes(r.vector) })).filter((r) => r.bytes.byteLength === dims * 4);
-    const matrix = new Float32Array(rows.length * dims);
-    rows.forEach((r, i) => decodeInto(r.bytes, matrix, i * dims));
-    const m: CachedMatrix = { key, ids: rows.map((r) => r.id), dims, matrix };
+    const n = rows.length;
+    const columns = new Float32Array(n * dims);
+    rows.forEach((r, i) => {
+      const v = decode(r.bytes);
+      for (let j = 0; j < dims; j++) columns[j * n + i] = v[j];
+    });
+    const m: CachedMatrix = { key, ids: rows.map((r) => r.id), dims, columns };
     if (key) cache.set(repo, m);
     else cache.delete(repo);
     return m;

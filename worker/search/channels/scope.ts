@@ -13,6 +13,8 @@ export interface ChannelScope {
   repo: string;
   /** `repos.active_commit`: only chunks of files in this snapshot are candidates. */
   commit: string;
+  /** `repos.active_indexed_at` read with `commit`, when known (the vector store keys its cache by both). */
+  indexedAt?: number | null;
   filters: SearchFilters;
   /** Candidates to nominate: max(30, 3k). */
   depth: number;

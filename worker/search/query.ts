@@ -6,7 +6,7 @@
  * "get user by id" can find `getUserById`), path hints (words naming files or directories) and
  * whether tests are asked for. Pure.
  */
-import { tokenizeQuery } from "../../indexer/store/contract";
+import { tokenize, tokenizeQuery } from "../../indexer/store/contract";
 
 /** Most symbol-name candidates taken from one query (a pasted bug report has hundreds of words). */
 export const MAX_SYMBOL_CANDIDATES = 40;
@@ -29,6 +29,11 @@ export interface ParsedQuery {
   mentionsTests: boolean;
   /** A long query (more than 24 terms): a pasted bug report, whose answer is code, not docs. */
   isReport: boolean;
+  /**
+   * Query tokens the text marks as code (codeEvidenceWords): their rarity in the index is
+   * evidence, unlike a rare English word's (terms.ts).
+   */
+  codeTerms: string[];
 }
 
 /** `name==1.2.3`, `name-1.2.3`, `name>=1.2`, `name@1.2.3`: an installed package with its version. */
@@ -85,6 +90,29 @@ export function isCodeLike(word: string): boolean {
   return /[a-z][A-Z]|[A-Z]{2,}[a-z]|_|\$|\.|\p{N}/u.test(word) || /^[A-Z][a-z]+[A-Z]/.test(word);
 }
 
+/** `name(`: a call or definition. */
+const CALL_RE = /([\p{L}_$][\p{L}\p{N}_$]*)\(/gu;
+/** A span in single backticks (Markdown inline code), on one line. */
+const BACKTICK_RE = /`([^`\n]{1,80})`/g;
+
+/** Whether a word is shaped like an identifier: camelCase, PascalCase with an inner capital, `_`, `$` or a dot (digits alone do not count: `m1`, `x2`). */
+function isIdentifierShaped(word: string): boolean {
+  return /[a-z][A-Z]|[A-Z]{2,}[a-z]|_|\$|\./.test(word) || /^[A-Z][a-z]+[A-Z]/.test(word);
+}
+
+/**
+ * Words the text marks as code: identifier-shaped words, names written as calls (`sign(x)`)
+ * and words in inline code spans (`` `nthroot_mod` ``). A report names the code it is about
+ * this way; its other words are English, whose rarity in code says little.
+ */
+export function codeEvidenceWords(text: string): string[] {
+  const out: string[] = [];
+  for (const w of text.match(WORD_RE) ?? []) if (isIdentifierShaped(w)) out.push(w);
+  for (const m of text.matchAll(CALL_RE)) out.push(m[1]);
+  for (const m of text.matchAll(BACKTICK_RE)) out.push(...(m[1].match(WORD_RE) ?? []));
+  return out;
+}
+
 /** Parses `raw` (environment listings removed first); never throws. */
 export function parseQuery(raw: string): ParsedQuery {
   const text = stripListings(raw);
@@ -131,5 +159,7 @@ export function parseQuery(raw: string): ParsedQuery {
   // In a pasted bug report, test words are incidental ("pytest 5.3", "in my test ...") and the
   // fix is in the code; only a short question asking about tests includes them.
   const mentionsTests = terms.length <= TESTS_QUERY_MAX_TERMS && terms.some((t) => TEST_WORDS.has(t));
-  return { text, terms, identifiers, pathHints, mentionsTests, isReport: terms.length > TESTS_QUERY_MAX_TERMS };
+  const termSet = new Set(terms);
+  const codeTerms = [...new Set(codeEvidenceWords(text).flatMap((w) => tokenize(w)))].filter((t) => termSet.has(t));
+  return { text, terms, identifiers, pathHints, mentionsTests, isReport: terms.length > TESTS_QUERY_MAX_TERMS, codeTerms };
 }

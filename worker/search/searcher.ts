@@ -172,7 +172,7 @@ export async function runSearch(deps: SearchDeps, targets: RepoTarget[], text: s
   const title = text.trimStart().split("\n", 1)[0];
   if (title.length < text.trim().length) for (const t of tokenize(title)) if (counts.has(t)) counts.set(t, counts.get(t)! + 2);
   const { df, totalDocs } = await documentFrequencies(deps.db, query.terms);
-  const selection = selectTerms(query.terms, df, totalDocs, undefined, counts);
+  const selection = selectTerms(query.terms, df, totalDocs, undefined, counts, query.isReport ? new Set(query.codeTerms) : undefined);
   const depth = Math.max(MIN_CANDIDATE_DEPTH, 3 * options.k);
   const settled = await Promise.allSettled(targets.map((t) => runChannels(deps, t, query, selection.selected, channels, filters, depth)));
   const failedRepos: SearchResponse["stats"]["failedRepos"] = [];

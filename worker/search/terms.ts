@@ -27,9 +27,19 @@ export interface TermSelection {
 }
 
 /**
+ * Document share at which the IDF of an English word stops growing when `codeTerms` are given:
+ * a word of a bug report that is rare in code ("awesome", "thumbs", "copyright") is rare because
+ * code is not English, not because it names the code; identifiers keep their full IDF.
+ */
+export const PROSE_IDF_CAP_SHARE = 0.001;
+
+/**
  * Picks up to `max` terms present in the index, by descending IDF (ties: query order).
  * `df` maps term to document frequency (missing = 0). Terms occurring more than once in the
- * query (`counts`) get a small boost: a bug report repeats what matters.
+ * query (`counts`) get a small boost: a bug report repeats what matters. With `codeTerms` (the
+ * terms the query marks as code, ParsedQuery.codeTerms), the other terms' IDF is capped at the
+ * IDF of a term in PROSE_IDF_CAP_SHARE of the documents, and numbers (`1113`, `2016`: line
+ * numbers, dates, outputs) come last.
  */
 export function selectTerms(
   terms: string[],
@@ -37,11 +47,19 @@ export function selectTerms(
   totalDocs: number,
   max = MAX_BM25_TERMS,
   counts: Map<string, number> = new Map(),
+  codeTerms?: ReadonlySet<string>,
 ): TermSelection {
   const absent = terms.filter((t) => !(df.get(t) ?? 0));
   const present = terms.filter((t) => (df.get(t) ?? 0) > 0);
   if (present.length <= max) return { selected: present, absent };
-  const score = (t: string) => idf(df.get(t) ?? 0, Math.max(totalDocs, 1)) * (1 + 0.5 * Math.log(Math.max(1, counts.get(t) ?? 1)));
+  const n = Math.max(totalDocs, 1);
+  const proseCap = idf(Math.max(1, n * PROSE_IDF_CAP_SHARE), n);
+  const weight = (t: string) => {
+    const w = idf(df.get(t) ?? 0, n);
+    if (!codeTerms || codeTerms.has(t)) return w;
+    return /^\d+$/.test(t) ? 1e-3 * w : Math.min(w, proseCap);
+  };
+  const score = (t: string) => weight(t) * (1 + 0.5 * Math.log(Math.max(1, counts.get(t) ?? 1)));
   const order = new Map(present.map((t, i) => [t, i]));
   const selected = [...present].sort((a, b) => score(b) - score(a) || order.get(a)! - order.get(b)!).slice(0, max);
   return { selected, absent };

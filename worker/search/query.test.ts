@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { isTestPath } from "./filters";
-import { parseQuery, stripListings } from "./query";
+import { parseQuery, stripListings, stripMarkup } from "./query";
 import { namesFileBySuffix } from "./channels/path";
 import { makeSnippet, SNIPPET_MAX_CHARS, SNIPPET_MAX_LINES } from "./snippet";
 import { idf, selectTerms } from "./terms";
@@ -64,6 +64,28 @@ describe("stripListings", () => {
     expect(out).toContain("x = compute(1, 2)");
     expect(out.join(" ")).not.toMatch(/apipkg|asn1crypto|zipp|pluggy|GitPython|PyYAML/);
   });
+  it("drops environment reports of name: version rows, keeps configuration", () => {
+    const report = [
+      "DataSet.update causes chunked dask DataArray to evaluate its values eagerly",
+      "commit: None",
+      "python: 3.8.3 (default, Jul  2 2020, 11:26:31)",
+      "python-bits: 64",
+      "OS: Darwin",
+      "libhdf5: 1.10.6",
+      "",
+      "xarray: 0.16.0",
+      "Nio: None",
+      "```ini",
+      "[tool.pylint.MASTER]",
+      "ignore-paths: src/gen",
+      "jobs: 4",
+      "```",
+    ].join("\n");
+    const out = stripListings(report);
+    expect(out).not.toMatch(/libhdf5|Darwin|Nio|python-bits/);
+    expect(out).toContain("DataSet.update causes chunked dask DataArray");
+    expect(out).toContain("ignore-paths: src/gen");
+  });
   it("keeps a single name-version line and leaves text without listings untouched", () => {
     const text = "since pytest 6.0.1 the fixture is gone\nsee `request.node.add_marker`";
     expect(stripListings(text)).toBe(text);
@@ -73,6 +95,16 @@ describe("stripListings", () => {
     expect(parseQuery("where is the router").isReport).toBe(false);
     expect(parseQuery(Array.from({ length: 30 }, (_, i) => `word${i}`).join(" ")).isReport).toBe(true);
   });
+});
+
+describe("stripMarkup", () => {
+  it("drops HTML comments, rendering tags, addresses and hashes, keeps tracebacks' <module>", () => {
+    const out = stripMarkup("<!--\nThanks for submitting an issue!\n-->\n<details><summary>Output of <tt>show_versions()</tt></summary>\nat 0x101f82ed0 in <module> commit 5e1c2d3f4a\n</details>");
+    expect(out).not.toMatch(/Thanks|details|summary|tt>|0x101f82ed0|5e1c2d3f4a/);
+    expect(out).toContain("show_versions()");
+    expect(out).toContain("<module>");
+  });
+  it("keeps words that only look like hex", () => expect(stripMarkup("decade facade 12345678")).toBe("decade facade 12345678"));
 });
 
 describe("selectTerms", () => {

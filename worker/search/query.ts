@@ -45,6 +45,13 @@ const LISTING_ROW_RE = /^\s*[-|`+\\ ]*@?[A-Za-z][\w.\-[\]/@]*\s+v?\d+(?:\.\w+)+[
 /** Consecutive listing rows needed before they are dropped (a lone "pytest 6.0" stays). */
 const MIN_LISTING_RUN = 3;
 
+/** `name: value` on one line, as in `xr.show_versions()`, `pd.show_versions()`, `pylint --version`. */
+const KEY_VALUE_RE = /^\s*[A-Za-z][\w.\- ]{0,30}:\s+(\S.{0,100})?$/;
+/** A value that is a version or an empty slot: `1.10.6`, `3.8.3 (default, ...)`, `None`, `not installed`. */
+const VERSION_VALUE_RE = /^(?:v?\d+(?:\.\w+)+\S*(?:\s.*)?|None|null|not installed|unknown|)$/i;
+/** `name: value` rows in one run (blank lines allowed) before it counts as an environment report. */
+const MIN_KEY_VALUE_RUN = 5;
+
 /** Comma-separated single words in one line beyond which it is a package list ("Installing collected packages: a, b, ..."). */
 const MIN_LISTED_NAMES = 10;
 
@@ -63,7 +70,7 @@ function isVersionedLine(line: string): boolean {
  * rare in the index, so IDF term selection would otherwise pick them over the report's words.
  */
 export function stripListings(text: string): string {
-  const lines = text.split("\n");
+  const lines = text.split(/\r?\n/);
   const drop = lines.map((l) => isVersionedLine(l));
   let run = 0;
   for (let i = 0; i <= lines.length; i++) {
@@ -74,7 +81,38 @@ export function stripListings(text: string): string {
     if (run >= MIN_LISTING_RUN) for (let j = i - run; j < i; j++) drop[j] = true;
     run = 0;
   }
+  dropEnvironmentReports(lines, drop);
   return drop.some(Boolean) ? lines.filter((_, i) => !drop[i]).join("\n") : text;
+}
+
+/**
+ * Marks in `drop` the runs of `name: value` rows (blank and single continuation lines allowed
+ * inside) whose values are mostly versions or empty (`None`): the environment reports tools
+ * print (`show_versions()`, `--version` dumps). Configuration snippets (`ignore-paths: ...`) have other values and stay.
+ */
+function dropEnvironmentReports(lines: string[], drop: boolean[]): void {
+  let start = -1;
+  let rows = 0;
+  let versioned = 0;
+  const flush = (end: number) => {
+    if (rows >= MIN_KEY_VALUE_RUN && versioned * 2 >= rows) for (let j = start; j < end; j++) drop[j] = true;
+    start = -1;
+    rows = 0;
+    versioned = 0;
+  };
+  for (let i = 0; i <= lines.length; i++) {
+    const m = i < lines.length ? KEY_VALUE_RE.exec(lines[i]) : null;
+    if (m) {
+      if (start < 0) start = i;
+      rows++;
+      if (VERSION_VALUE_RE.test((m[1] ?? "").trim())) versioned++;
+    } else if (start >= 0 && i + 1 < lines.length && (!lines[i].trim() || KEY_VALUE_RE.test(lines[i + 1]))) {
+      // A blank line, or one continuation line (`[GCC 7.3.0]` after `python: 3.7.3 (default, ...)`).
+      continue;
+    } else {
+      flush(i);
+    }
+  }
 }
 
 const WORD_RE = /[\p{L}_$][\p{L}\p{N}_$]*(?:\.[\p{L}_$][\p{L}\p{N}_$]*)*/gu;
@@ -113,9 +151,24 @@ export function codeEvidenceWords(text: string): string[] {
   return out;
 }
 
-/** Parses `raw` (environment listings removed first); never throws. */
+/** HTML comments (issue templates' instructions) and the formatting tags issue trackers render. */
+const HTML_COMMENT_RE = /<!--[\s\S]*?(?:-->|$)/g;
+const HTML_TAG_RE = /<\/?(?:details|summary|tt|br|p|b|i|em|strong|code|pre|sub|sup|kbd|hr|img|a|ul|ol|li|table|tr|td|th|div|span)\b[^>\n]*>/gi;
+/** Memory addresses (`0x101f82ed0`) and long hex hashes with digits and letters (commits, object ids). */
+const HEX_RE = /\b0x[0-9a-fA-F]+\b|\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{8,64}\b/g;
+
+/**
+ * Removes what a pasted report carries besides its words: HTML comments (the issue template's
+ * instructions), rendering tags (`<details>`, `<tt>`), memory addresses and hashes. Their
+ * tokens are rare in code, so IDF term selection would pick them.
+ */
+export function stripMarkup(text: string): string {
+  return text.replace(HTML_COMMENT_RE, " ").replace(HTML_TAG_RE, " ").replace(HEX_RE, " ");
+}
+
+/** Parses `raw` (markup and environment listings removed first); never throws. */
 export function parseQuery(raw: string): ParsedQuery {
-  const text = stripListings(raw);
+  const text = stripListings(stripMarkup(raw));
   const terms = tokenizeQuery(text);
   const words = text.match(WORD_RE) ?? [];
   const code: string[] = [];

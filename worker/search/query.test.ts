@@ -29,6 +29,13 @@ describe("parseQuery", () => {
       if (row.tests !== undefined) expect(p.mentionsTests).toBe(row.tests);
     });
   }
+  it("takes names written as calls or in code spans, title first, without dunders", () => {
+    const report = ["Wrong result with `apart`", "```", ">>> bug = expr.subs(t, 1)", ">>> apart(bug)", "```", "also Intersection() and __init__() fail", "x ".repeat(30)].join("\n");
+    const p = parseQuery(report);
+    expect(p.identifiers.slice(0, 3)).toEqual(["apart", "expr", "subs"]);
+    expect(p.identifiers).toContain("Intersection");
+    expect(p.identifiers).not.toContain("__init__");
+  });
   it("puts code-like identifiers first and bounds their number", () => {
     const p = parseQuery(`please fix parse_cookie ${"word ".repeat(500)}`);
     expect(p.identifiers[0]).toBe("parse_cookie");

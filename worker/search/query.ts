@@ -151,6 +151,32 @@ export function codeEvidenceWords(text: string): string[] {
   return out;
 }
 
+/**
+ * The names a query marks as code (isCodeLike words, the parts of dotted names, names written
+ * as calls and words in inline code), those of its first line (a report's title) first, then
+ * in order of appearance. Dunder names (`__init__`) name a protocol every class implements,
+ * not a place, and are left out.
+ */
+export function codeNames(text: string): string[] {
+  const newline = text.indexOf("\n");
+  const titleEnd = newline < 0 ? text.length : newline;
+  const found: { name: string; at: number }[] = [];
+  const add = (name: string, at: number) => {
+    if (name.length < 2 || NOT_SYMBOLS.has(name.toLowerCase()) || /^__\w+__$/.test(name)) return;
+    found.push({ name, at });
+  };
+  for (const m of text.matchAll(WORD_RE)) {
+    const w = m[0];
+    if (w.includes(".")) for (const p of w.split(".")) add(p, m.index!);
+    else if (isCodeLike(w)) add(w, m.index!);
+  }
+  for (const m of text.matchAll(CALL_RE)) add(m[1], m.index!);
+  for (const m of text.matchAll(BACKTICK_RE)) for (const w of m[1].match(WORD_RE) ?? []) for (const p of w.split(".")) add(p, m.index!);
+  const rank = (f: { at: number }) => (f.at < titleEnd ? 0 : 1);
+  found.sort((a, b) => rank(a) - rank(b) || a.at - b.at);
+  return [...new Set(found.map((f) => f.name))];
+}
+
 /** HTML comments (issue templates' instructions) and the formatting tags issue trackers render. */
 const HTML_COMMENT_RE = /<!--[\s\S]*?(?:-->|$)/g;
 const HTML_TAG_RE = /<\/?(?:details|summary|tt|br|p|b|i|em|strong|code|pre|sub|sup|kbd|hr|img|a|ul|ol|li|table|tr|td|th|div|span)\b[^>\n]*>/gi;
@@ -171,17 +197,9 @@ export function parseQuery(raw: string): ParsedQuery {
   const text = stripListings(stripMarkup(raw));
   const terms = tokenizeQuery(text);
   const words = text.match(WORD_RE) ?? [];
-  const code: string[] = [];
-  const prose: string[] = [];
-  for (const w of words) {
-    const parts = w.includes(".") ? [w, ...w.split(".")] : [w];
-    for (const p of parts) {
-      if (p.length < 2 || NOT_SYMBOLS.has(p.toLowerCase())) continue;
-      // Parts of a dotted name (`app.route`) are member names: as specific as code.
-      if (p.includes(".")) continue;
-      (isCodeLike(p) || w.includes(".") ? code : prose).push(p);
-    }
-  }
+  const code = codeNames(text);
+  // Single prose words, used only for a query of one or two words.
+  const prose = words.length <= 2 ? words.filter((w) => w.length >= 2 && !w.includes(".") && !NOT_SYMBOLS.has(w.toLowerCase())) : [];
   // Runs of 2..4 adjacent words joined ("get user by id" -> getuserbyid), not starting or
   // ending with a function word.
   const joined: string[] = [];
@@ -194,11 +212,12 @@ export function parseQuery(raw: string): ParsedQuery {
       }
     }
   }
+  const isReport = terms.length > TESTS_QUERY_MAX_TERMS;
   const seen = new Set<string>();
   const identifiers: string[] = [];
   // Single prose words ("match", "stream") name too many symbols to be evidence; they stay
   // with BM25. Code-like words and joined runs are specific.
-  for (const w of [...code, ...joined, ...(words.length <= 2 ? prose : [])]) {
+  for (const w of [...code, ...joined, ...prose]) {
     const key = w.toLowerCase();
     if (seen.has(key)) continue;
     seen.add(key);
@@ -214,5 +233,5 @@ export function parseQuery(raw: string): ParsedQuery {
   const mentionsTests = terms.length <= TESTS_QUERY_MAX_TERMS && terms.some((t) => TEST_WORDS.has(t));
   const termSet = new Set(terms);
   const codeTerms = [...new Set(codeEvidenceWords(text).flatMap((w) => tokenize(w)))].filter((t) => termSet.has(t));
-  return { text, terms, identifiers, pathHints, mentionsTests, isReport: terms.length > TESTS_QUERY_MAX_TERMS, codeTerms };
+  return { text, terms, identifiers, pathHints, mentionsTests, isReport, codeTerms };
 }

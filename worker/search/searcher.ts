@@ -20,6 +20,7 @@ import { symbolChannel } from "./channels/symbol";
 import { vectorChannel } from "./channels/vector";
 import { chunkTokens, loadChunks } from "./chunk-rows";
 import { capPerFile, mergeChannelLists, reciprocalRankFusion, type FusedHit } from "./fuse";
+import { addFileEvidence } from "./file-evidence";
 import { confidenceGate } from "./gate";
 import { parseQuery, type ParsedQuery } from "./query";
 import { rerankByCoverage } from "./rerank";
@@ -192,7 +193,9 @@ export async function runSearch(deps: SearchDeps, targets: RepoTarget[], text: s
     const row = rows.get(h.chunkId);
     return row ? [{ ...h, row, path: row.path, kind: row.kind, symbol: row.symbol, container: row.container, content: row.content, language: row.language }] : [];
   });
-  const reranked = rerankByCoverage(loaded, selection.selected, df, totalDocs, { report: query.isReport });
+  const covered = rerankByCoverage(loaded, selection.selected, df, totalDocs, { report: query.isReport });
+  // A report asks for the file to change: a file matching it in several chunks ranks higher.
+  const reranked = query.isReport ? addFileEvidence(covered, (h) => `${h.row.repo}\0${h.row.path}`) : covered;
   const merged = capPerFile(reranked, options.fileCap, (h) => `${h.row.repo}\0${h.row.path}`)
     .sort((a, b) => b.score - a.score || (a.chunkId < b.chunkId ? -1 : 1))
     .slice(0, options.k);

@@ -3,7 +3,7 @@ import { isTestPath } from "./filters";
 import { parseQuery, stripListings, stripMarkup } from "./query";
 import { namesFileBySuffix } from "./channels/path";
 import { makeSnippet, SNIPPET_MAX_CHARS, SNIPPET_MAX_LINES } from "./snippet";
-import { idf, selectTerms } from "./terms";
+import { idf, proseCappedDf, selectTerms } from "./terms";
 
 describe("parseQuery", () => {
   const table: { q: string; identifiers?: string[]; terms?: string[]; pathHints?: string[]; tests?: boolean }[] = [
@@ -124,6 +124,17 @@ describe("selectTerms", () => {
     const df = new Map(terms.map((t, i) => [t, i + 1]));
     const { selected } = selectTerms(terms, df, 1000, 5);
     expect(selected).toEqual(["t0", "t1", "t2", "t3", "t4"]);
+  });
+  it("caps the IDF of a report's English words and leaves its numbers out, identifiers keep theirs", () => {
+    const terms = ["awesome", "nthroot", "1113", "modulus", ...Array.from({ length: 30 }, (_, i) => `w${i}`)];
+    const df = new Map<string, number>(terms.map((t) => [t, 500]));
+    df.set("awesome", 1).set("nthroot", 2).set("1113", 1).set("modulus", 40);
+    const { selected } = selectTerms(terms, df, 100_000, 3, new Map(), new Set(["nthroot"]));
+    expect(selected[0]).toBe("nthroot");
+    expect(selected).not.toContain("1113");
+    // Capped at 0.1% of 100,000 documents, "awesome" (df 1) ties with "modulus" (df 40): query order.
+    expect(selected.slice(1)).toEqual(["awesome", "modulus"]);
+    expect(proseCappedDf(df, 100_000, new Set(["nthroot"])).get("awesome")).toBe(100);
   });
   it("idf falls with document frequency", () => {
     expect(idf(1, 1000)).toBeGreaterThan(idf(100, 1000));

@@ -25,7 +25,7 @@ import { confidenceGate } from "./gate";
 import { parseQuery, type ParsedQuery } from "./query";
 import { rerankByCoverage } from "./rerank";
 import { makeSnippet } from "./snippet";
-import { selectTerms } from "./terms";
+import { proseCappedDf, selectTerms } from "./terms";
 import type { ChannelName, ChannelResult, ChunkRow, SearchFilters, SearchMode, SearchResponse, SearchResult } from "./types";
 
 /** Smallest candidate depth per channel; the depth is max(30, 3k). */
@@ -173,7 +173,10 @@ export async function runSearch(deps: SearchDeps, targets: RepoTarget[], text: s
   const title = text.trimStart().split("\n", 1)[0];
   if (title.length < text.trim().length) for (const t of tokenize(title)) if (counts.has(t)) counts.set(t, counts.get(t)! + 2);
   const { df, totalDocs } = await documentFrequencies(deps.db, query.terms);
-  const selection = selectTerms(query.terms, df, totalDocs, undefined, counts, query.isReport ? new Set(query.codeTerms) : undefined);
+  const codeTerms = query.isReport ? new Set(query.codeTerms) : undefined;
+  const selection = selectTerms(query.terms, df, totalDocs, undefined, counts, codeTerms);
+  // The rerank weighs a report's English words with the same capped IDF as term selection.
+  const weightDf = codeTerms ? proseCappedDf(df, totalDocs, codeTerms) : df;
   const depth = Math.max(MIN_CANDIDATE_DEPTH, 3 * options.k);
   const settled = await Promise.allSettled(targets.map((t) => runChannels(deps, t, query, selection.selected, channels, filters, depth)));
   const failedRepos: SearchResponse["stats"]["failedRepos"] = [];
@@ -193,7 +196,7 @@ export async function runSearch(deps: SearchDeps, targets: RepoTarget[], text: s
     const row = rows.get(h.chunkId);
     return row ? [{ ...h, row, path: row.path, kind: row.kind, symbol: row.symbol, container: row.container, content: row.content, language: row.language }] : [];
   });
-  const covered = rerankByCoverage(loaded, selection.selected, df, totalDocs, { report: query.isReport });
+  const covered = rerankByCoverage(loaded, selection.selected, weightDf, totalDocs, { report: query.isReport });
   // A report asks for the file to change: a file matching it in several chunks ranks higher.
   const reranked = query.isReport ? addFileEvidence(covered, (h) => `${h.row.repo}\0${h.row.path}`) : covered;
   const merged = capPerFile(reranked, options.fileCap, (h) => `${h.row.repo}\0${h.row.path}`)

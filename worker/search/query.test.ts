@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { isTestPath } from "./filters";
-import { parseQuery, stripListings, stripMarkup } from "./query";
+import { parseQuery, shortenPaths, stripListings, stripMarkup } from "./query";
 import { namesFileBySuffix } from "./channels/path";
 import { makeSnippet, SNIPPET_MAX_CHARS, SNIPPET_MAX_LINES } from "./snippet";
 import { idf, proseCappedDf, selectTerms } from "./terms";
@@ -112,6 +112,16 @@ describe("stripMarkup", () => {
     expect(out).toContain("<module>");
   });
   it("keeps words that only look like hex", () => expect(stripMarkup("decade facade 12345678")).toBe("decade facade 12345678"));
+});
+
+describe("shortenPaths", () => {
+  it("keeps the last two segments of long paths, and path hints keep the whole path", () => {
+    const line = 'File "/Users/jane/miniconda3/envs/py3/lib/python3.9/site-packages/seaborn/axisgrid.py", line 1; C:\\Users\\jane\\proj\\src\\gen\\about.py; src/flask/app.py';
+    expect(shortenPaths(line)).toBe('File "seaborn/axisgrid.py", line 1; gen/about.py; src/flask/app.py');
+    const p = parseQuery(line);
+    expect(p.terms).not.toContain("miniconda3");
+    expect(p.pathHints.some((h) => h.endsWith("site-packages/seaborn/axisgrid.py"))).toBe(true);
+  });
 });
 
 describe("selectTerms", () => {

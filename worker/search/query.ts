@@ -17,7 +17,7 @@ const TESTS_QUERY_MAX_TERMS = 24;
 
 /** A parsed query. */
 export interface ParsedQuery {
-  /** The query text, environment listings removed (stripListings). */
+  /** The query text: markup and environment listings removed, long paths shortened (stripMarkup, stripListings, shortenPaths). */
   text: string;
   /** Query-side tokens (tokenizeQuery): stop words dropped, deduplicated. */
   terms: string[];
@@ -192,9 +192,24 @@ export function stripMarkup(text: string): string {
   return text.replace(HTML_COMMENT_RE, " ").replace(HTML_TAG_RE, " ").replace(HEX_RE, " ");
 }
 
-/** Parses `raw` (markup and environment listings removed first); never throws. */
+/** A path of four or more segments, POSIX or Windows (`/home/u/env/lib/site-packages/pkg/mod.py`, `C:\\Users\\u\\x.py`). */
+const LONG_PATH_RE = /(?:[A-Za-z]:)?(?:[\\/][\w.@+-]+){4,}/g;
+/** Trailing segments of a long path kept as words: the package directory and the file. */
+const KEPT_PATH_SEGMENTS = 2;
+
+/**
+ * Shortens long paths to their last two segments. A traceback's frames repeat the reporter's
+ * directories (`/Users/jane/miniconda3/envs/py3/lib/python3.9/site-packages/`): rare words that
+ * name the machine, not the code. The file and its package stay (path hints keep the whole path).
+ */
+export function shortenPaths(text: string): string {
+  return text.replace(LONG_PATH_RE, (p) => p.split(/[\\/]/).slice(-KEPT_PATH_SEGMENTS).join("/"));
+}
+
+/** Parses `raw` (markup and environment listings removed first, long paths shortened); never throws. */
 export function parseQuery(raw: string): ParsedQuery {
-  const text = stripListings(stripMarkup(raw));
+  const full = stripListings(stripMarkup(raw));
+  const text = shortenPaths(full);
   const terms = tokenizeQuery(text);
   const words = text.match(WORD_RE) ?? [];
   const code = codeNames(text);
@@ -227,7 +242,7 @@ export function parseQuery(raw: string): ParsedQuery {
   // Dotted module names (`xarray.core.concat`, `org.acme.billing.Invoice`) name files too: as
   // paths without extension (the path channel matches them by their last segments).
   const modules = words.filter((w) => /^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*){2,}$/.test(w)).map((w) => w.replace(/\./g, "/"));
-  const pathHints = [...new Set([...(text.match(PATH_RE) ?? []), ...modules].map((p) => p.toLowerCase().replace(/^\.\//, "")).filter((p) => p.length >= 3))];
+  const pathHints = [...new Set([...(full.match(PATH_RE) ?? []), ...modules].map((p) => p.toLowerCase().replace(/^\.\//, "")).filter((p) => p.length >= 3))];
   // In a pasted bug report, test words are incidental ("pytest 5.3", "in my test ...") and the
   // fix is in the code; only a short question asking about tests includes them.
   const mentionsTests = terms.length <= TESTS_QUERY_MAX_TERMS && terms.some((t) => TEST_WORDS.has(t));

@@ -53,6 +53,8 @@ export interface SwebenchDetail {
   top: string[];
   /** The BM25 terms the server selected (`stats.queryTerms`); absent for the baseline. */
   queryTerms?: string[];
+  /** Per gold file, the channel ranks of its best chunk (`ranks` of the result), when it was returned. */
+  goldChannelRanks?: (Record<string, number> | null)[];
 }
 
 /** Detail of one ranking: gold ranks and the head of the list. */
@@ -99,7 +101,8 @@ export async function runSwebench(client: ApiClient, instances: SwebenchInstance
         const ranked = rankedFiles(response.results ?? []);
         const outcome = scoreLocalization(inst.instance_id, inst.repo, ranked, inst.gold_files, latencyMs);
         run.outcomes[v.label].push(outcome);
-        run.details[v.label].push(detail(inst.instance_id, inst.gold_files, ranked, response.stats?.queryTerms));
+        const goldChannelRanks = inst.gold_files.map((g) => response.results?.find((r) => r.path === g)?.ranks ?? null);
+        run.details[v.label].push({ ...detail(inst.instance_id, inst.gold_files, ranked, response.stats?.queryTerms), goldChannelRanks });
         log(`  ${v.label}: gold at ${outcome.allFoundAt ?? "-"} (${Math.round(latencyMs)} ms); baseline at ${run.outcomes[BASELINE_LABEL].at(-1)?.allFoundAt ?? "-"}`);
       } catch (err) {
         if (err instanceof ApiError && err.status === 400) run.unsupported[v.label] = err.message;

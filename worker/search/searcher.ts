@@ -23,6 +23,7 @@ import { capPerFile, mergeChannelLists, reciprocalRankFusion, type FusedHit } fr
 import { addFileEvidence } from "./file-evidence";
 import { confidenceGate } from "./gate";
 import { parseQuery, type ParsedQuery } from "./query";
+import { applySupportPrior } from "./report-prior";
 import { rerankByCoverage } from "./rerank";
 import { makeSnippet } from "./snippet";
 import { proseCappedDf, selectTerms } from "./terms";
@@ -197,8 +198,9 @@ export async function runSearch(deps: SearchDeps, targets: RepoTarget[], text: s
     return row ? [{ ...h, row, path: row.path, kind: row.kind, symbol: row.symbol, container: row.container, content: row.content, language: row.language }] : [];
   });
   const covered = rerankByCoverage(loaded, selection.selected, weightDf, totalDocs, { report: query.isReport });
-  // A report asks for the file to change: a file matching it in several chunks ranks higher.
-  const reranked = query.isReport ? addFileEvidence(covered, (h) => `${h.row.repo}\0${h.row.path}`) : covered;
+  // A report asks for the source file to change: docs and examples rank lower, and a file
+  // matching it in several chunks ranks higher.
+  const reranked = query.isReport ? addFileEvidence(applySupportPrior(covered), (h) => `${h.row.repo}\0${h.row.path}`) : covered;
   const merged = capPerFile(reranked, options.fileCap, (h) => `${h.row.repo}\0${h.row.path}`)
     .sort((a, b) => b.score - a.score || (a.chunkId < b.chunkId ? -1 : 1))
     .slice(0, options.k);

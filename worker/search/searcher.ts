@@ -69,13 +69,6 @@ export interface SearchOptions {
  */
 export const CHANNEL_WEIGHTS: Record<ChannelName, number> = { bm25: 1, vector: 0.5, symbol: 0.25, path: 0.25 };
 
-/**
- * RRF weights that replace CHANNEL_WEIGHTS for a pasted bug report: its identifiers and traceback
- * paths name definitions and files directly, so the symbol and path channels count as much as
- * the vector channel.
- */
-export const REPORT_CHANNEL_WEIGHTS: Partial<Record<ChannelName, number>> = { symbol: 0.5, path: 0.5 };
-
 /** What the searcher needs from the platform. */
 export interface SearchDeps {
   db: D1Database;
@@ -196,7 +189,7 @@ export async function runSearch(deps: SearchDeps, targets: RepoTarget[], text: s
       failedRepos.push({ repo: targets[i].id, error: s.reason instanceof Error ? s.reason.message : String(s.reason) });
     }
   });
-  const fused = fuseRepos(outcomes, channels, depth, { ...CHANNEL_WEIGHTS, ...(query.isReport ? REPORT_CHANNEL_WEIGHTS : {}), ...options.weights });
+  const fused = fuseRepos(outcomes, channels, depth, { ...CHANNEL_WEIGHTS, ...options.weights });
   // Enough candidates to fill k after the per-file cap in the usual case.
   const head = fused.slice(0, Math.max(options.k * 4, 40));
   const rows = await loadChunks(deps.db, head.map((h) => h.chunkId));

@@ -1,7 +1,8 @@
 /**
  * Exports the trees the public sets are scored on, OUTSIDE the project (they are others'
  * code and never committed): one folder per (repository, commit), `<out>/<name>-<short commit>`,
- * made with `git --git-dir=<dir> archive <commit> | tar -x -C <folder>`.
+ * made with `git --git-dir=<dir> archive <commit> | tar -x -C <folder>` (file by file, skipping
+ * blobs the repository lacks, when that fails: evals/lib/git-export.ts).
  *
  *   node evals/export-corpora.ts --set hono-50|swebench --out /tmp/cc-corpora \
  *     --git-dir honojs/hono=/path/to/hono/.git [--git-dir psf/requests=...] \
@@ -9,10 +10,10 @@
  *
  * Folders that already exist are kept. Repositories without a `--git-dir` are reported and skipped.
  */
-import { execSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { exportTree } from "./lib/git-export.ts";
 import { corpusFolderName, parseSwebench, pickInstances } from "./lib/sets.ts";
 
 const { values: args } = parseArgs({
@@ -64,7 +65,6 @@ for (const { repo, commit } of needed) {
     console.log(`skipped  ${repo}@${commit.slice(0, 7)}: pass --git-dir ${repo}=<path to its .git>`);
     continue;
   }
-  mkdirSync(folder, { recursive: true });
-  execSync(`git --git-dir=${JSON.stringify(gitDir)} archive ${commit} | tar -x -C ${JSON.stringify(folder)}`, { stdio: ["ignore", "inherit", "inherit"] });
-  console.log(`exported ${folder}`);
+  const { method, missing } = exportTree(gitDir, commit, folder);
+  console.log(`exported ${folder}${method === "blobs" ? ` (file by file; ${missing.length} blobs missing from the repository: ${missing.slice(0, 5).join(", ")}${missing.length > 5 ? ", ..." : ""})` : ""}`);
 }

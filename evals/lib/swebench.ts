@@ -37,8 +37,30 @@ export interface SwebenchRun {
   /** Variants the server rejected, with the reason. */
   unsupported: Record<string, string>;
   indexRuns: { instance: string; repo: string; wallMs: number; files: number }[];
+  /** Per variant label (and the baseline), what each instance ranked: for error analysis of the misses. */
+  details: Record<string, SwebenchDetail[]>;
   /** Whether the baseline used the product's own file list (else the upload minus binary/oversized files). */
   baselineFiles: "product-listing" | "upload-filtered";
+}
+
+/** What one search ranked for one instance. */
+export interface SwebenchDetail {
+  id: string;
+  gold: string[];
+  /** 1-based rank of each gold file among the distinct files (null: not in the results). */
+  goldRanks: (number | null)[];
+  /** The first 10 distinct files. */
+  top: string[];
+  /** The BM25 terms the server selected (`stats.queryTerms`); absent for the baseline. */
+  queryTerms?: string[];
+  /** Per gold file, the channel ranks of its best chunk (`ranks` of the result), when it was returned. */
+  goldChannelRanks?: (Record<string, number> | null)[];
+}
+
+/** Detail of one ranking: gold ranks and the head of the list. */
+function detail(id: string, gold: string[], files: string[], queryTerms?: string[]): SwebenchDetail {
+  const goldRanks = gold.map((g) => (files.includes(g) ? files.indexOf(g) + 1 : null));
+  return { id, gold, goldRanks, top: files.slice(0, 10), ...(queryTerms ? { queryTerms } : {}) };
 }
 
 /** Label of the baseline method in outcomes and tables. */
@@ -47,8 +69,11 @@ export const BASELINE_LABEL = "BM25 whole files (baseline)";
 /** Runs the instances in order; throws naming the missing corpus folder and how to export it. */
 export async function runSwebench(client: ApiClient, instances: SwebenchInstance[], options: SwebenchOptions): Promise<SwebenchRun> {
   const log = options.log ?? (() => {});
-  const run: SwebenchRun = { outcomes: { [BASELINE_LABEL]: [] }, unsupported: {}, indexRuns: [], baselineFiles: "upload-filtered" };
-  for (const v of options.variants) run.outcomes[v.label] = [];
+  const run: SwebenchRun = { outcomes: { [BASELINE_LABEL]: [] }, details: { [BASELINE_LABEL]: [] }, unsupported: {}, indexRuns: [], baselineFiles: "upload-filtered" };
+  for (const v of options.variants) {
+    run.outcomes[v.label] = [];
+    run.details[v.label] = [];
+  }
   for (const inst of instances) {
     const dir = join(options.corpusRoot, corpusFolderName(inst.repo, inst.base_commit));
     if (!existsSync(dir)) {
@@ -67,6 +92,7 @@ export async function runSwebench(client: ApiClient, instances: SwebenchInstance
     const t0 = performance.now();
     const baseFiles = baseline.search(inst.problem_statement, 10).map((h) => h.path);
     run.outcomes[BASELINE_LABEL].push(scoreLocalization(inst.instance_id, inst.repo, baseFiles, inst.gold_files, performance.now() - t0));
+    run.details[BASELINE_LABEL].push(detail(inst.instance_id, inst.gold_files, baseFiles));
 
     for (const v of options.variants) {
       if (run.unsupported[v.label]) continue;
@@ -75,6 +101,8 @@ export async function runSwebench(client: ApiClient, instances: SwebenchInstance
         const ranked = rankedFiles(response.results ?? []);
         const outcome = scoreLocalization(inst.instance_id, inst.repo, ranked, inst.gold_files, latencyMs);
         run.outcomes[v.label].push(outcome);
+        const goldChannelRanks = inst.gold_files.map((g) => response.results?.find((r) => r.path === g)?.ranks ?? null);
+        run.details[v.label].push({ ...detail(inst.instance_id, inst.gold_files, ranked, response.stats?.queryTerms), goldChannelRanks });
         log(`  ${v.label}: gold at ${outcome.allFoundAt ?? "-"} (${Math.round(latencyMs)} ms); baseline at ${run.outcomes[BASELINE_LABEL].at(-1)?.allFoundAt ?? "-"}`);
       } catch (err) {
         if (err instanceof ApiError && err.status === 400) run.unsupported[v.label] = err.message;

@@ -67,6 +67,8 @@ export interface SearchConfidence {
 export interface SearchResponse {
   results: SearchHit[];
   confidence?: SearchConfidence;
+  /** Server statistics; `queryTerms` are the BM25 terms it selected. */
+  stats?: { queryTerms?: string[] };
 }
 
 /** Search options the harness varies (mode, per-file cap, channels). */

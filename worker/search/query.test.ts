@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { isTestPath } from "./filters";
-import { parseQuery, stripListings } from "./query";
+import { parseQuery, shortenPaths, stripListings, stripMarkup } from "./query";
 import { namesFileBySuffix } from "./channels/path";
 import { makeSnippet, SNIPPET_MAX_CHARS, SNIPPET_MAX_LINES } from "./snippet";
-import { idf, selectTerms } from "./terms";
+import { idf, proseCappedDf, selectTerms } from "./terms";
 
 describe("parseQuery", () => {
   const table: { q: string; identifiers?: string[]; terms?: string[]; pathHints?: string[]; tests?: boolean }[] = [
@@ -29,6 +29,13 @@ describe("parseQuery", () => {
       if (row.tests !== undefined) expect(p.mentionsTests).toBe(row.tests);
     });
   }
+  it("takes names written as calls or in code spans, title first, without dunders", () => {
+    const report = ["Wrong result with `apart`", "```", ">>> bug = expr.subs(t, 1)", ">>> apart(bug)", "```", "also Intersection() and __init__() fail", "x ".repeat(30)].join("\n");
+    const p = parseQuery(report);
+    expect(p.identifiers.slice(0, 3)).toEqual(["apart", "expr", "subs"]);
+    expect(p.identifiers).toContain("Intersection");
+    expect(p.identifiers).not.toContain("__init__");
+  });
   it("puts code-like identifiers first and bounds their number", () => {
     const p = parseQuery(`please fix parse_cookie ${"word ".repeat(500)}`);
     expect(p.identifiers[0]).toBe("parse_cookie");
@@ -69,6 +76,28 @@ describe("stripListings", () => {
     expect(out).toContain("x = compute(1, 2)");
     expect(out.join(" ")).not.toMatch(/apipkg|asn1crypto|zipp|pluggy|GitPython|PyYAML/);
   });
+  it("drops environment reports of name: version rows, keeps configuration", () => {
+    const report = [
+      "DataSet.update causes chunked dask DataArray to evaluate its values eagerly",
+      "commit: None",
+      "python: 3.8.3 (default, Jul  2 2020, 11:26:31)",
+      "python-bits: 64",
+      "OS: Darwin",
+      "libhdf5: 1.10.6",
+      "",
+      "xarray: 0.16.0",
+      "Nio: None",
+      "```ini",
+      "[tool.pylint.MASTER]",
+      "ignore-paths: src/gen",
+      "jobs: 4",
+      "```",
+    ].join("\n");
+    const out = stripListings(report);
+    expect(out).not.toMatch(/libhdf5|Darwin|Nio|python-bits/);
+    expect(out).toContain("DataSet.update causes chunked dask DataArray");
+    expect(out).toContain("ignore-paths: src/gen");
+  });
   it("keeps a single name-version line and leaves text without listings untouched", () => {
     const text = "since pytest 6.0.1 the fixture is gone\nsee `request.node.add_marker`";
     expect(stripListings(text)).toBe(text);
@@ -77,6 +106,26 @@ describe("stripListings", () => {
   it("marks long queries as reports", () => {
     expect(parseQuery("where is the router").isReport).toBe(false);
     expect(parseQuery(Array.from({ length: 30 }, (_, i) => `word${i}`).join(" ")).isReport).toBe(true);
+  });
+});
+
+describe("stripMarkup", () => {
+  it("drops HTML comments, rendering tags, addresses and hashes, keeps tracebacks' <module>", () => {
+    const out = stripMarkup("<!--\nThanks for submitting an issue!\n-->\n<details><summary>Output of <tt>show_versions()</tt></summary>\nat 0x101f82ed0 in <module> commit 5e1c2d3f4a\n</details>");
+    expect(out).not.toMatch(/Thanks|details|summary|tt>|0x101f82ed0|5e1c2d3f4a/);
+    expect(out).toContain("show_versions()");
+    expect(out).toContain("<module>");
+  });
+  it("keeps words that only look like hex", () => expect(stripMarkup("decade facade 12345678")).toBe("decade facade 12345678"));
+});
+
+describe("shortenPaths", () => {
+  it("keeps the last two segments of long paths, and path hints keep the whole path", () => {
+    const line = 'File "/Users/jane/miniconda3/envs/py3/lib/python3.9/site-packages/seaborn/axisgrid.py", line 1; C:\\Users\\jane\\proj\\src\\gen\\about.py; src/flask/app.py';
+    expect(shortenPaths(line)).toBe('File "seaborn/axisgrid.py", line 1; gen/about.py; src/flask/app.py');
+    const p = parseQuery(line);
+    expect(p.terms).not.toContain("miniconda3");
+    expect(p.pathHints.some((h) => h.endsWith("site-packages/seaborn/axisgrid.py"))).toBe(true);
   });
 });
 
@@ -90,6 +139,17 @@ describe("selectTerms", () => {
     const df = new Map(terms.map((t, i) => [t, i + 1]));
     const { selected } = selectTerms(terms, df, 1000, 5);
     expect(selected).toEqual(["t0", "t1", "t2", "t3", "t4"]);
+  });
+  it("caps the IDF of a report's English words and leaves its numbers out, identifiers keep theirs", () => {
+    const terms = ["awesome", "nthroot", "1113", "modulus", ...Array.from({ length: 30 }, (_, i) => `w${i}`)];
+    const df = new Map<string, number>(terms.map((t) => [t, 500]));
+    df.set("awesome", 1).set("nthroot", 2).set("1113", 1).set("modulus", 40);
+    const { selected } = selectTerms(terms, df, 100_000, 3, new Map(), new Set(["nthroot"]));
+    expect(selected[0]).toBe("nthroot");
+    expect(selected).not.toContain("1113");
+    // Capped at 0.1% of 100,000 documents, "awesome" (df 1) ties with "modulus" (df 40): query order.
+    expect(selected.slice(1)).toEqual(["awesome", "modulus"]);
+    expect(proseCappedDf(df, 100_000, new Set(["nthroot"])).get("awesome")).toBe(100);
   });
   it("idf falls with document frequency", () => {
     expect(idf(1, 1000)).toBeGreaterThan(idf(100, 1000));

@@ -6,7 +6,7 @@
  * "get user by id" can find `getUserById`), path hints (words naming files or directories) and
  * whether tests are asked for. Pure.
  */
-import { tokenizeQuery } from "../../indexer/store/contract";
+import { tokenize, tokenizeQuery } from "../../indexer/store/contract";
 
 /** Most symbol-name candidates taken from one query (a pasted bug report has hundreds of words). */
 export const MAX_SYMBOL_CANDIDATES = 40;
@@ -17,7 +17,7 @@ const TESTS_QUERY_MAX_TERMS = 24;
 
 /** A parsed query. */
 export interface ParsedQuery {
-  /** The query text, environment listings removed (stripListings). */
+  /** The query text: markup and environment listings removed, long paths shortened (stripMarkup, stripListings, shortenPaths). */
   text: string;
   /** Query-side tokens (tokenizeQuery): stop words dropped, deduplicated. */
   terms: string[];
@@ -29,6 +29,11 @@ export interface ParsedQuery {
   mentionsTests: boolean;
   /** A long query (more than 24 terms): a pasted bug report, whose answer is code, not docs. */
   isReport: boolean;
+  /**
+   * Query tokens the text marks as code (codeEvidenceWords): their rarity in the index is
+   * evidence, unlike a rare English word's (terms.ts).
+   */
+  codeTerms: string[];
 }
 
 /** `name==1.2.3`, `name-1.2.3`, `name>=1.2`, `name@1.2.3`: an installed package with its version. */
@@ -39,6 +44,13 @@ const VERSION_RE = /^v?\d+(?:\.\w+)+[\w.+\-]*$/;
 const LISTING_ROW_RE = /^\s*[-|`+\\ ]*@?[A-Za-z][\w.\-[\]/@]*\s+v?\d+(?:\.\w+)+[\w.+\-]*(?:\s+\S+){0,2}\s*$/;
 /** Consecutive listing rows needed before they are dropped (a lone "pytest 6.0" stays). */
 const MIN_LISTING_RUN = 3;
+
+/** `name: value` on one line, as in `xr.show_versions()`, `pd.show_versions()`, `pylint --version`. */
+const KEY_VALUE_RE = /^\s*[A-Za-z][\w.\- ]{0,30}:\s+(\S.{0,100})?$/;
+/** A value that is a version or an empty slot: `1.10.6`, `3.8.3 (default, ...)`, `None`, `not installed`. */
+const VERSION_VALUE_RE = /^(?:v?\d+(?:\.\w+)+\S*(?:\s.*)?|None|null|not installed|unknown|)$/i;
+/** `name: value` rows in one run (blank lines allowed) before it counts as an environment report. */
+const MIN_KEY_VALUE_RUN = 5;
 
 /** Comma-separated single words in one line beyond which it is a package list ("Installing collected packages: a, b, ..."). */
 const MIN_LISTED_NAMES = 10;
@@ -58,7 +70,7 @@ function isVersionedLine(line: string): boolean {
  * rare in the index, so IDF term selection would otherwise pick them over the report's words.
  */
 export function stripListings(text: string): string {
-  const lines = text.split("\n");
+  const lines = text.split(/\r?\n/);
   const drop = lines.map((l) => isVersionedLine(l));
   let run = 0;
   for (let i = 0; i <= lines.length; i++) {
@@ -69,11 +81,40 @@ export function stripListings(text: string): string {
     if (run >= MIN_LISTING_RUN) for (let j = i - run; j < i; j++) drop[j] = true;
     run = 0;
   }
+  dropEnvironmentReports(lines, drop);
   return drop.some(Boolean) ? lines.filter((_, i) => !drop[i]).join("\n") : text;
 }
 
-/** A Markdown code span holding one identifier: `memo`, `app.route` (group 1: the identifier). */
-const CODE_SPAN_RE = /`([\p{L}_$][\p{L}\p{N}_$.]*)`/gu;
+/**
+ * Marks in `drop` the runs of `name: value` rows (blank and single continuation lines allowed
+ * inside) whose values are mostly versions or empty (`None`): the environment reports tools
+ * print (`show_versions()`, `--version` dumps). Configuration snippets (`ignore-paths: ...`) have other values and stay.
+ */
+function dropEnvironmentReports(lines: string[], drop: boolean[]): void {
+  let start = -1;
+  let rows = 0;
+  let versioned = 0;
+  const flush = (end: number) => {
+    if (rows >= MIN_KEY_VALUE_RUN && versioned * 2 >= rows) for (let j = start; j < end; j++) drop[j] = true;
+    start = -1;
+    rows = 0;
+    versioned = 0;
+  };
+  for (let i = 0; i <= lines.length; i++) {
+    const m = i < lines.length ? KEY_VALUE_RE.exec(lines[i]) : null;
+    if (m) {
+      if (start < 0) start = i;
+      rows++;
+      if (VERSION_VALUE_RE.test((m[1] ?? "").trim())) versioned++;
+    } else if (start >= 0 && i + 1 < lines.length && (!lines[i].trim() || KEY_VALUE_RE.test(lines[i + 1]))) {
+      // A blank line, or one continuation line (`[GCC 7.3.0]` after `python: 3.7.3 (default, ...)`).
+      continue;
+    } else {
+      flush(i);
+    }
+  }
+}
+
 const WORD_RE = /[\p{L}_$][\p{L}\p{N}_$]*(?:\.[\p{L}_$][\p{L}\p{N}_$]*)*/gu;
 const PATH_RE = /(?:[\w.-]+\/)+[\w.-]*|[\w-]+\.(?:[cm]?[jt]sx?|py|go|rs|java|kt|rb|php|cs|c|h|cc|cpp|hpp|swift|scala|md|json|ya?ml|toml|sql|sh)\b/g;
 const TEST_WORDS = new Set(["test", "tests", "testing", "spec", "specs", "unittest", "pytest", "jest", "vitest", "fixture", "fixtures"]);
@@ -87,24 +128,93 @@ export function isCodeLike(word: string): boolean {
   return /[a-z][A-Z]|[A-Z]{2,}[a-z]|_|\$|\.|\p{N}/u.test(word) || /^[A-Z][a-z]+[A-Z]/.test(word);
 }
 
-/** Parses `raw` (environment listings removed first); never throws. */
+/** `name(`: a call or definition. */
+const CALL_RE = /([\p{L}_$][\p{L}\p{N}_$]*)\(/gu;
+/** A span in single backticks (Markdown inline code), on one line. */
+const BACKTICK_RE = /`([^`\n]{1,80})`/g;
+
+/** Whether a word is shaped like an identifier: camelCase, PascalCase with an inner capital, `_`, `$` or a dot (digits alone do not count: `m1`, `x2`). */
+function isIdentifierShaped(word: string): boolean {
+  return /[a-z][A-Z]|[A-Z]{2,}[a-z]|_|\$|\./.test(word) || /^[A-Z][a-z]+[A-Z]/.test(word);
+}
+
+/**
+ * Words the text marks as code: identifier-shaped words, names written as calls (`sign(x)`)
+ * and words in inline code spans (`` `nthroot_mod` ``). A report names the code it is about
+ * this way; its other words are English, whose rarity in code says little.
+ */
+export function codeEvidenceWords(text: string): string[] {
+  const out: string[] = [];
+  for (const w of text.match(WORD_RE) ?? []) if (isIdentifierShaped(w)) out.push(w);
+  for (const m of text.matchAll(CALL_RE)) out.push(m[1]);
+  for (const m of text.matchAll(BACKTICK_RE)) out.push(...(m[1].match(WORD_RE) ?? []));
+  return out;
+}
+
+/**
+ * The names a query marks as code (isCodeLike words, the parts of dotted names, names written
+ * as calls and words in inline code), those of its first line (a report's title) first, then
+ * in order of appearance. Dunder names (`__init__`) name a protocol every class implements,
+ * not a place, and are left out.
+ */
+export function codeNames(text: string): string[] {
+  const newline = text.indexOf("\n");
+  const titleEnd = newline < 0 ? text.length : newline;
+  const found: { name: string; at: number }[] = [];
+  const add = (name: string, at: number) => {
+    if (name.length < 2 || NOT_SYMBOLS.has(name.toLowerCase()) || /^__\w+__$/.test(name)) return;
+    found.push({ name, at });
+  };
+  for (const m of text.matchAll(WORD_RE)) {
+    const w = m[0];
+    if (w.includes(".")) for (const p of w.split(".")) add(p, m.index!);
+    else if (isCodeLike(w)) add(w, m.index!);
+  }
+  for (const m of text.matchAll(CALL_RE)) add(m[1], m.index!);
+  for (const m of text.matchAll(BACKTICK_RE)) for (const w of m[1].match(WORD_RE) ?? []) for (const p of w.split(".")) add(p, m.index!);
+  const rank = (f: { at: number }) => (f.at < titleEnd ? 0 : 1);
+  found.sort((a, b) => rank(a) - rank(b) || a.at - b.at);
+  return [...new Set(found.map((f) => f.name))];
+}
+
+/** HTML comments (issue templates' instructions) and the formatting tags issue trackers render. */
+const HTML_COMMENT_RE = /<!--[\s\S]*?(?:-->|$)/g;
+const HTML_TAG_RE = /<\/?(?:details|summary|tt|br|p|b|i|em|strong|code|pre|sub|sup|kbd|hr|img|a|ul|ol|li|table|tr|td|th|div|span)\b[^>\n]*>/gi;
+/** Memory addresses (`0x101f82ed0`) and long hex hashes with digits and letters (commits, object ids). */
+const HEX_RE = /\b0x[0-9a-fA-F]+\b|\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{8,64}\b/g;
+
+/**
+ * Removes what a pasted report carries besides its words: HTML comments (the issue template's
+ * instructions), rendering tags (`<details>`, `<tt>`), memory addresses and hashes. Their
+ * tokens are rare in code, so IDF term selection would pick them.
+ */
+export function stripMarkup(text: string): string {
+  return text.replace(HTML_COMMENT_RE, " ").replace(HTML_TAG_RE, " ").replace(HEX_RE, " ");
+}
+
+/** A path of four or more segments, POSIX or Windows (`/home/u/env/lib/site-packages/pkg/mod.py`, `C:\\Users\\u\\x.py`). */
+const LONG_PATH_RE = /(?:[A-Za-z]:)?(?:[\\/][\w.@+-]+){4,}/g;
+/** Trailing segments of a long path kept as words: the package directory and the file. */
+const KEPT_PATH_SEGMENTS = 2;
+
+/**
+ * Shortens long paths to their last two segments. A traceback's frames repeat the reporter's
+ * directories (`/Users/jane/miniconda3/envs/py3/lib/python3.9/site-packages/`): rare words that
+ * name the machine, not the code. The file and its package stay (path hints keep the whole path).
+ */
+export function shortenPaths(text: string): string {
+  return text.replace(LONG_PATH_RE, (p) => p.split(/[\\/]/).slice(-KEPT_PATH_SEGMENTS).join("/"));
+}
+
+/** Parses `raw` (markup and environment listings removed first, long paths shortened); never throws. */
 export function parseQuery(raw: string): ParsedQuery {
-  const text = stripListings(raw);
+  const full = stripListings(stripMarkup(raw));
+  const text = shortenPaths(full);
   const terms = tokenizeQuery(text);
   const words = text.match(WORD_RE) ?? [];
-  const code: string[] = [];
-  const prose: string[] = [];
-  // A single word in a Markdown code span (`memo`) is named as code, whatever its shape.
-  const spans = new Set([...text.matchAll(CODE_SPAN_RE)].map((m) => m[1]));
-  for (const w of words) {
-    const parts = w.includes(".") ? [w, ...w.split(".")] : [w];
-    for (const p of parts) {
-      if (p.length < 2 || NOT_SYMBOLS.has(p.toLowerCase())) continue;
-      // Parts of a dotted name (`app.route`) are member names: as specific as code.
-      if (p.includes(".")) continue;
-      (isCodeLike(p) || w.includes(".") || spans.has(p) ? code : prose).push(p);
-    }
-  }
+  const code = codeNames(text);
+  // Single prose words, used only for a query of one or two words.
+  const prose = words.length <= 2 ? words.filter((w) => w.length >= 2 && !w.includes(".") && !NOT_SYMBOLS.has(w.toLowerCase())) : [];
   // Runs of 2..4 adjacent words joined ("get user by id" -> getuserbyid), not starting or
   // ending with a function word.
   const joined: string[] = [];
@@ -117,11 +227,12 @@ export function parseQuery(raw: string): ParsedQuery {
       }
     }
   }
+  const isReport = terms.length > TESTS_QUERY_MAX_TERMS;
   const seen = new Set<string>();
   const identifiers: string[] = [];
   // Single prose words ("match", "stream") name too many symbols to be evidence; they stay
   // with BM25. Code-like words and joined runs are specific.
-  for (const w of [...code, ...joined, ...(words.length <= 2 ? prose : [])]) {
+  for (const w of [...code, ...joined, ...prose]) {
     const key = w.toLowerCase();
     if (seen.has(key)) continue;
     seen.add(key);
@@ -131,9 +242,11 @@ export function parseQuery(raw: string): ParsedQuery {
   // Dotted module names (`xarray.core.concat`, `org.acme.billing.Invoice`) name files too: as
   // paths without extension (the path channel matches them by their last segments).
   const modules = words.filter((w) => /^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*){2,}$/.test(w)).map((w) => w.replace(/\./g, "/"));
-  const pathHints = [...new Set([...(text.match(PATH_RE) ?? []), ...modules].map((p) => p.toLowerCase().replace(/^\.\//, "")).filter((p) => p.length >= 3))];
+  const pathHints = [...new Set([...(full.match(PATH_RE) ?? []), ...modules].map((p) => p.toLowerCase().replace(/^\.\//, "")).filter((p) => p.length >= 3))];
   // In a pasted bug report, test words are incidental ("pytest 5.3", "in my test ...") and the
   // fix is in the code; only a short question asking about tests includes them.
   const mentionsTests = terms.length <= TESTS_QUERY_MAX_TERMS && terms.some((t) => TEST_WORDS.has(t));
-  return { text, terms, identifiers, pathHints, mentionsTests, isReport: terms.length > TESTS_QUERY_MAX_TERMS };
+  const termSet = new Set(terms);
+  const codeTerms = [...new Set(codeEvidenceWords(text).flatMap((w) => tokenize(w)))].filter((t) => termSet.has(t));
+  return { text, terms, identifiers, pathHints, mentionsTests, isReport, codeTerms };
 }

@@ -21,11 +21,13 @@ import { vectorChannel } from "./channels/vector";
 import { chunkTokens, loadChunks } from "./chunk-rows";
 import { coalescingD1 } from "./d1-coalesce";
 import { capPerFile, mergeChannelLists, reciprocalRankFusion, type FusedHit } from "./fuse";
+import { addFileEvidence } from "./file-evidence";
 import { confidenceGate } from "./gate";
 import { parseQuery, type ParsedQuery } from "./query";
+import { applySupportPrior } from "./report-prior";
 import { rerankByCoverage } from "./rerank";
 import { makeSnippet } from "./snippet";
-import { selectTerms } from "./terms";
+import { proseCappedDf, selectTerms } from "./terms";
 import type { ChannelName, ChannelResult, ChunkRow, SearchFilters, SearchMode, SearchResponse, SearchResult } from "./types";
 
 /** Smallest candidate depth per channel; the depth is max(30, 3k). */
@@ -182,7 +184,10 @@ export async function runSearch(deps: SearchDeps, pendingTargets: RepoTarget[] |
   const title = text.trimStart().split("\n", 1)[0];
   if (title.length < text.trim().length) for (const t of tokenize(title)) if (counts.has(t)) counts.set(t, counts.get(t)! + 2);
   const { df, totalDocs } = await statistics!;
-  const selection = selectTerms(query.terms, df, totalDocs, undefined, counts);
+  const codeTerms = query.isReport ? new Set(query.codeTerms) : undefined;
+  const selection = selectTerms(query.terms, df, totalDocs, undefined, counts, codeTerms);
+  // The rerank weighs a report's English words with the same capped IDF as term selection.
+  const weightDf = codeTerms ? proseCappedDf(df, totalDocs, codeTerms) : df;
   const depth = Math.max(MIN_CANDIDATE_DEPTH, 3 * options.k);
   // The channels' reads over all repos go out in one D1 round trip (worker/search/d1-coalesce.ts).
   const channelDeps: SearchDeps = { ...deps, db: coalescingD1(deps.db) };
@@ -204,7 +209,10 @@ export async function runSearch(deps: SearchDeps, pendingTargets: RepoTarget[] |
     const row = rows.get(h.chunkId);
     return row ? [{ ...h, row, path: row.path, kind: row.kind, symbol: row.symbol, container: row.container, content: row.content, language: row.language }] : [];
   });
-  const reranked = rerankByCoverage(loaded, selection.selected, df, totalDocs, { report: query.isReport });
+  const covered = rerankByCoverage(loaded, selection.selected, weightDf, totalDocs, { report: query.isReport });
+  // A report asks for the source file to change: docs and examples rank lower, and a file
+  // matching it in several chunks ranks higher.
+  const reranked = query.isReport ? addFileEvidence(applySupportPrior(covered), (h) => `${h.row.repo}\0${h.row.path}`) : covered;
   const merged = capPerFile(reranked, options.fileCap, (h) => `${h.row.repo}\0${h.row.path}`)
     .sort((a, b) => b.score - a.score || (a.chunkId < b.chunkId ? -1 : 1))
     .slice(0, options.k);

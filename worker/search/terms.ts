@@ -27,9 +27,33 @@ export interface TermSelection {
 }
 
 /**
+ * Document share at which the IDF of an English word stops growing when `codeTerms` are given:
+ * a word of a bug report that is rare in code ("awesome", "thumbs", "copyright") is rare because
+ * code is not English, not because it names the code; identifiers keep their full IDF.
+ */
+export const PROSE_IDF_CAP_SHARE = 0.001;
+
+/**
+ * Document frequencies for weighting a bug report's terms: a term the report does not mark as
+ * code (`codeTerms`) counts as occurring in at least PROSE_IDF_CAP_SHARE of the `totalDocs`
+ * documents, so its IDF is capped there. Returns a new map; `df` is unchanged.
+ */
+export function proseCappedDf(df: Map<string, number>, totalDocs: number, codeTerms: ReadonlySet<string>): Map<string, number> {
+  const floor = Math.max(1, totalDocs * PROSE_IDF_CAP_SHARE);
+  const out = new Map(df);
+  for (const [t, n] of df) if (!codeTerms.has(t) && n > 0 && n < floor) out.set(t, floor);
+  return out;
+}
+
+/** A number alone (`1113`, `2016`, `404`): a line number, date or output value in a report. */
+const NUMBER_RE = /^\d+$/;
+
+/**
  * Picks up to `max` terms present in the index, by descending IDF (ties: query order).
  * `df` maps term to document frequency (missing = 0). Terms occurring more than once in the
- * query (`counts`) get a small boost: a bug report repeats what matters.
+ * query (`counts`) get a small boost: a bug report repeats what matters. With `codeTerms` (a
+ * bug report's terms marked as code, ParsedQuery.codeTerms), the other terms' IDF is capped
+ * (proseCappedDf) and numbers not marked as code are left out.
  */
 export function selectTerms(
   terms: string[],
@@ -37,11 +61,14 @@ export function selectTerms(
   totalDocs: number,
   max = MAX_BM25_TERMS,
   counts: Map<string, number> = new Map(),
+  codeTerms?: ReadonlySet<string>,
 ): TermSelection {
   const absent = terms.filter((t) => !(df.get(t) ?? 0));
-  const present = terms.filter((t) => (df.get(t) ?? 0) > 0);
+  const present = terms.filter((t) => (df.get(t) ?? 0) > 0 && !(codeTerms && !codeTerms.has(t) && NUMBER_RE.test(t)));
   if (present.length <= max) return { selected: present, absent };
-  const score = (t: string) => idf(df.get(t) ?? 0, Math.max(totalDocs, 1)) * (1 + 0.5 * Math.log(Math.max(1, counts.get(t) ?? 1)));
+  const n = Math.max(totalDocs, 1);
+  const weights = codeTerms ? proseCappedDf(df, n, codeTerms) : df;
+  const score = (t: string) => idf(weights.get(t) ?? 0, n) * (1 + 0.5 * Math.log(Math.max(1, counts.get(t) ?? 1)));
   const order = new Map(present.map((t, i) => [t, i]));
   const selected = [...present].sort((a, b) => score(b) - score(a) || order.get(a)! - order.get(b)!).slice(0, max);
   return { selected, absent };

@@ -123,9 +123,14 @@ const NOT_SYMBOLS = new Set(
   "the a an and or of to in on for by is are was be it this that with from as at how what where which who why when does do can should would will not no there their its into via using use used".split(" "),
 );
 
-/** Whether a word looks like code rather than prose: camelCase, snake_case, digits, dots, `$`. */
+/** Whether a word is shaped like an identifier: camelCase, PascalCase with an inner capital, `_`, `$` or a dot (digits alone do not count: `m1`, `x2`). */
+function isIdentifierShaped(word: string): boolean {
+  return /[a-z][A-Z]|[A-Z]{2,}[a-z]|_|\$|\./.test(word) || /^[A-Z][a-z]+[A-Z]/.test(word);
+}
+
+/** Whether a word looks like code rather than prose: identifier-shaped, or with digits. */
 export function isCodeLike(word: string): boolean {
-  return /[a-z][A-Z]|[A-Z]{2,}[a-z]|_|\$|\.|\p{N}/u.test(word) || /^[A-Z][a-z]+[A-Z]/.test(word);
+  return isIdentifierShaped(word) || /\p{N}/u.test(word);
 }
 
 /** `name(`: a call or definition. */
@@ -133,9 +138,19 @@ const CALL_RE = /([\p{L}_$][\p{L}\p{N}_$]*)\(/gu;
 /** A span in single backticks (Markdown inline code), on one line. */
 const BACKTICK_RE = /`([^`\n]{1,80})`/g;
 
-/** Whether a word is shaped like an identifier: camelCase, PascalCase with an inner capital, `_`, `$` or a dot (digits alone do not count: `m1`, `x2`). */
-function isIdentifierShaped(word: string): boolean {
-  return /[a-z][A-Z]|[A-Z]{2,}[a-z]|_|\$|\./.test(word) || /^[A-Z][a-z]+[A-Z]/.test(word);
+/**
+ * The words `text` marks as code, with their offsets: words `isCode` accepts, the parts of dotted
+ * names, names written as calls, and the words of inline code spans (dotted ones split).
+ */
+function markedWords(text: string, isCode: (word: string) => boolean): { name: string; at: number }[] {
+  const out: { name: string; at: number }[] = [];
+  const add = (w: string, at: number) => {
+    for (const p of w.split(".")) out.push({ name: p, at });
+  };
+  for (const m of text.matchAll(WORD_RE)) if (m[0].includes(".") || isCode(m[0])) add(m[0], m.index!);
+  for (const m of text.matchAll(CALL_RE)) add(m[1], m.index!);
+  for (const m of text.matchAll(BACKTICK_RE)) for (const w of m[1].match(WORD_RE) ?? []) add(w, m.index!);
+  return out;
 }
 
 /**
@@ -144,11 +159,7 @@ function isIdentifierShaped(word: string): boolean {
  * this way; its other words are English, whose rarity in code says little.
  */
 export function codeEvidenceWords(text: string): string[] {
-  const out: string[] = [];
-  for (const w of text.match(WORD_RE) ?? []) if (isIdentifierShaped(w)) out.push(w);
-  for (const m of text.matchAll(CALL_RE)) out.push(m[1]);
-  for (const m of text.matchAll(BACKTICK_RE)) out.push(...(m[1].match(WORD_RE) ?? []));
-  return out;
+  return markedWords(text, isIdentifierShaped).map((w) => w.name);
 }
 
 /**
@@ -160,18 +171,7 @@ export function codeEvidenceWords(text: string): string[] {
 export function codeNames(text: string): string[] {
   const newline = text.indexOf("\n");
   const titleEnd = newline < 0 ? text.length : newline;
-  const found: { name: string; at: number }[] = [];
-  const add = (name: string, at: number) => {
-    if (name.length < 2 || NOT_SYMBOLS.has(name.toLowerCase()) || /^__\w+__$/.test(name)) return;
-    found.push({ name, at });
-  };
-  for (const m of text.matchAll(WORD_RE)) {
-    const w = m[0];
-    if (w.includes(".")) for (const p of w.split(".")) add(p, m.index!);
-    else if (isCodeLike(w)) add(w, m.index!);
-  }
-  for (const m of text.matchAll(CALL_RE)) add(m[1], m.index!);
-  for (const m of text.matchAll(BACKTICK_RE)) for (const w of m[1].match(WORD_RE) ?? []) for (const p of w.split(".")) add(p, m.index!);
+  const found = markedWords(text, isCodeLike).filter(({ name }) => name.length >= 2 && !NOT_SYMBOLS.has(name.toLowerCase()) && !/^__\w+__$/.test(name));
   const rank = (f: { at: number }) => (f.at < titleEnd ? 0 : 1);
   found.sort((a, b) => rank(a) - rank(b) || a.at - b.at);
   return [...new Set(found.map((f) => f.name))];

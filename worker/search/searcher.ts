@@ -141,6 +141,9 @@ function noSearchableWords(targets: RepoTarget[], started: number): SearchRespon
   };
 }
 
+/** A candidate's file, for the per-file cap and file evidence: repo and path. */
+const fileOf = (h: { row: ChunkRow }) => `${h.row.repo}\0${h.row.path}`;
+
 function toResult(h: FusedHit & { row: ChunkRow }): SearchResult {
   const { snippet, truncated } = makeSnippet(h.row.content);
   return {
@@ -212,8 +215,8 @@ export async function runSearch(deps: SearchDeps, pendingTargets: RepoTarget[] |
   const covered = rerankByCoverage(loaded, selection.selected, weightDf, totalDocs, { report: query.isReport });
   // A report asks for the source file to change: docs and examples rank lower, and a file
   // matching it in several chunks ranks higher.
-  const reranked = query.isReport ? addFileEvidence(applySupportPrior(covered), (h) => `${h.row.repo}\0${h.row.path}`) : covered;
-  const merged = capPerFile(reranked, options.fileCap, (h) => `${h.row.repo}\0${h.row.path}`)
+  const reranked = query.isReport ? addFileEvidence(applySupportPrior(covered), fileOf) : covered;
+  const merged = capPerFile(reranked, options.fileCap, fileOf)
     .sort((a, b) => b.score - a.score || (a.chunkId < b.chunkId ? -1 : 1))
     .slice(0, options.k);
   const results = merged.map(toResult);

@@ -17,7 +17,7 @@ import type { InclusionRule } from "./lib/inclusion.ts";
 import { summarizeLocalization, type RetrievalReport } from "./lib/metrics.ts";
 import { replaceBlock } from "./lib/readme.ts";
 import { ablationMarkdown, localizationMarkdown, provenance, retrievalMarkdown } from "./lib/report.ts";
-import { parseRetrievalSet, parseSwebench, pickInstances } from "./lib/sets.ts";
+import { parseRetrievalSet, parseSwebench, pickInstanceIds, pickInstances } from "./lib/sets.ts";
 import { BASELINE_LABEL, runSwebench } from "./lib/swebench.ts";
 import type { SearchVariant } from "./lib/types.ts";
 import { ABLATION_VARIANTS } from "./lib/variants.ts";
@@ -36,6 +36,7 @@ const USAGE = `npm run eval -- --set fixture|hono-50|swebench [options]
   --k N                 results per query (default 10; swebench 50)
   --repos a/b,c/d       swebench: only these repositories
   --per-repo N          swebench: at most N instances per repository (default 20)
+  --instances a,b       swebench: only these instance ids (error analysis; overrides --repos/--per-repo)
   --bench-dir DIR       public sets (default ../shared/bench next to the project)
   --out FILE            JSON output (default evals/out/<set>.json)
   --write-readme        write the README block of this run
@@ -58,6 +59,7 @@ const { values: args } = parseArgs({
     k: { type: "string" },
     repos: { type: "string" },
     "per-repo": { type: "string", default: "20" },
+    instances: { type: "string" },
     "bench-dir": { type: "string" },
     out: { type: "string" },
     "write-readme": { type: "boolean", default: false },
@@ -183,7 +185,9 @@ async function runRetrieval(): Promise<{ output: RunOutput; markdown: string }> 
 
 async function runSwe(): Promise<{ output: RunOutput; markdown: string }> {
   const all = parseSwebench(readFileSync(join(benchDir, "swebench-lite-offline.jsonl"), "utf8"));
-  const instances = pickInstances(all, args.repos ? args.repos.split(",") : [], Number(args["per-repo"]));
+  const instances = args.instances
+    ? pickInstanceIds(all, args.instances.split(","))
+    : pickInstances(all, args.repos ? args.repos.split(",") : [], Number(args["per-repo"]));
   log(`${instances.length} instances across ${new Set(instances.map((i) => i.repo)).size} repositories`);
   const vs = variants();
   const run = await runSwebench(client, instances, { corpusRoot: args["corpus-root"]!, variants: vs, k: Number(args.k ?? 50), log });

@@ -58,6 +58,15 @@ export function pickInstances(all: SwebenchInstance[], repos: string[], perRepo:
   });
 }
 
+/** Picks the instances named by `ids`, in file order; throws naming any id the set lacks. */
+export function pickInstanceIds(all: SwebenchInstance[], ids: string[]): SwebenchInstance[] {
+  const known = new Set(all.map((d) => d.instance_id));
+  const missing = ids.filter((id) => !known.has(id));
+  if (missing.length) throw new Error(`unknown SWE-bench instance ids: ${missing.join(", ")}`);
+  const wanted = new Set(ids);
+  return all.filter((d) => wanted.has(d.instance_id));
+}
+
 /** Folder name of an exported corpus: `<name>-<first 7 of commit>`, e.g. `requests-a0df2cb`. */
 export function corpusFolderName(repo: string, commit: string): string {
   return `${repo.slice(repo.indexOf("/") + 1)}-${commit.slice(0, 7)}`;

@@ -155,6 +155,33 @@ describe("POST /api/search", () => {
     expect(body.stats.queryTerms).toContain("parsecookie");
   });
 
+  it("ranks a report's rarely defined names first in the symbol channel; a question keeps its order", async () => {
+    const store = (name: string) => ({
+      path: `src/stores/${name}.py`,
+      language: "python",
+      chunks: [chunk("method", 1, `    def remove(self, key):\n        del self.items[key]`, "remove", name)],
+    });
+    await indexFixture("s-names", "g1", [
+      store("cache"),
+      store("registry"),
+      store("queue"),
+      { path: "src/util/iterables.py", language: "python", chunks: [chunk("function", 1, "def dedupe(seq):\n    seen = set()\n    return [x for x in seq if not (x in seen or seen.add(x))]", "dedupe")] },
+    ]);
+    const report =
+      "dedupe silently skips items when the caller mutates the list\nWhen I loop over the output and call `remove()` on the input the result changes, " +
+      "so the order of the cache entries and the registry entries differs between runs on every platform we tried. " +
+      "Expected behaviour: a stable sequence, or an exception that tells me mutation during iteration is unsupported, like Python's own dictionaries raise.\n```python\n>>> for x in dedupe(items):\n...     items.remove(x)\n```";
+    const asReport = await api("/api/search", { method: "POST", json: { q: report, repo: "s-names", k: 5, mode: "symbol" } });
+    const reportBody = (await asReport.json()) as any;
+    const symbolRank = (results: any[], name: string) => Math.min(...results.filter((r) => r.symbol === name).map((r) => r.ranks.symbol));
+    expect(symbolRank(reportBody.results, "dedupe")).toBe(1);
+    expect(symbolRank(reportBody.results, "remove")).toBe(2);
+    // A question names `remove()` first on purpose: it stays first.
+    const question = await search({ q: "where is remove() called from dedupe()", repo: "s-names", mode: "symbol", k: "5" });
+    expect(symbolRank(question.body.results, "remove")).toBe(1);
+    expect(symbolRank(question.body.results, "dedupe")).toBe(4);
+  });
+
   it("rejects a body that is not a JSON object", async () => {
     const res = await api("/api/search", { method: "POST", body: "not json", headers: { "content-type": "application/json" } });
     expect(res.status).toBe(400);

@@ -5,6 +5,9 @@ describe("isSupportPath", () => {
   it.each([
     ["examples/pairgrid_dotplot.py", true], ["doc/usage/extensions/example_numpy.py", true], ["docs/index.rst", true],
     ["asv_bench/benchmarks/dataset_io.py", true], ["src/flask/app.py", false], ["sympy/printing/latex.py", false],
+    ["CHANGES", true], ["CHANGELOG.rst", true], ["docs/../HISTORY.md", true], ["CHANGES.old", true], ["pkg/NEWS", true],
+    [".github/ISSUE_TEMPLATE/bug-report.yml", true], ["src/changes.py", false], ["lib/history.py", false], ["src/history/store.ts", false],
+    ["bench/skip.py", true], ["benches/parse.rs", true], ["src/benchmark.ts", false],
     ["sphinx/ext/napoleon/docstring.py", false], ["lib/documentation.ts", false],
   ])("%s -> %s", (p, want) => expect(isSupportPath(p)).toBe(want));
 });

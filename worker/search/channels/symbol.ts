@@ -4,14 +4,14 @@
  * The symbol channel: definitions in `symbols` whose name matches a candidate name from the
  * query, exact case first, then case-insensitive, then by prefix (for code-like names). Within
  * a tier, names earlier in the query and definition kinds (functions, classes ...) before
- * variables and fields come first. In a pasted bug report, names with fewer definitions come
- * before the query order: a report's code names many things in passing (`list`, `pop`,
+ * variables and fields come first. In a pasted bug report, names its title marks as code come
+ * first (the title says what is broken), then names with fewer definitions before the query order: a report's code names many things in passing (`list`, `pop`,
  * `remove`), and a name defined once points at one place while one defined in twenty classes
  * hardly narrows anything (the IDF of a name over the symbol table). A question names few
  * identifiers, each on purpose, so its order stands (rarity first cost the fixture set one
  * R@1 question). Restricted to the active snapshot and the filters.
  */
-import { isCodeLike } from "../query";
+import { codeNames, isCodeLike } from "../query";
 import { filterSql } from "../filters";
 import type { ChannelHit, ChannelResult } from "../types";
 import { SNAPSHOT_JOIN, type ChannelScope } from "./scope";
@@ -62,6 +62,7 @@ export async function symbolChannel(scope: ChannelScope): Promise<ChannelResult>
   const rows = batches.flatMap((b) => b.results);
   const position = new Map(names.map((n, i) => [n.toLowerCase(), i]));
   const exact = new Set(names);
+  const title = scope.query.isReport ? new Set(codeNames(scope.query.text.trimStart().split("\n", 1)[0]).map((n) => n.toLowerCase())) : new Set<string>();
   const definitions = new Map<string, number>();
   for (const r of rows) if (position.has(r.name_lower)) definitions.set(r.name_lower, (definitions.get(r.name_lower) ?? 0) + 1);
   const keyed = rows.map((r) => {
@@ -69,7 +70,8 @@ export async function symbolChannel(scope: ChannelScope): Promise<ChannelResult>
     const tier = exact.has(r.name) ? 0 : pos !== undefined ? 1 : 2;
     const prefixPos = tier === 2 ? prefixes.findIndex((p) => r.name_lower.startsWith(p)) : 0;
     const count = tier === 2 || !scope.query.isReport ? 0 : definitions.get(r.name_lower)!;
-    return { r, key: [tier, count, pos ?? prefixPos, kindPrior(r.kind), tier === 2 ? r.name.length : 0, r.path, r.start_line] as const };
+    const inTitle = tier === 2 || title.has(r.name_lower) ? 0 : 1;
+    return { r, key: [tier, inTitle, count, pos ?? prefixPos, kindPrior(r.kind), tier === 2 ? r.name.length : 0, r.path, r.start_line] as const };
   });
   keyed.sort((a, b) => {
     for (let i = 0; i < a.key.length; i++) {

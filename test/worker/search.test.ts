@@ -155,7 +155,7 @@ describe("POST /api/search", () => {
     expect(body.stats.queryTerms).toContain("parsecookie");
   });
 
-  it("ranks a report's rarely defined names first in the symbol channel; a question keeps its order", async () => {
+  it("ranks a report's title names, then its rarely defined names first in the symbol channel; a question keeps its order", async () => {
     const store = (name: string) => ({
       path: `src/stores/${name}.py`,
       language: "python",
@@ -176,6 +176,11 @@ describe("POST /api/search", () => {
     const symbolRank = (results: any[], name: string) => Math.min(...results.filter((r) => r.symbol === name).map((r) => r.ranks.symbol));
     expect(symbolRank(reportBody.results, "dedupe")).toBe(1);
     expect(symbolRank(reportBody.results, "remove")).toBe(2);
+    // A report whose title marks `remove()` as code: the title's name comes first, rarity after.
+    const titled = report.replace(/^[^\n]*/, "`remove()` drops the wrong entry when dedupe runs on a list the caller mutates");
+    const titledBody = (await (await api("/api/search", { method: "POST", json: { q: titled, repo: "s-names", k: 5, mode: "symbol" } })).json()) as any;
+    expect(symbolRank(titledBody.results, "remove")).toBe(1);
+    expect(symbolRank(titledBody.results, "dedupe")).toBe(4);
     // A question names `remove()` first on purpose: it stays first.
     const question = await search({ q: "where is remove() called from dedupe()", repo: "s-names", mode: "symbol", k: "5" });
     expect(symbolRank(question.body.results, "remove")).toBe(1);

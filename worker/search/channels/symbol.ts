@@ -5,11 +5,12 @@
  * query, exact case first, then case-insensitive, then by prefix (for code-like names). Within
  * a tier, names earlier in the query and definition kinds (functions, classes ...) before
  * variables and fields come first. In a pasted bug report, names its title marks as code come
- * first (the title says what is broken), then names with fewer definitions before the query order: a report's code names many things in passing (`list`, `pop`,
- * `remove`), and a name defined once points at one place while one defined in twenty classes
- * hardly narrows anything (the IDF of a name over the symbol table). A question names few
- * identifiers, each on purpose, so its order stands (rarity first cost the fixture set one
- * R@1 question). Restricted to the active snapshot and the filters.
+ * first (the title says what is broken), then names with fewer definitions, then the query
+ * order: a report's code names many things in passing (`list`, `pop`, `remove`), and a name
+ * defined once points at one place while one defined in twenty classes hardly narrows anything
+ * (the IDF of a name over the symbol table). A question names few identifiers, each on purpose,
+ * so its order stands (rarity first cost the fixture set one R@1 question). Restricted to the
+ * active snapshot and the filters.
  */
 import { codeNames, isCodeLike } from "../query";
 import { filterSql } from "../filters";

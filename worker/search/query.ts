@@ -34,6 +34,8 @@ export interface ParsedQuery {
    * evidence, unlike a rare English word's (terms.ts).
    */
   codeTerms: string[];
+  /** Lowercased names the first line (a report's title) marks as code (codeNames); empty unless `isReport`. */
+  titleNames: string[];
 }
 
 /** `name==1.2.3`, `name-1.2.3`, `name>=1.2`, `name@1.2.3`: an installed package with its version. */
@@ -248,5 +250,6 @@ export function parseQuery(raw: string): ParsedQuery {
   const mentionsTests = terms.length <= TESTS_QUERY_MAX_TERMS && terms.some((t) => TEST_WORDS.has(t));
   const termSet = new Set(terms);
   const codeTerms = [...new Set(codeEvidenceWords(text).flatMap((w) => tokenize(w)))].filter((t) => termSet.has(t));
-  return { text, terms, identifiers, pathHints, mentionsTests, isReport, codeTerms };
+  const titleNames = isReport ? codeNames(text.trimStart().split("\n", 1)[0]).map((n) => n.toLowerCase()) : [];
+  return { text, terms, identifiers, pathHints, mentionsTests, isReport, codeTerms, titleNames };
 }

@@ -12,7 +12,7 @@
  * so its order stands (rarity first cost the fixture set one R@1 question). Restricted to the
  * active snapshot and the filters.
  */
-import { codeNames, isCodeLike } from "../query";
+import { isCodeLike } from "../query";
 import { filterSql } from "../filters";
 import type { ChannelHit, ChannelResult } from "../types";
 import { SNAPSHOT_JOIN, type ChannelScope } from "./scope";
@@ -63,7 +63,7 @@ export async function symbolChannel(scope: ChannelScope): Promise<ChannelResult>
   const rows = batches.flatMap((b) => b.results);
   const position = new Map(names.map((n, i) => [n.toLowerCase(), i]));
   const exact = new Set(names);
-  const title = scope.query.isReport ? new Set(codeNames(scope.query.text.trimStart().split("\n", 1)[0]).map((n) => n.toLowerCase())) : new Set<string>();
+  const title = new Set(scope.query.titleNames);
   const definitions = new Map<string, number>();
   for (const r of rows) if (position.has(r.name_lower)) definitions.set(r.name_lower, (definitions.get(r.name_lower) ?? 0) + 1);
   const keyed = rows.map((r) => {

@@ -107,6 +107,16 @@ describe("stripListings", () => {
     expect(parseQuery("where is the router").isReport).toBe(false);
     expect(parseQuery(Array.from({ length: 30 }, (_, i) => `word${i}`).join(" ")).isReport).toBe(true);
   });
+  it("marks short queries shaped like a report as reports: pasted output or three lines", () => {
+    const sentence = "When the base is not an integer, the modulo of its square is not zero";
+    expect(parseQuery(sentence).isReport).toBe(false);
+    expect(parseQuery(`Mod(x**2, x) is not 0\n${sentence}:\n\n\`\`\`\n>>> Mod(x**2, x)\n0\n\`\`\``).isReport).toBe(true);
+    expect(parseQuery(`${sentence}\n>>> Mod(S(1.5)**2, S(1.5))`).isReport).toBe(true);
+    expect(parseQuery(`Modulo is wrong\n${sentence}\nIt should check the base`).isReport).toBe(true);
+    // A question with a line break is still a question, and so is a short snippet.
+    expect(parseQuery(`Where is the modulo computed?\nThe base may not be an integer`).isReport).toBe(false);
+    expect(parseQuery("```\nMod(x, y)\n```").isReport).toBe(false);
+  });
 });
 
 describe("stripMarkup", () => {

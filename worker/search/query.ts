@@ -27,7 +27,10 @@ export interface ParsedQuery {
   pathHints: string[];
   /** Whether a short query talks about tests (then tests are not excluded by default). */
   mentionsTests: boolean;
-  /** A long query (more than 24 terms): a pasted bug report, whose answer is code, not docs. */
+  /**
+   * A pasted bug report, whose answer is code, not docs: more than 24 terms, or at least 6 in a
+   * text shaped like a report (hasReportShape: pasted output or three lines).
+   */
   isReport: boolean;
   /**
    * Query tokens the text marks as code (codeEvidenceWords): their rarity in the index is
@@ -208,6 +211,24 @@ export function shortenPaths(text: string): string {
   return text.replace(LONG_PATH_RE, (p) => p.split(/[\\/]/).slice(-KEPT_PATH_SEGMENTS).join("/"));
 }
 
+/** Fewest terms for a query to be a report by its shape alone (ParsedQuery.isReport). */
+const MIN_SHAPED_REPORT_TERMS = 6;
+/** Non-blank lines from which a query is shaped like a report. */
+const REPORT_MIN_LINES = 3;
+/** Pasted output: a fenced code block, a Python REPL prompt, a Python traceback. */
+const PASTED_OUTPUT_RE = /```|^\s*>>> |Traceback \(most recent call last\)/m;
+
+/**
+ * Whether `raw` is shaped like a bug report rather than a question: it has pasted output
+ * (PASTED_OUTPUT_RE) or at least REPORT_MIN_LINES non-blank lines. A short report (a title, a
+ * sentence and a REPL session) is as much a report as a long one, while questions, even long
+ * ones, are a sentence or two.
+ */
+export function hasReportShape(raw: string): boolean {
+  if (PASTED_OUTPUT_RE.test(raw)) return true;
+  return raw.trim().split("\n").filter((l) => l.trim()).length >= REPORT_MIN_LINES;
+}
+
 /** Parses `raw` (markup and environment listings removed first, long paths shortened); never throws. */
 export function parseQuery(raw: string): ParsedQuery {
   const full = stripListings(stripMarkup(raw));
@@ -229,7 +250,7 @@ export function parseQuery(raw: string): ParsedQuery {
       }
     }
   }
-  const isReport = terms.length > TESTS_QUERY_MAX_TERMS;
+  const isReport = terms.length > TESTS_QUERY_MAX_TERMS || (terms.length >= MIN_SHAPED_REPORT_TERMS && hasReportShape(raw));
   const seen = new Set<string>();
   const identifiers: string[] = [];
   // Single prose words ("match", "stream") name too many symbols to be evidence; they stay

@@ -117,6 +117,13 @@ describe("stripListings", () => {
     expect(parseQuery(`Where is the modulo computed?\nThe base may not be an integer`).isReport).toBe(false);
     expect(parseQuery("```\nMod(x, y)\n```").isReport).toBe(false);
   });
+  it("leaves tests out for a short report that mentions them, as for a long one", () => {
+    const question = "where do the tests check the modulo of a square";
+    expect(parseQuery(question).mentionsTests).toBe(true);
+    const report = parseQuery(`Mod(x**2, x) returns a wrong remainder\nIn my test the base is a float and the result is not zero\n>>> Mod(S(1.5)**2, S(1.5))`);
+    expect(report.isReport).toBe(true);
+    expect(report.mentionsTests).toBe(false);
+  });
 });
 
 describe("stripMarkup", () => {

@@ -25,7 +25,7 @@ export interface ParsedQuery {
   identifiers: string[];
   /** Lowercased path fragments named in the query: `src/router`, `router.ts`. */
   pathHints: string[];
-  /** Whether a short query talks about tests (then tests are not excluded by default). */
+  /** Whether a question (not a report) talks about tests (then tests are not excluded by default). */
   mentionsTests: boolean;
   /**
    * A pasted bug report, whose answer is code, not docs: more than 24 terms, or at least 6 in a
@@ -267,8 +267,8 @@ export function parseQuery(raw: string): ParsedQuery {
   const modules = words.filter((w) => /^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*){2,}$/.test(w)).map((w) => w.replace(/\./g, "/"));
   const pathHints = [...new Set([...(full.match(PATH_RE) ?? []), ...modules].map((p) => p.toLowerCase().replace(/^\.\//, "")).filter((p) => p.length >= 3))];
   // In a pasted bug report, test words are incidental ("pytest 5.3", "in my test ...") and the
-  // fix is in the code; only a short question asking about tests includes them.
-  const mentionsTests = terms.length <= TESTS_QUERY_MAX_TERMS && terms.some((t) => TEST_WORDS.has(t));
+  // fix is in the code; only a question asking about tests includes them.
+  const mentionsTests = !isReport && terms.some((t) => TEST_WORDS.has(t));
   const termSet = new Set(terms);
   const codeTerms = [...new Set(codeEvidenceWords(text).flatMap((w) => tokenize(w)))].filter((t) => termSet.has(t));
   const titleNames = isReport ? codeNames(text.trimStart().split("\n", 1)[0]).map((n) => n.toLowerCase()) : [];

@@ -49,18 +49,6 @@ describe("LocalEmbeddingProvider", () => {
     const [router, routing, cookie] = await p.embed(["SmartRouter routes", "routing strategies", "cookie jar"], "document");
     expect(cosine(router, routing)).toBeGreaterThan(cosine(router, cookie));
   });
-
-  it("weights query tokens: no weights is the plain query vector, a heavier token pulls towards its documents", async () => {
-    const p = new LocalEmbeddingProvider(384);
-    const query = "user session quota";
-    const [plain] = await p.embed([query], "query");
-    expect(Array.from(await p.embedWeightedQuery(query, new Map()))).toEqual(Array.from(plain));
-    const [sessions, quotas] = await p.embed(["function renewSession(user, session) { return session.renew(user) }", "function chargeQuota(account) { return quota.consume(account) }"], "document");
-    expect(cosine(plain, sessions)).toBeGreaterThan(cosine(plain, quotas));
-    const weighted = await p.embedWeightedQuery(query, new Map([["user", 0.2], ["session", 0.2], ["quota", 2.6]]));
-    expect(cosine(weighted, quotas)).toBeGreaterThan(cosine(weighted, sessions));
-    expect(Math.hypot(...weighted)).toBeCloseTo(1, 5);
-  });
 });
 
 describe("WorkersAiEmbeddingProvider", () => {

@@ -47,17 +47,16 @@ export function stem(word: string): string {
 
 /**
  * Features of a text as a map from feature string to weight (before hashing). Term frequency
- * is damped (1 + ln tf) so one repeated identifier cannot dominate a chunk. `termWeights`
- * multiplies each token's features (its word, stem and trigrams); tokens without one count 1.
+ * is damped (1 + ln tf) so one repeated identifier cannot dominate a chunk.
  */
-export function textFeatures(text: string, kind: "document" | "query", termWeights?: ReadonlyMap<string, number>): Map<string, number> {
+export function textFeatures(text: string, kind: "document" | "query"): Map<string, number> {
   const tokens = (kind === "query" ? tokenizeQuery(text) : tokenize(text)).filter((t) => !CODE_NOISE.has(t));
   const tf = new Map<string, number>();
   for (const t of tokens) tf.set(t, (tf.get(t) ?? 0) + 1);
   const out = new Map<string, number>();
   const add = (f: string, w: number) => out.set(f, (out.get(f) ?? 0) + w);
   for (const [t, n] of tf) {
-    const damp = (1 + Math.log(n)) * (termWeights?.get(t) ?? 1);
+    const damp = 1 + Math.log(n);
     add(`w:${t}`, TOKEN_WEIGHT * damp);
     const s = stem(t);
     add(`s:${s}`, STEM_WEIGHT * damp);

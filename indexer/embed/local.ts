@@ -39,10 +39,10 @@ export function l2Normalise(v: Float32Array): Float32Array {
   return v;
 }
 
-/** Hashes one text's features (each token's scaled by `termWeights`, default 1) into a unit vector of `dimensions`. */
-export function hashEmbed(text: string, kind: "document" | "query", dimensions: number, termWeights?: ReadonlyMap<string, number>): Float32Array {
+/** Hashes one text's features into a unit vector of `dimensions`. */
+export function hashEmbed(text: string, kind: "document" | "query", dimensions: number): Float32Array {
   const v = new Float32Array(dimensions);
-  for (const [feature, weight] of textFeatures(text, kind, termWeights)) {
+  for (const [feature, weight] of textFeatures(text, kind)) {
     const index = fnv1a(feature) % dimensions;
     const sign = fnv1a(feature, 0x9e3779b9) & 1 ? 1 : -1;
     v[index] += sign * weight;
@@ -62,14 +62,5 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
 
   async embed(texts: string[], kind: "document" | "query"): Promise<Float32Array[]> {
     return texts.map((t) => hashEmbed(t, kind, this.dimensions));
-  }
-
-  /**
-   * A query vector whose tokens are scaled by `weights` (the searcher passes IDF): the hashed
-   * features carry no corpus statistics, so without weights a question's common words
-   * (`request`, `handler`) count as much as the rare ones that name what it asks for.
-   */
-  async embedWeightedQuery(text: string, weights: ReadonlyMap<string, number>): Promise<Float32Array> {
-    return hashEmbed(text, "query", this.dimensions, weights);
   }
 }

@@ -121,13 +121,6 @@ export interface EmbeddingProvider {
   readonly maxBatch: number;
   /** Embeds texts; returns one L2-normalised vector per text, in order. `kind` lets asymmetric models prefix queries. */
   embed(texts: string[], kind: "document" | "query"): Promise<Float32Array[]>;
-  /**
-   * Optional: embeds one query with a weight per query token (from `tokenizeQuery`; a token
-   * without a weight counts 1), e.g. its IDF over the index. Only an embedder whose vector is
-   * a weighted sum of per-token features can honour weights (the local hashed embedder); a
-   * neural model leaves this out and the caller uses `embed`. Returns an L2-normalised vector.
-   */
-  embedWeightedQuery?(text: string, weights: ReadonlyMap<string, number>): Promise<Float32Array>;
 }
 
 /** A vector to store, keyed by chunk id. */

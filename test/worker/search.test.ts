@@ -47,15 +47,6 @@ beforeAll(async () => {
   await indexFixture("s1", "c0", [{ path: "src/users.ts", chunks: [chunk("function", 1, "export function legacyZanzibarLookup() {}", "legacyZanzibarLookup")] }], { embed: false, activate: false });
   await indexFixture("s2", "d1", [{ path: "lib/session.ts", chunks: [chunk("function", 1, "export function readSessionCookie(req) {\n  return parseCookie(req.headers.cookie).sid\n}", "readSessionCookie")] }]);
   await indexFixture("s-old-model", "e1", [{ path: "a.ts", chunks: [chunk("function", 1, "export function parseCookie() {}", "parseCookie")] }], { model: "@cf/baai/bge-base-en-v1.5" });
-  // Words in every chunk (user, session, token) and one in a single chunk (quota).
-  const common = Array.from({ length: 8 }, (_, i) =>
-    chunk("function", 1, `export function audit${i}(user: User, session: Session, token: string) {\n  return log(user, session, token)\n}`, `audit${i}`),
-  );
-  await indexFixture("s-idf", "g1", [
-    ...common.map((c, i) => ({ path: `src/audit${i}.ts`, chunks: [c] })),
-    { path: "src/sessions.ts", chunks: [chunk("function", 1, "export function renewSession(user: User, session: Session, token: string) {\n  return session.renew(user, token)\n}", "renewSession")] },
-    { path: "src/billing.ts", chunks: [chunk("function", 1, "export function chargeAccount(account: Account) {\n  return quota.consume(account)\n}", "chargeAccount")] },
-  ]);
   await indexFixture("s-not-ready", "f1", [{ path: "a.ts", chunks: [chunk("function", 1, "export function x() {}", "x")] }], { activate: false });
 });
 
@@ -102,12 +93,6 @@ describe("GET /api/search", () => {
     }
     const hybrid = await search({ q: "parseCookie", repo: "s1" });
     expect(Object.keys(hybrid.body.results[0].ranks).sort()).toEqual(["bm25", "path", "symbol", "vector"]);
-  });
-
-  it("weighs a question's rare words up in the local query vector", async () => {
-    // Unweighted, renewSession (three of the four words) is nearest; quota is the rare word.
-    const { body } = await search({ q: "user session token quota", repo: "s-idf", mode: "vector" });
-    expect(body.results[0].symbol).toBe("chargeAccount");
   });
 
   it("caps results per file (default 2), and the cap can be lifted", async () => {

@@ -3,7 +3,7 @@ import { isTestPath } from "./filters";
 import { parseQuery, shortenPaths, stripListings, stripMarkup } from "./query";
 import { namesFileBySuffix } from "./channels/path";
 import { makeSnippet, SNIPPET_MAX_CHARS, SNIPPET_MAX_LINES } from "./snippet";
-import { idf, proseCappedDf, queryTermWeights, selectTerms } from "./terms";
+import { idf, proseCappedDf, selectTerms } from "./terms";
 
 describe("parseQuery", () => {
   const table: { q: string; identifiers?: string[]; terms?: string[]; pathHints?: string[]; tests?: boolean }[] = [
@@ -143,20 +143,6 @@ describe("shortenPaths", () => {
     const p = parseQuery(line);
     expect(p.terms).not.toContain("miniconda3");
     expect(p.pathHints.some((h) => h.endsWith("site-packages/seaborn/axisgrid.py"))).toBe(true);
-  });
-});
-
-describe("queryTermWeights", () => {
-  it("weighs present terms by IDF over their mean IDF, leaving absent terms out", () => {
-    const df = new Map([["user", 500], ["quota", 2], ["session", 300]]);
-    const w = queryTermWeights(["user", "quota", "zzz", "session"], df, 1000);
-    expect([...w.keys()]).toEqual(["user", "quota", "session"]);
-    const mean = [...w.values()].reduce((a, b) => a + b, 0) / w.size;
-    expect(mean).toBeCloseTo(1, 10);
-    expect(w.get("quota")!).toBeGreaterThan(w.get("session")!);
-    expect(w.get("session")!).toBeGreaterThan(w.get("user")!);
-    expect(w.get("quota")! / w.get("user")!).toBeCloseTo(idf(2, 1000) / idf(500, 1000), 10);
-    expect(queryTermWeights(["zzz"], df, 1000).size).toBe(0);
   });
 });
 

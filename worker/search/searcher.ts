@@ -27,7 +27,7 @@ import { parseQuery, type ParsedQuery } from "./query";
 import { applySupportPrior } from "./report-prior";
 import { rerankByCoverage } from "./rerank";
 import { makeSnippet } from "./snippet";
-import { proseCappedDf, queryTermWeights, selectTerms } from "./terms";
+import { proseCappedDf, selectTerms } from "./terms";
 import type { ChannelName, ChannelResult, ChunkRow, SearchFilters, SearchMode, SearchResponse, SearchResult } from "./types";
 
 /** Smallest candidate depth per channel; the depth is max(30, 3k). */
@@ -97,8 +97,8 @@ interface RepoOutcome {
 }
 
 /** Runs the channels over one repo; a failing channel is reported as skipped, not thrown. */
-async function runChannels(deps: SearchDeps, target: RepoTarget, query: ParsedQuery, terms: string[], channels: ChannelName[], filters: SearchFilters, depth: number, termWeights?: ReadonlyMap<string, number>): Promise<RepoOutcome> {
-  const scope: ChannelScope = { db: deps.db, repo: target.id, commit: target.commit, indexedAt: target.indexedAt, filters, depth, query, terms, termWeights };
+async function runChannels(deps: SearchDeps, target: RepoTarget, query: ParsedQuery, terms: string[], channels: ChannelName[], filters: SearchFilters, depth: number): Promise<RepoOutcome> {
+  const scope: ChannelScope = { db: deps.db, repo: target.id, commit: target.commit, indexedAt: target.indexedAt, filters, depth, query, terms };
   let bestVectorScore: number | null = null;
   const runs = channels.map(async (name): Promise<ChannelResult> => {
     try {
@@ -202,11 +202,9 @@ export async function runSearch(deps: SearchDeps, pendingTargets: RepoTarget[] |
   // The rerank weighs a report's English words with the same capped IDF as term selection.
   const weightDf = codeTerms ? proseCappedDf(df, totalDocs, codeTerms) : df;
   const depth = Math.max(MIN_CANDIDATE_DEPTH, 3 * options.k);
-  // A question's query vector weighs its rare words up; a report's stays unweighted (terms.ts).
-  const termWeights = query.isReport ? undefined : queryTermWeights(query.terms, df, totalDocs);
   // The channels' reads over all repos go out in one D1 round trip (worker/search/d1-coalesce.ts).
   const channelDeps: SearchDeps = { ...deps, db: coalescingD1(deps.db) };
-  const settled = await Promise.allSettled(targets.map((t) => runChannels(channelDeps, t, query, selection.selected, channels, filters, depth, termWeights)));
+  const settled = await Promise.allSettled(targets.map((t) => runChannels(channelDeps, t, query, selection.selected, channels, filters, depth)));
   const failedRepos: SearchResponse["stats"]["failedRepos"] = [];
   const outcomes: RepoOutcome[] = [];
   settled.forEach((s, i) => {

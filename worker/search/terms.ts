@@ -45,22 +45,6 @@ export function proseCappedDf(df: Map<string, number>, totalDocs: number, codeTe
   return out;
 }
 
-/**
- * Query-vector weights for a question: each term present in the index gets its IDF divided by
- * the mean IDF of those terms (so the weights average 1), the classic tf-idf query weighting
- * (Salton and Buckley, "Term-weighting approaches in automatic text retrieval", IP&M 24(5),
- * 1988). Used by embedders that can weight tokens (EmbeddingProvider.embedWeightedQuery).
- * Measured (README "Retrieval", round 7): IDF to the power 1 beat 0.5 and 2 on hono-50 and
- * the fixture set; for bug reports it cost a SWE-bench dev instance, so reports stay unweighted.
- */
-export function queryTermWeights(terms: readonly string[], df: ReadonlyMap<string, number>, totalDocs: number): Map<string, number> {
-  const present = terms.filter((t) => (df.get(t) ?? 0) > 0);
-  const n = Math.max(totalDocs, 1);
-  const idfs = present.map((t) => idf(df.get(t)!, n));
-  const mean = idfs.reduce((a, b) => a + b, 0) / Math.max(1, idfs.length);
-  return new Map(present.map((t, i) => [t, idfs[i] / mean]));
-}
-
 /** A number alone (`1113`, `2016`, `404`): a line number, date or output value in a report. */
 const NUMBER_RE = /^\d+$/;
 

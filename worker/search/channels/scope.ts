@@ -21,8 +21,6 @@ export interface ChannelScope {
   query: ParsedQuery;
   /** BM25 terms after IDF selection. */
   terms: string[];
-  /** Weight per query token for the query vector (queryTermWeights); absent for a report. */
-  termWeights?: ReadonlyMap<string, number>;
 }
 
 /** JOIN restricting chunks `c` to the active snapshot; binds one parameter, the commit. */

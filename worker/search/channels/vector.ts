@@ -87,9 +87,7 @@ export async function vectorChannel(
 ): Promise<ChannelResult & { bestScore: number | null }> {
   const mismatch = embeddingMismatch(embedding, embedder);
   if (mismatch) return { channel: "vector", hits: [], skipped: mismatch, bestScore: null };
-  const text = scope.query.text.slice(0, MAX_QUERY_CHARS);
-  const v =
-    embedder.embedWeightedQuery && scope.termWeights ? await embedder.embedWeightedQuery(text, scope.termWeights) : (await embedder.embed([text], "query"))[0];
+  const [v] = await embedder.embed([scope.query.text.slice(0, MAX_QUERY_CHARS)], "query");
   const snapshot = scope.indexedAt === undefined ? undefined : { commit: scope.commit, indexedAt: scope.indexedAt };
   const matches = await store.query(scope.repo, v, Math.min(MAX_TOPK, scope.depth * OVERFETCH), { snapshot });
   if (!matches.length) return { channel: "vector", hits: [], bestScore: null };

@@ -12,8 +12,6 @@ import { tokenize, tokenizeQuery } from "../../indexer/store/contract";
 export const MAX_SYMBOL_CANDIDATES = 40;
 /** Queries with at most this many words also try adjacent words joined as identifiers. */
 const JOIN_WORDS_MAX_QUERY_WORDS = 16;
-/** Queries with more terms than this are bug reports, not questions about tests (see mentionsTests). */
-const TESTS_QUERY_MAX_TERMS = 24;
 
 /** A parsed query. */
 export interface ParsedQuery {
@@ -211,6 +209,8 @@ export function shortenPaths(text: string): string {
   return text.replace(LONG_PATH_RE, (p) => p.split(/[\\/]/).slice(-KEPT_PATH_SEGMENTS).join("/"));
 }
 
+/** Queries with more terms than this are bug reports whatever their shape (ParsedQuery.isReport). */
+const LONG_REPORT_TERMS = 24;
 /** Fewest terms for a query to be a report by its shape alone (ParsedQuery.isReport). */
 const MIN_SHAPED_REPORT_TERMS = 6;
 /** Non-blank lines from which a query is shaped like a report. */
@@ -250,7 +250,7 @@ export function parseQuery(raw: string): ParsedQuery {
       }
     }
   }
-  const isReport = terms.length > TESTS_QUERY_MAX_TERMS || (terms.length >= MIN_SHAPED_REPORT_TERMS && hasReportShape(raw));
+  const isReport = terms.length > LONG_REPORT_TERMS || (terms.length >= MIN_SHAPED_REPORT_TERMS && hasReportShape(raw));
   const seen = new Set<string>();
   const identifiers: string[] = [];
   // Single prose words ("match", "stream") name too many symbols to be evidence; they stay

@@ -7,6 +7,7 @@
  * whether tests are asked for. Pure.
  */
 import { tokenize, tokenizeQuery } from "../../indexer/store/contract";
+import { parseStackFrames, type StackFrame } from "./stack-trace";
 
 /** Most symbol-name candidates taken from one query (a pasted bug report has hundreds of words). */
 export const MAX_SYMBOL_CANDIDATES = 40;
@@ -37,6 +38,8 @@ export interface ParsedQuery {
   codeTerms: string[];
   /** Lowercased names the first line (a report's title) marks as code (codeNames); empty unless `isReport`. */
   titleNames: string[];
+  /** Stack frames pasted in the query, innermost first (parseStackFrames). */
+  frames: StackFrame[];
 }
 
 /** `name==1.2.3`, `name-1.2.3`, `name>=1.2`, `name@1.2.3`: an installed package with its version. */
@@ -272,5 +275,5 @@ export function parseQuery(raw: string): ParsedQuery {
   const termSet = new Set(terms);
   const codeTerms = [...new Set(codeEvidenceWords(text).flatMap((w) => tokenize(w)))].filter((t) => termSet.has(t));
   const titleNames = isReport ? codeNames(text.trimStart().split("\n", 1)[0]).map((n) => n.toLowerCase()) : [];
-  return { text, terms, identifiers, pathHints, mentionsTests, isReport, codeTerms, titleNames };
+  return { text, terms, identifiers, pathHints, mentionsTests, isReport, codeTerms, titleNames, frames: parseStackFrames(full) };
 }

@@ -27,6 +27,7 @@ import { parseQuery, type ParsedQuery } from "./query";
 import { applySupportPrior } from "./report-prior";
 import { rerankByCoverage } from "./rerank";
 import { makeSnippet } from "./snippet";
+import { applyTracePrior } from "./stack-trace";
 import { proseCappedDf, selectTerms } from "./terms";
 import type { ChannelName, ChannelResult, ChunkRow, SearchFilters, SearchMode, SearchResponse, SearchResult } from "./types";
 
@@ -223,9 +224,9 @@ export async function runSearch(deps: SearchDeps, pendingTargets: RepoTarget[] |
     return row ? [{ ...h, row, path: row.path, kind: row.kind, symbol: row.symbol, container: row.container, content: row.content, language: row.language }] : [];
   });
   const covered = rerankByCoverage(loaded, selection.selected, weightDf, totalDocs, { report: query.isReport });
-  // A report asks for the source file to change: docs and examples rank lower, and a file
-  // matching it in several chunks ranks higher.
-  const reranked = query.isReport ? addFileEvidence(applySupportPrior(covered), fileOf) : covered;
+  // A report asks for the source file to change: docs and examples rank lower, a file matching
+  // it in several chunks ranks higher, and so does the file where its stack trace ends.
+  const reranked = query.isReport ? applyTracePrior(addFileEvidence(applySupportPrior(covered), fileOf), query.frames) : covered;
   const merged = capPerFile(reranked, options.fileCap, fileOf)
     .sort((a, b) => b.score - a.score || (a.chunkId < b.chunkId ? -1 : 1))
     .slice(0, options.k);

@@ -1,0 +1,70 @@
+import { describe, expect, it } from "vitest";
+import { applyTracePrior, frameNamesFile, parseStackFrames, TRACE_PRIOR } from "./stack-trace";
+
+describe("parseStackFrames", () => {
+  it("reads a Python traceback innermost first, behind a log prefix too", () => {
+    const text = [
+      "Traceback (most recent call last):",
+      '  File "<string>", line 1, in <module>',
+      "INTERNALERROR>   File \"/usr/lib/python3.8/site-packages/_pytest/main.py\", line 191, in wrap_session",
+      '  File "C:\\Users\\e\\sympy\\core\\numbers.py", line 1045, in __new__',
+      "    num[1] = long(num[1], 16)",
+      "ValueError: invalid literal",
+    ].join("\n");
+    expect(parseStackFrames(text)).toEqual([
+      { path: "C:/Users/e/sympy/core/numbers.py", line: 1045, symbol: "__new__" },
+      { path: "/usr/lib/python3.8/site-packages/_pytest/main.py", line: 191, symbol: "wrap_session" },
+      { path: "<string>", line: 1, symbol: "<module>" },
+    ]);
+  });
+
+  it("reads pytest, V8, Java and Go frames", () => {
+    const pytest = "src/_pytest/python.py:12: in collect\n    x = 1\nsrc/_pytest/nodes.py:40: ValueError";
+    expect(parseStackFrames(pytest).map((f) => `${f.path}:${f.line}:${f.symbol}`)).toEqual(["src/_pytest/nodes.py:40:null", "src/_pytest/python.py:12:collect"]);
+    const v8 = "Error: boom\n    at compose (/app/node_modules/hono/dist/compose.js:30:11)\n    at /app/src/index.ts:4:3";
+    expect(parseStackFrames(v8)).toEqual([
+      { path: "/app/node_modules/hono/dist/compose.js", line: 30, symbol: "compose" },
+      { path: "/app/src/index.ts", line: 4, symbol: null },
+    ]);
+    const java = "java.lang.IllegalStateException: no rate\n\tat org.acme.billing.Invoice.total(Invoice.java:42)";
+    expect(parseStackFrames(java)).toEqual([{ path: "org/acme/billing/Invoice.java", line: 42, symbol: "total" }]);
+    const go = "panic: nil map\n\ngoroutine 1 [running]:\nmain.store(...)\n\t/home/u/app/store/map.go:17 +0x1d";
+    expect(parseStackFrames(go)).toEqual([{ path: "/home/u/app/store/map.go", line: 17, symbol: null }]);
+  });
+
+  it("finds nothing in prose and code without a trace", () => {
+    expect(parseStackFrames("Where is the file router.ts loaded?\n```python\nprint(open('a.py'))\n```")).toEqual([]);
+  });
+});
+
+describe("frameNamesFile", () => {
+  it.each([
+    ["/usr/lib/python3/site-packages/_pytest/python.py", "src/_pytest/python.py", true],
+    ["./sympy/core/sympify.py", "sympy/core/sympify.py", true],
+    ["org/acme/billing/Invoice.java", "src/main/java/org/acme/billing/Invoice.java", true],
+    ["/usr/lib/python3.9/argparse.py", "pylint/config/argument.py", false],
+    ["/home/u/other/utils.py", "pkg/utils.py", false],
+    ["test_foo.py", "test_foo.py", true],
+    ["test_foo.py", "testing/test_foo.py", false],
+  ])("%s names %s: %s", (frame, path, want) => expect(frameNamesFile(frame, path)).toBe(want));
+});
+
+describe("applyTracePrior", () => {
+  const candidates = [
+    { path: "sympy/physics/mechanics/system.py", score: 1 },
+    { path: "sympy/utilities/codegen.py", score: 0.9 },
+    { path: "sympy/core/numbers.py", score: 0.8 },
+  ];
+
+  it("lifts the file of the innermost frame that is in the repo", () => {
+    const frames = parseStackFrames('  File "/Users/a/sympy/sympy/core/numbers.py", line 1045, in __new__\n  File "/usr/lib/python3.9/pickle.py", line 3, in load');
+    const out = applyTracePrior(candidates, frames);
+    expect(out[0]).toEqual({ path: "sympy/core/numbers.py", score: 0.8 * TRACE_PRIOR });
+    expect(out.slice(1).map((c) => c.path)).toEqual(["sympy/physics/mechanics/system.py", "sympy/utilities/codegen.py"]);
+  });
+
+  it("changes nothing when no frame names a candidate's file", () => {
+    const frames = parseStackFrames('  File "/usr/lib/python3.9/argparse.py", line 2483, in _get_value');
+    expect(applyTracePrior(candidates, frames)).toEqual(candidates);
+  });
+});

@@ -7,6 +7,7 @@
  * whether tests are asked for. Pure.
  */
 import { tokenize, tokenizeQuery } from "../../indexer/store/contract";
+import { optionFlags } from "./option-flags";
 import { parseStackFrames, type StackFrame } from "./stack-trace";
 
 /** Most symbol-name candidates taken from one query (a pasted bug report has hundreds of words). */
@@ -40,6 +41,8 @@ export interface ParsedQuery {
   titleNames: string[];
   /** Stack frames pasted in the query, innermost first (parseStackFrames). */
   frames: StackFrame[];
+  /** Long command-line options written in the query (`--collect-only`), as written (optionFlags). */
+  optionFlags: string[];
 }
 
 /** `name==1.2.3`, `name-1.2.3`, `name>=1.2`, `name@1.2.3`: an installed package with its version. */
@@ -275,5 +278,5 @@ export function parseQuery(raw: string): ParsedQuery {
   const termSet = new Set(terms);
   const codeTerms = [...new Set(codeEvidenceWords(text).flatMap((w) => tokenize(w)))].filter((t) => termSet.has(t));
   const titleNames = isReport ? codeNames(text.trimStart().split("\n", 1)[0]).map((n) => n.toLowerCase()) : [];
-  return { text, terms, identifiers, pathHints, mentionsTests, isReport, codeTerms, titleNames, frames: parseStackFrames(full) };
+  return { text, terms, identifiers, pathHints, mentionsTests, isReport, codeTerms, titleNames, frames: parseStackFrames(full), optionFlags: optionFlags(full) };
 }

@@ -23,6 +23,7 @@ import { coalescingD1 } from "./d1-coalesce";
 import { capPerFile, mergeChannelLists, reciprocalRankFusion, type FusedHit } from "./fuse";
 import { addFileEvidence } from "./file-evidence";
 import { confidenceGate } from "./gate";
+import { applyOptionPrior, optionDeclarationFiles } from "./option-flags";
 import { parseQuery, type ParsedQuery } from "./query";
 import { applySupportPrior } from "./report-prior";
 import { rerankByCoverage } from "./rerank";
@@ -205,6 +206,17 @@ export async function runSearch(deps: SearchDeps, pendingTargets: RepoTarget[] |
   const depth = Math.max(MIN_CANDIDATE_DEPTH, 3 * options.k);
   // The channels' reads over all repos go out in one D1 round trip (worker/search/d1-coalesce.ts).
   const channelDeps: SearchDeps = { ...deps, db: coalescingD1(deps.db) };
+  // Files declaring a command-line option the query names; read in the channels' round trip.
+  const optionFiles = query.optionFlags.length
+    ? Promise.all(
+        targets.map((t) =>
+          optionDeclarationFiles(channelDeps.db, t.id, t.commit, query.optionFlags, filters).catch((err) => {
+            console.error(`option lookup failed for ${t.id}`, err);
+            return new Set<string>();
+          }),
+        ),
+      )
+    : Promise.resolve([]);
   const settled = await Promise.allSettled(targets.map((t) => runChannels(channelDeps, t, query, selection.selected, channels, filters, depth)));
   const failedRepos: SearchResponse["stats"]["failedRepos"] = [];
   const outcomes: RepoOutcome[] = [];
@@ -226,7 +238,9 @@ export async function runSearch(deps: SearchDeps, pendingTargets: RepoTarget[] |
   const covered = rerankByCoverage(loaded, selection.selected, weightDf, totalDocs, { report: query.isReport });
   // A report asks for the source file to change: docs and examples rank lower, a file matching
   // it in several chunks ranks higher, and so does the file where its stack trace ends.
-  const reranked = query.isReport ? applyTracePrior(addFileEvidence(applySupportPrior(covered), fileOf), query.frames) : covered;
+  const reported = query.isReport ? applyTracePrior(addFileEvidence(applySupportPrior(covered), fileOf), query.frames) : covered;
+  // The file declaring a command-line option the query names holds the code it switches on.
+  const reranked = applyOptionPrior(reported, new Set((await optionFiles).flatMap((s) => [...s])), fileOf);
   const merged = capPerFile(reranked, options.fileCap, fileOf)
     .sort((a, b) => b.score - a.score || (a.chunkId < b.chunkId ? -1 : 1))
     .slice(0, options.k);

@@ -4,7 +4,8 @@
  * Talks to a running instance only over REST (base URL and token), so the same command
  * measures the local and a deployed configuration. Given a corpus it indexes it through the
  * product first (tar.gz upload). Writes JSON to `--out` and, with `--write-readme`, the
- * README's generated block for this set. Options: see `USAGE` below or `--help`.
+ * README's generated block for this set; `--readme-from` writes that block from a saved run's
+ * JSON without running again. Options: see `USAGE` below or `--help`.
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -40,6 +41,8 @@ const USAGE = `npm run eval -- --set fixture|hono-50|swebench [options]
   --bench-dir DIR       public sets (default ../shared/bench next to the project)
   --out FILE            JSON output (default evals/out/<set>.json)
   --write-readme        write the README block of this run
+  --readme-from FILE    write the README block of a saved run (the JSON --out wrote; same --set and
+                        --ablation) and exit, without running
   --commit SHA          commit the server runs, for the provenance line (default: this checkout's HEAD;
                         scripts/serve-snapshot.ts prints it)`;
 
@@ -63,6 +66,7 @@ const { values: args } = parseArgs({
     "bench-dir": { type: "string" },
     out: { type: "string" },
     "write-readme": { type: "boolean", default: false },
+    "readme-from": { type: "string" },
     commit: { type: "string" },
     help: { type: "boolean", default: false },
   },
@@ -74,6 +78,24 @@ if (args.help || !args.set || !["fixture", "hono-50", "swebench"].includes(args.
   process.exit(args.help ? 0 : 2);
 }
 const setName = args.set as "fixture" | "hono-50" | "swebench";
+const readmeKey = `eval:${setName}${args.ablation ? "-ablation" : ""}`;
+
+/** Replaces the README block `readmeKey` with `markdown`. */
+function writeReadmeBlock(markdown: string): void {
+  const readmePath = join(ROOT, "README.md");
+  writeFileSync(readmePath, replaceBlock(readFileSync(readmePath, "utf8"), readmeKey, markdown, "## Evaluation"));
+  process.stderr.write(`updated README block ${readmeKey}\n`);
+}
+
+if (args["readme-from"]) {
+  const saved = JSON.parse(readFileSync(args["readme-from"], "utf8")) as { set?: string; markdown?: string };
+  if (saved.set !== setName || typeof saved.markdown !== "string") {
+    console.error(`${args["readme-from"]} is not a saved ${setName} run (needs "set": "${setName}" and "markdown"); pass the --out file of that run.`);
+    process.exit(2);
+  }
+  writeReadmeBlock(saved.markdown);
+  process.exit(0);
+}
 const benchDir = resolve(args["bench-dir"] ?? join(ROOT, "..", "shared", "bench"));
 const client = new ApiClient({ baseUrl: args["base-url"]!, token: readToken() });
 const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -227,9 +249,4 @@ writeFileSync(outPath, JSON.stringify({ ...output, rateLimitedWaits: client.rate
 if (client.rateLimitedWaits) log(`the server's rate limit made the runner wait ${client.rateLimitedWaits} times (latencies exclude the waits)`);
 console.log(markdown);
 log(`wrote ${outPath}`);
-if (args["write-readme"]) {
-  const readmePath = join(ROOT, "README.md");
-  const key = `eval:${setName}${args.ablation ? "-ablation" : ""}`;
-  writeFileSync(readmePath, replaceBlock(readFileSync(readmePath, "utf8"), key, markdown, "## Evaluation"));
-  log(`updated README block ${key}`);
-}
+if (args["write-readme"]) writeReadmeBlock(markdown);

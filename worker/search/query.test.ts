@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { isTestPath } from "./filters";
-import { parseQuery, shortenPaths, stripListings, stripMarkup } from "./query";
+import { hyphenJoined, parseQuery, shortenPaths, stripListings, stripMarkup } from "./query";
 import { namesFileBySuffix } from "./channels/path";
 import { makeSnippet, SNIPPET_MAX_CHARS, SNIPPET_MAX_LINES } from "./snippet";
 import { idf, proseCappedDf, selectTerms } from "./terms";
@@ -123,6 +123,15 @@ describe("stripListings", () => {
     const report = parseQuery(`Mod(x**2, x) returns a wrong remainder\nIn my test the base is a float and the result is not zero\n>>> Mod(S(1.5)**2, S(1.5))`);
     expect(report.isReport).toBe(true);
     expect(report.mentionsTests).toBe(false);
+  });
+  it("adds a report's hyphenated compounds joined, as code evidence; a question keeps them apart", () => {
+    const report = parseQuery("Module imported twice under import-mode=importlib\nThe assertion re-writer should unroll it\n```\nE  AssertionError\n```");
+    expect(report.isReport).toBe(true);
+    expect(report.terms).toEqual(expect.arrayContaining(["importmode", "rewriter", "import", "mode"]));
+    expect(report.codeTerms).toEqual(expect.arrayContaining(["importmode", "rewriter"]));
+    const question = parseQuery("where is the Content-Length header set");
+    expect(question.terms).not.toContain("contentlength");
+    expect(hyphenJoined("a run-last-failure flag, x-y and e-mail--x")).toEqual(["runlastfailure"]);
   });
 });
 

@@ -215,6 +215,19 @@ export function shortenPaths(text: string): string {
   return text.replace(LONG_PATH_RE, (p) => p.split(/[\\/]/).slice(-KEPT_PATH_SEGMENTS).join("/"));
 }
 
+/** A word of two or three letter-only parts joined by hyphens: `re-writer`, `import-mode`, `run-last-failure`. */
+const HYPHENATED_RE = /(?<![\w-])\p{L}{2,}(?:-\p{L}{2,}){1,2}(?![\w-])/gu;
+
+/**
+ * The hyphenated words of `text` joined and lowercased (`re-writer` -> `rewriter`,
+ * `import-mode` -> `importmode`): reports write a compound the way English does, and code names
+ * it as one identifier (`AssertionRewriter`, `ImportMode`). Only for reports: in a question,
+ * header names (`Content-Length`) joined pulled other chunks up (README "Retrieval", round 7).
+ */
+export function hyphenJoined(text: string): string[] {
+  return [...new Set((text.match(HYPHENATED_RE) ?? []).map((w) => w.replace(/-/g, "").toLowerCase()))];
+}
+
 /** Queries with more terms than this are bug reports whatever their shape (ParsedQuery.isReport). */
 const LONG_REPORT_TERMS = 24;
 /** Fewest terms for a query to be a report by its shape alone (ParsedQuery.isReport). */
@@ -257,6 +270,8 @@ export function parseQuery(raw: string): ParsedQuery {
     }
   }
   const isReport = terms.length > LONG_REPORT_TERMS || (terms.length >= MIN_SHAPED_REPORT_TERMS && hasReportShape(raw));
+  const joinedCompounds = isReport ? hyphenJoined(text).filter((j) => !terms.includes(j)) : [];
+  terms.push(...joinedCompounds);
   const seen = new Set<string>();
   const identifiers: string[] = [];
   // Single prose words ("match", "stream") name too many symbols to be evidence; they stay
@@ -276,7 +291,8 @@ export function parseQuery(raw: string): ParsedQuery {
   // fix is in the code; only a question asking about tests includes them.
   const mentionsTests = !isReport && terms.some((t) => TEST_WORDS.has(t));
   const termSet = new Set(terms);
-  const codeTerms = [...new Set(codeEvidenceWords(text).flatMap((w) => tokenize(w)))].filter((t) => termSet.has(t));
+  // A joined compound is evidence of code where the index has it: English spells it apart.
+  const codeTerms = [...new Set([...codeEvidenceWords(text).flatMap((w) => tokenize(w)), ...joinedCompounds])].filter((t) => termSet.has(t));
   const titleNames = isReport ? codeNames(text.trimStart().split("\n", 1)[0]).map((n) => n.toLowerCase()) : [];
   return { text, terms, identifiers, pathHints, mentionsTests, isReport, codeTerms, titleNames, frames: parseStackFrames(full), optionFlags: optionFlags(full) };
 }

@@ -26,7 +26,9 @@ export const SEARCH_MAX_REPOS = 50;
 
 /** Input of `search` (REST query/body and MCP tool arguments). */
 export const searchInput = z.object({
-  q: z.string().trim().min(1).max(SEARCH_MAX_QUERY_CHARS).describe("What to find: a question, identifiers, an error message or a whole bug report."),
+  q: z.string().trim().min(1).max(SEARCH_MAX_QUERY_CHARS).describe(
+      "What to find: a question, identifiers, an error message or a whole bug report. Paste stack traces whole (the file where one ends ranks higher) and write command-line options as --name (the file declaring one ranks higher).",
+    ),
   repo: repoIdSchema.optional().describe("Search only this repo."),
   repos: z.array(repoIdSchema).min(1).max(SEARCH_MAX_REPOS).optional().describe("Search these repos. Without repo and repos, every repo you can see."),
   k: z.number().int().min(1).max(SEARCH_MAX_K).default(10).describe("Results to return (default 10)."),

@@ -84,7 +84,7 @@ export const searchCodeTool = defineTool({
   title: "Search code",
   description:
     "Hybrid code search (BM25 + embeddings + symbol and path matching, fused by reciprocal rank) over the indexed repos. " +
-    "Ask in natural language, with identifiers, or paste an error or bug report. Returns ranked chunks as path:start-end with symbol, " +
+    "Ask in natural language, with identifiers, or paste an error with its whole stack trace or a bug report. Returns ranked chunks as path:start-end with symbol, " +
     "per-channel ranks, the code, and a confidence block: when confidence is low, say so rather than guess.",
   inputSchema: searchCodeInput,
   outputSchema: searchCodeOutput,

@@ -6,6 +6,10 @@ describe("optionFlags", () => {
     expect(optionFlags("pytest --collect-only needs a shortcut; run `--collect-only` or --outputFile")).toEqual(["--collect-only", "--outputFile"]);
     expect(optionFlags("a--b ---- |---|---| --x x-->y")).toEqual([]);
   });
+  it("leaves out the options of commands pasted in fenced code blocks", () => {
+    const report = "Headings vanish with rst_prolog\n```bash\n$ sphinx-quickstart --no-sep --project p\n```\nWith `--keep-going` too.\n~~~\nsphinx-build --jobs 2\n~~~\n```\n--unclosed";
+    expect(optionFlags(report)).toEqual(["--keep-going"]);
+  });
 });
 
 describe("declaresOption", () => {

@@ -32,13 +32,20 @@ const ROWS_PER_OPTION = 50;
 /** `--name` with letters, digits and inner hyphens, not part of a longer token (`a--b`, `---`). */
 const FLAG_RE = /(?<![\w-])--([A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*)(?![\w-])/g;
 
+/** A fenced code block (Markdown ``` or ~~~), closed or running to the end of the text. */
+const FENCED_BLOCK_RE = /^\s*(```|~~~)[^\n]*\n[\s\S]*?(?:^\s*\1\s*$|(?![\s\S]))/gm;
+
 /**
- * The long options (`--collect-only`, `--outputFile`) written in `text`, as written (options are case-sensitive), in order of appearance,
- * deduplicated, at most MAX_OPTION_FLAGS. A name of one character is not taken (`--x`).
+ * The long options (`--collect-only`, `--outputFile`) the text talks about: written in its
+ * prose, title or inline code, not inside fenced code blocks, where a report pastes the
+ * commands that reproduce it (`sphinx-quickstart --no-sep --project p --author me`) and their
+ * options name the tool's whole command line, not the subject. As written (options are
+ * case-sensitive), in order of appearance, deduplicated, at most MAX_OPTION_FLAGS; a name of
+ * one character is not taken (`--x`).
  */
 export function optionFlags(text: string): string[] {
   const out = new Set<string>();
-  for (const m of text.matchAll(FLAG_RE)) {
+  for (const m of text.replace(FENCED_BLOCK_RE, "\n").matchAll(FLAG_RE)) {
     if (m[1].length < 2) continue;
     out.add(`--${m[1]}`);
     if (out.size >= MAX_OPTION_FLAGS) break;

@@ -32,8 +32,25 @@ const ROWS_PER_OPTION = 50;
 /** `--name` with letters, digits and inner hyphens, not part of a longer token (`a--b`, `---`). */
 const FLAG_RE = /(?<![\w-])--([A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*)(?![\w-])/g;
 
-/** A fenced code block (Markdown ``` or ~~~), closed or running to the end of the text. */
-const FENCED_BLOCK_RE = /^\s*(```|~~~)[^\n]*\n[\s\S]*?(?:^\s*\1\s*$|(?![\s\S]))/gm;
+/** A line opening or closing a fenced code block (Markdown ``` or ~~~). */
+const FENCE_RE = /^[ \t]{0,3}(```|~~~)/;
+
+/** `text` without the lines of fenced code blocks (an unclosed fence runs to the end). Linear in the text. */
+function withoutFencedBlocks(text: string): string {
+  const kept: string[] = [];
+  let fence: string | null = null;
+  for (const line of text.split("\n")) {
+    const m = FENCE_RE.exec(line);
+    if (fence) {
+      if (m && m[1] === fence) fence = null;
+    } else if (m && !(line.trimEnd().length > 3 + line.indexOf(m[1]) && line.trimEnd().endsWith(m[1]))) {
+      fence = m[1]; // an opening fence; a line that also ends with it is inline code (```x --flag```)
+    } else {
+      kept.push(line);
+    }
+  }
+  return kept.join("\n");
+}
 
 /**
  * The long options (`--collect-only`, `--outputFile`) the text talks about: written in its
@@ -45,7 +62,7 @@ const FENCED_BLOCK_RE = /^\s*(```|~~~)[^\n]*\n[\s\S]*?(?:^\s*\1\s*$|(?![\s\S]))/
  */
 export function optionFlags(text: string): string[] {
   const out = new Set<string>();
-  for (const m of text.replace(FENCED_BLOCK_RE, "\n").matchAll(FLAG_RE)) {
+  for (const m of withoutFencedBlocks(text).matchAll(FLAG_RE)) {
     if (m[1].length < 2) continue;
     out.add(`--${m[1]}`);
     if (out.size >= MAX_OPTION_FLAGS) break;
@@ -53,13 +70,16 @@ export function optionFlags(text: string): string[] {
   return [...out];
 }
 
-/** Calls that declare options: argparse/optparse, pytest's `addoption`, commander/yargs `option`, click's `option`. */
-const DECLARE_CALL = String.raw`\b(?:add_?option|add_?argument|addoption|option|Option|flag|Flag)\s*\(`;
+/** Calls that declare options: argparse/optparse, pytest's `addoption` and `_addoption`, commander/yargs `option`, click's `option`. */
+const DECLARE_CALL = String.raw`(?<![A-Za-z0-9])_*(?:add_?option|add_?argument|addoption|option|Option|flag|Flag)\s*\(`;
 /** String arguments before the option (`"-c", `, `'-v', `) within one call. */
 const LEADING_STRINGS = String.raw`(?:\s*["'][^"'\n]*["']\s*,)*\s*`;
 
-/** SQL prefilter for DECLARE_CALL (LIKE is case-insensitive for ASCII): uses of an option in tests outnumber its declaration. */
-const DECLARING_WORDS_SQL = "(c.content LIKE '%option%' OR c.content LIKE '%argument%' OR c.content LIKE '%flag%')";
+/**
+ * SQL prefilter for DECLARE_CALL (LIKE is case-insensitive for ASCII): uses of an option in
+ * tests outnumber its declaration. Docs (`.md`, `.rst`, text) show example declarations, not the program's.
+ */
+const DECLARING_WORDS_SQL = "(c.content LIKE '%option%' OR c.content LIKE '%argument%' OR c.content LIKE '%flag%') AND c.language NOT IN ('markdown', 'text')";
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 

@@ -125,7 +125,8 @@ function dropEnvironmentReports(lines: string[], drop: boolean[]): void {
 }
 
 const WORD_RE = /[\p{L}_$][\p{L}\p{N}_$]*(?:\.[\p{L}_$][\p{L}\p{N}_$]*)*/gu;
-const PATH_RE = /(?:[\w.-]+\/)+[\w.-]*|[\w-]+\.(?:[cm]?[jt]sx?|py|go|rs|java|kt|rb|php|cs|c|h|cc|cpp|hpp|swift|scala|md|json|ya?ml|toml|sql|sh)\b/g;
+/** Path-like words; segments are bounded (255, the usual file-name limit) so a 30k-character run without a slash is not rescanned from every offset. */
+const PATH_RE = /(?:[\w.-]{1,255}\/)+[\w.-]{0,255}|[\w-]{1,255}\.(?:[cm]?[jt]sx?|py|go|rs|java|kt|rb|php|cs|c|h|cc|cpp|hpp|swift|scala|md|json|ya?ml|toml|sql|sh)\b/g;
 const TEST_WORDS = new Set(["test", "tests", "testing", "spec", "specs", "unittest", "pytest", "jest", "vitest", "fixture", "fixtures"]);
 /** Lowercased English words that are never useful as symbol names on their own. */
 const NOT_SYMBOLS = new Set(
@@ -142,8 +143,8 @@ export function isCodeLike(word: string): boolean {
   return isIdentifierShaped(word) || /\p{N}/u.test(word);
 }
 
-/** `name(`: a call or definition. */
-const CALL_RE = /([\p{L}_$][\p{L}\p{N}_$]*)\(/gu;
+/** `name(`: a call or definition. Tried only where a name starts, so a long run of name characters without `(` is scanned once. */
+const CALL_RE = /(?<![\p{L}\p{N}_$])([\p{L}_$][\p{L}\p{N}_$]{0,254})\(/gu;
 /** A span in single backticks (Markdown inline code), on one line. */
 const BACKTICK_RE = /`([^`\n]{1,80})`/g;
 
@@ -294,5 +295,5 @@ export function parseQuery(raw: string): ParsedQuery {
   // A joined compound is evidence of code where the index has it: English spells it apart.
   const codeTerms = [...new Set([...codeEvidenceWords(text).flatMap((w) => tokenize(w)), ...joinedCompounds])].filter((t) => termSet.has(t));
   const titleNames = isReport ? codeNames(text.trimStart().split("\n", 1)[0]).map((n) => n.toLowerCase()) : [];
-  return { text, terms, identifiers, pathHints, mentionsTests, isReport, codeTerms, titleNames, frames: parseStackFrames(full), optionFlags: optionFlags(full) };
+  return { text, terms, identifiers, pathHints, mentionsTests, isReport, codeTerms, titleNames, frames: parseStackFrames(raw), optionFlags: optionFlags(full) };
 }

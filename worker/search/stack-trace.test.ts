@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { applyTracePrior, frameNamesFile, parseStackFrames, TRACE_PRIOR } from "./stack-trace";
+import { parseQuery } from "./query";
+import { applyTracePrior, frameMatch, parseStackFrames, TRACE_PRIOR } from "./stack-trace";
 
 describe("parseStackFrames", () => {
   it("reads a Python traceback innermost first, behind a log prefix too", () => {
@@ -30,6 +31,15 @@ describe("parseStackFrames", () => {
     expect(parseStackFrames(java)).toEqual([{ path: "org/acme/billing/Invoice.java", line: 42, symbol: "total" }]);
     const go = "panic: nil map\n\ngoroutine 1 [running]:\nmain.store(...)\n\t/home/u/app/store/map.go:17 +0x1d";
     expect(parseStackFrames(go)).toEqual([{ path: "/home/u/app/store/map.go", line: 17, symbol: null }]);
+    const esm = "    at Hono.#dispatch (file:///home/me/app/src/hono-base.ts:407:20)";
+    expect(parseStackFrames(esm)).toEqual([{ path: "/home/me/app/src/hono-base.ts", line: 407, symbol: "Hono.#dispatch" }]);
+    const escaped = '  File "C:\\\\Users\\\\me\\\\_pytest\\\\terminal.py", line 3, in main';
+    expect(parseStackFrames(escaped)[0].path).toBe("C:/Users/me/_pytest/terminal.py");
+  });
+
+  it("reads Go frames of a whole report, offsets and all", () => {
+    const report = "Export panics on an empty order list\nRunning the migration panics.\n```\npanic: runtime error\n\ngoroutine 1 [running]:\nmain.RunMigrate()\n\t/src/app/cli/cmd/migrate.go:52 +0x1d4\n```";
+    expect(parseQuery(report).frames).toEqual([{ path: "/src/app/cli/cmd/migrate.go", line: 52, symbol: null }]);
   });
 
   it("finds nothing in prose and code without a trace", () => {
@@ -37,16 +47,24 @@ describe("parseStackFrames", () => {
   });
 });
 
-describe("frameNamesFile", () => {
+describe("frameMatch", () => {
   it.each([
-    ["/usr/lib/python3/site-packages/_pytest/python.py", "src/_pytest/python.py", true],
-    ["./sympy/core/sympify.py", "sympy/core/sympify.py", true],
-    ["org/acme/billing/Invoice.java", "src/main/java/org/acme/billing/Invoice.java", true],
-    ["/usr/lib/python3.9/argparse.py", "pylint/config/argument.py", false],
-    ["/home/u/other/utils.py", "pkg/utils.py", false],
-    ["test_foo.py", "test_foo.py", true],
-    ["test_foo.py", "testing/test_foo.py", false],
-  ])("%s names %s: %s", (frame, path, want) => expect(frameNamesFile(frame, path)).toBe(want));
+    ["/usr/lib/python3/site-packages/_pytest/python.py", "src/_pytest/python.py", 2],
+    ["/home/u/venv/lib/python3.9/site-packages/pylint/config/argument.py", "pylint/config/argument.py", 3],
+    ["./sympy/core/sympify.py", "sympy/core/sympify.py", 3],
+    ["/Users/a/git/sympy/sympy/core/numbers.py", "sympy/core/numbers.py", 3],
+    ["org/acme/billing/Invoice.java", "src/main/java/org/acme/billing/Invoice.java", 4],
+    ["src/utils/jwt/jwt.ts", "src/utils/jwt/jwt.ts", 4],
+    ["src/utils/jwt/jwt.ts", "src/middleware/jwt/jwt.ts", 2],
+    // Another installed package's file with the same tail, the standard library, a bare name.
+    ["/venv/lib/python3.11/site-packages/myplugin/config/__init__.py", "src/_pytest/config/__init__.py", 0],
+    ["/app/node_modules/zod/src/index.ts", "src/index.ts", 0],
+    ["/usr/lib/python3.11/logging/__init__.py", "src/_pytest/logging/__init__.py", 0],
+    ["/usr/lib/python3.9/argparse.py", "pylint/config/argument.py", 0],
+    ["/home/u/other/utils.py", "pkg/utils.py", 0],
+    ["test_foo.py", "test_foo.py", 1],
+    ["test_foo.py", "testing/test_foo.py", 0],
+  ])("%s names %s: %i", (frame, path, want) => expect(frameMatch(frame, path)).toBe(want));
 });
 
 describe("applyTracePrior", () => {
@@ -61,6 +79,15 @@ describe("applyTracePrior", () => {
     const out = applyTracePrior(candidates, frames);
     expect(out[0]).toEqual({ path: "sympy/core/numbers.py", score: 0.8 * TRACE_PRIOR });
     expect(out.slice(1).map((c) => c.path)).toEqual(["sympy/physics/mechanics/system.py", "sympy/utilities/codegen.py"]);
+  });
+
+  it("lifts the file the frame names best when two share its last segments", () => {
+    const jwt = [
+      { path: "src/middleware/jwt/jwt.ts", score: 1 },
+      { path: "src/utils/jwt/jwt.ts", score: 0.9 },
+    ];
+    const out = applyTracePrior(jwt, parseStackFrames("    at verify (src/utils/jwt/jwt.ts:80:11)"));
+    expect(out[0].path).toBe("src/utils/jwt/jwt.ts");
   });
 
   it("changes nothing when no frame names a candidate's file", () => {

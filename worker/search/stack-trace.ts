@@ -38,9 +38,12 @@ export const TRACE_PRIOR = 2;
 
 const PY_FRAME_RE = /(?:^|[\s>:])File "([^"\n]+)", line (\d+)(?:, in (\S+))?/;
 const PYTEST_FRAME_RE = /^([\w./\\-]+\.py):(\d+): (?:in (\S+)|[A-Z]\w*(?:Error|Exception|Warning|Exit)\b)/;
-const V8_FRAME_RE = /^\s*at (?:(?:async |new )?([\w$.<>\[\] ]+?) \()?((?:[A-Za-z]:)?[\w./\\@~+-]+\.\w+):(\d+)(?::\d+)?\)?\s*$/;
+/** `at f (path:L:C)` / `at path:L:C`; the path may be a `file://` URL; names may be private (`#dispatch`). */
+const V8_FRAME_RE = /^\s*at (?:(?:async |new )?([\w$#.<>\[\] ]{1,200}?) \()?(?:file:\/\/)?((?:[A-Za-z]:)?[\w./\\@~+-]{1,1000}\.\w+):(\d+)(?::\d+)?\)?\s*$/;
 const JAVA_FRAME_RE = /^\s*at ((?:[\w$]+\.)+)([\w$<>]+)\(([\w$]+\.(?:java|kt|scala|groovy)):(\d+)\)/;
 const GO_FRAME_RE = /^\s+((?:[A-Za-z]:)?[\w./\\@~+-]+\.go):(\d+)(?: \+0x[0-9a-f]+)?\s*$/;
+/** Lines longer than this are not frames (bounds the regexes' work on pasted blobs). */
+const MAX_FRAME_LINE = 2000;
 
 /** Java's frame path: the package of `org.acme.Billing.` (class dropped) joined with the file name. */
 function javaPath(qualified: string, file: string): string {
@@ -49,44 +52,64 @@ function javaPath(qualified: string, file: string): string {
   return [...parts, file].join("/");
 }
 
+/** Forward slashes, runs of separators collapsed (`C:\\Users\\x` copied from a repr -> `C:/Users/x`). */
+const normalizePath = (p: string) => p.replace(/[\\/]+/g, "/");
+
 /**
  * The stack frames of `text`, innermost first. Python and pytest traces list the innermost
  * frame last and are reversed; V8, Java and Go traces list it first. Several traces (chained
  * exceptions) keep the order of the text, each trace's frames innermost first, so the last
- * Python trace (the one that was raised) comes first. At most MAX_FRAMES frames.
+ * Python trace (the one that was raised) comes first. At most MAX_FRAMES frames. Pass the raw
+ * text: markup stripping removes Go's `+0x1d4` offsets.
  */
 export function parseStackFrames(text: string): StackFrame[] {
   const innermostLast: StackFrame[] = [];
   const innermostFirst: StackFrame[] = [];
   for (const line of text.split(/\r?\n/)) {
+    if (line.length > MAX_FRAME_LINE) continue;
     let m: RegExpExecArray | null;
-    if ((m = PY_FRAME_RE.exec(line))) innermostLast.push({ path: m[1].replace(/\\/g, "/"), line: Number(m[2]), symbol: m[3] ?? null });
-    else if ((m = PYTEST_FRAME_RE.exec(line))) innermostLast.push({ path: m[1].replace(/\\/g, "/"), line: Number(m[2]), symbol: m[3] ?? null });
+    if ((m = PY_FRAME_RE.exec(line))) innermostLast.push({ path: normalizePath(m[1]), line: Number(m[2]), symbol: m[3] ?? null });
+    else if ((m = PYTEST_FRAME_RE.exec(line))) innermostLast.push({ path: normalizePath(m[1]), line: Number(m[2]), symbol: m[3] ?? null });
     else if ((m = JAVA_FRAME_RE.exec(line))) innermostFirst.push({ path: javaPath(m[1], m[3]), line: Number(m[4]), symbol: m[2] });
-    else if ((m = V8_FRAME_RE.exec(line))) innermostFirst.push({ path: m[2].replace(/\\/g, "/"), line: Number(m[3]), symbol: m[1]?.trim() || null });
-    else if ((m = GO_FRAME_RE.exec(line))) innermostFirst.push({ path: m[1].replace(/\\/g, "/"), line: Number(m[2]), symbol: null });
+    else if ((m = V8_FRAME_RE.exec(line))) innermostFirst.push({ path: normalizePath(m[2]), line: Number(m[3]), symbol: m[1]?.trim() || null });
+    else if ((m = GO_FRAME_RE.exec(line))) innermostFirst.push({ path: normalizePath(m[1]), line: Number(m[2]), symbol: null });
   }
   return [...innermostLast.reverse(), ...innermostFirst].slice(0, MAX_FRAMES);
 }
 
+/** Directories under which installed packages live: what follows starts with the package's own name. */
+const PACKAGE_ROOT_RE = /^(?:.*\/)?(?:site-packages|dist-packages|node_modules)\/(.+)$/;
+/** A Python standard-library directory (`/usr/lib/python3.11/`, `lib/python3.9/`), with no package root below it. */
+const STDLIB_RE = /(?:^|\/)lib\/python\d+(?:\.\d+)?\//;
+
 /**
- * Whether a frame's `framePath` names the repo file `path`: equal, or agreeing on at least the
- * last two segments (`/usr/lib/site-packages/pkg/mod.py` names `src/pkg/mod.py`; a bare
- * `mod.py` names only a top-level `mod.py`). Case-sensitive, as paths are.
+ * How well a frame's `framePath` names the repo file `path`: the number of trailing path
+ * segments they share (more is a better match; equal paths match fully), or 0 when it does not
+ * name it. A frame under an installed-package directory (`site-packages/`, `node_modules/`)
+ * names a repo file only if everything from the package name on is the file's path or its tail
+ * (`site-packages/_pytest/config/__init__.py` names `src/_pytest/config/__init__.py`, while
+ * `site-packages/myplugin/config/__init__.py` names nothing); a frame of the Python standard
+ * library names nothing; any other path needs at least its last two segments to agree
+ * (`/Users/a/sympy/sympy/core/numbers.py` names `sympy/core/numbers.py`; a bare `mod.py` names
+ * only a top-level `mod.py`). Case-sensitive, as paths are.
  */
-export function frameNamesFile(framePath: string, path: string): boolean {
-  if (framePath === path) return true;
-  const f = framePath.split("/");
+export function frameMatch(framePath: string, path: string): number {
   const p = path.split("/");
-  if (f[f.length - 1] !== p[p.length - 1]) return false;
+  if (framePath === path) return p.length;
+  const pkg = PACKAGE_ROOT_RE.exec(framePath);
+  if (!pkg && STDLIB_RE.test(framePath)) return 0;
+  const f = (pkg ? pkg[1] : framePath).split("/");
+  if (f[f.length - 1] !== p[p.length - 1]) return 0;
   let n = 1;
   while (n < f.length && n < p.length && f[f.length - 1 - n] === p[p.length - 1 - n]) n++;
-  return n >= 2 || (n === p.length && p.length === 1);
+  if (pkg) return n === f.length ? n : 0;
+  return n >= 2 || (n === p.length && p.length === 1) ? n : 0;
 }
 
 /**
  * Multiplies by TRACE_PRIOR the scores of the candidates in the file of the innermost frame
- * that names one of the candidates' files, and re-sorts best first (ties: input order). No
+ * that names one of the candidates' files (the best-matching one, frameMatch), and re-sorts
+ * best first (ties: input order). No
  * frame naming a candidate's file: the candidates are returned as they are. Returns a new array.
  */
 export function applyTracePrior<T extends { score: number; path: string }>(candidates: T[], frames: StackFrame[]): T[] {
@@ -94,7 +117,11 @@ export function applyTracePrior<T extends { score: number; path: string }>(candi
   const paths = [...new Set(candidates.map((c) => c.path))];
   let file: string | undefined;
   for (const f of frames) {
-    file = paths.find((p) => frameNamesFile(f.path, p));
+    let best = 0;
+    for (const p of paths) {
+      const n = frameMatch(f.path, p);
+      if (n > best) [best, file] = [n, p];
+    }
     if (file) break;
   }
   if (!file) return candidates;

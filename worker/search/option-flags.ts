@@ -14,6 +14,7 @@ import { tokenize } from "../../indexer/store/contract";
 import { filterSql } from "./filters";
 import type { SearchFilters } from "./types";
 import { SNAPSHOT_JOIN } from "./channels/scope";
+import { applyPrior } from "./prior";
 
 /** Most options looked up per query. */
 export const MAX_OPTION_FLAGS = 8;
@@ -126,8 +127,5 @@ export async function optionDeclarationFiles(db: D1Database, repo: string, commi
  */
 export function applyOptionPrior<T extends { score: number }>(candidates: T[], files: ReadonlySet<string>, fileOf: (c: T) => string): T[] {
   if (!files.size) return candidates;
-  return candidates
-    .map((c, i) => ({ c: files.has(fileOf(c)) ? { ...c, score: c.score * OPTION_PRIOR } : c, i }))
-    .sort((a, b) => b.c.score - a.c.score || a.i - b.i)
-    .map(({ c }) => c);
+  return applyPrior(candidates, (c) => (files.has(fileOf(c)) ? OPTION_PRIOR : 1));
 }

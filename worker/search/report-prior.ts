@@ -9,6 +9,7 @@
  * high lexically. The same reasoning as the prose prior of rerank.ts, applied by path instead of
  * language. Pure.
  */
+import { applyPrior } from "./prior";
 
 /** Directory names of supporting files, anywhere in the path. */
 const SUPPORT_DIR_RE = /(?:^|\/)(?:docs?|examples?|demos?|samples?|benchmarks?|bench(?:es)?|asv_bench|\.github)\//i;
@@ -29,8 +30,5 @@ export function isSupportPath(path: string): boolean {
  * best first (ties: input order). Returns a new array.
  */
 export function applySupportPrior<T extends { score: number; path: string }>(candidates: T[]): T[] {
-  return candidates
-    .map((c, i) => ({ c: isSupportPath(c.path) ? { ...c, score: c.score * SUPPORT_PRIOR } : c, i }))
-    .sort((a, b) => b.c.score - a.c.score || a.i - b.i)
-    .map(({ c }) => c);
+  return applyPrior(candidates, (c) => (isSupportPath(c.path) ? SUPPORT_PRIOR : 1));
 }

@@ -16,6 +16,8 @@
  * - Java/Kotlin `at org.acme.Billing.total(Billing.java:12)`, the package turned into a path (innermost first);
  * - Go `\t/home/u/pkg/mod.go:12 +0x1d` (innermost first).
  */
+import { commonTailSegments } from "./channels/path";
+import { applyPrior } from "./prior";
 
 /** One stack frame: the file as the trace names it, the line and the function when given. */
 export interface StackFrame {
@@ -100,8 +102,7 @@ export function frameMatch(framePath: string, path: string): number {
   if (!pkg && STDLIB_RE.test(framePath)) return 0;
   const f = (pkg ? pkg[1] : framePath).split("/");
   if (f[f.length - 1] !== p[p.length - 1]) return 0;
-  let n = 1;
-  while (n < f.length && n < p.length && f[f.length - 1 - n] === p[p.length - 1 - n]) n++;
+  const n = commonTailSegments(f, p);
   if (pkg) return n === f.length ? n : 0;
   return n >= 2 || (n === p.length && p.length === 1) ? n : 0;
 }
@@ -125,8 +126,5 @@ export function applyTracePrior<T extends { score: number; path: string }>(candi
     if (file) break;
   }
   if (!file) return candidates;
-  return candidates
-    .map((c, i) => ({ c: c.path === file ? { ...c, score: c.score * TRACE_PRIOR } : c, i }))
-    .sort((a, b) => b.c.score - a.c.score || a.i - b.i)
-    .map(({ c }) => c);
+  return applyPrior(candidates, (c) => (c.path === file ? TRACE_PRIOR : 1));
 }

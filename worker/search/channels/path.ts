@@ -45,9 +45,17 @@ export function namesFileBySuffix(hint: string, path: string): boolean {
   const hl = h[h.length - 1];
   // The hint's last segment is the file name, or the file name without its extension.
   if (hl !== last && !(last.includes(".") && hl === last.slice(0, last.lastIndexOf(".")))) return false;
+  return commonTailSegments(h, p) >= 2;
+}
+
+/**
+ * How many trailing segments two split paths share, counting their last segments as equal
+ * (callers compare file names first: exactly, or without the extension). At least 1.
+ */
+export function commonTailSegments(a: string[], b: string[]): number {
   let n = 1;
-  while (n < h.length && n < p.length && h[h.length - 1 - n] === p[p.length - 1 - n]) n++;
-  return n >= 2;
+  while (n < a.length && n < b.length && a[a.length - 1 - n] === b[b.length - 1 - n]) n++;
+  return n;
 }
 
 /** Scores files named by the query: explicit path hints weigh 2, named terms 1/ln(1+files). */

@@ -9,6 +9,24 @@ import { chunk, indexFixture } from "./search-fixture";
 
 const REPO = "rep-trace";
 const CLI = "rep-option";
+const DEEP = "rep-deep";
+
+/** A made-up word, distinct for each `i` < 676, that a fixture chunk says once (`quuxab`). */
+const rareWord = (i: number) => `quux${String.fromCharCode(97 + Math.floor(i / 26), 97 + (i % 26))}`;
+
+/**
+ * 66 chunks in 22 files about fixtures, none declaring an option: a few say most of a query's
+ * words, the rest mention a fixture once (a real repo's long tail of weak matches).
+ */
+const fixtureTalk = Array.from({ length: 22 }, (_, f) => ({
+  path: `src/plugins/plugin_${f}.py`,
+  language: "python",
+  chunks: [0, 1, 2].map((c) =>
+    f < 2
+      ? chunk("function", 1 + c * 4, `def show_fixtures_${f}_${c}(config):\n    """Print the fixtures of plugin ${f}, each fixture with its scope."""\n    for fixture in config.fixtures:\n        print(fixture.name, fixture.scope)`, `show_fixtures_${f}_${c}`)
+      : chunk("function", 1 + c * 4, `def step_${f}_${c}(node, state):\n    """Advance node ${f} by one step and record the state change in the fixtures log of the plugin (${rareWord(f * 3 + c)})."""\n    state.apply(node.delta_${c})\n    return state`, `step_${f}_${c}`),
+  ),
+}));
 
 beforeAll(async () => {
   await indexFixture(REPO, "t1", [
@@ -51,6 +69,22 @@ beforeAll(async () => {
       chunks: [chunk("function", 1, 'def get_items(self, *args):\n    rec = self.inline_run("--collect-only", *args)\n    return rec.getcalls("pytest_collectreport")', "get_items")],
     },
   ]);
+  await indexFixture(DEEP, "d1", [
+    ...fixtureTalk,
+    {
+      path: "src/runner/python.py",
+      language: "python",
+      chunks: [
+        chunk("function", 1, 'def pytest_addoption(parser):\n    group = parser.getgroup("general")\n    group.addoption("--fixtures", "--funcargs", action="store_true", dest="showfixtures")', "pytest_addoption"),
+        chunk("function", 4, "def _show_defs(config, session):\n    tw = config.get_terminal_writer()\n    for argname in sorted(session.defs):\n        tw.line(argname)", "_show_defs"),
+      ],
+    },
+    {
+      path: "src/runner/digits.py",
+      language: "python",
+      chunks: [chunk("function", 1, "def _hex_value(text):\n    return int(text, 16)", "_hex_value")],
+    },
+  ]);
 });
 
 /** A report whose words point at pkg/serialize.py and whose trace ends in `innermost`. */
@@ -90,5 +124,33 @@ describe("a command-line option named in a query", () => {
 
   it("without the option, the words decide", async () => {
     expect((await files("pytest collect only needs a one char shortcut command", CLI))[0]).not.toBe("src/runner/main.py");
+  });
+});
+
+describe("a file the channels did not nominate", () => {
+  const top = async (query: string, mode = "hybrid") => {
+    const res = await api("/api/search", { method: "POST", json: { query, repo: DEEP, k: 5, mode } });
+    expect(res.status).toBe(200);
+    return ((await res.json()) as { results: { path: string; ranks: Record<string, number> }[] }).results;
+  };
+
+  it("joins the results when it declares the option the query names", async () => {
+    const results = await top("what does --fixtures print for each fixture of a plugin");
+    expect(results.slice(0, 3).map((r) => r.path)).toContain("src/runner/python.py");
+  });
+
+  it("joins the results when a report's trace ends in it", async () => {
+    // More rare names than BM25 takes terms (MAX_BM25_TERMS), so the frame's path words are not
+    // among them: only the lookup of the frame's line brings in the file.
+    const report = [
+      "Printing the fixtures of a plugin fails when a fixture scope is printed",
+      `Each plugin prints its fixtures; these steps all fail: ${Array.from({ length: 40 }, (_, i) => `\`${rareWord(i + 6)}()\``).join(", ")}.`,
+      "Traceback (most recent call last):",
+      '  File "/home/u/proj/src/runner/digits.py", line 2, in <lambda>',
+      "ValueError: invalid literal for int() with base 16",
+    ].join("\n");
+    const results = await top(report, "bm25");
+    expect(results.slice(0, 3).map((r) => r.path)).toContain("src/runner/digits.py");
+    expect(results.find((r) => r.path === "src/runner/digits.py")!.ranks).toEqual({});
   });
 });

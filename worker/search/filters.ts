@@ -31,6 +31,11 @@ function prefixEnd(prefix: string): string {
   return `${prefix}\u{10FFFF}`;
 }
 
+/** Escapes `%`, `_` and `\` for a LIKE pattern with `ESCAPE '\'`. */
+export function likeEscape(s: string): string {
+  return s.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
 /** SQL conditions (joined with AND, leading " AND ") and their parameters, for alias `c`. */
 export function filterSql(filters: SearchFilters): { sql: string; params: string[] } {
   const parts: string[] = [];

@@ -95,10 +95,11 @@ export function declaresOption(content: string, flag: string): boolean {
 }
 
 /**
- * Paths (`repo\0path`) of the files of `repo`'s snapshot `commit` that declare one of `flags`,
- * read in one D1 batch (a statement per flag). Files the filters exclude are not read.
+ * The files of `repo`'s snapshot `commit` that declare one of `flags`, as a map from file
+ * (`repo\0path`) to the id of its first declaring chunk, read in one D1 batch (a statement per
+ * flag). Files the filters exclude are not read.
  */
-export async function optionDeclarationFiles(db: D1Database, repo: string, commit: string, flags: string[], filters: SearchFilters): Promise<Set<string>> {
+export async function optionDeclarationFiles(db: D1Database, repo: string, commit: string, flags: string[], filters: SearchFilters): Promise<Map<string, string>> {
   const f = filterSql(filters);
   const lookups = flags
     .map((flag) => ({ flag, words: tokenize(flag.slice(2)) }))
@@ -107,16 +108,19 @@ export async function optionDeclarationFiles(db: D1Database, repo: string, commi
       flag,
       statement: db
         .prepare(
-          `SELECT c.path AS path, c.content AS content FROM chunks_fts JOIN chunks c ON c.rowid = chunks_fts.rowid ${SNAPSHOT_JOIN} ` +
+          `SELECT c.id AS id, c.path AS path, c.content AS content FROM chunks_fts JOIN chunks c ON c.rowid = chunks_fts.rowid ${SNAPSHOT_JOIN} ` +
             `WHERE chunks_fts MATCH ? AND c.repo = ? AND instr(c.content, ?) > 0 AND ${DECLARING_WORDS_SQL}${f.sql} LIMIT ${ROWS_PER_OPTION}`,
         )
         .bind(commit, words.map((w) => `"${w}"`).join(" AND "), repo, flag, ...f.params),
     }));
-  const out = new Set<string>();
+  const out = new Map<string, string>();
   if (!lookups.length) return out;
-  const results = await db.batch<{ path: string; content: string }>(lookups.map((l) => l.statement));
+  const results = await db.batch<{ id: string; path: string; content: string }>(lookups.map((l) => l.statement));
   results.forEach((r, i) => {
-    for (const row of r.results) if (declaresOption(row.content, lookups[i].flag)) out.add(`${repo}\0${row.path}`);
+    for (const row of r.results) {
+      const file = `${repo}\0${row.path}`;
+      if (!out.has(file) && declaresOption(row.content, lookups[i].flag)) out.set(file, row.id);
+    }
   });
   return out;
 }

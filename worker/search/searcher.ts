@@ -20,7 +20,7 @@ import { symbolChannel } from "./channels/symbol";
 import { vectorChannel } from "./channels/vector";
 import { chunkTokens, loadChunks } from "./chunk-rows";
 import { coalescingD1 } from "./d1-coalesce";
-import { capPerFile, mergeChannelLists, reciprocalRankFusion, type FusedHit } from "./fuse";
+import { capPerFile, mergeChannelLists, reciprocalRankFusion, RRF_K, type FusedHit } from "./fuse";
 import { addFileEvidence } from "./file-evidence";
 import { confidenceGate } from "./gate";
 import { applyOptionPrior, optionDeclarationFiles } from "./option-flags";
@@ -28,12 +28,16 @@ import { parseQuery, type ParsedQuery } from "./query";
 import { applySupportPrior } from "./report-prior";
 import { rerankByCoverage } from "./rerank";
 import { makeSnippet } from "./snippet";
-import { applyTracePrior } from "./stack-trace";
+import { applyTracePrior, frameChunks, traceAnchor } from "./stack-trace";
 import { proseCappedDf, selectTerms } from "./terms";
 import type { ChannelName, ChannelResult, ChunkRow, SearchFilters, SearchMode, SearchResponse, SearchResult } from "./types";
 
 /** Smallest candidate depth per channel; the depth is max(30, 3k). */
 export const MIN_CANDIDATE_DEPTH = 30;
+/** Most option-declaring files whose declaration may join the fused head (`runSearch`). */
+export const MAX_OPTION_ANCHORS = 4;
+/** Fused score of an anchor chunk (trace or option) at least: a first rank in one channel, 1 / (RRF_K + 1). */
+export const ANCHOR_SCORE = 1 / (RRF_K + 1);
 /** Default per-file cap. */
 export const DEFAULT_FILE_CAP = 2;
 
@@ -206,17 +210,29 @@ export async function runSearch(deps: SearchDeps, pendingTargets: RepoTarget[] |
   const depth = Math.max(MIN_CANDIDATE_DEPTH, 3 * options.k);
   // The channels' reads over all repos go out in one D1 round trip (worker/search/d1-coalesce.ts).
   const channelDeps: SearchDeps = { ...deps, db: coalescingD1(deps.db) };
-  // Files declaring a command-line option the query names; read in the channels' round trip.
+  // Files declaring a command-line option the query names, and the chunks holding the lines of a
+  // report's stack frames; read in the channels' round trip.
   const optionFiles = query.optionFlags.length
     ? Promise.all(
         targets.map((t) =>
           optionDeclarationFiles(channelDeps.db, t.id, t.commit, query.optionFlags, filters).catch((err) => {
             console.error(`option lookup failed for ${t.id}`, err);
-            return new Set<string>();
+            return new Map<string, string>();
           }),
         ),
       )
     : Promise.resolve([]);
+  const traceChunks =
+    query.isReport && query.frames.length
+      ? Promise.all(
+          targets.map((t) =>
+            frameChunks(channelDeps.db, t.id, t.commit, query.frames, filters).catch((err) => {
+              console.error(`stack frame lookup failed for ${t.id}`, err);
+              return [];
+            }),
+          ),
+        )
+      : Promise.resolve([]);
   const settled = await Promise.allSettled(targets.map((t) => runChannels(channelDeps, t, query, selection.selected, channels, filters, depth)));
   const failedRepos: SearchResponse["stats"]["failedRepos"] = [];
   const outcomes: RepoOutcome[] = [];
@@ -230,7 +246,18 @@ export async function runSearch(deps: SearchDeps, pendingTargets: RepoTarget[] |
   const fused = fuseRepos(outcomes, channels, depth, { ...CHANNEL_WEIGHTS, ...(query.isReport ? REPORT_CHANNEL_WEIGHTS : {}), ...options.weights });
   // Enough candidates to fill k after the per-file cap in the usual case.
   const head = fused.slice(0, Math.max(options.k * 4, 40));
-  const rows = await loadChunks(deps.db, head.map((h) => h.chunkId));
+  const declaring = new Map((await optionFiles).flatMap((m) => [...m]));
+  const anchor = traceAnchor(query.frames, (await traceChunks).flat());
+  // The chunk where the trace surfaced and each declaring file's declaration are named by the
+  // query itself: they rank in the head at least as if one channel had ranked them first, so the
+  // priors below can lift their files even when no channel nominated them.
+  const anchors = [...(anchor ? [anchor.id] : []), ...[...declaring.values()].slice(0, MAX_OPTION_ANCHORS)];
+  const rows = await loadChunks(deps.db, [...head.map((h) => h.chunkId), ...anchors]);
+  for (const id of anchors) {
+    const i = head.findIndex((h) => h.chunkId === id);
+    if (i >= 0) head[i] = { ...head[i], score: Math.max(head[i].score, ANCHOR_SCORE) };
+    else if (rows.has(id)) head.push({ chunkId: id, score: ANCHOR_SCORE, ranks: {} });
+  }
   const loaded = head.flatMap((h) => {
     const row = rows.get(h.chunkId);
     return row ? [{ ...h, row, path: row.path, kind: row.kind, symbol: row.symbol, container: row.container, content: row.content, language: row.language }] : [];
@@ -240,7 +267,7 @@ export async function runSearch(deps: SearchDeps, pendingTargets: RepoTarget[] |
   // it in several chunks ranks higher, and so does the file where its stack trace ends.
   const reported = query.isReport ? applyTracePrior(addFileEvidence(applySupportPrior(covered), fileOf), query.frames) : covered;
   // The file declaring a command-line option the query names holds the code it switches on.
-  const reranked = applyOptionPrior(reported, new Set((await optionFiles).flatMap((s) => [...s])), fileOf);
+  const reranked = applyOptionPrior(reported, new Set(declaring.keys()), fileOf);
   const merged = capPerFile(reranked, options.fileCap, fileOf)
     .sort((a, b) => b.score - a.score || (a.chunkId < b.chunkId ? -1 : 1))
     .slice(0, options.k);

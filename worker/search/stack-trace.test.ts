@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseQuery } from "./query";
-import { applyTracePrior, frameMatch, parseStackFrames, TRACE_PRIOR } from "./stack-trace";
+import { applyTracePrior, frameMatch, parseStackFrames, traceAnchor, TRACE_PRIOR, type FrameChunk } from "./stack-trace";
 
 describe("parseStackFrames", () => {
   it("reads a Python traceback innermost first, behind a log prefix too", () => {
@@ -93,5 +93,26 @@ describe("applyTracePrior", () => {
   it("changes nothing when no frame names a candidate's file", () => {
     const frames = parseStackFrames('  File "/usr/lib/python3.9/argparse.py", line 2483, in _get_value');
     expect(applyTracePrior(candidates, frames)).toEqual(candidates);
+  });
+});
+
+describe("traceAnchor", () => {
+  const c = (id: string, path: string, startLine: number, endLine: number): FrameChunk => ({ repo: "r", id, path, startLine, endLine });
+  const frames = parseStackFrames(
+    ['  File "/home/u/app/pkg/cli.py", line 3, in main', '  File "/home/u/app/pkg/core/numbers.py", line 12, in __new__'].join("\n"),
+  );
+
+  it("takes the innermost frame's chunk, the smallest one holding the line", () => {
+    const chunks = [c("cls", "pkg/core/numbers.py", 1, 40), c("new", "pkg/core/numbers.py", 10, 20), c("main", "pkg/cli.py", 1, 5)];
+    expect(traceAnchor(frames, chunks)?.id).toBe("new");
+  });
+
+  it("falls back to an outer frame when the innermost names no looked-up chunk", () => {
+    const chunks = [c("other", "vendor/numbers.py", 10, 20), c("main", "pkg/cli.py", 1, 5)];
+    expect(traceAnchor(frames, chunks)?.id).toBe("main");
+  });
+
+  it("needs the line inside the chunk", () => {
+    expect(traceAnchor(frames, [c("new", "pkg/core/numbers.py", 30, 40)])).toBeNull();
   });
 });

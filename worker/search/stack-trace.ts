@@ -7,7 +7,9 @@
  * bugs?", MSR 2010: about 60% of the fixed bugs with a trace were fixed in a method of the
  * trace, most often in its top frames). The innermost frame that names a file of the repo
  * (frames of the standard library and of other packages name none) is where the report's
- * failure surfaced, so that file's chunks get a prior. Pure.
+ * failure surfaced, so that file's chunks get a prior. When no channel nominated that file,
+ * the chunk holding the frame's line is looked up (`frameChunks`, in the channels' D1 round
+ * trip) and joins the fused head, so the prior can lift it.
  *
  * Formats read (each frame's path as written; its function when the format names one):
  * - Python `File "/site-packages/pkg/mod.py", line 12, in func` (innermost last);
@@ -17,7 +19,10 @@
  * - Go `\t/home/u/pkg/mod.go:12 +0x1d` (innermost first).
  */
 import { commonTailSegments } from "./channels/path";
+import { SNAPSHOT_JOIN } from "./channels/scope";
+import { filterSql, likeEscape } from "./filters";
 import { applyPrior } from "./prior";
+import type { SearchFilters } from "./types";
 
 /** One stack frame: the file as the trace names it, the line and the function when given. */
 export interface StackFrame {
@@ -41,6 +46,9 @@ export const TRACE_PRIOR = 2;
 const PY_FRAME_RE = /(?:^|[\s>:])File "([^"\n]+)", line (\d+)(?:, in (\S+))?/;
 const PYTEST_FRAME_RE = /^([\w./\\-]+\.py):(\d+): (?:in (\S+)|[A-Z]\w*(?:Error|Exception|Warning|Exit)\b)/;
 /** `at f (path:L:C)` / `at path:L:C`; the path may be a `file://` URL; names may be private (`#dispatch`). */
+/** Most frames (distinct path and line, innermost first) whose chunks `frameChunks` looks up. */
+export const MAX_LOOKUP_FRAMES = 16;
+
 const V8_FRAME_RE = /^\s*at (?:(?:async |new )?([\w$#.<>\[\] ]{1,200}?) \()?(?:file:\/\/)?((?:[A-Za-z]:)?[\w./\\@~+-]{1,1000}\.\w+):(\d+)(?::\d+)?\)?\s*$/;
 const JAVA_FRAME_RE = /^\s*at ((?:[\w$]+\.)+)([\w$<>]+)\(([\w$]+\.(?:java|kt|scala|groovy)):(\d+)\)/;
 const GO_FRAME_RE = /^\s+((?:[A-Za-z]:)?[\w./\\@~+-]+\.go):(\d+)(?: \+0x[0-9a-f]+)?\s*$/;
@@ -127,4 +135,61 @@ export function applyTracePrior<T extends { score: number; path: string }>(candi
   }
   if (!file) return candidates;
   return applyPrior(candidates, (c) => (c.path === file ? TRACE_PRIOR : 1));
+}
+
+/** A chunk of a snapshot that holds the line of a stack frame (`frameChunks`). */
+export interface FrameChunk {
+  repo: string;
+  id: string;
+  path: string;
+  startLine: number;
+  endLine: number;
+}
+
+/**
+ * The chunks of `repo`'s snapshot `commit` that hold the line of one of the innermost
+ * MAX_LOOKUP_FRAMES frames, in files whose name is the frame file's name (frameMatch then
+ * decides whether the frame names them). Frames of the Python standard library are skipped.
+ * One D1 statement; files the filters exclude are not read. Empty when there are no frames.
+ */
+export async function frameChunks(db: D1Database, repo: string, commit: string, frames: StackFrame[], filters: SearchFilters): Promise<FrameChunk[]> {
+  const seen = new Set<string>();
+  const lookups: { pattern: string; line: number }[] = [];
+  for (const f of frames) {
+    if (lookups.length >= MAX_LOOKUP_FRAMES) break;
+    const name = f.path.split("/").pop()!;
+    const key = `${f.path}:${f.line}`;
+    if (!name || seen.has(key) || (!PACKAGE_ROOT_RE.test(f.path) && STDLIB_RE.test(f.path))) continue;
+    seen.add(key);
+    lookups.push({ pattern: `%/${likeEscape(name)}`, line: f.line });
+  }
+  if (!lookups.length) return [];
+  const f = filterSql(filters);
+  const { results } = await db
+    .prepare(
+      `SELECT c.id AS id, c.path AS path, c.start_line AS startLine, c.end_line AS endLine FROM chunks c ${SNAPSHOT_JOIN} ` +
+        `WHERE c.repo = ? AND (${lookups.map(() => "(('/' || c.path) LIKE ? ESCAPE '\\' AND c.start_line <= ? AND c.end_line >= ?)").join(" OR ")})${f.sql}`,
+    )
+    .bind(commit, repo, ...lookups.flatMap((l) => [l.pattern, l.line, l.line]), ...f.params)
+    .all<Omit<FrameChunk, "repo">>();
+  return results.map((r) => ({ ...r, repo }));
+}
+
+/**
+ * The chunk where the trace surfaced: among `chunks` (frameChunks of every searched repo), the
+ * one holding the line of the innermost frame that names its file (best frameMatch; then the
+ * smallest chunk, a method before its class). Null when no frame names a looked-up file.
+ */
+export function traceAnchor(frames: StackFrame[], chunks: FrameChunk[]): FrameChunk | null {
+  for (const f of frames) {
+    let best: FrameChunk | null = null;
+    let bestMatch = 0;
+    for (const c of chunks) {
+      if (c.startLine > f.line || c.endLine < f.line) continue;
+      const n = frameMatch(f.path, c.path);
+      if (n > bestMatch || (n > 0 && n === bestMatch && c.endLine - c.startLine < best!.endLine - best!.startLine)) [best, bestMatch] = [c, n];
+    }
+    if (best) return best;
+  }
+  return null;
 }

@@ -12,6 +12,7 @@
  */
 import { z } from "zod";
 import { CodeSearchError } from "../errors";
+import { likeEscape } from "../search/filters";
 import { canSee, type ServiceContext } from "./context";
 
 /** Most lines one `readFile` / `getCodeContext` call returns (issue 2: 400 lines per call). */
@@ -112,11 +113,6 @@ export async function loadFile(ctx: ServiceContext, snap: ActiveRepo, path: stri
   const lister = wire === "rest" ? `GET /api/search or GET /api/repos/${snap.id}/tree` : "search_code or the codebase://{repo}/files resource";
   const hint = results.length ? ` Did you mean: ${results.map((r) => r.path).join(", ")}?` : ` Use ${lister} to find indexed paths.`;
   throw new CodeSearchError("file_not_found", `No indexed file "${path}" in repo "${snap.id}" (files that were skipped or ignored are not readable).${hint}`);
-}
-
-/** Escapes `%`, `_` and `\` for a LIKE pattern with `ESCAPE '\'`. */
-export function likeEscape(s: string): string {
-  return s.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
 /** Splits file text into lines the way the indexer counts them (a final newline ends the last line). */

@@ -9,7 +9,8 @@
 import { z } from "zod";
 import { tokenize } from "../../indexer/store/contract";
 import { canSee, type ServiceContext } from "./context";
-import { activeRepo, likeEscape, repoIdSchema } from "./files";
+import { likeEscape } from "../search/filters";
+import { activeRepo, repoIdSchema } from "./files";
 
 /** Most definitions one call returns. */
 export const FIND_SYMBOL_MAX_RESULTS = 50;

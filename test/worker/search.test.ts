@@ -95,11 +95,18 @@ describe("GET /api/search", () => {
     expect(Object.keys(hybrid.body.results[0].ranks).sort()).toEqual(["bm25", "path", "symbol", "vector"]);
   });
 
-  it("caps results per file (default 2), and the cap can be lifted", async () => {
-    const capped = await search({ q: "users db id user", repo: "s1", mode: "bm25" });
-    expect(capped.body.results.filter((r: any) => r.path === "src/users.ts")).toHaveLength(2);
-    const uncapped = await search({ q: "users db id user", repo: "s1", mode: "bm25", per_file_cap: "0" });
-    expect(uncapped.body.results.filter((r: any) => r.path === "src/users.ts")).toHaveLength(3);
+  it("caps results per file (default 2): a file's surplus follows the other files, and the cap can be lifted", async () => {
+    const uncapped = await search({ q: "users db id user cookie", repo: "s1", mode: "bm25", per_file_cap: "0" });
+    const third = uncapped.body.results.filter((r: any) => r.path === "src/users.ts")[2];
+    expect(uncapped.body.results.indexOf(third)).toBeLessThan(uncapped.body.results.length - 1);
+    const capped = await search({ q: "users db id user cookie", repo: "s1", mode: "bm25" });
+    const paths = capped.body.results.map((r: any) => r.path);
+    expect(paths.filter((p: string) => p === "src/users.ts")).toHaveLength(3);
+    // Fewer than k files match, so the third users.ts chunk fills the page, after every other file's.
+    expect(paths.lastIndexOf("src/users.ts")).toBe(paths.length - 1);
+    expect(paths.slice(0, -1).filter((p: string) => p === "src/users.ts")).toHaveLength(2);
+    const one = await search({ q: "users db id user cookie", repo: "s1", mode: "bm25", k: "2", per_file_cap: "1" });
+    expect(one.body.results.map((r: any) => r.path)).toEqual(["src/users.ts", "src/http/cookie.ts"]);
   });
 
   it("gates confidence: words absent from the code give low with the missing terms", async () => {

@@ -84,9 +84,9 @@ describe("mergeChannelLists", () => {
 describe("capPerFile", () => {
   const items = ["f1:a", "f1:b", "f2:a", "f1:c", "f2:b", "f2:c", "f3:a"];
   const file = (s: string) => s.split(":")[0];
-  it("keeps at most `cap` items per file, in order", () => {
-    expect(capPerFile(items, 2, file)).toEqual(["f1:a", "f1:b", "f2:a", "f2:b", "f3:a"]);
-    expect(capPerFile(items, 1, file)).toEqual(["f1:a", "f2:a", "f3:a"]);
+  it("puts at most `cap` items per file first, the surplus after them, each in order", () => {
+    expect(capPerFile(items, 2, file)).toEqual(["f1:a", "f1:b", "f2:a", "f2:b", "f3:a", "f1:c", "f2:c"]);
+    expect(capPerFile(items, 1, file)).toEqual(["f1:a", "f2:a", "f3:a", "f1:b", "f1:c", "f2:b", "f2:c"]);
   });
   it("is disabled by a cap of 0", () => {
     expect(capPerFile(items, 0, file)).toEqual(items);

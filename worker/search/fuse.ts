@@ -93,19 +93,21 @@ export function mergeChannelLists(lists: ChannelResult[], depth: number): Channe
 }
 
 /**
- * Keeps at most `cap` items per file, in order; `fileOf` names an item's file (e.g. repo+path).
- * A cap of 0 or less disables it.
+ * Puts at most `cap` items per file first, in order, and the other items after them, in order:
+ * a file's surplus only fills a page that the other files cannot (when few files match, a
+ * query still gets k results). `fileOf` names an item's file (e.g. repo+path). A cap of 0 or
+ * less leaves the order as it is.
  */
 export function capPerFile<T>(items: T[], cap: number, fileOf: (item: T) => string): T[] {
   if (cap <= 0) return items;
   const counts = new Map<string, number>();
-  const out: T[] = [];
+  const kept: T[] = [];
+  const surplus: T[] = [];
   for (const item of items) {
     const f = fileOf(item);
     const n = counts.get(f) ?? 0;
-    if (n >= cap) continue;
     counts.set(f, n + 1);
-    out.push(item);
+    (n < cap ? kept : surplus).push(item);
   }
-  return out;
+  return [...kept, ...surplus];
 }

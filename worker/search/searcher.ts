@@ -268,9 +268,8 @@ export async function runSearch(deps: SearchDeps, pendingTargets: RepoTarget[] |
   const reported = query.isReport ? applyTracePrior(addFileEvidence(applySupportPrior(covered), fileOf), query.frames) : covered;
   // The file declaring a command-line option the query names holds the code it switches on.
   const reranked = applyOptionPrior(reported, new Set(declaring.keys()), fileOf);
-  const merged = capPerFile(reranked, options.fileCap, fileOf)
-    .sort((a, b) => b.score - a.score || (a.chunkId < b.chunkId ? -1 : 1))
-    .slice(0, options.k);
+  const ordered = [...reranked].sort((a, b) => b.score - a.score || (a.chunkId < b.chunkId ? -1 : 1));
+  const merged = capPerFile(ordered, options.fileCap, fileOf).slice(0, options.k);
   const results = merged.map(toResult);
   const vectorScores = outcomes.map((o) => o.bestVectorScore).filter((s): s is number => s !== null);
   const gateTerms = query.terms.length > selection.selected.length + selection.absent.length ? selection.selected : query.terms;

@@ -42,7 +42,7 @@ export const searchInput = z.object({
     .describe('Only chunks of this language, e.g. "typescript".'),
   path_prefix: z.string().min(1).max(1024).optional().describe('Only paths starting with this, e.g. "src/router/".'),
   include_tests: z.boolean().optional().describe("Include test files. Default: only when the query mentions tests."),
-  per_file_cap: z.number().int().min(0).max(SEARCH_MAX_K).default(DEFAULT_FILE_CAP).describe("Most results per file (default 2; 0 = no cap)."),
+  per_file_cap: z.number().int().min(0).max(SEARCH_MAX_K).default(DEFAULT_FILE_CAP).describe("Most results per file before other files (default 2; a file's further results only fill a page the other files cannot; 0 = no cap)."),
   channels: z.array(z.enum(["bm25", "vector", "symbol", "path"])).min(1).max(4).optional().describe("Run exactly these channels (overrides mode; for evaluations)."),
 });
 export type SearchInput = z.input<typeof searchInput>;

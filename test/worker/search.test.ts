@@ -47,6 +47,17 @@ beforeAll(async () => {
   await indexFixture("s1", "c0", [{ path: "src/users.ts", chunks: [chunk("function", 1, "export function legacyZanzibarLookup() {}", "legacyZanzibarLookup")] }], { embed: false, activate: false });
   await indexFixture("s2", "d1", [{ path: "lib/session.ts", chunks: [chunk("function", 1, "export function readSessionCookie(req) {\n  return parseCookie(req.headers.cookie).sid\n}", "readSessionCookie")] }]);
   await indexFixture("s-old-model", "e1", [{ path: "a.ts", chunks: [chunk("function", 1, "export function parseCookie() {}", "parseCookie")] }], { model: "@cf/baai/bge-base-en-v1.5" });
+  await indexFixture("s-rust", "r1", [
+    {
+      path: "src/line_buffer.rs",
+      language: "rust",
+      chunks: [
+        chunk("method", 1, "pub fn fill<R: io::Read>(&mut self, mut rdr: R) -> io::Result<bool> {\n    if self.binary_detection.quit_byte().is_some() {\n        return Ok(false);\n    }\n    Ok(true)\n}", "fill", "LineBuffer"),
+        chunk("function", 10, "#[test]\nfn buffer_binary_quit1() {\n    let mut linebuf = LineBufferBuilder::new().binary_detection(BinaryDetection::Quit(b'\\x00')).build();\n    assert!(linebuf.fill(&mut rdr).unwrap());\n}", "buffer_binary_quit1", "tests"),
+      ],
+    },
+    { path: "test.c", language: "c", chunks: [chunk("function", 1, "static void test_fill_binary_quit(void) {\n    fill(buffer, quit);\n}", "test_fill_binary_quit")] },
+  ]);
   await indexFixture("s-not-ready", "f1", [{ path: "a.ts", chunks: [chunk("function", 1, "export function x() {}", "x")] }], { activate: false });
 });
 
@@ -69,6 +80,17 @@ describe("GET /api/search", () => {
     const { body } = await search({ q: "legacyZanzibarLookup", repo: "s1", mode: "bm25" });
     expect(body.results).toEqual([]);
     expect(body.confidence.level).toBe("low");
+  });
+
+  it("excludes inline Rust test modules and C test files unless asked", async () => {
+    const ids = (r: any) => r.body.results.map((x: any) => `${x.path}:${x.symbol}`);
+    for (const mode of ["hybrid", "bm25", "vector", "symbol"]) {
+      const plain = await search({ q: "fill binary quit buffer linebuf", repo: "s-rust", mode });
+      expect(ids(plain)).not.toContain("src/line_buffer.rs:buffer_binary_quit1");
+      expect(ids(plain)).not.toContain("test.c:test_fill_binary_quit");
+    }
+    const withTests = await search({ q: "fill binary quit buffer linebuf", repo: "s-rust", include_tests: "true" });
+    expect(ids(withTests)).toEqual(expect.arrayContaining(["src/line_buffer.rs:fill", "src/line_buffer.rs:buffer_binary_quit1", "test.c:test_fill_binary_quit"]));
   });
 
   it("excludes tests unless asked, filters by language and path prefix", async () => {

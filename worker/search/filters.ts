@@ -14,7 +14,16 @@ export const TEST_PATH_GLOBS = [
   "test/*", "*/test/*", "tests/*", "*/tests/*", "__tests__/*", "*/__tests__/*", "spec/*", "*/spec/*",
   "testing/*", "*/testing/*", "*.test.*", "*.spec.*", "*_test.go", "*_test.py", "test_*.py", "*/test_*.py",
   "*_spec.rb", "*Test.java", "*Tests.java", "*/src/test/*",
+  "test.c", "*/test.c", "test_*.c", "*/test_*.c", "*_test.c", "*_test.cc", "*_test.cpp", "*_unittest.cc",
+  "*Test.kt", "*Tests.kt", "*Test.cs", "*Tests.cs", "testdata/*", "*/testdata/*",
 ];
+
+/**
+ * Tests written inside source files: Rust's `#[cfg(test)] mod tests { ... }` (by convention
+ * `tests` or `test`), whose functions the chunker gives that module as container. SQL over
+ * chunks `c`.
+ */
+export const INLINE_TEST_SQL = "(c.language = 'rust' AND (c.container IN ('tests', 'test') OR (c.kind = 'module' AND c.symbol IN ('tests', 'test'))))";
 
 function globToRegExp(glob: string): RegExp {
   return new RegExp(`^${glob.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*").replace(/\?/g, ".")}$`);
@@ -48,13 +57,16 @@ export function filterSql(filters: SearchFilters): { sql: string; params: string
     parts.push("c.path >= ? AND c.path < ?");
     params.push(filters.pathPrefix, prefixEnd(filters.pathPrefix));
   }
-  if (!filters.includeTests) parts.push(`NOT (${TEST_PATH_GLOBS.map((g) => `c.path GLOB '${g}'`).join(" OR ")})`);
+  if (!filters.includeTests) parts.push(`NOT (${TEST_PATH_GLOBS.map((g) => `c.path GLOB '${g}'`).join(" OR ")})`, `NOT ${INLINE_TEST_SQL}`);
   return { sql: parts.map((p) => ` AND ${p}`).join(""), params };
 }
 
-/** The same filters as a predicate over a chunk's path and language. */
-export function passesFilters(filters: SearchFilters, path: string, language: string): boolean {
+/**
+ * The same filters as a predicate over a chunk's path and language; `inlineTest` says whether
+ * the chunk is an inline test (INLINE_TEST_SQL; leave it out for a whole file).
+ */
+export function passesFilters(filters: SearchFilters, path: string, language: string, inlineTest = false): boolean {
   if (filters.language && language !== filters.language) return false;
   if (filters.pathPrefix && !path.startsWith(filters.pathPrefix)) return false;
-  return filters.includeTests || !isTestPath(path);
+  return filters.includeTests || (!isTestPath(path) && !inlineTest);
 }

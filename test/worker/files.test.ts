@@ -6,6 +6,7 @@ import { SELF } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { api } from "../helpers";
 import { seedFixture } from "./mcp-fixture";
+import { chunk, indexFixture } from "./search-fixture";
 
 async function json(path: string, init?: RequestInit): Promise<{ status: number; body: any }> {
   const res = await api(path, init);
@@ -79,6 +80,21 @@ describe("file and symbol REST routes", () => {
     const refs = await json("/api/repos/demo/references?symbol=UserService&limit=1");
     expect(refs.body).toMatchObject({ total_count: 2, has_more: true, next_offset: 1 });
     expect(refs.body.references[0]).toMatchObject({ path: "src/users.ts", line: 4, definition: true });
+  });
+
+  it("GET /references takes Ruby-style names ending in ! or ?", async () => {
+    await indexFixture("rb", "r1", [
+      {
+        path: "lib/base.rb",
+        language: "ruby",
+        chunks: [chunk("method", 1, "def compile!(path)\n  compile(path) if valid?(path)\nend", "compile!", "Base"), chunk("method", 4, "def route(verb)\n  compile!(verb)\nend", "route", "Base")],
+      },
+    ], { embed: false });
+    const bang = await json("/api/repos/rb/references?symbol=compile!");
+    expect(bang.status).toBe(200);
+    expect(bang.body.references.map((r: any) => [r.line, r.definition])).toEqual([[1, true], [5, false]]);
+    expect((await json("/api/repos/rb/references?symbol=valid?")).body.total_count).toBe(1);
+    expect((await json("/api/repos/rb/references?symbol=compile!!")).status).toBe(400);
   });
 
   it("answers 401 without a token, and hides repos outside a token's allowlist", async () => {

@@ -22,11 +22,11 @@ export const REFERENCE_LINE_MAX_CHARS = 240;
 /** Files whose text is fetched per D1 round trip. */
 const FILES_PER_BATCH = 20;
 
-const IDENTIFIER_RE = /^[\p{L}\p{N}_$]+$/u;
+const IDENTIFIER_RE = /^[\p{L}\p{N}_$]+[!?]?$/u;
 
 /** Input of `findReferences`. */
 export const findReferencesInput = z.object({
-  symbol: z.string().min(1).max(200).describe("Identifier to find, matched as a whole word and case-sensitively, e.g. getUserById."),
+  symbol: z.string().min(1).max(200).describe("Identifier to find, matched as a whole word and case-sensitively, e.g. getUserById (a trailing ! or ? is part of the name: compile!, empty?)."),
   repo: repoIdSchema.optional().describe("Only this repo; default every repo you can see."),
   limit: z.number().int().min(1).max(REFERENCES_MAX_LIMIT).optional().describe("Occurrences per page. Default 20."),
   offset: z.number().int().min(0).optional().describe("Skip this many occurrences (use next_offset from the previous page). Default 0."),

@@ -58,6 +58,11 @@ beforeAll(async () => {
     },
     { path: "test.c", language: "c", chunks: [chunk("function", 1, "static void test_fill_binary_quit(void) {\n    fill(buffer, quit);\n}", "test_fill_binary_quit")] },
   ]);
+  await indexFixture("s-java", "j1", [
+    { path: "a/JsonTreeReader.java", language: "java", chunks: [chunk("method", 1, "@Override public void skipValue() throws IOException {\n  popStack();\n}", "skipValue", "JsonTreeReader")] },
+    { path: "b/JsonReader.java", language: "java", chunks: [chunk("method", 1, "public void skipValue() throws IOException {\n  int count = 0;\n  do { doPeek(); } while (count > 0);\n}", "skipValue", "JsonReader")] },
+    { path: "c/line_buffer.rs", language: "rust", chunks: [chunk("method", 1, "fn fill(&mut self) -> bool {\n  true\n}", "fill", "LineBufferReader"), chunk("method", 4, "pub fn fill<R>(&mut self, rdr: R) -> bool {\n  false\n}", "fill", "LineBuffer")] },
+  ]);
   await indexFixture("s-not-ready", "f1", [{ path: "a.ts", chunks: [chunk("function", 1, "export function x() {}", "x")] }], { activate: false });
 });
 
@@ -80,6 +85,13 @@ describe("GET /api/search", () => {
     const { body } = await search({ q: "legacyZanzibarLookup", repo: "s1", mode: "bm25" });
     expect(body.results).toEqual([]);
     expect(body.confidence.level).toBe("low");
+  });
+
+  it("ranks a member written with its container (A.b, A::b) in that container first", async () => {
+    const top = async (q: string) => (await search({ q, repo: "s-java", mode: "symbol" })).body.results[0];
+    expect(await top("JsonReader.skipValue")).toMatchObject({ path: "b/JsonReader.java", symbol: "skipValue" });
+    expect(await top("JsonTreeReader.skipValue")).toMatchObject({ path: "a/JsonTreeReader.java", symbol: "skipValue" });
+    expect(await top("what does LineBuffer::fill return")).toMatchObject({ startLine: 4, symbol: "fill" });
   });
 
   it("excludes inline Rust test modules and C test files unless asked", async () => {

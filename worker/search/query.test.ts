@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { isTestPath } from "./filters";
-import { hyphenJoined, parseQuery, shortenPaths, stripListings, stripMarkup } from "./query";
+import { hyphenJoined, parseQuery, qualifiedNames, shortenPaths, stripListings, stripMarkup } from "./query";
 import { namesFileBySuffix } from "./channels/path";
 import { makeSnippet, SNIPPET_MAX_CHARS, SNIPPET_MAX_LINES } from "./snippet";
 import { idf, proseCappedDf, selectTerms } from "./terms";
@@ -212,5 +212,26 @@ describe("namesFileBySuffix", () => {
     ["foo/_pytest/python.py", "src/_pytest/pathlib.py", false],
   ])("%s names %s: %s", (hint, path, expected) => {
     expect(namesFileBySuffix(hint, path)).toBe(expected);
+  });
+});
+
+describe("qualifiedNames", () => {
+  it("reads members written with their container: dotted, ::, # and chains", () => {
+    expect(qualifiedNames("why does JsonReader.skipValue fail, and LineBuffer::fill or Sinatra::Base#compile! on std::io::Read")).toEqual([
+      { container: "JsonReader", name: "skipValue" },
+      { container: "LineBuffer", name: "fill" },
+      { container: "Base", name: "compile!" },
+      { container: "io", name: "Read" },
+    ]);
+  });
+
+  it("skips one-letter parts and stays linear on long runs", () => {
+    expect(qualifiedNames("e.g. a.b x::y")).toEqual([]);
+    expect(qualifiedNames(`${"a".repeat(30_000)}::`)).toEqual([]);
+    expect(qualifiedNames("ab::".repeat(10_000))).toEqual([{ container: "ab", name: "ab" }]);
+  });
+
+  it("adds the member to the symbol candidates whatever its shape", () => {
+    expect(parseQuery("how does LineBuffer::fill handle binary data").identifiers).toContain("fill");
   });
 });

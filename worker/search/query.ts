@@ -43,6 +43,36 @@ export interface ParsedQuery {
   frames: StackFrame[];
   /** Long command-line options written in the query (`--collect-only`), as written (optionFlags). */
   optionFlags: string[];
+  /** Members written with their container (`JsonReader.skipValue`, `LineBuffer::fill`, `Base#compile!`), as written (qualifiedNames). */
+  qualified: QualifiedName[];
+}
+
+/** A member named with its container: `container.name`, `container::name` or `container#name`. */
+export interface QualifiedName {
+  container: string;
+  name: string;
+}
+
+/**
+ * `A.b`, `A::b`, `A#b` and chains (`a::B::c`, up to 8 links): the last link names the member,
+ * the one before it its container. Identifiers are at most 255 characters and a chain starts
+ * at a word start, so the scan stays linear.
+ */
+const QUALIFIED_RE = /(?<![\p{L}\p{N}_$.:#])((?:[\p{L}_$][\p{L}\p{N}_$]{0,254}(?:\.|::|#)){1,8})([\p{L}_$][\p{L}\p{N}_$]{0,254}[!?]?)(?![\p{L}\p{N}_$])/gu;
+
+/**
+ * The members `text` names with their container (QUALIFIED_RE), deduplicated, in order; both
+ * parts at least 2 characters (`e.g` is not a member).
+ */
+export function qualifiedNames(text: string): QualifiedName[] {
+  const out = new Map<string, QualifiedName>();
+  for (const m of text.matchAll(QUALIFIED_RE)) {
+    const container = m[1].split(/\.|::|#/).at(-2)!;
+    const name = m[2];
+    if (container.length >= 2 && name.length >= 2) out.set(`${container}\0${name}`, { container, name });
+    if (out.size >= MAX_SYMBOL_CANDIDATES) break;
+  }
+  return [...out.values()];
 }
 
 /** `name==1.2.3`, `name-1.2.3`, `name>=1.2`, `name@1.2.3`: an installed package with its version. */
@@ -277,7 +307,9 @@ export function parseQuery(raw: string): ParsedQuery {
   const identifiers: string[] = [];
   // Single prose words ("match", "stream") name too many symbols to be evidence; they stay
   // with BM25. Code-like words and joined runs are specific.
-  for (const w of [...code, ...joined, ...prose]) {
+  // A member written with its container is code, whatever its shape (`LineBuffer::fill`).
+  const qualified = qualifiedNames(text);
+  for (const w of [...code, ...qualified.map((q) => q.name), ...joined, ...prose]) {
     const key = w.toLowerCase();
     if (seen.has(key)) continue;
     seen.add(key);
@@ -295,5 +327,5 @@ export function parseQuery(raw: string): ParsedQuery {
   // A joined compound is evidence of code where the index has it: English spells it apart.
   const codeTerms = [...new Set([...codeEvidenceWords(text).flatMap((w) => tokenize(w)), ...joinedCompounds])].filter((t) => termSet.has(t));
   const titleNames = isReport ? codeNames(text.trimStart().split("\n", 1)[0]).map((n) => n.toLowerCase()) : [];
-  return { text, terms, identifiers, pathHints, mentionsTests, isReport, codeTerms, titleNames, frames: parseStackFrames(raw), optionFlags: optionFlags(full) };
+  return { text, terms, identifiers, pathHints, mentionsTests, isReport, codeTerms, titleNames, frames: parseStackFrames(raw), optionFlags: optionFlags(full), qualified };
 }

@@ -9,8 +9,9 @@
  * order: a report's code names many things in passing (`list`, `pop`, `remove`), and a name
  * defined once points at one place while one defined in twenty classes hardly narrows anything
  * (the IDF of a name over the symbol table). A question names few identifiers, each on purpose,
- * so its order stands (rarity first cost the fixture set one R@1 question). Restricted to the
- * active snapshot and the filters.
+ * so its order stands (rarity first cost the fixture set one R@1 question). A member the query
+ * writes with its container (`JsonReader.skipValue`, `LineBuffer::fill`) ranks its definition
+ * in that container first within its tier. Restricted to the active snapshot and the filters.
  */
 import { isCodeLike } from "../query";
 import { filterSql } from "../filters";
@@ -37,7 +38,10 @@ const MAX_PREFIX_LOOKUPS = 4;
 /** Shortest name looked up by prefix. */
 const MIN_PREFIX_LENGTH = 4;
 
-interface SymbolRow { id: string; name: string; name_lower: string; kind: string; path: string; start_line: number }
+interface SymbolRow { id: string; name: string; name_lower: string; kind: string; container: string | null; path: string; start_line: number }
+
+/** The last segment of a container (`Outer.Inner`, `a::B`, `impl<T> B` are named by `Inner`, `B`). */
+const containerName = (c: string | null) => (c ?? "").split(/\.|::|#|\s/).filter(Boolean).at(-1)?.toLowerCase() ?? "";
 
 /** Runs the channel. */
 export async function symbolChannel(scope: ChannelScope): Promise<ChannelResult> {
@@ -45,7 +49,7 @@ export async function symbolChannel(scope: ChannelScope): Promise<ChannelResult>
   if (!names.length) return { channel: "symbol", hits: [], skipped: "no identifier-like word in the query" };
   const f = filterSql(scope.filters);
   const base =
-    "SELECT s.chunk_id AS id, s.name AS name, s.name_lower AS name_lower, s.kind AS kind, s.path AS path, s.start_line AS start_line " +
+    "SELECT s.chunk_id AS id, s.name AS name, s.name_lower AS name_lower, s.kind AS kind, s.container AS container, s.path AS path, s.start_line AS start_line " +
     `FROM symbols s JOIN chunks c ON c.id = s.chunk_id ${SNAPSHOT_JOIN} WHERE s.repo = ? AND c.repo = ?${f.sql}`;
   const lower = [...new Set(names.map((n) => n.toLowerCase()))];
   const statements = [
@@ -66,13 +70,16 @@ export async function symbolChannel(scope: ChannelScope): Promise<ChannelResult>
   const title = new Set(scope.query.titleNames);
   const definitions = new Map<string, number>();
   for (const r of rows) if (position.has(r.name_lower)) definitions.set(r.name_lower, (definitions.get(r.name_lower) ?? 0) + 1);
+  // `JsonReader.skipValue`: the skipValue defined in JsonReader before the others.
+  const qualified = new Set(scope.query.qualified.map((q) => `${q.container.toLowerCase()}\0${q.name.toLowerCase()}`));
   const keyed = rows.map((r) => {
     const pos = position.get(r.name_lower);
     const tier = exact.has(r.name) ? 0 : pos !== undefined ? 1 : 2;
+    const inContainer = tier < 2 && qualified.has(`${containerName(r.container)}\0${r.name_lower}`) ? 0 : 1;
     const prefixPos = tier === 2 ? prefixes.findIndex((p) => r.name_lower.startsWith(p)) : 0;
     const count = tier === 2 || !scope.query.isReport ? 0 : definitions.get(r.name_lower)!;
     const inTitle = tier === 2 || title.has(r.name_lower) ? 0 : 1;
-    return { r, key: [tier, inTitle, count, pos ?? prefixPos, kindPrior(r.kind), tier === 2 ? r.name.length : 0, r.path, r.start_line] as const };
+    return { r, key: [tier, inContainer, inTitle, count, pos ?? prefixPos, kindPrior(r.kind), tier === 2 ? r.name.length : 0, r.path, r.start_line] as const };
   });
   keyed.sort((a, b) => {
     for (let i = 0; i < a.key.length; i++) {

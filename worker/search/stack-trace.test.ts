@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { parseQuery } from "./query";
-import { applyTracePrior, frameMatch, parseStackFrames, traceAnchor, TRACE_PRIOR, type FrameChunk } from "./stack-trace";
+import { applyTracePrior, frameChunks, frameMatch, parseStackFrames, traceAnchor, TRACE_PRIOR, type FrameChunk, type StackFrame } from "./stack-trace";
+
+/** `path:line symbol`, one per frame: tables of frames read at a glance. */
+const brief = (frames: StackFrame[]) => frames.map((f) => `${f.path}:${f.line} ${f.symbol}`);
 
 describe("parseStackFrames", () => {
   it("reads a Python traceback innermost first, behind a log prefix too", () => {
@@ -42,6 +45,170 @@ describe("parseStackFrames", () => {
     expect(parseQuery(report).frames).toEqual([{ path: "/src/app/cli/cmd/migrate.go", line: 52, symbol: null }]);
   });
 
+  it("puts the last of chained Python tracebacks first", () => {
+    const text = [
+      "Traceback (most recent call last):",
+      '  File "/app/pkg/io.py", line 5, in read',
+      "KeyError: 'a'",
+      "",
+      "During handling of the above exception, another exception occurred:",
+      "",
+      "Traceback (most recent call last):",
+      '  File "/app/pkg/cli.py", line 9, in main',
+      '  File "/app/pkg/config.py", line 30, in load',
+      "ValueError: bad config",
+    ].join("\n");
+    expect(brief(parseStackFrames(text))).toEqual(["/app/pkg/config.py:30 load", "/app/pkg/cli.py:9 main", "/app/pkg/io.py:5 read"]);
+  });
+
+  it("reads a Java cause chain root cause first, each trace innermost first", () => {
+    const text = [
+      "com.google.gson.JsonSyntaxException: java.lang.IllegalStateException: Expected BEGIN_OBJECT but was STRING",
+      "\tat com.google.gson.internal.bind.ReflectiveTypeAdapterFactory$Adapter.read(ReflectiveTypeAdapterFactory.java:397)",
+      "\tat app//com.acme.Main.main(Main.java:10)",
+      "Caused by: java.lang.RuntimeException: wrapped",
+      "\tat com.acme.Codec.decode(Codec.java:20)",
+      "\t... 3 more",
+      "Caused by: java.lang.IllegalStateException: Expected BEGIN_OBJECT but was STRING",
+      "\tat com.google.gson.stream.JsonReader.beginObject(JsonReader.java:507)",
+      "\tat com.google.gson.internal.bind.ReflectiveTypeAdapterFactory$Adapter.read(ReflectiveTypeAdapterFactory.java:386)",
+      "\t... 12 more",
+    ].join("\n");
+    expect(brief(parseStackFrames(text))).toEqual([
+      "com/google/gson/stream/JsonReader.java:507 beginObject",
+      "com/google/gson/internal/bind/ReflectiveTypeAdapterFactory.java:386 read",
+      "com/acme/Codec.java:20 decode",
+      "com/google/gson/internal/bind/ReflectiveTypeAdapterFactory.java:397 read",
+      "com/acme/Main.java:10 main",
+    ]);
+  });
+
+  it("keeps a suppressed exception's cause in its trace, and reads Node's [cause]", () => {
+    const java = [
+      "java.io.IOException: close failed",
+      "\tat com.acme.Store.close(Store.java:40)",
+      "\tSuppressed: java.lang.IllegalStateException: flush",
+      "\t\tat com.acme.Store.flush(Store.java:55)",
+      "\tCaused by: java.io.EOFException",
+      "\t\tat com.acme.Log.write(Log.java:7)",
+      "Caused by: java.net.SocketException: reset",
+      "\tat com.acme.Net.read(Net.java:12)",
+    ].join("\n");
+    expect(brief(parseStackFrames(java))).toEqual([
+      "com/acme/Net.java:12 read",
+      "com/acme/Store.java:40 close",
+      "com/acme/Store.java:55 flush",
+      "com/acme/Log.java:7 write",
+    ]);
+    const node = "Error: load failed\n    at load (/app/src/config.ts:9:11) {\n  [cause]: Error: ENOENT\n      at readFile (/app/src/fs.ts:3:5)\n}";
+    expect(brief(parseStackFrames(node))).toEqual(["/app/src/fs.ts:3 readFile", "/app/src/config.ts:9 load"]);
+  });
+
+  it("reads Ruby backtraces in both quote styles, Rails and RSpec lines, and Ruby 2.5's reversed ones", () => {
+    const ruby34 = [
+      "/usr/lib/ruby/gems/3.4.0/gems/sinatra-4.1.0/lib/sinatra/base.rb:1803:in 'block in Sinatra::Base.compile!': undefined method 'x' for nil (NoMethodError)",
+      "\tfrom /home/u/app/lib/router.rb:12:in `foo'",
+      "\tfrom /home/u/app/config.ru:3:in 'block (2 levels) in <main>'",
+    ].join("\n");
+    expect(brief(parseStackFrames(ruby34))).toEqual([
+      "/usr/lib/ruby/gems/3.4.0/gems/sinatra-4.1.0/lib/sinatra/base.rb:1803 Sinatra::Base.compile!",
+      "/home/u/app/lib/router.rb:12 foo",
+      "/home/u/app/config.ru:3 <main>",
+    ]);
+    const rails = "NoMethodError (undefined method `name' for nil):\n\napp/models/user.rb:12:in 'User#save'\napp/controllers/users_controller.rb:5:in `create'";
+    expect(brief(parseStackFrames(rails))).toEqual(["app/models/user.rb:12 User#save", "app/controllers/users_controller.rb:5 create"]);
+    const rspec = "     # ./lib/sinatra/base.rb:1803:in `block in compile!'\n     # ./spec/routing_spec.rb:8:in `block (2 levels) in <top (required)>'";
+    expect(brief(parseStackFrames(rspec))).toEqual(["./lib/sinatra/base.rb:1803 compile!", "./spec/routing_spec.rb:8 <top (required)>"]);
+    const reversed = "Traceback (most recent call last):\n\t2: from t.rb:9:in `<main>'\n\t1: from t.rb:5:in `bar'\nt.rb:2:in `foo': boom (RuntimeError)";
+    expect(brief(parseStackFrames(reversed))).toEqual(["t.rb:2 foo", "t.rb:5 bar", "t.rb:9 <main>"]);
+  });
+
+  it("reads a Ruby cause chain root cause first", () => {
+    const text = [
+      "app/services/sync.rb:20:in 'rescue in Sync#run': sync failed (Sync::Error)",
+      "\tfrom app/services/sync.rb:15:in 'Sync#run'",
+      "app/clients/api.rb:7:in 'Api#get': timeout (Net::ReadTimeout)",
+      "\tfrom app/services/sync.rb:16:in 'Sync#run'",
+    ].join("\n");
+    expect(brief(parseStackFrames(text))).toEqual([
+      "app/clients/api.rb:7 Api#get",
+      "app/services/sync.rb:16 Sync#run",
+      "app/services/sync.rb:20 Sync#run",
+      "app/services/sync.rb:15 Sync#run",
+    ]);
+  });
+
+  it("reads a Rust panic's location before its backtrace, the backtrace's functions too", () => {
+    const text = [
+      "thread 'main' panicked at crates/searcher/src/line_buffer.rs:415:9:",
+      "attempt to subtract with overflow",
+      "stack backtrace:",
+      "   0: rust_begin_unwind",
+      "             at /rustc/90b35a62/library/std/src/panicking.rs:645:5",
+      "   1: grep_searcher::line_buffer::LineBuffer::fill",
+      "             at ./crates/searcher/src/line_buffer.rs:415:9",
+      "   2: 0x55d1c2 - grep::main::h0123456789abcdef",
+      "             at ./crates/core/main.rs:40:5",
+    ].join("\n");
+    expect(brief(parseStackFrames(text))).toEqual([
+      "crates/searcher/src/line_buffer.rs:415 null",
+      "/rustc/90b35a62/library/std/src/panicking.rs:645 rust_begin_unwind",
+      "./crates/searcher/src/line_buffer.rs:415 grep_searcher::line_buffer::LineBuffer::fill",
+      "./crates/core/main.rs:40 grep::main",
+    ]);
+    expect(brief(parseStackFrames("thread 'main' panicked at 'index out of bounds: the len is 3', src/main.rs:10:5"))).toEqual(["src/main.rs:10 null"]);
+    const multiline = "thread 'main' panicked at 'assertion failed: `(left == right)`\n  left: `1`,\n right: `2`', src/lib.rs:2:5\nnote: run with `RUST_BACKTRACE=1`";
+    expect(brief(parseStackFrames(multiline))).toEqual(["src/lib.rs:2 null"]);
+  });
+
+  it("reads sanitizer and gdb frames, and no numbered line without an address, gdb's `at` or a module", () => {
+    const asan = [
+      "==4711==ERROR: AddressSanitizer: heap-use-after-free on address 0x602000000010",
+      "    #0 0x7f3a12c4 in redisReaderFeed /home/u/hiredis/read.c:612",
+      "    #1 0x4f3a in std::vector<int, std::allocator<int> >::at(unsigned long) /src/vec.cc:88:5",
+      "    #2 0x7f3a in __libc_start_main (/lib/x86_64-linux-gnu/libc.so.6+0x29d8f)",
+      "    #3 worker_run /src/pool.c:40:3 (prog+0x4a2b8e)",
+    ].join("\n");
+    expect(brief(parseStackFrames(asan))).toEqual([
+      "/home/u/hiredis/read.c:612 redisReaderFeed",
+      "/src/vec.cc:88 std::vector<int, std::allocator<int> >::at",
+      "/src/pool.c:40 worker_run",
+    ]);
+    const gdb = [
+      "#0  redisBufferRead (c=0x0) at hiredis.c:950",
+      "#1  0x00007ffff7a4e1b2 in redisProcessCallbacks (ac=0x5555) at /path/async.c:612",
+      '#2  0x0000555555555189 in redisAsyncRead (ac=0x5555, buf=0x7ffe "abc",',
+      "    len=10) at /path/async.c:700",
+      "#3  0x00007ffff7829d90 in __libc_start_call_main () from /lib/x86_64-linux-gnu/libc.so.6",
+      "#4  0x0000555555555189 in ?? ()",
+    ].join("\n");
+    expect(brief(parseStackFrames(gdb))).toEqual([
+      "hiredis.c:950 redisBufferRead",
+      "/path/async.c:612 redisProcessCallbacks",
+      "/path/async.c:700 redisAsyncRead",
+    ]);
+    expect(parseStackFrames("Fixed in two PRs:\n#12 fixed in src/foo.c:12\n#13 reverted src/foo.c:12")).toEqual([]);
+  });
+
+  it("stays linear on long lines that almost match", () => {
+    const near = [
+      (n: number) => " " + "a.".repeat(n),
+      (n: number) => " a.rb:1".repeat(n),
+      (n: number) => "panicked at '" + "', a".repeat(n),
+      (n: number) => "', a.rs:1:1 x".repeat(n),
+      (n: number) => "1: " + "a ".repeat(n),
+      (n: number) => "#1 0x1 in " + "a ".repeat(n),
+      (n: number) => "#1 a " + "/a.c:1 (".repeat(n),
+      (n: number) => "#1 0x1 in f (a,\n  " + ") at a".repeat(n),
+      (n: number) => "at " + "a.a".repeat(n) + "(",
+      (n: number) => "at a (" + "a.a".repeat(n),
+    ];
+    const text = Array.from({ length: 200 }, (_, i) => near[i % near.length](1000).slice(0, 1999)).join("\n");
+    const started = performance.now();
+    expect(parseStackFrames(text)).toEqual([]);
+    expect(performance.now() - started).toBeLessThan(1000); // a quadratic scan takes seconds
+  });
+
   it("finds nothing in prose and code without a trace", () => {
     expect(parseStackFrames("Where is the file router.ts loaded?\n```python\nprint(open('a.py'))\n```")).toEqual([]);
   });
@@ -64,6 +231,10 @@ describe("frameMatch", () => {
     ["/home/u/other/utils.py", "pkg/utils.py", 0],
     ["test_foo.py", "test_foo.py", 1],
     ["test_foo.py", "testing/test_foo.py", 0],
+    // Pseudo-paths of code with no file.
+    ["<frozen importlib._bootstrap>", "importlib/_bootstrap.py", 0],
+    ["<string>", "<string>", 1],
+    ["(eval)", "lib/eval.rb", 0],
   ])("%s names %s: %i", (frame, path, want) => expect(frameMatch(frame, path)).toBe(want));
 });
 
@@ -90,6 +261,21 @@ describe("applyTracePrior", () => {
     expect(out[0].path).toBe("src/utils/jwt/jwt.ts");
   });
 
+  it("lifts the file of a Java trace's root cause, not the wrapper's first frame", () => {
+    const report = [
+      "com.google.gson.JsonSyntaxException: java.lang.IllegalStateException: Expected BEGIN_OBJECT",
+      "\tat com.google.gson.internal.bind.ReflectiveTypeAdapterFactory$Adapter.read(ReflectiveTypeAdapterFactory.java:397)",
+      "Caused by: java.lang.IllegalStateException: Expected BEGIN_OBJECT",
+      "\tat com.google.gson.stream.JsonReader.beginObject(JsonReader.java:507)",
+      "\t... 12 more",
+    ].join("\n");
+    const gson = [
+      { path: "gson/src/main/java/com/google/gson/internal/bind/ReflectiveTypeAdapterFactory.java", score: 1 },
+      { path: "gson/src/main/java/com/google/gson/stream/JsonReader.java", score: 0.9 },
+    ];
+    expect(applyTracePrior(gson, parseStackFrames(report))[0].path).toBe("gson/src/main/java/com/google/gson/stream/JsonReader.java");
+  });
+
   it("changes nothing when no frame names a candidate's file", () => {
     const frames = parseStackFrames('  File "/usr/lib/python3.9/argparse.py", line 2483, in _get_value');
     expect(applyTracePrior(candidates, frames)).toEqual(candidates);
@@ -114,5 +300,30 @@ describe("traceAnchor", () => {
 
   it("needs the line inside the chunk", () => {
     expect(traceAnchor(frames, [c("new", "pkg/core/numbers.py", 30, 40)])).toBeNull();
+  });
+});
+
+describe("frameChunks", () => {
+  it("looks up no pseudo-path or standard-library frame, so they use up no lookup", async () => {
+    let bound: unknown[] = [];
+    const db = {
+      prepare: () => ({
+        bind: (...params: unknown[]) => {
+          bound = params;
+          return { all: async () => ({ results: [] }) };
+        },
+      }),
+    } as unknown as D1Database;
+    const frames = parseStackFrames(
+      [
+        '  File "/app/pkg/cli.py", line 3, in main',
+        '  File "<frozen importlib._bootstrap>", line 1006, in _find_and_load',
+        '  File "<frozen importlib._bootstrap_external>", line 850, in exec_module',
+        '  File "/usr/lib/python3.11/importlib/__init__.py", line 126, in import_module',
+        '  File "/app/pkg/plugins.py", line 12, in <module>',
+      ].join("\n"),
+    );
+    await frameChunks(db, "r", "c0", frames, { includeTests: true });
+    expect(bound).toEqual(["c0", "r", "%/plugins.py", 12, 12, "%/cli.py", 3, 3]);
   });
 });

@@ -3,6 +3,7 @@
  *
  * Chunking rules for Ruby: `module` blocks are looked through (container = module name),
  * `def self.x` is a method, `initialize` a constructor, `require` calls are imports.
+ * `class << self` is looked through too: its defs are methods of the enclosing class.
  */
 import type { Node } from "web-tree-sitter";
 import { fieldText, type Definition, type LanguageSpec, type ScopeContext } from "./spec";
@@ -19,6 +20,9 @@ function define(node: Node, ctx: ScopeContext): Definition | null {
       return { kind: "class", name: fieldText(node), node, members: node.childForFieldName("body") };
     case "module":
       return { kind: "module", name: fieldText(node), node, members: node.childForFieldName("body"), transparent: true };
+    case "singleton_class":
+      // No name of its own, so its members keep the enclosing class as container, like `def self.x`.
+      return { kind: "class", name: "", node, members: node.childForFieldName("body"), transparent: true, noSymbol: true };
     case "assignment": {
       const left = node.childForFieldName("left");
       if (left?.type !== "constant") return null;

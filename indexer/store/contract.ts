@@ -9,12 +9,13 @@
  * Changelog of CHUNK_FORMAT_VERSION:
  *   1: tree-sitter chunks with a context header in the indexed text; ids from SHA-1.
  *   2: the tokenizer also emits a letter run joined with the digits after it (`v2`, `http2`).
+ *   3: Ruby `class << self` defs are method chunks of the enclosing class.
  */
 
 export { tokenize, tokenizeQuery } from "./tokenize";
 
 /** Bump when chunk boundaries, indexed text or ids change; old rows are then rebuilt. */
-export const CHUNK_FORMAT_VERSION = 2;
+export const CHUNK_FORMAT_VERSION = 3;
 
 /** Kinds of chunk a chunker emits. `window` is a line window of a file without a grammar. */
 export type ChunkKind =

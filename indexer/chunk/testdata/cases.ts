@@ -24,6 +24,7 @@ export const GOLDEN_CASES: GoldenCase[] = [
   { fixture: "sample.cpp.txt", path: "src/polygon.cpp", golden: "cpp.golden.json" },
   { fixture: "Sample.cs.txt", path: "Orders/Order.cs", golden: "csharp.golden.json" },
   { fixture: "sample.rb.txt", path: "lib/billing/invoice.rb", golden: "ruby.golden.json" },
+  { fixture: "sample.rb.txt", path: "lib/billing/invoice.rb", golden: "ruby-split.golden.json", options: { maxChunkLines: 8 } },
   { fixture: "sample.php.txt", path: "app/Http/UserController.php", golden: "php.golden.json" },
   { fixture: "broken.ts.txt", path: "src/broken.ts", golden: "broken.golden.json" },
   { fixture: "README.md.txt", path: "README.md", golden: "markdown.golden.json" },

@@ -3,6 +3,8 @@
  *
  * Chunking rules for Java: annotations are part of a declaration's modifiers, so they stay
  * with it; fields become symbols and join the class's header chunk when the class is split.
+ * An enum's fields, constructors and methods (after its constants) are members of the enum; a
+ * constant with a body (`FOO { @Override .. }`) is an anonymous class named after the constant.
  */
 import type { Node } from "web-tree-sitter";
 import { fieldText, type Definition, type LanguageSpec } from "./spec";
@@ -19,6 +21,8 @@ function define(node: Node): Definition | null {
       return { kind: "interface", name, node, members };
     case "enum_declaration":
       return { kind: "enum", name, node, members };
+    case "enum_constant":
+      return members ? { kind: "class", name, node, members } : null;
     case "method_declaration":
       return { kind: "method", name, node };
     case "constructor_declaration":
@@ -39,4 +43,5 @@ export const javaSpec: LanguageSpec = {
   define,
   isImport: (node) => node.type === "import_declaration",
   comments: new Set(["line_comment", "block_comment"]),
+  inline: new Set(["enum_body_declarations"]),
 };

@@ -50,6 +50,8 @@ export interface LanguageSpec {
   comments: ReadonlySet<string>;
   /** Decorator / attribute node types that precede a definition as siblings (Rust `#[..]`). */
   attributes?: ReadonlySet<string>;
+  /** Node types whose named children are members of the enclosing scope (Java `enum_body_declarations`). */
+  inline?: ReadonlySet<string>;
 }
 
 /** Name of a node's `name` field, or "". */

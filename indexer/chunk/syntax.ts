@@ -175,11 +175,22 @@ class SyntaxChunker {
     this.symbols.push(sym);
   }
 
+  /** The named children of a scope node, with the children of `inline` nodes spliced in. */
+  children(node: Node): Node[] {
+    const out: Node[] = [];
+    for (const c of node.namedChildren) {
+      if (!c) continue;
+      if (this.spec.inline?.has(c.type)) out.push(...this.children(c));
+      else out.push(c);
+    }
+    return out;
+  }
+
   /** Records the symbols of a definition's members without chunking them (a class kept whole). */
   memberSymbols(def: Definition, container: string): void {
     if (!def.members) return;
     const ctx: ScopeContext = { inClass: true, container };
-    for (const item of this.items(def.members.namedChildren.filter(Boolean) as Node[], ctx, false)) {
+    for (const item of this.items(this.children(def.members), ctx, false)) {
       if (item.type !== "def") continue;
       const d = item.def!;
       const c = d.container ?? container;
@@ -252,7 +263,7 @@ class SyntaxChunker {
 
   /** A class too large for one chunk, or a namespace / impl: header and members separately. */
   splitContainer(item: Item, def: Definition, kind: DefKind, container: string | undefined): void {
-    const members = def.members!.namedChildren.filter(Boolean) as Node[];
+    const members = this.children(def.members!);
     const name = def.name || container;
     const inner: Scope = def.transparent
       ? { inClass: def.kind !== "module", container: name, looseKind: "module" }
@@ -328,7 +339,7 @@ function toChunkKind(kind: DefKind): ChunkKind {
 export function chunkTree(tree: Tree, spec: LanguageSpec, lines: string[], language: string, opts: SyntaxOptions): ChunkedFile | null {
   const root = tree.rootNode;
   const chunker = new SyntaxChunker(spec, lines, opts);
-  chunker.scope(root.namedChildren.filter(Boolean) as Node[], { inClass: false, looseKind: "module" });
+  chunker.scope(chunker.children(root), { inClass: false, looseKind: "module" });
   if (root.hasError && chunker.symbols.length === 0) return null;
   chunker.coverRest();
   return { language, chunks: chunker.chunks, symbols: chunker.symbols, imports: chunker.imports };

@@ -9,7 +9,8 @@
  * Changelog of CHUNK_FORMAT_VERSION:
  *   1: tree-sitter chunks with a context header in the indexed text; ids from SHA-1.
  *   2: the tokenizer also emits a letter run joined with the digits after it (`v2`, `http2`).
- *   3: Ruby `class << self` defs are method chunks of the enclosing class.
+ *   3: Ruby `class << self` defs are methods of the enclosing class; Java enum members are split
+ *      out like a class's (enum constants with a body are classes).
  */
 
 export { tokenize, tokenizeQuery } from "./tokenize";

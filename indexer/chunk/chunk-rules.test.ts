@@ -93,6 +93,58 @@ describe("chunkFile rules", () => {
     expect(out.symbols).toEqual([]);
   });
 
+  it("keeps the well-formed functions of a C file that an #if/#else split head wraps in ERROR", async () => {
+    const text = [
+      "#ifndef SPLIT_H",
+      "#define SPLIT_H",
+      "#include <stdio.h>",
+      "",
+      "static int before(int a) {",
+      "    return a + 1;",
+      "}",
+      "",
+      "#if OLD_API",
+      "static void on_tick(int timer, int status) {",
+      "    (void)status;",
+      "#else",
+      "static void on_tick(int timer) {",
+      "#endif",
+      '    printf("%d\\n", timer);',
+      "}",
+      "",
+      "static int after(int b) {",
+      "    return b * 2;",
+      "}",
+      "",
+      "#endif",
+      "",
+    ].join("\n");
+    const out = await chunkFile("include/split.h", text);
+    expectWellFormed(text, out);
+    expect(out.chunks.map((c) => [c.kind, c.symbol, c.startLine, c.endLine])).toEqual([
+      ["module", undefined, 1, 3],
+      ["function", "before", 5, 7],
+      ["module", undefined, 9, 12],
+      ["function", "on_tick", 13, 16],
+      ["function", "after", 18, 20],
+      ["module", undefined, 22, 22],
+    ]);
+    expect(out.symbols.map((s) => [s.name, s.signature])).toEqual([
+      ["before", "static int before(int a)"],
+      ["on_tick", "static void on_tick(int timer)"],
+      ["after", "static int after(int b)"],
+    ]);
+    expect(out.imports).toEqual(["#include <stdio.h>"]);
+  });
+
+  it("does not recover a definition that is itself broken from inside an ERROR", async () => {
+    const text = "#ifdef A\nstatic int f(int a) {\n  int x = (a + ;\n  return x;\n#else\nstatic int f(void) {\n#endif\n  return 1 +;\n}\n";
+    const out = await chunkFile("broken.c", text);
+    expectWellFormed(text, out);
+    expect(out.chunks.map((c) => [c.kind, c.startLine, c.endLine])).toEqual([["window", 1, 9]]);
+    expect(out.symbols).toEqual([]);
+  });
+
   it("returns no chunks for an empty or blank file", async () => {
     expect((await chunkFile("a.ts", "")).chunks).toEqual([]);
     expect((await chunkFile("a.py", "\n\n   \n")).chunks).toEqual([]);

@@ -100,6 +100,8 @@ class SyntaxChunker {
   readonly chunks: Chunk[] = [];
   readonly symbols: SymbolDef[] = [];
   readonly imports: string[] = [];
+  /** Ids of nodes taken out of ERROR nodes: they define something only if they parsed cleanly. */
+  readonly recovered = new Set<number>();
 
   readonly spec: LanguageSpec;
   readonly lines: string[];
@@ -122,7 +124,7 @@ class SyntaxChunker {
       else if (this.spec.isImport(node)) {
         if (collectImports) this.imports.push(collapse(node.text, MAX_IMPORT_CHARS));
       } else {
-        const def = this.spec.define(node, ctx);
+        const def = this.recovered.has(node.id) && node.hasError ? null : this.spec.define(node, ctx);
         if (def) {
           item.type = "def";
           item.def = def;
@@ -175,22 +177,38 @@ class SyntaxChunker {
     this.symbols.push(sym);
   }
 
-  /** The named children of a scope node, with the children of `inline` nodes spliced in. */
-  children(node: Node): Node[] {
+  /**
+   * The named children of a scope node, with the children of `inline` nodes spliced in, and
+   * those of ERROR nodes holding a well-formed definition: one malformed region (a C function
+   * head split by `#if`/`#else`) can make the parser wrap a whole file in ERROR.
+   */
+  children(node: Node, ctx: ScopeContext): Node[] {
     const out: Node[] = [];
     for (const c of node.namedChildren) {
       if (!c) continue;
-      if (this.spec.inline?.has(c.type)) out.push(...this.children(c));
-      else out.push(c);
+      const error = c.type === "ERROR" && this.definesInside(c, ctx);
+      if (!error && !this.spec.inline?.has(c.type)) {
+        out.push(c);
+        continue;
+      }
+      for (const inner of this.children(c, ctx)) {
+        if (error) this.recovered.add(inner.id);
+        out.push(inner);
+      }
     }
     return out;
+  }
+
+  /** True if an ERROR node holds a definition that parsed cleanly. */
+  definesInside(error: Node, ctx: ScopeContext): boolean {
+    return error.namedChildren.some((c) => c && (c.type === "ERROR" ? this.definesInside(c, ctx) : !c.hasError && this.spec.define(c, ctx) !== null));
   }
 
   /** Records the symbols of a definition's members without chunking them (a class kept whole). */
   memberSymbols(def: Definition, container: string): void {
     if (!def.members) return;
     const ctx: ScopeContext = { inClass: true, container };
-    for (const item of this.items(this.children(def.members), ctx, false)) {
+    for (const item of this.items(this.children(def.members, ctx), ctx, false)) {
       if (item.type !== "def") continue;
       const d = item.def!;
       const c = d.container ?? container;
@@ -263,11 +281,11 @@ class SyntaxChunker {
 
   /** A class too large for one chunk, or a namespace / impl: header and members separately. */
   splitContainer(item: Item, def: Definition, kind: DefKind, container: string | undefined): void {
-    const members = this.children(def.members!);
     const name = def.name || container;
     const inner: Scope = def.transparent
       ? { inClass: def.kind !== "module", container: name, looseKind: "module" }
       : { inClass: true, container: name, looseKind: toChunkKind(kind), looseSymbol: def.name || undefined, looseSignature: signatureOf(def), outerContainer: container };
+    const members = this.children(def.members!, inner);
     if (!members.length) {
       this.scope([], inner, [item.start, item.end]);
       return;
@@ -339,7 +357,8 @@ function toChunkKind(kind: DefKind): ChunkKind {
 export function chunkTree(tree: Tree, spec: LanguageSpec, lines: string[], language: string, opts: SyntaxOptions): ChunkedFile | null {
   const root = tree.rootNode;
   const chunker = new SyntaxChunker(spec, lines, opts);
-  chunker.scope(chunker.children(root), { inClass: false, looseKind: "module" });
+  const top: Scope = { inClass: false, looseKind: "module" };
+  chunker.scope(chunker.children(root, top), top);
   if (root.hasError && chunker.symbols.length === 0) return null;
   chunker.coverRest();
   return { language, chunks: chunker.chunks, symbols: chunker.symbols, imports: chunker.imports };

@@ -10,7 +10,8 @@
  *   1: tree-sitter chunks with a context header in the indexed text; ids from SHA-1.
  *   2: the tokenizer also emits a letter run joined with the digits after it (`v2`, `http2`).
  *   3: Ruby `class << self` defs are methods of the enclosing class; Java enum members are split
- *      out like a class's (enum constants with a body are classes).
+ *      out like a class's (enum constants with a body are classes); well-formed definitions
+ *      inside ERROR nodes are chunked (a C file no longer falls back to windows for one bad head).
  */
 
 export { tokenize, tokenizeQuery } from "./tokenize";

@@ -11,6 +11,7 @@
  * - a definition longer than `maxLines` becomes overlapping windows that keep its name;
  * - runs of tiny declarations (type aliases, constants) merge into one chunk, and runs of other
  *   statements (imports, stray code) into `module` chunks;
+ * - definitions the parser wrapped in an ERROR node count if they parsed cleanly;
  * - finally any non-blank line still uncovered becomes a `module` chunk, so coverage holds
  *   whatever the tree looks like.
  */

@@ -53,6 +53,7 @@ beforeAll(async () => {
       language: "rust",
       chunks: [
         chunk("method", 1, "pub fn fill<R: io::Read>(&mut self, mut rdr: R) -> io::Result<bool> {\n    if self.binary_detection.quit_byte().is_some() {\n        return Ok(false);\n    }\n    Ok(true)\n}", "fill", "LineBuffer"),
+        chunk("function", 7, "pub fn default_quit_byte() -> u8 {\n    0\n}", "default_quit_byte"),
         chunk("function", 10, "#[test]\nfn buffer_binary_quit1() {\n    let mut linebuf = LineBufferBuilder::new().binary_detection(BinaryDetection::Quit(b'\\x00')).build();\n    assert!(linebuf.fill(&mut rdr).unwrap());\n}", "buffer_binary_quit1", "tests"),
       ],
     },
@@ -100,6 +101,8 @@ describe("GET /api/search", () => {
       const plain = await search({ q: "fill binary quit buffer linebuf", repo: "s-rust", mode });
       expect(ids(plain)).not.toContain("src/line_buffer.rs:buffer_binary_quit1");
       expect(ids(plain)).not.toContain("test.c:test_fill_binary_quit");
+      // Rust code outside any container (free functions, file headers) stays.
+      if (mode !== "symbol") expect(ids(plain)).toContain("src/line_buffer.rs:default_quit_byte");
     }
     const withTests = await search({ q: "fill binary quit buffer linebuf", repo: "s-rust", include_tests: "true" });
     expect(ids(withTests)).toEqual(expect.arrayContaining(["src/line_buffer.rs:fill", "src/line_buffer.rs:buffer_binary_quit1", "test.c:test_fill_binary_quit"]));

@@ -21,9 +21,10 @@ export const TEST_PATH_GLOBS = [
 /**
  * Tests written inside source files: Rust's `#[cfg(test)] mod tests { ... }` (by convention
  * `tests` or `test`), whose functions the chunker gives that module as container. SQL over
- * chunks `c`.
+ * chunks `c`; never NULL (a chunk without container or symbol is not one), so `NOT` keeps it.
  */
-export const INLINE_TEST_SQL = "(c.language = 'rust' AND (c.container IN ('tests', 'test') OR (c.kind = 'module' AND c.symbol IN ('tests', 'test'))))";
+export const INLINE_TEST_SQL =
+  "(c.language = 'rust' AND (IFNULL(c.container, '') IN ('tests', 'test') OR (c.kind = 'module' AND IFNULL(c.symbol, '') IN ('tests', 'test'))))";
 
 function globToRegExp(glob: string): RegExp {
   return new RegExp(`^${glob.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*").replace(/\?/g, ".")}$`);

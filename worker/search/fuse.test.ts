@@ -88,6 +88,11 @@ describe("capPerFile", () => {
     expect(capPerFile(items, 2, file)).toEqual(["f1:a", "f1:b", "f2:a", "f2:b", "f3:a", "f1:c", "f2:c"]);
     expect(capPerFile(items, 1, file)).toEqual(["f1:a", "f2:a", "f3:a", "f1:b", "f1:c", "f2:b", "f2:c"]);
   });
+  it("keeps an exempt item in place past the cap; it still counts towards its file", () => {
+    const exempt = (s: string) => s === "f1:c";
+    expect(capPerFile(items, 2, file, exempt)).toEqual(["f1:a", "f1:b", "f2:a", "f1:c", "f2:b", "f3:a", "f2:c"]);
+    expect(capPerFile(["f1:c", "f1:a", "f1:b", "f2:a"], 1, file, exempt)).toEqual(["f1:c", "f2:a", "f1:a", "f1:b"]);
+  });
   it("is disabled by a cap of 0", () => {
     expect(capPerFile(items, 0, file)).toEqual(items);
   });

@@ -95,10 +95,11 @@ export function mergeChannelLists(lists: ChannelResult[], depth: number): Channe
 /**
  * Puts at most `cap` items per file first, in order, and the other items after them, in order:
  * a file's surplus only fills a page that the other files cannot (when few files match, a
- * query still gets k results). `fileOf` names an item's file (e.g. repo+path). A cap of 0 or
- * less leaves the order as it is.
+ * query still gets k results). `fileOf` names an item's file (e.g. repo+path); `exempt` items
+ * count towards their file's cap but stay in place beyond it. A cap of 0 or less leaves the
+ * order as it is.
  */
-export function capPerFile<T>(items: T[], cap: number, fileOf: (item: T) => string): T[] {
+export function capPerFile<T>(items: T[], cap: number, fileOf: (item: T) => string, exempt: (item: T) => boolean = () => false): T[] {
   if (cap <= 0) return items;
   const counts = new Map<string, number>();
   const kept: T[] = [];
@@ -107,7 +108,7 @@ export function capPerFile<T>(items: T[], cap: number, fileOf: (item: T) => stri
     const f = fileOf(item);
     const n = counts.get(f) ?? 0;
     counts.set(f, n + 1);
-    (n < cap ? kept : surplus).push(item);
+    (n < cap || exempt(item) ? kept : surplus).push(item);
   }
   return [...kept, ...surplus];
 }

@@ -269,7 +269,11 @@ export async function runSearch(deps: SearchDeps, pendingTargets: RepoTarget[] |
   // The file declaring a command-line option the query names holds the code it switches on.
   const reranked = applyOptionPrior(reported, new Set(declaring.keys()), fileOf);
   const ordered = [...reranked].sort((a, b) => b.score - a.score || (a.chunkId < b.chunkId ? -1 : 1));
-  const merged = capPerFile(ordered, options.fileCap, fileOf).slice(0, options.k);
+  // A definition a question names (`redisReconnect`, `LineBuffer::fill`) is what it asks for:
+  // the cap, which keeps one file from filling the page, does not hide it. A report names many
+  // things in passing, so its cap stands.
+  const named = query.isReport ? new Set<string>() : new Set(query.identifiers);
+  const merged = capPerFile(ordered, options.fileCap, fileOf, (h) => h.row.symbol !== null && named.has(h.row.symbol)).slice(0, options.k);
   const results = merged.map(toResult);
   const vectorScores = outcomes.map((o) => o.bestVectorScore).filter((s): s is number => s !== null);
   const gateTerms = query.terms.length > selection.selected.length + selection.absent.length ? selection.selected : query.terms;

@@ -265,7 +265,7 @@ export async function runSearch(deps: SearchDeps, pendingTargets: RepoTarget[] |
   const covered = rerankByCoverage(loaded, selection.selected, weightDf, totalDocs, { report: query.isReport });
   // A report asks for the source file to change: docs and examples rank lower, a file matching
   // it in several chunks ranks higher, and so does the file where its stack trace ends.
-  const reported = query.isReport ? applyTracePrior(addFileEvidence(applySupportPrior(covered), fileOf), query.frames) : covered;
+  const reported = query.isReport ? applyTracePrior(addFileEvidence(applySupportPrior(covered), fileOf), query.frames, anchor?.id) : covered;
   // The file declaring a command-line option the query names holds the code it switches on.
   const reranked = applyOptionPrior(reported, new Set(declaring.keys()), fileOf);
   const ordered = [...reranked].sort((a, b) => b.score - a.score || (a.chunkId < b.chunkId ? -1 : 1));

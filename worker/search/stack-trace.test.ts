@@ -252,6 +252,16 @@ describe("applyTracePrior", () => {
     expect(out.slice(1).map((c) => c.path)).toEqual(["sympy/physics/mechanics/system.py", "sympy/utilities/codegen.py"]);
   });
 
+  it("lifts the chunk holding the innermost frame's line above the rest of its file", () => {
+    const file = [
+      { path: "src/line_buffer.rs", chunkId: "reader", score: 1 },
+      { path: "src/line_buffer.rs", chunkId: "fill", score: 0.6 },
+      { path: "src/glue.rs", chunkId: "glue", score: 1.5 },
+    ];
+    const out = applyTracePrior(file, parseStackFrames("thread 'main' panicked at src/line_buffer.rs:415:9:"), "fill");
+    expect(out.map((c) => [c.chunkId, c.score])).toEqual([["fill", 0.6 * TRACE_PRIOR * TRACE_PRIOR], ["reader", TRACE_PRIOR], ["glue", 1.5]]);
+  });
+
   it("lifts the file the frame names best when two share its last segments", () => {
     const jwt = [
       { path: "src/middleware/jwt/jwt.ts", score: 1 },

@@ -236,11 +236,12 @@ export function frameMatch(framePath: string, path: string): number {
 
 /**
  * Multiplies by TRACE_PRIOR the scores of the candidates in the file of the innermost frame
- * that names one of the candidates' files (the best-matching one, frameMatch), and re-sorts
- * best first (ties: input order). No
- * frame naming a candidate's file: the candidates are returned as they are. Returns a new array.
+ * that names one of the candidates' files (the best-matching one, frameMatch), and once more
+ * the score of the `anchor` chunk (traceAnchor: the one holding the innermost frame's line,
+ * where the failure surfaced), then re-sorts best first (ties: input order). No frame naming a
+ * candidate's file: the candidates are returned as they are. Returns a new array.
  */
-export function applyTracePrior<T extends { score: number; path: string }>(candidates: T[], frames: StackFrame[]): T[] {
+export function applyTracePrior<T extends { score: number; path: string; chunkId?: string }>(candidates: T[], frames: StackFrame[], anchor?: string): T[] {
   if (!frames.length) return candidates;
   const paths = [...new Set(candidates.map((c) => c.path))];
   let file: string | undefined;
@@ -253,7 +254,7 @@ export function applyTracePrior<T extends { score: number; path: string }>(candi
     if (file) break;
   }
   if (!file) return candidates;
-  return applyPrior(candidates, (c) => (c.path === file ? TRACE_PRIOR : 1));
+  return applyPrior(candidates, (c) => (c.path === file ? TRACE_PRIOR : 1) * (anchor !== undefined && c.chunkId === anchor ? TRACE_PRIOR : 1));
 }
 
 /** A chunk of a snapshot that holds the line of a stack frame (`frameChunks`). */

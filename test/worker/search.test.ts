@@ -88,10 +88,11 @@ describe("GET /api/search", () => {
     expect(body.confidence.level).toBe("low");
   });
 
-  it("ranks a member written with its container (A.b, A::b) in that container first", async () => {
+  it("ranks a member written with its container (A.b, A::b, or A and b apart) in that container first", async () => {
     const top = async (q: string) => (await search({ q, repo: "s-java", mode: "symbol" })).body.results[0];
     expect(await top("JsonReader.skipValue")).toMatchObject({ path: "b/JsonReader.java", symbol: "skipValue" });
     expect(await top("JsonTreeReader.skipValue")).toMatchObject({ path: "a/JsonTreeReader.java", symbol: "skipValue" });
+    expect(await top("JsonReader skipValue on nested arrays")).toMatchObject({ path: "b/JsonReader.java", symbol: "skipValue" });
     expect(await top("what does LineBuffer::fill return")).toMatchObject({ startLine: 4, symbol: "fill" });
   });
 

@@ -11,7 +11,8 @@
  * (the IDF of a name over the symbol table). A question names few identifiers, each on purpose,
  * so its order stands (rarity first cost the fixture set one R@1 question). A member the query
  * writes with its container (`JsonReader.skipValue`, `LineBuffer::fill`) ranks its definition
- * in that container first within its tier. Restricted to the active snapshot and the filters.
+ * in that container first within its tier, then definitions whose container the query names
+ * apart ("JsonReader skipValue"). Restricted to the active snapshot and the filters.
  */
 import { isCodeLike } from "../query";
 import { filterSql } from "../filters";
@@ -70,12 +71,14 @@ export async function symbolChannel(scope: ChannelScope): Promise<ChannelResult>
   const title = new Set(scope.query.titleNames);
   const definitions = new Map<string, number>();
   for (const r of rows) if (position.has(r.name_lower)) definitions.set(r.name_lower, (definitions.get(r.name_lower) ?? 0) + 1);
-  // `JsonReader.skipValue`: the skipValue defined in JsonReader before the others.
+  // `JsonReader.skipValue`: the skipValue defined in JsonReader before the others; then a
+  // definition whose container the query also names ("JsonReader skipValue").
   const qualified = new Set(scope.query.qualified.map((q) => `${q.container.toLowerCase()}\0${q.name.toLowerCase()}`));
   const keyed = rows.map((r) => {
     const pos = position.get(r.name_lower);
     const tier = exact.has(r.name) ? 0 : pos !== undefined ? 1 : 2;
-    const inContainer = tier < 2 && qualified.has(`${containerName(r.container)}\0${r.name_lower}`) ? 0 : 1;
+    const owner = containerName(r.container);
+    const inContainer = tier === 2 ? 2 : qualified.has(`${owner}\0${r.name_lower}`) ? 0 : owner && position.has(owner) ? 1 : 2;
     const prefixPos = tier === 2 ? prefixes.findIndex((p) => r.name_lower.startsWith(p)) : 0;
     const count = tier === 2 || !scope.query.isReport ? 0 : definitions.get(r.name_lower)!;
     const inTitle = tier === 2 || title.has(r.name_lower) ? 0 : 1;

@@ -4,9 +4,12 @@
  * made with `git --git-dir=<dir> archive <commit> | tar -x -C <folder>` (file by file, skipping
  * blobs the repository lacks, when that fails: evals/lib/git-export.ts).
  *
- *   node evals/export-corpora.ts --set hono-50|swebench --out /tmp/cc-corpora \
+ *   node evals/export-corpora.ts --set hono-50|swebench|polyglot --out /tmp/cc-corpora \
  *     --git-dir honojs/hono=/path/to/hono/.git [--git-dir psf/requests=...] \
  *     [--repos psf/requests,pallets/flask] [--per-repo 20] [--bench-dir ../shared/bench]
+ *
+ * `polyglot` reads the five pinned commits from evals/sets/polyglot/*.json (`--repos gin,...`
+ * narrows it, by set name or owner/name).
  *
  * Folders that already exist are kept. Repositories without a `--git-dir` are reported and skipped.
  */
@@ -14,7 +17,8 @@ import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { exportTree } from "./lib/git-export.ts";
-import { corpusFolderName, parseSwebench, pickInstances } from "./lib/sets.ts";
+import { corpusFolderName, parseSwebench, pickInstances, planSetRuns } from "./lib/sets.ts";
+import { readSetDir } from "./lib/sets-fs.ts";
 
 const { values: args } = parseArgs({
   options: {
@@ -46,8 +50,11 @@ if (args.set === "hono-50") {
 } else if (args.set === "swebench") {
   const all = parseSwebench(readFileSync(join(benchDir, "swebench-lite-offline.jsonl"), "utf8"));
   needed = pickInstances(all, args.repos ? args.repos.split(",") : [], Number(args["per-repo"])).map((i) => ({ repo: i.repo, commit: i.base_commit }));
+} else if (args.set === "polyglot") {
+  const runs = planSetRuns(readSetDir(join(ROOT, "evals", "sets", "polyglot")), out, args.repos ? args.repos.split(",") : []);
+  needed = runs.map(({ set }) => ({ repo: set.repo, commit: set.commit! }));
 } else {
-  throw new Error("--set must be hono-50 or swebench");
+  throw new Error("--set must be hono-50, swebench or polyglot");
 }
 
 mkdirSync(out, { recursive: true });

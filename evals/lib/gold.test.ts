@@ -38,6 +38,35 @@ describe("gold locator and checker", () => {
   });
 });
 
+describe("gold checker on other languages (polyglot)", () => {
+  const go = "}\n\n// MustGet returns the value.\n// It panics otherwise.\nfunc (c *Context) MustGet(key any) any {\n\treturn nil\n}\n\n// Next doc.\nfunc Next() {}\n";
+  const rs = "    /// Fill the buffer.\n    ///\n    /// More.\n    #[inline]\n    fn fill(&mut self) -> bool {\n        true\n    }\n";
+  const rb = "    end\n\n    # Serve static files.\n    # Halts when found.\n    def static!(options = {})\n      nil\n    end\n";
+
+  it("accepts a range that opens on the definition's doc comment or attributes", () => {
+    expect(checkGoldSpan(go, { file: "context.go", symbol: "Context.MustGet", startLine: 3, endLine: 7 })).toBeNull();
+    expect(checkGoldSpan(go, { file: "context.go", symbol: "Context.MustGet", startLine: 5, endLine: 7 })).toBeNull();
+    expect(checkGoldSpan(rs, { file: "src/line_buffer.rs", symbol: "LineBuffer.fill", startLine: 1, endLine: 7 })).toBeNull();
+    expect(checkGoldSpan(rb, { file: "lib/base.rb", symbol: "static!", startLine: 3, endLine: 7 })).toBeNull();
+  });
+
+  it("rejects a range that opens inside the previous definition, on a blank line or mid-comment", () => {
+    expect(checkGoldSpan(go, { file: "context.go", symbol: "Context.MustGet", startLine: 1, endLine: 7 })).toMatch(/line 1 does not contain "MustGet"/);
+    expect(checkGoldSpan(go, { file: "context.go", symbol: "Context.MustGet", startLine: 2, endLine: 7 })).toMatch(/does not contain/);
+    expect(checkGoldSpan(rs, { file: "src/line_buffer.rs", symbol: "LineBuffer.fill", startLine: 3, endLine: 7 })).toMatch(/inside a comment/);
+    expect(checkGoldSpan(rb, { file: "lib/base.rb", symbol: "static!", startLine: 4, endLine: 7 })).toMatch(/inside a comment/);
+  });
+
+  it("rejects a range that ends in the next definition's doc comment", () => {
+    expect(checkGoldSpan(go, { file: "context.go", symbol: "Context.MustGet", startLine: 3, endLine: 9 })).toMatch(/endLine 9 is a comment/);
+  });
+
+  it("checks only the bounds of a file-level range (no symbol)", () => {
+    expect(checkGoldSpan(go, { file: "context.go", startLine: 1, endLine: 7 })).toBeNull();
+    expect(checkGoldSpan(go, { file: "context.go", startLine: 1, endLine: 40 })).toMatch(/past the end/);
+  });
+});
+
 describe("README blocks, inclusion rules, set parsing", () => {
   it("replaces a block in place, or appends it under its heading", () => {
     const readme = "# P\n\n## Evaluation\n\nIntro.\n\n## Other\n\nx\n";

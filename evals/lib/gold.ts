@@ -4,21 +4,56 @@
  * Locates a symbol's definition in a file (to fill gold line ranges when writing questions)
  * and checks that gold ranges exist and name their symbol (run by `evals/check-gold.ts` and
  * by the CI test). Heuristic and language-light on purpose: it only has to agree with the
- * hand-written fixture corpus, and every range it fills is checked and reviewed.
+ * hand-written fixture corpus and the polyglot sets' pinned trees, and every range it fills is
+ * checked and reviewed.
  */
 import type { GoldSpan } from "./types.ts";
 
-/** Why a gold span is wrong, or null when it is fine. */
+/**
+ * Why a gold span is wrong, or null when it is fine. The range must lie inside the file and not
+ * end on a blank or comment line. When the span names a symbol, the first line must name it, or
+ * open the definition's leading comments, attributes or annotations (`///`, `#[...]`, `@Override`)
+ * with the name on or right after them; a range that opens in the middle of such a comment is
+ * wrong.
+ */
 export function checkGoldSpan(text: string, gold: GoldSpan): string | null {
   const lines = text.split("\n");
   if (text.endsWith("\n")) lines.pop();
   if (!Number.isInteger(gold.startLine) || !Number.isInteger(gold.endLine)) return "startLine/endLine must be integers";
   if (gold.startLine < 1 || gold.endLine < gold.startLine) return `bad range ${gold.startLine}-${gold.endLine}`;
   if (gold.endLine > lines.length) return `endLine ${gold.endLine} is past the end of the file (${lines.length} lines)`;
-  const name = memberName(gold.symbol);
-  if (!lines[gold.startLine - 1].includes(name)) return `line ${gold.startLine} does not contain "${name}"`;
+  const isComment = commentTest(gold.file);
+  if (gold.symbol !== undefined) {
+    const name = memberName(gold.symbol);
+    const first = lines[gold.startLine - 1];
+    if (isComment(first) && gold.startLine > 1 && isComment(lines[gold.startLine - 2])) {
+      return `line ${gold.startLine} is inside a comment that starts earlier`;
+    }
+    let i = gold.startLine - 1;
+    while (i < gold.endLine - 1 && !lines[i].includes(name) && (isComment(lines[i]) || LEADING_ATTRIBUTE.test(lines[i]))) i++;
+    if (!lines[i].includes(name)) {
+      return i === gold.startLine - 1 ? `line ${gold.startLine} does not contain "${name}"` : `neither line ${gold.startLine} nor the first line after its comments (${i + 1}) contains "${name}"`;
+    }
+  }
   if (gold.endLine > gold.startLine && lines[gold.endLine - 1].trim() === "") return `endLine ${gold.endLine} is blank`;
+  if (gold.endLine > gold.startLine && isComment(lines[gold.endLine - 1])) return `endLine ${gold.endLine} is a comment line`;
   return null;
+}
+
+/** Rust/C# attributes and Java/Kotlin annotations that may stand between a doc comment and its definition. */
+const LEADING_ATTRIBUTE = /^\s*(#!?\[|@[A-Za-z])/;
+
+const SLASH_COMMENT_EXTS = new Set(["ts", "tsx", "js", "jsx", "mjs", "cjs", "go", "rs", "java", "kt", "scala", "swift", "c", "h", "cc", "cpp", "hpp", "cs", "php"]);
+const HASH_COMMENT_EXTS = new Set(["rb", "py", "sh", "yaml", "yml", "toml"]);
+
+/** A test for whole-line comments in `path`'s language; never true for unknown languages. */
+function commentTest(path: string): (line: string) => boolean {
+  const base = path.slice(path.lastIndexOf("/") + 1);
+  const ext = base.includes(".") ? base.slice(base.lastIndexOf(".") + 1).toLowerCase() : base.toLowerCase();
+  if (SLASH_COMMENT_EXTS.has(ext)) return (l) => /^\s*(\/\/|\/\*|\*)/.test(l);
+  if (HASH_COMMENT_EXTS.has(ext) || ext === "makefile" || ext === "dockerfile") return (l) => /^\s*#(?!\[)/.test(l);
+  if (ext === "sql") return (l) => /^\s*--/.test(l);
+  return () => false;
 }
 
 /** `JobQueue.fail` -> `fail`; a plain name stays as it is. */

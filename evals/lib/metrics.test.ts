@@ -12,6 +12,7 @@ import {
   scoreQuestion,
   summarizeLocalization,
 } from "./metrics.ts";
+import { multiRepoMarkdown } from "./report.ts";
 import type { GoldSpan, SearchHit } from "./types.ts";
 
 const gold: GoldSpan = { file: "src/a.ts", symbol: "f", startLine: 10, endLine: 20 };
@@ -67,6 +68,26 @@ describe("report", () => {
     expect(r.byCategory.unanswerable).toBeUndefined();
     expect(r.gate).toEqual({ unanswerable: 1, refusedUnanswerable: 1, answerable: 3, refusedAnswerable: 1 });
     expect(r.latencyMs).toEqual({ p50: 7, p95: 11 });
+  });
+});
+
+describe("multi-repository report (polyglot)", () => {
+  it("has a row per repository, the pooled total, and R@5 counts by category including report", () => {
+    const a = [
+      scoreQuestion({ id: "g1", category: "lexical", gold: [gold] }, [hit("src/a.ts", 10, 11)], false, 5),
+      scoreQuestion({ id: "g11", category: "report", gold: [gold] }, [hit("x", 1, 1)], false, 6),
+    ];
+    const b = [scoreQuestion({ id: "j11", category: "report", gold: [gold] }, [hit("x", 1, 1), hit("src/a.ts", 12, 12)], false, 7)];
+    const total = buildRetrievalReport([...a, ...b]);
+    expect(total.byCategory.report).toMatchObject({ n: 2, recall1: 0, recall5: 0.5 });
+    const md = multiRepoMarkdown([{ label: "gin-gonic/gin (Go)", files: 126, report: buildRetrievalReport(a) }, { label: "google/gson (Java)", report: buildRetrievalReport(b) }], total);
+    const lines = md.split("\n");
+    expect(lines[0]).toBe("| Repository | Files | n | R@1 | R@5 | R@10 | MRR@10 | nDCG@10 | File R@5 | R@5 lexical | R@5 report | p50 ms | p95 ms |");
+    expect(lines[2]).toMatch(/^\| gin-gonic\/gin \(Go\) \| 126 \| 2 \| 50\.0% \| 50\.0% .*\| 1\/1 \| 0\/1 \|/);
+    expect(lines[3]).toMatch(/^\| google\/gson \(Java\) \|  \| 1 \| 0\.0% \| 100\.0% .*\| n\/a \| 1\/1 \|/);
+    expect(lines[4]).toMatch(/^\| \*\*All\*\* \|  \| 3 \| 33\.3% \| 66\.7% .*\| 1\/1 \| 1\/2 \|/);
+    expect(lines[6]).toMatch(/^\| All: report \|  \| 2 \| 0\.0% \| 50\.0% /);
+    expect(md).toContain("wrongly refused 0/3 answerable questions");
   });
 });
 

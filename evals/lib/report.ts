@@ -26,11 +26,13 @@ function retrievalCells(s: RetrievalSummary): string[] {
 export function retrievalMarkdown(label: string, report: RetrievalReport): string {
   const rows = [[`**${label}**`, ...retrievalCells(report.overall), ms(report.latencyMs.p50), ms(report.latencyMs.p95)]];
   for (const [cat, s] of Object.entries(report.byCategory)) rows.push([`${label}: ${cat}`, ...retrievalCells(s!), "", ""]);
-  const g = report.gate;
-  const gate = g.unanswerable
+  return `${table(["Run", ...RETRIEVAL_HEADER, "p50 ms", "p95 ms"], rows)}\n\n${gateLine(report.gate)}`;
+}
+
+function gateLine(g: RetrievalReport["gate"]): string {
+  return g.unanswerable
     ? `Confidence gate: refused ${g.refusedUnanswerable}/${g.unanswerable} unanswerable questions; wrongly refused ${g.refusedAnswerable}/${g.answerable} answerable ones.`
     : `Confidence gate: wrongly refused ${g.refusedAnswerable}/${g.answerable} answerable questions (the set has no unanswerable ones).`;
-  return `${table(["Run", ...RETRIEVAL_HEADER, "p50 ms", "p95 ms"], rows)}\n\n${gate}`;
 }
 
 /** Ablation table: one row per variant. `unsupported` rows say why they have no numbers. */
@@ -72,4 +74,30 @@ export function localizationMarkdown(rows: { label: string; summary: Localizatio
 /** The provenance line under every generated table. */
 export function provenance(p: { date: string; commit: string; config: string; command: string }): string {
   return `_Generated ${p.date} at commit \`${p.commit}\`; configuration: ${p.config}. Reproduce: \`${p.command}\`._`;
+}
+
+/** One repository's row of a multi-repository run. */
+export interface RepoReportRow {
+  /** e.g. `gin-gonic/gin (Go)`. */
+  label: string;
+  /** Files uploaded, when the run indexed the tree. */
+  files?: number;
+  report: RetrievalReport;
+}
+
+/**
+ * Multi-repository table (polyglot): one row per repository, then the pooled questions of all
+ * of them and the pooled questions by category. The `R@5 <category>` columns count questions
+ * (`4/5`), since each repository has only a handful per category.
+ */
+export function multiRepoMarkdown(rows: RepoReportRow[], total: RetrievalReport): string {
+  const cats = Object.keys(total.byCategory) as (keyof RetrievalReport["byCategory"])[];
+  const r5 = (report: RetrievalReport, cat: (typeof cats)[number]) => {
+    const s = report.byCategory[cat];
+    return s ? `${Math.round(s.recall5 * s.n)}/${s.n}` : "n/a";
+  };
+  const body = rows.map((r) => [r.label, r.files === undefined ? "" : String(r.files), ...retrievalCells(r.report.overall), ...cats.map((c) => r5(r.report, c)), ms(r.report.latencyMs.p50), ms(r.report.latencyMs.p95)]);
+  body.push(["**All**", "", ...retrievalCells(total.overall), ...cats.map((c) => r5(total, c)), ms(total.latencyMs.p50), ms(total.latencyMs.p95)]);
+  for (const c of cats) body.push([`All: ${c}`, "", ...retrievalCells(total.byCategory[c]!), ...cats.map(() => ""), "", ""]);
+  return `${table(["Repository", "Files", ...RETRIEVAL_HEADER, ...cats.map((c) => `R@5 ${c}`), "p50 ms", "p95 ms"], body)}\n\n${gateLine(total.gate)}`;
 }

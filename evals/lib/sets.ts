@@ -2,21 +2,22 @@
  * @module evals/lib/sets
  *
  * Parses the evaluation sets into the harness's shapes: retrieval sets (the project's
- * `evals/sets/fixture.json`, the public `hono-50.json`) and SWE-bench Lite lines. Throws naming
- * the question and field that is malformed.
+ * `evals/sets/fixture.json` and `evals/sets/polyglot/*.json`, the public `hono-50.json`) and
+ * SWE-bench Lite lines, and picks what a run scores. Throws naming the question and field that is
+ * malformed.
  */
 import type { Category, Question, RetrievalSet, SwebenchInstance } from "./types.ts";
 
-const CATEGORIES: ReadonlySet<string> = new Set(["semantic", "lexical", "unanswerable"]);
+const CATEGORIES: ReadonlySet<string> = new Set(["semantic", "lexical", "report", "unanswerable"]);
 
-/** Parses a retrieval set (`{repo, commit?, questions: [{id, category, question, gold}]}`). */
+/** Parses a retrieval set (`{repo, commit?, language?, questions: [{id, category, question, gold}]}`). */
 export function parseRetrievalSet(name: string, raw: unknown): RetrievalSet {
-  const obj = raw as { repo?: unknown; commit?: unknown; questions?: unknown };
+  const obj = raw as { repo?: unknown; commit?: unknown; language?: unknown; questions?: unknown };
   if (!obj || !Array.isArray(obj.questions)) throw new TypeError(`${name}: expected an object with a "questions" array`);
   const questions: Question[] = obj.questions.map((q: Record<string, unknown>, i: number) => {
     const id = typeof q.id === "string" ? q.id : `#${i + 1}`;
     if (typeof q.question !== "string" || !q.question) throw new TypeError(`${name} ${id}: "question" must be a non-empty string`);
-    if (typeof q.category !== "string" || !CATEGORIES.has(q.category)) throw new TypeError(`${name} ${id}: "category" must be semantic, lexical or unanswerable`);
+    if (typeof q.category !== "string" || !CATEGORIES.has(q.category)) throw new TypeError(`${name} ${id}: "category" must be semantic, lexical, report or unanswerable`);
     const gold = Array.isArray(q.gold) ? q.gold : [];
     gold.forEach((g: Record<string, unknown>, j: number) => {
       if (typeof g.file !== "string" || !Number.isInteger(g.startLine) || !Number.isInteger(g.endLine)) {
@@ -26,7 +27,34 @@ export function parseRetrievalSet(name: string, raw: unknown): RetrievalSet {
     if ((q.category === "unanswerable") !== (gold.length === 0)) throw new TypeError(`${name} ${id}: only unanswerable questions have an empty gold`);
     return { id, category: q.category as Category, question: q.question, gold } as Question;
   });
-  return { name, repo: String(obj.repo ?? name), commit: typeof obj.commit === "string" ? obj.commit : undefined, questions };
+  const set: RetrievalSet = { name, repo: String(obj.repo ?? name), commit: typeof obj.commit === "string" ? obj.commit : undefined, questions };
+  if (typeof obj.language === "string") set.language = obj.language;
+  return set;
+}
+
+/** One repository of a multi-repository run (polyglot): its set, the repo id it is indexed as, its tree. */
+export interface SetRun {
+  set: RetrievalSet;
+  /** Repo id in the product, `eval-poly-<set name>`. */
+  repoId: string;
+  /** Exported tree, `<corpusRoot>/<name>-<short commit>` (evals/export-corpora.ts). */
+  corpus: string;
+}
+
+/**
+ * Picks the sets to score: all of them when `only` is empty, otherwise those whose name (`gin`)
+ * or repository (`gin-gonic/gin`) is listed, in the order of `sets`. Throws naming an entry that
+ * matches no set, or a set without a pinned commit (its tree could not be found).
+ */
+export function planSetRuns(sets: RetrievalSet[], corpusRoot: string, only: string[] = []): SetRun[] {
+  const unknown = only.filter((o) => !sets.some((s) => s.name === o || s.repo === o));
+  if (unknown.length) throw new Error(`no polyglot set named ${unknown.join(", ")} (have ${sets.map((s) => s.name).join(", ")})`);
+  return sets
+    .filter((s) => only.length === 0 || only.includes(s.name) || only.includes(s.repo))
+    .map((set) => {
+      if (!set.commit) throw new TypeError(`${set.name}: "commit" is required to find its exported tree`);
+      return { set, repoId: `eval-poly-${set.name}`, corpus: `${corpusRoot.replace(/\/+$/, "")}/${corpusFolderName(set.repo, set.commit)}` };
+    });
 }
 
 /** Parses `swebench-lite-offline.jsonl` text. */

@@ -9,16 +9,22 @@
 export interface GoldSpan {
   /** Path relative to the corpus root, `/`-separated. */
   file: string;
-  /** Name of the defining symbol; `Container.member` for methods; heading text for Markdown. */
-  symbol: string;
+  /**
+   * Name of the defining symbol; `Container.member` for methods; heading text for Markdown. When
+   * a range spans several definitions, the first one. Absent for a file-level range.
+   */
+  symbol?: string;
   startLine: number;
   endLine: number;
 }
 
-/** Question categories. `unanswerable` questions have no gold and should be refused. */
-export type Category = "semantic" | "lexical" | "unanswerable";
+/**
+ * Question categories. `lexical` names the code's identifiers, `semantic` does not, `report` is
+ * a pasted error message or stack trace, `unanswerable` has no gold and should be refused.
+ */
+export type Category = "semantic" | "lexical" | "report" | "unanswerable";
 
-/** One question of a retrieval set (fixture, hono-50). An empty `gold` means unanswerable. */
+/** One question of a retrieval set (fixture, hono-50, polyglot). An empty `gold` means unanswerable. */
 export interface Question {
   id: string;
   category: Category;
@@ -32,6 +38,8 @@ export interface RetrievalSet {
   /** Upstream repository (`owner/name`) or `fixture`. */
   repo: string;
   commit?: string;
+  /** Main language of the repository, for reports (polyglot sets). */
+  language?: string;
   questions: Question[];
 }
 

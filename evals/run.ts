@@ -1,5 +1,5 @@
 /**
- * The evaluation runner: `npm run eval -- --set fixture|hono-50|swebench [options]`.
+ * The evaluation runner: `npm run eval -- --set fixture|hono-50|swebench|polyglot [options]`.
  *
  * Talks to a running instance only over REST (base URL and token), so the same command
  * measures the local and a deployed configuration. Given a corpus it indexes it through the
@@ -8,26 +8,27 @@
  * JSON without running again. Options: see `USAGE` below or `--help`.
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { ApiClient, ApiError } from "./lib/client.ts";
 import { readCorpus } from "./lib/corpus-fs.ts";
-import { indexCorpus, runRetrievalSet } from "./lib/evaluate.ts";
+import { indexCorpus, runRetrievalSet, type QuestionDetail } from "./lib/evaluate.ts";
 import type { InclusionRule } from "./lib/inclusion.ts";
-import { summarizeLocalization, type RetrievalReport } from "./lib/metrics.ts";
+import { buildRetrievalReport, summarizeLocalization, type RetrievalReport } from "./lib/metrics.ts";
 import { replaceBlock } from "./lib/readme.ts";
-import { ablationMarkdown, localizationMarkdown, provenance, retrievalMarkdown } from "./lib/report.ts";
-import { parseRetrievalSet, parseSwebench, pickInstanceIds, pickInstances } from "./lib/sets.ts";
+import { ablationMarkdown, localizationMarkdown, multiRepoMarkdown, provenance, retrievalMarkdown, type RepoReportRow } from "./lib/report.ts";
+import { parseRetrievalSet, parseSwebench, pickInstanceIds, pickInstances, planSetRuns } from "./lib/sets.ts";
+import { readSetDir } from "./lib/sets-fs.ts";
 import { BASELINE_LABEL, runSwebench } from "./lib/swebench.ts";
 import type { SearchVariant } from "./lib/types.ts";
 import { ABLATION_VARIANTS } from "./lib/variants.ts";
 
-const USAGE = `npm run eval -- --set fixture|hono-50|swebench [options]
+const USAGE = `npm run eval -- --set fixture|hono-50|swebench|polyglot [options]
   --base-url URL        running instance (default http://127.0.0.1:8787)
   --token T             bearer token (default: .codebase-copilot/admin-token, or $CODEBASE_COPILOT_TOKEN)
   --corpus DIR          index this folder first (fixture: default evals/fixture-repo)
-  --corpus-root DIR     swebench: folder of exported trees <name>-<short commit> (default /tmp/cc-corpora)
+  --corpus-root DIR     swebench, polyglot: folder of exported trees <name>-<short commit> (default /tmp/cc-corpora)
   --repo ID             repo id to search (and to index into); defaults per set
   --include R           hono-50 inclusion rule: publisher | whole | both (default both)
   --mode M              hybrid | bm25 | vector | symbol
@@ -35,7 +36,7 @@ const USAGE = `npm run eval -- --set fixture|hono-50|swebench [options]
   --channels a,b        channels to fuse, when the server supports choosing them
   --ablation            run every variant of evals/lib/variants.ts instead of one
   --k N                 results per query (default 10; swebench 50)
-  --repos a/b,c/d       swebench: only these repositories
+  --repos a/b,c/d       swebench: only these repositories; polyglot: only these sets (gin or gin-gonic/gin)
   --per-repo N          swebench: at most N instances per repository (default 20)
   --instances a,b       swebench: only these instance ids (error analysis; overrides --repos/--per-repo)
   --bench-dir DIR       public sets (default ../shared/bench next to the project)
@@ -73,11 +74,11 @@ const { values: args } = parseArgs({
 });
 
 const ROOT = resolve(dirname(new URL(import.meta.url).pathname), "..");
-if (args.help || !args.set || !["fixture", "hono-50", "swebench"].includes(args.set)) {
+if (args.help || !args.set || !["fixture", "hono-50", "swebench", "polyglot"].includes(args.set)) {
   console.log(USAGE);
   process.exit(args.help ? 0 : 2);
 }
-const setName = args.set as "fixture" | "hono-50" | "swebench";
+const setName = args.set as "fixture" | "hono-50" | "swebench" | "polyglot";
 const readmeKey = `eval:${setName}${args.ablation ? "-ablation" : ""}`;
 
 /** Replaces the README block `readmeKey` with `markdown`. */
@@ -242,7 +243,52 @@ async function runSwe(): Promise<{ output: RunOutput; markdown: string }> {
   return { output: { ...meta, config, instances: instances.map((i) => i.instance_id), ...run }, markdown };
 }
 
-const { output, markdown } = setName === "swebench" ? await runSwe() : await runRetrieval();
+/**
+ * polyglot: one retrieval set per repository (evals/sets/polyglot/*.json), each tree indexed as
+ * its own repo `eval-poly-<name>` from `--corpus-root`, scored per repository and pooled.
+ */
+async function runPolyglot(): Promise<{ output: RunOutput; markdown: string }> {
+  const plan = planSetRuns(readSetDir(join(ROOT, "evals", "sets", "polyglot")), resolve(args["corpus-root"]!), args.repos ? args.repos.split(",") : []);
+  const vs = variants();
+  const rowsByVariant = new Map<string, RepoReportRow[]>(vs.map((v) => [v.label, []]));
+  const detailsByVariant = new Map<string, QuestionDetail[]>(vs.map((v) => [v.label, []]));
+  const unsupported = new Map<string, string>();
+  const runs: Record<string, unknown>[] = [];
+  for (const { set, repoId, corpus } of plan) {
+    if (!existsSync(corpus)) throw new Error(`${set.name}: no tree at ${corpus}; export it first: node evals/export-corpora.ts --set polyglot --out ${args["corpus-root"]} --git-dir ${set.repo}=<its .git>`);
+    const files = readCorpus(corpus, "whole");
+    log(`indexing ${files.length} files of ${corpus} into ${repoId} ...`);
+    const r = await indexCorpus(client, repoId, files, { onStatus: (s, t) => log(`  ${Math.round(t / 1000)}s ${s.status} ${JSON.stringify(s.progress ?? "")}`) });
+    log(`indexed in ${r.wallMs} ms`);
+    const index = { files: r.files, archiveBytes: r.archiveBytes, wallMs: r.wallMs };
+    for (const variant of vs) {
+      if (unsupported.has(variant.label)) continue;
+      try {
+        const { report, details } = await runRetrievalSet(client, set, repoId, { k: Number(args.k ?? 10), variant });
+        rowsByVariant.get(variant.label)!.push({ label: `${set.repo}${set.language ? ` (${set.language})` : ""}`, files: r.files, report });
+        detailsByVariant.get(variant.label)!.push(...details);
+        runs.push({ set: set.name, repo: set.repo, commit: set.commit, repoId, variant, index, report, details });
+        log(`${set.name} / ${variant.label}: R@1 ${report.overall.recall1.toFixed(3)} R@5 ${report.overall.recall5.toFixed(3)} MRR ${report.overall.mrr10.toFixed(3)}`);
+      } catch (err) {
+        if (!(err instanceof ApiError && err.status === 400)) throw err;
+        unsupported.set(variant.label, err.message);
+        log(`${variant.label}: not supported by the server: ${err.message}`);
+      }
+    }
+  }
+  const totals = vs.map((v) => ({ label: v.label, report: unsupported.has(v.label) ? undefined : buildRetrievalReport(detailsByVariant.get(v.label)!), error: unsupported.get(v.label) }));
+  const questions = plan.reduce((n, p) => n + p.set.questions.length, 0);
+  const title = `**polyglot (evals/sets/polyglot/)**: ${plan.length} repositories, ${questions} questions, each tree uploaded whole as its own repo`;
+  const body = args.ablation
+    ? ablationMarkdown(totals)
+    : totals.map((t) => (t.report ? `Search: ${t.label}, k ${args.k ?? 10}.\n\n${multiRepoMarkdown(rowsByVariant.get(t.label)!, t.report)}` : `${t.label}: not run (${t.error})`)).join("\n\n");
+  const meta = { set: setName, date: new Date().toISOString().slice(0, 10), commit: gitCommit(), command: commandLine() };
+  const config = await serverConfig(plan[0]?.repoId ?? "");
+  const markdown = `${title}\n\n${body}\n\n${provenance({ ...meta, config })}`;
+  return { output: { ...meta, config, totals, runs }, markdown };
+}
+
+const { output, markdown } = setName === "swebench" ? await runSwe() : setName === "polyglot" ? await runPolyglot() : await runRetrieval();
 const outPath = resolve(args.out ?? join(ROOT, "evals", "out", `${setName}${args.ablation ? "-ablation" : ""}.json`));
 mkdirSync(dirname(outPath), { recursive: true });
 writeFileSync(outPath, JSON.stringify({ ...output, rateLimitedWaits: client.rateLimitedWaits, markdown }, null, 2));

@@ -8,7 +8,7 @@
  */
 import { tokenize, tokenizeQuery } from "../../indexer/store/contract";
 import { optionFlags } from "./option-flags";
-import { parseStackFrames, type StackFrame } from "./stack-trace";
+import { parseStackFrames, type StackFrame } from "./stack-frames";
 
 /** Most symbol-name candidates taken from one query (a pasted bug report has hundreds of words). */
 export const MAX_SYMBOL_CANDIDATES = 40;

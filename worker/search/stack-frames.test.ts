@@ -1,0 +1,215 @@
+import { describe, expect, it } from "vitest";
+import { parseQuery } from "./query";
+import { parseStackFrames, type StackFrame } from "./stack-frames";
+
+/** `path:line symbol`, one per frame: tables of frames read at a glance. */
+const brief = (frames: StackFrame[]) => frames.map((f) => `${f.path}:${f.line} ${f.symbol}`);
+
+describe("parseStackFrames", () => {
+  it("reads a Python traceback innermost first, behind a log prefix too", () => {
+    const text = [
+      "Traceback (most recent call last):",
+      '  File "<string>", line 1, in <module>',
+      "INTERNALERROR>   File \"/usr/lib/python3.8/site-packages/_pytest/main.py\", line 191, in wrap_session",
+      '  File "C:\\Users\\e\\sympy\\core\\numbers.py", line 1045, in __new__',
+      "    num[1] = long(num[1], 16)",
+      "ValueError: invalid literal",
+    ].join("\n");
+    expect(parseStackFrames(text)).toEqual([
+      { path: "C:/Users/e/sympy/core/numbers.py", line: 1045, symbol: "__new__" },
+      { path: "/usr/lib/python3.8/site-packages/_pytest/main.py", line: 191, symbol: "wrap_session" },
+      { path: "<string>", line: 1, symbol: "<module>" },
+    ]);
+  });
+
+  it("reads pytest, V8, Java and Go frames", () => {
+    const pytest = "src/_pytest/python.py:12: in collect\n    x = 1\nsrc/_pytest/nodes.py:40: ValueError";
+    expect(parseStackFrames(pytest).map((f) => `${f.path}:${f.line}:${f.symbol}`)).toEqual(["src/_pytest/nodes.py:40:null", "src/_pytest/python.py:12:collect"]);
+    const v8 = "Error: boom\n    at compose (/app/node_modules/hono/dist/compose.js:30:11)\n    at /app/src/index.ts:4:3";
+    expect(parseStackFrames(v8)).toEqual([
+      { path: "/app/node_modules/hono/dist/compose.js", line: 30, symbol: "compose" },
+      { path: "/app/src/index.ts", line: 4, symbol: null },
+    ]);
+    const java = "java.lang.IllegalStateException: no rate\n\tat org.acme.billing.Invoice.total(Invoice.java:42)";
+    expect(parseStackFrames(java)).toEqual([{ path: "org/acme/billing/Invoice.java", line: 42, symbol: "total" }]);
+    const go = "panic: nil map\n\ngoroutine 1 [running]:\nmain.store(...)\n\t/home/u/app/store/map.go:17 +0x1d";
+    expect(parseStackFrames(go)).toEqual([{ path: "/home/u/app/store/map.go", line: 17, symbol: null }]);
+    const esm = "    at Hono.#dispatch (file:///home/me/app/src/hono-base.ts:407:20)";
+    expect(parseStackFrames(esm)).toEqual([{ path: "/home/me/app/src/hono-base.ts", line: 407, symbol: "Hono.#dispatch" }]);
+    const escaped = '  File "C:\\\\Users\\\\me\\\\_pytest\\\\terminal.py", line 3, in main';
+    expect(parseStackFrames(escaped)[0].path).toBe("C:/Users/me/_pytest/terminal.py");
+  });
+
+  it("reads Go frames of a whole report, offsets and all", () => {
+    const report = "Export panics on an empty order list\nRunning the migration panics.\n```\npanic: runtime error\n\ngoroutine 1 [running]:\nmain.RunMigrate()\n\t/src/app/cli/cmd/migrate.go:52 +0x1d4\n```";
+    expect(parseQuery(report).frames).toEqual([{ path: "/src/app/cli/cmd/migrate.go", line: 52, symbol: null }]);
+  });
+
+  it("puts the last of chained Python tracebacks first", () => {
+    const text = [
+      "Traceback (most recent call last):",
+      '  File "/app/pkg/io.py", line 5, in read',
+      "KeyError: 'a'",
+      "",
+      "During handling of the above exception, another exception occurred:",
+      "",
+      "Traceback (most recent call last):",
+      '  File "/app/pkg/cli.py", line 9, in main',
+      '  File "/app/pkg/config.py", line 30, in load',
+      "ValueError: bad config",
+    ].join("\n");
+    expect(brief(parseStackFrames(text))).toEqual(["/app/pkg/config.py:30 load", "/app/pkg/cli.py:9 main", "/app/pkg/io.py:5 read"]);
+  });
+
+  it("reads a Java cause chain root cause first, each trace innermost first", () => {
+    const text = [
+      "com.google.gson.JsonSyntaxException: java.lang.IllegalStateException: Expected BEGIN_OBJECT but was STRING",
+      "\tat com.google.gson.internal.bind.ReflectiveTypeAdapterFactory$Adapter.read(ReflectiveTypeAdapterFactory.java:397)",
+      "\tat app//com.acme.Main.main(Main.java:10)",
+      "Caused by: java.lang.RuntimeException: wrapped",
+      "\tat com.acme.Codec.decode(Codec.java:20)",
+      "\t... 3 more",
+      "Caused by: java.lang.IllegalStateException: Expected BEGIN_OBJECT but was STRING",
+      "\tat com.google.gson.stream.JsonReader.beginObject(JsonReader.java:507)",
+      "\tat com.google.gson.internal.bind.ReflectiveTypeAdapterFactory$Adapter.read(ReflectiveTypeAdapterFactory.java:386)",
+      "\t... 12 more",
+    ].join("\n");
+    expect(brief(parseStackFrames(text))).toEqual([
+      "com/google/gson/stream/JsonReader.java:507 beginObject",
+      "com/google/gson/internal/bind/ReflectiveTypeAdapterFactory.java:386 read",
+      "com/acme/Codec.java:20 decode",
+      "com/google/gson/internal/bind/ReflectiveTypeAdapterFactory.java:397 read",
+      "com/acme/Main.java:10 main",
+    ]);
+  });
+
+  it("keeps a suppressed exception's cause in its trace, and reads Node's [cause]", () => {
+    const java = [
+      "java.io.IOException: close failed",
+      "\tat com.acme.Store.close(Store.java:40)",
+      "\tSuppressed: java.lang.IllegalStateException: flush",
+      "\t\tat com.acme.Store.flush(Store.java:55)",
+      "\tCaused by: java.io.EOFException",
+      "\t\tat com.acme.Log.write(Log.java:7)",
+      "Caused by: java.net.SocketException: reset",
+      "\tat com.acme.Net.read(Net.java:12)",
+    ].join("\n");
+    expect(brief(parseStackFrames(java))).toEqual([
+      "com/acme/Net.java:12 read",
+      "com/acme/Store.java:40 close",
+      "com/acme/Store.java:55 flush",
+      "com/acme/Log.java:7 write",
+    ]);
+    const node = "Error: load failed\n    at load (/app/src/config.ts:9:11) {\n  [cause]: Error: ENOENT\n      at readFile (/app/src/fs.ts:3:5)\n}";
+    expect(brief(parseStackFrames(node))).toEqual(["/app/src/fs.ts:3 readFile", "/app/src/config.ts:9 load"]);
+  });
+
+  it("reads Ruby backtraces in both quote styles, Rails and RSpec lines, and Ruby 2.5's reversed ones", () => {
+    const ruby34 = [
+      "/usr/lib/ruby/gems/3.4.0/gems/sinatra-4.1.0/lib/sinatra/base.rb:1803:in 'block in Sinatra::Base.compile!': undefined method 'x' for nil (NoMethodError)",
+      "\tfrom /home/u/app/lib/router.rb:12:in `foo'",
+      "\tfrom /home/u/app/config.ru:3:in 'block (2 levels) in <main>'",
+    ].join("\n");
+    expect(brief(parseStackFrames(ruby34))).toEqual([
+      "/usr/lib/ruby/gems/3.4.0/gems/sinatra-4.1.0/lib/sinatra/base.rb:1803 Sinatra::Base.compile!",
+      "/home/u/app/lib/router.rb:12 foo",
+      "/home/u/app/config.ru:3 <main>",
+    ]);
+    const rails = "NoMethodError (undefined method `name' for nil):\n\napp/models/user.rb:12:in 'User#save'\napp/controllers/users_controller.rb:5:in `create'";
+    expect(brief(parseStackFrames(rails))).toEqual(["app/models/user.rb:12 User#save", "app/controllers/users_controller.rb:5 create"]);
+    const rspec = "     # ./lib/sinatra/base.rb:1803:in `block in compile!'\n     # ./spec/routing_spec.rb:8:in `block (2 levels) in <top (required)>'";
+    expect(brief(parseStackFrames(rspec))).toEqual(["./lib/sinatra/base.rb:1803 compile!", "./spec/routing_spec.rb:8 <top (required)>"]);
+    const reversed = "Traceback (most recent call last):\n\t2: from t.rb:9:in `<main>'\n\t1: from t.rb:5:in `bar'\nt.rb:2:in `foo': boom (RuntimeError)";
+    expect(brief(parseStackFrames(reversed))).toEqual(["t.rb:2 foo", "t.rb:5 bar", "t.rb:9 <main>"]);
+  });
+
+  it("reads a Ruby cause chain root cause first", () => {
+    const text = [
+      "app/services/sync.rb:20:in 'rescue in Sync#run': sync failed (Sync::Error)",
+      "\tfrom app/services/sync.rb:15:in 'Sync#run'",
+      "app/clients/api.rb:7:in 'Api#get': timeout (Net::ReadTimeout)",
+      "\tfrom app/services/sync.rb:16:in 'Sync#run'",
+    ].join("\n");
+    expect(brief(parseStackFrames(text))).toEqual([
+      "app/clients/api.rb:7 Api#get",
+      "app/services/sync.rb:16 Sync#run",
+      "app/services/sync.rb:20 Sync#run",
+      "app/services/sync.rb:15 Sync#run",
+    ]);
+  });
+
+  it("reads a Rust panic's location before its backtrace, the backtrace's functions too", () => {
+    const text = [
+      "thread 'main' panicked at crates/searcher/src/line_buffer.rs:415:9:",
+      "attempt to subtract with overflow",
+      "stack backtrace:",
+      "   0: rust_begin_unwind",
+      "             at /rustc/90b35a62/library/std/src/panicking.rs:645:5",
+      "   1: grep_searcher::line_buffer::LineBuffer::fill",
+      "             at ./crates/searcher/src/line_buffer.rs:415:9",
+      "   2: 0x55d1c2 - grep::main::h0123456789abcdef",
+      "             at ./crates/core/main.rs:40:5",
+    ].join("\n");
+    expect(brief(parseStackFrames(text))).toEqual([
+      "crates/searcher/src/line_buffer.rs:415 null",
+      "/rustc/90b35a62/library/std/src/panicking.rs:645 rust_begin_unwind",
+      "./crates/searcher/src/line_buffer.rs:415 grep_searcher::line_buffer::LineBuffer::fill",
+      "./crates/core/main.rs:40 grep::main",
+    ]);
+    expect(brief(parseStackFrames("thread 'main' panicked at 'index out of bounds: the len is 3', src/main.rs:10:5"))).toEqual(["src/main.rs:10 null"]);
+    const multiline = "thread 'main' panicked at 'assertion failed: `(left == right)`\n  left: `1`,\n right: `2`', src/lib.rs:2:5\nnote: run with `RUST_BACKTRACE=1`";
+    expect(brief(parseStackFrames(multiline))).toEqual(["src/lib.rs:2 null"]);
+  });
+
+  it("reads sanitizer and gdb frames, and no numbered line without an address, gdb's `at` or a module", () => {
+    const asan = [
+      "==4711==ERROR: AddressSanitizer: heap-use-after-free on address 0x602000000010",
+      "    #0 0x7f3a12c4 in redisReaderFeed /home/u/hiredis/read.c:612",
+      "    #1 0x4f3a in std::vector<int, std::allocator<int> >::at(unsigned long) /src/vec.cc:88:5",
+      "    #2 0x7f3a in __libc_start_main (/lib/x86_64-linux-gnu/libc.so.6+0x29d8f)",
+      "    #3 worker_run /src/pool.c:40:3 (prog+0x4a2b8e)",
+    ].join("\n");
+    expect(brief(parseStackFrames(asan))).toEqual([
+      "/home/u/hiredis/read.c:612 redisReaderFeed",
+      "/src/vec.cc:88 std::vector<int, std::allocator<int> >::at",
+      "/src/pool.c:40 worker_run",
+    ]);
+    const gdb = [
+      "#0  redisBufferRead (c=0x0) at hiredis.c:950",
+      "#1  0x00007ffff7a4e1b2 in redisProcessCallbacks (ac=0x5555) at /path/async.c:612",
+      '#2  0x0000555555555189 in redisAsyncRead (ac=0x5555, buf=0x7ffe "abc",',
+      "    len=10) at /path/async.c:700",
+      "#3  0x00007ffff7829d90 in __libc_start_call_main () from /lib/x86_64-linux-gnu/libc.so.6",
+      "#4  0x0000555555555189 in ?? ()",
+    ].join("\n");
+    expect(brief(parseStackFrames(gdb))).toEqual([
+      "hiredis.c:950 redisBufferRead",
+      "/path/async.c:612 redisProcessCallbacks",
+      "/path/async.c:700 redisAsyncRead",
+    ]);
+    expect(parseStackFrames("Fixed in two PRs:\n#12 fixed in src/foo.c:12\n#13 reverted src/foo.c:12")).toEqual([]);
+  });
+
+  it("stays linear on long lines that almost match", () => {
+    const near = [
+      (n: number) => " " + "a.".repeat(n),
+      (n: number) => " a.rb:1".repeat(n),
+      (n: number) => "panicked at '" + "', a".repeat(n),
+      (n: number) => "', a.rs:1:1 x".repeat(n),
+      (n: number) => "1: " + "a ".repeat(n),
+      (n: number) => "#1 0x1 in " + "a ".repeat(n),
+      (n: number) => "#1 a " + "/a.c:1 (".repeat(n),
+      (n: number) => "#1 0x1 in f (a,\n  " + ") at a".repeat(n),
+      (n: number) => "at " + "a.a".repeat(n) + "(",
+      (n: number) => "at a (" + "a.a".repeat(n),
+    ];
+    const text = Array.from({ length: 200 }, (_, i) => near[i % near.length](1000).slice(0, 1999)).join("\n");
+    const started = performance.now();
+    expect(parseStackFrames(text)).toEqual([]);
+    expect(performance.now() - started).toBeLessThan(1000); // a quadratic scan takes seconds
+  });
+
+  it("finds nothing in prose and code without a trace", () => {
+    expect(parseStackFrames("Where is the file router.ts loaded?\n```python\nprint(open('a.py'))\n```")).toEqual([]);
+  });
+});

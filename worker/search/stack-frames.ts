@@ -1,0 +1,182 @@
+/**
+ * @module worker/search/stack-frames
+ *
+ * Reads the stack frames out of a pasted bug report, innermost first (`parseStackFrames`);
+ * worker/search/stack-trace matches them to repo files and turns them into a ranking prior. Pure.
+ *
+ * Formats read (each frame's path as written; its function when the format names one):
+ * - Python `File "/site-packages/pkg/mod.py", line 12, in func` (innermost last; chained
+ *   tracebacks: the last one first);
+ * - pytest `src/pkg/mod.py:12: in func` and the final `src/pkg/mod.py:12: ValueError` (innermost last);
+ * - JavaScript (V8) `at func (src/mod.ts:12:5)` / `at src/mod.ts:12:5` (innermost first; Node's
+ *   `[cause]:` traces: the last one first);
+ * - Java/Kotlin `at org.acme.Billing.total(Billing.java:12)`, the package turned into a path,
+ *   behind a module prefix too (`app//`) (innermost first; `Caused by:` traces: the last one,
+ *   the root cause, first; `... 12 more` names nothing);
+ * - Go `\t/home/u/pkg/mod.go:12 +0x1d` (innermost first);
+ * - Ruby `lib/app/base.rb:12:in 'block in compile!'` / `` from lib/x.rb:3:in `foo' ``, Rails and
+ *   RSpec (`# ./spec/x_spec.rb:8:in ...`) lines, the function without `block in ` (innermost
+ *   first; a cause's trace, which opens with the message, first); Ruby 2.5-2.7's reversed
+ *   `2: from t.rb:9:in ...` (innermost last);
+ * - Rust `panicked at src/main.rs:10:5:` and the older `panicked at 'msg', src/main.rs:10:5`
+ *   (the message may run over lines), then the backtrace's `at ./src/mod.rs:12:5` frames with the
+ *   function of the `3: crate::mod::f` line above (innermost first);
+ * - C/C++ sanitizers `#0 0x7f3a in fn /src/read.c:612:5` (TSan: `#0 fn /src/read.c:612:5
+ *   (prog+0x4a2b)`) and gdb `#1  0x7f3a in fn (r=0x0) at read.c:612` / `#0  fn (r=0x0) at
+ *   read.c:612`, arguments run over a line too (innermost first).
+ * Pseudo-paths (`<frozen importlib._bootstrap>`, `<string>`, `(eval)`) are kept as frames but
+ * name no file.
+ */
+
+/** One stack frame: the file as the trace names it, the line and the function when given. */
+export interface StackFrame {
+  /** The path as written (forward slashes; may be absolute, or a package path for Java). */
+  path: string;
+  line: number;
+  /** The frame's function (`func`, `Billing.total`), when the format names it. */
+  symbol: string | null;
+}
+
+/** Most frames kept from one report (a recursion error repeats one frame thousands of times). */
+export const MAX_FRAMES = 200;
+
+const PY_FRAME_RE = /(?:^|[\s>:])File "([^"\n]+)", line (\d+)(?:, in (\S+))?/;
+const PYTEST_FRAME_RE = /^([\w./\\-]+\.py):(\d+): (?:in (\S+)|[A-Z]\w*(?:Error|Exception|Warning|Exit)\b)/;
+
+/**
+ * `at f (path:L:C)` / `at path:L:C`; the path may be a `file://` URL; names may be private
+ * (`#dispatch`); Node ends an error's last frame with ` {` when its properties (`[cause]`) follow.
+ */
+const V8_FRAME_RE = /^\s*at (?:(?:async |new )?([\w$#.<>\[\] ]{1,200}?) \()?(?:file:\/\/)?((?:[A-Za-z]:)?[\w./\\@~+-]{1,1000}\.\w+):(\d+)(?::\d+)?\)?(?: \{)?\s*$/;
+/** `at pkg.Class.m(File.java:N)`, behind a Java 9+ module or class-loader prefix too (`app//`, `com.foo@1.0/`). */
+const JAVA_FRAME_RE = /^\s*at (?:[\w.$@-]{0,200}\/){0,2}((?:[\w$]+\.)+)([\w$<>]+)\(([\w$]+\.(?:java|kt|scala|groovy)):(\d+)\)/;
+const GO_FRAME_RE = /^\s+((?:[A-Za-z]:)?[\w./\\@~+-]+\.go):(\d+)(?: \+0x[0-9a-f]+)?\s*$/;
+/**
+ * Ruby `path.rb:12:in 'label'` (backquote-opened before Ruby 3.4), anywhere after a space (a
+ * log or RSpec `# ` prefix): `from ` marks an outer frame, `N: from ` one of a Ruby 2.5-2.7
+ * reversed trace; text after the closing quote (`: message (Class)`) starts a trace.
+ */
+const RUBY_FRAME_RE = /(?:^|\s)(?:(\d{1,6}): )?(from )?((?:[A-Za-z]:)?[\w./\\@~+-]{0,1000}\.\w{1,10}):(\d+):in [`']([^'`\n]{1,300})'(\S)?/;
+/** What a Ruby label adds to the method's name: `block (2 levels) in `, `rescue in `, `ensure in `. */
+const RUBY_LABEL_PREFIX_RE = /^(?:(?:block|rescue|ensure)(?: \(\d+ levels\))? in )+/;
+/** Rust `panicked at path:L:C:` (1.73+) or `panicked at 'message', path:L:C` (older), the message on this line. */
+const RUST_PANIC_RE = /\bpanicked at (?:'[^\n]{0,2000}', )?((?:[A-Za-z]:)?[\w./\\@~+-]{1,1000}):(\d+):\d+:?\s*$/;
+/** Where an older Rust panic's message that ran over lines ends: `right: 2', src/main.rs:2:5`. */
+const RUST_PANIC_END_RE = /', ((?:[A-Za-z]:)?[\w./\\@~+-]{1,1000}):(\d+):\d+\s*$/;
+/** Lines an older Rust panic's message may run over before its location. */
+const MAX_PANIC_MESSAGE_LINES = 50;
+/** A Rust backtrace's `  12: crate::mod::Type::f` (older: `12: 0x55d1 - crate::mod::f::h0123456789abcdef`); its `at path` follows. */
+const RUST_FRAME_HEAD_RE = /^\s*\d{1,5}: (?:0x[0-9a-fA-F]{1,16} - )?([^\s:][^\n]{0,500}?)(?:::h[0-9a-f]{16})?\s*$/;
+/**
+ * A sanitizer (ASan, UBSan, MSan, TSan) or gdb frame: `#0 0x7f3a in fn /src/read.c:612:5`,
+ * TSan `#0 fn /src/read.c:612:5 (prog+0x4a2b)`, gdb `#1  0x7f3a in fn (r=0x0) at read.c:612`
+ * and `#0  fn (r=0x0) at read.c:612`. Groups: address, what precedes the path, path, line, TSan module.
+ */
+const NATIVE_FRAME_RE = /^\s*#\d{1,5}\s+(0x[0-9a-fA-F]{1,16}\s+in\s+)?(\S[^\n]{0,1000}?)\s((?:[A-Za-z]:)?[\w./\\@~+-]{1,1000}):(\d+)(?::\d+)?(\s+\([^()\s]{1,1000}\))?\s*$/;
+/** gdb's `#1  0x7f3a in fn (a=1, ` whose arguments run over to the next line. */
+const GDB_FRAME_HEAD_RE = /^\s*#\d{1,5}\s+(?:0x[0-9a-fA-F]{1,16}\s+in\s+)?([^\s(]{1,500}) \(/;
+/** That next line: `    len=10) at read.c:612`. */
+const GDB_FRAME_TAIL_RE = /^\s+[^\n]{0,1000}?\) at ((?:[A-Za-z]:)?[\w./\\@~+-]{1,1000}):(\d+)\s*$/;
+/** Where a Java, Kotlin or Node.js trace goes on with the exception's cause: `Caused by: `, `[cause]: `. */
+const CAUSE_RE = /(?<=^|[\s>\]])(?:Caused by:|\[cause\]:)(?=\s|$)/;
+/** Java's `Suppressed: ` exceptions, printed inside a trace; their own causes are indented past it. */
+const SUPPRESSED_RE = /(?<=^|[\s>\]])Suppressed: /;
+/** Lines longer than this are not frames (bounds the regexes' work on pasted blobs). */
+const MAX_FRAME_LINE = 2000;
+
+/** Java's frame path: the package of `org.acme.Billing.` (class dropped) joined with the file name. */
+function javaPath(qualified: string, file: string): string {
+  const parts = qualified.split(".").filter(Boolean);
+  parts.pop(); // the class; the file names it (or its outer class)
+  return [...parts, file].join("/");
+}
+
+/** Forward slashes, runs of separators collapsed (`C:\\Users\\x` copied from a repr -> `C:/Users/x`). */
+const normalizePath = (p: string) => p.replace(/[\\/]+/g, "/");
+
+/**
+ * A native frame's function from what precedes its path: gdb's `fn (a=1) at` -> `fn`; a C++
+ * signature `ns::Type::f(int, char const*)` -> `ns::Type::f` (the balanced trailing parameter
+ * list dropped, scanning once from the end).
+ */
+function nativeSymbol(raw: string): string | null {
+  let s = raw.trim();
+  if (s.endsWith(" at")) s = s.slice(0, s.includes(" (") ? s.indexOf(" (") : -3);
+  else if (s.endsWith(")")) {
+    let depth = 0;
+    for (let i = s.length - 1; i > 0; i--) {
+      if (s[i] === ")") depth++;
+      else if (s[i] === "(" && --depth === 0) {
+        s = s.slice(0, i);
+        break;
+      }
+    }
+  }
+  return s && s !== "??" ? s : null;
+}
+
+/**
+ * The stack frames of `text`, innermost first. Python, pytest and Ruby 2.5-2.7 reversed traces
+ * list the innermost frame last and are reversed, so of several such traces (Python's chained
+ * exceptions) the last one, the one that was raised, comes first. The other formats list the
+ * innermost frame first; their traces are read in blocks that each open where a cause's trace
+ * begins (Java's `Caused by:`, Node's `[cause]:`, a Ruby trace's first line, which carries the
+ * message), and the blocks are returned last first: the root cause, printed last, holds the
+ * innermost frame (`... 12 more` lines, frames shared with the enclosing trace, name none). A
+ * Rust panic's location is a frame of its own, before its backtrace's. At most MAX_FRAMES
+ * frames. Pass the raw text: markup stripping removes Go's `+0x1d4` offsets.
+ */
+export function parseStackFrames(text: string): StackFrame[] {
+  const innermostLast: StackFrame[] = [];
+  const blocks: StackFrame[][] = [[]];
+  const push = (frame: StackFrame, opensBlock = false) => {
+    if (opensBlock && blocks[blocks.length - 1].length) blocks.push([]);
+    blocks[blocks.length - 1].push(frame);
+  };
+  /** Column of the outermost open `Suppressed:` (causes indented to it or past it are its own). */
+  let suppressedAt = Infinity;
+  /** Whether the last Ruby frame was a numbered `N: from` one (a reversed trace, innermost last). */
+  let rubyReversed = false;
+  let rustSymbol: string | null = null;
+  let gdbSymbol: string | null = null;
+  let panicLines = 0;
+  for (const line of text.split(/\r?\n/)) {
+    const [lastRustSymbol, lastGdbSymbol] = [rustSymbol, gdbSymbol];
+    rustSymbol = gdbSymbol = null;
+    if (panicLines > 0) panicLines--;
+    if (line.length > MAX_FRAME_LINE) continue;
+    let m: RegExpExecArray | null;
+    if ((m = PY_FRAME_RE.exec(line))) innermostLast.push({ path: normalizePath(m[1]), line: Number(m[2]), symbol: m[3] ?? null });
+    else if ((m = PYTEST_FRAME_RE.exec(line))) innermostLast.push({ path: normalizePath(m[1]), line: Number(m[2]), symbol: m[3] ?? null });
+    else if ((m = JAVA_FRAME_RE.exec(line))) push({ path: javaPath(m[1], m[3]), line: Number(m[4]), symbol: m[2] });
+    else if ((m = V8_FRAME_RE.exec(line))) push({ path: normalizePath(m[2]), line: Number(m[3]), symbol: m[1]?.trim() || lastRustSymbol });
+    else if ((m = GO_FRAME_RE.exec(line))) push({ path: normalizePath(m[1]), line: Number(m[2]), symbol: null });
+    else if ((m = RUBY_FRAME_RE.exec(line))) {
+      const frame = { path: normalizePath(m[3]), line: Number(m[4]), symbol: m[5].replace(RUBY_LABEL_PREFIX_RE, "") || null };
+      if (m[1] && m[2]) innermostLast.push(frame);
+      else if (!m[2] && rubyReversed) innermostLast.push(frame);
+      else push(frame, !m[2] && m[6] === ":");
+      rubyReversed = Boolean(m[1] && m[2]);
+    } else if ((m = RUST_PANIC_RE.exec(line))) {
+      push({ path: normalizePath(m[1]), line: Number(m[2]), symbol: null });
+      panicLines = 0;
+    } else if (panicLines > 0 && (m = RUST_PANIC_END_RE.exec(line))) {
+      push({ path: normalizePath(m[1]), line: Number(m[2]), symbol: null });
+      panicLines = 0;
+    } else if (line.includes("panicked at '")) panicLines = MAX_PANIC_MESSAGE_LINES;
+    else if ((m = NATIVE_FRAME_RE.exec(line))) {
+      // A `#12 ... path:N` line is a frame only with a sanitizer's address, gdb's `at` or TSan's module.
+      if (m[1] || m[5] || m[2].endsWith(" at")) push({ path: normalizePath(m[3]), line: Number(m[4]), symbol: nativeSymbol(m[2]) });
+    } else if (lastGdbSymbol && (m = GDB_FRAME_TAIL_RE.exec(line))) push({ path: normalizePath(m[1]), line: Number(m[2]), symbol: lastGdbSymbol });
+    else if ((m = CAUSE_RE.exec(line))) {
+      // A cause at the column of an open `Suppressed:` or past it is the suppressed exception's.
+      if (m.index < suppressedAt) {
+        if (blocks[blocks.length - 1].length) blocks.push([]);
+        suppressedAt = Infinity;
+      }
+    } else if ((m = SUPPRESSED_RE.exec(line))) suppressedAt = Math.min(suppressedAt, m.index);
+    else if ((m = GDB_FRAME_HEAD_RE.exec(line))) gdbSymbol = m[1];
+    else if ((m = RUST_FRAME_HEAD_RE.exec(line))) rustSymbol = m[1];
+  }
+  return [...innermostLast.reverse(), ...blocks.reverse().flat()].slice(0, MAX_FRAMES);
+}

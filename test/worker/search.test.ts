@@ -60,8 +60,13 @@ beforeAll(async () => {
     { path: "test.c", language: "c", chunks: [chunk("function", 1, "static void test_fill_binary_quit(void) {\n    fill(buffer, quit);\n}", "test_fill_binary_quit")] },
   ]);
   await indexFixture("s-java", "j1", [
-    { path: "a/JsonTreeReader.java", language: "java", chunks: [chunk("method", 1, "@Override public void skipValue() throws IOException {\n  popStack();\n}", "skipValue", "JsonTreeReader")] },
+    { path: "a/JsonTreeReader.java", language: "java", chunks: [chunk("method", 1, "@Override public void skipValue() throws IOException {\n  // Skips a nested object or array the way JsonReader does, by popping the stack.\n  popStack();\n}", "skipValue", "JsonTreeReader")] },
     { path: "b/JsonReader.java", language: "java", chunks: [chunk("method", 1, "public void skipValue() throws IOException {\n  int count = 0;\n  do { doPeek(); } while (count > 0);\n}", "skipValue", "JsonReader")] },
+    {
+      path: "a/ParseBenchmark.java",
+      language: "java",
+      chunks: [chunk("class", 1, "private static class GsonSkipParser implements Parser {\n  public void parse(char[] data) throws Exception {\n    JsonReader jsonReader = new JsonReader(new CharArrayReader(data));\n    jsonReader.skipValue(); // skipValue of a JsonReader: skip the nested object\n    jsonReader.close();\n  }\n}", "GsonSkipParser", "ParseBenchmark")],
+    },
     { path: "c/line_buffer.rs", language: "rust", chunks: [chunk("method", 1, "fn fill(&mut self) -> bool {\n  true\n}", "fill", "LineBufferReader"), chunk("method", 4, "pub fn fill<R>(&mut self, rdr: R) -> bool {\n  false\n}", "fill", "LineBuffer")] },
   ]);
   await indexFixture("s-not-ready", "f1", [{ path: "a.ts", chunks: [chunk("function", 1, "export function x() {}", "x")] }], { activate: false });
@@ -92,8 +97,13 @@ describe("GET /api/search", () => {
     const top = async (q: string) => (await search({ q, repo: "s-java", mode: "symbol" })).body.results[0];
     expect(await top("JsonReader.skipValue")).toMatchObject({ path: "b/JsonReader.java", symbol: "skipValue" });
     expect(await top("JsonTreeReader.skipValue")).toMatchObject({ path: "a/JsonTreeReader.java", symbol: "skipValue" });
-    expect(await top("JsonReader skipValue on nested arrays")).toMatchObject({ path: "b/JsonReader.java", symbol: "skipValue" });
+    expect(await top("JsonReader skipValue")).toMatchObject({ path: "b/JsonReader.java", symbol: "skipValue" });
     expect(await top("what does LineBuffer::fill return")).toMatchObject({ startLine: 4, symbol: "fill" });
+    // Whole search, not only the symbol channel: the qualified definition comes first.
+    for (const q of ["JsonReader.skipValue", "how does JsonReader.skipValue skip a nested object"]) {
+      expect((await search({ q, repo: "s-java" })).body.results[0]).toMatchObject({ path: "b/JsonReader.java", symbol: "skipValue" });
+    }
+    expect((await search({ q: "LineBuffer::fill", repo: "s-java" })).body.results[0]).toMatchObject({ startLine: 4, symbol: "fill" });
   });
 
   it("excludes inline Rust test modules and C test files unless asked", async () => {

@@ -25,6 +25,7 @@ import { addFileEvidence } from "./file-evidence";
 import { confidenceGate } from "./gate";
 import { applyOptionPrior, optionDeclarationFiles } from "./option-flags";
 import { parseQuery, type ParsedQuery } from "./query";
+import { applyQualifiedPrior } from "./qualified-prior";
 import { applySupportPrior } from "./report-prior";
 import { rerankByCoverage } from "./rerank";
 import { makeSnippet } from "./snippet";
@@ -267,7 +268,9 @@ export async function runSearch(deps: SearchDeps, pendingTargets: RepoTarget[] |
   // it in several chunks ranks higher, and so does the file where its stack trace ends.
   const reported = query.isReport ? applyTracePrior(addFileEvidence(applySupportPrior(covered), fileOf), query.frames, anchor?.id) : covered;
   // The file declaring a command-line option the query names holds the code it switches on.
-  const reranked = applyOptionPrior(reported, new Set(declaring.keys()), fileOf);
+  const optioned = applyOptionPrior(reported, new Set(declaring.keys()), fileOf);
+  // A question's `Type.member` is an exact address.
+  const reranked = query.isReport ? optioned : applyQualifiedPrior(optioned, query.qualified);
   const ordered = [...reranked].sort((a, b) => b.score - a.score || (a.chunkId < b.chunkId ? -1 : 1));
   // A definition a question names (`redisReconnect`, `LineBuffer::fill`) is what it asks for:
   // the cap, which keeps one file from filling the page, does not hide it. A report names many

@@ -41,8 +41,8 @@ const MIN_PREFIX_LENGTH = 4;
 
 interface SymbolRow { id: string; name: string; name_lower: string; kind: string; container: string | null; path: string; start_line: number }
 
-/** The last segment of a container (`Outer.Inner`, `a::B`, `impl<T> B` are named by `Inner`, `B`). */
-const containerName = (c: string | null) => (c ?? "").split(/\.|::|#|\s/).filter(Boolean).at(-1)?.toLowerCase() ?? "";
+/** The last segment of a container, lowercased (`Outer.Inner`, `a::B`, `impl<T> B` are named by `inner`, `b`). */
+export const containerName = (c: string | null) => (c ?? "").split(/\.|::|#|\s/).filter(Boolean).at(-1)?.toLowerCase() ?? "";
 
 /** Runs the channel. */
 export async function symbolChannel(scope: ChannelScope): Promise<ChannelResult> {
@@ -78,7 +78,8 @@ export async function symbolChannel(scope: ChannelScope): Promise<ChannelResult>
     const pos = position.get(r.name_lower);
     const tier = exact.has(r.name) ? 0 : pos !== undefined ? 1 : 2;
     const owner = containerName(r.container);
-    const inContainer = tier === 2 ? 2 : qualified.has(`${owner}\0${r.name_lower}`) ? 0 : owner && position.has(owner) ? 1 : 2;
+    // A constructor is named after its class: naming the class does not name it.
+    const inContainer = tier === 2 ? 2 : qualified.has(`${owner}\0${r.name_lower}`) ? 0 : owner && owner !== r.name_lower && position.has(owner) ? 1 : 2;
     const prefixPos = tier === 2 ? prefixes.findIndex((p) => r.name_lower.startsWith(p)) : 0;
     const count = tier === 2 || !scope.query.isReport ? 0 : definitions.get(r.name_lower)!;
     const inTitle = tier === 2 || title.has(r.name_lower) ? 0 : 1;

@@ -1,0 +1,22 @@
+import { describe, expect, it } from "vitest";
+import { applyQualifiedPrior, QUALIFIED_PRIOR } from "./qualified-prior";
+import { qualifiedNames } from "./query";
+
+describe("applyQualifiedPrior", () => {
+  const candidates = [
+    { id: "bench", symbol: "GsonSkipParser", container: "ParseBenchmark", score: 1 },
+    { id: "tree", symbol: "skipValue", container: "JsonTreeReader", score: 0.9 },
+    { id: "reader", symbol: "skipValue", container: "com.google.gson.stream.JsonReader", score: 0.6 },
+  ];
+
+  it("lifts the definition of the member in the container the question names", () => {
+    const out = applyQualifiedPrior(candidates, qualifiedNames("how does JsonReader.skipValue skip nested arrays"));
+    expect(out.map((c) => [c.id, c.score])).toEqual([["reader", 0.6 * QUALIFIED_PRIOR], ["bench", 1], ["tree", 0.9]]);
+  });
+
+  it("matches the member's case exactly and the container's loosely, and leaves the rest alone", () => {
+    expect(applyQualifiedPrior(candidates, qualifiedNames("jsonreader.skipValue"))[0].id).toBe("reader");
+    expect(applyQualifiedPrior(candidates, qualifiedNames("JsonReader.skipvalue"))).toEqual(candidates);
+    expect(applyQualifiedPrior(candidates, [])).toBe(candidates);
+  });
+});

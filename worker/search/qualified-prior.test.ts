@@ -19,4 +19,10 @@ describe("applyQualifiedPrior", () => {
     expect(applyQualifiedPrior(candidates, qualifiedNames("JsonReader.skipvalue"))).toEqual(candidates);
     expect(applyQualifiedPrior(candidates, [])).toBe(candidates);
   });
+
+  it("lifts a member and its container named apart, not a constructor named after its class", () => {
+    expect(applyQualifiedPrior(candidates, [], ["JsonReader", "skipValue"])[0].id).toBe("reader");
+    const ctor = [{ id: "other", symbol: "x", container: null, score: 1 }, { id: "ctor", symbol: "JsonReader", container: "JsonReader", score: 0.9 }];
+    expect(applyQualifiedPrior(ctor, [], ["JsonReader", "skipValue"])).toEqual(ctor);
+  });
 });

@@ -2,9 +2,10 @@
  * @module worker/search/qualified-prior
  *
  * A question that writes a member with its container (`JsonReader.skipValue`,
- * `LineBuffer::fill`, `Base#compile!`, ParsedQuery.qualified) gives an exact address: the
- * definition of that name in that container is what it asks for, so its chunks get a prior over
- * the same name elsewhere and over chunks that merely share the words. Reports are left alone:
+ * `LineBuffer::fill`, `Base#compile!`, ParsedQuery.qualified), or names both apart ("JsonReader
+ * skipValue"), gives an address: the definition of that name in that container is what it asks
+ * for, so its chunks get a prior over the same name elsewhere and over chunks that merely share
+ * the words. Reports are left alone:
  * a pasted trace qualifies every frame (`ReflectiveTypeAdapterFactory$Adapter.read`), and the
  * trace prior already weighs those. Pure.
  */
@@ -16,13 +17,26 @@ import type { QualifiedName } from "./query";
 export const QUALIFIED_PRIOR = 2;
 
 /**
- * Multiplies by QUALIFIED_PRIOR the scores of candidates whose `symbol` is the member of one of
- * `qualified` (case-sensitive) and whose container's last segment is its container
- * (case-insensitive, containerName), and re-sorts best first (ties: input order). Returns the
- * input when `qualified` is empty.
+ * Multiplies by QUALIFIED_PRIOR the scores of candidates that define a member the question
+ * addresses, and re-sorts best first (ties: input order): their `symbol` is the member of one of
+ * `qualified` (case-sensitive) in its container (the container's last segment, case-insensitive,
+ * containerName), or is one of `names` (the question's identifiers, case-sensitive) while their
+ * container is another of them (a constructor, named after its class, is not addressed by the
+ * class name). Returns the input when nothing can match.
  */
-export function applyQualifiedPrior<T extends { score: number; symbol: string | null; container: string | null }>(candidates: T[], qualified: QualifiedName[]): T[] {
-  if (!qualified.length) return candidates;
+export function applyQualifiedPrior<T extends { score: number; symbol: string | null; container: string | null }>(
+  candidates: T[],
+  qualified: QualifiedName[],
+  names: string[] = [],
+): T[] {
+  if (!qualified.length && names.length < 2) return candidates;
   const wanted = new Set(qualified.map((q) => `${q.container.toLowerCase()}\0${q.name}`));
-  return applyPrior(candidates, (c) => (c.symbol !== null && wanted.has(`${containerName(c.container)}\0${c.symbol}`) ? QUALIFIED_PRIOR : 1));
+  const named = new Set(names);
+  const namedLower = new Set(names.map((n) => n.toLowerCase()));
+  const addressed = (c: T) => {
+    if (c.symbol === null) return false;
+    const owner = containerName(c.container);
+    return wanted.has(`${owner}\0${c.symbol}`) || (named.has(c.symbol) && owner !== "" && owner !== c.symbol.toLowerCase() && namedLower.has(owner));
+  };
+  return applyPrior(candidates, (c) => (addressed(c) ? QUALIFIED_PRIOR : 1));
 }

@@ -269,8 +269,8 @@ export async function runSearch(deps: SearchDeps, pendingTargets: RepoTarget[] |
   const reported = query.isReport ? applyTracePrior(addFileEvidence(applySupportPrior(covered), fileOf), query.frames, anchor?.id) : covered;
   // The file declaring a command-line option the query names holds the code it switches on.
   const optioned = applyOptionPrior(reported, new Set(declaring.keys()), fileOf);
-  // A question's `Type.member` is an exact address.
-  const reranked = query.isReport ? optioned : applyQualifiedPrior(optioned, query.qualified);
+  // A question's `Type.member` (or Type and member named apart) is an address.
+  const reranked = query.isReport ? optioned : applyQualifiedPrior(optioned, query.qualified, query.identifiers);
   const ordered = [...reranked].sort((a, b) => b.score - a.score || (a.chunkId < b.chunkId ? -1 : 1));
   // A definition a question names (`redisReconnect`, `LineBuffer::fill`) is what it asks for:
   // the cap, which keeps one file from filling the page, does not hide it. A report names many

@@ -25,4 +25,13 @@ describe("applyQualifiedPrior", () => {
     const ctor = [{ id: "other", symbol: "x", container: null, score: 1 }, { id: "ctor", symbol: "JsonReader", container: "JsonReader", score: 0.9 }];
     expect(applyQualifiedPrior(ctor, [], ["JsonReader", "skipValue"])).toEqual(ctor);
   });
+
+  it("takes a qualified name as the whole address: its parts do not count apart", () => {
+    const ruby = [
+      { id: "compile", symbol: "compile", container: "Base", score: 1 },
+      { id: "bang", symbol: "compile!", container: "Base", score: 0.9 },
+    ];
+    const out = applyQualifiedPrior(ruby, qualifiedNames("Base#compile!"), ["Base", "compile", "compile!"]);
+    expect(out.map((c) => c.id)).toEqual(["bang", "compile"]);
+  });
 });

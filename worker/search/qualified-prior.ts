@@ -22,7 +22,8 @@ export const QUALIFIED_PRIOR = 2;
  * `qualified` (case-sensitive) in its container (the container's last segment, case-insensitive,
  * containerName), or is one of `names` (the question's identifiers, case-sensitive) while their
  * container is another of them (a constructor, named after its class, is not addressed by the
- * class name). Returns the input when nothing can match.
+ * class name; only when the question writes no qualified name). Returns the input when nothing
+ * can match.
  */
 export function applyQualifiedPrior<T extends { score: number; symbol: string | null; container: string | null }>(
   candidates: T[],
@@ -31,7 +32,8 @@ export function applyQualifiedPrior<T extends { score: number; symbol: string | 
 ): T[] {
   if (!qualified.length && names.length < 2) return candidates;
   const wanted = new Set(qualified.map((q) => `${q.container.toLowerCase()}\0${q.name}`));
-  const named = new Set(names);
+  // Written qualified, the address is exact: its parts named apart (`compile` of `compile!`) add nothing.
+  const named = new Set(qualified.length ? [] : names);
   const namedLower = new Set(names.map((n) => n.toLowerCase()));
   const addressed = (c: T) => {
     if (c.symbol === null) return false;

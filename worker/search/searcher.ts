@@ -158,6 +158,21 @@ function noSearchableWords(targets: RepoTarget[], started: number): SearchRespon
   };
 }
 
+/**
+ * Runs `lookup` for every target concurrently; a repo whose lookup fails is logged and gives
+ * `empty()`, so one repo's failure never fails the search.
+ */
+function eachRepo<T>(targets: RepoTarget[], what: string, lookup: (t: RepoTarget) => Promise<T>, empty: () => T): Promise<T[]> {
+  return Promise.all(
+    targets.map((t) =>
+      lookup(t).catch((err) => {
+        console.error(`${what} failed for ${t.id}`, err);
+        return empty();
+      }),
+    ),
+  );
+}
+
 /** A candidate's file, for the per-file cap and file evidence: repo and path. */
 const fileOf = (h: { row: ChunkRow }) => `${h.row.repo}\0${h.row.path}`;
 
@@ -214,25 +229,11 @@ export async function runSearch(deps: SearchDeps, pendingTargets: RepoTarget[] |
   // Files declaring a command-line option the query names, and the chunks holding the lines of a
   // report's stack frames; read in the channels' round trip.
   const optionFiles = query.optionFlags.length
-    ? Promise.all(
-        targets.map((t) =>
-          optionDeclarationFiles(channelDeps.db, t.id, t.commit, query.optionFlags, filters).catch((err) => {
-            console.error(`option lookup failed for ${t.id}`, err);
-            return new Map<string, string>();
-          }),
-        ),
-      )
+    ? eachRepo(targets, "option lookup", (t) => optionDeclarationFiles(channelDeps.db, t.id, t.commit, query.optionFlags, filters), () => new Map<string, string>())
     : Promise.resolve([]);
   const traceChunks =
     query.isReport && query.frames.length
-      ? Promise.all(
-          targets.map((t) =>
-            frameChunks(channelDeps.db, t.id, t.commit, query.frames, filters).catch((err) => {
-              console.error(`stack frame lookup failed for ${t.id}`, err);
-              return [];
-            }),
-          ),
-        )
+      ? eachRepo(targets, "stack frame lookup", (t) => frameChunks(channelDeps.db, t.id, t.commit, query.frames, filters), () => [])
       : Promise.resolve([]);
   const settled = await Promise.allSettled(targets.map((t) => runChannels(channelDeps, t, query, selection.selected, channels, filters, depth)));
   const failedRepos: SearchResponse["stats"]["failedRepos"] = [];

@@ -26,7 +26,7 @@ import { confidenceGate } from "./gate";
 import { applyOptionPrior, optionDeclarationFiles } from "./option-flags";
 import { parseQuery, type ParsedQuery } from "./query";
 import { applyQualifiedPrior } from "./qualified-prior";
-import { applySupportPrior } from "./report-prior";
+import { applySupportPrior, askedSupportKinds, supportKind } from "./support-prior";
 import { rerankByCoverage } from "./rerank";
 import { makeSnippet } from "./snippet";
 import { applyTracePrior, frameChunks, traceAnchor } from "./stack-trace";
@@ -266,8 +266,11 @@ export async function runSearch(deps: SearchDeps, pendingTargets: RepoTarget[] |
   });
   const covered = rerankByCoverage(loaded, selection.selected, weightDf, totalDocs, { report: query.isReport });
   // A report asks for the source file to change: docs and examples rank lower, a file matching
-  // it in several chunks ranks higher, and so does the file where its stack trace ends.
-  const reported = query.isReport ? applyTracePrior(addFileEvidence(applySupportPrior(covered), fileOf), query.frames, anchor?.id) : covered;
+  // it in several chunks ranks higher, and so does the file where its stack trace ends. A
+  // question asks for code too, unless it names the kind of supporting file it wants.
+  const reported = query.isReport
+    ? applyTracePrior(addFileEvidence(applySupportPrior(covered), fileOf), query.frames, anchor?.id)
+    : applySupportPrior(covered, new Set([...askedSupportKinds(query.text), ...query.pathHints.flatMap((h) => supportKind(h) ?? [])]));
   // The file declaring a command-line option the query names holds the code it switches on.
   const optioned = applyOptionPrior(reported, new Set(declaring.keys()), fileOf);
   // A question's `Type.member` (or Type and member named apart) is an address.

@@ -1,0 +1,73 @@
+/**
+ * @module worker/search/support-prior
+ *
+ * A prior against supporting files: the answer to a code search is the project's own source,
+ * while changelogs (their entries are past reports, in the same words), issue templates and CI
+ * files under `.github/`, documentation trees, examples, demos and benchmarks repeat its API
+ * names in small, dense files (`examples/pairgrid_dotplot.py`, `bench/skip.py`,
+ * `asv_bench/benchmarks/dataset_io.py`, a `CHANGELOG.md` entry) and so rank high lexically.
+ * A bug report demotes them all; a question spares the kinds it asks for by name ("which
+ * example shows ...", "the CI workflow that ..."). The same reasoning as the prose prior of
+ * rerank.ts, applied by path instead of language. Pure.
+ */
+import { applyPrior } from "./prior";
+
+/** Kinds of supporting file, by what a question would call them. */
+export type SupportKind = "docs" | "examples" | "benchmarks" | "changelog" | "ci";
+
+/** Directory names of each kind, anywhere in the path (first match wins, outermost directory first). */
+const SUPPORT_DIRS: ReadonlyArray<readonly [RegExp, SupportKind]> = [
+  [/^(?:docs?)$/i, "docs"],
+  [/^(?:examples?|demos?|samples?)$/i, "examples"],
+  [/^(?:benchmarks?|bench(?:es)?|asv_bench)$/i, "benchmarks"],
+  [/^\.github$/i, "ci"],
+];
+
+/** Changelog and release-notes file names (`CHANGES`, `CHANGELOG.rst`, `HISTORY.md`, `NEWS`, `CHANGES.old`). */
+const CHANGELOG_RE = /(?:^|\/)(?:change(?:s|log)|history|news|release[-_]?notes)(?:\.(?:md|markdown|rst|txt|old))*$/i;
+
+/**
+ * Words by which a question asks for a kind of supporting file. "for example" / "for instance"
+ * are removed first: they introduce an illustration, not a request for examples.
+ */
+const ASKED: ReadonlyArray<readonly [RegExp, SupportKind]> = [
+  [/\b(?:docs?|documentation|documented|readme|guides?|tutorials?|manual)\b/i, "docs"],
+  [/\b(?:examples?|samples?|demos?)\b/i, "examples"],
+  [/\b(?:bench|benches|benchmarks?|benchmarking)\b/i, "benchmarks"],
+  [/\b(?:changelogs?|release[- ]notes?)\b/i, "changelog"],
+  [/\b(?:ci|workflows?|github|issue[- ]templates?)\b/i, "ci"],
+];
+
+/** Multiplier of a supporting file's chunk scores. */
+export const SUPPORT_PRIOR = 0.5;
+
+/** The kind of supporting file `path` is (a changelog, or under a docs, examples, benchmarks or `.github` directory), or null for source. */
+export function supportKind(path: string): SupportKind | null {
+  if (CHANGELOG_RE.test(path)) return "changelog";
+  for (const dir of path.split("/").slice(0, -1)) {
+    for (const [re, kind] of SUPPORT_DIRS) if (re.test(dir)) return kind;
+  }
+  return null;
+}
+
+/** Whether `path` is a supporting file of any kind (supportKind). */
+export function isSupportPath(path: string): boolean {
+  return supportKind(path) !== null;
+}
+
+/** The kinds of supporting file a question names (`"Which example shows ..."` -> examples). */
+export function askedSupportKinds(question: string): Set<SupportKind> {
+  const text = question.replace(/\bfor (?:example|instance)\b/gi, " ");
+  return new Set(ASKED.filter(([re]) => re.test(text)).map(([, kind]) => kind));
+}
+
+/**
+ * Multiplies the score of candidates in supporting files by SUPPORT_PRIOR, except those of a
+ * kind in `spared`, and re-sorts, best first (ties: input order). Returns a new array.
+ */
+export function applySupportPrior<T extends { score: number; path: string }>(candidates: T[], spared: ReadonlySet<SupportKind> = new Set()): T[] {
+  return applyPrior(candidates, (c) => {
+    const kind = supportKind(c.path);
+    return kind !== null && !spared.has(kind) ? SUPPORT_PRIOR : 1;
+  });
+}

@@ -4,7 +4,8 @@
  * cold-index the corpus by archive upload (files/s, lines/s, wall time per status stage),
  * re-upload it unchanged (0 files processed) and with one file changed (1 file), then measure
  * search latency (k = 10, warm) sequentially and from 16 concurrent clients for short queries
- * and pasted bug reports, and ripgrep over the same tree in the same run; peak RSS of the
+ * and pasted bug reports, and ripgrep over the same tree in the same run, then the runtime's
+ * floor (`GET /api/health` the same way); peak RSS of the
  * workerd process tree is sampled throughout. Writes JSON to bench/out/ and, with
  * `--write-readme`, the README's "Benchmarks" block.
  *
@@ -148,6 +149,17 @@ for (const w of workloads) {
     latency.push({ workload: w.name, clients, product, productServerP50, productCpuMs, ripgrep });
     log(`${w.name} x${clients}: product p50 ${product.p50.toFixed(1)} p95 ${product.p95.toFixed(1)} ms, workerd CPU ${productCpuMs?.toFixed(2) ?? "?"} ms/query; rg p50 ${ripgrep.p50.toFixed(1)} p95 ${ripgrep.p95.toFixed(1)} ms`);
   }
+}
+// The runtime's floor: a request that does no work, through the same client, proxy and workerd.
+const HEALTH_ITEMS = Array.from({ length: SHORT_QUERIES.length }, (_, i) => i);
+const health = async () => (await client.requestTimed("GET", "/api/health")).ms;
+for (const clients of [1, concurrency]) {
+  const rounds = clients === 1 ? Number(a["seq-rounds"]) : Number(a["conc-rounds"]);
+  const cpuBefore = server ? workerdCpu(server.pid) : null;
+  const product: LatencySummary = await runLoad(HEALTH_ITEMS, rounds, clients, health);
+  const productCpuMs = server && cpuBefore ? busiestCpuPerOperation(server.pid, cpuBefore, product.n) : null;
+  latency.push({ workload: "floor: GET /api/health", clients, product, productServerP50: null, productCpuMs, ripgrep: null });
+  log(`health x${clients}: p50 ${product.p50.toFixed(1)} p95 ${product.p95.toFixed(1)} ms, workerd CPU ${productCpuMs?.toFixed(2) ?? "?"} ms/request`);
 }
 const peakSearch = rss?.peak() ?? null;
 rss?.stop();

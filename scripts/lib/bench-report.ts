@@ -38,7 +38,7 @@ export interface BenchResult {
    * `productCpuMs`: CPU ms per query of the busiest workerd process (the runtime's one thread;
    * scripts/lib/cpu.ts), null with --base-url. Unlike latency it holds up on a shared machine.
    */
-  latency: { workload: string; clients: number; product: LatencySummary; productServerP50: number | null; productCpuMs?: number | null; ripgrep: LatencySummary }[];
+  latency: { workload: string; clients: number; product: LatencySummary; productServerP50: number | null; productCpuMs?: number | null; ripgrep: LatencySummary | null }[];
   memory: { indexWorkerdMb: number; indexTotalMb: number; searchWorkerdMb: number; searchTotalMb: number } | null;
   /** scripts/bench-chunk.ts output (H1's parse-and-chunk throughput), when that script exists. */
   chunkBench: { files: number; lines: number; chunks: number; linesPerSecond: number; linesPerSecondBestPass: number; linesPerCpuSecond: number } | null;
@@ -70,16 +70,16 @@ export function benchMarkdown(r: BenchResult): string {
     l.productServerP50 === null ? "" : r1(l.productServerP50),
     r0(l.product.qps),
     l.productCpuMs == null ? "" : r1(l.productCpuMs),
-    r1(l.ripgrep.p50),
-    r1(l.ripgrep.p95),
-    r0(l.ripgrep.qps),
+    l.ripgrep ? r1(l.ripgrep.p50) : "",
+    l.ripgrep ? r1(l.ripgrep.p95) : "",
+    l.ripgrep ? r0(l.ripgrep.qps) : "",
   ]);
   const corpusName = r.corpus.split("/").pop();
   const parts = [
     `**Indexing** \`${corpusName}\`: ${cold.uploadedFiles} files uploaded (${(cold.archiveBytes / 1e6).toFixed(1)} MB tar.gz), ${indexedFiles ?? "?"} indexed, ${indexedLines ?? "?"} lines, ${cold.chunks ?? "?"} chunks.`,
     table(["Run", "Files processed", "Unchanged", "Wall s (upload to ready)", "Files/s", "Lines/s", "Stages"], indexRows),
     "Stages: `upload` is the archive POST until it answered (client clock); `queued` and `indexing` come from the job's own timestamps (server clock). The job is requested while the upload is still being answered, so the stages overlap and add up to more than the wall time.",
-    `**Search latency** (warm, k = 10, ms, client-side HTTP round trip; "server p50" is the response's \`stats.tookMs\`; "workerd CPU" is the CPU time per query of the runtime's workerd process, whose one thread runs every Worker, Durable Object and D1 locally, so at saturation queries/s is about 1000 / that figure) beside ripgrep over the same tree (\`rg -i -F -l\` with the query's terms, process spawn included):`,
+    `**Search latency** (warm, k = 10, ms, client-side HTTP round trip; "server p50" is the response's \`stats.tookMs\`; "workerd CPU" is the CPU time per query of the runtime's workerd process, whose one thread runs every Worker, Durable Object and D1 locally, so at saturation queries/s is about 1000 / that figure) beside ripgrep over the same tree (\`rg -i -F -l\` with the query's terms, process spawn included). The last rows are the local runtime's floor: \`GET /api/health\`, which does no search, authentication or storage call, through the same client, proxy and workerd:`,
     table(["Workload", "Clients", "p50", "p95", "server p50", "queries/s", "workerd CPU ms/query", "rg p50", "rg p95", "rg queries/s"], latRows),
     r.memory
       ? `**Peak memory** (RSS sampled every 200 ms): workerd ${r.memory.indexWorkerdMb} MB while indexing, ${r.memory.searchWorkerdMb} MB during the search runs (with wrangler's Node process: ${r.memory.indexTotalMb} MB / ${r.memory.searchTotalMb} MB). This is the local runtime (all Workers, Durable Objects, D1 and the queue in one workerd), not one production isolate.`

@@ -190,6 +190,61 @@ describe("parseStackFrames", () => {
     expect(parseStackFrames("Fixed in two PRs:\n#12 fixed in src/foo.c:12\n#13 reverted src/foo.c:12")).toEqual([]);
   });
 
+  it("reads .NET frames with Windows and Unix paths, async and lambda frames, and skips frames without a file", () => {
+    const text = [
+      "Unhandled exception. System.InvalidOperationException: Sequence contains no elements",
+      "   at System.Linq.ThrowHelper.ThrowNoElementsException()",
+      "   at System.Linq.Enumerable.First[TSource](IEnumerable`1 source)",
+      "   at Acme.Billing.InvoiceService.GetLatest(Int32 customerId) in C:\\src\\Acme.Billing\\InvoiceService.cs:line 42",
+      "   at Acme.Billing.InvoiceService.<TotalAsync>d__5.MoveNext() in C:\\src\\Acme.Billing\\InvoiceService.cs:line 57",
+      "--- End of stack trace from previous location ---",
+      "   at System.Runtime.CompilerServices.TaskAwaiter.HandleNonSuccessAndDebuggerNotification(Task task)",
+      "   at Acme.Billing.Repository`1.Find[TKey](TKey id) in C:\\Users\\Jane Doe\\source\\repos\\Acme\\Acme.Billing\\Repository.cs:line 88",
+      "   at Acme.Api.Program.<>c.<<Main>b__0_0>d.MoveNext() in /home/u/src/Acme.Api/Program.cs:line 18",
+      "   at Acme.Api.Program.<>c__DisplayClass0_0.<Main>b__1(HttpContext ctx) in /home/u/src/Acme.Api/Program.cs:line 24",
+      "   at Acme.Api.Program.<Main>$(String[] args) in /home/u/src/Acme.Api/Program.cs:line 30",
+      "   at Acme.Api.Program.<Main>(String[] args)",
+    ].join("\r\n");
+    expect(brief(parseStackFrames(text))).toEqual([
+      "C:/src/Acme.Billing/InvoiceService.cs:42 GetLatest",
+      "C:/src/Acme.Billing/InvoiceService.cs:57 TotalAsync",
+      "C:/Users/Jane Doe/source/repos/Acme/Acme.Billing/Repository.cs:88 Find",
+      "/home/u/src/Acme.Api/Program.cs:18 Main",
+      "/home/u/src/Acme.Api/Program.cs:24 Main",
+      "/home/u/src/Acme.Api/Program.cs:30 Main",
+    ]);
+    const framework = "System.ArgumentNullException: Value cannot be null. (Parameter 'source')\n   at System.Linq.ThrowHelper.ThrowArgumentNullException(ExceptionArgument argument)\n   at System.Linq.Enumerable.Count[TSource](IEnumerable`1 source)";
+    expect(parseStackFrames(framework)).toEqual([]);
+  });
+
+  it("reads a .NET inner exception chain root cause first, and Mono frames", () => {
+    const text = [
+      "System.InvalidOperationException: Could not load order 7",
+      " ---> Acme.Data.RepositoryException: Query failed",
+      " ---> System.Collections.Generic.KeyNotFoundException: The given key 'o7' was not present in the dictionary.",
+      "   at System.Collections.Generic.Dictionary`2.get_Item(TKey key)",
+      "   at Acme.Data.OrderCache.Get(String key) in /src/Acme.Data/OrderCache.cs:line 31",
+      "   --- End of inner exception stack trace ---",
+      "   at Acme.Data.OrderRepository.Find(Int32 id) in /src/Acme.Data/OrderRepository.cs:line 64",
+      "   --- End of inner exception stack trace ---",
+      "   at Acme.Orders.OrderService..ctor(IOrderRepository repo) in /src/Acme.Orders/OrderService.cs:line 12",
+      "   at Acme.Orders.Worker.<Run>g__LoadOne|3_0(Int32 id) in /src/Acme.Orders/Worker.cs:line 40",
+    ].join("\n");
+    expect(brief(parseStackFrames(text))).toEqual([
+      "/src/Acme.Data/OrderCache.cs:31 Get",
+      "/src/Acme.Data/OrderRepository.cs:64 Find",
+      "/src/Acme.Orders/OrderService.cs:12 .ctor",
+      "/src/Acme.Orders/Worker.cs:40 LoadOne",
+    ]);
+    const mono = [
+      "NullReferenceException: Object reference not set to an instance of an object",
+      "  at Acme.Game.Player.Move (System.Single dx) [0x0000c] in /Users/dev/Acme/Assets/Scripts/Player.cs:27 ",
+      "  at Acme.Game.Loop.Tick () [0x00001] in <filename unknown>:0 ",
+      "  at (wrapper managed-to-native) UnityEngine.Object.Destroy(UnityEngine.Object)",
+    ].join("\n");
+    expect(brief(parseStackFrames(mono))).toEqual(["/Users/dev/Acme/Assets/Scripts/Player.cs:27 Move", "<filename unknown>:0 Tick"]);
+  });
+
   it("stays linear on long lines that almost match", () => {
     const near = [
       (n: number) => " " + "a.".repeat(n),
@@ -202,6 +257,8 @@ describe("parseStackFrames", () => {
       (n: number) => "#1 0x1 in f (a,\n  " + ") at a".repeat(n),
       (n: number) => "at " + "a.a".repeat(n) + "(",
       (n: number) => "at a (" + "a.a".repeat(n),
+      (n: number) => "  at a() in " + "a:1a:line 1 ".repeat(n),
+      (n: number) => "  at " + "a.a".repeat(n) + "() in ",
     ];
     const text = Array.from({ length: 200 }, (_, i) => near[i % near.length](1000).slice(0, 1999)).join("\n");
     const started = performance.now();

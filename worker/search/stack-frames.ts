@@ -23,7 +23,13 @@
  *   function of the `3: crate::mod::f` line above (innermost first);
  * - C/C++ sanitizers `#0 0x7f3a in fn /src/read.c:612:5` (TSan: `#0 fn /src/read.c:612:5
  *   (prog+0x4a2b)`) and gdb `#1  0x7f3a in fn (r=0x0) at read.c:612` / `#0  fn (r=0x0) at
- *   read.c:612`, arguments run over a line too (innermost first).
+ *   read.c:612`, arguments run over a line too (innermost first);
+ * - .NET `at Acme.Billing.Invoice.Total(Decimal rate) in C:\src\Acme\Invoice.cs:line 42`
+ *   (Mono: `at Acme.Invoice.Total (System.Decimal rate) [0x0001c] in /src/Invoice.cs:42`), the
+ *   method without its class (`<DoAsync>d__5.MoveNext` -> `DoAsync`, lambda `<Main>b__0_0` ->
+ *   `Main`); frames without ` in path:line N` (framework code) are not kept (innermost first;
+ *   `ToString()` prints an inner exception's trace, ` ---> ` ... `--- End of inner exception
+ *   stack trace ---`, before its wrapper's, so the root cause's already comes first).
  * Pseudo-paths (`<frozen importlib._bootstrap>`, `<string>`, `(eval)`) are kept as frames but
  * name no file.
  */
@@ -77,6 +83,12 @@ const NATIVE_FRAME_RE = /^\s*#\d{1,5}\s+(0x[0-9a-fA-F]{1,16}\s+in\s+)?(\S[^\n]{0
 const GDB_FRAME_HEAD_RE = /^\s*#\d{1,5}\s+(?:0x[0-9a-fA-F]{1,16}\s+in\s+)?([^\s(]{1,500}) \(/;
 /** That next line: `    len=10) at read.c:612`. */
 const GDB_FRAME_TAIL_RE = /^\s+[^\n]{0,1000}?\) at ((?:[A-Za-z]:)?[\w./\\@~+-]{1,1000}):(\d+)\s*$/;
+/**
+ * A .NET frame that names its file: `at Ns.Class.Method(Type arg) in C:\src\File.cs:line 42`, or
+ * Mono's `at Ns.Class.Method (Type arg) [0x0001c] in /src/File.cs:42`; the path may hold spaces
+ * (`C:\Users\Jane Doe\source\...`), so it runs to the `:line N` that ends the line.
+ */
+const DOTNET_FRAME_RE = /^\s*at ([^\s(]{1,1000}) ?\([^()]{0,1000}\)(?: \[0x[0-9a-fA-F]{1,16}\])? in (\S.{0,1000}?):(?:line )?(\d+)\s*$/;
 /** Where a Java, Kotlin or Node.js trace goes on with the exception's cause: `Caused by: `, `[cause]: `. */
 const CAUSE_RE = /(?<=^|[\s>\]])(?:Caused by:|\[cause\]:)(?=\s|$)/;
 /** Java's `Suppressed: ` exceptions, printed inside a trace; their own causes are indented past it. */
@@ -89,6 +101,25 @@ function javaPath(qualified: string, file: string): string {
   const parts = qualified.split(".").filter(Boolean);
   parts.pop(); // the class; the file names it (or its outer class)
   return [...parts, file].join("/");
+}
+
+/**
+ * A .NET frame's method from its qualified name, as written in source: `Ns.Repo`1.Get` -> `Get`,
+ * `Enumerable.First[TSource]` -> `First`; compiler-generated names give the method they were
+ * written in: an async or iterator state machine `Ns.Foo.<DoAsync>d__5.MoveNext` -> `DoAsync`, a
+ * lambda `<>c.<Main>b__0_0` (`<<Main>b__0_0>d` when async) -> `Main`, top-level statements
+ * `<Main>$` -> `Main`; a local function `<Main>g__Parse|0_0` -> `Parse`. Constructors stay `.ctor`.
+ */
+function dotnetSymbol(qualified: string): string {
+  const q = qualified.replace(/\[[^\]]*\]$/, "");
+  const ctor = /\.(\.c?ctor)$/.exec(q);
+  if (ctor) return ctor[1];
+  const parts = q.split(".");
+  let name = parts.pop()!;
+  // A compiler-generated type's MoveNext runs the body of the method its name holds.
+  if (name === "MoveNext" && parts[parts.length - 1]?.startsWith("<")) name = parts.pop()!;
+  const generated = /^<+([^<>]+)>(?:g__([^|]+)\|)?/.exec(name);
+  return generated ? (generated[2] ?? generated[1]) : name;
 }
 
 /** Forward slashes, runs of separators collapsed (`C:\\Users\\x` copied from a repr -> `C:/Users/x`). */
@@ -122,7 +153,8 @@ function nativeSymbol(raw: string): string | null {
  * innermost frame first; their traces are read in blocks that each open where a cause's trace
  * begins (Java's `Caused by:`, Node's `[cause]:`, a Ruby trace's first line, which carries the
  * message), and the blocks are returned last first: the root cause, printed last, holds the
- * innermost frame (`... 12 more` lines, frames shared with the enclosing trace, name none). A
+ * innermost frame (`... 12 more` lines, frames shared with the enclosing trace, name none).
+ * .NET needs no blocks: it prints an inner exception's trace before its wrapper's. A
  * Rust panic's location is a frame of its own, before its backtrace's. At most MAX_FRAMES
  * frames. Pass the raw text: markup stripping removes Go's `+0x1d4` offsets.
  */
@@ -149,6 +181,7 @@ export function parseStackFrames(text: string): StackFrame[] {
     if ((m = PY_FRAME_RE.exec(line))) innermostLast.push({ path: normalizePath(m[1]), line: Number(m[2]), symbol: m[3] ?? null });
     else if ((m = PYTEST_FRAME_RE.exec(line))) innermostLast.push({ path: normalizePath(m[1]), line: Number(m[2]), symbol: m[3] ?? null });
     else if ((m = JAVA_FRAME_RE.exec(line))) push({ path: javaPath(m[1], m[3]), line: Number(m[4]), symbol: m[2] });
+    else if ((m = DOTNET_FRAME_RE.exec(line))) push({ path: normalizePath(m[2]), line: Number(m[3]), symbol: dotnetSymbol(m[1]) });
     else if ((m = V8_FRAME_RE.exec(line))) push({ path: normalizePath(m[2]), line: Number(m[3]), symbol: m[1]?.trim() || lastRustSymbol });
     else if ((m = GO_FRAME_RE.exec(line))) push({ path: normalizePath(m[1]), line: Number(m[2]), symbol: null });
     else if ((m = RUBY_FRAME_RE.exec(line))) {

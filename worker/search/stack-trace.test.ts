@@ -11,6 +11,10 @@ describe("frameMatch", () => {
     ["org/acme/billing/Invoice.java", "src/main/java/org/acme/billing/Invoice.java", 4],
     ["src/utils/jwt/jwt.ts", "src/utils/jwt/jwt.ts", 4],
     ["src/utils/jwt/jwt.ts", "src/middleware/jwt/jwt.ts", 2],
+    // .NET frames on Windows, backslashes turned into slashes by parseStackFrames.
+    ["C:/src/Acme.Billing/InvoiceService.cs", "src/Acme.Billing/InvoiceService.cs", 3],
+    ["C:/Users/Jane Doe/source/repos/Acme/Acme.Billing/Repository.cs", "Acme.Billing/Repository.cs", 2],
+    ["C:/src/Acme.Billing/InvoiceService.cs", "tests/InvoiceService.cs", 0],
     // Another installed package's file with the same tail, the standard library, a bare name.
     ["/venv/lib/python3.11/site-packages/myplugin/config/__init__.py", "src/_pytest/config/__init__.py", 0],
     ["/app/node_modules/zod/src/index.ts", "src/index.ts", 0],
@@ -72,6 +76,22 @@ describe("applyTracePrior", () => {
       { path: "gson/src/main/java/com/google/gson/stream/JsonReader.java", score: 0.9 },
     ];
     expect(applyTracePrior(gson, parseStackFrames(report))[0].path).toBe("gson/src/main/java/com/google/gson/stream/JsonReader.java");
+  });
+
+  it("lifts the file of a .NET trace's innermost exception, its Windows path matched by its last segments", () => {
+    const report = [
+      "System.InvalidOperationException: Could not load order 7",
+      " ---> System.Collections.Generic.KeyNotFoundException: The given key 'o7' was not present in the dictionary.",
+      "   at System.Collections.Generic.Dictionary`2.get_Item(TKey key)",
+      "   at Acme.Data.OrderCache.Get(String key) in C:\\build\\agent\\_work\\1\\s\\src\\Acme.Data\\OrderCache.cs:line 31",
+      "   --- End of inner exception stack trace ---",
+      "   at Acme.Orders.OrderService.Load(Int32 id) in C:\\build\\agent\\_work\\1\\s\\src\\Acme.Orders\\OrderService.cs:line 22",
+    ].join("\n");
+    const acme = [
+      { path: "src/Acme.Orders/OrderService.cs", score: 1 },
+      { path: "src/Acme.Data/OrderCache.cs", score: 0.8 },
+    ];
+    expect(applyTracePrior(acme, parseStackFrames(report))[0]).toEqual({ path: "src/Acme.Data/OrderCache.cs", score: 0.8 * TRACE_PRIOR });
   });
 
   it("changes nothing when no frame names a candidate's file", () => {

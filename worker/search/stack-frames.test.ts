@@ -45,6 +45,18 @@ describe("parseStackFrames", () => {
     expect(parseQuery(report).frames).toEqual([{ path: "/src/app/cli/cmd/migrate.go", line: 52, symbol: null }]);
   });
 
+  it("reads frames in the Go module cache, the Cargo registry and Ruby gems as written", () => {
+    const go = "goroutine 1 [running]:\nmain.load()\n\t/root/go/pkg/mod/github.com/!burnt!sushi/toml@v1.3.2/decode.go:163 +0x2f";
+    expect(brief(parseStackFrames(go))).toEqual(["/root/go/pkg/mod/github.com/!burnt!sushi/toml@v1.3.2/decode.go:163 null"]);
+    const rust = [
+      "   4: serde_json::de::from_str",
+      "             at /home/u/.cargo/registry/src/index.crates.io-6f17d22bba15001f/serde_json-1.0.108/src/de.rs:2676:5",
+    ].join("\n");
+    expect(brief(parseStackFrames(rust))).toEqual(["/home/u/.cargo/registry/src/index.crates.io-6f17d22bba15001f/serde_json-1.0.108/src/de.rs:2676 serde_json::de::from_str"]);
+    const ruby = "/usr/local/bundle/gems/rack-2.2.3/lib/rack/builder.rb:244:in `call': boom (RuntimeError)";
+    expect(brief(parseStackFrames(ruby))).toEqual(["/usr/local/bundle/gems/rack-2.2.3/lib/rack/builder.rb:244 call"]);
+  });
+
   it("puts the last of chained Python tracebacks first", () => {
     const text = [
       "Traceback (most recent call last):",

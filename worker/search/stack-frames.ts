@@ -56,7 +56,8 @@ const PYTEST_FRAME_RE = /^([\w./\\-]+\.py):(\d+): (?:in (\S+)|[A-Z]\w*(?:Error|E
 const V8_FRAME_RE = /^\s*at (?:(?:async |new )?([\w$#.<>\[\] ]{1,200}?) \()?(?:file:\/\/)?((?:[A-Za-z]:)?[\w./\\@~+-]{1,1000}\.\w+):(\d+)(?::\d+)?\)?(?: \{)?\s*$/;
 /** `at pkg.Class.m(File.java:N)`, behind a Java 9+ module or class-loader prefix too (`app//`, `com.foo@1.0/`). */
 const JAVA_FRAME_RE = /^\s*at (?:[\w.$@-]{0,200}\/){0,2}((?:[\w$]+\.)+)([\w$<>]+)\(([\w$]+\.(?:java|kt|scala|groovy)):(\d+)\)/;
-const GO_FRAME_RE = /^\s+((?:[A-Za-z]:)?[\w./\\@~+-]+\.go):(\d+)(?: \+0x[0-9a-f]+)?\s*$/;
+/** Go's `\t/home/u/app/store.go:17 +0x1d`; the module cache writes a capital as `!` and the letter (`!burnt!sushi`). */
+const GO_FRAME_RE = /^\s+((?:[A-Za-z]:)?[\w./\\@~+!-]+\.go):(\d+)(?: \+0x[0-9a-f]+)?\s*$/;
 /**
  * Ruby `path.rb:12:in 'label'` (backquote-opened before Ruby 3.4), anywhere after a space (a
  * log or RSpec `# ` prefix): `from ` marks an outer frame, `N: from ` one of a Ruby 2.5-2.7

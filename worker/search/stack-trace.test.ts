@@ -23,6 +23,34 @@ describe("frameMatch", () => {
     ["/home/u/other/utils.py", "pkg/utils.py", 0],
     ["test_foo.py", "test_foo.py", 1],
     ["test_foo.py", "testing/test_foo.py", 0],
+    // Ruby gems: the repo is the gem (its files where the gem has them), or holds it in a directory named for it.
+    ["/usr/local/bundle/gems/rack-2.2.3/lib/rack/builder.rb", "lib/rack/builder.rb", 3],
+    ["/var/lib/gems/3.0.0/gems/nokogiri-1.15.4-x86_64-linux/lib/nokogiri/xml/node.rb", "lib/nokogiri/xml/node.rb", 4],
+    ["/home/u/.gem/ruby/3.2.0/gems/activesupport-7.1.2/lib/active_support/cache.rb", "activesupport/lib/active_support/cache.rb", 4],
+    ["/usr/local/bundle/bundler/gems/rails-8f3c2a1b4d5e/activesupport/lib/active_support/cache.rb", "activesupport/lib/active_support/cache.rb", 4],
+    ["/usr/local/bundle/gems/rack-2.2.3/lib/rack/builder.rb", "vendor/lib/rack/builder.rb", 0],
+    ["/usr/local/bundle/gems/dry-core-1.0.1/lib/dry/core/constants.rb", "lib/my_app/core/constants.rb", 0],
+    // The Cargo registry and git checkouts.
+    ["/home/u/.cargo/registry/src/index.crates.io-6f17d22bba15001f/serde_json-1.0.108/src/de.rs", "src/de.rs", 2],
+    ["/home/u/.cargo/registry/src/index.crates.io-6f17d22bba15001f/serde-1.0.193/src/de/mod.rs", "serde/src/de/mod.rs", 4],
+    ["/usr/local/cargo/registry/src/github.com-1ecc6299db9ec823/tokio-util-0.7.10/src/codec/framed.rs", "tokio-util/src/codec/framed.rs", 4],
+    ["/home/u/.cargo/git/checkouts/tokio-377c595163f99a10/c4f2a2b/tokio/src/runtime/mod.rs", "tokio/src/runtime/mod.rs", 4],
+    ["/home/u/.cargo/registry/src/index.crates.io-6f17d22bba15001f/serde_json-1.0.108/src/de.rs", "crates/app/src/de.rs", 0],
+    // The Go module cache, and -trimpath's module paths.
+    ["/home/u/go/pkg/mod/github.com/gin-gonic/gin@v1.9.1/context.go", "context.go", 1],
+    ["/home/u/go/pkg/mod/github.com/gin-gonic/gin@v1.9.1/render/json.go", "render/json.go", 2],
+    ["/root/go/pkg/mod/github.com/aws/aws-sdk-go-v2/service/s3@v1.47.5/api_client.go", "service/s3/api_client.go", 2],
+    ["go.opentelemetry.io/otel/sdk@v1.21.0/trace/span.go", "sdk/trace/span.go", 3],
+    ["/home/u/go/pkg/mod/github.com/gin-gonic/gin@v1.9.1/render/json.go", "internal/render/json.go", 0],
+    ["/home/u/go/pkg/mod/github.com/gin-gonic/gin@v1.9.1/context.go", "internal/context.go", 0],
+    ["/home/u/go/src/github.com/acme/shop/api/orders.go", "api/orders.go", 2],
+    // Go's and Rust's standard libraries.
+    ["/usr/local/go/src/net/http/server.go", "net/http/server.go", 0],
+    ["/usr/lib/go-1.21/src/encoding/json/encode.go", "internal/encoding/json/encode.go", 0],
+    ["GOROOT/src/runtime/panic.go", "runtime/panic.go", 0],
+    ["/home/u/go/pkg/mod/golang.org/toolchain@v0.0.1-go1.22.0.linux-amd64/src/runtime/panic.go", "src/runtime/panic.go", 0],
+    ["/rustc/90b35a6239c3d8bdabc530a6a0816f7ff89a0aaf/library/std/src/io/mod.rs", "src/io/mod.rs", 0],
+    ["/home/u/.rustup/toolchains/stable-x86_64-unknown-linux-gnu/lib/rustlib/src/rust/library/core/src/result.rs", "core/src/result.rs", 0],
     // Pseudo-paths of code with no file.
     ["<frozen importlib._bootstrap>", "importlib/_bootstrap.py", 0],
     ["<string>", "<string>", 1],
@@ -94,6 +122,33 @@ describe("applyTracePrior", () => {
     expect(applyTracePrior(acme, parseStackFrames(report))[0]).toEqual({ path: "src/Acme.Data/OrderCache.cs", score: 0.8 * TRACE_PRIOR });
   });
 
+  it("lifts the file of a Go trace's module frame only in the module's repo, past standard-library frames", () => {
+    const report = [
+      "panic: reflect: call of reflect.Value.Interface on zero Value",
+      "",
+      "goroutine 1 [running]:",
+      "reflect.valueInterface({0x0?, 0x0?, 0x0?}, 0x0?)",
+      "\t/usr/local/go/src/reflect/value.go:1495 +0x10e",
+      "encoding/json.(*encodeState).reflectValue(...)",
+      "\t/usr/local/go/src/encoding/json/encode.go:358 +0x78",
+      "github.com/gin-gonic/gin/render.WriteJSON({0xa0b3c8, 0xc0001c0000}, {0x8f3b20, 0xc00012e0f0})",
+      "\t/home/u/go/pkg/mod/github.com/gin-gonic/gin@v1.9.1/render/json.go:70 +0x8b",
+      "github.com/acme/shop/api.(*Handler).GetOrder(0xc0001a2000, 0xc0002b8100)",
+      "\t/home/u/src/shop/api/orders.go:42 +0x4e",
+    ].join("\n");
+    const frames = parseStackFrames(report);
+    const gin = [
+      { path: "context.go", score: 1 },
+      { path: "render/json.go", score: 0.8 },
+    ];
+    expect(applyTracePrior(gin, frames)[0].path).toBe("render/json.go");
+    const shop = [
+      { path: "internal/render/json.go", score: 1 },
+      { path: "api/orders.go", score: 0.8 },
+    ];
+    expect(applyTracePrior(shop, frames)[0]).toEqual({ path: "api/orders.go", score: 0.8 * TRACE_PRIOR });
+  });
+
   it("changes nothing when no frame names a candidate's file", () => {
     const frames = parseStackFrames('  File "/usr/lib/python3.9/argparse.py", line 2483, in _get_value');
     expect(applyTracePrior(candidates, frames)).toEqual(candidates);
@@ -122,7 +177,7 @@ describe("traceAnchor", () => {
 });
 
 describe("frameChunks", () => {
-  it("looks up no pseudo-path or standard-library frame, so they use up no lookup", async () => {
+  it("looks up no pseudo-path or standard-library frame (Python, Go, Rust), so they use up no lookup", async () => {
     let bound: unknown[] = [];
     const db = {
       prepare: () => ({
@@ -143,5 +198,17 @@ describe("frameChunks", () => {
     );
     await frameChunks(db, "r", "c0", frames, { includeTests: true });
     expect(bound).toEqual(["c0", "r", "%/plugins.py", 12, 12, "%/cli.py", 3, 3]);
+    const native = parseStackFrames(
+      [
+        "goroutine 1 [running]:",
+        "\t/usr/local/go/src/runtime/panic.go:914 +0x21f",
+        "\t/home/u/src/shop/api/orders.go:42 +0x4e",
+        "thread 'main' panicked at src/main.rs:4:5:",
+        "   0: rust_begin_unwind",
+        "             at /rustc/90b35a6239c3d8bdabc530a6a0816f7ff89a0aaf/library/std/src/panicking.rs:645:5",
+      ].join("\n"),
+    );
+    await frameChunks(db, "r", "c0", native, { includeTests: true });
+    expect(bound).toEqual(["c0", "r", "%/orders.go", 42, 42, "%/main.rs", 4, 4]);
   });
 });

@@ -30,15 +30,70 @@ export const MAX_LOOKUP_FRAMES = 16;
  */
 export const TRACE_PRIOR = 2;
 
-
 /** Directories under which installed packages live: what follows starts with the package's own name. */
 const PACKAGE_ROOT_RE = /^(?:.*\/)?(?:site-packages|dist-packages|node_modules)\/(.+)$/;
+/**
+ * Directories that hold one installed package each, named for it and its version, with the
+ * package's files laid out as in its repo: Ruby gems (`gems/rack-2.2.3/lib/rack/builder.rb`,
+ * `nokogiri-1.15.4-x86_64-linux`), Bundler's git checkouts (`bundler/gems/rails-8f3c2a1b4d5e/`),
+ * the Cargo registry (`registry/src/index.crates.io-6f17d22bba15001f/serde-1.0.193/src/de.rs`)
+ * and its git checkouts (`git/checkouts/tokio-377c595163f99a10/c4f2a2b/tokio/src/lib.rs`), the Go
+ * module cache (`pkg/mod/github.com/gin-gonic/gin@v1.9.1/context.go`; `-trimpath` prints
+ * `github.com/gin-gonic/gin@v1.9.1/context.go`). Groups: the package's name, the file's path in it.
+ */
+const VERSIONED_PACKAGE_RES = [
+  /^(?:.*\/)?bundler\/gems\/([^/]+)-[0-9a-f]{7,40}\/(.+)$/,
+  /^(?:.*\/)?gems\/([^/]+?)-\d+(?:\.[0-9A-Za-z]+)*(?:-[\w.-]+)?\/(.+)$/,
+  /^(?:.*\/)?registry\/src\/[^/]+-[0-9a-f]{16}\/([^/]+?)-\d+\.\d+\.\d+[^/]*\/(.+)$/,
+  /^(?:.*\/)?git\/checkouts\/([^/]+)-[0-9a-f]{16}\/[0-9a-f]{7,40}\/(.+)$/,
+  /^(?:.*\/)?([^/@]+)@[^/]*\/(.+\.(?:go|s))$/,
+];
 /** A Python standard-library directory (`/usr/lib/python3.11/`, `lib/python3.9/`), with no package root below it. */
 const STDLIB_RE = /(?:^|\/)lib\/python\d+(?:\.\d+)?\//;
+/**
+ * A Go standard-library file: under a GOROOT's `src/` (`/usr/local/go/src/`, `/usr/lib/go-1.21/src/`,
+ * `sdk/go1.21.0/src/`, Homebrew's `libexec/src/`, Bazel's `GOROOT/src/`, a toolchain Go fetched
+ * itself, `pkg/mod/golang.org/toolchain@v0.0.1-go1.22.0.linux-amd64/src/`), whose import path's
+ * first element has no dot (`net/http`; a GOPATH's `go/src/github.com/...` has one).
+ */
+const GO_STDLIB_RE = /(?:^|\/)(?:\$?GOROOT|[Gg]o|go-?\d+(?:\.\d+)*|libexec|toolchain@v[^/]*)\/src\/[^/.]+\/(?:[^/]+\/)*[^/]+\.(?:go|s)$/;
+/** The Rust standard library: `/rustc/<commit>/library/std/src/...` as backtraces print it, or a toolchain's `rust-src`. */
+const RUST_STD_RE = /^\/rustc\/[0-9a-f]{7,40}\/|\/lib\/rustlib\/src\/rust\//;
 /** A name a runtime gives code that has no file: `<frozen importlib._bootstrap>`, `<string>`, Ruby's `(eval)`, Node's `[eval]`. */
 const PSEUDO_PATH_RE = /^[<([]/;
-/** Whether a frame's path can name no repo file: a pseudo-path, or the Python standard library (not under a package root). */
-const namesNoFile = (framePath: string) => PSEUDO_PATH_RE.test(framePath) || (!PACKAGE_ROOT_RE.test(framePath) && STDLIB_RE.test(framePath));
+
+/** Where a frame's path enters an installed package (installedFile). */
+interface InstalledFile {
+  /** Segments a repo path must end with to be the file: from the package's name on. */
+  tail: string[];
+  /** For a versioned package directory, the file's path inside the package (`lib/rack/builder.rb`). */
+  inPackage: string | null;
+}
+
+/**
+ * The installed package a frame's path is in, the innermost when packages nest (the match
+ * leaving the shortest path), or null. A versioned directory's name loses its version
+ * (`rack-2.2.3` -> `rack`, `gin@v1.9.1` -> `gin`).
+ */
+function installedFile(framePath: string): InstalledFile | null {
+  let best: InstalledFile | null = null;
+  let bestRest = Infinity;
+  const pkg = PACKAGE_ROOT_RE.exec(framePath);
+  if (pkg) [best, bestRest] = [{ tail: pkg[1].split("/"), inPackage: null }, pkg[1].length];
+  for (const re of VERSIONED_PACKAGE_RES) {
+    const m = re.exec(framePath);
+    if (!m || m[2].length >= bestRest) continue;
+    [best, bestRest] = [{ tail: [m[1], ...m[2].split("/")], inPackage: m[2] }, m[2].length];
+  }
+  return best;
+}
+
+/**
+ * Whether a frame's path can name no repo file: a pseudo-path, or a standard library (Go's,
+ * Rust's, Python's when no installed package is below it: `lib/python3.9/site-packages/`).
+ */
+const namesNoFile = (framePath: string) =>
+  PSEUDO_PATH_RE.test(framePath) || GO_STDLIB_RE.test(framePath) || RUST_STD_RE.test(framePath) || (STDLIB_RE.test(framePath) && !installedFile(framePath));
 
 /**
  * How well a frame's `framePath` names the repo file `path`: the number of trailing path
@@ -46,20 +101,46 @@ const namesNoFile = (framePath: string) => PSEUDO_PATH_RE.test(framePath) || (!P
  * name it. A frame under an installed-package directory (`site-packages/`, `node_modules/`)
  * names a repo file only if everything from the package name on is the file's path or its tail
  * (`site-packages/_pytest/config/__init__.py` names `src/_pytest/config/__init__.py`, while
- * `site-packages/myplugin/config/__init__.py` names nothing); a frame of the Python standard
- * library and a pseudo-path (`<frozen importlib._bootstrap>`, `<string>`) name nothing; any other path needs at least its last two segments to agree
- * (`/Users/a/sympy/sympy/core/numbers.py` names `sympy/core/numbers.py`; a bare `mod.py` names
- * only a top-level `mod.py`). Case-sensitive, as paths are.
+ * `site-packages/myplugin/config/__init__.py` names nothing). So does a frame in a versioned
+ * package directory (Ruby gems, the Cargo registry, the Go module cache), the directory's name
+ * without its version (`gems/activesupport-7.1.2/lib/active_support/cache.rb` names
+ * `activesupport/lib/active_support/cache.rb`), and it also names the file at its path in the
+ * package (`lib/rack/builder.rb`): such packages install their sources as their repos hold them,
+ * so that is the repo being the package. A frame of a standard library (Python's, Go's
+ * `/usr/local/go/src/`, Rust's `/rustc/<commit>/library/`) and a pseudo-path
+ * (`<frozen importlib._bootstrap>`, `<string>`) name nothing; any other path needs at least its
+ * last two segments to agree (`/Users/a/sympy/sympy/core/numbers.py` names
+ * `sympy/core/numbers.py`; a bare `mod.py` names only a top-level `mod.py`). Case-sensitive, as
+ * paths are.
  */
 export function frameMatch(framePath: string, path: string): number {
+  return matchFramePath(readFramePath(framePath), path);
+}
+
+/** What frameMatch needs of a frame's path, read once per frame: its regexes then run once, not once per candidate file. */
+interface FramePath {
+  path: string;
+  namesNoFile: boolean;
+  installed: InstalledFile | null;
+  /** The segments a repo path's tail is compared with. */
+  segments: string[];
+}
+
+function readFramePath(framePath: string): FramePath {
+  const installed = installedFile(framePath);
+  return { path: framePath, namesNoFile: namesNoFile(framePath), installed, segments: installed ? installed.tail : framePath.split("/") };
+}
+
+/** frameMatch of a frame path read by readFramePath. */
+function matchFramePath(frame: FramePath, path: string): number {
   const p = path.split("/");
-  if (framePath === path) return p.length;
-  if (namesNoFile(framePath)) return 0;
-  const pkg = PACKAGE_ROOT_RE.exec(framePath);
-  const f = (pkg ? pkg[1] : framePath).split("/");
+  if (frame.path === path) return p.length;
+  if (frame.namesNoFile) return 0;
+  if (frame.installed?.inPackage === path) return p.length;
+  const f = frame.segments;
   if (f[f.length - 1] !== p[p.length - 1]) return 0;
   const n = commonTailSegments(f, p);
-  if (pkg) return n === f.length ? n : 0;
+  if (frame.installed) return n === f.length ? n : 0;
   return n >= 2 || (n === p.length && p.length === 1) ? n : 0;
 }
 
@@ -75,9 +156,10 @@ export function applyTracePrior<T extends { score: number; path: string; chunkId
   const paths = [...new Set(candidates.map((c) => c.path))];
   let file: string | undefined;
   for (const f of frames) {
+    const frame = readFramePath(f.path);
     let best = 0;
     for (const p of paths) {
-      const n = frameMatch(f.path, p);
+      const n = matchFramePath(frame, p);
       if (n > best) [best, file] = [n, p];
     }
     if (file) break;
@@ -98,8 +180,8 @@ export interface FrameChunk {
 /**
  * The chunks of `repo`'s snapshot `commit` that hold the line of one of the innermost
  * MAX_LOOKUP_FRAMES frames, in files whose name is the frame file's name (frameMatch then
- * decides whether the frame names them). Frames of the Python standard library and pseudo-paths
- * (`<frozen importlib._bootstrap>`) are skipped, so they use up no lookup.
+ * decides whether the frame names them). Frames of a standard library (Python's, Go's, Rust's)
+ * and pseudo-paths (`<frozen importlib._bootstrap>`) are skipped, so they use up no lookup.
  * One D1 statement; files the filters exclude are not read. Empty when there are no frames.
  */
 export async function frameChunks(db: D1Database, repo: string, commit: string, frames: StackFrame[], filters: SearchFilters): Promise<FrameChunk[]> {
@@ -132,11 +214,12 @@ export async function frameChunks(db: D1Database, repo: string, commit: string, 
  */
 export function traceAnchor(frames: StackFrame[], chunks: FrameChunk[]): FrameChunk | null {
   for (const f of frames) {
+    const frame = readFramePath(f.path);
     let best: FrameChunk | null = null;
     let bestMatch = 0;
     for (const c of chunks) {
       if (c.startLine > f.line || c.endLine < f.line) continue;
-      const n = frameMatch(f.path, c.path);
+      const n = matchFramePath(frame, c.path);
       if (n > bestMatch || (n > 0 && n === bestMatch && c.endLine - c.startLine < best!.endLine - best!.startLine)) [best, bestMatch] = [c, n];
     }
     if (best) return best;

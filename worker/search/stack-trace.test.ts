@@ -36,6 +36,10 @@ describe("frameMatch", () => {
     ["/usr/local/cargo/registry/src/github.com-1ecc6299db9ec823/tokio-util-0.7.10/src/codec/framed.rs", "tokio-util/src/codec/framed.rs", 4],
     ["/home/u/.cargo/git/checkouts/tokio-377c595163f99a10/c4f2a2b/tokio/src/runtime/mod.rs", "tokio/src/runtime/mod.rs", 4],
     ["/home/u/.cargo/registry/src/index.crates.io-6f17d22bba15001f/serde_json-1.0.108/src/de.rs", "crates/app/src/de.rs", 0],
+    // A workspace keeps a crate in a folder named for its last part: grep-searcher in crates/searcher/.
+    ["/home/u/.cargo/registry/src/index.crates.io-6f17d22bba15001f/grep-searcher-0.1.13/src/line_buffer.rs", "crates/searcher/src/line_buffer.rs", 3],
+    ["/home/u/.cargo/registry/src/index.crates.io-6f17d22bba15001f/grep-searcher-0.1.13/src/line_buffer.rs", "crates/printer/src/line_buffer.rs", 0],
+    ["/usr/local/bundle/gems/rack-session-2.0.0/lib/rack/session/cookie.rb", "session/lib/rack/session/cookie.rb", 5],
     // The Go module cache, and -trimpath's module paths.
     ["/home/u/go/pkg/mod/github.com/gin-gonic/gin@v1.9.1/context.go", "context.go", 1],
     ["/home/u/go/pkg/mod/github.com/gin-gonic/gin@v1.9.1/render/json.go", "render/json.go", 2],

@@ -131,12 +131,26 @@ function readFramePath(framePath: string): FramePath {
   return { path: framePath, namesNoFile: namesNoFile(framePath), installed, segments: installed ? installed.tail : framePath.split("/") };
 }
 
+/**
+ * Whether `folder` is where a workspace keeps package `name`: a folder named for the package, or
+ * for its last `-`/`_` parts (Cargo's `grep-searcher` in `crates/searcher/`, a Go module `s3` in
+ * `service/s3/`, a gem `rack-session` in `rack-session/`).
+ */
+function inWorkspaceFolder(name: string, folder: string | undefined): boolean {
+  if (!folder) return false;
+  return folder === name || name.endsWith(`-${folder}`) || name.endsWith(`_${folder}`);
+}
+
 /** frameMatch of a frame path read by readFramePath. */
 function matchFramePath(frame: FramePath, path: string): number {
   const p = path.split("/");
   if (frame.path === path) return p.length;
   if (frame.namesNoFile) return 0;
-  if (frame.installed?.inPackage === path) return p.length;
+  const inPackage = frame.installed?.inPackage;
+  if (inPackage === path) return p.length;
+  if (inPackage && path.endsWith(`/${inPackage}`) && inWorkspaceFolder(frame.installed!.tail[0], p[p.length - inPackage.split("/").length - 1])) {
+    return inPackage.split("/").length + 1;
+  }
   const f = frame.segments;
   if (f[f.length - 1] !== p[p.length - 1]) return 0;
   const n = commonTailSegments(f, p);

@@ -137,6 +137,62 @@ describe("chunkFile rules", () => {
     expect(out.imports).toEqual(["#include <stdio.h>"]);
   });
 
+  it("records Java enum constants without a body as symbols that stay in the enum's header chunk", async () => {
+    const text = [
+      "/** Naming policies. */",
+      "public enum Policy implements Strategy {",
+      "  /** Keeps the name. */",
+      "  IDENTITY,",
+      '  UPPER_CAMEL_CASE("x"),',
+      "  LOWER_CASE_WITH_DASHES(",
+      '      "-"),',
+      "  LOWER {",
+      "    @Override",
+      "    public String apply(String s) {",
+      "      return s.toLowerCase();",
+      "    }",
+      "  };",
+      "",
+      "  private final String sep;",
+      "",
+      "  Policy(String sep) {",
+      "    this.sep = sep;",
+      "  }",
+      "}",
+      "",
+    ].join("\n");
+    const constants = [
+      { name: "IDENTITY", kind: "constant", container: "Policy", signature: "IDENTITY", doc: "Keeps the name.", startLine: 4, endLine: 4 },
+      { name: "UPPER_CAMEL_CASE", kind: "constant", container: "Policy", signature: 'UPPER_CAMEL_CASE("x")', startLine: 5, endLine: 5 },
+      { name: "LOWER_CASE_WITH_DASHES", kind: "constant", container: "Policy", signature: "LOWER_CASE_WITH_DASHES(", startLine: 6, endLine: 7 },
+    ];
+    // Split (longer than maxChunkLines): the constants are symbols, but their lines stay in the
+    // enum's header chunk; the constant with a body is still a class chunk of its own.
+    const split = await chunkFile("src/Policy.java", text, { maxChunkLines: 8 });
+    expectWellFormed(text, split);
+    expect(split.chunks.map((c) => [c.kind, c.symbol, c.startLine, c.endLine])).toEqual([
+      ["enum", "Policy", 1, 7],
+      ["class", "LOWER", 8, 13],
+      ["enum", "Policy", 15, 15],
+      ["constructor", "Policy", 17, 20],
+    ]);
+    expect(split.symbols.filter((s) => s.kind === "constant")).toEqual(constants);
+    expect(split.symbols.map((s) => [s.kind, s.name])).toEqual([
+      ["enum", "Policy"],
+      ["constant", "IDENTITY"],
+      ["constant", "UPPER_CAMEL_CASE"],
+      ["constant", "LOWER_CASE_WITH_DASHES"],
+      ["class", "LOWER"],
+      ["method", "apply"],
+      ["field", "sep"],
+      ["constructor", "Policy"],
+    ]);
+    // Kept whole: one chunk, the same symbols.
+    const whole = await chunkFile("src/Policy.java", text);
+    expect(whole.chunks.map((c) => [c.kind, c.symbol, c.startLine, c.endLine])).toEqual([["enum", "Policy", 1, 20]]);
+    expect(whole.symbols).toEqual(split.symbols);
+  });
+
   it("does not recover a definition that is itself broken from inside an ERROR", async () => {
     const text = "#ifdef A\nstatic int f(int a) {\n  int x = (a + ;\n  return x;\n#else\nstatic int f(void) {\n#endif\n  return 1 +;\n}\n";
     const out = await chunkFile("broken.c", text);

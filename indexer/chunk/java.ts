@@ -4,7 +4,9 @@
  * Chunking rules for Java: annotations are part of a declaration's modifiers, so they stay
  * with it; fields become symbols and join the class's header chunk when the class is split.
  * An enum's fields, constructors and methods (after its constants) are members of the enum; a
- * constant with a body (`FOO { @Override .. }`) is an anonymous class named after the constant.
+ * constant with a body (`FOO { @Override .. }`) is an anonymous class named after the constant,
+ * and one without (`FOO,` or `FOO("x")`) is a `constant` symbol that stays in the enum's header
+ * chunk.
  */
 import type { Node } from "web-tree-sitter";
 import { fieldText, type Definition, type LanguageSpec } from "./spec";
@@ -22,7 +24,7 @@ function define(node: Node): Definition | null {
     case "enum_declaration":
       return { kind: "enum", name, node, members };
     case "enum_constant":
-      return members ? { kind: "class", name, node, members } : null;
+      return members ? { kind: "class", name, node, members } : { kind: "constant", name, node, inHeader: true };
     case "method_declaration":
       return { kind: "method", name, node };
     case "constructor_declaration":

@@ -36,6 +36,11 @@ export interface Definition {
   container?: string;
   /** Do not record in the symbol table (impl blocks, `#ifdef`). */
   noSymbol?: boolean;
+  /**
+   * A member that stays in its container's header chunk, as fields do, instead of becoming a
+   * chunk of its own: enum constants (`READ,`), which are symbols but too small to be results.
+   */
+  inHeader?: boolean;
   /** Doc string found inside the definition (Python docstrings). */
   doc?: string;
 }

@@ -6,7 +6,7 @@
  * - each definition (function, method, class, interface, ...) is one chunk, with the doc
  *   comments and attributes right above it;
  * - a class longer than `maxLines` is split into its members plus header chunks (class line,
- *   fields, closing brace) that carry the class's kind and name; namespaces, impls and modules
+ *   fields, enum constants, closing brace) that carry the class's kind and name; namespaces, impls and modules
  *   are always split;
  * - a definition longer than `maxLines` becomes overlapping windows that keep its name;
  * - runs of tiny declarations (type aliases, constants) merge into one chunk, and runs of other
@@ -25,6 +25,11 @@ import { lineWindows, type WindowOptions } from "./windows";
 export const TINY_DEF_LINES = 3;
 const TINY_KINDS: ReadonlySet<DefKind> = new Set(["type", "constant", "variable"]);
 const MEMBER_ONLY_KINDS: ReadonlySet<DefKind> = new Set(["field"]);
+
+/** True for members that join their container's header chunk: fields, enum constants. */
+function joinsHeader(def: Definition, kind: DefKind): boolean {
+  return MEMBER_ONLY_KINDS.has(kind) || def.inHeader === true;
+}
 const CONSTRUCTOR_NAMES = new Set(["constructor", "__init__", "initialize", "__construct"]);
 const MAX_SIGNATURE_CHARS = 300;
 const MAX_DOC_CHARS = 1000;
@@ -224,7 +229,7 @@ class SyntaxChunker {
     if (head && head[0] <= head[1]) {
       // A bare header (`impl Foo {`, `namespace geo {`) joins the first member's chunk.
       const next = items[0];
-      const bare = head[1] - head[0] < 2 && next?.type === "def" && !MEMBER_ONLY_KINDS.has(next.def!.kind);
+      const bare = head[1] - head[0] < 2 && next?.type === "def" && !joinsHeader(next.def!, next.def!.kind);
       if (bare) next.start = head[0];
       else items.unshift({ type: "other", start: head[0], end: head[1] });
     }
@@ -249,7 +254,7 @@ class SyntaxChunker {
       const kind = this.kindIn(def, scope);
       const container = def.container ?? scope.container;
       this.recordSymbol(def, kind, container, item);
-      if (MEMBER_ONLY_KINDS.has(kind)) {
+      if (joinsHeader(def, kind)) {
         flushTiny();
         loose.push(item);
         continue;

@@ -12,12 +12,14 @@
  *   3: Ruby `class << self` defs are methods of the enclosing class; Java enum members are split
  *      out like a class's (enum constants with a body are classes); well-formed definitions
  *      inside ERROR nodes are chunked (a C file no longer falls back to windows for one bad head).
+ *   4: Java enum constants without a body are `constant` symbols (their lines stay in the enum's
+ *      header chunk; chunks are unchanged, the bump re-indexes files for the new symbol rows).
  */
 
 export { tokenize, tokenizeQuery } from "./tokenize";
 
-/** Bump when chunk boundaries, indexed text or ids change; old rows are then rebuilt. */
-export const CHUNK_FORMAT_VERSION = 3;
+/** Bump when chunk boundaries, indexed text, symbols or ids change; old rows are then rebuilt. */
+export const CHUNK_FORMAT_VERSION = 4;
 
 /** Kinds of chunk a chunker emits. `window` is a line window of a file without a grammar. */
 export type ChunkKind =

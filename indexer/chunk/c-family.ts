@@ -3,7 +3,8 @@
  *
  * Chunking rules for C and C++: names come from the declarator chain (`int *f(void)`,
  * `Polygon::area` with container `Polygon`); `#ifdef` guards, `extern "C"` and namespaces are
- * looked through; `template <..>` stays with its declaration.
+ * looked through; `template <..>` stays with its declaration. Enumerators are `constant`
+ * symbols inside the enum's chunk.
  */
 import type { Node } from "web-tree-sitter";
 import { fieldText, type Definition, type LanguageSpec, type ScopeContext } from "./spec";
@@ -50,14 +51,14 @@ function define(node: Node, ctx: ScopeContext): Definition | null {
       const body = node.childForFieldName("body");
       if (!body) return null;
       const kind = node.type === "class_specifier" ? "class" : node.type === "enum_specifier" ? "enum" : "struct";
-      return { kind, name: fieldText(node), node, members: kind === "enum" ? null : body };
+      return { kind, name: fieldText(node), node, members: body, keepWhole: kind === "enum" };
     }
     case "type_definition": {
       const n = declaratorName(node);
       const type = node.childForFieldName("type");
       const body = type?.childForFieldName("body") ?? null;
       const kind = body && type?.type === "enum_specifier" ? "enum" : body ? "struct" : "type";
-      return n ? { kind, name: n.name, node, members: kind === "struct" ? body : null } : null;
+      return n ? { kind, name: n.name, node, members: body, keepWhole: kind === "enum" } : null;
     }
     case "field_declaration": {
       if (!ctx.inClass) return null;
@@ -73,6 +74,8 @@ function define(node: Node, ctx: ScopeContext): Definition | null {
       }
       return null;
     }
+    case "enumerator":
+      return { kind: "constant", name: fieldText(node), node, inHeader: true };
     case "namespace_definition":
       return { kind: "module", name: fieldText(node), node, members: node.childForFieldName("body"), transparent: true };
     case "linkage_specification":

@@ -193,6 +193,35 @@ describe("chunkFile rules", () => {
     expect(whole.symbols).toEqual(split.symbols);
   });
 
+  it.each([
+    ["src/color.ts", 'export enum Color {\n  Red,\n  /** Leaf. */\n  Green = "g",\n  "dark-blue" = 3,\n}\n', "Color", [["Red", 2], ["Green", 4], ["dark-blue", 5]]],
+    ["src/decision.rs", "pub enum Decision {\n    Allow,\n    #[allow(dead_code)]\n    Deny { retry_after_ms: u64 },\n    Wait(u64),\n}\n", "Decision", [["Allow", 2], ["Deny", 4], ["Wait", 5]]],
+    ["Status.cs", "public enum Status\n{\n    Open,\n    [Obsolete] Paid = 2,\n}\n", "Status", [["Open", 3], ["Paid", 4]]],
+    ["conn.h", "typedef enum {\n    CONN_TCP,\n#ifdef HAVE_UNIX\n    CONN_UNIX,\n#endif\n    CONN_FD = 3\n} conn_type;\n", "conn_type", [["CONN_TCP", 2], ["CONN_UNIX", 4], ["CONN_FD", 6]]],
+    ["color.cpp", "enum class Color : int {\n  Red,\n  Green,\n};\n", "Color", [["Red", 2], ["Green", 3]]],
+    ["Suit.php", "<?php\nenum Suit: string {\n    case Hearts = 'H';\n    case Spades = 'S';\n}\n", "Suit", [["Hearts", 3], ["Spades", 4]]],
+  ])("records the members of an enum in %s as constant symbols inside the enum's one chunk", async (path, text, name, members) => {
+    const out = await chunkFile(path, text);
+    expectWellFormed(text, out);
+    const lines = text.trimEnd().split("\n").length;
+    expect(out.chunks.filter((c) => c.kind === "enum").map((c) => [c.symbol, c.endLine])).toEqual([[name, lines]]);
+    expect(out.symbols.filter((s) => s.kind === "constant").map((s) => [s.name, s.startLine, s.container])).toEqual(members.map(([n, l]) => [n, l, name]));
+  });
+
+  it("windows a long enum of constants as before, each constant a symbol", async () => {
+    const names = Array.from({ length: 30 }, (_, i) => `CODE_${i}`);
+    const text = `enum code {\n${names.map((n) => `    ${n},`).join("\n")}\n};\n`;
+    const out = await chunkFile("codes.h", text, { maxChunkLines: 10, windowOverlap: 2 });
+    expectWellFormed(text, out);
+    expect(out.chunks.map((c) => [c.kind, c.symbol, c.startLine, c.endLine])).toEqual([
+      ["enum", "code", 1, 10],
+      ["enum", "code", 9, 18],
+      ["enum", "code", 17, 26],
+      ["enum", "code", 25, 32],
+    ]);
+    expect(out.symbols.filter((s) => s.kind === "constant").map((s) => [s.name, s.startLine])).toEqual(names.map((n, i) => [n, i + 2]));
+  });
+
   it("does not recover a definition that is itself broken from inside an ERROR", async () => {
     const text = "#ifdef A\nstatic int f(int a) {\n  int x = (a + ;\n  return x;\n#else\nstatic int f(void) {\n#endif\n  return 1 +;\n}\n";
     const out = await chunkFile("broken.c", text);

@@ -3,7 +3,8 @@
  *
  * Chunking rules for C#: namespaces are looked through (container = namespace name for types,
  * class name for members); `[Attributes]` are part of the declaration; properties and fields
- * are symbols that join the class header chunk when a class is split.
+ * are symbols that join the class header chunk when a class is split; enum members are
+ * `constant` symbols inside the enum's chunk.
  */
 import type { Node } from "web-tree-sitter";
 import { fieldText, type Definition, type LanguageSpec } from "./spec";
@@ -21,7 +22,9 @@ function define(node: Node): Definition | null {
     case "interface_declaration":
       return { kind: "interface", name, node, members };
     case "enum_declaration":
-      return { kind: "enum", name, node };
+      return { kind: "enum", name, node, members, keepWhole: true };
+    case "enum_member_declaration":
+      return { kind: "constant", name, node, inHeader: true };
     case "delegate_declaration":
       return { kind: "type", name, node };
     case "method_declaration":

@@ -2,7 +2,8 @@
  * @module indexer/chunk/php
  *
  * Chunking rules for PHP: `namespace X { }` is looked through, `use` and `require` are imports,
- * `#[Attributes]` are part of the declaration, `__construct` is a constructor.
+ * `#[Attributes]` are part of the declaration, `__construct` is a constructor; an enum's
+ * `case`s are `constant` symbols that stay in its header chunk.
  */
 import type { Node } from "web-tree-sitter";
 import { fieldText, type Definition, type LanguageSpec } from "./spec";
@@ -23,6 +24,8 @@ function define(node: Node): Definition | null {
       return { kind: "trait", name, node, members };
     case "enum_declaration":
       return { kind: "enum", name, node, members };
+    case "enum_case":
+      return { kind: "constant", name, node, inHeader: true };
     case "method_declaration":
       return { kind: "method", name, node };
     case "property_declaration": {

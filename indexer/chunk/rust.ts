@@ -3,7 +3,8 @@
  *
  * Chunking rules for Rust: `impl` blocks are always split into their functions (container =
  * the implementing type), `mod { }` blocks into their items; `#[..]` attributes and `///`
- * comments stay with the item below.
+ * comments stay with the item below. Enum variants are `constant` symbols inside the enum's
+ * chunk.
  */
 import type { Node } from "web-tree-sitter";
 import { fieldText, type Definition, type LanguageSpec } from "./spec";
@@ -17,7 +18,9 @@ function define(node: Node): Definition | null {
     case "union_item":
       return { kind: "struct", name: fieldText(node), node };
     case "enum_item":
-      return { kind: "enum", name: fieldText(node), node };
+      return { kind: "enum", name: fieldText(node), node, members: node.childForFieldName("body"), keepWhole: true };
+    case "enum_variant":
+      return { kind: "constant", name: fieldText(node), node, inHeader: true };
     case "trait_item":
       return { kind: "trait", name: fieldText(node), node, members: node.childForFieldName("body") };
     case "type_item":

@@ -32,6 +32,11 @@ export interface Definition {
   members?: Node | null;
   /** Namespaces, impls, modules: always split into members, never one chunk. */
   transparent?: boolean;
+  /**
+   * Never split into member chunks, even when longer than the largest chunk (it becomes
+   * windows instead); its members are still symbols. Enums whose bodies hold only constants.
+   */
+  keepWhole?: boolean;
   /** Container to use instead of the enclosing one (Go receiver type, C++ `Foo::bar`). */
   container?: string;
   /** Do not record in the symbol table (impl blocks, `#ifdef`). */

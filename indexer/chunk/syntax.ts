@@ -260,7 +260,7 @@ class SyntaxChunker {
         continue;
       }
       const lines = item.end - item.start + 1;
-      const split = def.members && (def.transparent || lines > this.opts.maxLines);
+      const split = def.members && !def.keepWhole && (def.transparent || lines > this.opts.maxLines);
       if (!split && TINY_KINDS.has(kind) && lines <= TINY_DEF_LINES) {
         flushLoose();
         tiny.push(item);

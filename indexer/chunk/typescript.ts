@@ -3,7 +3,8 @@
  *
  * Chunking rules for TypeScript, TSX and JavaScript (with JSX): one spec serves all three
  * grammars, whose node names agree. `const f = () => {}` counts as a function; `export`
- * wrappers and decorators stay with the declaration.
+ * wrappers and decorators stay with the declaration. Enum members are `constant` symbols
+ * inside the enum's chunk.
  */
 import type { Node } from "web-tree-sitter";
 import { fieldText, type Definition, type LanguageSpec, type ScopeContext } from "./spec";
@@ -22,6 +23,14 @@ function variable(node: Node, ctx: ScopeContext): Definition | null {
   if (value && declarators.length === 1 && CLASS_VALUES.has(value.type)) return { kind: "class", name, node, members: value.childForFieldName("body") };
   if (ctx.inClass) return null;
   return { kind: node.text.startsWith("const") ? "constant" : "variable", name, node };
+}
+
+/** An enum member (`Red`, `Green = "g"`, `"dark-blue" = 3`) as a constant; computed names are skipped. */
+function enumMember(node: Node): Definition | null {
+  const key = node.type === "enum_assignment" ? node.childForFieldName("name") : node;
+  if (key?.type === "property_identifier") return { kind: "constant", name: key.text, node, inHeader: true };
+  if (key?.type === "string") return { kind: "constant", name: key.text.slice(1, -1), node, inHeader: true };
+  return null;
 }
 
 function define(node: Node, ctx: ScopeContext): Definition | null {
@@ -56,7 +65,10 @@ function define(node: Node, ctx: ScopeContext): Definition | null {
     case "type_alias_declaration":
       return { kind: "type", name: fieldText(node), node };
     case "enum_declaration":
-      return { kind: "enum", name: fieldText(node), node };
+      return { kind: "enum", name: fieldText(node), node, members: node.childForFieldName("body"), keepWhole: true };
+    case "property_identifier":
+    case "enum_assignment":
+      return node.parent?.type === "enum_body" ? enumMember(node) : null;
     case "method_definition":
     case "method_signature":
     case "abstract_method_signature":

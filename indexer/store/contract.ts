@@ -12,8 +12,9 @@
  *   3: Ruby `class << self` defs are methods of the enclosing class; Java enum members are split
  *      out like a class's (enum constants with a body are classes); well-formed definitions
  *      inside ERROR nodes are chunked (a C file no longer falls back to windows for one bad head).
- *   4: Java enum constants without a body are `constant` symbols (their lines stay in the enum's
- *      header chunk; chunks are unchanged, the bump re-indexes files for the new symbol rows).
+ *   4: enum members are `constant` symbols: Java constants without a body (their lines stay in
+ *      the enum's header chunk), TypeScript, C# and C/C++ members, Rust variants, PHP cases.
+ *      Chunks are unchanged; the bump re-indexes files for the new symbol rows.
  */
 
 export { tokenize, tokenizeQuery } from "./tokenize";

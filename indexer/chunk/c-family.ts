@@ -3,7 +3,8 @@
  *
  * Chunking rules for C and C++: names come from the declarator chain (`int *f(void)`,
  * `Polygon::area` with container `Polygon`); `#ifdef` guards, `extern "C"` and namespaces are
- * looked through; `template <..>` stays with its declaration. Enumerators are `constant`
+ * looked through; `template <..>` stays with its declaration; a function whose head
+ * `#if`/`#else` split in two starts at the `#if`. Enumerators are `constant`
  * symbols inside the enum's chunk.
  */
 import type { Node } from "web-tree-sitter";
@@ -30,6 +31,31 @@ function hasFunctionDeclarator(node: Node): boolean {
     d = d.childForFieldName("declarator");
   }
   return false;
+}
+
+const BRANCH_OPENERS = new Set(["#if", "#ifdef", "#ifndef"]);
+/** Siblings searched back from a recovered function for the first head of a split pair. */
+const MAX_SPLIT_HEAD_SIBLINGS = 24;
+
+/**
+ * `#if A / void f(int a, int b) { .. / #else / void f(int a) { / #endif / ..body.. }`: the
+ * parser wraps this in ERROR and recovers only the `#else` head as a function. Returns the
+ * `#if` token above the first head when the siblings have exactly that shape (`#else`/`#elif`
+ * right before the function, then a declarator of the same name, then the opener, with no
+ * other directive or function between), else null.
+ */
+function splitHeadStart(node: Node): Node | null {
+  if (node.type !== "function_definition" || node.parent?.type !== "ERROR") return null;
+  const name = declaratorName(node)?.name;
+  let s = node.previousSibling;
+  if (!name || s?.type !== "preproc_call" || !/^#\s*(else|elif)\b/.test(s.text)) return null;
+  let sawHead = false;
+  for (let i = 0; i < MAX_SPLIT_HEAD_SIBLINGS && (s = s.previousSibling); i++) {
+    if (BRANCH_OPENERS.has(s.type)) return sawHead ? s : null;
+    if (s.type === "function_definition" || s.type.startsWith("preproc_")) return null;
+    if (/^(function|pointer)_declarator$/.test(s.type)) sawHead ||= s.descendantsOfType("identifier")[0]?.text === name;
+  }
+  return null;
 }
 
 function define(node: Node, ctx: ScopeContext): Definition | null {
@@ -95,4 +121,5 @@ export const cFamilySpec: LanguageSpec = {
   define,
   isImport: (node) => node.type === "preproc_include" || node.type === "using_declaration",
   comments: new Set(["comment"]),
+  headStart: splitHeadStart,
 };

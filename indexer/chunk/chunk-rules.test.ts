@@ -121,20 +121,56 @@ describe("chunkFile rules", () => {
     ].join("\n");
     const out = await chunkFile("include/split.h", text);
     expectWellFormed(text, out);
+    // The function split by #if/#else starts at the #if: both heads are in its chunk and symbol.
     expect(out.chunks.map((c) => [c.kind, c.symbol, c.startLine, c.endLine])).toEqual([
       ["module", undefined, 1, 3],
       ["function", "before", 5, 7],
-      ["module", undefined, 9, 12],
-      ["function", "on_tick", 13, 16],
+      ["function", "on_tick", 9, 16],
       ["function", "after", 18, 20],
       ["module", undefined, 22, 22],
     ]);
-    expect(out.symbols.map((s) => [s.name, s.signature])).toEqual([
-      ["before", "static int before(int a)"],
-      ["on_tick", "static void on_tick(int timer)"],
-      ["after", "static int after(int b)"],
+    expect(out.symbols.map((s) => [s.name, s.signature, s.startLine, s.endLine])).toEqual([
+      ["before", "static int before(int a)", 5, 7],
+      ["on_tick", "static void on_tick(int timer)", 9, 16],
+      ["after", "static int after(int b)", 18, 20],
     ]);
     expect(out.imports).toEqual(["#include <stdio.h>"]);
+  });
+
+  it("starts a function at the #ifdef of a split head (with #elif, pointer return, doc comment above)", async () => {
+    const text = [
+      "int first(void) {",
+      "    return 0;",
+      "}",
+      "",
+      "/* Name of a code. */",
+      "#ifdef WIDE",
+      "static char *name_of(int a, int wide) {",
+      "#elif NARROW",
+      "static char *name_of(int a) {",
+      "#endif",
+      '    return "x";',
+      "}",
+      "",
+    ].join("\n");
+    const out = await chunkFile("names.c", text);
+    expectWellFormed(text, out);
+    expect(out.chunks.map((c) => [c.kind, c.symbol, c.startLine, c.endLine])).toEqual([
+      ["function", "first", 1, 3],
+      ["function", "name_of", 5, 12],
+    ]);
+    expect(out.symbols.at(-1)).toEqual({ name: "name_of", kind: "function", signature: "static char *name_of(int a)", doc: "Name of a code.", startLine: 6, endLine: 12 });
+  });
+
+  it("leaves the head alone when the #if branch declares another function", async () => {
+    const text = "int first(void) {\n    return 0;\n}\n\n#if OLD\nstatic void g(int a) {\n#else\nstatic void f(void) {\n#endif\n    return;\n}\n";
+    const out = await chunkFile("other.c", text);
+    expectWellFormed(text, out);
+    expect(out.chunks.map((c) => [c.kind, c.symbol, c.startLine, c.endLine])).toEqual([
+      ["function", "first", 1, 3],
+      ["module", undefined, 5, 7],
+      ["function", "f", 8, 11],
+    ]);
   });
 
   it("records Java enum constants without a body as symbols that stay in the enum's header chunk", async () => {

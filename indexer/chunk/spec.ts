@@ -62,6 +62,11 @@ export interface LanguageSpec {
   attributes?: ReadonlySet<string>;
   /** Node types whose named children are members of the enclosing scope (Java `enum_body_declarations`). */
   inline?: ReadonlySet<string>;
+  /**
+   * For a definition taken out of an ERROR node: an earlier sibling where it really starts, or
+   * null (C: the `#if` above a function head that `#if`/`#else` split in two).
+   */
+  headStart?(node: Node): Node | null;
 }
 
 /** Name of a node's `name` field, or "". */

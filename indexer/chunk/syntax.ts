@@ -11,7 +11,8 @@
  * - a definition longer than `maxLines` becomes overlapping windows that keep its name;
  * - runs of tiny declarations (type aliases, constants) merge into one chunk, and runs of other
  *   statements (imports, stray code) into `module` chunks;
- * - definitions the parser wrapped in an ERROR node count if they parsed cleanly;
+ * - definitions the parser wrapped in an ERROR node count if they parsed cleanly (a C function
+ *   whose head `#if`/`#else` split in two starts at the `#if`);
  * - finally any non-blank line still uncovered becomes a `module` chunk, so coverage holds
  *   whatever the tree looks like.
  */
@@ -90,6 +91,8 @@ interface Item {
   def?: Definition;
   /** Attached comments (doc) for a def. */
   doc?: string;
+  /** First line of a def whose head starts before its node (LanguageSpec.headStart). */
+  headStart?: number;
 }
 
 /** Scope being chunked: where its loose lines go. */
@@ -138,6 +141,7 @@ class SyntaxChunker {
       }
       out.push(item);
     }
+    if (this.spec.headStart) this.joinSplitHeads(out);
     // Attach comments and attributes directly above a definition (no blank line between).
     // A comment that starts on the line where earlier code ends trails that code instead.
     const attachable = (it: Item | undefined) => it?.type === "comment" || it?.type === "attribute";
@@ -163,6 +167,26 @@ class SyntaxChunker {
     return out;
   }
 
+  /**
+   * Moves a definition's start up to where its head really begins (spec.headStart)
+   * and drops the loose items in between, unless a definition or a node crossing that line is
+   * in the way.
+   */
+  joinSplitHeads(out: Item[]): void {
+    for (let i = 0; i < out.length; i++) {
+      const item = out[i];
+      const head = item.type === "def" ? this.spec.headStart!(item.def!.node) : null;
+      if (!head) continue;
+      const start = startLine(head);
+      let j = i;
+      while (j > 0 && out[j - 1].type !== "def" && out[j - 1].start >= start) j--;
+      if (j > 0 && out[j - 1].end >= start) continue;
+      item.start = item.headStart = Math.min(item.start, start);
+      out.splice(j, i - j);
+      i = j;
+    }
+  }
+
   kindIn(def: Definition, ctx: ScopeContext): DefKind {
     if ((def.kind === "function" || def.kind === "method") && ctx.inClass) {
       const container = def.container ?? ctx.container;
@@ -175,7 +199,7 @@ class SyntaxChunker {
   recordSymbol(def: Definition, kind: DefKind, container: string | undefined, item: Item): void {
     if (def.noSymbol || !def.name) return;
     const outer = def.outer ?? def.node;
-    const sym: SymbolDef = { name: def.name, kind, startLine: startLine(outer), endLine: endLine(outer) };
+    const sym: SymbolDef = { name: def.name, kind, startLine: item.headStart ?? startLine(outer), endLine: endLine(outer) };
     if (container) sym.container = container;
     const signature = signatureOf(def);
     if (signature) sym.signature = signature;

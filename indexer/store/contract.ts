@@ -13,8 +13,9 @@
  *      out like a class's (enum constants with a body are classes); well-formed definitions
  *      inside ERROR nodes are chunked (a C file no longer falls back to windows for one bad head).
  *   4: enum members are `constant` symbols: Java constants without a body (their lines stay in
- *      the enum's header chunk), TypeScript, C# and C/C++ members, Rust variants, PHP cases.
- *      Chunks are unchanged; the bump re-indexes files for the new symbol rows.
+ *      the enum's header chunk), TypeScript, C# and C/C++ members, Rust variants, PHP cases
+ *      (chunks unchanged); a C function whose head `#if`/`#else` split in two starts at the
+ *      `#if` (chunk and symbol hold both heads).
  */
 
 export { tokenize, tokenizeQuery } from "./tokenize";

@@ -5,6 +5,13 @@
  * grammars, whose node names agree. `const f = () => {}` counts as a function; `export`
  * wrappers and decorators stay with the declaration. Enum members are `constant` symbols
  * inside the enum's chunk.
+ *
+ * Pre-class JavaScript defines by assignment, and those statements count too (module level
+ * only; the chunker never enters function bodies): `View.prototype.lookup = function` is method
+ * `lookup` of `View`, `app.render = function` method `render` of `app`, `exports.f = () => {}`
+ * function `f`, `module.exports = function createApplication` function `createApplication`,
+ * `X.prototype = { a() {}, b: function () {} }` a class body of `X`, and a named function
+ * passed to a top-level call (`defineGetter(req, 'ip', function ip() {})`) function `ip`.
  */
 import type { Node } from "web-tree-sitter";
 import { fieldText, type Definition, type LanguageSpec, type ScopeContext } from "./spec";
@@ -12,13 +19,77 @@ import { fieldText, type Definition, type LanguageSpec, type ScopeContext } from
 const FUNCTION_VALUES = new Set(["arrow_function", "function_expression", "function", "generator_function"]);
 const CLASS_VALUES = new Set(["class", "class_expression"]);
 const REQUIRE_RE = /^\s*(?:const|let|var)\s+[^=]+=\s*require\s*\(/;
+/** Objects that stand for the module itself at module level: what is assigned to them has no container. */
+const MODULE_OBJECTS = new Set(["exports", "module.exports", "this"]);
+/** A container worth naming: a dotted identifier path (`app`, `View`, `a.b`), not a call or a cast. */
+const CONTAINER_RE = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$/;
+
+/** The value at the end of an assignment chain (`a.x = b.x = function () {}` -> the function). */
+function assignedValue(node: Node | null): Node | null {
+  while (node?.type === "assignment_expression") node = node.childForFieldName("right");
+  return node;
+}
+
+/** True for an object literal with a method or a function-valued property. */
+function hasFunctionMember(object: Node): boolean {
+  return object.namedChildren.some((c) => c?.type === "method_definition" || (c?.type === "pair" && FUNCTION_VALUES.has(c.childForFieldName("value")?.type ?? "")));
+}
+
+/**
+ * What `obj.name = value` defines, for a function, class or (after `X.prototype` or
+ * `module.exports`) an object literal with function members. Named after the last property;
+ * the container is the object with `.prototype` dropped, none for `exports` / `module.exports`.
+ * `module.exports = function f` and `exports.default = function f` take the value's own name
+ * (unnamed: a chunk without symbol).
+ */
+function assignment(node: Node, assign: Node): Definition | null {
+  const left = assign.childForFieldName("left");
+  const value = assignedValue(assign.childForFieldName("right"));
+  if (!left || !value) return null;
+  let name: string;
+  let container: string | undefined;
+  if (left.text === "module.exports") {
+    name = fieldText(value);
+  } else {
+    const object = left.childForFieldName("object");
+    const key = left.type === "member_expression" ? left.childForFieldName("property") : left.type === "subscript_expression" ? left.childForFieldName("index") : null;
+    if (!object || (key?.type !== "property_identifier" && key?.type !== "string")) return null;
+    name = key.type === "string" ? key.text.slice(1, -1) : key.text;
+    if (name === "default") name = fieldText(value); // `exports.default = function f`
+    const owner = object.text.replace(/\.prototype$/, "");
+    if (!MODULE_OBJECTS.has(owner) && CONTAINER_RE.test(owner)) container = owner;
+  }
+  const prototype = left.type === "member_expression" && fieldText(left, "property") === "prototype";
+  if (!prototype && FUNCTION_VALUES.has(value.type)) return { kind: container ? "method" : "function", name, node, container };
+  if (!prototype && CLASS_VALUES.has(value.type)) return { kind: "class", name, node, members: value.childForFieldName("body"), container };
+  if (value.type !== "object" || !hasFunctionMember(value)) return null;
+  // A prototype object is the class body of its constructor, which has its own symbol.
+  if (prototype && container) return { kind: "class", name: container, node, members: value, noSymbol: true };
+  if (left.text === "module.exports") return { kind: "module", name: "", node, members: value, noSymbol: true };
+  return null;
+}
+
+/** `definer(obj, "key", function key() {})` at module level: the one named function among the arguments. */
+function passedFunction(node: Node, call: Node): Definition | null {
+  const args = call.childForFieldName("arguments")?.namedChildren ?? [];
+  const named = args.filter((a) => a && (a.type === "function_expression" || a.type === "generator_function") && a.childForFieldName("name"));
+  return named.length === 1 ? { kind: "function", name: fieldText(named[0]!), node } : null;
+}
+
+/** A property of an object literal taken as a class body: `a: function () {}` is method `a`. */
+function pair(node: Node, ctx: ScopeContext): Definition | null {
+  const key = node.childForFieldName("key");
+  if (!ctx.inClass || !key || !FUNCTION_VALUES.has(node.childForFieldName("value")?.type ?? "")) return null;
+  return { kind: "method", name: key.type === "string" ? key.text.slice(1, -1) : key.text, node };
+}
 
 function variable(node: Node, ctx: ScopeContext): Definition | null {
   const declarators = node.namedChildren.filter((c) => c?.type === "variable_declarator") as Node[];
   const first = declarators[0];
   if (!first) return null;
   const name = fieldText(first);
-  const value = first.childForFieldName("value");
+  // `var proto = module.exports = function () {}` defines `proto`.
+  const value = assignedValue(first.childForFieldName("value"));
   if (value && declarators.length === 1 && FUNCTION_VALUES.has(value.type)) return { kind: "function", name, node, members: null };
   if (value && declarators.length === 1 && CLASS_VALUES.has(value.type)) return { kind: "class", name, node, members: value.childForFieldName("body") };
   if (ctx.inClass) return null;
@@ -47,8 +118,13 @@ function define(node: Node, ctx: ScopeContext): Definition | null {
     }
     case "expression_statement": {
       const inner = node.namedChild(0);
-      return inner && (inner.type === "internal_module" || inner.type === "module") ? define(inner, ctx) : null;
+      if (inner && (inner.type === "internal_module" || inner.type === "module")) return define(inner, ctx);
+      if (inner?.type === "assignment_expression") return assignment(node, inner);
+      if (inner?.type === "call_expression" && !ctx.inClass) return passedFunction(node, inner);
+      return null;
     }
+    case "pair":
+      return pair(node, ctx);
     case "internal_module":
     case "module":
       return { kind: "module", name: fieldText(node), node, members: node.childForFieldName("body"), transparent: true };

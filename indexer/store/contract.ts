@@ -16,12 +16,16 @@
  *      the enum's header chunk), TypeScript, C# and C/C++ members, Rust variants, PHP cases
  *      (chunks unchanged); a C function whose head `#if`/`#else` split in two starts at the
  *      `#if` (chunk and symbol hold both heads).
+ *   5: JavaScript/TypeScript definitions by assignment are chunks and symbols: `X.prototype.m =
+ *      function` (method `m` of `X`), `app.m = function`, `exports.f = () => {}`,
+ *      `module.exports = function f`, `X.prototype = { m() {} }`, a named function passed to a
+ *      module-level call (`defineGetter(req, 'ip', function ip() {})`).
  */
 
 export { tokenize, tokenizeQuery } from "./tokenize";
 
 /** Bump when chunk boundaries, indexed text, symbols or ids change; old rows are then rebuilt. */
-export const CHUNK_FORMAT_VERSION = 4;
+export const CHUNK_FORMAT_VERSION = 5;
 
 /** Kinds of chunk a chunker emits. `window` is a line window of a file without a grammar. */
 export type ChunkKind =

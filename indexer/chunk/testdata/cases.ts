@@ -14,6 +14,7 @@ export const GOLDEN_CASES: GoldenCase[] = [
   { fixture: "sample.ts.txt", path: "src/users/service.ts", golden: "typescript-split.golden.json", options: { maxChunkLines: 10 } },
   { fixture: "sample.tsx.txt", path: "web/CounterButton.tsx", golden: "tsx.golden.json" },
   { fixture: "sample.js.txt", path: "server/app.js", golden: "javascript.golden.json" },
+  { fixture: "sample.cjs.txt", path: "lib/view.js", golden: "commonjs.golden.json" },
   { fixture: "sample.py.txt", path: "accounts/login.py", golden: "python.golden.json" },
   { fixture: "sample.py.txt", path: "accounts/login.py", golden: "python-split.golden.json", options: { maxChunkLines: 12 } },
   { fixture: "sample.go.txt", path: "store/store.go", golden: "go.golden.json" },

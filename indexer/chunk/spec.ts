@@ -58,6 +58,11 @@ export interface LanguageSpec {
   isImport(node: Node): boolean;
   /** Comment node types: a comment right above a definition is its doc comment. */
   comments: ReadonlySet<string>;
+  /**
+   * A doc comment that documents the definition below it even across one blank line
+   * (JavaScript's JSDoc, as express writes it); other comments must touch the definition.
+   */
+  detachedDoc?: RegExp;
   /** Decorator / attribute node types that precede a definition as siblings (Rust `#[..]`). */
   attributes?: ReadonlySet<string>;
   /** Node types whose named children are members of the enclosing scope (Java `enum_body_declarations`). */

@@ -4,7 +4,7 @@
  * The language-independent chunking rules over a tree-sitter tree, driven by a LanguageSpec:
  *
  * - each definition (function, method, class, interface, ...) is one chunk, with the doc
- *   comments and attributes right above it;
+ *   comments and attributes right above it (a JSDoc block also across one blank line);
  * - a class longer than `maxLines` is split into its members plus header chunks (class line,
  *   fields, enum constants, closing brace) that carry the class's kind and name; namespaces, impls and modules
  *   are always split;
@@ -150,7 +150,7 @@ class SyntaxChunker {
       if (item.type !== "def") continue;
       const docs: string[] = [];
       let j = i - 1;
-      while (j >= 0 && attachable(out[j]) && out[j].end >= out[j + 1].start - 1) {
+      while (j >= 0 && attachable(out[j]) && (out[j].end >= out[j + 1].start - 1 || (j === i - 1 && this.detachedDoc(out, j)))) {
         const before = out[j - 1];
         if (before && !attachable(before) && before.end >= out[j].start) break;
         if (out[j].type === "comment") docs.unshift(out[j].node!.text);
@@ -165,6 +165,22 @@ class SyntaxChunker {
       if (doc) item.doc = doc;
     }
     return out;
+  }
+
+  /**
+   * True if comment `out[j]` is a doc comment (spec.detachedDoc) one blank line above the
+   * definition `out[j + 1]`, and not part of the comments that open the file (its header).
+   * Tiny kinds and fields are left out: a section comment above a run of constants
+   * (`/** Module variables. *\/`) would otherwise split the run.
+   */
+  detachedDoc(out: Item[], j: number): boolean {
+    const re = this.spec.detachedDoc;
+    const comment = out[j];
+    const kind = out[j + 1].def!.kind;
+    if (!re || TINY_KINDS.has(kind) || MEMBER_ONLY_KINDS.has(kind) || comment.type !== "comment") return false;
+    if (comment.end !== out[j + 1].start - 2 || !isBlank(this.lines[comment.end])) return false;
+    const header = out.slice(0, j).every((it) => it.type === "comment") && this.lines.slice(0, out[0].start - 1).every(isBlank);
+    return !header && re.test(comment.node!.text);
   }
 
   /**

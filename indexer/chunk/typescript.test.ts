@@ -173,3 +173,48 @@ describe("definitions by assignment", () => {
     expect(out.imports).toEqual(["const a = require('a');"]);
   });
 });
+
+describe("JSDoc one blank line above a definition", () => {
+  it("belongs to a function or method, not to a file header or a run of variables", async () => {
+    const text = [
+      "/**",
+      " * Utilities.",
+      " */",
+      "",
+      "function first() {}",
+      "",
+      "/**",
+      " * Module variables.",
+      " */",
+      "",
+      "var a = 1;",
+      "var b = 2;",
+      "",
+      "/**",
+      " * Parse the `val`.",
+      " */",
+      "",
+      "exports.parse = function parse(val) {",
+      "  return val;",
+      "};",
+      "",
+      "// a line comment stays apart",
+      "",
+      "function last() {}",
+      "",
+    ].join("\n");
+    const out = await chunkFile("lib/utils.js", text);
+    expectWellFormed(text, out);
+    expect(out.chunks.map((c) => [c.kind, c.symbol, c.startLine, c.endLine])).toEqual([
+      ["module", undefined, 1, 3],
+      ["function", "first", 5, 5],
+      ["module", undefined, 7, 9],
+      ["module", "a, b", 11, 12],
+      ["function", "parse", 14, 20],
+      ["module", undefined, 22, 22],
+      ["function", "last", 24, 24],
+    ]);
+    const parse = out.symbols.find((s) => s.name === "parse");
+    expect([parse?.doc, parse?.startLine, parse?.endLine]).toEqual(["Parse the `val`.", 18, 20]);
+  });
+});

@@ -171,5 +171,7 @@ export const typescriptSpec: LanguageSpec = {
     node.type === "import_statement" ||
     ((node.type === "lexical_declaration" || node.type === "variable_declaration") && REQUIRE_RE.test(node.text)),
   comments: new Set(["comment", "html_comment"]),
+  // `/** ... */` documents what follows even after a blank line, unless it describes the file.
+  detachedDoc: /^\/\*\*(?![\s\S]*@(?:module|file|fileoverview|overview|license|preserve|packageDocumentation)\b)/,
   attributes: new Set(["decorator"]),
 };

@@ -39,6 +39,11 @@ export interface Definition {
   keepWhole?: boolean;
   /** Container to use instead of the enclosing one (Go receiver type, C++ `Foo::bar`). */
   container?: string;
+  /**
+   * Other names of the same definition, each recorded as a symbol with the same lines
+   * (JavaScript `res.contentType = res.type = function`, `app.m = function other()`).
+   */
+  aliases?: string[];
   /** Do not record in the symbol table (impl blocks, `#ifdef`). */
   noSymbol?: boolean;
   /**

@@ -221,6 +221,7 @@ class SyntaxChunker {
     if (signature) sym.signature = signature;
     if (item.doc) sym.doc = item.doc;
     this.symbols.push(sym);
+    for (const alias of def.aliases ?? []) this.symbols.push({ ...sym, name: alias });
   }
 
   /**

@@ -29,6 +29,10 @@ const ASSIGNMENTS = [
   "  return type;",
   "};",
   "",
+  "exports.compile = function compileTemplate(text) {",
+  "  return text;",
+  "};",
+  "",
 ].join("\n");
 
 describe("definitions by assignment", () => {
@@ -40,8 +44,12 @@ describe("definitions by assignment", () => {
       ["method", "render", "app", 5, 7],
       ["function", "compileTrust", undefined, 9, 11],
       ["function", "createApplication", undefined, 13, 15],
-      // A chain is named after its first target.
+      // A chain is named after its first target; the others with the same owner are aliases.
       ["method", "contentType", "res", 17, 19],
+      ["method", "type", "res", 17, 19],
+      // So is a function's own name when it differs from the property.
+      ["function", "compile", undefined, 21, 23],
+      ["function", "compileTemplate", undefined, 21, 23],
     ]);
     expect(out.chunks.map((c) => [c.kind, c.symbol, c.startLine, c.endLine])).toEqual([
       ["method", "lookup", 1, 3],
@@ -49,6 +57,7 @@ describe("definitions by assignment", () => {
       ["function", "compileTrust", 9, 11],
       ["function", "createApplication", 13, 15],
       ["method", "contentType", 17, 19],
+      ["function", "compile", 21, 23],
     ]);
     expect(out.symbols[0].signature).toBe("View.prototype.lookup = function lookup(name)");
   });

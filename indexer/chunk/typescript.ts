@@ -35,33 +35,48 @@ function hasFunctionMember(object: Node): boolean {
   return object.namedChildren.some((c) => c?.type === "method_definition" || (c?.type === "pair" && FUNCTION_VALUES.has(c.childForFieldName("value")?.type ?? "")));
 }
 
+/** Name and owner (the object, `.prototype` dropped) of an assignment target `owner.name`, or null. */
+function target(left: Node): { name: string; owner: string } | null {
+  const object = left.childForFieldName("object");
+  const key = left.type === "member_expression" ? left.childForFieldName("property") : left.type === "subscript_expression" ? left.childForFieldName("index") : null;
+  if (!object || (key?.type !== "property_identifier" && key?.type !== "string")) return null;
+  return { name: key.type === "string" ? key.text.slice(1, -1) : key.text, owner: object.text.replace(/\.prototype$/, "") };
+}
+
 /**
  * What `obj.name = value` defines, for a function, class or (after `X.prototype` or
  * `module.exports`) an object literal with function members. Named after the last property;
  * the container is the object with `.prototype` dropped, none for `exports` / `module.exports`.
  * `module.exports = function f` and `exports.default = function f` take the value's own name
- * (unnamed: a chunk without symbol).
+ * (unnamed: a chunk without symbol). The other targets of a chain with the same owner
+ * (`res.contentType = res.type = function`) and a function's own name, when they differ, are
+ * aliases.
  */
 function assignment(node: Node, assign: Node): Definition | null {
   const left = assign.childForFieldName("left");
   const value = assignedValue(assign.childForFieldName("right"));
   if (!left || !value) return null;
-  let name: string;
+  const own = fieldText(value);
+  let name = own;
   let container: string | undefined;
-  if (left.text === "module.exports") {
-    name = fieldText(value);
-  } else {
-    const object = left.childForFieldName("object");
-    const key = left.type === "member_expression" ? left.childForFieldName("property") : left.type === "subscript_expression" ? left.childForFieldName("index") : null;
-    if (!object || (key?.type !== "property_identifier" && key?.type !== "string")) return null;
-    name = key.type === "string" ? key.text.slice(1, -1) : key.text;
-    if (name === "default") name = fieldText(value); // `exports.default = function f`
-    const owner = object.text.replace(/\.prototype$/, "");
-    if (!MODULE_OBJECTS.has(owner) && CONTAINER_RE.test(owner)) container = owner;
+  const aliases = new Set<string>();
+  if (left.text !== "module.exports") {
+    const first = target(left);
+    if (!first) return null;
+    if (first.name !== "default") name = first.name; // `exports.default = function f` is `f`
+    if (!MODULE_OBJECTS.has(first.owner) && CONTAINER_RE.test(first.owner)) container = first.owner;
+    for (let next = assign.childForFieldName("right"); next?.type === "assignment_expression"; next = next.childForFieldName("right")) {
+      const more = next.childForFieldName("left");
+      const t = more ? target(more) : null;
+      if (t && t.owner === first.owner && t.name !== "default") aliases.add(t.name);
+    }
   }
   const prototype = left.type === "member_expression" && fieldText(left, "property") === "prototype";
-  if (!prototype && FUNCTION_VALUES.has(value.type)) return { kind: container ? "method" : "function", name, node, container };
-  if (!prototype && CLASS_VALUES.has(value.type)) return { kind: "class", name, node, members: value.childForFieldName("body"), container };
+  if (own) aliases.add(own);
+  aliases.delete(name);
+  const alias = aliases.size ? { aliases: [...aliases] } : {};
+  if (!prototype && FUNCTION_VALUES.has(value.type)) return { kind: container ? "method" : "function", name, node, container, ...alias };
+  if (!prototype && CLASS_VALUES.has(value.type)) return { kind: "class", name, node, members: value.childForFieldName("body"), container, ...alias };
   if (value.type !== "object" || !hasFunctionMember(value)) return null;
   // A prototype object is the class body of its constructor, which has its own symbol.
   if (prototype && container) return { kind: "class", name: container, node, members: value, noSymbol: true };

@@ -19,10 +19,10 @@
  *   5: JavaScript/TypeScript definitions by assignment are chunks and symbols: `X.prototype.m =
  *      function` (method `m` of `X`), `app.m = function`, `exports.f = () => {}`,
  *      `module.exports = function f`, `X.prototype = { m() {} }`, a named function passed to a
- *      module-level call (`defineGetter(req, 'ip', function ip() {})`), with extra symbol rows
- *      for a chain's other targets and a function's own name (`res.type`, `contentType`); in JavaScript and
- *      TypeScript a JSDoc block (`/**`) one blank line above a function, method or class
- *      belongs to it (chunk and symbol doc), unless it opens the file.
+ *      module-level call (`defineGetter(req, 'ip', function ip() {})`); a chain's other targets
+ *      and a function's own name are extra symbols (`res.type`, `contentType`); a JSDoc block
+ *      (`/**`) one blank line above a function, method or class belongs to it (chunk and
+ *      symbol doc), unless it opens the file.
  */
 
 export { tokenize, tokenizeQuery } from "./tokenize";

@@ -257,6 +257,133 @@ describe("parseStackFrames", () => {
     expect(brief(parseStackFrames(mono))).toEqual(["/Users/dev/Acme/Assets/Scripts/Player.cs:27 Move", "<filename unknown>:0 Tick"]);
   });
 
+  it("reads a PHP fatal error innermost first: its location, then each frame with the function its line is in", () => {
+    const text = [
+      "PHP Fatal error:  Uncaught RuntimeException: Callable App\\Controller\\UserController::show() does not exist in /var/www/vendor/slim/slim/Slim/CallableResolver.php:138",
+      "Stack trace:",
+      "#0 /var/www/vendor/slim/slim/Slim/CallableResolver.php(90): Slim\\CallableResolver->resolveSlimNotation('App\\\\Controller\\\\...')",
+      "#1 /var/www/vendor/slim/slim/Slim/CallableResolver.php(63): Slim\\CallableResolver->resolveByPredicate('App\\\\Controller\\\\...', Array, 'handle')",
+      "#2 /var/www/vendor/slim/slim/Slim/Routing/Route.php(340): Slim\\CallableResolver->resolveRoute('App\\\\Controller\\\\...')",
+      "#3 [internal function]: Slim\\Routing\\Route->handle(Object(Nyholm\\Psr7\\ServerRequest))",
+      "#4 /var/www/src/Support/Pipeline.php(31): call_user_func(Array, Object(Nyholm\\Psr7\\ServerRequest))",
+      "#5 /var/www/src/Support/Pipeline.php(12): App\\Support\\Pipeline::App\\Support\\{closure}(Object(Nyholm\\Psr7\\ServerRequest))",
+      "#6 /var/www/public/index.php(24): App\\Support\\Pipeline::run()",
+      "#7 {main}",
+      "  thrown in /var/www/vendor/slim/slim/Slim/CallableResolver.php on line 138",
+    ].join("\n");
+    expect(brief(parseStackFrames(text))).toEqual([
+      "/var/www/vendor/slim/slim/Slim/CallableResolver.php:138 resolveSlimNotation",
+      "/var/www/vendor/slim/slim/Slim/CallableResolver.php:90 resolveByPredicate",
+      "/var/www/vendor/slim/slim/Slim/CallableResolver.php:63 resolveRoute",
+      "/var/www/vendor/slim/slim/Slim/Routing/Route.php:340 handle",
+      "/var/www/src/Support/Pipeline.php:31 {closure}",
+      "/var/www/src/Support/Pipeline.php:12 run",
+      "/var/www/public/index.php:24 null",
+    ]);
+  });
+
+  it("reads PHP 8.4 closures, Windows paths, a Slim error page and a trace pasted without its first line", () => {
+    const closures = [
+      "Fatal error: Uncaught TypeError: App\\Cart::add(): Argument #1 ($qty) must be of type int, string given in C:\\xampp\\htdocs\\shop\\src\\Cart.php:17",
+      "Stack trace:",
+      "#0 C:\\xampp\\htdocs\\shop\\src\\Cart.php(40): App\\Cart->add('2')",
+      "#1 [internal function]: {closure:App\\Cart::fill():39}(Array)",
+      "#2 C:\\xampp\\htdocs\\shop\\src\\Cart.php(39): array_map(Object(Closure), Array)",
+      "#3 C:\\xampp\\htdocs\\shop\\index.php(8): App\\Cart::fill(Array)",
+      "#4 {main}",
+    ].join("\r\n");
+    expect(brief(parseStackFrames(closures))).toEqual([
+      "C:/xampp/htdocs/shop/src/Cart.php:17 add",
+      "C:/xampp/htdocs/shop/src/Cart.php:40 fill",
+      "C:/xampp/htdocs/shop/src/Cart.php:39 fill",
+      "C:/xampp/htdocs/shop/index.php:8 null",
+    ]);
+    const slim = [
+      "[2025-03-02 10:14:07] app.ERROR: Request body media type parser return value must be an array, an object, or null",
+      "Type: RuntimeException",
+      "File: /var/www/html/vendor/slim/slim/Slim/Middleware/BodyParsingMiddleware.php",
+      "Line: 158",
+      "Trace: #0 /var/www/html/vendor/slim/slim/Slim/Middleware/BodyParsingMiddleware.php(60): Slim\\Middleware\\BodyParsingMiddleware->parseBody(Object(Slim\\Psr7\\Request))",
+      "#1 /var/www/html/vendor/slim/slim/Slim/MiddlewareDispatcher.php(121): Slim\\Middleware\\BodyParsingMiddleware->process(Object(Slim\\Psr7\\Request), Object(Slim\\Routing\\RouteRunner))",
+      "#2 /var/www/html/vendor/slim/slim/Slim/MiddlewareDispatcher.php(65): Psr\\Http\\Server\\RequestHandlerInterface@anonymous->handle(Object(Slim\\Psr7\\Request))",
+      "#3 {main}",
+    ].join("\n");
+    expect(brief(parseStackFrames(slim))).toEqual([
+      "/var/www/html/vendor/slim/slim/Slim/Middleware/BodyParsingMiddleware.php:158 parseBody",
+      "/var/www/html/vendor/slim/slim/Slim/Middleware/BodyParsingMiddleware.php:60 process",
+      "/var/www/html/vendor/slim/slim/Slim/MiddlewareDispatcher.php:121 handle",
+      "/var/www/html/vendor/slim/slim/Slim/MiddlewareDispatcher.php:65 null",
+    ]);
+    const headless = "Stack trace:\n#0 /app/src/Db.php(12): App\\Db::connect()\n#1 {main}\n  thrown in /app/src/Db.php on line 30";
+    expect(brief(parseStackFrames(headless))).toEqual(["/app/src/Db.php:30 connect", "/app/src/Db.php:12 null"]);
+    expect(brief(parseStackFrames("PHP Warning:  Undefined variable $total in /app/src/Cart.php on line 52"))).toEqual(["/app/src/Cart.php:52 null"]);
+  });
+
+  it("reads PHP exception chains root cause first: PHP's Next, Laravel's [previous exception]", () => {
+    const next = [
+      "PHP Fatal error:  Uncaught PDOException: SQLSTATE[HY000] [2002] Connection refused in /app/src/Db.php:20",
+      "Stack trace:",
+      "#0 /app/src/Db.php(20): PDO->__construct('mysql:host=db', 'root', 'secret')",
+      "#1 /app/src/Repo.php(11): App\\Db->connect()",
+      "#2 {main}",
+      "",
+      "Next App\\StorageException: Cannot reach the database in /app/src/Repo.php:14",
+      "Stack trace:",
+      "#0 /app/index.php(5): App\\Repo->find(7)",
+      "#1 {main}",
+      "  thrown in /app/src/Repo.php on line 14",
+    ].join("\n");
+    expect(brief(parseStackFrames(next))).toEqual(["/app/src/Db.php:20 connect", "/app/src/Repo.php:11 null", "/app/src/Repo.php:14 find", "/app/index.php:5 null"]);
+    const laravel = [
+      '[2024-05-01 12:00:00] production.ERROR: Could not load the invoice {"userId":1,"exception":"[object] (App\\\\Exceptions\\\\InvoiceException(code: 0): Could not load the invoice at /var/www/app/Services/InvoiceService.php:45)',
+      "[stacktrace]",
+      "#0 /var/www/app/Http/Controllers/InvoiceController.php(22): App\\\\Services\\\\InvoiceService->load(7)",
+      "#1 /var/www/vendor/laravel/framework/src/Illuminate/Routing/Controller.php(54): App\\\\Http\\\\Controllers\\\\InvoiceController->show(7)",
+      "#2 {main}",
+      "",
+      "[previous exception] [object] (Illuminate\\\\Database\\\\QueryException(code: 42S22): SQLSTATE[42S22]: Column not found at /var/www/vendor/laravel/framework/src/Illuminate/Database/Connection.php:822)",
+      "[stacktrace]",
+      "#0 /var/www/vendor/laravel/framework/src/Illuminate/Database/Connection.php(776): Illuminate\\\\Database\\\\Connection->runQueryCallback('select * from \u2026', Array, Object(Closure))",
+      "#1 /var/www/app/Services/InvoiceService.php(41): Illuminate\\\\Database\\\\Connection->run('select * from \u2026', Array, Object(Closure))",
+      '#2 {main}',
+      '"} ',
+    ].join("\n");
+    expect(brief(parseStackFrames(laravel))).toEqual([
+      "/var/www/vendor/laravel/framework/src/Illuminate/Database/Connection.php:822 runQueryCallback",
+      "/var/www/vendor/laravel/framework/src/Illuminate/Database/Connection.php:776 run",
+      "/var/www/app/Services/InvoiceService.php:41 null",
+      "/var/www/app/Services/InvoiceService.php:45 load",
+      "/var/www/app/Http/Controllers/InvoiceController.php:22 show",
+      "/var/www/vendor/laravel/framework/src/Illuminate/Routing/Controller.php:54 null",
+    ]);
+  });
+
+  it("reads Symfony console traces (at path:N, a call before it) and Symfony log locations", () => {
+    const text = [
+      "In AbstractMySQLDriver.php line 112:",
+      "  An exception occurred in driver: Connection refused",
+      "Exception trace:",
+      "  at /app/vendor/doctrine/dbal/src/Driver/API/MySQL/ExceptionConverter.php:101",
+      " Doctrine\\DBAL\\Driver\\API\\MySQL\\ExceptionConverter->convert() at /app/vendor/doctrine/dbal/src/Connection.php:1943",
+      " Doctrine\\DBAL\\Connection->handleDriverException() at /app/src/Command/ImportCommand.php:40",
+      " App\\Command\\ImportCommand->execute() at /app/vendor/symfony/console/Command/Command.php:326",
+    ].join("\n");
+    expect(brief(parseStackFrames(text))).toEqual([
+      "/app/vendor/doctrine/dbal/src/Driver/API/MySQL/ExceptionConverter.php:101 convert",
+      "/app/vendor/doctrine/dbal/src/Connection.php:1943 handleDriverException",
+      "/app/src/Command/ImportCommand.php:40 execute",
+      "/app/vendor/symfony/console/Command/Command.php:326 null",
+    ]);
+    const log = '[2024-01-01T10:00:00+00:00] request.CRITICAL: Uncaught PHP Exception LogicException: "No route" at /app/src/Controller/ShopController.php line 45 {"exception":"[object] (LogicException(code: 0): No route at /app/src/Controller/ShopController.php:45)"} []';
+    expect(brief(parseStackFrames(log))).toEqual(["/app/src/Controller/ShopController.php:45 null"]);
+  });
+
+  it("reads no PHP frame from prose, PHP code or frames without a file", () => {
+    expect(parseStackFrames("#1 [internal function]: App\\Foo->bar()\n#2 {main}")).toEqual([]);
+    expect(parseStackFrames("Fixed in #12 and #13 (see Router.php(90)).\n## 2. Routing\n$app->get('/', fn () => include 'index.php');")).toEqual([]);
+    expect(parseStackFrames("The Router in src/Router.php calls the resolver on line 90 in some cases")).toEqual([]);
+  });
+
   it("stays linear on long lines that almost match", () => {
     const near = [
       (n: number) => " " + "a.".repeat(n),
@@ -271,6 +398,10 @@ describe("parseStackFrames", () => {
       (n: number) => "at a (" + "a.a".repeat(n),
       (n: number) => "  at a() in " + "a:1a:line 1 ".repeat(n),
       (n: number) => "  at " + "a.a".repeat(n) + "() in ",
+      (n: number) => "#1 " + "a.a(".repeat(n),
+      (n: number) => " in " + "a.php:".repeat(n),
+      (n: number) => " in a" + ".php on".repeat(n),
+      (n: number) => "#0 " + "a.php(1)".repeat(n),
     ];
     const text = Array.from({ length: 200 }, (_, i) => near[i % near.length](1000).slice(0, 1999)).join("\n");
     const started = performance.now();

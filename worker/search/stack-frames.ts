@@ -30,6 +30,15 @@
  *   `Main`); frames without ` in path:line N` (framework code) are not kept (innermost first;
  *   `ToString()` prints an inner exception's trace, ` ---> ` ... `--- End of inner exception
  *   stack trace ---`, before its wrapper's, so the root cause's already comes first).
+ * - PHP `#0 /var/www/src/Router.php(90): App\Router->match('/')` (`getTraceAsString()`, behind a
+ *   prefix too: Slim's `Trace: #0 ...`), after the error's location: `Uncaught RuntimeException:
+ *   msg in /var/www/src/Router.php:138`, `... in /src/x.php on line 12`, Monolog's `... at
+ *   /src/x.php:45)` (Laravel, Symfony logs), Symfony console's `at /src/x.php:45`, Slim's `File:`
+ *   and `Line:`. A PHP frame's line is a call of the function its line names, so a frame's
+ *   function is the one the next line calls (`{main}`: none; `[internal function]` names no
+ *   file); the location's function is the one `#0` calls (innermost first; PHP prints an earlier
+ *   exception's trace before the `Next` one's, Laravel's `[previous exception]` and Symfony's
+ *   `Exception trace:` after: the root cause's first).
  * Pseudo-paths (`<frozen importlib._bootstrap>`, `<string>`, `(eval)`) are kept as frames but
  * name no file.
  */
@@ -90,6 +99,30 @@ const GDB_FRAME_TAIL_RE = /^\s+[^\n]{0,1000}?\) at ((?:[A-Za-z]:)?[\w./\\@~+-]{1
  * (`C:\Users\Jane Doe\source\...`), so it runs to the `:line N` that ends the line.
  */
 const DOTNET_FRAME_RE = /^\s*at ([^\s(]{1,1000}) ?\([^()]{0,1000}\)(?: \[0x[0-9a-fA-F]{1,16}\])? in (\S.{0,1000}?):(?:line )?(\d+)\s*$/;
+/** A PHP file: `.php` (`.php5`), `.phtml`, `.inc`. */
+const PHP_FILE = String.raw`(?:[A-Za-z]:)?[\w./\\@~+-]{1,1000}\.(?:php\d?|phtml|inc)`;
+/**
+ * A PHP trace line (`#0 /src/Router.php(90): App\Router->match('/')`, `#1 [internal function]:
+ * App\{closure}()`, `#2 {main}`), behind a prefix too (Slim's `Trace: #0 ...`). Groups: number,
+ * path, line, call; the call of an `[internal function]` line; `{main}`.
+ */
+const PHP_FRAME_RE = /(?:^|\s)#(\d{1,5}) (?:((?:[A-Za-z]:)?[\w./\\@~+-]{1,1000}\.\w{1,10})\((\d+)\): (\S.{0,1000})|\[internal function\]: (\S.{0,1000})|(\{main\})\s*$)/;
+/**
+ * Where a PHP error surfaced: `... in /src/Router.php:138` (an uncaught exception, PHP's `Next`
+ * one), Monolog's `(RuntimeException(code: 0): msg at /src/Router.php:138)` (Laravel and Symfony
+ * logs), Symfony console's `  at /src/Router.php:138`; also Symfony console's frames
+ * ` App\Router->match() at /src/Kernel.php:45` (the call before ` at`).
+ */
+const PHP_AT_RE = new RegExp(String.raw`(?:^|\s)(in|at) (${PHP_FILE}):(\d+)(?:\)|\s*$)`);
+/** `... in /src/Router.php on line 138` (errors, warnings, `thrown in`), Whoops' `in file /src/...`, Symfony logs' `at /src/Router.php line 138`. */
+const PHP_ON_LINE_RE = new RegExp(String.raw`(?:^|\s)(?:(thrown )?in|at) (?:file )?(${PHP_FILE})(?: on)? line (\d+)\b`);
+/** Slim's error page and log: `File: /src/Router.php`, its `Line: 138` on the next line. */
+const PHP_FILE_LABEL_RE = new RegExp(String.raw`^\s*File: (${PHP_FILE})\s*$`);
+const PHP_LINE_LABEL_RE = /^\s*Line: (\d+)\s*$/;
+/** Where a PHP log goes on with an earlier exception, printed after: Laravel's `[previous exception]`, Symfony console's `Exception trace:`. */
+const PHP_PREVIOUS_RE = /\[previous exception\]|^\s*Exception trace:\s*$/;
+/** What a PHP trace line calls, up to its arguments' `(` (PHP 8.4's `{closure:App\A::f():12}` holds parentheses). */
+const PHP_CALLEE_RE = /^(?:[^\s({]|\{[^{}]{0,500}\}){1,500}(?=\()/;
 /** Where a Java, Kotlin or Node.js trace goes on with the exception's cause: `Caused by: `, `[cause]: `. */
 const CAUSE_RE = /(?<=^|[\s>\]])(?:Caused by:|\[cause\]:)(?=\s|$)/;
 /** Java's `Suppressed: ` exceptions, printed inside a trace; their own causes are indented past it. */
@@ -148,6 +181,20 @@ function nativeSymbol(raw: string): string | null {
 }
 
 /**
+ * The function a PHP trace line calls, as written in source: `App\Router->match('/')` -> `match`,
+ * `Cache::get('k')` -> `get`, `App\helper()` -> `helper`, a closure `App\{closure}()` ->
+ * `{closure}`, PHP 8.4's `{closure:App\Router::match():12}()` -> `match` (the method it was
+ * written in, as .NET's lambdas). Null for `{main}` (top-level code).
+ */
+function phpSymbol(call: string): string | null {
+  const callee = PHP_CALLEE_RE.exec(call)?.[0];
+  if (!callee) return null;
+  const closure = /\{closure(?::[^{}]*?(\w+)\(\)(?::\d+)?)?\}/.exec(callee);
+  if (closure) return closure[1] ?? "{closure}";
+  return callee.split(/->|::|\\/).pop() || null;
+}
+
+/**
  * The stack frames of `text`, innermost first. Python, pytest and Ruby 2.5-2.7 reversed traces
  * list the innermost frame last and are reversed, so of several such traces (Python's chained
  * exceptions) the last one, the one that was raised, comes first. The other formats list the
@@ -155,7 +202,8 @@ function nativeSymbol(raw: string): string | null {
  * begins (Java's `Caused by:`, Node's `[cause]:`, a Ruby trace's first line, which carries the
  * message), and the blocks are returned last first: the root cause, printed last, holds the
  * innermost frame (`... 12 more` lines, frames shared with the enclosing trace, name none).
- * .NET needs no blocks: it prints an inner exception's trace before its wrapper's. A
+ * .NET and PHP need no blocks: they print an inner (earlier) exception's trace before its
+ * wrapper's; Laravel's `[previous exception]` and Symfony's `Exception trace:` open one. A
  * Rust panic's location is a frame of its own, before its backtrace's. At most MAX_FRAMES
  * frames. Pass the raw text: markup stripping removes Go's `+0x1d4` offsets.
  */
@@ -173,9 +221,22 @@ export function parseStackFrames(text: string): StackFrame[] {
   let rustSymbol: string | null = null;
   let gdbSymbol: string | null = null;
   let panicLines = 0;
+  /** The last PHP frame read, and the `#N` of the line whose call is its function (-1: Symfony's unnumbered lines, any). */
+  let php = null as { frame: StackFrame; next: number } | null; // `as`: phpLocation assigns it too
+  /** `path:line` of the PHP error locations read (a closing `thrown in` repeats one). */
+  const phpSites = new Set<string>();
+  /** Where the last PHP trace's `#0` went and the function it calls: a `thrown in` location not read before goes first. */
+  let phpTrace: { block: StackFrame[]; at: number; symbol: string | null } | null = null;
+  let phpFile: string | null = null;
+  const phpLocation = (path: string, line: string, opensBlock = false) => {
+    const frame = { path: normalizePath(path), line: Number(line), symbol: null };
+    phpSites.add(`${frame.path}:${frame.line}`);
+    push(frame, opensBlock);
+    php = { frame, next: 0 };
+  };
   for (const line of text.split(/\r?\n/)) {
-    const [lastRustSymbol, lastGdbSymbol] = [rustSymbol, gdbSymbol];
-    rustSymbol = gdbSymbol = null;
+    const [lastRustSymbol, lastGdbSymbol, lastPhpFile] = [rustSymbol, gdbSymbol, phpFile];
+    rustSymbol = gdbSymbol = phpFile = null;
     if (panicLines > 0) panicLines--;
     if (line.length > MAX_FRAME_LINE) continue;
     let m: RegExpExecArray | null;
@@ -183,7 +244,41 @@ export function parseStackFrames(text: string): StackFrame[] {
     else if ((m = PYTEST_FRAME_RE.exec(line))) innermostLast.push({ path: normalizePath(m[1]), line: Number(m[2]), symbol: m[3] ?? null });
     else if ((m = JAVA_FRAME_RE.exec(line))) push({ path: javaPath(m[1], m[3]), line: Number(m[4]), symbol: m[2] });
     else if ((m = DOTNET_FRAME_RE.exec(line))) push({ path: normalizePath(m[2]), line: Number(m[3]), symbol: dotnetSymbol(m[1]) });
-    else if ((m = V8_FRAME_RE.exec(line))) push({ path: normalizePath(m[2]), line: Number(m[3]), symbol: m[1]?.trim() || lastRustSymbol });
+    else if ((m = PHP_FRAME_RE.exec(line))) {
+      const [n, call] = [Number(m[1]), m[4] ?? m[5] ?? null];
+      const symbol = call && phpSymbol(call);
+      const frame = m[2] ? { path: normalizePath(m[2]), line: Number(m[3]), symbol: null } : null;
+      if (n === 0) phpTrace = { block: blocks[blocks.length - 1], at: blocks[blocks.length - 1].length, symbol };
+      if (php?.next === 0 && n === 0 && frame?.path === php.frame.path && frame.line === php.frame.line) {
+        // A built-in function threw (`PDO->__construct()`): its call is the error's location.
+        php.next = 1;
+        continue;
+      }
+      if (php?.next === n) php.frame.symbol = symbol;
+      php = frame && { frame, next: n + 1 };
+      if (frame) push(frame);
+    } else if ((m = PHP_AT_RE.exec(line))) {
+      const call = line.slice(0, m.index).trim();
+      if (m[1] === "at" && /^\S{1,1000}\(\)$/.test(call)) {
+        // Symfony console's ` App\Router->match() at path:N`: a call made at path:N, of the function of the frame above.
+        if (php) php.frame.symbol = phpSymbol(call);
+        const frame = { path: normalizePath(m[2]), line: Number(m[3]), symbol: null };
+        push(frame);
+        php = { frame, next: -1 };
+      } else phpLocation(m[2], m[3], PHP_PREVIOUS_RE.test(line));
+    } else if ((m = PHP_ON_LINE_RE.exec(line))) {
+      const [path, at] = [normalizePath(m[2]), Number(m[3])];
+      if (phpSites.has(`${path}:${at}`)) continue;
+      if (m[1] && phpTrace) {
+        // The closing `thrown in` of a trace pasted without its first line: the throw site goes before `#0`.
+        phpTrace.block.splice(phpTrace.at, 0, { path, line: at, symbol: phpTrace.symbol });
+        phpSites.add(`${path}:${at}`);
+      } else phpLocation(path, m[3]);
+    } else if ((m = PHP_FILE_LABEL_RE.exec(line))) phpFile = m[1];
+    else if (lastPhpFile && (m = PHP_LINE_LABEL_RE.exec(line))) phpLocation(lastPhpFile, m[1]);
+    else if (PHP_PREVIOUS_RE.test(line)) {
+      if (blocks[blocks.length - 1].length) blocks.push([]);
+    } else if ((m = V8_FRAME_RE.exec(line))) push({ path: normalizePath(m[2]), line: Number(m[3]), symbol: m[1]?.trim() || lastRustSymbol });
     else if ((m = GO_FRAME_RE.exec(line))) push({ path: normalizePath(m[1]), line: Number(m[2]), symbol: null });
     else if ((m = RUBY_FRAME_RE.exec(line))) {
       const frame = { path: normalizePath(m[3]), line: Number(m[4]), symbol: m[5].replace(RUBY_LABEL_PREFIX_RE, "") || null };

@@ -48,6 +48,19 @@ describe("frameMatch", () => {
     ["/home/u/go/pkg/mod/github.com/gin-gonic/gin@v1.9.1/render/json.go", "internal/render/json.go", 0],
     ["/home/u/go/pkg/mod/github.com/gin-gonic/gin@v1.9.1/context.go", "internal/context.go", 0],
     ["/home/u/go/src/github.com/acme/shop/api/orders.go", "api/orders.go", 2],
+    // Composer's vendor/<vendor>/<package>/: the repo is the package, or keeps it in a folder named for it.
+    ["/var/www/vendor/slim/slim/Slim/CallableResolver.php", "Slim/CallableResolver.php", 2],
+    ["/var/www/vendor/laravel/framework/src/Illuminate/Routing/Router.php", "src/Illuminate/Routing/Router.php", 4],
+    ["/var/www/vendor/illuminate/support/Str.php", "src/Illuminate/Support/Str.php", 2],
+    ["/app/vendor/symfony/http-kernel/Kernel.php", "src/Symfony/Component/HttpKernel/Kernel.php", 2],
+    ["/var/www/vendor/slim/slim/Slim/App.php", "vendor/slim/slim/Slim/App.php", 3],
+    ["/var/www/vendor/laravel/framework/src/Illuminate/Foundation/Http/Kernel.php", "app/Http/Kernel.php", 0],
+    ["/var/www/vendor/slim/slim/Slim/App.php", "lib/Slim/App.php", 0],
+    ["/app/vendor/symfony/http-kernel/Kernel.php", "src/Kernel.php", 0],
+    ["/var/www/src/Controller/UserController.php", "src/Controller/UserController.php", 3],
+    // Go's vendor/ holds module paths of any depth: the general rule.
+    ["/home/u/app/vendor/github.com/gin-gonic/gin/render/json.go", "render/json.go", 2],
+    ["/home/u/app/vendor/golang.org/x/net/http2/frame.go", "internal/frame.go", 0],
     // Go's and Rust's standard libraries.
     ["/usr/local/go/src/net/http/server.go", "net/http/server.go", 0],
     ["/usr/lib/go-1.21/src/encoding/json/encode.go", "internal/encoding/json/encode.go", 0],
@@ -151,6 +164,29 @@ describe("applyTracePrior", () => {
       { path: "api/orders.go", score: 0.8 },
     ];
     expect(applyTracePrior(shop, frames)[0]).toEqual({ path: "api/orders.go", score: 0.8 * TRACE_PRIOR });
+  });
+
+  it("lifts the file of a PHP error's location in the package's own repo, and only the app's own file in the app's", () => {
+    const report = [
+      "PHP Fatal error:  Uncaught RuntimeException: Callable App\\Controller\\UserController::show() does not exist in /var/www/vendor/slim/slim/Slim/CallableResolver.php:138",
+      "Stack trace:",
+      "#0 /var/www/vendor/slim/slim/Slim/CallableResolver.php(90): Slim\\CallableResolver->resolveSlimNotation('App\\\\Controller\\\\...')",
+      "#1 /var/www/vendor/slim/slim/Slim/Routing/Route.php(340): Slim\\CallableResolver->resolveRoute('App\\\\Controller\\\\...')",
+      "#2 /var/www/src/Http/Kernel.php(24): Slim\\Routing\\Route->handle(Object(Nyholm\\Psr7\\ServerRequest))",
+      "#3 {main}",
+      "  thrown in /var/www/vendor/slim/slim/Slim/CallableResolver.php on line 138",
+    ].join("\n");
+    const frames = parseStackFrames(report);
+    const slim = [
+      { path: "Slim/Routing/Route.php", score: 1 },
+      { path: "Slim/CallableResolver.php", score: 0.8 },
+    ];
+    expect(applyTracePrior(slim, frames)[0]).toEqual({ path: "Slim/CallableResolver.php", score: 0.8 * TRACE_PRIOR });
+    const app = [
+      { path: "src/Routing/Route.php", score: 1 },
+      { path: "src/Http/Kernel.php", score: 0.8 },
+    ];
+    expect(applyTracePrior(app, frames)[0]).toEqual({ path: "src/Http/Kernel.php", score: 0.8 * TRACE_PRIOR });
   });
 
   it("changes nothing when no frame names a candidate's file", () => {

@@ -33,20 +33,23 @@ export const TRACE_PRIOR = 2;
 /** Directories under which installed packages live: what follows starts with the package's own name. */
 const PACKAGE_ROOT_RE = /^(?:.*\/)?(?:site-packages|dist-packages|node_modules)\/(.+)$/;
 /**
- * Directories that hold one installed package each, named for it and its version, with the
+ * Directories that hold one installed package each, named for it (and its version), with the
  * package's files laid out as in its repo: Ruby gems (`gems/rack-2.2.3/lib/rack/builder.rb`,
  * `nokogiri-1.15.4-x86_64-linux`), Bundler's git checkouts (`bundler/gems/rails-8f3c2a1b4d5e/`),
  * the Cargo registry (`registry/src/index.crates.io-6f17d22bba15001f/serde-1.0.193/src/de.rs`)
  * and its git checkouts (`git/checkouts/tokio-377c595163f99a10/c4f2a2b/tokio/src/lib.rs`), the Go
  * module cache (`pkg/mod/github.com/gin-gonic/gin@v1.9.1/context.go`; `-trimpath` prints
- * `github.com/gin-gonic/gin@v1.9.1/context.go`). Groups: the package's name, the file's path in it.
+ * `github.com/gin-gonic/gin@v1.9.1/context.go`), Composer's `vendor/<vendor>/<package>/` for a
+ * PHP file (`vendor/slim/slim/Slim/App.php`; Go's `vendor/github.com/...` holds module paths of
+ * any depth and keeps the general rule). Groups: the package's name, the file's path in it.
  */
-const VERSIONED_PACKAGE_RES = [
+const PACKAGE_DIR_RES = [
   /^(?:.*\/)?bundler\/gems\/([^/]+)-[0-9a-f]{7,40}\/(.+)$/,
   /^(?:.*\/)?gems\/([^/]+?)-\d+(?:\.[0-9A-Za-z]+)*(?:-[\w.-]+)?\/(.+)$/,
   /^(?:.*\/)?registry\/src\/[^/]+-[0-9a-f]{16}\/([^/]+?)-\d+\.\d+\.\d+[^/]*\/(.+)$/,
   /^(?:.*\/)?git\/checkouts\/([^/]+)-[0-9a-f]{16}\/[0-9a-f]{7,40}\/(.+)$/,
   /^(?:.*\/)?([^/@]+)@[^/]*\/(.+\.(?:go|s))$/,
+  /^(?:.*\/)?vendor\/[^/]+\/([^/]+)\/(.+\.(?:php\d?|phtml|inc))$/,
 ];
 /** A Python standard-library directory (`/usr/lib/python3.11/`, `lib/python3.9/`), with no package root below it. */
 const STDLIB_RE = /(?:^|\/)lib\/python\d+(?:\.\d+)?\//;
@@ -66,7 +69,7 @@ const PSEUDO_PATH_RE = /^[<([]/;
 interface InstalledFile {
   /** Segments a repo path must end with to be the file: from the package's name on. */
   tail: string[];
-  /** For a versioned package directory, the file's path inside the package (`lib/rack/builder.rb`). */
+  /** For a package directory (PACKAGE_DIR_RES), the file's path inside the package (`lib/rack/builder.rb`). */
   inPackage: string | null;
 }
 
@@ -80,7 +83,7 @@ function installedFile(framePath: string): InstalledFile | null {
   let bestRest = Infinity;
   const pkg = PACKAGE_ROOT_RE.exec(framePath);
   if (pkg) [best, bestRest] = [{ tail: pkg[1].split("/"), inPackage: null }, pkg[1].length];
-  for (const re of VERSIONED_PACKAGE_RES) {
+  for (const re of PACKAGE_DIR_RES) {
     const m = re.exec(framePath);
     if (!m || m[2].length >= bestRest) continue;
     [best, bestRest] = [{ tail: [m[1], ...m[2].split("/")], inPackage: m[2] }, m[2].length];
@@ -101,12 +104,13 @@ const namesNoFile = (framePath: string) =>
  * name it. A frame under an installed-package directory (`site-packages/`, `node_modules/`)
  * names a repo file only if everything from the package name on is the file's path or its tail
  * (`site-packages/_pytest/config/__init__.py` names `src/_pytest/config/__init__.py`, while
- * `site-packages/myplugin/config/__init__.py` names nothing). So does a frame in a versioned
- * package directory (Ruby gems, the Cargo registry, the Go module cache), the directory's name
- * without its version (`gems/activesupport-7.1.2/lib/active_support/cache.rb` names
- * `activesupport/lib/active_support/cache.rb`), and it also names the file at its path in the
- * package (`lib/rack/builder.rb`): such packages install their sources as their repos hold them,
- * so that is the repo being the package. A frame of a standard library (Python's, Go's
+ * `site-packages/myplugin/config/__init__.py` names nothing). So does a frame in a package
+ * directory (Ruby gems, the Cargo registry, the Go module cache, Composer's `vendor/`), the
+ * directory's name without its version (`gems/activesupport-7.1.2/lib/active_support/cache.rb`
+ * names `activesupport/lib/active_support/cache.rb`), and it also names the file at its path in
+ * the package (`lib/rack/builder.rb`, `vendor/slim/slim/Slim/App.php` names `Slim/App.php`):
+ * such packages install their sources as their repos hold them, so that is the repo being the
+ * package. A frame of a standard library (Python's, Go's
  * `/usr/local/go/src/`, Rust's `/rustc/<commit>/library/`) and a pseudo-path
  * (`<frozen importlib._bootstrap>`, `<string>`) name nothing; any other path needs at least its
  * last two segments to agree (`/Users/a/sympy/sympy/core/numbers.py` names
@@ -134,11 +138,14 @@ function readFramePath(framePath: string): FramePath {
 /**
  * Whether `folder` is where a workspace keeps package `name`: a folder named for the package, or
  * for its last `-`/`_` parts (Cargo's `grep-searcher` in `crates/searcher/`, a Go module `s3` in
- * `service/s3/`, a gem `rack-session` in `rack-session/`).
+ * `service/s3/`, a gem `rack-session` in `rack-session/`), or the package's name in another case
+ * without its `-`/`_` (Composer's `symfony/http-kernel` in `src/Symfony/Component/HttpKernel/`,
+ * `illuminate/support` in `src/Illuminate/Support/`).
  */
 function inWorkspaceFolder(name: string, folder: string | undefined): boolean {
   if (!folder) return false;
-  return folder === name || name.endsWith(`-${folder}`) || name.endsWith(`_${folder}`);
+  const squash = (s: string) => s.replace(/[-_]/g, "").toLowerCase();
+  return folder === name || name.endsWith(`-${folder}`) || name.endsWith(`_${folder}`) || squash(folder) === squash(name);
 }
 
 /** frameMatch of a frame path read by readFramePath. */

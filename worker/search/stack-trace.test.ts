@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseStackFrames } from "./stack-frames";
-import { applyTracePrior, frameChunks, frameMatch, traceAnchor, TRACE_PRIOR, type FrameChunk } from "./stack-trace";
+import { applyTracePrior, frameChunks, frameMatch, isThrowHelper, traceAnchor, TRACE_PRIOR, type FrameChunk } from "./stack-trace";
 
 describe("frameMatch", () => {
   it.each([
@@ -73,6 +73,31 @@ describe("frameMatch", () => {
     ["<string>", "<string>", 1],
     ["(eval)", "lib/eval.rb", 0],
   ])("%s names %s: %i", (frame, path, want) => expect(frameMatch(frame, path)).toBe(want));
+});
+
+describe("isThrowHelper", () => {
+  it.each([
+    ["fmt::v12::report_error", true],
+    ["fmt::v9::detail::throw_format_error", true],
+    ["GetResultOrRethrow", true],
+    ["ThrowIfCancellationRequested", true],
+    ["Throw", true],
+    ["Acme.Guard.ThrowArgumentNull", true],
+    ["_raise_error", true],
+    ["raiseError", true],
+    ["fail", true],
+    ["invariant", true],
+    ["std::vector<int, std::allocator<int> >::at", false],
+    ["fmt::v12::detail::handle_dynamic_spec<fmt::v12::context>", false],
+    ["MustGet", false],
+    ["throwable", false],
+    ["raised", false],
+    ["failover", false],
+    ["handleError", false],
+    ["format_error", false],
+    ["abortTransaction", false],
+    [null, false],
+  ])("%s: %s", (symbol, want) => expect(isThrowHelper(symbol)).toBe(want));
 });
 
 describe("applyTracePrior", () => {
@@ -189,6 +214,23 @@ describe("applyTracePrior", () => {
     expect(applyTracePrior(app, frames)[0]).toEqual({ path: "src/Http/Kernel.php", score: 0.8 * TRACE_PRIOR });
   });
 
+  it("lifts the caller's file, not a throw helper's, when an outer frame is in the repo too", () => {
+    const gdb = [
+      "#4  0x00007ffff7cba0ea in __cxa_throw () from /lib/x86_64-linux-gnu/libstdc++.so.6",
+      '#5  0x0000555555561b2c in fmt::v12::report_error (message=0x5555555a4010 "argument not found") at /home/dev/fmt/include/fmt/format-inl.h:164',
+      "#6  0x000055555556a7f1 in fmt::v12::detail::handle_dynamic_spec<fmt::v12::context> (kind=fmt::v12::detail::arg_id_kind::index, ref=..., ctx=...) at /home/dev/fmt/include/fmt/format.h:3766",
+      "#7  0x0000555555560e3d in main () at /home/dev/app/main.cc:6",
+    ].join("\n");
+    const fmt = [
+      { path: "include/fmt/format-inl.h", score: 1 },
+      { path: "include/fmt/format.h", score: 0.8 },
+    ];
+    expect(applyTracePrior(fmt, parseStackFrames(gdb))[0]).toEqual({ path: "include/fmt/format.h", score: 0.8 * TRACE_PRIOR });
+    // No outer frame in the repo: the helper's file is the trace's.
+    const only = parseStackFrames("#5  0x00005555 in fmt::v12::report_error (message=0x0) at /home/dev/fmt/include/fmt/format-inl.h:164\n#7  0x00005555 in main () at /home/dev/app/main.cc:6");
+    expect(applyTracePrior(fmt.slice().reverse(), only)[0]).toEqual({ path: "include/fmt/format-inl.h", score: TRACE_PRIOR });
+  });
+
   it("changes nothing when no frame names a candidate's file", () => {
     const frames = parseStackFrames('  File "/usr/lib/python3.9/argparse.py", line 2483, in _get_value');
     expect(applyTracePrior(candidates, frames)).toEqual(candidates);
@@ -209,6 +251,15 @@ describe("traceAnchor", () => {
   it("falls back to an outer frame when the innermost names no looked-up chunk", () => {
     const chunks = [c("other", "vendor/numbers.py", 10, 20), c("main", "pkg/cli.py", 1, 5)];
     expect(traceAnchor(frames, chunks)?.id).toBe("main");
+  });
+
+  it("takes the caller's chunk past a throw helper's, and the helper's when nothing outer was looked up", () => {
+    const thrown = parseStackFrames(
+      ['  File "/app/pkg/cli.py", line 3, in main', '  File "/app/pkg/errors.py", line 8, in raise_error', "ValueError: bad"].join("\n"),
+    );
+    const helper = c("raise", "pkg/errors.py", 7, 9);
+    expect(traceAnchor(thrown, [helper, c("main", "pkg/cli.py", 1, 5)])?.id).toBe("main");
+    expect(traceAnchor(thrown, [helper])?.id).toBe("raise");
   });
 
   it("needs the line inside the chunk", () => {

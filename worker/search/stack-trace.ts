@@ -166,25 +166,61 @@ function matchFramePath(frame: FramePath, path: string): number {
 }
 
 /**
+ * Functions that only throw (raise, panic) what their caller found wrong, by name: `throw*`,
+ * `rethrow*`, `raise*` (`throw_format_error`, `ThrowIfNull`, `raiseError`), `*Rethrow` and
+ * `*OrThrow` (.NET's `GetResultOrRethrow`), and `fail`, `panic`, `abort`, `die`, `fatal`, `bail`,
+ * `invariant`, `assert`, `unreachable`, `report_error` (fmt's one-line `FMT_THROW`) as whole
+ * names. `must*` is not one: Go's `MustGet` checks what it panics on.
+ */
+const THROW_HELPER_RE = /^_*(?:(?:[Rr]e)?[Tt]hrow|[Rr]aise)(?:[A-Z_]|$)|^_*(?:[Ff]ail|[Pp]anic|[Aa]bort|[Dd]ie|[Ff]atal|[Bb]ail|[Ii]nvariant|[Aa]ssert|[Uu]nreachable|[Rr]eport_?[Ee]rror)$|[a-z](?:Rethrow|OrThrow)$/;
+
+/**
+ * Whether a frame's function is a throw helper (THROW_HELPER_RE), read from its last segment
+ * without template arguments (`fmt::v12::report_error`, `Outcome`1.GetResultOrRethrow`).
+ */
+export function isThrowHelper(symbol: string | null): boolean {
+  if (!symbol) return false;
+  let name = symbol;
+  for (let i = 0; i < 8 && name.includes("<"); i++) name = name.replace(/<[^<>]*>/g, "");
+  return THROW_HELPER_RE.test(name.split(/::|->|[.#]/).pop()!);
+}
+
+/**
+ * The innermost frame for which `pick` finds something (a file, a chunk), past throw helpers
+ * (isThrowHelper) when an outer frame has something too: the error was thrown in the helper but
+ * found in its caller. Null when no frame has anything.
+ */
+function innermostPick<T>(frames: StackFrame[], pick: (frame: StackFrame) => T | null): T | null {
+  let helper: T | null = null;
+  for (const f of frames) {
+    const found = pick(f);
+    if (found === null) continue;
+    if (!isThrowHelper(f.symbol)) return found;
+    helper ??= found;
+  }
+  return helper;
+}
+
+/**
  * Multiplies by TRACE_PRIOR the scores of the candidates in the file of the innermost frame
- * that names one of the candidates' files (the best-matching one, frameMatch), and once more
- * the score of the `anchor` chunk (traceAnchor: the one holding the innermost frame's line,
- * where the failure surfaced), then re-sorts best first (ties: input order). No frame naming a
- * candidate's file: the candidates are returned as they are. Returns a new array.
+ * that names one of the candidates' files (the best-matching one, frameMatch; a throw helper's
+ * frame only when no outer frame names one, innermostPick), and once more the score of the
+ * `anchor` chunk (traceAnchor: the one holding that frame's line, where the failure surfaced),
+ * then re-sorts best first (ties: input order). No frame naming a candidate's file: the
+ * candidates are returned as they are. Returns a new array.
  */
 export function applyTracePrior<T extends { score: number; path: string; chunkId?: string }>(candidates: T[], frames: StackFrame[], anchor?: string): T[] {
   if (!frames.length) return candidates;
   const paths = [...new Set(candidates.map((c) => c.path))];
-  let file: string | undefined;
-  for (const f of frames) {
+  const file = innermostPick(frames, (f) => {
     const frame = readFramePath(f.path);
-    let best = 0;
+    let [best, file] = [0, null as string | null];
     for (const p of paths) {
       const n = matchFramePath(frame, p);
       if (n > best) [best, file] = [n, p];
     }
-    if (file) break;
-  }
+    return file;
+  });
   if (!file) return candidates;
   return applyPrior(candidates, (c) => (c.path === file ? TRACE_PRIOR : 1) * (anchor !== undefined && c.chunkId === anchor ? TRACE_PRIOR : 1));
 }
@@ -231,10 +267,11 @@ export async function frameChunks(db: D1Database, repo: string, commit: string, 
 /**
  * The chunk where the trace surfaced: among `chunks` (frameChunks of every searched repo), the
  * one holding the line of the innermost frame that names its file (best frameMatch; then the
- * smallest chunk, a method before its class). Null when no frame names a looked-up file.
+ * smallest chunk, a method before its class; past throw helpers, innermostPick). Null when no
+ * frame names a looked-up file.
  */
 export function traceAnchor(frames: StackFrame[], chunks: FrameChunk[]): FrameChunk | null {
-  for (const f of frames) {
+  return innermostPick(frames, (f) => {
     const frame = readFramePath(f.path);
     let best: FrameChunk | null = null;
     let bestMatch = 0;
@@ -243,7 +280,6 @@ export function traceAnchor(frames: StackFrame[], chunks: FrameChunk[]): FrameCh
       const n = matchFramePath(frame, c.path);
       if (n > bestMatch || (n > 0 && n === bestMatch && c.endLine - c.startLine < best!.endLine - best!.startLine)) [best, bestMatch] = [c, n];
     }
-    if (best) return best;
-  }
-  return null;
+    return best;
+  });
 }

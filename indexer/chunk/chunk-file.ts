@@ -28,7 +28,8 @@ export interface ChunkOptions {
 
 /**
  * Chunks one file: syntax-aware for grammar languages, by headings for markdown, line windows
- * otherwise. Never fails on malformed source: a file whose tree is useless falls back to
+ * otherwise. The language comes from the path, and for a `.h` file from its text (C or C++);
+ * the result's `language` is the one the file was parsed with. Never fails on malformed source: a file whose tree is useless falls back to
  * windows. Every non-blank line is in at least one chunk; lines are 1-based inclusive and
  * `content` is the exact text of those lines. Rejects only when a grammar cannot be loaded.
  *
@@ -36,7 +37,7 @@ export interface ChunkOptions {
  *   const { chunks, symbols, imports } = await chunkFile("src/app.ts", text);
  */
 export async function chunkFile(path: string, text: string, options: ChunkOptions = {}): Promise<ChunkedFile> {
-  const language = detectLanguage(path);
+  const language = detectLanguage(path, text);
   const lines = splitLines(text);
   const maxLines = Math.max(4, options.maxChunkLines ?? DEFAULT_MAX_CHUNK_LINES);
   const windows = { size: options.windowLines ?? DEFAULT_WINDOW_LINES, overlap: options.windowOverlap ?? DEFAULT_WINDOW_OVERLAP };

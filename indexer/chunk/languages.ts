@@ -1,9 +1,11 @@
 /**
  * @module indexer/chunk/languages
  *
- * Maps a file path to a language name. Languages with a tree-sitter grammar get syntax-aware
- * chunks; markdown is split by headings; everything else becomes line windows.
+ * Maps a file path (and, for `.h`, its text) to a language name. Languages with a tree-sitter
+ * grammar get syntax-aware chunks; markdown is split by headings; everything else becomes line
+ * windows.
  */
+import { headerLanguage } from "./header-language";
 
 /** Languages parsed with a tree-sitter grammar (see grammars.ts). */
 export const GRAMMAR_LANGUAGES = [
@@ -108,9 +110,11 @@ export const KNOWN_LANGUAGES: readonly string[] = [...new Set([...Object.values(
  * `"rust"`, `"java"`, `"c"`, `"cpp"`, `"csharp"`, `"ruby"`, `"php"`, `"markdown"`, `"yaml"`,
  * `"json"`, `"toml"`, `"sql"`, `"shell"`, `"dockerfile"`, `"makefile"`, ... or `"text"`.
  * Files without an extension are recognised by name (`Dockerfile`, `Makefile`, `Gemfile`),
- * including `Dockerfile.dev` and `build.Dockerfile`.
+ * including `Dockerfile.dev` and `build.Dockerfile`. A `.h` file is `"c"` unless `text` is
+ * given and reads as C++ (header-language.ts); the chunker passes the text, so the language
+ * stored for a file is the one its chunks were parsed with.
  */
-export function detectLanguage(path: string): string {
+export function detectLanguage(path: string, text?: string): string {
   const name = (path.split("/").pop() ?? path).toLowerCase();
   const byName = BY_NAME[name];
   if (byName) return byName;
@@ -118,7 +122,9 @@ export function detectLanguage(path: string): string {
   if (name.startsWith("makefile.")) return "makefile";
   const dot = name.lastIndexOf(".");
   if (dot < 0) return "text";
-  return BY_EXTENSION[name.slice(dot + 1)] ?? "text";
+  const ext = name.slice(dot + 1);
+  if (ext === "h" && text !== undefined) return headerLanguage(text);
+  return BY_EXTENSION[ext] ?? "text";
 }
 
 /** True when `language` has a tree-sitter grammar. */

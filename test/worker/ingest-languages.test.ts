@@ -1,0 +1,73 @@
+/**
+ * The language stored for a file is the one its chunks were parsed with: a C++ header named
+ * `.h` is `cpp` in the tree, the file view, search results and the `language` filter; a C
+ * header stays `c`. Through an archive upload and the REST API.
+ */
+import { gzipSync, strToU8 } from "fflate";
+import { packTar } from "modern-tar";
+import { describe, expect, it } from "vitest";
+import { api } from "../helpers";
+import { waitForJob } from "./ingest-helpers";
+
+const FILES: Record<string, string> = {
+  "include/widget/buffer.h": [
+    "#pragma once",
+    "#include <vector>",
+    "",
+    "namespace widget {",
+    "/** A growable buffer of frobnicated cells. */",
+    "template <typename T> class buffer {",
+    " public:",
+    "  void grow(size_t n);",
+    "};",
+    "",
+    "template <typename T> void buffer<T>::grow(size_t n) {",
+    "  cells_.reserve(n);  // frobnicate",
+    "}",
+    "}  // namespace widget",
+    "",
+  ].join("\n"),
+  "src/conn.h": [
+    "#ifdef __cplusplus",
+    'extern "C" {',
+    "#endif",
+    "/* Opens a frobnicated connection; not std::thread safe. */",
+    "int conn_open(const char *host);",
+    "typedef struct conn { int fd; } conn;",
+    "#ifdef __cplusplus",
+    "}",
+    "#endif",
+    "",
+  ].join("\n"),
+};
+
+async function uploadAndWait(id: string): Promise<void> {
+  const entries = Object.entries(FILES).map(([name, body]) => ({ header: { name, size: strToU8(body).length }, body }));
+  const res = await api(`/api/repos/${id}/archive`, { method: "POST", body: gzipSync(await packTar(entries)), headers: { "content-type": "application/gzip" } });
+  const body = (await res.json()) as { job?: { id: string } };
+  expect(res.status, JSON.stringify(body)).toBe(202);
+  expect((await waitForJob(id, body.job!.id)).status).toBe("ready");
+}
+
+async function json(path: string): Promise<any> {
+  return (await api(path)).json();
+}
+
+describe("language of .h headers", () => {
+  it("stores a C++ .h as cpp and a C .h as c, for the tree, files and the search filter", async () => {
+    await uploadAndWait("lang-h");
+    const tree = await json("/api/repos/lang-h/tree");
+    expect(tree.files.map((f: { path: string; language: string }) => [f.path, f.language])).toEqual([
+      ["include/widget/buffer.h", "cpp"],
+      ["src/conn.h", "c"],
+    ]);
+    expect((await json("/api/repos/lang-h/files/include/widget/buffer.h?start=1&end=1")).language).toBe("cpp");
+
+    const paths = async (language: string) =>
+      ((await json(`/api/search?q=frobnicated&repo=lang-h&language=${language}`)).results as { path: string; language: string }[]).map((r) => [r.path, r.language]);
+    const cpp = await paths("cpp");
+    expect(cpp.length).toBeGreaterThan(0);
+    expect(new Set(cpp.map(([p, l]) => `${p} ${l}`))).toEqual(new Set(["include/widget/buffer.h cpp"]));
+    expect(new Set((await paths("c")).map(([p, l]) => `${p} ${l}`))).toEqual(new Set(["src/conn.h c"]));
+  });
+});

@@ -2,7 +2,8 @@
  * @module indexer/chunk/c-family
  *
  * Chunking rules for C and C++: names come from the declarator chain (`int *f(void)`,
- * `Polygon::area` with container `Polygon`); `#ifdef` guards, `extern "C"` and namespaces are
+ * `Polygon::area` with container `Polygon`, `parse_context<Char>::check` with container
+ * `parse_context`, `file::file` a constructor); `#ifdef` guards, `extern "C"` and namespaces are
  * looked through; `template <..>` stays with its declaration; a function whose head
  * `#if`/`#else` split in two starts at the `#if`. Enumerators are `constant`
  * symbols inside the enum's chunk.
@@ -18,10 +19,35 @@ function declaratorName(node: Node): { name: string; container?: string } | null
   for (let depth = 0; d && depth < 8 && !NAME_TYPES.has(d.type); depth++) {
     d = d.childForFieldName("declarator") ?? d.namedChildren.find((c) => c && (NAME_TYPES.has(c.type) || c.type.endsWith("declarator"))) ?? null;
   }
-  if (!d) return null;
-  const text = d.text.replace(/<.*$/s, "");
+  return d ? qualifiedName(d.text) : null;
+}
+
+/** `ns::Widget<T>::draw` -> name `draw`, container `ns::Widget` (template arguments dropped). */
+function qualifiedName(raw: string): { name: string; container?: string } {
+  const text = withoutTemplateArgs(raw);
   const i = text.lastIndexOf("::");
   return i < 0 ? { name: text } : { name: text.slice(i + 2), container: text.slice(0, i).replace(/^::/, "") || undefined };
+}
+
+/**
+ * A qualified name without its template arguments, segment by segment (innermost `<..>` first):
+ * `parse_context<Char>::do_check_arg_id` -> `parse_context::do_check_arg_id`,
+ * `a<b<c>>::f` -> `a::f`, `swap<T>` -> `swap`. The `<` and `>` of an operator's own name stay
+ * (`vec<T>::operator<<` -> `vec::operator<<`). A `<` left unbalanced (`a<(n > 2)>::f`) cuts the
+ * name there. Class names are read the same way: a specialization
+ * `struct formatter<weekday, Char>` is named `formatter` (its signature keeps the arguments).
+ */
+function withoutTemplateArgs(text: string): string {
+  const op = text.search(/\boperator\b/);
+  let head = op < 0 ? text : text.slice(0, op);
+  for (let prev = ""; prev !== head; ) {
+    prev = head;
+    head = head.replace(/<[^<>]*>/g, "");
+  }
+  const open = head.indexOf("<");
+  if (open >= 0) return head.slice(0, open);
+  // `operator <<` -> `operator<<`; `operator new`, `operator bool` keep their space.
+  return op < 0 ? head : head + text.slice(op).replace(/\s+/g, " ").replace(/ (?=\W)|(?<=\W) /g, "");
 }
 
 function hasFunctionDeclarator(node: Node): boolean {
@@ -62,8 +88,11 @@ function define(node: Node, ctx: ScopeContext): Definition | null {
   switch (node.type) {
     case "function_definition": {
       const n = declaratorName(node);
-      // `double Polygon::area() {..}` defines a method outside its class.
-      return n ? { kind: n.container ? "method" : "function", name: n.name, node, container: n.container } : null;
+      if (!n) return null;
+      // `double Polygon::area() {..}` defines a method outside its class, `file::file(..)` a
+      // constructor (`file::~file` is the method `~file`, like a destructor in the class).
+      const kind = !n.container ? "function" : n.name === n.container.split("::").pop() ? "constructor" : "method";
+      return { kind, name: n.name, node, container: n.container };
     }
     case "template_declaration": {
       const inner = node.namedChildren.filter(Boolean).pop() as Node | undefined;
@@ -77,7 +106,8 @@ function define(node: Node, ctx: ScopeContext): Definition | null {
       const body = node.childForFieldName("body");
       if (!body) return null;
       const kind = node.type === "class_specifier" ? "class" : node.type === "enum_specifier" ? "enum" : "struct";
-      return { kind, name: fieldText(node), node, members: body, keepWhole: kind === "enum" };
+      const n = qualifiedName(fieldText(node));
+      return { kind, name: n.name, node, container: n.container, members: body, keepWhole: kind === "enum" };
     }
     case "type_definition": {
       const n = declaratorName(node);

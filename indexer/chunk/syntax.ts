@@ -66,8 +66,8 @@ function signatureOf(def: Definition): string | undefined {
   if (body && body.startIndex > node.startIndex) text = text.slice(0, body.startIndex - node.startIndex);
   else if (!body) text = text.split("\n")[0];
   let sig = collapse(text, MAX_SIGNATURE_CHARS).replace(/\s*[{:]$/, "").replace(/\s*=\s*$/, "");
-  // `typedef struct {` names its type after the body.
-  if (def.name && !sig.includes(def.name)) sig = `${sig} ${def.name}`;
+  // `typedef struct {` names its type after the body (`operator <` is named `operator<`).
+  if (def.name && !sig.replace(/\s+/g, "").includes(def.name.replace(/\s+/g, ""))) sig = `${sig} ${def.name}`;
   return sig || undefined;
 }
 

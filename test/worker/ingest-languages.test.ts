@@ -54,7 +54,7 @@ async function json(path: string): Promise<any> {
 }
 
 describe("language of .h headers", () => {
-  it("stores a C++ .h as cpp and a C .h as c, for the tree, files and the search filter", async () => {
+  it("stores a C++ .h as cpp and a C .h as c, for the tree, files, symbols and the search filter", async () => {
     await uploadAndWait("lang-h");
     const tree = await json("/api/repos/lang-h/tree");
     expect(tree.files.map((f: { path: string; language: string }) => [f.path, f.language])).toEqual([
@@ -62,6 +62,12 @@ describe("language of .h headers", () => {
       ["src/conn.h", "c"],
     ]);
     expect((await json("/api/repos/lang-h/files/include/widget/buffer.h?start=1&end=1")).language).toBe("cpp");
+
+    const grow = await json("/api/repos/lang-h/symbols?name=grow");
+    expect(grow.symbols.map((s: { path: string; kind: string; container: string; startLine: number }) => [s.path, s.kind, s.container, s.startLine])).toEqual([
+      ["include/widget/buffer.h", "method", "buffer", 8],
+      ["include/widget/buffer.h", "method", "buffer", 11],
+    ]);
 
     const paths = async (language: string) =>
       ((await json(`/api/search?q=frobnicated&repo=lang-h&language=${language}`)).results as { path: string; language: string }[]).map((r) => [r.path, r.language]);

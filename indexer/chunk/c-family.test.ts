@@ -1,6 +1,7 @@
 /**
  * C++ naming rules of c-family.ts: out-of-class members of class templates, constructors and
- * destructors defined outside their class, specializations, operators. Runs in workerd.
+ * destructors defined outside their class, specializations, operators; and lone macro lines
+ * (`FMT_BEGIN_NAMESPACE`) that C++ text is parsed without. Runs in workerd.
  */
 import { describe, expect, it } from "vitest";
 import { chunkFile } from "./index";
@@ -76,5 +77,70 @@ describe("C++ names", () => {
       ["method", "~iterator_buffer", "iterator_buffer"],
       ["field", "out_", "iterator_buffer"],
     ]);
+  });
+});
+
+describe("C++ lone macro lines", () => {
+  const text = [
+    "#include <vector>",
+    "",
+    "WIDGET_BEGIN_NAMESPACE",
+    'WIDGET_PRAGMA_CLANG(diagnostic ignored "-Wshadow")',
+    "namespace detail {",
+    "template <typename T> struct node {",
+    "  T value;",
+    "};",
+    "}  // namespace detail",
+    "",
+    "WIDGET_EXPORT",
+    "/** A growable buffer. */",
+    "template <typename T> class buffer {",
+    " public:",
+    "  void grow(size_t n);",
+    "};",
+    "",
+    "enum code {",
+    "  CODE_A,",
+    "CODE_LAST",
+    "};",
+    "",
+    "TEST_F(BufferTest, Grows)",
+    "{",
+    "  EXPECT_EQ(1, 1);",
+    "}",
+    "WIDGET_END_NAMESPACE",
+    "",
+  ].join("\n");
+
+  it("parses the code around them as if they were not there, and keeps their lines in chunks", async () => {
+    const out = await chunkFile("include/widget/buffer.h", text);
+    expectWellFormed(text, out);
+    expect(out.language).toBe("cpp");
+    expect(out.symbols.map((s) => [s.kind, s.name, s.container, s.startLine])).toEqual([
+      ["module", "detail", undefined, 5],
+      ["struct", "node", "detail", 6],
+      ["field", "value", "node", 7],
+      ["class", "buffer", undefined, 13],
+      ["method", "grow", "buffer", 15],
+      ["enum", "code", undefined, 18],
+      ["constant", "CODE_A", "code", 19],
+      // Not a lone macro: the last constant of an enum (a `}` follows).
+      ["constant", "CODE_LAST", "code", 20],
+      // Not a lone macro: a body follows.
+      ["function", "TEST_F", undefined, 23],
+    ]);
+    // A macro line right above a definition joins its chunk, like a comment; the doc is the real comment's.
+    expect(out.chunks.find((c) => c.symbol === "buffer")).toMatchObject({ startLine: 11, endLine: 16 });
+    expect(out.symbols.find((s) => s.name === "buffer")?.doc).toBe("A growable buffer.");
+    // The chunk content is the file's own text, macros included.
+    expect(out.chunks.find((c) => c.startLine <= 3 && c.endLine >= 3)?.content).toContain("WIDGET_BEGIN_NAMESPACE\nWIDGET_PRAGMA_CLANG(");
+  });
+
+  it("leaves C alone: the same lines in a .c file are parsed as written", async () => {
+    const c = "MY_BEGIN_DECLS\nint f(void) {\n  return 0;\n}\n";
+    const asC = await chunkFile("a.c", c);
+    const asCpp = await chunkFile("a.cc", c);
+    expect(asCpp.symbols.map((s) => [s.name, s.signature, s.startLine])).toEqual([["f", "int f(void)", 2]]);
+    expect(asC.symbols.map((s) => [s.name, s.signature, s.startLine])).toEqual([["f", "MY_BEGIN_DECLS int f(void)", 1]]);
   });
 });

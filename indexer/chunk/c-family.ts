@@ -6,7 +6,8 @@
  * `parse_context`, `file::file` a constructor); `#ifdef` guards, `extern "C"` and namespaces are
  * looked through; `template <..>` stays with its declaration; a function whose head
  * `#if`/`#else` split in two starts at the `#if`. Enumerators are `constant`
- * symbols inside the enum's chunk.
+ * symbols inside the enum's chunk. C++ is parsed with lone macro lines (`FMT_BEGIN_NAMESPACE`)
+ * commented out.
  */
 import type { Node } from "web-tree-sitter";
 import { fieldText, type Definition, type LanguageSpec, type ScopeContext } from "./spec";
@@ -153,3 +154,31 @@ export const cFamilySpec: LanguageSpec = {
   comments: new Set(["comment"]),
   headStart: splitHeadStart,
 };
+
+/**
+ * A line that is only a macro at column 0: a name in capitals with an underscore, maybe called
+ * with arguments on that line, no `;` (`FMT_BEGIN_NAMESPACE`, `FMT_END_EXPORT`,
+ * `QT_BEGIN_NAMESPACE`, `FMT_PRAGMA_CLANG(diagnostic push)`, `Q_DECLARE_METATYPE(Foo)`).
+ * Such macros expand to a namespace or export opener, a closer, an attribute or a pragma;
+ * unexpanded, the parser glues them to the next declaration (`FMT_BEGIN_NAMESPACE namespace
+ * detail {` reads as a function named `detail`).
+ */
+const LONE_MACRO_LINE = /^(?=[A-Z0-9_]*_)(?=[A-Z0-9_]*[A-Z])[A-Z_][A-Z0-9_]{3,}(?:\((?:[^()\n]|\([^()\n]*\))*\))?(?=[ \t]*(?:\/\/.*)?\r?$)/gm;
+
+/** What follows a macro line that is not lone: a body (`TEST_F(A, b)\n{`) or the rest of a list (an enum's last constant). */
+const CONTINUES = /^\s*[{}:;,]/;
+
+/**
+ * C++ text for the parser: each lone macro (LONE_MACRO_LINE) becomes a comment of the same
+ * length (`/*` spaces `*\/`), so its line joins the declaration below as a comment above it
+ * would. Only the parser sees this text.
+ */
+function commentOutLoneMacros(text: string): string {
+  return text.replace(LONE_MACRO_LINE, (m: string, at: number) => {
+    const next = text.slice(at + m.length, at + m.length + 200).replace(/^[^\n]*/, "");
+    return CONTINUES.test(next) ? m : `/*${" ".repeat(m.length - 4)}*/`;
+  });
+}
+
+/** C++: C's rules, and lone macro lines commented out before parsing. */
+export const cppSpec: LanguageSpec = { ...cFamilySpec, parseText: commentOutLoneMacros };

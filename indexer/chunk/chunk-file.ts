@@ -44,10 +44,11 @@ export async function chunkFile(path: string, text: string, options: ChunkOption
   if (language === "markdown") return chunkMarkdown(lines, maxLines, windows);
   if (hasGrammar(language) && lines.length > 0) {
     const parser = await getParser(language);
-    const tree = parser.parse(text);
+    const spec = SPECS[language];
+    const tree = parser.parse(spec.parseText ? spec.parseText(text) : text);
     if (tree) {
       try {
-        const chunked = chunkTree(tree, SPECS[language], lines, language, { maxLines, windows });
+        const chunked = chunkTree(tree, spec, lines, language, { maxLines, windows });
         if (chunked) return chunked;
       } finally {
         tree.delete(); // trees live in wasm memory, not the JS heap

@@ -4,7 +4,7 @@
  * Grammar language -> chunking spec. Adding a language means one spec file, one line here,
  * one extension in languages.ts and one case in grammars-workerd.ts.
  */
-import { cFamilySpec } from "./c-family";
+import { cFamilySpec, cppSpec } from "./c-family";
 import { csharpSpec } from "./csharp";
 import { goSpec } from "./go";
 import { javaSpec } from "./java";
@@ -26,7 +26,7 @@ export const SPECS: Record<GrammarLanguage, LanguageSpec> = {
   rust: rustSpec,
   java: javaSpec,
   c: cFamilySpec,
-  cpp: cFamilySpec,
+  cpp: cppSpec,
   csharp: csharpSpec,
   ruby: rubySpec,
   php: phpSpec,

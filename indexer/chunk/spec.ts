@@ -77,6 +77,11 @@ export interface LanguageSpec {
    * null (C: the `#if` above a function head that `#if`/`#else` split in two).
    */
   headStart?(node: Node): Node | null;
+  /**
+   * The text handed to the parser instead of the file's (C++: lone macro lines commented
+   * out). It must keep every character's offset and line; chunks still hold the file's lines.
+   */
+  parseText?(text: string): string;
 }
 
 /** Name of a node's `name` field, or "". */

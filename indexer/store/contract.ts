@@ -23,6 +23,10 @@
  *      and a function's own name are extra symbols (`res.type`, `contentType`); a JSDoc block
  *      (`/**`) one blank line above a function, method or class belongs to it (chunk and
  *      symbol doc), unless it opens the file.
+ *      A `.h` file whose text reads as C++ (linguist's rules) is parsed and stored as `cpp`;
+ *      C++ names drop template arguments (`parse_context<Char>::check` is `check` in
+ *      `parse_context`), `X::X` outside the class is a constructor; C++ is parsed with lone
+ *      macro lines (`FMT_BEGIN_NAMESPACE`) commented out.
  */
 
 export { tokenize, tokenizeQuery } from "./tokenize";

@@ -23,6 +23,8 @@ export const GOLDEN_CASES: GoldenCase[] = [
   { fixture: "Sample.java.txt", path: "src/main/java/com/example/auth/SessionManager.java", golden: "java-split.golden.json", options: { maxChunkLines: 8 } },
   { fixture: "sample.c.txt", path: "src/buffer.c", golden: "c.golden.json" },
   { fixture: "sample.cpp.txt", path: "src/polygon.cpp", golden: "cpp.golden.json" },
+  { fixture: "widget-buffer.h.txt", path: "include/widget/buffer.h", golden: "cpp-header.golden.json" },
+  { fixture: "conn.h.txt", path: "src/conn.h", golden: "c-header.golden.json" },
   { fixture: "Sample.cs.txt", path: "Orders/Order.cs", golden: "csharp.golden.json" },
   { fixture: "sample.rb.txt", path: "lib/billing/invoice.rb", golden: "ruby.golden.json" },
   { fixture: "sample.rb.txt", path: "lib/billing/invoice.rb", golden: "ruby-split.golden.json", options: { maxChunkLines: 8 } },

@@ -12,7 +12,7 @@
  * e.g. Salton and McGill, Introduction to Modern Information Retrieval, 1983; coverage
  * features in learning-to-rank, Qin et al., LETOR 2010). Chunks without a definition (module
  * blocks, windows, doc sections) keep a share of their coverage: questions ask for code.
- * Declarations without behaviour (types, interfaces, enums) keep a smaller share and their
+ * Declarations without behaviour (types, interfaces, enums, structs) keep a smaller share and their
  * final score is scaled by a prior: they repeat the nouns of a question ("token", "claims",
  * "event") in a few lines, so BM25 and coverage both favour them, yet questions ask where
  * something is done (on hono-50 every gold is a function, method or class).
@@ -51,7 +51,7 @@ export const RERANK = {
   nonDefinitionFactor: 0.8,
   /**
    * Share of the coverage score kept by declarations without behaviour (types, interfaces,
-   * enums): short, dense with the names a question repeats, rarely what it asks for (0.8 and
+   * enums, structs): short, dense with the names a question repeats, rarely what it asks for (0.8 and
    * 0.6 measured; README "Retrieval").
    */
   declarationFactor: 0.6,
@@ -73,7 +73,8 @@ export const RERANK = {
 const PROSE_LANGUAGES = new Set(["markdown", "text"]);
 
 const NON_DEFINITION_KINDS = new Set(["module", "window", "section"]);
-const DECLARATION_KINDS = new Set(["type", "interface", "enum"]);
+/** Declarations without behaviour: a struct holds data (Go, Rust and C keep its methods elsewhere; C# and C++ members are chunks of their own). */
+const DECLARATION_KINDS = new Set(["type", "interface", "enum", "struct"]);
 
 /** Tokens and their stems of a chunk's path + code (`body`) and of its symbol + container (`name`). */
 interface TermSets {

@@ -20,10 +20,11 @@ describe("coverage", () => {
     expect(mod).toBeLessThan(def);
     expect(mod).toBeGreaterThan(0);
   });
-  it("discounts declarations (types, interfaces, enums) more than module blocks", () => {
+  it("discounts declarations (types, interfaces, enums, structs) more than module blocks", () => {
     const fn = coverage(cand("a", 0, "timer race"), ["timer", "race"], df, 100);
     const mod = coverage(cand("a", 0, "timer race", "module"), ["timer", "race"], df, 100);
     const decl = coverage(cand("a", 0, "timer race", "interface"), ["timer", "race"], df, 100);
+    expect(coverage(cand("a", 0, "timer race", "struct"), ["timer", "race"], df, 100)).toBe(decl);
     expect(decl).toBeGreaterThan(0);
     expect(decl).toBeLessThan(mod);
     expect(mod).toBeLessThan(fn);

@@ -57,6 +57,17 @@ describe("gold checker on other languages (polyglot)", () => {
     expect(checkGoldSpan(rb, { file: "lib/base.rb", symbol: "static!", startLine: 4, endLine: 7 })).toMatch(/inside a comment/);
   });
 
+  it("reads past a blank line after a JSDoc block, multi-line C# attributes and C++ template heads", () => {
+    const js = "/**\n * Lookup view.\n */\n\nView.prototype.lookup = function lookup(name) {\n  return name;\n};\n";
+    const cs = "    /// <summary>Validates.</summary>\n    [UnconditionalSuppressMessage(\n        \"Trimming\",\n        Justification = \"x\")]\n    public static void ValidateObject(object o)\n    {\n    }\n";
+    const cpp = "namespace dragonbox {\ntemplate <typename T> auto to_decimal(T x) noexcept -> int {\n  return 0;\n}\ntemplate <typename Context>\nvoid handle_dynamic_spec(int kind) {\n}\n";
+    expect(checkGoldSpan(js, { file: "lib/view.js", symbol: "View.lookup", startLine: 1, endLine: 7 })).toBeNull();
+    expect(checkGoldSpan(cs, { file: "src/ValidationHelper.cs", symbol: "ValidationHelper.ValidateObject", startLine: 1, endLine: 7 })).toBeNull();
+    expect(checkGoldSpan(cpp, { file: "format-inl.h", symbol: "dragonbox::to_decimal", startLine: 2, endLine: 4 })).toBeNull();
+    expect(checkGoldSpan(cpp, { file: "format.h", symbol: "handle_dynamic_spec", startLine: 5, endLine: 7 })).toBeNull();
+    expect(checkGoldSpan(cpp, { file: "format.h", symbol: "handle_dynamic_spec", startLine: 3, endLine: 7 })).toMatch(/does not contain/);
+  });
+
   it("rejects a range that ends in the next definition's doc comment", () => {
     expect(checkGoldSpan(go, { file: "context.go", symbol: "Context.MustGet", startLine: 3, endLine: 9 })).toMatch(/endLine 9 is a comment/);
   });

@@ -30,7 +30,12 @@ export function checkGoldSpan(text: string, gold: GoldSpan): string | null {
       return `line ${gold.startLine} is inside a comment that starts earlier`;
     }
     let i = gold.startLine - 1;
-    while (i < gold.endLine - 1 && !lines[i].includes(name) && (isComment(lines[i]) || LEADING_ATTRIBUTE.test(lines[i]))) i++;
+    // Parentheses and brackets left open by a multi-line attribute (`[Suppress(\n "x",\n ...)]`).
+    let open = 0;
+    while (i < gold.endLine - 1 && !lines[i].includes(name) && (open > 0 || isComment(lines[i]) || LEADING_ATTRIBUTE.test(lines[i]) || TEMPLATE_HEAD.test(lines[i]) || (i > gold.startLine - 1 && lines[i].trim() === ""))) {
+      if (!isComment(lines[i])) open = Math.max(0, open + (lines[i].match(/[([]/g)?.length ?? 0) - (lines[i].match(/[)\]]/g)?.length ?? 0));
+      i++;
+    }
     if (!lines[i].includes(name)) {
       return i === gold.startLine - 1 ? `line ${gold.startLine} does not contain "${name}"` : `neither line ${gold.startLine} nor the first line after its comments (${i + 1}) contains "${name}"`;
     }
@@ -40,8 +45,10 @@ export function checkGoldSpan(text: string, gold: GoldSpan): string | null {
   return null;
 }
 
-/** Rust/C# attributes and Java/Kotlin annotations that may stand between a doc comment and its definition. */
-const LEADING_ATTRIBUTE = /^\s*(#!?\[|@[A-Za-z])/;
+/** Rust and C# attributes and Java/Kotlin annotations that may stand between a doc comment and its definition. */
+const LEADING_ATTRIBUTE = /^\s*(#!?\[|@[A-Za-z]|\[[A-Z])/;
+/** A C++ template head on its own line (`template <typename T, FMT_ENABLE_IF(...)>`). */
+const TEMPLATE_HEAD = /^\s*template\s*</;
 
 const SLASH_COMMENT_EXTS = new Set(["ts", "tsx", "js", "jsx", "mjs", "cjs", "go", "rs", "java", "kt", "scala", "swift", "c", "h", "cc", "cpp", "hpp", "cs", "php"]);
 const HASH_COMMENT_EXTS = new Set(["rb", "py", "sh", "yaml", "yml", "toml"]);
@@ -56,10 +63,13 @@ function commentTest(path: string): (line: string) => boolean {
   return () => false;
 }
 
-/** `JobQueue.fail` -> `fail`; a plain name stays as it is. */
+/** `JobQueue.fail` -> `fail`, `dragonbox::to_decimal` -> `to_decimal`; a plain name stays as it is. */
 export function memberName(symbol: string): string {
+  if (symbol.includes(" ")) return symbol;
   const dot = symbol.lastIndexOf(".");
-  return dot >= 0 && !symbol.includes(" ") ? symbol.slice(dot + 1) : symbol;
+  const colons = symbol.lastIndexOf("::");
+  const at = Math.max(dot + 1, colons >= 0 ? colons + 2 : 0);
+  return symbol.slice(at);
 }
 
 function escapeRe(s: string): string {

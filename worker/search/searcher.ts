@@ -221,8 +221,9 @@ export async function runSearch(deps: SearchDeps, pendingTargets: RepoTarget[] |
   const { df, totalDocs } = await statistics!;
   const codeTerms = query.isReport ? new Set(query.codeTerms) : undefined;
   const selection = selectTerms(query.terms, df, totalDocs, undefined, counts, codeTerms);
-  // The rerank weighs a report's English words with the same capped IDF as term selection.
-  const weightDf = codeTerms ? proseCappedDf(df, totalDocs, codeTerms) : df;
+  // The rerank caps the IDF of English words, a report's as in term selection and a question's
+  // too: a word rare in code ("pause", "ceiling") is rare because code is not English.
+  const weightDf = proseCappedDf(df, totalDocs, codeTerms ?? new Set(query.codeTerms));
   const depth = Math.max(MIN_CANDIDATE_DEPTH, 3 * options.k);
   // The channels' reads over all repos go out in one D1 round trip (worker/search/d1-coalesce.ts).
   const channelDeps: SearchDeps = { ...deps, db: coalescingD1(deps.db) };

@@ -7,7 +7,7 @@
  * names exactly what was measured. The export shares the project's `node_modules` by symlink.
  */
 import { execFileSync, execSync, spawn, type ChildProcess } from "node:child_process";
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 
@@ -74,6 +74,12 @@ export function exportSnapshot(projectRoot: string, commit = "HEAD", snapshotsDi
       const toml = join(dir, "wrangler.toml");
       writeFileSync(toml, readFileSync(toml, "utf8").replace(/simple = \{ limit = \d+, period = 60 \}/g, `simple = { limit = ${searchLimitPerMinute}, period = 60 }`));
     }
+  }
+  // An export made from a since-removed worktree links to node_modules that are gone: relink.
+  const modules = join(dir, "node_modules");
+  if (!existsSync(modules)) {
+    rmSync(modules, { force: true });
+    symlinkSync(join(projectRoot, "node_modules"), modules);
   }
   return { dir, sha };
 }

@@ -271,7 +271,7 @@ export async function runSearch(deps: SearchDeps, pendingTargets: RepoTarget[] |
   // question asks for code too, unless it names the kind of supporting file it wants.
   const reported = query.isReport
     ? applyTracePrior(addFileEvidence(applySupportPrior(covered), fileOf), query.frames, anchor?.id)
-    : applySupportPrior(covered, new Set([...askedSupportKinds(query.text), ...query.pathHints.flatMap((h) => supportKind(h) ?? [])]));
+    : applySupportPrior(covered, new Set([...askedSupportKinds(query.text), ...query.pathHints.flatMap((h) => supportKind(h) ?? [])]), true);
   // The file declaring a command-line option the query names holds the code it switches on.
   const optioned = applyOptionPrior(reported, new Set(declaring.keys()), fileOf);
   // A question's `Type.member` (or Type and member named apart) is an address.

@@ -28,6 +28,10 @@ describe("askedSupportKinds", () => {
     ["which benchmark compares the routers", ["benchmarks"]],
     ["where is the migration guide for v4 documented", ["docs"]],
     ["what changed in the changelog for 1.2", ["changelog"]],
+    ["where does the GitHub API client retry", []],
+    ["which GitHub Actions workflow publishes the package", ["ci"]],
+    ["where is the doc comment of a symbol parsed", []],
+    ["where is the audio sample rate converted", []],
   ])("%s -> %j", (q, want) => expect([...askedSupportKinds(q)].sort()).toEqual(want));
 });
 
@@ -42,6 +46,16 @@ describe("applySupportPrior", () => {
     const out = applySupportPrior(candidates);
     expect(out.map((c) => c.path)).toEqual(["src/lib.py", "examples/demo.py", "CHANGELOG.md"]);
     expect(out[1].score).toBe(SUPPORT_PRIOR);
+  });
+
+  it("keeps source code in a docs directory when asked to, demoting only its prose", () => {
+    const docs = [
+      { path: "doc/man_docs.go", language: "go", score: 1 },
+      { path: "doc/README.md", language: "markdown", score: 0.9 },
+      { path: "cobra.go", language: "go", score: 0.8 },
+    ];
+    expect(applySupportPrior(docs, new Set(), true).map((c) => c.path)).toEqual(["doc/man_docs.go", "cobra.go", "doc/README.md"]);
+    expect(applySupportPrior(docs).map((c) => c.path)).toEqual(["cobra.go", "doc/man_docs.go", "doc/README.md"]);
   });
 
   it("spares the kinds a question asks for", () => {

@@ -28,14 +28,16 @@ const CHANGELOG_RE = /(?:^|\/)(?:change(?:s|log)|history|news|release[-_]?notes)
 
 /**
  * Words by which a question asks for a kind of supporting file. "for example" / "for instance"
- * are removed first: they introduce an illustration, not a request for examples.
+ * are removed first: they introduce an illustration, not a request for examples. Words with
+ * everyday code meanings are left out: "doc" (a doc comment), "manual", "sample" (a sample rate),
+ * "github" (a GitHub API client).
  */
 const ASKED: ReadonlyArray<readonly [RegExp, SupportKind]> = [
-  [/\b(?:docs?|documentation|documented|readme|guides?|tutorials?|manual)\b/i, "docs"],
-  [/\b(?:examples?|samples?|demos?)\b/i, "examples"],
+  [/\b(?:docs|documentation|documented|readme|guides?|tutorials?)\b/i, "docs"],
+  [/\b(?:examples?|demos?)\b/i, "examples"],
   [/\b(?:bench|benches|benchmarks?|benchmarking)\b/i, "benchmarks"],
   [/\b(?:changelogs?|release[- ]notes?)\b/i, "changelog"],
-  [/\b(?:ci|workflows?|github|issue[- ]templates?)\b/i, "ci"],
+  [/\b(?:ci|workflows?|github actions?|issue[- ]templates?)\b/i, "ci"],
 ];
 
 /** Multiplier of a supporting file's chunk scores. */
@@ -61,13 +63,25 @@ export function askedSupportKinds(question: string): Set<SupportKind> {
   return new Set(ASKED.filter(([re]) => re.test(text)).map(([, kind]) => kind));
 }
 
+/** Languages of prose files (detectLanguage: `.md`, `.rst`, `.txt` and unknown extensions). */
+const PROSE_LANGUAGES = new Set(["markdown", "text"]);
+
 /**
  * Multiplies the score of candidates in supporting files by SUPPORT_PRIOR, except those of a
- * kind in `spared`, and re-sorts, best first (ties: input order). Returns a new array.
+ * kind in `spared`, and re-sorts, best first (ties: input order). With `codeInDocs`, source code
+ * in a docs directory is not demoted (a package named `doc`: cobra's man-page generator, Go's
+ * `go/doc`), only its prose is; a candidate without a `language` counts as code. Returns a new
+ * array.
  */
-export function applySupportPrior<T extends { score: number; path: string }>(candidates: T[], spared: ReadonlySet<SupportKind> = new Set()): T[] {
+export function applySupportPrior<T extends { score: number; path: string; language?: string | null }>(
+  candidates: T[],
+  spared: ReadonlySet<SupportKind> = new Set(),
+  codeInDocs = false,
+): T[] {
   return applyPrior(candidates, (c) => {
     const kind = supportKind(c.path);
-    return kind !== null && !spared.has(kind) ? SUPPORT_PRIOR : 1;
+    if (kind === null || spared.has(kind)) return 1;
+    if (codeInDocs && kind === "docs" && !(c.language && PROSE_LANGUAGES.has(c.language))) return 1;
+    return SUPPORT_PRIOR;
   });
 }

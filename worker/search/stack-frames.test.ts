@@ -413,3 +413,32 @@ describe("parseStackFrames", () => {
     expect(parseStackFrames("Where is the file router.ts loaded?\n```python\nprint(open('a.py'))\n```")).toEqual([]);
   });
 });
+
+describe("parseStackFrames: paths with spaces, file URLs, anonymous async frames (found by a new-user helper)", () => {
+  it("reads Node frames under folders with spaces and file:// URLs, and drops V8's [as alias]", () => {
+    const trace = [
+      "TypeError: Cannot read properties of undefined (reading 'id')",
+      "    at Layer.handle [as handle_request] (C:\\Users\\Dev One\\proj\\node_modules\\express\\lib\\router\\layer.js:95:5)",
+      "    at run (C:\\Users\\Dev One\\proj\\lib\\run.js:7:2)",
+      "    at load (file:///C:/Users/Dev%20One/proj/lib/load.mjs:3:9)",
+      "    at async /app/src/routes/orders.js:12:3",
+    ].join("\n");
+    expect(parseStackFrames(trace)).toEqual([
+      { path: "C:/Users/Dev One/proj/node_modules/express/lib/router/layer.js", line: 95, symbol: "Layer.handle" },
+      { path: "C:/Users/Dev One/proj/lib/run.js", line: 7, symbol: "run" },
+      { path: "C:/Users/Dev One/proj/lib/load.mjs", line: 3, symbol: "load" },
+      { path: "/app/src/routes/orders.js", line: 12, symbol: null },
+    ]);
+  });
+
+  it("reads PHP frames under folders with spaces", () => {
+    const trace = [
+      "PHP Fatal error:  Uncaught Exception: boom in C:\\xampp\\htdocs\\my shop\\src\\Cart.php:41",
+      "Stack trace:",
+      "#0 C:\\xampp\\htdocs\\my shop\\src\\Checkout.php(17): Shop\\Cart->total()",
+      "#1 {main}",
+    ].join("\n");
+    const frames = parseStackFrames(trace);
+    expect(frames.map((f) => [f.path, f.line])).toContainEqual(["C:/xampp/htdocs/my shop/src/Checkout.php", 17]);
+  });
+});

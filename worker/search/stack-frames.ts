@@ -59,10 +59,25 @@ const PY_FRAME_RE = /(?:^|[\s>:])File "([^"\n]+)", line (\d+)(?:, in (\S+))?/;
 const PYTEST_FRAME_RE = /^([\w./\\-]+\.py):(\d+): (?:in (\S+)|[A-Z]\w*(?:Error|Exception|Warning|Exit)\b)/;
 
 /**
- * `at f (path:L:C)` / `at path:L:C`; the path may be a `file://` URL; names may be private
- * (`#dispatch`); Node ends an error's last frame with ` {` when its properties (`[cause]`) follow.
+ * `at f (path:L:C)` / `at path:L:C` / `at async path:L:C`; the path may be a `file://` URL
+ * (`file:///C:/Users/Dev%20One/app.js`) and, inside the parentheses, hold spaces
+ * (`C:\Users\Dev One\app.js`); names may be private (`#dispatch`) or carry V8's
+ * ` [as alias]`; Node ends an error's last frame with ` {` when its properties (`[cause]`) follow.
+ * Groups: name, path, line (parenthesized); path, line (bare).
  */
-const V8_FRAME_RE = /^\s*at (?:(?:async |new )?([\w$#.<>\[\] ]{1,200}?) \()?(?:file:\/\/)?((?:[A-Za-z]:)?[\w./\\@~+-]{1,1000}\.\w+):(\d+)(?::\d+)?\)?(?: \{)?\s*$/;
+const V8_FRAME_RE =
+  /^\s*at (?:(?:async |new )?([\w$#.<>\[\] ]{1,200}?) \((?:file:\/\/(?:\/(?=[A-Za-z]:))?)?((?:[A-Za-z]:)?[^()\n]{1,1000}?\.\w+):(\d+)(?::\d+)?\)|(?:async )?(?:file:\/\/(?:\/(?=[A-Za-z]:))?)?((?:[A-Za-z]:)?[\w./\\@~+%-]{1,1000}\.\w+):(\d+)(?::\d+)?)(?: \{)?\s*$/;
+/** A V8 name's alias (`Layer.handle [as handle_request]`). */
+const V8_ALIAS_RE = /\s*\[as [^\]]{1,200}\]$/;
+/** A `file://` path's percent-escapes decoded (`Dev%20One`); the text as written if it is not valid. */
+const decodeFileUrl = (p: string) => {
+  if (!/%[0-9A-Fa-f]{2}/.test(p)) return p;
+  try {
+    return decodeURIComponent(p);
+  } catch {
+    return p;
+  }
+};
 /** `at pkg.Class.m(File.java:N)`, behind a Java 9+ module or class-loader prefix too (`app//`, `com.foo@1.0/`). */
 const JAVA_FRAME_RE = /^\s*at (?:[\w.$@-]{0,200}\/){0,2}((?:[\w$]+\.)+)([\w$<>]+)\(([\w$]+\.(?:java|kt|scala|groovy)):(\d+)\)/;
 /** Go's `\t/home/u/app/store.go:17 +0x1d`; the module cache writes a capital as `!` and the letter (`!burnt!sushi`). */
@@ -106,7 +121,7 @@ const PHP_FILE = String.raw`(?:[A-Za-z]:)?[\w./\\@~+-]{1,1000}\.(?:php\d?|phtml|
  * App\{closure}()`, `#2 {main}`), behind a prefix too (Slim's `Trace: #0 ...`). Groups: number,
  * path, line, call; the call of an `[internal function]` line; `{main}`.
  */
-const PHP_FRAME_RE = /(?:^|\s)#(\d{1,5}) (?:((?:[A-Za-z]:)?[\w./\\@~+-]{1,1000}\.\w{1,10})\((\d+)\): (\S.{0,1000})|\[internal function\]: (\S.{0,1000})|(\{main\})\s*$)/;
+const PHP_FRAME_RE = /(?:^|\s)#(\d{1,5}) (?:((?:[A-Za-z]:)?[\w./\\@~+-](?:[\w./\\@~+ -]{0,1000}?[\w./\\@~+-])?\.\w{1,10})\((\d+)\): (\S.{0,1000})|\[internal function\]: (\S.{0,1000})|(\{main\})\s*$)/;
 /**
  * Where a PHP error surfaced: `... in /src/Router.php:138` (an uncaught exception, PHP's `Next`
  * one), Monolog's `(RuntimeException(code: 0): msg at /src/Router.php:138)` (Laravel and Symfony
@@ -278,7 +293,10 @@ export function parseStackFrames(text: string): StackFrame[] {
     else if (lastPhpFile && (m = PHP_LINE_LABEL_RE.exec(line))) phpLocation(lastPhpFile, m[1]);
     else if (PHP_PREVIOUS_RE.test(line)) {
       if (blocks[blocks.length - 1].length) blocks.push([]);
-    } else if ((m = V8_FRAME_RE.exec(line))) push({ path: normalizePath(m[2]), line: Number(m[3]), symbol: m[1]?.trim() || lastRustSymbol });
+    } else if ((m = V8_FRAME_RE.exec(line))) {
+      const named = m[2] !== undefined;
+      push({ path: normalizePath(decodeFileUrl(named ? m[2] : m[4])), line: Number(named ? m[3] : m[5]), symbol: m[1]?.replace(V8_ALIAS_RE, "").trim() || lastRustSymbol });
+    }
     else if ((m = GO_FRAME_RE.exec(line))) push({ path: normalizePath(m[1]), line: Number(m[2]), symbol: null });
     else if ((m = RUBY_FRAME_RE.exec(line))) {
       const frame = { path: normalizePath(m[3]), line: Number(m[4]), symbol: m[5].replace(RUBY_LABEL_PREFIX_RE, "") || null };

@@ -37,7 +37,11 @@ describe("headerLanguage", () => {
     ["an access label in a CRLF file", "struct S {\r\nprivate:\r\n  int x;\r\n};\r\n"],
     ["std:: in code", "typedef std::size_t size_type;\n"],
     ["constexpr", "constexpr int N = 3;\n"],
-    ["__cplusplus compared with a version", "#if __cplusplus > 201703L\n#endif\n"],
+    ["enum class", "enum class Color { Red, Green };\n"],
+    ["virtual and override", "struct Painter {\n  virtual ~Painter();\n  void draw() const override;\n};\n"],
+    ["an operator and = delete", "struct Vec2 {\n  Vec2(const Vec2&) = delete;\n  float operator[](int i) const;\n};\n"],
+    ["an include of <memory>", "#include <memory>\nstruct S;\n"],
+    ["C++ outside a __cplusplus block", "#ifdef __cplusplus\nextern \"C\" {\n#endif\n#ifdef __cplusplus\n}\n#endif\nnamespace late {}\n"],
   ])("reads %s as C++", (_what, text) => {
     expect(headerLanguage(text)).toBe("cpp");
   });
@@ -48,6 +52,11 @@ describe("headerLanguage", () => {
     ["std:: only in a block comment across lines", "/*\n * see std::vector\n * class Foo\n */\nint f(void);\n"],
     ["an Objective-C header, even with C++ words", "#import <Foundation/Foundation.h>\n@interface Widget : NSObject\n@end\nclass X;\n"],
     ["an empty header", ""],
+    ["__cplusplus compared with a version (a C header's compatibility check)", "#if __cplusplus > 201703L\n#define NODISCARD [[nodiscard]]\n#endif\nint f(void);\n"],
+    [
+      "C++ overloads in a __cplusplus block, the C branch after #else",
+      "#if defined(__cplusplus) && __cplusplus >= 201103L\n#if 1\ntemplate <typename T> T g(T);\n#endif\nnamespace x {}\n#else\nint g(int);\n#endif\nint f(void);\n",
+    ],
   ])("reads %s as C", (_what, text) => {
     expect(headerLanguage(text)).toBe("c");
   });

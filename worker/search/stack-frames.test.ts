@@ -442,3 +442,10 @@ describe("parseStackFrames: paths with spaces, file URLs, anonymous async frames
     expect(frames.map((f) => [f.path, f.line])).toContainEqual(["C:/xampp/htdocs/my shop/src/Checkout.php", 17]);
   });
 });
+
+describe("parseStackFrames: prose that looks like a native frame", () => {
+  it("needs a sanitizer address, gdb's at or TSan's (module+0x..) after the path", () => {
+    expect(parseStackFrames("#3 was fixed in lib/foo.c:12 (thanks)")).toEqual([]);
+    expect(parseStackFrames("    #0 worker src/pool.c:88 (app+0x4a5b)")).toEqual([{ path: "src/pool.c", line: 88, symbol: "worker" }]);
+  });
+});

@@ -103,7 +103,7 @@ const RUST_FRAME_HEAD_RE = /^\s*\d{1,5}: (?:0x[0-9a-fA-F]{1,16} - )?([^\s:][^\n]
  * TSan `#0 fn /src/read.c:612:5 (prog+0x4a2b)`, gdb `#1  0x7f3a in fn (r=0x0) at read.c:612`
  * and `#0  fn (r=0x0) at read.c:612`. Groups: address, what precedes the path, path, line, TSan module.
  */
-const NATIVE_FRAME_RE = /^\s*#\d{1,5}\s+(0x[0-9a-fA-F]{1,16}\s+in\s+)?(\S[^\n]{0,1000}?)\s((?:[A-Za-z]:)?[\w./\\@~+-]{1,1000}):(\d+)(?::\d+)?(\s+\([^()\s]{1,1000}\))?\s*$/;
+const NATIVE_FRAME_RE = /^\s*#\d{1,5}\s+(0x[0-9a-fA-F]{1,16}\s+in\s+)?(\S[^\n]{0,1000}?)\s((?:[A-Za-z]:)?[\w./\\@~+-]{1,1000}):(\d+)(?::\d+)?(\s+\([^()\s]{1,1000}\+0x[0-9a-fA-F]{1,16}\))?\s*$/;
 /** gdb's `#1  0x7f3a in fn (a=1, ` whose arguments run over to the next line. */
 const GDB_FRAME_HEAD_RE = /^\s*#\d{1,5}\s+(?:0x[0-9a-fA-F]{1,16}\s+in\s+)?([^\s(]{1,500}) \(/;
 /** That next line: `    len=10) at read.c:612`. */

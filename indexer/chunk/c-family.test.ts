@@ -80,6 +80,21 @@ describe("C++ names", () => {
   });
 });
 
+describe("C++ member declarations returning a reference or pointer", () => {
+  it("are methods, not fields", async () => {
+    const text = "class Str {\n public:\n  int& at(int i);\n  Str&& move();\n  static Str& instance();\n  char* data() const;\n  int& ref_;\n};\n";
+    const out = await chunkFile("str.hpp", text);
+    expect(out.symbols.map((s) => [s.kind, s.name])).toEqual([
+      ["class", "Str"],
+      ["method", "at"],
+      ["method", "move"],
+      ["method", "instance"],
+      ["method", "data"],
+      ["field", "ref_"],
+    ]);
+  });
+});
+
 describe("C++ lone macro lines", () => {
   const text = [
     "#include <vector>",

@@ -51,11 +51,12 @@ function withoutTemplateArgs(text: string): string {
   return op < 0 ? head : head + text.slice(op).replace(/\s+/g, " ").replace(/ (?=\W)|(?<=\W) /g, "");
 }
 
+/** Whether a declaration declares a function: `f(..)`, behind `*`, `&` or `&&` too (`Str& append(..)`, whose reference declarator has no `declarator` field). */
 function hasFunctionDeclarator(node: Node): boolean {
   let d: Node | null = node.childForFieldName("declarator");
   for (let depth = 0; d && depth < 8; depth++) {
     if (d.type === "function_declarator") return true;
-    d = d.childForFieldName("declarator");
+    d = d.childForFieldName("declarator") ?? d.namedChildren.find((c) => c?.type.endsWith("declarator")) ?? null;
   }
   return false;
 }

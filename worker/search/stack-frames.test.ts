@@ -33,7 +33,7 @@ describe("parseStackFrames", () => {
     const java = "java.lang.IllegalStateException: no rate\n\tat org.acme.billing.Invoice.total(Invoice.java:42)";
     expect(parseStackFrames(java)).toEqual([{ path: "org/acme/billing/Invoice.java", line: 42, symbol: "total" }]);
     const go = "panic: nil map\n\ngoroutine 1 [running]:\nmain.store(...)\n\t/home/u/app/store/map.go:17 +0x1d";
-    expect(parseStackFrames(go)).toEqual([{ path: "/home/u/app/store/map.go", line: 17, symbol: null }]);
+    expect(parseStackFrames(go)).toEqual([{ path: "/home/u/app/store/map.go", line: 17, symbol: "store" }]);
     const esm = "    at Hono.#dispatch (file:///home/me/app/src/hono-base.ts:407:20)";
     expect(parseStackFrames(esm)).toEqual([{ path: "/home/me/app/src/hono-base.ts", line: 407, symbol: "Hono.#dispatch" }]);
     const escaped = '  File "C:\\\\Users\\\\me\\\\_pytest\\\\terminal.py", line 3, in main';
@@ -42,12 +42,12 @@ describe("parseStackFrames", () => {
 
   it("reads Go frames of a whole report, offsets and all", () => {
     const report = "Export panics on an empty order list\nRunning the migration panics.\n```\npanic: runtime error\n\ngoroutine 1 [running]:\nmain.RunMigrate()\n\t/src/app/cli/cmd/migrate.go:52 +0x1d4\n```";
-    expect(parseQuery(report).frames).toEqual([{ path: "/src/app/cli/cmd/migrate.go", line: 52, symbol: null }]);
+    expect(parseQuery(report).frames).toEqual([{ path: "/src/app/cli/cmd/migrate.go", line: 52, symbol: "RunMigrate" }]);
   });
 
   it("reads frames in the Go module cache, the Cargo registry and Ruby gems as written", () => {
     const go = "goroutine 1 [running]:\nmain.load()\n\t/root/go/pkg/mod/github.com/!burnt!sushi/toml@v1.3.2/decode.go:163 +0x2f";
-    expect(brief(parseStackFrames(go))).toEqual(["/root/go/pkg/mod/github.com/!burnt!sushi/toml@v1.3.2/decode.go:163 null"]);
+    expect(brief(parseStackFrames(go))).toEqual(["/root/go/pkg/mod/github.com/!burnt!sushi/toml@v1.3.2/decode.go:163 load"]);
     const rust = [
       "   4: serde_json::de::from_str",
       "             at /home/u/.cargo/registry/src/index.crates.io-6f17d22bba15001f/serde_json-1.0.108/src/de.rs:2676:5",
@@ -447,5 +447,35 @@ describe("parseStackFrames: prose that looks like a native frame", () => {
   it("needs a sanitizer address, gdb's at or TSan's (module+0x..) after the path", () => {
     expect(parseStackFrames("#3 was fixed in lib/foo.c:12 (thanks)")).toEqual([]);
     expect(parseStackFrames("    #0 worker src/pool.c:88 (app+0x4a5b)")).toEqual([{ path: "src/pool.c", line: 88, symbol: "worker" }]);
+  });
+});
+
+describe("parseStackFrames: Go function names and traces inside JSON log lines (found by a new-user helper)", () => {
+  it("names a Go frame by the function line above it", () => {
+    const trace = [
+      "panic: key user does not exist",
+      "",
+      "goroutine 34 [running]:",
+      "github.com/gin-gonic/gin.(*Context).MustGet(0xc0001b6000, {0x9b3c1e, 0x4})",
+      "\t/home/u/go/pkg/mod/github.com/gin-gonic/gin@v1.9.1/context.go:273 +0x7e",
+      "main.main.func1(0xc0001b6000)",
+      "\t/app/main.go:14 +0x25",
+    ].join("\n");
+    expect(parseStackFrames(trace).map((f) => [f.path.split("/").pop(), f.line, f.symbol])).toEqual([
+      ["context.go", 273, "MustGet"],
+      ["main.go", 14, "func1"],
+    ]);
+  });
+
+  it("reads a Node trace pasted as a JSON string", () => {
+    const log = '{"level":50,"msg":"request failed","err":{"type":"TypeError","stack":"TypeError: x is undefined\\n    at handler (C:\\\\app\\\\src\\\\routes\\\\orders.js:12:3)\\n    at Layer.handle (/app/node_modules/express/lib/router/layer.js:95:5)"}}';
+    expect(parseStackFrames(log).map((f) => [f.path, f.line])).toEqual([
+      ["C:/app/src/routes/orders.js", 12],
+      ["/app/node_modules/express/lib/router/layer.js", 95],
+    ]);
+  });
+
+  it("leaves a single escaped line break in code alone", () => {
+    expect(parseStackFrames('console.log("failed\\n  at the gate")')).toEqual([]);
   });
 });

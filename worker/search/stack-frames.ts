@@ -82,6 +82,8 @@ const decodeFileUrl = (p: string) => {
 const JAVA_FRAME_RE = /^\s*at (?:[\w.$@-]{0,200}\/){0,2}((?:[\w$]+\.)+)([\w$<>]+)\(([\w$]+\.(?:java|kt|scala|groovy)):(\d+)\)/;
 /** Go's `\t/home/u/app/store.go:17 +0x1d`; the module cache writes a capital as `!` and the letter (`!burnt!sushi`). */
 const GO_FRAME_RE = /^\s+((?:[A-Za-z]:)?[\w./\\@~+!-]+\.go):(\d+)(?: \+0x[0-9a-f]+)?\s*$/;
+/** The function line above a Go frame: `github.com/gin-gonic/gin.(*Context).MustGet(...)`, `main.main()`; name, then arguments. */
+const GO_FUNC_RE = /^([\w.\/~!*()-]{1,500}?)\((?:[^()\n]|\([^()\n]*\)){0,2000}\)$/;
 /**
  * Ruby `path.rb:12:in 'label'` (backquote-opened before Ruby 3.4), anywhere after a space (a
  * log or RSpec `# ` prefix): `from ` marks an outer frame, `N: from ` one of a Ruby 2.5-2.7
@@ -209,8 +211,19 @@ function phpSymbol(call: string): string | null {
   return callee.split(/->|::|\\/).pop() || null;
 }
 
+/** A trace inside a JSON string, at two or more of: an escaped line break before a frame (`\\n    at `, `\\n  File "`, `\\n#0 `, `\\n\\tat `). */
+const ESCAPED_TRACE_RE = /\\n(?:\\t|\s)*(?:at |File \\?"|#\d)/g;
+
+/** JSON string escapes of line breaks, tabs, quotes and backslashes undone (`\\n` -> a line break), and the JSON after a frame's closing parenthesis dropped. */
+function unescapeJsonText(text: string): string {
+  const lines = text.replace(/\\([nrt"\\/])/g, (_, c: string) => (c === "n" ? "\n" : c === "r" ? "\r" : c === "t" ? "\t" : c));
+  // The string's closing quote and the object's closers end its last frame's line (`...:95:5)"}}`).
+  return lines.replace(/\)"[\s,}\]]*$/gm, ")");
+}
+
 /**
- * The stack frames of `text`, innermost first. Python, pytest and Ruby 2.5-2.7 reversed traces
+ * The stack frames of `raw`, innermost first; a trace pasted as a JSON string (a pino or
+ * winston log line, `"stack":"Error: x\\n    at f (/app/a.js:1:2)"`) is unescaped first. Python, pytest and Ruby 2.5-2.7 reversed traces
  * list the innermost frame last and are reversed, so of several such traces (Python's chained
  * exceptions) the last one, the one that was raised, comes first. The other formats list the
  * innermost frame first; their traces are read in blocks that each open where a cause's trace
@@ -222,7 +235,8 @@ function phpSymbol(call: string): string | null {
  * Rust panic's location is a frame of its own, before its backtrace's. At most MAX_FRAMES
  * frames. Pass the raw text: markup stripping removes Go's `+0x1d4` offsets.
  */
-export function parseStackFrames(text: string): StackFrame[] {
+export function parseStackFrames(raw: string): StackFrame[] {
+  const text = (raw.match(ESCAPED_TRACE_RE) ?? []).length >= 2 ? unescapeJsonText(raw) : raw;
   const innermostLast: StackFrame[] = [];
   const blocks: StackFrame[][] = [[]];
   const push = (frame: StackFrame, opensBlock = false) => {
@@ -235,6 +249,8 @@ export function parseStackFrames(text: string): StackFrame[] {
   let rubyReversed = false;
   let rustSymbol: string | null = null;
   let gdbSymbol: string | null = null;
+  /** The function of the Go frame on the next line (GO_FUNC_RE), its last `.` segment. */
+  let goSymbol: string | null = null;
   let panicLines = 0;
   /** The last PHP frame read, and the `#N` of the line whose call is its function (-1: Symfony's unnumbered lines, any). */
   let php = null as { frame: StackFrame; next: number } | null; // `as`: phpLocation assigns it too
@@ -250,11 +266,12 @@ export function parseStackFrames(text: string): StackFrame[] {
     php = { frame, next: 0 };
   };
   for (const line of text.split(/\r?\n/)) {
-    const [lastRustSymbol, lastGdbSymbol, lastPhpFile] = [rustSymbol, gdbSymbol, phpFile];
-    rustSymbol = gdbSymbol = phpFile = null;
+    const [lastRustSymbol, lastGdbSymbol, lastPhpFile, lastGoSymbol] = [rustSymbol, gdbSymbol, phpFile, goSymbol];
+    rustSymbol = gdbSymbol = phpFile = goSymbol = null;
     if (panicLines > 0) panicLines--;
     if (line.length > MAX_FRAME_LINE) continue;
     let m: RegExpExecArray | null;
+    if ((m = GO_FUNC_RE.exec(line))) goSymbol = m[1].split(".").pop()?.replace(/[()*]/g, "") || null;
     if ((m = PY_FRAME_RE.exec(line))) innermostLast.push({ path: normalizePath(m[1]), line: Number(m[2]), symbol: m[3] ?? null });
     else if ((m = PYTEST_FRAME_RE.exec(line))) innermostLast.push({ path: normalizePath(m[1]), line: Number(m[2]), symbol: m[3] ?? null });
     else if ((m = JAVA_FRAME_RE.exec(line))) push({ path: javaPath(m[1], m[3]), line: Number(m[4]), symbol: m[2] });
@@ -297,7 +314,7 @@ export function parseStackFrames(text: string): StackFrame[] {
       const named = m[2] !== undefined;
       push({ path: normalizePath(decodeFileUrl(named ? m[2] : m[4])), line: Number(named ? m[3] : m[5]), symbol: m[1]?.replace(V8_ALIAS_RE, "").trim() || lastRustSymbol });
     }
-    else if ((m = GO_FRAME_RE.exec(line))) push({ path: normalizePath(m[1]), line: Number(m[2]), symbol: null });
+    else if ((m = GO_FRAME_RE.exec(line))) push({ path: normalizePath(m[1]), line: Number(m[2]), symbol: lastGoSymbol });
     else if ((m = RUBY_FRAME_RE.exec(line))) {
       const frame = { path: normalizePath(m[3]), line: Number(m[4]), symbol: m[5].replace(RUBY_LABEL_PREFIX_RE, "") || null };
       if (m[1] && m[2]) innermostLast.push(frame);

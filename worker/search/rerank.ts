@@ -70,7 +70,7 @@ export const RERANK = {
 };
 
 /** Languages of prose files (detectLanguage: `.md`, `.rst`, `.txt` and unknown extensions are markdown or text). */
-const PROSE_LANGUAGES = new Set(["markdown", "text"]);
+export const PROSE_LANGUAGES: ReadonlySet<string> = new Set(["markdown", "text"]);
 
 const NON_DEFINITION_KINDS = new Set(["module", "window", "section"]);
 /** Declarations without behaviour: a struct holds data (Go, Rust and C keep its methods elsewhere; C# and C++ members are chunks of their own). */

@@ -11,6 +11,7 @@
  * rerank.ts, applied by path instead of language. Pure.
  */
 import { applyPrior } from "./prior";
+import { PROSE_LANGUAGES } from "./rerank";
 
 /** Kinds of supporting file, by what a question would call them. */
 export type SupportKind = "docs" | "examples" | "benchmarks" | "changelog" | "ci";
@@ -62,9 +63,6 @@ export function askedSupportKinds(question: string): Set<SupportKind> {
   const text = question.replace(/\bfor (?:example|instance)\b/gi, " ");
   return new Set(ASKED.filter(([re]) => re.test(text)).map(([, kind]) => kind));
 }
-
-/** Languages of prose files (detectLanguage: `.md`, `.rst`, `.txt` and unknown extensions). */
-const PROSE_LANGUAGES = new Set(["markdown", "text"]);
 
 /**
  * Multiplies the score of candidates in supporting files by SUPPORT_PRIOR, except those of a

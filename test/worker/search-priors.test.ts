@@ -1,7 +1,8 @@
 /**
  * What a query says about where the code is, through `POST /api/search`: the file where a
- * report's stack trace ends, and the file declaring a command-line option the query names, rank
- * first even when other files share more of the query's words.
+ * report's stack trace ends, the file declaring a command-line option the query names and the
+ * file raising a pasted exception message rank first even when other files share more of the
+ * query's words.
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { api } from "../helpers";
@@ -10,6 +11,7 @@ import { chunk, indexFixture } from "./search-fixture";
 const REPO = "rep-trace";
 const CLI = "rep-option";
 const DEEP = "rep-deep";
+const MSG = "rep-message";
 
 /** A made-up word, distinct for each `i` < 676, that a fixture chunk says once (`quuxab`). */
 const rareWord = (i: number) => `quux${String.fromCharCode(97 + Math.floor(i / 26), 97 + (i % 26))}`;
@@ -87,6 +89,31 @@ beforeAll(async () => {
   ]);
 });
 
+beforeAll(async () => {
+  await indexFixture(MSG, "m1", [
+    {
+      path: "geo/plot.py",
+      language: "python",
+      chunks: [
+        chunk("function", 1, 'def plot_point(point, evaluate=True):\n    """Plot a point from its coordinates; imaginary coordinates are plotted on the real axis."""\n    coordinates = [c for c in point.coordinates]\n    return draw(coordinates, evaluate=evaluate)', "plot_point"),
+        chunk("function", 5, 'def point_coordinates(point):\n    """The coordinates of a point, evaluated: plain numbers, never imaginary."""\n    return tuple(c.evalf() for c in point.coordinates)', "point_coordinates"),
+      ],
+    },
+    {
+      path: "geo/point.py",
+      language: "python",
+      chunks: [
+        chunk("method", 1, 'def __new__(cls, *args, **kwargs):\n    coords = args[0]\n    if any(a.is_number and im(a) for a in coords):\n        raise ValueError("Imaginary coordinates "\n                         "are not permitted.")\n    return GeometryEntity.__new__(cls, *coords)', "__new__", "Point"),
+      ],
+    },
+    {
+      path: "docs/errors.md",
+      language: "markdown",
+      chunks: [chunk("section", 1, "# Errors\n\nImaginary coordinates are not permitted: a point is built from real coordinates.", "Errors")],
+    },
+  ]);
+});
+
 /** A report whose words point at pkg/serialize.py and whose trace ends in `innermost`. */
 const report = (innermost: string) =>
   [
@@ -124,6 +151,19 @@ describe("a command-line option named in a query", () => {
 
   it("without the option, the words decide", async () => {
     expect((await files("pytest collect only needs a one char shortcut command", CLI))[0]).not.toBe("src/runner/main.py");
+  });
+});
+
+describe("an exception message pasted in a report", () => {
+  const message = (exceptionLine: string) =>
+    ["Point with evaluate(False) fails on plotting coordinates", "Plotting a point built with evaluate(False) fails though its coordinates are plain numbers:", "```", exceptionLine, "```"].join("\n");
+
+  it("ranks the file whose code raises it first, even when its literal is split over lines", async () => {
+    expect((await files(message("ValueError: Imaginary coordinates are not permitted."), MSG))[0]).toBe("geo/point.py");
+  });
+
+  it("without the exception line, the words decide", async () => {
+    expect((await files(message("It says that imaginary coordinates are not permitted."), MSG))[0]).toBe("geo/plot.py");
   });
 });
 

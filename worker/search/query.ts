@@ -7,6 +7,7 @@
  * whether tests are asked for. Pure.
  */
 import { tokenize, tokenizeQuery } from "../../indexer/store/contract";
+import { messagePhrases } from "./error-messages";
 import { optionFlags } from "./option-flags";
 import { parseStackFrames, type StackFrame } from "./stack-frames";
 
@@ -43,6 +44,8 @@ export interface ParsedQuery {
   frames: StackFrame[];
   /** Long command-line options written in the query (`--collect-only`), as written (optionFlags). */
   optionFlags: string[];
+  /** Literal runs of pasted exception messages, longest first (messagePhrases). */
+  messages: string[];
   /** Members written with their container (`JsonReader.skipValue`, `LineBuffer::fill`, `Base#compile!`), as written (qualifiedNames). */
   qualified: QualifiedName[];
 }
@@ -327,5 +330,5 @@ export function parseQuery(raw: string): ParsedQuery {
   // A joined compound is evidence of code where the index has it: English spells it apart.
   const codeTerms = [...new Set([...codeEvidenceWords(text).flatMap((w) => tokenize(w)), ...joinedCompounds])].filter((t) => termSet.has(t));
   const titleNames = isReport ? codeNames(text.trimStart().split("\n", 1)[0]).map((n) => n.toLowerCase()) : [];
-  return { text, terms, identifiers, pathHints, mentionsTests, isReport, codeTerms, titleNames, frames: parseStackFrames(raw), optionFlags: optionFlags(full), qualified };
+  return { text, terms, identifiers, pathHints, mentionsTests, isReport, codeTerms, titleNames, frames: parseStackFrames(raw), optionFlags: optionFlags(full), messages: messagePhrases(raw), qualified };
 }

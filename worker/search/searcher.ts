@@ -22,6 +22,7 @@ import { chunkTokens, loadChunks } from "./chunk-rows";
 import { coalescingD1 } from "./d1-coalesce";
 import { capPerFile, mergeChannelLists, reciprocalRankFusion, RRF_K, type FusedHit } from "./fuse";
 import { addFileEvidence } from "./file-evidence";
+import { applyMessagePrior, messageFiles } from "./error-messages";
 import { confidenceGate } from "./gate";
 import { applyOptionPrior, optionDeclarationFiles } from "./option-flags";
 import { parseQuery, type ParsedQuery } from "./query";
@@ -39,6 +40,8 @@ export const MIN_CANDIDATE_DEPTH = 30;
 export const MAX_OPTION_ANCHORS = 4;
 /** Fused score of an anchor chunk (trace or option) at least: a first rank in one channel, 1 / (RRF_K + 1). */
 export const ANCHOR_SCORE = 1 / (RRF_K + 1);
+/** Most files raising a pasted message whose raising chunk may join the fused head (`runSearch`). */
+export const MAX_MESSAGE_ANCHORS = 2;
 /** Default per-file cap. */
 export const DEFAULT_FILE_CAP = 2;
 
@@ -232,6 +235,9 @@ export async function runSearch(deps: SearchDeps, pendingTargets: RepoTarget[] |
   const optionFiles = query.optionFlags.length
     ? eachRepo(targets, "option lookup", (t) => optionDeclarationFiles(channelDeps.db, t.id, t.commit, query.optionFlags, filters), () => new Map<string, string>())
     : Promise.resolve([]);
+  const raising = query.messages.length
+    ? eachRepo(targets, "message lookup", (t) => messageFiles(channelDeps.db, t.id, t.commit, query.messages, filters), () => new Map<string, string>())
+    : Promise.resolve([]);
   const traceChunks =
     query.isReport && query.frames.length
       ? eachRepo(targets, "stack frame lookup", (t) => frameChunks(channelDeps.db, t.id, t.commit, query.frames, filters), () => [])
@@ -250,11 +256,16 @@ export async function runSearch(deps: SearchDeps, pendingTargets: RepoTarget[] |
   // Enough candidates to fill k after the per-file cap in the usual case.
   const head = fused.slice(0, Math.max(options.k * 4, 40));
   const declaring = new Map((await optionFiles).flatMap((m) => [...m]));
+  const raisers = new Map((await raising).flatMap((m) => [...m]));
   const anchor = traceAnchor(query.frames, (await traceChunks).flat());
-  // The chunk where the trace surfaced and each declaring file's declaration are named by the
-  // query itself: they rank in the head at least as if one channel had ranked them first, so the
+  // The chunk where the trace surfaced, each declaring file's declaration and the chunk raising
+  // a pasted message are named by the query itself: they rank in the head at least as if one channel had ranked them first, so the
   // priors below can lift their files even when no channel nominated them.
-  const anchors = [...(anchor ? [anchor.id] : []), ...[...declaring.values()].slice(0, MAX_OPTION_ANCHORS)];
+  const anchors = [
+    ...(anchor ? [anchor.id] : []),
+    ...[...declaring.values()].slice(0, MAX_OPTION_ANCHORS),
+    ...[...raisers.values()].slice(0, MAX_MESSAGE_ANCHORS),
+  ];
   const rows = await loadChunks(deps.db, [...head.map((h) => h.chunkId), ...anchors]);
   for (const id of anchors) {
     const i = head.findIndex((h) => h.chunkId === id);
@@ -272,8 +283,9 @@ export async function runSearch(deps: SearchDeps, pendingTargets: RepoTarget[] |
   const reported = query.isReport
     ? applyTracePrior(addFileEvidence(applySupportPrior(covered), fileOf), query.frames, anchor?.id)
     : applySupportPrior(covered, new Set([...askedSupportKinds(query.text), ...query.pathHints.flatMap((h) => supportKind(h) ?? [])]), true);
-  // The file declaring a command-line option the query names holds the code it switches on.
-  const optioned = applyOptionPrior(reported, new Set(declaring.keys()), fileOf);
+  // The file declaring a command-line option the query names holds the code it switches on; the
+  // file raising a message it pastes is where its trouble starts.
+  const optioned = applyMessagePrior(applyOptionPrior(reported, new Set(declaring.keys()), fileOf), new Set(raisers.keys()), fileOf);
   // A question's `Type.member` (or Type and member named apart) is an address.
   const reranked = query.isReport ? optioned : applyQualifiedPrior(optioned, query.qualified, query.identifiers);
   const ordered = [...reranked].sort((a, b) => b.score - a.score || (a.chunkId < b.chunkId ? -1 : 1));

@@ -44,7 +44,13 @@ export interface Definition {
    * (JavaScript `res.contentType = res.type = function`, `app.m = function other()`).
    */
   aliases?: string[];
-  /** Do not record in the symbol table (impl blocks, `#ifdef`). */
+  /**
+   * A declaration group (Go `const ( .. )`, `var ( .. )`): its members are declared in the
+   * enclosing scope, so they take its container rather than this definition's name, and a
+   * member without a doc comment of its own takes the group's (as godoc shows it).
+   */
+  group?: boolean;
+  /** Do not record in the symbol table (impl blocks, `#ifdef`, Go declaration groups). */
   noSymbol?: boolean;
   /**
    * A member that stays in its container's header chunk, as fields do, instead of becoming a

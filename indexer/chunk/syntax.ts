@@ -64,7 +64,8 @@ function signatureOf(def: Definition): string | undefined {
   const body = node.childForFieldName("body") ?? def.members ?? null;
   let text = node.text;
   if (body && body.startIndex > node.startIndex) text = text.slice(0, body.startIndex - node.startIndex);
-  else if (!body) text = text.split("\n")[0];
+  // No body, or members that are the node itself (Go `const (`): the first line.
+  else text = text.split("\n")[0];
   let sig = collapse(text, MAX_SIGNATURE_CHARS).replace(/\s*[{:]$/, "").replace(/\s*=\s*$/, "");
   // `typedef struct {` names its type after the body (`operator <` is named `operator<`).
   if (def.name && !sig.replace(/\s+/g, "").includes(def.name.replace(/\s+/g, ""))) sig = `${sig} ${def.name}`;
@@ -251,15 +252,18 @@ class SyntaxChunker {
     return error.namedChildren.some((c) => c && (c.type === "ERROR" ? this.definesInside(c, ctx) : !c.hasError && this.spec.define(c, ctx) !== null));
   }
 
-  /** Records the symbols of a definition's members without chunking them (a class kept whole). */
-  memberSymbols(def: Definition, container: string): void {
+  /**
+   * Records the symbols of a definition's members without chunking them (a class kept whole,
+   * a Go declaration group). `doc` is for members without a doc comment of their own.
+   */
+  memberSymbols(def: Definition, container: string, doc?: string): void {
     if (!def.members) return;
     const ctx: ScopeContext = { inClass: true, container };
     for (const item of this.items(this.children(def.members, ctx), ctx, false)) {
       if (item.type !== "def") continue;
       const d = item.def!;
       const c = d.container ?? container;
-      this.recordSymbol(d, this.kindIn(d, ctx), c, item);
+      this.recordSymbol(d, this.kindIn(d, ctx), c, item.doc || !doc ? item : { ...item, doc });
       if (d.members) this.memberSymbols(d, d.name || c);
     }
   }
@@ -302,6 +306,12 @@ class SyntaxChunker {
       }
       const lines = item.end - item.start + 1;
       const split = def.members && !def.keepWhole && (def.transparent || lines > this.opts.maxLines);
+      // Before the tiny check: a short Go `const ( .. )` group merges with its neighbours but
+      // its members are still symbols.
+      if (!split && def.members) {
+        if (def.group) this.memberSymbols(def, container ?? "", item.doc);
+        else this.memberSymbols(def, def.name || container || "");
+      }
       if (!split && TINY_KINDS.has(kind) && lines <= TINY_DEF_LINES) {
         flushLoose();
         tiny.push(item);
@@ -313,7 +323,6 @@ class SyntaxChunker {
         this.splitContainer(item, def, kind, container);
         continue;
       }
-      if (def.members) this.memberSymbols(def, def.name || container || "");
       const meta = { symbol: def.name || undefined, container, signature: signatureOf(def) };
       const chunkKind = toChunkKind(kind);
       if (lines > this.opts.maxLines) {

@@ -27,12 +27,17 @@
  *      C++ names drop template arguments (`parse_context<Char>::check` is `check` in
  *      `parse_context`), `X::X` outside the class is a constructor; C++ is parsed with lone
  *      macro lines (`FMT_BEGIN_NAMESPACE`) commented out.
+ *   6: Go `const` / `var` declarations make a symbol of every name: each spec of a
+ *      `const ( .. )` / `var ( .. )` group with its own line and signature (doc: its comment,
+ *      else the group's), replacing one symbol named after the first spec spanning the block;
+ *      `const A, B = 1, 2` makes A and B; `_` makes none. A group stays one chunk named after
+ *      its first name (a `var ( .. )` group's chunk was unnamed).
  */
 
 export { tokenize, tokenizeQuery } from "./tokenize";
 
 /** Bump when chunk boundaries, indexed text, symbols or ids change; old rows are then rebuilt. */
-export const CHUNK_FORMAT_VERSION = 5;
+export const CHUNK_FORMAT_VERSION = 6;
 
 /** Kinds of chunk a chunker emits. `window` is a line window of a file without a grammar. */
 export type ChunkKind =

@@ -23,13 +23,18 @@ describe("messagePhrases", () => {
       "Cookies Max-Age SHOULD NOT be greater than",
     ]);
     expect(messagePhrases("Fatal error: Uncaught RuntimeException: Callable handler does not exist in /app/vendor/x.php:12")).toEqual(["Callable handler does not exist"]);
-    expect(messagePhrases("panic: assignment to entry in nil map")).toEqual(["assignment to entry in nil map"]);
+    expect(messagePhrases("panic: handlers are already registered for path '/users/:id'")).toEqual(["handlers are already registered for path"]);
+    expect(messagePhrases("Polly.Timeout.TimeoutRejectedException: The operation didn't complete within the allowed timeout of '00:00:02'.")).toEqual([
+      "The operation didn't complete within the allowed timeout of",
+    ]);
   });
 
   it("leaves out the runtime's own messages, short runs and prose that only mentions an error", () => {
     expect(messagePhrases("AttributeError: 'Foo' object has no attribute 'bar'")).toEqual([]);
     expect(messagePhrases("TypeError: Cannot read properties of undefined (reading 'length')")).toEqual([]);
     expect(messagePhrases("IndexError: list index out of range")).toEqual([]);
+    expect(messagePhrases("panic: assignment to entry in nil map")).toEqual([]);
+    expect(messagePhrases("NameError: undefined local variable or method `foo' for main:Object")).toEqual([]);
     expect(messagePhrases("KeyError: 'name'\nValueError: bad value")).toEqual([]);
     expect(messagePhrases("The parser raises a ValueError when the input is empty: that is wrong.")).toEqual([]);
   });

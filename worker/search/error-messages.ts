@@ -47,9 +47,9 @@ const EXCEPTION_LINE_RE =
   /^[ \t>E]*(?:Uncaught |Unhandled exception\. |Fatal error: |Exception in thread "[^"\n]*" )*(?:(?:[A-Za-z_][\w$]*[.:\\]{1,2})*[\w$]*(?:Error|Exception|Warning|Fault|Failure)|panic)(?:\[[^\]\n]*\])?:[ \t]+(.+)$/gm;
 
 /** Interpolated parts of a message: quoted or bracketed values, reprs, numbers, paths, code. */
-const INTERPOLATED_RE = /'[^'\n]*'|"[^"\n]*"|`[^`\n]*`|‘[^’\n]*’|“[^”\n]*”|\([^)\n]*\)|\[[^\]\n]*\]|\{[^}\n]*\}|<[^>\n]*>|\S*[/\\=]\S*|\S*\w[.:]+\w\S*|\S*\d\S*/g;
+const INTERPOLATED_RE = /(?<!\p{L})'[^'\n]*'|(?<!\p{L})‘[^’\n]*’|"[^"\n]*"|`[^`\n]*`|“[^”\n]*”|\([^)\n]*\)|\[[^\]\n]*\]|\{[^}\n]*\}|<[^>\n]*>|\S*[/\\=]\S*|\S*\w[.:]+\w\S*|\S*\d\S*/gu;
 
-/** Runtime messages (CPython, V8, the JVM, .NET) that occur in any program's output, lowercased words. */
+/** Runtime messages (CPython, V8, Ruby, Go, the JVM, .NET) that occur in any program's output, as index tokens. */
 const RUNTIME_MESSAGES = [
   "object has no attribute",
   "is not defined",
@@ -74,6 +74,20 @@ const RUNTIME_MESSAGES = [
   "permission denied",
   "connection refused",
   "division by zero",
+  "undefined local variable or method",
+  "undefined method",
+  "wrong number of arguments",
+  "uninitialized constant",
+  "stack level too deep",
+  "no implicit conversion of",
+  "assignment to entry in nil map",
+  "invalid memory address or nil pointer dereference",
+  "sequence contains no elements",
+  "value cannot be null",
+  "is not iterable",
+  "unexpected token",
+  "can only concatenate",
+  "must be str not",
 ].map((m) => tokenize(m).join(" "));
 
 /**

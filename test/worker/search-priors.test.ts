@@ -167,6 +167,16 @@ describe("an exception message pasted in a report", () => {
   });
 });
 
+describe("a double-quoted phrase in a question", () => {
+  it("ranks the file whose code has those words as written first", async () => {
+    expect((await files('plotting a point whose "imaginary coordinates are not permitted"', MSG))[0]).toBe("geo/point.py");
+  });
+
+  it("without the quotes, the words decide", async () => {
+    expect((await files("plotting a point whose imaginary coordinates are not permitted", MSG))[0]).toBe("geo/plot.py");
+  });
+});
+
 describe("a file the channels did not nominate", () => {
   const top = async (query: string, mode = "hybrid") => {
     const res = await api("/api/search", { method: "POST", json: { query, repo: DEEP, k: 5, mode } });

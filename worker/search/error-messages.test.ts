@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { applyMessagePrior, MESSAGE_PRIOR, messagePhrases, phraseExpression } from "./error-messages";
+import { applyMessagePrior, MESSAGE_PRIOR, messagePhrases, phraseExpression, quotedPhrases } from "./error-messages";
 
 describe("messagePhrases", () => {
   it("takes the literal runs of exception messages, without their interpolated values", () => {
@@ -42,6 +42,16 @@ describe("messagePhrases", () => {
   it("keeps the longest runs first, deduplicated", () => {
     const text = "ValueError: one two three\nValueError: ONE two three\nRuntimeError: alpha beta gamma delta";
     expect(messagePhrases(text)).toEqual(["alpha beta gamma delta", "one two three"]);
+  });
+});
+
+describe("quotedPhrases", () => {
+  it("takes double-quoted phrases of three words or more, straight or curly", () => {
+    expect(quotedPhrases('where is "Imaginary coordinates are not permitted" raised, and “handlers are already registered”?')).toEqual([
+      "Imaginary coordinates are not permitted",
+      "handlers are already registered",
+    ]);
+    expect(quotedPhrases('what does "memo" do with "two words"')).toEqual([]);
   });
 });
 

@@ -15,7 +15,8 @@
  * is kept only when it is rare: a run found in more than MAX_MESSAGE_CHUNKS chunks is a phrase
  * of the language, not this program's message. The runtime's own messages (`object has no
  * attribute`, `Cannot read properties of undefined`) never name the repo's code and are not
- * looked up (RUNTIME_MESSAGES).
+ * looked up (RUNTIME_MESSAGES). A question's double-quoted phrase is looked up the same way
+ * (quotedPhrases): quoting asks for the words as written.
  */
 import { tokenize } from "../../indexer/store/contract";
 import { SNAPSHOT_JOIN } from "./channels/scope";
@@ -97,10 +98,27 @@ const RUNTIME_MESSAGES = [
  * are dropped. Linear in the text.
  */
 export function messagePhrases(text: string): string[] {
+  // PHP ends a message with its location (` in /app/src/x.php:12`), not part of the literal.
+  return literalRuns([...text.matchAll(EXCEPTION_LINE_RE)].map((m) => m[1].replace(/ in \S+:\d+\s*$/, "")));
+}
+
+/** A double-quoted phrase (straight or curly quotes) on one line. */
+const QUOTED_RE = /"([^"\n]+)"|“([^”\n]+)”/g;
+
+/**
+ * The literal runs of the double-quoted phrases of a question (`where is "Imaginary coordinates
+ * are not permitted" raised`): quoting asks for the words as written, as in grep or a code
+ * host's exact-match search. Same runs, limits and order as messagePhrases.
+ */
+export function quotedPhrases(text: string): string[] {
+  return literalRuns([...text.matchAll(QUOTED_RE)].map((m) => m[1] ?? m[2]));
+}
+
+/** The literal runs of `messages` (module note), longest first, deduplicated by their tokens, at most MAX_MESSAGE_PHRASES. */
+function literalRuns(messages: string[]): string[] {
   const runs = new Map<string, string>();
-  for (const m of text.matchAll(EXCEPTION_LINE_RE)) {
-    // PHP ends a message with its location (` in /app/src/x.php:12`), not part of the literal.
-    for (const part of m[1].replace(/ in \S+:\d+\s*$/, "").replace(INTERPOLATED_RE, "|").split(/[^\p{L}\s,;'’_-]+/u)) {
+  for (const message of messages) {
+    for (const part of message.replace(INTERPOLATED_RE, "|").split(/[^\p{L}\s,;'’_-]+/u)) {
       const run = part.replace(/^[\s,;'’-]+|[\s,;'’-]+$/g, "");
       const words = tokenize(run);
       if (words.length < MIN_PHRASE_WORDS) continue;

@@ -7,7 +7,7 @@
  * whether tests are asked for. Pure.
  */
 import { tokenize, tokenizeQuery } from "../../indexer/store/contract";
-import { messagePhrases } from "./error-messages";
+import { MAX_MESSAGE_PHRASES, messagePhrases, quotedPhrases } from "./error-messages";
 import { optionFlags } from "./option-flags";
 import { parseStackFrames, type StackFrame } from "./stack-frames";
 
@@ -44,8 +44,11 @@ export interface ParsedQuery {
   frames: StackFrame[];
   /** Long command-line options written in the query (`--collect-only`), as written (optionFlags). */
   optionFlags: string[];
-  /** Literal runs of pasted exception messages, longest first (messagePhrases). */
-  messages: string[];
+  /**
+   * Literal runs to look up as phrases: of pasted exception messages (messagePhrases) and, in a
+   * question, of double-quoted phrases (quotedPhrases); at most MAX_MESSAGE_PHRASES.
+   */
+  phrases: string[];
   /** Members written with their container (`JsonReader.skipValue`, `LineBuffer::fill`, `Base#compile!`), as written (qualifiedNames). */
   qualified: QualifiedName[];
 }
@@ -282,6 +285,14 @@ export function hasReportShape(raw: string): boolean {
   return raw.trim().split("\n").filter((l) => l.trim()).length >= REPORT_MIN_LINES;
 }
 
+/** Exception messages' literal runs and, in a question (a report quotes code and output), quoted ones. */
+function phrasesOf(raw: string, isReport: boolean): string[] {
+  const messages = messagePhrases(raw);
+  if (isReport) return messages;
+  const seen = new Set(messages.map((m) => m.toLowerCase()));
+  return [...messages, ...quotedPhrases(raw).filter((q) => !seen.has(q.toLowerCase()))].slice(0, MAX_MESSAGE_PHRASES);
+}
+
 /** Parses `raw` (markup and environment listings removed first, long paths shortened); never throws. */
 export function parseQuery(raw: string): ParsedQuery {
   const full = stripListings(stripMarkup(raw));
@@ -330,5 +341,5 @@ export function parseQuery(raw: string): ParsedQuery {
   // A joined compound is evidence of code where the index has it: English spells it apart.
   const codeTerms = [...new Set([...codeEvidenceWords(text).flatMap((w) => tokenize(w)), ...joinedCompounds])].filter((t) => termSet.has(t));
   const titleNames = isReport ? codeNames(text.trimStart().split("\n", 1)[0]).map((n) => n.toLowerCase()) : [];
-  return { text, terms, identifiers, pathHints, mentionsTests, isReport, codeTerms, titleNames, frames: parseStackFrames(raw), optionFlags: optionFlags(full), messages: messagePhrases(raw), qualified };
+  return { text, terms, identifiers, pathHints, mentionsTests, isReport, codeTerms, titleNames, frames: parseStackFrames(raw), optionFlags: optionFlags(full), phrases: phrasesOf(raw, isReport), qualified };
 }

@@ -235,8 +235,8 @@ export async function runSearch(deps: SearchDeps, pendingTargets: RepoTarget[] |
   const optionFiles = query.optionFlags.length
     ? eachRepo(targets, "option lookup", (t) => optionDeclarationFiles(channelDeps.db, t.id, t.commit, query.optionFlags, filters), () => new Map<string, string>())
     : Promise.resolve([]);
-  const raising = query.messages.length
-    ? eachRepo(targets, "message lookup", (t) => messageFiles(channelDeps.db, t.id, t.commit, query.messages, filters), () => new Map<string, string>())
+  const raising = query.phrases.length
+    ? eachRepo(targets, "message lookup", (t) => messageFiles(channelDeps.db, t.id, t.commit, query.phrases, filters), () => new Map<string, string>())
     : Promise.resolve([]);
   const traceChunks =
     query.isReport && query.frames.length

@@ -5,7 +5,9 @@
  * what D1 already holds, and completing it (snapshot flip, then garbage collection).
  */
 import { createVectorStore } from "../indexer/store/vectors";
-import { activateSnapshot, collectGarbage, getRepoEmbedding, listKnownFileIds } from "../indexer/store/d1/snapshots";
+import { ownPackages, ROOT_MANIFEST_PATHS, workspaceManifestPaths } from "../indexer/own-packages";
+import type { RepoPackage } from "../indexer/store/contract";
+import { activateSnapshot, collectGarbage, getRepoEmbedding, listKnownFileIds, readFileTexts } from "../indexer/store/d1/snapshots";
 import type { SourceSnapshot } from "../indexer/source/snapshot";
 import { loadConfig, type Env } from "../worker/env";
 import { addMember } from "./ledger";
@@ -52,11 +54,26 @@ export async function planUnchanged(
 }
 
 /**
- * Completes a job: writes the snapshot's membership and flips `repos.active_commit` (one D1
- * transaction), then deletes what no snapshot references. Idempotent; safe to retry.
+ * The packages a snapshot publishes (indexer/own-packages.ts), from the texts of its root
+ * manifests and then of the workspace `package.json` files they declare: two D1 reads at most.
+ * Malformed manifests give no package rather than an error; a failing D1 read throws, and the
+ * job's completion is retried as a whole.
+ */
+async function snapshotPackages(db: D1Database, repo: string, members: { path: string; fileId: string }[]): Promise<RepoPackage[]> {
+  const roots = await readFileTexts(db, repo, members.filter((m) => ROOT_MANIFEST_PATHS.includes(m.path)));
+  const workspace = new Set(workspaceManifestPaths(roots, members.map((m) => m.path)));
+  const memberTexts = workspace.size ? await readFileTexts(db, repo, members.filter((m) => workspace.has(m.path))) : new Map<string, string>();
+  return ownPackages(new Map([...roots, ...memberTexts]));
+}
+
+/**
+ * Completes a job: reads the packages the snapshot publishes, writes its membership and
+ * packages and flips `repos.active_commit` (one D1 transaction), then deletes what no snapshot
+ * references. Idempotent; safe to retry.
  */
 export async function finalizeJob(env: Env, repo: string, commit: string, members: { path: string; fileId: string }[]): Promise<void> {
   const config = loadConfig(env);
-  await activateSnapshot(env.DB, { repo, commit, members, embeddingModel: config.embeddingModel, embeddingDims: config.embeddingDimensions, now: Date.now() });
+  const packages = await snapshotPackages(env.DB, repo, members);
+  await activateSnapshot(env.DB, { repo, commit, members, packages, embeddingModel: config.embeddingModel, embeddingDims: config.embeddingDimensions, now: Date.now() });
   await collectGarbage(env.DB, createVectorStore(env, config), repo, commit);
 }

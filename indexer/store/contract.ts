@@ -132,6 +132,19 @@ export function chunkId(fileIdHex: string, ordinal: number): string {
 }
 
 /**
+ * A package the repo itself publishes, as its manifest names it: a row of D1
+ * `snapshot_packages`. Written at activation (indexer/own-packages.ts reads root and workspace
+ * `package.json` files); read by search, where a stack frame under `node_modules/<name>/` then
+ * names the repo file at `<folder>/<rest>` (worker/search/stack-trace.ts).
+ */
+export interface RepoPackage {
+  /** The published name, `express` or `@hono/node-server`. */
+  name: string;
+  /** The folder holding the manifest, `""` for the repo root, `packages/server` for a workspace member. */
+  folder: string;
+}
+
+/**
  * Port for text embeddings. Implementations: `indexer/embed/local.ts` (hashed features, the
  * default offline) and `indexer/embed/workers-ai.ts`.
  */

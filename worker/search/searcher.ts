@@ -12,7 +12,7 @@
  * returns no results with confidence `low` and the reason, without running any channel.
  */
 import { LOCAL_EMBEDDING_MODEL } from "../../indexer/embed/local";
-import { tokenize, tokenizeQuery, type EmbeddingProvider, type VectorStore } from "../../indexer/store/contract";
+import { tokenize, tokenizeQuery, type EmbeddingProvider, type RepoPackage, type VectorStore } from "../../indexer/store/contract";
 import { bm25Channel, documentFrequencies } from "./channels/bm25";
 import { pathChannel } from "./channels/path";
 import { type ChannelScope } from "./channels/scope";
@@ -53,7 +53,7 @@ export const MODE_CHANNELS: Record<SearchMode, ChannelName[]> = {
   symbol: ["symbol"],
 };
 
-/** A repo to search: its id, active snapshot and embedding provenance. */
+/** A repo to search: its id, active snapshot, embedding provenance and the packages it publishes. */
 export interface RepoTarget {
   id: string;
   commit: string;
@@ -61,6 +61,11 @@ export interface RepoTarget {
   indexedAt?: number | null;
   embeddingModel: string | null;
   embeddingDims: number | null;
+  /**
+   * The npm packages that snapshot publishes (D1 `snapshot_packages`): a report's frames under
+   * `node_modules/<name>/` name this repo's files (worker/search/stack-trace.ts). None when absent.
+   */
+  packages?: RepoPackage[];
 }
 
 /** Search options after validation. */
@@ -257,9 +262,12 @@ export async function runSearch(deps: SearchDeps, pendingTargets: RepoTarget[] |
   const head = fused.slice(0, Math.max(options.k * 4, 40));
   const declaring = new Map((await optionFiles).flatMap((m) => [...m]));
   const raisers = new Map((await raising).flatMap((m) => [...m]));
-  const anchor = traceAnchor(query.frames, (await traceChunks).flat());
+  // A frame under node_modules/<name>/ names a file only in the repo publishing <name>.
+  const packages = new Map(targets.map((t) => [t.id, t.packages ?? []]));
+  const anchor = traceAnchor(query.frames, (await traceChunks).flat(), packages);
   // The chunk where the trace surfaced, each declaring file's declaration and the chunk raising
-  // a pasted message are named by the query itself: they rank in the head at least as if one channel had ranked them first, so the
+  // a pasted message are named by the query itself: they rank in the head at least as if one
+  // channel had ranked them first, so the
   // priors below can lift their files even when no channel nominated them.
   const anchors = [
     ...(anchor ? [anchor.id] : []),
@@ -274,14 +282,14 @@ export async function runSearch(deps: SearchDeps, pendingTargets: RepoTarget[] |
   }
   const loaded = head.flatMap((h) => {
     const row = rows.get(h.chunkId);
-    return row ? [{ ...h, row, path: row.path, kind: row.kind, symbol: row.symbol, container: row.container, content: row.content, language: row.language }] : [];
+    return row ? [{ ...h, row, repo: row.repo, path: row.path, kind: row.kind, symbol: row.symbol, container: row.container, content: row.content, language: row.language }] : [];
   });
   const covered = rerankByCoverage(loaded, selection.selected, weightDf, totalDocs, { report: query.isReport });
   // A report asks for the source file to change: docs and examples rank lower, a file matching
   // it in several chunks ranks higher, and so does the file where its stack trace ends. A
   // question asks for code too, unless it names the kind of supporting file it wants.
   const reported = query.isReport
-    ? applyTracePrior(addFileEvidence(applySupportPrior(covered), fileOf), query.frames, anchor?.id)
+    ? applyTracePrior(addFileEvidence(applySupportPrior(covered), fileOf), query.frames, anchor?.id, packages)
     : applySupportPrior(covered, new Set([...askedSupportKinds(query.text), ...query.pathHints.flatMap((h) => supportKind(h) ?? [])]), true);
   // The file declaring a command-line option the query names holds the code it switches on; the
   // file raising a message it pastes is where its trouble starts.

@@ -75,6 +75,37 @@ describe("frameMatch", () => {
   ])("%s names %s: %i", (frame, path, want) => expect(frameMatch(frame, path)).toBe(want));
 });
 
+describe("frameMatch in a repo that publishes npm packages", () => {
+  const express = [{ name: "express", folder: "" }];
+  const monorepo = [
+    { name: "acme", folder: "" },
+    { name: "@acme/server", folder: "packages/server" },
+  ];
+  it.each([
+    // The repo is the package: the path after node_modules/<name>/ is its own path.
+    ["/app/node_modules/express/lib/response.js", "lib/response.js", express, 2],
+    ["/app/node_modules/express/index.js", "index.js", express, 1],
+    ["/app/node_modules/.pnpm/express@4.18.2/node_modules/express/lib/router/index.js", "lib/router/index.js", express, 3],
+    ["C:/srv/api/node_modules/express/lib/response.js", "lib/response.js", express, 2],
+    ["/app/node_modules/@acme/server/lib/handler.js", "packages/server/lib/handler.js", monorepo, 4],
+    ["/app/node_modules/acme/src/index.ts", "src/index.ts", monorepo, 2],
+    // Only that path, and only that package: another package, a name's prefix, a scope's other
+    // member, a different folder, and the same frame in a repo that publishes nothing.
+    ["/app/node_modules/express/lib/response.js", "src/lib/response.js", express, 0],
+    ["/app/node_modules/router/lib/layer.js", "lib/layer.js", express, 0],
+    ["/app/node_modules/express-session/lib/response.js", "lib/response.js", express, 0],
+    ["/app/node_modules/@acme/client/lib/handler.js", "packages/server/lib/handler.js", monorepo, 0],
+    ["/app/node_modules/@acme/server/lib/handler.js", "lib/handler.js", monorepo, 0],
+    ["/app/node_modules/express/lib/response.js", "lib/response.js", [], 0],
+    ["/app/node_modules/zod/src/index.ts", "src/index.ts", express, 0],
+    // The installed-package rule still holds beside it, and frames outside node_modules/ are read as before.
+    ["/app/node_modules/express/lib/response.js", "vendor/express/lib/response.js", express, 3],
+    ["/home/u/express/lib/response.js", "lib/response.js", express, 2],
+    // Python has no such rule: site-packages/ frames keep their package folder.
+    ["/venv/lib/python3.11/site-packages/express/lib/response.py", "lib/response.py", express, 0],
+  ])("%s names %s: %i", (frame, path, packages, want) => expect(frameMatch(frame, path, packages)).toBe(want));
+});
+
 describe("isThrowHelper", () => {
   it.each([
     ["fmt::v12::report_error", true],
@@ -235,6 +266,43 @@ describe("applyTracePrior", () => {
     const frames = parseStackFrames('  File "/usr/lib/python3.9/argparse.py", line 2483, in _get_value');
     expect(applyTracePrior(candidates, frames)).toEqual(candidates);
   });
+
+  it("lifts an installed npm package's file only in the repo that publishes the package", () => {
+    const report = [
+      "TypeError: path must be absolute or specify root to res.sendFile",
+      "    at ServerResponse.sendFile (/srv/api/node_modules/express/lib/response.js:395:11)",
+      "    at /srv/api/server.js:21:7",
+      "    at Layer.handleRequest (/srv/api/node_modules/router/lib/layer.js:152:17)",
+    ].join("\n");
+    const frames = parseStackFrames(report);
+    const files = [
+      { repo: "express", path: "lib/application.js", score: 1 },
+      { repo: "express", path: "lib/response.js", score: 0.8 },
+      { repo: "app", path: "lib/response.js", score: 0.9 },
+    ];
+    const packages = new Map([
+      ["express", [{ name: "express", folder: "" }]],
+      ["app", [{ name: "my-app", folder: "" }]],
+    ]);
+    expect(applyTracePrior(files, frames, undefined, packages)).toEqual([
+      { repo: "express", path: "lib/response.js", score: 0.8 * TRACE_PRIOR },
+      { repo: "express", path: "lib/application.js", score: 1 },
+      { repo: "app", path: "lib/response.js", score: 0.9 },
+    ]);
+    // Without packages the frame names no file: the installed-package rule.
+    expect(applyTracePrior(files, frames)).toEqual(files);
+    expect(applyTracePrior(files, frames, undefined, new Map([["app", [{ name: "express", folder: "" }]]]))[0]).toEqual({ repo: "app", path: "lib/response.js", score: 0.9 * TRACE_PRIOR });
+  });
+
+  it("lifts a file with the same path in several repos when the frame names it in each", () => {
+    const frames = parseStackFrames("    at verify (src/utils/jwt/jwt.ts:80:11)");
+    const files = [
+      { repo: "a", path: "src/index.ts", score: 1 },
+      { repo: "a", path: "src/utils/jwt/jwt.ts", score: 0.6 },
+      { repo: "b", path: "src/utils/jwt/jwt.ts", score: 0.55 },
+    ];
+    expect(applyTracePrior(files, frames).map((c) => [c.repo, c.score])).toEqual([["a", 0.6 * TRACE_PRIOR], ["b", 0.55 * TRACE_PRIOR], ["a", 1]]);
+  });
 });
 
 describe("traceAnchor", () => {
@@ -260,6 +328,13 @@ describe("traceAnchor", () => {
     const helper = c("raise", "pkg/errors.py", 7, 9);
     expect(traceAnchor(thrown, [helper, c("main", "pkg/cli.py", 1, 5)])?.id).toBe("main");
     expect(traceAnchor(thrown, [helper])?.id).toBe("raise");
+  });
+
+  it("takes a chunk of an installed npm package's file only in the repo that publishes it", () => {
+    const npm = parseStackFrames("    at ServerResponse.sendFile (/srv/api/node_modules/express/lib/response.js:395:11)\n    at /srv/api/server.js:21:7");
+    const chunks = [{ ...c("app", "lib/response.js", 380, 420), repo: "app" }, { ...c("express", "lib/response.js", 373, 415), repo: "express" }];
+    expect(traceAnchor(npm, chunks, new Map([["express", [{ name: "express", folder: "" }]]]))?.id).toBe("express");
+    expect(traceAnchor(npm, chunks)).toBeNull();
   });
 
   it("needs the line inside the chunk", () => {

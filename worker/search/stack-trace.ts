@@ -11,8 +11,11 @@
  * the chunk holding the frame's line is looked up (`frameChunks`, in the channels' D1 round
  * trip) and joins the fused head, so the prior can lift it.
  *
- * Frames come from worker/search/stack-frames (formats listed there).
+ * Frames come from worker/search/stack-frames (formats listed there). Which repo file a frame
+ * names depends on the repo only for `node_modules/<name>/`: in a repo that publishes `<name>`
+ * (its RepoPackage rows) the frame names its own file.
  */
+import type { RepoPackage } from "../../indexer/store/contract";
 import { commonTailSegments } from "./channels/path";
 import { SNAPSHOT_JOIN } from "./channels/scope";
 import { filterSql, likeEscape } from "./filters";
@@ -32,6 +35,8 @@ export const TRACE_PRIOR = 2;
 
 /** Directories under which installed packages live: what follows starts with the package's own name. */
 const PACKAGE_ROOT_RE = /^(?:.*\/)?(?:site-packages|dist-packages|node_modules)\/(.+)$/;
+/** An npm package's installed file, innermost `node_modules/` (pnpm's `.pnpm/x@1/node_modules/x/` too): group 1 starts with its name. */
+const NODE_MODULES_RE = /^(?:.*\/)?node_modules\/(.+)$/;
 /**
  * Directories that hold one installed package each, named for it (and its version), with the
  * package's files laid out as in its repo: Ruby gems (`gems/rack-2.2.3/lib/rack/builder.rb`,
@@ -99,6 +104,26 @@ const namesNoFile = (framePath: string) =>
   PSEUDO_PATH_RE.test(framePath) || GO_STDLIB_RE.test(framePath) || RUST_STD_RE.test(framePath) || (STDLIB_RE.test(framePath) && !installedFile(framePath));
 
 /**
+ * The repo path an npm frame names in the repo that publishes its package: the path after
+ * `node_modules/<name>/` under the package's folder (`node_modules/express/lib/response.js` ->
+ * `lib/response.js` for `express` at the root, `node_modules/@acme/server/lib/x.js` ->
+ * `packages/server/lib/x.js` for `@acme/server` in `packages/server`). Null when the frame is
+ * not in one of `packages`. An npm package installs its files as its folder holds them (no
+ * build output is mapped back: `dist/` stays `dist/`).
+ */
+function ownPackagePath(framePath: string, packages: readonly RepoPackage[]): string | null {
+  if (!packages.length) return null;
+  const m = NODE_MODULES_RE.exec(framePath);
+  if (!m) return null;
+  for (const p of packages) {
+    if (!m[1].startsWith(`${p.name}/`)) continue;
+    const rest = m[1].slice(p.name.length + 1);
+    return p.folder ? `${p.folder}/${rest}` : rest;
+  }
+  return null;
+}
+
+/**
  * How well a frame's `framePath` names the repo file `path`: the number of trailing path
  * segments they share (more is a better match; equal paths match fully), or 0 when it does not
  * name it. A frame under an installed-package directory (`site-packages/`, `node_modules/`)
@@ -114,11 +139,15 @@ const namesNoFile = (framePath: string) =>
  * `/usr/local/go/src/`, Rust's `/rustc/<commit>/library/`) and a pseudo-path
  * (`<frozen importlib._bootstrap>`, `<string>`) name nothing; any other path needs at least its
  * last two segments to agree (`/Users/a/sympy/sympy/core/numbers.py` names
- * `sympy/core/numbers.py`; a bare `mod.py` names only a top-level `mod.py`). Case-sensitive, as
- * paths are.
+ * `sympy/core/numbers.py`; a bare `mod.py` names only a top-level `mod.py`). In a repo that
+ * publishes the npm package (`packages`, its RepoPackage rows), a frame under
+ * `node_modules/<name>/` also names the file at the path after the name in the package's folder
+ * (ownPackagePath: `node_modules/express/lib/response.js` names `lib/response.js` in express's
+ * repo), as fully as an equal path; a Python distribution needs no such rule, its import package
+ * keeps its folder name in the repo (`src/_pytest/`). Case-sensitive, as paths are.
  */
-export function frameMatch(framePath: string, path: string): number {
-  return matchFramePath(readFramePath(framePath), path);
+export function frameMatch(framePath: string, path: string, packages: readonly RepoPackage[] = []): number {
+  return matchFramePath(readFramePath(framePath, packages), path);
 }
 
 /** What frameMatch needs of a frame's path, read once per frame: its regexes then run once, not once per candidate file. */
@@ -128,11 +157,32 @@ interface FramePath {
   installed: InstalledFile | null;
   /** The segments a repo path's tail is compared with. */
   segments: string[];
+  /** The repo path it names as the repo's own npm package's file (ownPackagePath), or null. */
+  ownPath: string | null;
 }
 
-function readFramePath(framePath: string): FramePath {
+function readFramePath(framePath: string, packages: readonly RepoPackage[] = []): FramePath {
   const installed = installedFile(framePath);
-  return { path: framePath, namesNoFile: namesNoFile(framePath), installed, segments: installed ? installed.tail : framePath.split("/") };
+  return {
+    path: framePath,
+    namesNoFile: namesNoFile(framePath),
+    installed,
+    segments: installed ? installed.tail : framePath.split("/"),
+    ownPath: ownPackagePath(framePath, packages),
+  };
+}
+
+/**
+ * A frame path read once per repo (readFramePath with that repo's packages): its regexes then
+ * run once per frame and repo, not once per candidate file.
+ */
+function frameReader(framePath: string, packagesOf: (repo: string | undefined) => readonly RepoPackage[]): (repo: string | undefined) => FramePath {
+  const read = new Map<string | undefined, FramePath>();
+  return (repo) => {
+    let frame = read.get(repo);
+    if (!frame) read.set(repo, (frame = readFramePath(framePath, packagesOf(repo))));
+    return frame;
+  };
 }
 
 /**
@@ -151,7 +201,7 @@ function inWorkspaceFolder(name: string, folder: string | undefined): boolean {
 /** frameMatch of a frame path read by readFramePath. */
 function matchFramePath(frame: FramePath, path: string): number {
   const p = path.split("/");
-  if (frame.path === path) return p.length;
+  if (frame.path === path || frame.ownPath === path) return p.length;
   if (frame.namesNoFile) return 0;
   const inPackage = frame.installed?.inPackage;
   if (inPackage === path) return p.length;
@@ -201,28 +251,37 @@ function innermostPick<T>(frames: StackFrame[], pick: (frame: StackFrame) => T |
   return helper;
 }
 
+/** Packages by repo id (RepoTarget.packages), for frames under `node_modules/`. */
+export type RepoPackages = ReadonlyMap<string, readonly RepoPackage[]>;
+
+const packagesIn = (packages: RepoPackages | undefined) => (repo: string | undefined) => (repo === undefined ? undefined : packages?.get(repo)) ?? [];
+
 /**
  * Multiplies by TRACE_PRIOR the scores of the candidates in the file of the innermost frame
- * that names one of the candidates' files (the best-matching one, frameMatch; a throw helper's
- * frame only when no outer frame names one, innermostPick), and once more the score of the
- * `anchor` chunk (traceAnchor: the one holding that frame's line, where the failure surfaced),
- * then re-sorts best first (ties: input order). No frame naming a candidate's file: the
- * candidates are returned as they are. Returns a new array.
+ * that names one of the candidates' files (the best-matching one, frameMatch with the
+ * candidate's repo's `packages`; a throw helper's frame only when no outer frame names one,
+ * innermostPick), and once more the score of the `anchor` chunk (traceAnchor: the one holding
+ * that frame's line, where the failure surfaced), then re-sorts best first (ties: input order).
+ * The file is its path in every repo where the frame names it as well. No frame naming a
+ * candidate's file: the candidates are returned as they are. Returns a new array.
  */
-export function applyTracePrior<T extends { score: number; path: string; chunkId?: string }>(candidates: T[], frames: StackFrame[], anchor?: string): T[] {
+export function applyTracePrior<T extends { score: number; path: string; repo?: string; chunkId?: string }>(candidates: T[], frames: StackFrame[], anchor?: string, packages?: RepoPackages): T[] {
   if (!frames.length) return candidates;
-  const paths = [...new Set(candidates.map((c) => c.path))];
-  const file = innermostPick(frames, (f) => {
-    const frame = readFramePath(f.path);
+  const files = new Map(candidates.map((c) => [`${c.repo ?? ""}\0${c.path}`, { repo: c.repo, path: c.path }]));
+  const picked = innermostPick(frames, (f) => {
+    const frameIn = frameReader(f.path, packagesIn(packages));
+    const matches = new Map<string, number>();
     let [best, file] = [0, null as string | null];
-    for (const p of paths) {
-      const n = matchFramePath(frame, p);
-      if (n > best) [best, file] = [n, p];
+    for (const [key, c] of files) {
+      const n = matchFramePath(frameIn(c.repo), c.path);
+      matches.set(key, n);
+      if (n > best) [best, file] = [n, c.path];
     }
-    return file;
+    return file === null ? null : { file, best, matches };
   });
-  if (!file) return candidates;
-  return applyPrior(candidates, (c) => (c.path === file ? TRACE_PRIOR : 1) * (anchor !== undefined && c.chunkId === anchor ? TRACE_PRIOR : 1));
+  if (!picked) return candidates;
+  const named = (c: T) => c.path === picked.file && picked.matches.get(`${c.repo ?? ""}\0${c.path}`) === picked.best;
+  return applyPrior(candidates, (c) => (named(c) ? TRACE_PRIOR : 1) * (anchor !== undefined && c.chunkId === anchor ? TRACE_PRIOR : 1));
 }
 
 /** A chunk of a snapshot that holds the line of a stack frame (`frameChunks`). */
@@ -266,18 +325,18 @@ export async function frameChunks(db: D1Database, repo: string, commit: string, 
 
 /**
  * The chunk where the trace surfaced: among `chunks` (frameChunks of every searched repo), the
- * one holding the line of the innermost frame that names its file (best frameMatch; then the
- * smallest chunk, a method before its class; past throw helpers, innermostPick). Null when no
- * frame names a looked-up file.
+ * one holding the line of the innermost frame that names its file (best frameMatch, with the
+ * chunk's repo's `packages`; then the smallest chunk, a method before its class; past throw
+ * helpers, innermostPick). Null when no frame names a looked-up file.
  */
-export function traceAnchor(frames: StackFrame[], chunks: FrameChunk[]): FrameChunk | null {
+export function traceAnchor(frames: StackFrame[], chunks: FrameChunk[], packages?: RepoPackages): FrameChunk | null {
   return innermostPick(frames, (f) => {
-    const frame = readFramePath(f.path);
+    const frameIn = frameReader(f.path, packagesIn(packages));
     let best: FrameChunk | null = null;
     let bestMatch = 0;
     for (const c of chunks) {
       if (c.startLine > f.line || c.endLine < f.line) continue;
-      const n = matchFramePath(frame, c.path);
+      const n = matchFramePath(frameIn(c.repo), c.path);
       if (n > bestMatch || (n > 0 && n === bestMatch && c.endLine - c.startLine < best!.endLine - best!.startLine)) [best, bestMatch] = [c, n];
     }
     return best;

@@ -9,6 +9,7 @@
 import { KNOWN_LANGUAGES } from "../../indexer/chunk/languages";
 import { z } from "zod";
 import { createEmbeddingProvider } from "../../indexer/embed";
+import type { RepoPackage } from "../../indexer/store/contract";
 import { createVectorStore } from "../../indexer/store/vectors";
 import { CodeSearchError } from "../errors";
 import { coalescingD1 } from "../search/d1-coalesce";
@@ -66,6 +67,22 @@ async function targets(ctx: ServiceContext, input: z.output<typeof searchInput>)
 }
 
 /**
+ * The `packages` column of the repos read (a JSON array of `{name, folder}`, built by SQLite's
+ * json_group_array) as RepoPackage rows; anything else gives none, so a bad row costs only the
+ * node_modules frames of that repo, never the search.
+ */
+function parsePackages(json: string | null): RepoPackage[] {
+  if (!json) return [];
+  try {
+    const rows: unknown = JSON.parse(json);
+    if (!Array.isArray(rows)) return [];
+    return rows.filter((r): r is RepoPackage => !!r && typeof r === "object" && typeof r.name === "string" && typeof r.folder === "string");
+  } catch {
+    return [];
+  }
+}
+
+/**
  * REST accepts `query` (the MCP name) as an alias of `q`. Returns the input with `q` set.
  * @throws CodeSearchError("invalid_input") when both are given and differ.
  */
@@ -101,14 +118,19 @@ export async function search(ctx: ServiceContext, raw: SearchInput): Promise<Sea
   // The repos rows below and the query's term statistics (read in runSearch meanwhile) go out
   // in one D1 round trip.
   const db = coalescingD1(ctx.env.DB);
-  type RepoRow = { id: string; active_commit: string | null; active_indexed_at: number | null; status: string; embedding_model: string | null; embedding_dims: number | null };
+  type RepoRow = { id: string; active_commit: string | null; active_indexed_at: number | null; status: string; embedding_model: string | null; embedding_dims: number | null; packages: string | null };
   const notReady: RepoRow[] = [];
   const ready = (async (): Promise<RepoTarget[]> => {
     const parts: string[][] = [];
     for (let i = 0; i < ids.length; i += 90) parts.push(ids.slice(i, i + 90));
     const reads = parts.map((part) =>
       db
-        .prepare(`SELECT id, active_commit, active_indexed_at, status, embedding_model, embedding_dims FROM repos WHERE id IN (${part.map(() => "?").join(", ")})`)
+        .prepare(
+          "SELECT id, active_commit, active_indexed_at, status, embedding_model, embedding_dims, " +
+            // The active snapshot's packages ride along in the same statement (no extra round trip).
+            "(SELECT json_group_array(json_object('name', p.name, 'folder', p.folder)) FROM snapshot_packages p WHERE p.repo = repos.id AND p.commit_sha = repos.active_commit) AS packages " +
+            `FROM repos WHERE id IN (${part.map(() => "?").join(", ")})`,
+        )
         .bind(...part)
         .all<RepoRow>(),
     );
@@ -119,7 +141,7 @@ export async function search(ctx: ServiceContext, raw: SearchInput): Promise<Sea
     notReady.push(...rows.filter((r) => !r.active_commit));
     const found = rows
       .filter((r) => r.active_commit)
-      .map((r) => ({ id: r.id, commit: r.active_commit!, indexedAt: r.active_indexed_at, embeddingModel: r.embedding_model, embeddingDims: r.embedding_dims }));
+      .map((r) => ({ id: r.id, commit: r.active_commit!, indexedAt: r.active_indexed_at, embeddingModel: r.embedding_model, embeddingDims: r.embedding_dims, packages: parsePackages(r.packages) }));
     if (!found.length) {
       throw new CodeSearchError("index_not_ready", `No searched repo has a completed index yet (${notReady.map((r) => `${r.id}: ${r.status}`).join(", ")}); retry when indexing is done.`);
     }

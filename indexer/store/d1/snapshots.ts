@@ -3,16 +3,18 @@
  *
  * Snapshot bookkeeping in D1, done by the RepoCoordinator:
  * - which file versions a repo already has (`listKnownFileIds`), so unchanged files are skipped;
- * - `activateSnapshot`: writes `snapshot_files` for (repo, commit) and flips `repos.active_commit`
- *   in the same transaction, so readers see the old snapshot or the new one, never a mix;
+ * - `activateSnapshot`: writes `snapshot_files` and `snapshot_packages` for (repo, commit) and
+ *   flips `repos.active_commit` in the same transaction, so readers see the old snapshot or the
+ *   new one, never a mix;
+ * - `readFileTexts`: the text of a few file versions (the manifests the packages are read from);
  * - `collectGarbage`: deletes snapshots other than the active one and every file version (rows
  *   and vectors) no snapshot references;
  * - `deleteRepoData`: removes a repo entirely.
  */
-import type { VectorStore } from "../contract";
+import type { RepoPackage, VectorStore } from "../contract";
 import { deleteFileStatements } from "./write-files";
 
-/** Rows per multi-row INSERT into snapshot_files: 4 parameters each, under D1's 100 per statement. */
+/** Rows per multi-row INSERT into snapshot_files and snapshot_packages: 4 parameters each, under D1's 100 per statement. */
 const SNAPSHOT_ROWS_PER_INSERT = 24;
 /** File versions deleted per D1 batch during garbage collection (4 statements each). */
 const GC_FILES_PER_BATCH = 50;
@@ -63,20 +65,52 @@ export interface SnapshotActivation {
   embeddingDims: number;
   /** ms since epoch. */
   now: number;
+  /** Packages the snapshot publishes (indexer/own-packages.ts); none when absent. */
+  packages?: RepoPackage[];
 }
 
 /**
- * Writes the snapshot's membership and makes it the repo's active snapshot, in one D1
- * transaction (`db.batch`): rows for (repo, commit) are replaced, then `repos.active_commit`
- * is flipped by a single UPDATE. Idempotent.
+ * Texts of `files` (file versions of `repo` that D1 holds), by path; a file without a row is
+ * left out. One statement per IDS_PER_QUERY files.
+ */
+export async function readFileTexts(db: D1Database, repo: string, files: { path: string; fileId: string }[]): Promise<Map<string, string>> {
+  const texts = new Map<string, string>();
+  for (let i = 0; i < files.length; i += IDS_PER_QUERY) {
+    const part = files.slice(i, i + IDS_PER_QUERY);
+    const { results } = await db
+      .prepare(`SELECT file_id, text FROM files WHERE repo = ? AND file_id IN (${part.map(() => "?").join(", ")})`)
+      .bind(repo, ...part.map((f) => f.fileId))
+      .all<{ file_id: string; text: string }>();
+    const byId = new Map(results.map((r) => [r.file_id, r.text]));
+    for (const f of part) if (byId.has(f.fileId)) texts.set(f.path, byId.get(f.fileId)!);
+  }
+  return texts;
+}
+
+/**
+ * Writes the snapshot's membership and packages and makes it the repo's active snapshot, in
+ * one D1 transaction (`db.batch`): rows for (repo, commit) are replaced, then
+ * `repos.active_commit` is flipped by a single UPDATE. Idempotent.
  */
 export async function activateSnapshot(db: D1Database, a: SnapshotActivation): Promise<void> {
-  const statements: D1PreparedStatement[] = [db.prepare("DELETE FROM snapshot_files WHERE repo = ? AND commit_sha = ?").bind(a.repo, a.commit)];
+  const statements: D1PreparedStatement[] = [
+    db.prepare("DELETE FROM snapshot_files WHERE repo = ? AND commit_sha = ?").bind(a.repo, a.commit),
+    db.prepare("DELETE FROM snapshot_packages WHERE repo = ? AND commit_sha = ?").bind(a.repo, a.commit),
+  ];
   for (let i = 0; i < a.members.length; i += SNAPSHOT_ROWS_PER_INSERT) {
     const rows = a.members.slice(i, i + SNAPSHOT_ROWS_PER_INSERT);
     const values = rows.map(() => "(?, ?, ?, ?)").join(", ");
     statements.push(
       db.prepare(`INSERT INTO snapshot_files (repo, commit_sha, path, file_id) VALUES ${values}`).bind(...rows.flatMap((m) => [a.repo, a.commit, m.path, m.fileId])),
+    );
+  }
+  const packages = a.packages ?? [];
+  for (let i = 0; i < packages.length; i += SNAPSHOT_ROWS_PER_INSERT) {
+    const rows = packages.slice(i, i + SNAPSHOT_ROWS_PER_INSERT);
+    statements.push(
+      db
+        .prepare(`INSERT INTO snapshot_packages (repo, commit_sha, name, folder) VALUES ${rows.map(() => "(?, ?, ?, ?)").join(", ")}`)
+        .bind(...rows.flatMap((p) => [a.repo, a.commit, p.name, p.folder])),
     );
   }
   statements.push(
@@ -111,12 +145,15 @@ export async function deleteFileVersions(db: D1Database, vectors: VectorStore, r
 }
 
 /**
- * Deletes snapshots of `repo` other than `activeCommit`, then every file version (rows and
+ * Deletes snapshots of `repo` other than `activeCommit` (membership and packages), then every file version (rows and
  * vectors) that no remaining snapshot references. Returns how many file versions went.
  * Run only while no job of the repo writes files (the coordinator runs it when a job completes).
  */
 export async function collectGarbage(db: D1Database, vectors: VectorStore, repo: string, activeCommit: string): Promise<number> {
-  await db.prepare("DELETE FROM snapshot_files WHERE repo = ? AND commit_sha != ?").bind(repo, activeCommit).run();
+  await db.batch([
+    db.prepare("DELETE FROM snapshot_files WHERE repo = ? AND commit_sha != ?").bind(repo, activeCommit),
+    db.prepare("DELETE FROM snapshot_packages WHERE repo = ? AND commit_sha != ?").bind(repo, activeCommit),
+  ]);
   const { results } = await db
     .prepare("SELECT file_id FROM files WHERE repo = ?1 AND file_id NOT IN (SELECT file_id FROM snapshot_files WHERE repo = ?1)")
     .bind(repo)
@@ -126,7 +163,7 @@ export async function collectGarbage(db: D1Database, vectors: VectorStore, repo:
   return orphans.length;
 }
 
-/** Removes every row of `repo` (snapshots, files, chunks, FTS, symbols, the repo row) and its vectors. */
+/** Removes every row of `repo` (snapshots and their packages, files, chunks, FTS, symbols, the repo row) and its vectors. */
 export async function deleteRepoData(db: D1Database, vectors: VectorStore, repo: string): Promise<void> {
   const { results } = await db.prepare("SELECT id FROM chunks WHERE repo = ?").bind(repo).all<{ id: string }>();
   const ids = results.map((r) => r.id);
@@ -137,6 +174,7 @@ export async function deleteRepoData(db: D1Database, vectors: VectorStore, repo:
     db.prepare("DELETE FROM symbols WHERE repo = ?").bind(repo),
     db.prepare("DELETE FROM files WHERE repo = ?").bind(repo),
     db.prepare("DELETE FROM snapshot_files WHERE repo = ?").bind(repo),
+    db.prepare("DELETE FROM snapshot_packages WHERE repo = ?").bind(repo),
     db.prepare("DELETE FROM repos WHERE id = ?").bind(repo),
   ]);
 }

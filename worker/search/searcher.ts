@@ -267,8 +267,8 @@ export async function runSearch(deps: SearchDeps, pendingTargets: RepoTarget[] |
   const anchor = traceAnchor(query.frames, (await traceChunks).flat(), packages);
   // The chunk where the trace surfaced, each declaring file's declaration and the chunk raising
   // a pasted message are named by the query itself: they rank in the head at least as if one
-  // channel had ranked them first, so the
-  // priors below can lift their files even when no channel nominated them.
+  // channel had ranked them first, so the priors below can lift their files even when no
+  // channel nominated them.
   const anchors = [
     ...(anchor ? [anchor.id] : []),
     ...[...declaring.values()].slice(0, MAX_OPTION_ANCHORS),

@@ -6,10 +6,12 @@
  * `parse_context`, `file::file` a constructor); `#ifdef` guards, `extern "C"` and namespaces are
  * looked through; `template <..>` stays with its declaration; a function whose head
  * `#if`/`#else` split in two starts at the `#if`. Enumerators are `constant`
- * symbols inside the enum's chunk. C++ is parsed with lone macro lines (`FMT_BEGIN_NAMESPACE`)
- * commented out.
+ * symbols inside the enum's chunk. C and C++ are parsed with attribute-like macros
+ * (`class FMT_API format_error`, `FMT_CONSTEXPR20 void f()`) blanked, C++ also with lone macro
+ * lines (`FMT_BEGIN_NAMESPACE`) commented out (c-macros.ts).
  */
 import type { Node } from "web-tree-sitter";
+import { blankAttributeMacros, commentOutLoneMacros } from "./c-macros";
 import { fieldText, type Definition, type LanguageSpec, type ScopeContext } from "./spec";
 
 const NAME_TYPES = new Set(["identifier", "field_identifier", "qualified_identifier", "destructor_name", "operator_name", "type_identifier", "template_function"]);
@@ -148,38 +150,24 @@ function define(node: Node, ctx: ScopeContext): Definition | null {
   }
 }
 
-/** C and C++. */
+/**
+ * C, parsed with attribute-like macros (`static REDIS_INLINE int`) blanked (c-macros.ts), or as
+ * written when that parses worse: a clean head can let the parser's recovery from an error in
+ * the body swallow far more than the macro did.
+ */
 export const cFamilySpec: LanguageSpec = {
   define,
   isImport: (node) => node.type === "preproc_include" || node.type === "using_declaration",
   comments: new Set(["comment"]),
   headStart: splitHeadStart,
+  parseTexts: (text) => [blankAttributeMacros(text), text],
 };
 
-/**
- * A line that is only a macro at column 0: a name in capitals with an underscore, maybe called
- * with arguments on that line, no `;` (`FMT_BEGIN_NAMESPACE`, `FMT_END_EXPORT`,
- * `QT_BEGIN_NAMESPACE`, `FMT_PRAGMA_CLANG(diagnostic push)`, `Q_DECLARE_METATYPE(Foo)`).
- * Such macros expand to a namespace or export opener, a closer, an attribute or a pragma;
- * unexpanded, the parser glues them to the next declaration (`FMT_BEGIN_NAMESPACE namespace
- * detail {` reads as a function named `detail`).
- */
-const LONE_MACRO_LINE = /^(?=[A-Z0-9_]*_)(?=[A-Z0-9_]*[A-Z])[A-Z_][A-Z0-9_]{3,}(?:\((?:[^()\n]|\([^()\n]*\))*\))?(?=[ \t]*(?:\/\/.*)?\r?$)/gm;
-
-/** What follows a macro line that is not lone: a body (`TEST_F(A, b)\n{`) or the rest of a list (an enum's last constant). */
-const CONTINUES = /^\s*[{}:;,]/;
-
-/**
- * C++ text for the parser: each lone macro (LONE_MACRO_LINE) becomes a comment of the same
- * length (`/*` spaces `*\/`), so its line joins the declaration below as a comment above it
- * would. Only the parser sees this text.
- */
-function commentOutLoneMacros(text: string): string {
-  return text.replace(LONE_MACRO_LINE, (m: string, at: number) => {
-    const next = text.slice(at + m.length, at + m.length + 200).replace(/^[^\n]*/, "");
-    return CONTINUES.test(next) ? m : `/*${" ".repeat(m.length - 4)}*/`;
-  });
-}
-
-/** C++: C's rules, and lone macro lines commented out before parsing. */
-export const cppSpec: LanguageSpec = { ...cFamilySpec, parseText: commentOutLoneMacros };
+/** C++: C's rules, with lone macro lines commented out in both texts parsed. */
+export const cppSpec: LanguageSpec = {
+  ...cFamilySpec,
+  parseTexts(text) {
+    const commented = commentOutLoneMacros(text);
+    return [blankAttributeMacros(commented), commented];
+  },
+};

@@ -8,6 +8,7 @@ import type { ChunkedFile } from "../store/contract";
 import { detectLanguage, hasGrammar } from "./languages";
 import { splitLines } from "./lines";
 import { chunkMarkdown } from "./markdown";
+import type { Parser, Tree } from "web-tree-sitter";
 import { getParser } from "./parser";
 import { SPECS } from "./registry";
 import { chunkTree } from "./syntax";
@@ -24,6 +25,39 @@ export interface ChunkOptions {
   windowLines?: number;
   /** Overlap between consecutive windows (default 10). */
   windowOverlap?: number;
+}
+
+/** Lines inside ERROR nodes (outermost ones), a tree's damage. */
+function errorLines(tree: Tree): number {
+  if (!tree.rootNode.hasError) return 0;
+  let lines = 0;
+  let coveredTo = -1;
+  for (const e of tree.rootNode.descendantsOfType("ERROR")) {
+    if (!e || e.endPosition.row <= coveredTo) continue;
+    lines += e.endPosition.row - Math.max(e.startPosition.row, coveredTo + 1) + 1;
+    coveredTo = e.endPosition.row;
+  }
+  return lines;
+}
+
+/**
+ * Parses the texts in order (LanguageSpec.parseTexts) and keeps the first tree without errors,
+ * else the one with the fewest error lines (the earlier on a tie); the others are freed.
+ */
+function parseBest(parser: Parser, texts: string[]): { tree: Tree | null; parsed: string } {
+  let best: { tree: Tree | null; parsed: string; damage: number } = { tree: null, parsed: texts[0], damage: Infinity };
+  for (const parsed of texts) {
+    if (best.tree && parsed === best.parsed) continue;
+    const tree = parser.parse(parsed);
+    if (!tree) continue;
+    const damage = errorLines(tree);
+    if (damage < best.damage) {
+      best.tree?.delete();
+      best = { tree, parsed, damage };
+    } else tree.delete();
+    if (damage === 0) break;
+  }
+  return best;
 }
 
 /**
@@ -45,10 +79,11 @@ export async function chunkFile(path: string, text: string, options: ChunkOption
   if (hasGrammar(language) && lines.length > 0) {
     const parser = await getParser(language);
     const spec = SPECS[language];
-    const tree = parser.parse(spec.parseText ? spec.parseText(text) : text);
+    const { tree, parsed } = parseBest(parser, spec.parseTexts?.(text) ?? [text]);
     if (tree) {
       try {
-        const chunked = chunkTree(tree, spec, lines, language, { maxLines, windows });
+        const source = parsed === text ? undefined : { text, parsed };
+        const chunked = chunkTree(tree, spec, lines, language, { maxLines, windows, source });
         if (chunked) return chunked;
       } finally {
         tree.delete(); // trees live in wasm memory, not the JS heap

@@ -84,10 +84,12 @@ export interface LanguageSpec {
    */
   headStart?(node: Node): Node | null;
   /**
-   * The text handed to the parser instead of the file's (C++: lone macro lines commented
-   * out). It must keep every character's offset and line; chunks still hold the file's lines.
+   * Texts to parse instead of the file's, best first (C and C++: attribute-like macros blanked,
+   * then without that). The first that parses without errors is chunked, else the one with the
+   * fewest lines inside ERROR nodes. Each must keep every character's offset and line; chunks
+   * still hold the file's lines and signatures are read from the file's text.
    */
-  parseText?(text: string): string;
+  parseTexts?(text: string): string[];
 }
 
 /** Name of a node's `name` field, or "". */

@@ -40,6 +40,17 @@ const MAX_IMPORT_CHARS = 300;
 export interface SyntaxOptions {
   maxLines: number;
   windows: WindowOptions;
+  /**
+   * The file's text and the text the parser was given, when they differ (LanguageSpec.parseTexts):
+   * signatures are read from the file's text, so they keep what the parser did not see.
+   */
+  source?: ParsedSource;
+}
+
+/** A file's text and the same-length text it was parsed as. */
+export interface ParsedSource {
+  text: string;
+  parsed: string;
 }
 
 /** 1-based first line of a node. */
@@ -58,12 +69,24 @@ function collapse(text: string, max: number): string {
   return s.length > max ? s.slice(0, max - 1) + "…" : s;
 }
 
-/** The declaration head up to its body: `function getUser(id: string): User`. */
-function signatureOf(def: Definition): string | undefined {
+/**
+ * Where a node's head starts in the file's text: before the characters on its line that the
+ * parser saw as blanks (`FMT_CONSTEXPR20 basic_memory_buffer(..)` starts at the macro).
+ */
+function headStartIndex(node: Node, source: ParsedSource): number {
+  let i = node.startIndex;
+  while (i > 0 && (source.parsed[i - 1] === " " || source.parsed[i - 1] === "\t")) i--;
+  while (i < node.startIndex && source.parsed[i] === source.text[i]) i++;
+  return i;
+}
+
+/** The declaration head up to its body, as the file has it: `function getUser(id: string): User`. */
+function signatureOf(def: Definition, source?: ParsedSource): string | undefined {
   const node = def.node;
   const body = node.childForFieldName("body") ?? def.members ?? null;
-  let text = node.text;
-  if (body && body.startIndex > node.startIndex) text = text.slice(0, body.startIndex - node.startIndex);
+  const start = source ? headStartIndex(node, source) : node.startIndex;
+  let text = source ? source.text.slice(start, node.endIndex) : node.text;
+  if (body && body.startIndex > node.startIndex) text = text.slice(0, body.startIndex - start);
   // No body, or members that are the node itself (Go `const (`): the first line.
   else text = text.split("\n")[0];
   let sig = collapse(text, MAX_SIGNATURE_CHARS).replace(/\s*[{:]$/, "").replace(/\s*=\s*$/, "");
@@ -218,7 +241,7 @@ class SyntaxChunker {
     const outer = def.outer ?? def.node;
     const sym: SymbolDef = { name: def.name, kind, startLine: item.headStart ?? startLine(outer), endLine: endLine(outer) };
     if (container) sym.container = container;
-    const signature = signatureOf(def);
+    const signature = signatureOf(def, this.opts.source);
     if (signature) sym.signature = signature;
     if (item.doc) sym.doc = item.doc;
     this.symbols.push(sym);
@@ -323,7 +346,7 @@ class SyntaxChunker {
         this.splitContainer(item, def, kind, container);
         continue;
       }
-      const meta = { symbol: def.name || undefined, container, signature: signatureOf(def) };
+      const meta = { symbol: def.name || undefined, container, signature: signatureOf(def, this.opts.source) };
       const chunkKind = toChunkKind(kind);
       if (lines > this.opts.maxLines) {
         this.chunks.push(...lineWindows(this.lines, item.start, item.end, { size: this.opts.maxLines, overlap: this.opts.windows.overlap }, chunkKind, meta));
@@ -340,7 +363,7 @@ class SyntaxChunker {
     const name = def.name || container;
     const inner: Scope = def.transparent
       ? { inClass: def.kind !== "module", container: name, looseKind: "module" }
-      : { inClass: true, container: name, looseKind: toChunkKind(kind), looseSymbol: def.name || undefined, looseSignature: signatureOf(def), outerContainer: container };
+      : { inClass: true, container: name, looseKind: toChunkKind(kind), looseSymbol: def.name || undefined, looseSignature: signatureOf(def, this.opts.source), outerContainer: container };
     const members = this.children(def.members!, inner);
     if (!members.length) {
       this.scope([], inner, [item.start, item.end]);
@@ -380,7 +403,7 @@ class SyntaxChunker {
     const names = items.map((i) => i.def!.name).filter(Boolean);
     const allTypes = items.every((i) => i.def!.kind === "type");
     const kind: ChunkKind = allTypes ? "type" : "module";
-    const meta = { symbol: names.join(", ") || undefined, container: scope.container, signature: items.length === 1 ? signatureOf(items[0].def!) : undefined };
+    const meta = { symbol: names.join(", ") || undefined, container: scope.container, signature: items.length === 1 ? signatureOf(items[0].def!, this.opts.source) : undefined };
     this.chunks.push(makeChunk(this.lines, start, end, kind, meta));
   }
 

@@ -32,12 +32,16 @@
  *      else the group's), replacing one symbol named after the first spec spanning the block;
  *      `const A, B = 1, 2` makes A and B; `_` makes none. A group stays one chunk named after
  *      its first name (a `var ( .. )` group's chunk was unnamed).
+ *   7: C and C++ are parsed with attribute-like macros blanked (`class FMT_API format_error`,
+ *      `FMT_CONSTEXPR20 basic_memory_buffer(..)`, `static REDIS_INLINE int`, `void f()
+ *      FMT_NOEXCEPT {`, `FMT_ENABLE_IF(..)` template parameters), or as before when that
+ *      parses worse; signatures are read from the file's text, so they keep the macros.
  */
 
 export { tokenize, tokenizeQuery } from "./tokenize";
 
 /** Bump when chunk boundaries, indexed text, symbols or ids change; old rows are then rebuilt. */
-export const CHUNK_FORMAT_VERSION = 6;
+export const CHUNK_FORMAT_VERSION = 7;
 
 /** Kinds of chunk a chunker emits. `window` is a line window of a file without a grammar. */
 export type ChunkKind =

@@ -7,7 +7,7 @@
  * names exactly what was measured. The export shares the project's `node_modules` by symlink.
  */
 import { execFileSync, execSync, spawn, type ChildProcess } from "node:child_process";
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 
@@ -67,12 +67,22 @@ export function exportSnapshot(projectRoot: string, commit = "HEAD", snapshotsDi
   const sha = execFileSync("git", ["rev-parse", `${commit}^{commit}`], { cwd: projectRoot, encoding: "utf8" }).trim();
   const dir = join(snapshotsDir, searchLimitPerMinute ? `${sha}-limit${searchLimitPerMinute}` : sha);
   if (!existsSync(join(dir, "wrangler.toml"))) {
-    mkdirSync(dir, { recursive: true });
-    execSync(`git archive ${sha} | tar -x -C ${JSON.stringify(dir)}`, { cwd: projectRoot, stdio: ["ignore", "inherit", "inherit"] });
-    symlinkSync(join(projectRoot, "node_modules"), join(dir, "node_modules"));
+    // Built aside and renamed into place: two servers started at once for the same commit
+    // (an eval script starting several) must not both write into one folder.
+    const building = `${dir}.building-${process.pid}`;
+    rmSync(building, { recursive: true, force: true });
+    mkdirSync(building, { recursive: true });
+    execSync(`git archive ${sha} | tar -x -C ${JSON.stringify(building)}`, { cwd: projectRoot, stdio: ["ignore", "inherit", "inherit"] });
+    symlinkSync(join(projectRoot, "node_modules"), join(building, "node_modules"));
     if (searchLimitPerMinute) {
-      const toml = join(dir, "wrangler.toml");
+      const toml = join(building, "wrangler.toml");
       writeFileSync(toml, readFileSync(toml, "utf8").replace(/simple = \{ limit = \d+, period = 60 \}/g, `simple = { limit = ${searchLimitPerMinute}, period = 60 }`));
+    }
+    if (existsSync(dir) && !existsSync(join(dir, "wrangler.toml"))) rmSync(dir, { recursive: true, force: true }); // an interrupted export
+    try {
+      renameSync(building, dir);
+    } catch {
+      rmSync(building, { recursive: true, force: true }); // another process put its export there first
     }
   }
   // An export made from a since-removed worktree links to node_modules that are gone: relink.

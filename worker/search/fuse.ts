@@ -96,8 +96,8 @@ export function mergeChannelLists(lists: ChannelResult[], depth: number): Channe
  * Puts at most `cap` items per file first, in order, and the other items after them, in order:
  * a file's surplus only fills a page that the other files cannot (when few files match, a
  * query still gets k results). `fileOf` names an item's file (e.g. repo+path); `exempt` items
- * count towards their file's cap but stay in place beyond it. A cap of 0 or less leaves the
- * order as it is.
+ * stay in place and do not count towards their file's cap. A cap of 0 or less leaves the order
+ * as it is.
  */
 export function capPerFile<T>(items: T[], cap: number, fileOf: (item: T) => string, exempt: (item: T) => boolean = () => false): T[] {
   if (cap <= 0) return items;
@@ -105,10 +105,16 @@ export function capPerFile<T>(items: T[], cap: number, fileOf: (item: T) => stri
   const kept: T[] = [];
   const surplus: T[] = [];
   for (const item of items) {
+    // An exempt item neither needs nor takes one of its file's places: a class split into
+    // many chunks named as the query names it must not crowd out the method it asks about.
+    if (exempt(item)) {
+      kept.push(item);
+      continue;
+    }
     const f = fileOf(item);
     const n = counts.get(f) ?? 0;
     counts.set(f, n + 1);
-    (n < cap || exempt(item) ? kept : surplus).push(item);
+    (n < cap ? kept : surplus).push(item);
   }
   return [...kept, ...surplus];
 }

@@ -25,6 +25,9 @@ describe("coverage", () => {
     const mod = coverage(cand("a", 0, "timer race", "module"), ["timer", "race"], df, 100);
     const decl = coverage(cand("a", 0, "timer race", "interface"), ["timer", "race"], df, 100);
     expect(coverage(cand("a", 0, "timer race", "struct"), ["timer", "race"], df, 100)).toBe(decl);
+    // A C++ or C# struct is a class: its methods may be in its chunk.
+    expect(coverage({ ...cand("a", 0, "timer race", "struct"), language: "cpp" }, ["timer", "race"], df, 100)).toBe(fn);
+    expect(coverage({ ...cand("a", 0, "timer race", "struct"), language: "go" }, ["timer", "race"], df, 100)).toBe(decl);
     expect(decl).toBeGreaterThan(0);
     expect(decl).toBeLessThan(mod);
     expect(mod).toBeLessThan(fn);

@@ -73,8 +73,15 @@ export const RERANK = {
 export const PROSE_LANGUAGES: ReadonlySet<string> = new Set(["markdown", "text"]);
 
 const NON_DEFINITION_KINDS = new Set(["module", "window", "section"]);
-/** Declarations without behaviour: a struct holds data (Go, Rust and C keep its methods elsewhere; C# and C++ members are chunks of their own). */
+/** Declarations without behaviour: a struct holds data (Go, Rust and C keep its methods elsewhere). */
 const DECLARATION_KINDS = new Set(["type", "interface", "enum", "struct"]);
+/** Languages whose `struct` is a class with its methods inside (a small one is one chunk, methods and all). */
+const STRUCT_IS_CLASS = new Set(["cpp", "csharp"]);
+
+/** Whether a chunk declares without behaviour (DECLARATION_KINDS; a C++ or C# struct is a class). */
+function isDeclaration(c: Pick<RerankCandidate, "kind" | "language">): boolean {
+  return DECLARATION_KINDS.has(c.kind) && !(c.kind === "struct" && c.language !== undefined && STRUCT_IS_CLASS.has(c.language));
+}
 
 /** Tokens and their stems of a chunk's path + code (`body`) and of its symbol + container (`name`). */
 interface TermSets {
@@ -128,7 +135,7 @@ export function coverage(c: RerankCandidate, terms: string[], df: Map<string, nu
     else if (body.has(t) || body.has(s)) got += w;
   }
   const score = total ? got / total : 0;
-  if (DECLARATION_KINDS.has(c.kind)) return score * RERANK.declarationFactor;
+  if (isDeclaration(c)) return score * RERANK.declarationFactor;
   return NON_DEFINITION_KINDS.has(c.kind) ? score * RERANK.nonDefinitionFactor : score;
 }
 
@@ -147,7 +154,7 @@ export function rerankByCoverage<T extends RerankCandidate>(candidates: T[], ter
   byCov.forEach((idx, r) => (covRank[idx] = r + 1));
   // Added to the fused score (not to 1/(k + fused rank)) so scores stay comparable across repos.
   const prior = (c: T) =>
-    (DECLARATION_KINDS.has(c.kind) ? RERANK.declarationPrior : 1) * (query.report && c.language && PROSE_LANGUAGES.has(c.language) ? RERANK.reportProsePrior : 1);
+    (isDeclaration(c) ? RERANK.declarationPrior : 1) * (query.report && c.language && PROSE_LANGUAGES.has(c.language) ? RERANK.reportProsePrior : 1);
   const combined = candidates.map((c, i) => ({ c, i, s: prior(c) * (c.score + RERANK.weight / (RRF_K + covRank[i])) }));
   combined.sort((a, b) => b.s - a.s || a.i - b.i);
   return combined.map(({ c, s }) => ({ ...c, score: s }));

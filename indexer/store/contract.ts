@@ -38,7 +38,7 @@
  *      parses worse; signatures are read from the file's text, so they keep the macros.
  */
 
-export { tokenize, tokenizeQuery } from "./tokenize";
+export { isQueryStopWord, tokenize, tokenizeQuery } from "./tokenize";
 
 /** Bump when chunk boundaries, indexed text, symbols or ids change; old rows are then rebuilt. */
 export const CHUNK_FORMAT_VERSION = 7;

@@ -205,6 +205,11 @@ function expandCjk(text: string): string[] {
   return out;
 }
 
+/** Whether `token` (a lowercased token) is one of the words natural-language queries drop (QUERY_STOP_WORDS). */
+export function isQueryStopWord(token: string): boolean {
+  return QUERY_STOP_WORDS.has(token);
+}
+
 /**
  * Query-side tokenization: as `tokenize`, minus stop words, plus the English expansion of CJK
  * terms, deduplicated in first-seen order. A query made only of stop words keeps them, so it

@@ -12,6 +12,7 @@ const REPO = "rep-trace";
 const CLI = "rep-option";
 const DEEP = "rep-deep";
 const MSG = "rep-message";
+const RAISE = "rep-raise";
 
 /** A made-up word, distinct for each `i` < 676, that a fixture chunk says once (`quuxab`). */
 const rareWord = (i: number) => `quux${String.fromCharCode(97 + Math.floor(i / 26), 97 + (i % 26))}`;
@@ -90,6 +91,21 @@ beforeAll(async () => {
 });
 
 beforeAll(async () => {
+  await indexFixture(RAISE, "r1", [
+    {
+      path: "cli/core.py",
+      language: "python",
+      chunks: [
+        chunk("method", 1, 'def __init__(self, name, chain=False, params=None):\n    if chain and any(p.optional for p in params or []):\n        raise RuntimeError("A group in chain mode cannot have optional arguments.")\n    self.chain = chain', "__init__", "Group"),
+        chunk("method", 5, 'def parse_args(self, ctx, args):\n    """Parsing the arguments of a group in chain mode fails when a command has optional arguments: in chain mode each command of the group parses its arguments in turn, optional arguments last, and a group fails on the first that fails."""\n    for command in self.commands_in_chain_mode(args):\n        command.parse_optional_arguments(ctx, args)\n    return args', "parse_args", "Group"),
+      ],
+    },
+    {
+      path: "cli/types.py",
+      language: "python",
+      chunks: [chunk("function", 1, "def convert(value):\n    return str(value)", "convert")],
+    },
+  ]);
   await indexFixture(MSG, "m1", [
     {
       path: "geo/plot.py",
@@ -164,6 +180,15 @@ describe("an exception message pasted in a report", () => {
 
   it("without the exception line, the words decide", async () => {
     expect((await files(message("It says that imaginary coordinates are not permitted."), MSG))[0]).toBe("geo/plot.py");
+  });
+});
+
+describe("the chunk raising a pasted message", () => {
+  it("ranks first in a report without a trace, above a neighbour that repeats the report's words", async () => {
+    const report = ["Group in chain mode with optional arguments fails", "Parsing the arguments of a group in chain mode fails when a command has optional arguments:", "RuntimeError: A group in chain mode cannot have optional arguments."].join("\n");
+    const res = await api("/api/search", { method: "POST", json: { query: report, repo: RAISE, k: 5 } });
+    const body = (await res.json()) as { results: { path: string; symbol: string | null }[] };
+    expect(body.results[0]).toMatchObject({ path: "cli/core.py", symbol: "__init__" });
   });
 });
 

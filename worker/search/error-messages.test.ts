@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { applyMessagePrior, MESSAGE_PRIOR, messagePhrases, phraseExpression, quotedPhrases } from "./error-messages";
+import { applyMessagePrior, MAX_MESSAGE_LINE_CHARS, MESSAGE_PRIOR, messagePhrases, phraseExpression, quotedPhrases } from "./error-messages";
 
 describe("messagePhrases", () => {
   it("takes the literal runs of exception messages, without their interpolated values", () => {
@@ -39,9 +39,35 @@ describe("messagePhrases", () => {
     expect(messagePhrases("The parser raises a ValueError when the input is empty: that is wrong.")).toEqual([]);
   });
 
-  it("keeps the longest runs first, deduplicated", () => {
-    const text = "ValueError: one two three\nValueError: ONE two three\nRuntimeError: alpha beta gamma delta";
-    expect(messagePhrases(text)).toEqual(["alpha beta gamma delta", "one two three"]);
+  it("keeps the last exception's runs first (it ended the log), each message's longest first, deduplicated", () => {
+    const text = "ValueError: first alpha beta\nValueError: FIRST alpha beta\nRuntimeError: gamma delta epsilon 42 zeta eta theta iota (x) kappa lambda mu";
+    expect(messagePhrases(text)).toEqual(["zeta eta theta iota", "gamma delta epsilon", "kappa lambda mu", "FIRST alpha beta"]);
+  });
+
+  it("reads the prefixes of logs, Java causes, PHP's log, promises and Node's error codes", () => {
+    const want = ["GSON cannot serialize or deserialize"];
+    expect(messagePhrases("Caused by: java.lang.IllegalArgumentException: GSON cannot serialize or deserialize java.lang.Class")).toEqual(want);
+    expect(messagePhrases("2024-05-01 12:00:01,123 ERROR [main] c.g.Gson - java.lang.IllegalArgumentException: GSON cannot serialize or deserialize java.lang.Class")).toEqual(want);
+    expect(messagePhrases("PHP Fatal error:  Uncaught RuntimeException: A middleware must be an object in /app/x.php:3")).toEqual(["A middleware must be an object"]);
+    expect(messagePhrases("Uncaught (in promise) Error: No default engine was specified and no extension was provided.")).toEqual([
+      "No default engine was specified and no extension was provided",
+    ]);
+    expect(messagePhrases("Error [ERR_HTTP_HEADERS_SENT]: Cannot set headers after they are sent to the client")).toEqual([
+      "Cannot set headers after they are sent to the client",
+    ]);
+  });
+
+  it("unquotes a message Python prints as a repr (KeyError), and drops runs of stop words", () => {
+    expect(messagePhrases("KeyError: 'Widget gizmo has no registered serializer'")).toEqual(["Widget gizmo has no registered serializer"]);
+    expect(messagePhrases("ValueError: 'nargs' must be 2 (or None) for type <x>, but it was 3.")).toEqual([]);
+  });
+
+  it("reads only the start of a very long line", () => {
+    expect(messagePhrases(`ValueError: ${"x".repeat(40_000)}`)).toEqual([]);
+    expect(messagePhrases(`${"E".repeat(40_000)}x`)).toEqual([]);
+    const [run] = messagePhrases(`ValueError: Imaginary coordinates are not permitted ${"yes ".repeat(20_000)}`);
+    expect(run.startsWith("Imaginary coordinates are not permitted yes")).toBe(true);
+    expect(run.length).toBeLessThan(MAX_MESSAGE_LINE_CHARS);
   });
 });
 
@@ -64,12 +90,22 @@ describe("phraseExpression", () => {
 describe("applyMessagePrior", () => {
   it("lifts the chunks of the raising files", () => {
     const c = [
-      { f: "r\0a.py", score: 1 },
-      { f: "r\0point.py", score: 0.6 },
+      { chunkId: "a1", f: "r\0a.py", score: 1 },
+      { chunkId: "p1", f: "r\0point.py", score: 0.6 },
+      { chunkId: "p2", f: "r\0point.py", score: 0.4 },
     ];
     const out = applyMessagePrior(c, new Set(["r\0point.py"]), (x) => x.f);
-    expect(out.map((x) => x.f)).toEqual(["r\0point.py", "r\0a.py"]);
+    expect(out.map((x) => x.chunkId)).toEqual(["p1", "a1", "p2"]);
     expect(out[0].score).toBeCloseTo(0.6 * MESSAGE_PRIOR);
     expect(applyMessagePrior(c, new Set(), (x) => x.f)).toBe(c);
+  });
+  it("lifts the raising chunk above the other chunks of its file", () => {
+    const c = [
+      { chunkId: "p1", f: "r\0point.py", score: 0.6 },
+      { chunkId: "p2", f: "r\0point.py", score: 0.4 },
+    ];
+    const out = applyMessagePrior(c, new Set(["r\0point.py"]), (x) => x.f, new Set(["p2"]));
+    expect(out.map((x) => x.chunkId)).toEqual(["p2", "p1"]);
+    expect(out[0].score).toBeCloseTo(0.4 * MESSAGE_PRIOR * MESSAGE_PRIOR);
   });
 });

@@ -12,13 +12,13 @@
  * (quoted names, numbers, reprs, brackets): `Expecting sequence of coordinates, not `Point2D``
  * gives `Expecting sequence of coordinates, not`. Each run is looked up as an FTS5 phrase over
  * the chunk bodies (tokens, so a literal split over lines or concatenated still matches), and
- * is kept only when it is rare: a run found in more than MAX_MESSAGE_CHUNKS chunks is a phrase
- * of the language, not this program's message. The runtime's own messages (`object has no
+ * is kept only when it is rare: a run found in more than MAX_MESSAGE_FILES files (or
+ * MAX_MESSAGE_CHUNKS chunks) is a phrase of the language, not this program's message. The runtime's own messages (`object has no
  * attribute`, `Cannot read properties of undefined`) never name the repo's code and are not
  * looked up (RUNTIME_MESSAGES). A question's double-quoted phrase is looked up the same way
  * (quotedPhrases): quoting asks for the words as written.
  */
-import { tokenize } from "../../indexer/store/contract";
+import { isQueryStopWord, tokenize } from "../../indexer/store/contract";
 import { SNAPSHOT_JOIN } from "./channels/scope";
 import { filterSql } from "./filters";
 import { applyPrior } from "./prior";
@@ -28,8 +28,10 @@ import type { SearchFilters } from "./types";
 export const MAX_MESSAGE_PHRASES = 4;
 /** Fewest words in a literal run: two common words are no address. */
 export const MIN_PHRASE_WORDS = 3;
-/** A run found in more chunks than this is not one program's message. */
-export const MAX_MESSAGE_CHUNKS = 3;
+/** A run found in more files than this is not one program's message. */
+export const MAX_MESSAGE_FILES = 3;
+/** Chunks read per run: a run in more chunks than this is a phrase of the language. */
+export const MAX_MESSAGE_CHUNKS = 12;
 
 /**
  * Multiplier of the scores of the chunks of a file whose code holds a pasted message, as
@@ -39,13 +41,17 @@ export const MAX_MESSAGE_CHUNKS = 3;
 export const MESSAGE_PRIOR = 2;
 
 /**
- * An exception line: a dotted name ending in Error, Exception, Warning, Fault or Failure (Python,
- * JavaScript, Java, C#, PHP, Ruby's `(Foo::BarError)` aside), or Go's `panic:`, then `: message`.
- * The name may follow `Uncaught `, `Unhandled exception. `, `Fatal error: `, Java's
- * `Exception in thread "main" ` and a trace's `E   ` prefix (pytest).
+ * An exception name and its message on one line: a dotted name ending in Error, Exception,
+ * Warning, Fault or Failure (Python, JavaScript, Java, C#, PHP), with Node's ` [ERR_X]` code,
+ * then `: message`. Whatever comes before the name is a prefix: `Uncaught `, `Uncaught (in
+ * promise) `, `Caused by: `, `PHP Fatal error:  Uncaught `, `Exception in thread "main" `, a
+ * log line's timestamp and level, pytest's `E   `. Go's `panic: ` starts its line.
  */
-const EXCEPTION_LINE_RE =
-  /^[ \t>E]*(?:Uncaught |Unhandled exception\. |Fatal error: |Exception in thread "[^"\n]*" )*(?:(?:[A-Za-z_][\w$]*[.:\\]{1,2})*[\w$]*(?:Error|Exception|Warning|Fault|Failure)|panic)(?:\[[^\]\n]*\])?:[ \t]+(.+)$/gm;
+const EXCEPTION_RE = /(?:^|[\s(\[>])(?:[A-Za-z_][\w$]*(?:\.|::|\\))*[\w$]*(?:Error|Exception|Warning|Fault|Failure)(?: ?\[[^\]]*\])?:[ \t]+(.+)$/;
+const PANIC_RE = /^[ \t]*panic:[ \t]+(.+)$/;
+
+/** Characters of a line read for an exception message: a message's literal is near its start, and the patterns stay linear-time. */
+export const MAX_MESSAGE_LINE_CHARS = 1000;
 
 /** Interpolated parts of a message: quoted or bracketed values, reprs, numbers, paths, code. */
 const INTERPOLATED_RE = /(?<!\p{L})'[^'\n]*'|(?<!\p{L})‘[^’\n]*’|"[^"\n]*"|`[^`\n]*`|“[^”\n]*”|\([^)\n]*\)|\[[^\]\n]*\]|\{[^}\n]*\}|<[^>\n]*>|\S*[/\\=]\S*|\S*\w[.:]+\w\S*|\S*\d\S*/gu;
@@ -89,6 +95,15 @@ const RUNTIME_MESSAGES = [
   "unexpected token",
   "can only concatenate",
   "must be str not",
+  "too many values to unpack",
+  "not enough values to unpack",
+  "maximum recursion depth exceeded",
+  "out of bounds for length",
+  "slice bounds out of range",
+  "send on closed channel",
+  "integer divide by zero",
+  "unexpected end of json input",
+  "cannot be cast to class",
 ].map((m) => tokenize(m).join(" "));
 
 /**
@@ -98,8 +113,17 @@ const RUNTIME_MESSAGES = [
  * are dropped. Linear in the text.
  */
 export function messagePhrases(text: string): string[] {
-  // PHP ends a message with its location (` in /app/src/x.php:12`), not part of the literal.
-  return literalRuns([...text.matchAll(EXCEPTION_LINE_RE)].map((m) => m[1].replace(/ in \S+:\d+\s*$/, "")));
+  const messages: string[] = [];
+  for (const line of text.split("\n")) {
+    const head = line.slice(0, MAX_MESSAGE_LINE_CHARS);
+    const m = EXCEPTION_RE.exec(head) ?? PANIC_RE.exec(head);
+    if (!m) continue;
+    // PHP ends a message with its location (` in /app/src/x.php:12`); Python quotes a KeyError's.
+    const message = m[1].replace(/ in \S+:\d+\s*$/, "").trim();
+    messages.push(/^(['"])(.*)\1$/.exec(message)?.[2] ?? message);
+  }
+  // The last exception of a log is the one that ended it (the earlier ones were handled or retried).
+  return literalRuns(messages.reverse());
 }
 
 /** A double-quoted phrase (straight or curly quotes) on one line. */
@@ -114,20 +138,25 @@ export function quotedPhrases(text: string): string[] {
   return literalRuns([...text.matchAll(QUOTED_RE)].map((m) => m[1] ?? m[2]));
 }
 
-/** The literal runs of `messages` (module note), longest first, deduplicated by their tokens, at most MAX_MESSAGE_PHRASES. */
+/**
+ * The literal runs of `messages` (module note), each message's longest first, in the order of
+ * `messages`, deduplicated by their tokens, at most MAX_MESSAGE_PHRASES. A run needs two words
+ * that are not stop words (`but it was` says nothing about the program).
+ */
 function literalRuns(messages: string[]): string[] {
   const runs = new Map<string, string>();
   for (const message of messages) {
+    const found: { key: string; run: string; words: number }[] = [];
     for (const part of message.replace(INTERPOLATED_RE, "|").split(/[^\p{L}\s,;'’_-]+/u)) {
       const run = part.replace(/^[\s,;'’-]+|[\s,;'’-]+$/g, "");
       const words = tokenize(run);
-      if (words.length < MIN_PHRASE_WORDS) continue;
+      if (words.length < MIN_PHRASE_WORDS || words.filter((w) => !isQueryStopWord(w)).length < 2) continue;
       const key = words.join(" ");
-      if (RUNTIME_MESSAGES.some((r) => key.includes(r))) continue;
-      if (!runs.has(key)) runs.set(key, run);
+      if (!RUNTIME_MESSAGES.some((r) => key.includes(r))) found.push({ key, run, words: words.length });
     }
+    for (const f of found.sort((a, b) => b.words - a.words)) if (!runs.has(f.key)) runs.set(f.key, f.run);
   }
-  return [...runs.values()].sort((a, b) => tokenize(b).length - tokenize(a).length).slice(0, MAX_MESSAGE_PHRASES);
+  return [...runs.values()].slice(0, MAX_MESSAGE_PHRASES);
 }
 
 /** The FTS5 query for a literal run: its index tokens as one phrase in the body column. */
@@ -138,9 +167,9 @@ export function phraseExpression(run: string): string {
 /**
  * The files of `repo`'s snapshot `commit` whose code holds one of `phrases`, as a map from
  * file (`repo\0path`) to its first matching chunk id, read in one D1 batch (a statement per
- * phrase). A phrase found in more than MAX_MESSAGE_CHUNKS chunks gives nothing; prose files
- * (Markdown, text) quote messages without raising them and are not read, nor are files the
- * filters exclude.
+ * phrase). A phrase found in more than MAX_MESSAGE_FILES files or MAX_MESSAGE_CHUNKS chunks
+ * gives nothing; prose files (Markdown, text) quote messages without raising them and are not
+ * read, nor are files the filters exclude.
  */
 export async function messageFiles(db: D1Database, repo: string, commit: string, phrases: string[], filters: SearchFilters): Promise<Map<string, string>> {
   const out = new Map<string, string>();
@@ -157,7 +186,7 @@ export async function messageFiles(db: D1Database, repo: string, commit: string,
     ),
   );
   for (const r of results) {
-    if (r.results.length > MAX_MESSAGE_CHUNKS) continue;
+    if (r.results.length > MAX_MESSAGE_CHUNKS || new Set(r.results.map((row) => row.path)).size > MAX_MESSAGE_FILES) continue;
     for (const row of r.results) {
       const file = `${repo}\0${row.path}`;
       if (!out.has(file)) out.set(file, row.id);
@@ -168,9 +197,17 @@ export async function messageFiles(db: D1Database, repo: string, commit: string,
 
 /**
  * Multiplies by MESSAGE_PRIOR the scores of candidates whose file (`fileOf`) is in `files`, and
- * re-sorts best first (ties: input order). Returns a new array (the input when `files` is empty).
+ * once more those of the raising chunks themselves (`raising`, chunk ids: the message is raised
+ * there, not in the file's other functions), and re-sorts best first (ties: input order).
+ * Returns a new array (the input when `files` is empty). As the trace prior treats the chunk
+ * where a trace surfaced (worker/search/stack-trace.ts).
  */
-export function applyMessagePrior<T extends { score: number }>(candidates: T[], files: ReadonlySet<string>, fileOf: (c: T) => string): T[] {
+export function applyMessagePrior<T extends { score: number; chunkId: string }>(
+  candidates: T[],
+  files: ReadonlySet<string>,
+  fileOf: (c: T) => string,
+  raising: ReadonlySet<string> = new Set(),
+): T[] {
   if (!files.size) return candidates;
-  return applyPrior(candidates, (c) => (files.has(fileOf(c)) ? MESSAGE_PRIOR : 1));
+  return applyPrior(candidates, (c) => (files.has(fileOf(c)) ? MESSAGE_PRIOR : 1) * (raising.has(c.chunkId) ? MESSAGE_PRIOR : 1));
 }

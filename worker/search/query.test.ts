@@ -19,6 +19,9 @@ describe("parseQuery", () => {
     { q: "the client's v2 API", terms: ["client", "v2", "api"] },
     { q: `pytest crashes ${Array.from({ length: 30 }, (_, i) => `module${i}`).join(" ")}`, tests: false },
     { q: "unit tests of the rate limiter", tests: true },
+    // Identifiers name code; a test file's path asks for tests.
+    { q: "where is TestMode defined", tests: false },
+    { q: "what does mode_test.go check", tests: true },
   ];
   for (const row of table) {
     it(row.q, () => {

@@ -8,6 +8,7 @@
  */
 import { tokenize, tokenizeQuery } from "../../indexer/store/contract";
 import { MAX_MESSAGE_PHRASES, messagePhrases, quotedPhrases } from "./error-messages";
+import { isTestPath } from "./filters";
 import { optionFlags } from "./option-flags";
 import { parseStackFrames, type StackFrame } from "./stack-frames";
 
@@ -336,7 +337,9 @@ export function parseQuery(raw: string): ParsedQuery {
   const pathHints = [...new Set([...(full.match(PATH_RE) ?? []), ...modules].map((p) => p.toLowerCase().replace(/^\.\//, "")).filter((p) => p.length >= 3))];
   // In a pasted bug report, test words are incidental ("pytest 5.3", "in my test ...") and the
   // fix is in the code; only a question asking about tests includes them.
-  const mentionsTests = !isReport && terms.some((t) => TEST_WORDS.has(t));
+  // Words, not identifiers' parts: `TestMode` and `TestClient` name code, not tests; a test
+  // file's path (`mode_test.go`) asks for tests.
+  const mentionsTests = !isReport && (words.some((w) => TEST_WORDS.has(w.toLowerCase())) || pathHints.some((p) => isTestPath(p)));
   const termSet = new Set(terms);
   // A joined compound is evidence of code where the index has it: English spells it apart.
   const codeTerms = [...new Set([...codeEvidenceWords(text).flatMap((w) => tokenize(w)), ...joinedCompounds])].filter((t) => termSet.has(t));

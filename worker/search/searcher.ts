@@ -292,8 +292,9 @@ export async function runSearch(deps: SearchDeps, pendingTargets: RepoTarget[] |
     ? applyTracePrior(addFileEvidence(applySupportPrior(covered), fileOf), query.frames, anchor?.id, packages)
     : applySupportPrior(covered, new Set([...askedSupportKinds(query.text), ...query.pathHints.flatMap((h) => supportKind(h) ?? [])]), true);
   // The file declaring a command-line option the query names holds the code it switches on; the
-  // file raising a message it pastes is where its trouble starts.
-  const optioned = applyMessagePrior(applyOptionPrior(reported, new Set(declaring.keys()), fileOf), new Set(raisers.keys()), fileOf);
+  // file raising a message it pastes is where its trouble starts, and so is the raising chunk
+  // unless a trace says where it surfaced (a message may be built by a helper the thrower calls).
+  const optioned = applyMessagePrior(applyOptionPrior(reported, new Set(declaring.keys()), fileOf), new Set(raisers.keys()), fileOf, anchor ? undefined : new Set(raisers.values()));
   // A question's `Type.member` (or Type and member named apart) is an address.
   const reranked = query.isReport ? optioned : applyQualifiedPrior(optioned, query.qualified, query.identifiers);
   const ordered = [...reranked].sort((a, b) => b.score - a.score || (a.chunkId < b.chunkId ? -1 : 1));

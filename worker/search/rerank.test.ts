@@ -25,9 +25,13 @@ describe("coverage", () => {
     const mod = coverage(cand("a", 0, "timer race", "module"), ["timer", "race"], df, 100);
     const decl = coverage(cand("a", 0, "timer race", "interface"), ["timer", "race"], df, 100);
     expect(coverage(cand("a", 0, "timer race", "struct"), ["timer", "race"], df, 100)).toBe(decl);
-    // A C++ or C# struct is a class: its methods may be in its chunk.
-    expect(coverage({ ...cand("a", 0, "timer race", "struct"), language: "cpp" }, ["timer", "race"], df, 100)).toBe(fn);
-    expect(coverage({ ...cand("a", 0, "timer race", "struct"), language: "go" }, ["timer", "race"], df, 100)).toBe(decl);
+    // A struct with a method body in its chunk (C++, C#) is a class; one with only fields and
+    // function pointers is data.
+    const withMethod = "struct timer_race {\n  explicit timer_race(int n) noexcept : n_(n) {}\n  int n_;\n};";
+    const withPointer = "struct timer_race {\n  void (*race)(void* arg, int n);\n  int n;\n};";
+    expect(coverage(cand("a", 0, withMethod, "struct"), ["timer", "race"], df, 100)).toBe(fn);
+    expect(coverage(cand("a", 0, withPointer, "struct"), ["timer", "race"], df, 100)).toBe(decl);
+    expect(coverage(cand("a", 0, "public struct TimerRace\n{\n    public int Race() { return 1; }\n}", "struct"), ["timer", "race"], df, 100)).toBe(fn);
     expect(decl).toBeGreaterThan(0);
     expect(decl).toBeLessThan(mod);
     expect(mod).toBeLessThan(fn);

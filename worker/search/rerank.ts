@@ -75,12 +75,17 @@ export const PROSE_LANGUAGES: ReadonlySet<string> = new Set(["markdown", "text"]
 const NON_DEFINITION_KINDS = new Set(["module", "window", "section"]);
 /** Declarations without behaviour: a struct holds data (Go, Rust and C keep its methods elsewhere). */
 const DECLARATION_KINDS = new Set(["type", "interface", "enum", "struct"]);
-/** Languages whose `struct` is a class with its methods inside (a small one is one chunk, methods and all). */
-const STRUCT_IS_CLASS = new Set(["cpp", "csharp"]);
+/** A function body in a chunk: a parameter list's `)`, then only qualifiers (`const`, `noexcept`, `override`, `-> T`), then `{`. */
+const FUNCTION_BODY_RE = /\)[\w\s&*:<>,-]*\{/;
 
-/** Whether a chunk declares without behaviour (DECLARATION_KINDS; a C++ or C# struct is a class). */
-function isDeclaration(c: Pick<RerankCandidate, "kind" | "language">): boolean {
-  return DECLARATION_KINDS.has(c.kind) && !(c.kind === "struct" && c.language !== undefined && STRUCT_IS_CLASS.has(c.language));
+/**
+ * Whether a chunk declares without behaviour (DECLARATION_KINDS). A struct with a function body
+ * inside is a class (C++ and C# structs hold methods; a small one is one chunk, methods and
+ * all); its first line, the struct's own head, is not read.
+ */
+function isDeclaration(c: Pick<RerankCandidate, "kind" | "content">): boolean {
+  if (!DECLARATION_KINDS.has(c.kind)) return false;
+  return c.kind !== "struct" || !FUNCTION_BODY_RE.test(c.content.slice(c.content.indexOf("\n") + 1));
 }
 
 /** Tokens and their stems of a chunk's path + code (`body`) and of its symbol + container (`name`). */

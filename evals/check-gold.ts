@@ -12,20 +12,30 @@
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { parseArgs } from "node:util";
+import { parseCli } from "../scripts/lib/cli.ts";
 import { checkGoldSpan, locateSymbol } from "./lib/gold.ts";
 import { planSetRuns } from "./lib/sets.ts";
 import { readSetDir } from "./lib/sets-fs.ts";
 import type { GoldSpan } from "./lib/types.ts";
 
-const { values } = parseArgs({
-  options: {
-    set: { type: "string", default: "evals/sets/fixture.json" },
-    corpus: { type: "string", default: "evals/fixture-repo" },
-    "corpus-root": { type: "string", default: "/tmp/cc-corpora" },
-    repos: { type: "string" },
-    fill: { type: "boolean", default: false },
-  },
+const USAGE = `Usage: node evals/check-gold.ts [--set evals/sets/fixture.json] [--corpus evals/fixture-repo] [--fill]
+       node evals/check-gold.ts --set polyglot [--corpus-root /tmp/cc-corpora] [--repos gin,ripgrep]
+
+Checks that every gold span of a set exists in its corpus and opens on the symbol it names.
+Exit status 1 when a span is wrong.
+
+  --set FILE|polyglot   the golden set (default evals/sets/fixture.json)
+  --corpus DIR          the tree it is scored on (default evals/fixture-repo)
+  --corpus-root DIR     polyglot: where evals/export-corpora.ts exported the trees
+  --repos a,b           polyglot: only these sets
+  --fill                give gold entries without lines their symbol's lines (review the diff)`;
+
+const values = parseCli(USAGE, {
+  set: { type: "string", default: "evals/sets/fixture.json" },
+  corpus: { type: "string", default: "evals/fixture-repo" },
+  "corpus-root": { type: "string", default: "/tmp/cc-corpora" },
+  repos: { type: "string" },
+  fill: { type: "boolean", default: false },
 });
 
 type GoldQuestions = { id: string; gold: Partial<GoldSpan>[] }[];

@@ -15,31 +15,46 @@
  */
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { parseArgs } from "node:util";
+import { parseCli } from "../scripts/lib/cli.ts";
 import { exportTree } from "./lib/git-export.ts";
 import { corpusFolderName, parseSwebench, pickInstances, planSetRuns } from "./lib/sets.ts";
 import { readSetDir } from "./lib/sets-fs.ts";
 
-const { values: args } = parseArgs({
-  options: {
-    set: { type: "string" },
-    out: { type: "string", default: "/tmp/cc-corpora" },
-    "git-dir": { type: "string", multiple: true, default: [] },
-    repos: { type: "string" },
-    "per-repo": { type: "string", default: "20" },
-    "bench-dir": { type: "string" },
-  },
+const USAGE = `Usage: node evals/export-corpora.ts --set hono-50|swebench|polyglot --git-dir owner/name=<git dir> [...]
+
+Exports the trees a public set is scored on, outside the project (never committed).
+
+  --set NAME            hono-50, swebench or polyglot
+  --out DIR             one folder per (repository, commit) under DIR (default /tmp/cc-corpora)
+  --git-dir O/N=PATH    where repository O/N's git objects are (repeat per repository)
+  --repos a,b           only these repositories (owner/name, or polyglot set names)
+  --per-repo N          swebench: at most N instances per repository (default 20)
+  --bench-dir DIR       public sets (default ../shared/bench next to the project)`;
+
+const args = parseCli(USAGE, {
+  set: { type: "string" },
+  out: { type: "string", default: "/tmp/cc-corpora" },
+  "git-dir": { type: "string", multiple: true, default: [] },
+  repos: { type: "string" },
+  "per-repo": { type: "string", default: "20" },
+  "bench-dir": { type: "string" },
 });
+
+/** Exits with status 2 after a one-line error and the usage. */
+function fail(message: string): never {
+  process.stderr.write(`error: ${message}\n\n${USAGE}\n`);
+  process.exit(2);
+}
 
 const ROOT = resolve(dirname(new URL(import.meta.url).pathname), "..");
 const benchDir = resolve(args["bench-dir"] ?? join(ROOT, "..", "shared", "bench"));
 const out = resolve(args.out!);
-if (out.startsWith(ROOT + "/") || out === ROOT) throw new Error(`--out must be outside the project (${ROOT}); corpora are never committed`);
+if (out.startsWith(ROOT + "/") || out === ROOT) fail(`--out must be outside the project (${ROOT}); corpora are never committed`);
 
 const gitDirs = new Map<string, string>();
 for (const pair of args["git-dir"]!) {
   const eq = pair.indexOf("=");
-  if (eq < 0) throw new Error(`--git-dir takes owner/name=path, got "${pair}"`);
+  if (eq < 0) fail(`--git-dir takes owner/name=path, got "${pair}"`);
   gitDirs.set(pair.slice(0, eq), resolve(pair.slice(eq + 1)));
 }
 
@@ -54,7 +69,7 @@ if (args.set === "hono-50") {
   const runs = planSetRuns(readSetDir(join(ROOT, "evals", "sets", "polyglot")), out, args.repos ? args.repos.split(",") : []);
   needed = runs.map(({ set }) => ({ repo: set.repo, commit: set.commit! }));
 } else {
-  throw new Error("--set must be hono-50, swebench or polyglot");
+  fail(`--set must be hono-50, swebench or polyglot${args.set ? `, got "${args.set}"` : ""}`);
 }
 
 mkdirSync(out, { recursive: true });

@@ -10,7 +10,7 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { parseArgs } from "node:util";
+import { parseCli } from "../scripts/lib/cli.ts";
 import { ApiClient, ApiError } from "./lib/client.ts";
 import { readCorpus } from "./lib/corpus-fs.ts";
 import { indexCorpus, runRetrievalSet, type QuestionDetail } from "./lib/evaluate.ts";
@@ -47,36 +47,33 @@ const USAGE = `npm run eval -- --set fixture|hono-50|swebench|polyglot [options]
   --commit SHA          commit the server runs, for the provenance line (default: this checkout's HEAD;
                         scripts/serve-snapshot.ts prints it)`;
 
-const { values: args } = parseArgs({
-  options: {
-    set: { type: "string" },
-    "base-url": { type: "string", default: "http://127.0.0.1:8787" },
-    token: { type: "string" },
-    corpus: { type: "string" },
-    "corpus-root": { type: "string", default: "/tmp/cc-corpora" },
-    repo: { type: "string" },
-    include: { type: "string", default: "both" },
-    mode: { type: "string" },
-    "per-file-cap": { type: "string" },
-    channels: { type: "string" },
-    ablation: { type: "boolean", default: false },
-    k: { type: "string" },
-    repos: { type: "string" },
-    "per-repo": { type: "string", default: "20" },
-    instances: { type: "string" },
-    "bench-dir": { type: "string" },
-    out: { type: "string" },
-    "write-readme": { type: "boolean", default: false },
-    "readme-from": { type: "string" },
-    commit: { type: "string" },
-    help: { type: "boolean", default: false },
-  },
+const args = parseCli(USAGE, {
+  set: { type: "string" },
+  "base-url": { type: "string", default: "http://127.0.0.1:8787" },
+  token: { type: "string" },
+  corpus: { type: "string" },
+  "corpus-root": { type: "string", default: "/tmp/cc-corpora" },
+  repo: { type: "string" },
+  include: { type: "string", default: "both" },
+  mode: { type: "string" },
+  "per-file-cap": { type: "string" },
+  channels: { type: "string" },
+  ablation: { type: "boolean", default: false },
+  k: { type: "string" },
+  repos: { type: "string" },
+  "per-repo": { type: "string", default: "20" },
+  instances: { type: "string" },
+  "bench-dir": { type: "string" },
+  out: { type: "string" },
+  "write-readme": { type: "boolean", default: false },
+  "readme-from": { type: "string" },
+  commit: { type: "string" },
 });
 
 const ROOT = resolve(dirname(new URL(import.meta.url).pathname), "..");
-if (args.help || !args.set || !["fixture", "hono-50", "swebench", "polyglot"].includes(args.set)) {
-  console.log(USAGE);
-  process.exit(args.help ? 0 : 2);
+if (!args.set || !["fixture", "hono-50", "swebench", "polyglot"].includes(args.set)) {
+  console.error(`error: --set must be fixture, hono-50, swebench or polyglot${args.set ? `, got "${args.set}"` : ""}\n\n${USAGE}`);
+  process.exit(2);
 }
 const setName = args.set as "fixture" | "hono-50" | "swebench" | "polyglot";
 const readmeKey = `eval:${setName}${args.ablation ? "-ablation" : ""}`;

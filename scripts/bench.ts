@@ -19,7 +19,6 @@ import { spawnSync } from "node:child_process";
 import { cpus } from "node:os";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { parseArgs } from "node:util";
 import { ApiClient } from "../evals/lib/client.ts";
 import { readCorpus } from "../evals/lib/corpus-fs.ts";
 import { indexCorpus, type IndexRun } from "../evals/lib/evaluate.ts";
@@ -32,22 +31,38 @@ import { ripgrepVersion, runRipgrep } from "./lib/ripgrep.ts";
 import { startRssSampler } from "./lib/rss.ts";
 import { busiestCpuPerOperation, workerdCpu } from "./lib/cpu.ts";
 import { benchMarkdown, type BenchResult, type IndexStageRun } from "./lib/bench-report.ts";
+import { parseCli } from "./lib/cli.ts";
 
-const { values: a } = parseArgs({
-  options: {
-    corpus: { type: "string", default: "/tmp/cc-corpora/hono-28a9c12" },
-    "base-url": { type: "string" },
-    token: { type: "string" },
-    port: { type: "string" },
-    commit: { type: "string", default: "HEAD" },
-    concurrency: { type: "string", default: "16" },
-    "seq-rounds": { type: "string", default: "3" },
-    "conc-rounds": { type: "string", default: "8" },
-    repo: { type: "string", default: "bench-corpus" },
-    "search-limit": { type: "string", default: "1000000" },
-    out: { type: "string" },
-    "write-readme": { type: "boolean", default: false },
-  },
+const USAGE = `Usage: npm run bench -- [--corpus /tmp/cc-corpora/hono-28a9c12] [--commit HEAD] [--out FILE] [--write-readme]
+
+Indexing speed, search latency (sequential and concurrent) beside ripgrep, and peak memory of
+the local runtime on a real repository.
+
+  --corpus DIR          the tree to index (default /tmp/cc-corpora/hono-28a9c12)
+  --commit REV          start the product from a clean export of REV (default HEAD)
+  --base-url URL        measure a server already running instead (with --token T)
+  --port N              port of the started server (default: a free one)
+  --concurrency N       concurrent clients (default 16)
+  --seq-rounds N        sequential passes over the queries (default 3)
+  --conc-rounds N       concurrent passes over the queries (default 8)
+  --repo ID             repo id to index the corpus as (default bench-corpus)
+  --search-limit N      the export's search rate limits, per minute (default 1000000)
+  --out FILE            JSON output (default bench/out/bench-<date>.json)
+  --write-readme        rewrite the README's "Benchmarks" block`;
+
+const a = parseCli(USAGE, {
+  corpus: { type: "string", default: "/tmp/cc-corpora/hono-28a9c12" },
+  "base-url": { type: "string" },
+  token: { type: "string" },
+  port: { type: "string" },
+  commit: { type: "string", default: "HEAD" },
+  concurrency: { type: "string", default: "16" },
+  "seq-rounds": { type: "string", default: "3" },
+  "conc-rounds": { type: "string", default: "8" },
+  repo: { type: "string", default: "bench-corpus" },
+  "search-limit": { type: "string", default: "1000000" },
+  out: { type: "string" },
+  "write-readme": { type: "boolean", default: false },
 });
 
 const ROOT = resolve(dirname(new URL(import.meta.url).pathname), "..");

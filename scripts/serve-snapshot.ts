@@ -9,18 +9,27 @@
  */
 import { rmSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import { parseArgs } from "node:util";
+import { parseCli } from "./lib/cli.ts";
 import { startSnapshotServer } from "./lib/dev-server.ts";
 
-const { values: a } = parseArgs({
-  options: {
-    commit: { type: "string", default: "HEAD" },
-    port: { type: "string", default: "8791" },
-    state: { type: "string", default: "/tmp/cc-eval-state" },
-    token: { type: "string", default: "eval-token" },
-    fresh: { type: "boolean", default: false },
-    "search-limit": { type: "string" },
-  },
+const USAGE = `Usage: node scripts/serve-snapshot.ts [--commit HEAD] [--port 8791] [--state DIR] [--token eval-token] [--fresh] [--search-limit N]
+
+Serves one commit of the project from a clean export (wrangler dev) until Ctrl-C.
+
+  --commit REV          the commit to serve (default HEAD)
+  --port N              TCP port (default 8791)
+  --state DIR           where D1, KV and Durable Object state persist (default /tmp/cc-eval-state)
+  --token T             API token the server accepts (default eval-token)
+  --fresh               delete the state folder first
+  --search-limit N      the export's search rate limits, per minute (raised for load tests)`;
+
+const a = parseCli(USAGE, {
+  commit: { type: "string", default: "HEAD" },
+  port: { type: "string", default: "8791" },
+  state: { type: "string", default: "/tmp/cc-eval-state" },
+  token: { type: "string", default: "eval-token" },
+  fresh: { type: "boolean", default: false },
+  "search-limit": { type: "string" },
 });
 const root = resolve(dirname(new URL(import.meta.url).pathname), "..");
 if (a.fresh) rmSync(a.state!, { recursive: true, force: true });

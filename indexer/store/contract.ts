@@ -178,7 +178,12 @@ export interface VectorMatch {
 
 /** Optional hints of `VectorStore.query`. */
 export interface VectorQueryOptions {
-  snapshot?: { commit: string; indexedAt: number | null };
+  /**
+   * The repo's active snapshot as the caller read it: `repos.active_commit`, `active_indexed_at`
+   * and, when known, `embedding_model` (a cache may reuse vectors across snapshots only while
+   * the model that built them is the same).
+   */
+  snapshot?: { commit: string; indexedAt: number | null; model?: string | null };
 }
 
 /**

@@ -51,3 +51,62 @@ describe("LocalVectorStore snapshot hint", () => {
     expect((await store.query(repo, q, 5, { snapshot: { commit: "c1", indexedAt: 2 } })).map((m) => m.id).sort()).toEqual(["a", "b"]);
   });
 });
+
+describe("LocalVectorStore incremental rebuild", () => {
+  const meta = { path: "a.ts", language: "typescript" };
+  const texts: Record<string, string> = {
+    a: "parse cookie header value",
+    b: "router match path params",
+    c: "serialize cookie options",
+    d: "stream server sent events",
+    e: "jwt verify signature cookie",
+  };
+  const record = (id: string) => ({ id, vector: hashEmbed(texts[id], "document", DIMS), metadata: meta });
+  const q = hashEmbed("cookie header signature", "query", DIMS);
+  /** Scores by the dense dot product over what the table holds now, best first (ties by id). */
+  async function expected(repo: string): Promise<{ id: string; score: number }[]> {
+    const { results } = await env.DB.prepare("SELECT id, vector FROM local_vectors WHERE repo = ? ORDER BY id").bind(repo).all<{ id: string; vector: ArrayBuffer }>();
+    const rows = results.map((r) => new Float32Array(new Uint8Array(r.vector).slice().buffer));
+    const scores = denseScores(rows, q);
+    return results.map((r, i) => ({ id: r.id, score: scores[i] })).sort((x, y) => y.score - x.score || (x.id < y.id ? -1 : 1));
+  }
+  /** Overwrites a row behind the store's back (no store of this isolate notes it). */
+  const tamper = (repo: string, id: string) =>
+    env.DB.prepare("UPDATE local_vectors SET vector = ? WHERE repo = ? AND id = ?").bind(new Uint8Array(hashEmbed("zebra", "document", DIMS).buffer), repo, id).run();
+
+  it("after a flip, reads only the vectors it lacks and ranks as a full read would", async () => {
+    const repo = "vs-incremental";
+    const store = new LocalVectorStore(env.DB, DIMS);
+    await store.upsert(repo, ["a", "b", "c"].map(record));
+    const snap = (t: number) => ({ snapshot: { commit: "c1", indexedAt: t, model: "m1" } });
+    expect(await store.query(repo, q, 10, snap(1))).toEqual(await expected(repo));
+    // The next snapshot adds d and e and drops b, through the store.
+    await store.upsert(repo, ["d", "e"].map(record));
+    await store.delete(repo, ["b"]);
+    expect(await store.query(repo, q, 10, snap(2))).toEqual(await expected(repo));
+    // A vector the cached matrix holds is copied, not read again: a row changed behind the
+    // store's back keeps its cached vector across the next flip under the same model ...
+    const before = (await store.query(repo, q, 10, snap(2))).find((m) => m.id === "a")!.score;
+    await tamper(repo, "a");
+    await store.upsert(repo, [record("b")]);
+    const after = await store.query(repo, q, 10, snap(3));
+    expect(after.find((m) => m.id === "a")!.score).toBe(before);
+    expect(after.map((m) => m.id).sort()).toEqual(["a", "b", "c", "d", "e"]);
+    // ... and a flip to another model reads every vector again.
+    const remodelled = await store.query(repo, q, 10, { snapshot: { commit: "c1", indexedAt: 4, model: "m2" } });
+    expect(remodelled).toEqual(await expected(repo));
+    expect(remodelled.find((m) => m.id === "a")!.score).not.toBe(before);
+  });
+
+  it("re-reads a vector written through the store under the same snapshot", async () => {
+    const repo = "vs-rewrite";
+    const store = new LocalVectorStore(env.DB, DIMS);
+    await store.upsert(repo, ["a", "c"].map(record));
+    const snap = { snapshot: { commit: "c1", indexedAt: 1, model: "m1" } };
+    const first = await store.query(repo, q, 10, snap);
+    await store.upsert(repo, [{ ...record("a"), vector: hashEmbed("zebra", "document", DIMS) }]);
+    const second = await store.query(repo, q, 10, snap);
+    expect(second).toEqual(await expected(repo));
+    expect(second.find((m) => m.id === "a")!.score).not.toBe(first.find((m) => m.id === "a")!.score);
+  });
+});

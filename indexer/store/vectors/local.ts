@@ -4,10 +4,19 @@
  * The local `VectorStore`: vectors in the D1 table `local_vectors` (Float32 little-endian
  * blobs), searched exactly by cosine (dot product of unit vectors). The default without
  * Vectorize. Decoded vectors are cached per isolate, keyed by repo and its active snapshot
- * (`repos.active_commit` + `active_indexed_at`), so queries do not re-read every row; a write
- * through this store drops that repo's cache, and a snapshot flip elsewhere changes the key.
- * While a repo has no active snapshot nothing is cached. A caller that already read the
- * snapshot passes it (`options.snapshot`), which saves the D1 round trip that reads the key.
+ * (`repos.active_commit` + `active_indexed_at`), so queries do not re-read every row. While a
+ * repo has no active snapshot nothing is cached. A caller that already read the snapshot passes
+ * it (`options.snapshot`), which saves the D1 round trip that reads the key.
+ *
+ * When the key changes (a snapshot flip) or rows were written through this store, the matrix is
+ * rebuilt incrementally: the repo's ids are listed, and only vectors the cached matrix lacks, or
+ * that were written through a store of this isolate since it was built, are read; the others
+ * are copied from it. A chunk id is content-addressed (repo, path, blob SHA, chunk format), so
+ * its vector changes only when another model re-embeds it: the cached matrix is reused only
+ * while the snapshot's model is known and the same. The rebuilt matrix holds the same ids in the
+ * same order (by id) as a full read, so scores and ties are identical to one. A
+ * one-file change thus reads one file's vectors instead of the repo's (the first search after
+ * a flip loaded every vector before: seconds on a 20,000-chunk repo).
  *
  * Scoring is a sparse dot product over a column-major matrix: only the query's non-zero
  * dimensions are visited (a hashed query vector of a short query has few), each as one pass
@@ -24,6 +33,8 @@ const STATEMENT_BLOB_BYTES = 60_000;
 
 interface CachedMatrix {
   key: string;
+  /** The embedding model of the snapshot it was built for, when known. */
+  model: string | null;
   ids: string[];
   dims: number;
   /** Column-major: dimension j of vector i is columns[j*n + i], n = ids.length. */
@@ -32,6 +43,24 @@ interface CachedMatrix {
 
 /** Per-isolate cache of decoded vectors, by repo. */
 const cache = new Map<string, CachedMatrix>();
+/**
+ * Per repo: ids upserted or deleted through a store of this isolate since its matrix was built
+ * (re-read at the next query). Past WRITTEN_MAX ids the repo's matrix is dropped instead.
+ */
+const written = new Map<string, Set<string>>();
+const WRITTEN_MAX = 100_000;
+/** Reuse the cached matrix only when at most this share of the repo's ids must be read anyway. */
+const MAX_FRESH_SHARE = 0.5;
+
+/** Notes writes of `ids` for `repo`: its cached vectors of those ids are stale. */
+function noteWrites(repo: string, ids: Iterable<string>): void {
+  const set = written.get(repo) ?? new Set<string>();
+  for (const id of ids) set.add(id);
+  if (set.size > WRITTEN_MAX) {
+    cache.delete(repo);
+    written.delete(repo);
+  } else written.set(repo, set);
+}
 
 /** Encodes a vector as a little-endian Float32 blob (the platform is little-endian). */
 function encode(v: Float32Array): Uint8Array {
@@ -106,8 +135,8 @@ export class LocalVectorStore implements VectorStore {
       const sql = `INSERT OR REPLACE INTO local_vectors (repo, id, vector) VALUES ${rows.map(() => "(?, ?, ?)").join(", ")}`;
       statements.push(this.db.prepare(sql).bind(...rows.flatMap((r) => [repo, r.id, encode(r.vector)])));
     }
-    cache.delete(repo);
     await this.db.batch(statements);
+    noteWrites(repo, records.map((r) => r.id));
   }
 
   async query(repo: string, vector: Float32Array, topK: number, options: VectorQueryOptions = {}): Promise<VectorMatch[]> {
@@ -127,8 +156,8 @@ export class LocalVectorStore implements VectorStore {
       const part = ids.slice(i, i + per);
       statements.push(this.db.prepare(`DELETE FROM local_vectors WHERE repo = ? AND id IN (${part.map(() => "?").join(", ")})`).bind(repo, ...part));
     }
-    cache.delete(repo);
     await this.db.batch(statements);
+    noteWrites(repo, ids);
   }
 
   #check(v: Float32Array): void {
@@ -137,15 +166,30 @@ export class LocalVectorStore implements VectorStore {
 
   async #matrix(repo: string, known?: VectorQueryOptions["snapshot"]): Promise<CachedMatrix> {
     const snap = known
-      ? { c: known.commit, t: known.indexedAt }
+      ? { c: known.commit, t: known.indexedAt, m: known.model ?? null }
       : await this.db
-          .prepare("SELECT active_commit AS c, active_indexed_at AS t FROM repos WHERE id = ?")
+          .prepare("SELECT active_commit AS c, active_indexed_at AS t, embedding_model AS m FROM repos WHERE id = ?")
           .bind(repo)
-          .first<{ c: string | null; t: number | null }>();
+          .first<{ c: string | null; t: number | null; m: string | null }>();
     const key = snap?.c ? `${snap.c}:${snap.t ?? 0}:${this.dimensions}` : "";
+    const model = snap?.m ?? null;
     const hit = cache.get(repo);
-    if (key && hit?.key === key) return hit;
-    const { results } = await this.db.prepare("SELECT id, vector FROM local_vectors WHERE repo = ?").bind(repo).all<{ id: string; vector: unknown }>();
+    if (key && hit?.key === key && !written.get(repo)?.size) return hit;
+    // Writes noted from here on land in a new set and are re-read by the next query.
+    const rewritten = written.get(repo) ?? new Set<string>();
+    written.delete(repo);
+    const base = hit && model !== null && hit.model === model && hit.dims === this.dimensions ? hit : undefined;
+    const m = base ? await this.#rebuild(repo, base, rewritten) : await this.#readAll(repo);
+    m.key = key;
+    m.model = model;
+    if (key) cache.set(repo, m);
+    else cache.delete(repo);
+    return m;
+  }
+
+  /** Every vector of `repo`, in id order (the primary key's); rows of another length (another model's) are left out. */
+  async #readAll(repo: string): Promise<CachedMatrix> {
+    const { results } = await this.db.prepare("SELECT id, vector FROM local_vectors WHERE repo = ? ORDER BY id").bind(repo).all<{ id: string; vector: unknown }>();
     const dims = this.dimensions;
     // Rows of another length were built by another model; search skips the vector channel
     // for such repos until re-embedded (worker/search), so they are left out here.
@@ -156,9 +200,47 @@ export class LocalVectorStore implements VectorStore {
       const v = decode(r.bytes);
       for (let j = 0; j < dims; j++) columns[j * n + i] = v[j];
     });
-    const m: CachedMatrix = { key, ids: rows.map((r) => r.id), dims, columns };
-    if (key) cache.set(repo, m);
-    else cache.delete(repo);
-    return m;
+    return { key: "", model: null, ids: rows.map((r) => r.id), dims, columns };
+  }
+
+  /**
+   * The matrix `#readAll` would give, reading only the vectors `base` lacks or holds stale
+   * (`rewritten`); the rest are copied from `base`. Falls back to `#readAll` when most must be read.
+   */
+  async #rebuild(repo: string, base: CachedMatrix, rewritten: ReadonlySet<string>): Promise<CachedMatrix> {
+    const { results } = await this.db.prepare("SELECT id FROM local_vectors WHERE repo = ? ORDER BY id").bind(repo).all<{ id: string }>();
+    const oldIndex = new Map(base.ids.map((id, i) => [id, i]));
+    const listed = results.map((r) => r.id);
+    const fresh = listed.filter((id) => !oldIndex.has(id) || rewritten.has(id));
+    if (fresh.length > listed.length * MAX_FRESH_SHARE) return this.#readAll(repo);
+    const dims = this.dimensions;
+    const read = new Map<string, Float32Array>();
+    const per = D1_MAX_PARAMS - 1;
+    const statements: D1PreparedStatement[] = [];
+    for (let i = 0; i < fresh.length; i += per) {
+      const part = fresh.slice(i, i + per);
+      statements.push(this.db.prepare(`SELECT id, vector FROM local_vectors WHERE repo = ? AND id IN (${part.map(() => "?").join(", ")})`).bind(repo, ...part));
+    }
+    if (statements.length) {
+      for (const r of await this.db.batch<{ id: string; vector: unknown }>(statements)) {
+        for (const row of r.results) {
+          const bytes = blobBytes(row.vector);
+          if (bytes.byteLength === dims * 4) read.set(row.id, decode(bytes));
+        }
+      }
+    }
+    // A fresh id whose row is gone (deleted meanwhile) or of another length is left out, as in #readAll.
+    const ids = listed.filter((id) => read.has(id) || (oldIndex.has(id) && !rewritten.has(id)));
+    const n = ids.length;
+    const oldN = base.ids.length;
+    const columns = new Float32Array(n * dims);
+    const from = ids.map((id) => (read.has(id) ? -1 : oldIndex.get(id)!));
+    const vectors = ids.map((id) => read.get(id));
+    for (let j = 0; j < dims; j++) {
+      const out = j * n;
+      const src = j * oldN;
+      for (let i = 0; i < n; i++) columns[out + i] = from[i] >= 0 ? base.columns[src + from[i]] : vectors[i]![j];
+    }
+    return { key: "", model: null, ids, dims, columns };
   }
 }

@@ -89,7 +89,7 @@ export async function vectorChannel(
   const mismatch = embeddingMismatch(embedding, embedder);
   if (mismatch) return { channel: "vector", hits: [], skipped: mismatch, bestScore: null };
   const [v] = await embedder.embed([scope.query.text.slice(0, MAX_QUERY_CHARS)], "query");
-  const snapshot = scope.indexedAt === undefined ? undefined : { commit: scope.commit, indexedAt: scope.indexedAt };
+  const snapshot = scope.indexedAt === undefined ? undefined : { commit: scope.commit, indexedAt: scope.indexedAt, model: embedding.model };
   const matches = await store.query(scope.repo, v, Math.min(MAX_TOPK, scope.depth * OVERFETCH), { snapshot });
   if (!matches.length) return { channel: "vector", hits: [], bestScore: null };
   const chunks = await snapshotChunks(scope);

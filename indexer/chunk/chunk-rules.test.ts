@@ -284,3 +284,12 @@ describe("chunkFile rules", () => {
     for (const [path, text] of Object.entries(samples)) expectWellFormed(text, await chunkFile(path, text));
   });
 });
+
+describe("signatures", () => {
+  it("end before a comment between the head and the body", async () => {
+    const ruby = await chunkFile("lib/a.rb", "class A\n  def compile!(path, opts = {})\n    # Compiles the route.\n    path\n  end\nend\n");
+    expect(ruby.symbols.find((s) => s.name === "compile!")?.signature).toBe("def compile!(path, opts = {})");
+    const c = await chunkFile("a.c", "int f(int a) /* checked */ {\n  return a;\n}\n");
+    expect(c.symbols.find((s) => s.name === "f")?.signature).toBe("int f(int a)");
+  });
+});

@@ -89,6 +89,11 @@ function signatureOf(def: Definition, source?: ParsedSource): string | undefined
   if (body && body.startIndex > node.startIndex) text = text.slice(0, body.startIndex - start);
   // No body, or members that are the node itself (Go `const (`): the first line.
   else text = text.split("\n")[0];
+  // A comment between the head and the body (Ruby's `def f(x)` with `# note` on the next line,
+  // `int f(void) /* x */ {`) is not part of the head.
+  const afterName = node.childForFieldName("name")?.endIndex ?? node.startIndex;
+  const comment = node.children.find((c) => c !== null && c.type.includes("comment") && c.startIndex >= afterName && (!body || c.startIndex < body.startIndex));
+  if (comment && comment.startIndex - start < text.length) text = text.slice(0, comment.startIndex - start);
   let sig = collapse(text, MAX_SIGNATURE_CHARS).replace(/\s*[{:]$/, "").replace(/\s*=\s*$/, "");
   // `typedef struct {` names its type after the body (`operator <` is named `operator<`).
   if (def.name && !sig.replace(/\s+/g, "").includes(def.name.replace(/\s+/g, ""))) sig = `${sig} ${def.name}`;

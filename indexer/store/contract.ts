@@ -36,12 +36,14 @@
  *      `FMT_CONSTEXPR20 basic_memory_buffer(..)`, `static REDIS_INLINE int`, `void f()
  *      FMT_NOEXCEPT {`, `FMT_ENABLE_IF(..)` template parameters), or as before when that
  *      parses worse; signatures are read from the file's text, so they keep the macros.
+ *   8: a signature ends before a comment between the head and the body (Ruby's `def f(x)`
+ *      followed by a `# ...` line carried that comment).
  */
 
 export { isQueryStopWord, tokenize, tokenizeQuery } from "./tokenize";
 
 /** Bump when chunk boundaries, indexed text, symbols or ids change; old rows are then rebuilt. */
-export const CHUNK_FORMAT_VERSION = 7;
+export const CHUNK_FORMAT_VERSION = 8;
 
 /** Kinds of chunk a chunker emits. `window` is a line window of a file without a grammar. */
 export type ChunkKind =

@@ -94,6 +94,9 @@ describe("file and symbol REST routes", () => {
     expect(bang.status).toBe(200);
     expect(bang.body.references.map((r: any) => [r.line, r.definition])).toEqual([[1, true], [5, false]]);
     expect((await json("/api/repos/rb/references?symbol=valid?")).body.total_count).toBe(1);
+    // In Ruby a trailing ! or ? makes another name: `compile` is not `compile!`, `valid` not `valid?`.
+    expect((await json("/api/repos/rb/references?symbol=compile")).body.references.map((r: any) => r.line)).toEqual([2]);
+    expect((await json("/api/repos/rb/references?symbol=valid")).body.total_count).toBe(0);
     expect((await json("/api/repos/rb/references?symbol=compile!!")).status).toBe(400);
   });
 

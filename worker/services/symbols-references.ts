@@ -61,6 +61,23 @@ interface CandidateFile {
   repo: string;
   file_id: string;
   path: string;
+  language: string;
+}
+
+/**
+ * Languages whose method names may end in `!` or `?` (Ruby's `compile!`, `empty?`): there such a
+ * suffix makes another name, so `compile` does not match `compile!(x)`. Elsewhere `!` and `?`
+ * are operators after a name (Rust's `println!`, TypeScript's `value!` and `a?.b`).
+ */
+const SUFFIXED_NAME_LANGUAGES: ReadonlySet<string> = new Set(["ruby"]);
+
+/**
+ * The whole-word pattern of `word` in a file of `language`: no letter, digit, `_` or `$` on
+ * either side, and in SUFFIXED_NAME_LANGUAGES no `!` or `?` after it (unless it starts `!=`).
+ */
+export function wordPattern(word: string, language: string): RegExp {
+  const after = SUFFIXED_NAME_LANGUAGES.has(language) ? "(?![\\p{L}\\p{N}_$]|[!?](?!=))" : "(?![\\p{L}\\p{N}_$])";
+  return new RegExp(`(?<![\\p{L}\\p{N}_$])${regexEscape(word)}${after}`, "gu");
 }
 
 interface SymbolSpan {
@@ -94,7 +111,7 @@ export async function findReferences(ctx: ServiceContext, input: FindReferencesI
   const db = ctx.env.DB;
   const { results: candidates } = await db
     .prepare(
-      `SELECT DISTINCT c.repo, c.file_id, c.path FROM chunks_fts JOIN chunks c ON c.rowid = chunks_fts.rowid
+      `SELECT DISTINCT c.repo, c.file_id, c.path, c.language FROM chunks_fts JOIN chunks c ON c.rowid = chunks_fts.rowid
        ${activeSnapshotJoin("c", "?1")} AND chunks_fts MATCH ?2
        ORDER BY c.repo, c.path LIMIT ?3`,
     )
@@ -102,7 +119,6 @@ export async function findReferences(ctx: ServiceContext, input: FindReferencesI
     .all<CandidateFile>();
   const scanCapped = candidates.length > REFERENCES_MAX_FILES;
   const files = candidates.slice(0, REFERENCES_MAX_FILES);
-  const wordRe = new RegExp(`(?<![\\p{L}\\p{N}_$])${regexEscape(word)}(?![\\p{L}\\p{N}_$])`, "gu");
   const all: Reference[] = [];
   for (let i = 0; i < files.length; i += FILES_PER_BATCH) {
     const group = files.slice(i, i + FILES_PER_BATCH);
@@ -115,7 +131,7 @@ export async function findReferences(ctx: ServiceContext, input: FindReferencesI
     group.forEach((f, j) => {
       const text = (rows[2 * j].results[0] as { text: string } | undefined)?.text ?? "";
       const spans = rows[2 * j + 1].results as SymbolSpan[];
-      all.push(...occurrencesIn(f, text, spans, word, wordRe));
+      all.push(...occurrencesIn(f, text, spans, word, wordPattern(word, f.language)));
     });
   }
   const page = all.slice(offset, offset + limit);

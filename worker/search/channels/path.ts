@@ -8,7 +8,7 @@
  * chunk when none matches). File lists are cached per isolate by repo and snapshot.
  */
 import { tokenize } from "../../../indexer/store/contract";
-import { filterSql, passesFilters } from "../filters";
+import { filterSql, isTestPath, passesFilters } from "../filters";
 import type { ChannelHit, ChannelResult } from "../types";
 import { BM25_WEIGHTS, matchExpression } from "./bm25";
 import { SNAPSHOT_JOIN, type ChannelScope } from "./scope";
@@ -19,8 +19,8 @@ const MAX_FILE_SHARE = 0.2;
 const SHORT_QUERY_TERMS = 3;
 /** Chunks nominated per named file. */
 const CHUNKS_PER_FILE = 2;
-/** Snapshot file lists kept per isolate (repo+commit -> paths with their name tokens). */
-const fileCache = new Map<string, { path: string; names: Set<string> }[]>();
+/** Snapshot file lists kept per isolate (repo+commit -> paths with their name tokens and whether they are tests). */
+const fileCache = new Map<string, { path: string; names: Set<string>; test: boolean }[]>();
 const FILE_CACHE_MAX_ENTRIES = 32;
 
 /** Tokens that name a path: its directory names and its file name without extension. */
@@ -39,8 +39,11 @@ export function pathNameTokens(path: string): Set<string> {
  * name (`utils.py`) in a long path does not name every `utils.py`.
  */
 export function namesFileBySuffix(hint: string, path: string): boolean {
-  const h = hint.replace(/\/+$/, "").split("/");
-  const p = path.split("/");
+  return namesFileBySuffixSplit(hint.replace(/\/+$/, "").split("/"), path.split("/"));
+}
+
+/** namesFileBySuffix over the hint's segments (trailing slashes dropped) and the path's. */
+function namesFileBySuffixSplit(h: string[], p: string[]): boolean {
   const last = p[p.length - 1];
   const hl = h[h.length - 1];
   // The hint's last segment is the file name, or the file name without its extension.
@@ -62,11 +65,18 @@ export function commonTailSegments(a: string[], b: string[]): number {
 export function scoreFiles(files: { path: string; names: Set<string> }[], terms: string[], hints: string[]): Map<string, number> {
   const scores = new Map<string, number>();
   const add = (p: string, s: number) => scores.set(p, (scores.get(p) ?? 0) + s);
+  // Each file's lowercased path and its segments, and each hint's, are computed once, not once
+  // per (hint, file) pair: a report has dozens of hints and a snapshot hundreds of files.
+  const lower = hints.length ? files.map((f) => f.path.toLowerCase()) : [];
+  const segments = hints.length ? lower.map((p) => p.split("/")) : [];
   for (const h of hints) {
-    for (const f of files) {
-      const p = f.path.toLowerCase();
-      if (p.endsWith(h) || p.includes(h.endsWith("/") ? h : `${h}/`) || p.endsWith(`/${h}`) || namesFileBySuffix(h, p)) add(f.path, 2);
-    }
+    const dir = h.endsWith("/") ? h : `${h}/`;
+    const tail = `/${h}`;
+    const hintSegments = h.replace(/\/+$/, "").split("/");
+    files.forEach((f, i) => {
+      const p = lower[i];
+      if (p.endsWith(h) || p.includes(dir) || p.endsWith(tail) || namesFileBySuffixSplit(hintSegments, segments[i])) add(f.path, 2);
+    });
   }
   for (const t of terms) {
     if (t.length < 3) continue;
@@ -86,7 +96,7 @@ async function snapshotFiles(scope: ChannelScope) {
       .prepare("SELECT path FROM snapshot_files WHERE repo = ? AND commit_sha = ?")
       .bind(scope.repo, scope.commit)
       .all<{ path: string }>();
-    files = results.map((r) => ({ path: r.path, names: pathNameTokens(r.path) }));
+    files = results.map((r) => ({ path: r.path, names: pathNameTokens(r.path), test: isTestPath(r.path) }));
     if (fileCache.size >= FILE_CACHE_MAX_ENTRIES) fileCache.delete(fileCache.keys().next().value!);
     fileCache.set(key, files);
   }
@@ -97,7 +107,7 @@ async function snapshotFiles(scope: ChannelScope) {
 export async function pathChannel(scope: ChannelScope): Promise<ChannelResult> {
   // Language is filtered in SQL below (the file list has no languages).
   const pathFilters = { ...scope.filters, language: undefined };
-  const files = (await snapshotFiles(scope)).filter((f) => passesFilters(pathFilters, f.path, ""));
+  const files = (await snapshotFiles(scope)).filter((f) => passesFilters(pathFilters, f.path, "", false, f.test));
   // A word of a long question that happens to name a file is weak evidence (measured on
   // hono-50: it cost 12 points of R@1), so bare terms count only in short queries.
   const terms = scope.query.terms.length <= SHORT_QUERY_TERMS ? scope.query.terms : [];

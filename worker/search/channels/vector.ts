@@ -14,7 +14,7 @@
  * are checked in SQL per query instead.
  */
 import type { EmbeddingProvider, VectorStore } from "../../../indexer/store/contract";
-import { filterSql, INLINE_TEST_SQL, passesFilters } from "../filters";
+import { filterSql, INLINE_TEST_SQL, isTestPath, passesFilters } from "../filters";
 import type { ChannelResult } from "../types";
 import { IDS_PER_STATEMENT, SNAPSHOT_JOIN, type ChannelScope } from "./scope";
 
@@ -31,7 +31,7 @@ export const SNAPSHOT_CACHE_MAX_CHUNKS = 100_000;
 const SNAPSHOT_CACHE_MAX_ENTRIES = 8;
 
 /** Path and language of each chunk of a snapshot, or null when it is too large to keep. */
-type SnapshotChunks = Map<string, { path: string; language: string; inlineTest: boolean }> | null;
+type SnapshotChunks = Map<string, { path: string; language: string; inlineTest: boolean; test: boolean }> | null;
 const snapshotCache = new Map<string, SnapshotChunks>();
 
 /** The chunk list of the scope's snapshot (cached), or null when it exceeds SNAPSHOT_CACHE_MAX_CHUNKS. */
@@ -43,7 +43,7 @@ async function snapshotChunks(scope: ChannelScope): Promise<SnapshotChunks> {
     .bind(scope.commit, scope.repo, SNAPSHOT_CACHE_MAX_CHUNKS + 1)
     .all<{ id: string; path: string; language: string; inlineTest: number }>();
   const chunks: SnapshotChunks =
-    results.length > SNAPSHOT_CACHE_MAX_CHUNKS ? null : new Map(results.map((r) => [r.id, { path: r.path, language: r.language, inlineTest: r.inlineTest === 1 }]));
+    results.length > SNAPSHOT_CACHE_MAX_CHUNKS ? null : new Map(results.map((r) => [r.id, { path: r.path, language: r.language, inlineTest: r.inlineTest === 1, test: isTestPath(r.path) }]));
   if (snapshotCache.size >= SNAPSHOT_CACHE_MAX_ENTRIES) snapshotCache.delete(snapshotCache.keys().next().value!);
   snapshotCache.set(key, chunks);
   return chunks;
@@ -95,7 +95,7 @@ export async function vectorChannel(
   const chunks = await snapshotChunks(scope);
   const inSnapshot = (id: string) => {
     const c = chunks?.get(id);
-    return c !== undefined && passesFilters(scope.filters, c.path, c.language, c.inlineTest);
+    return c !== undefined && passesFilters(scope.filters, c.path, c.language, c.inlineTest, c.test);
   };
   const kept = chunks ? new Set(matches.map((m) => m.id).filter(inSnapshot)) : await keptBySql(scope, matches.map((m) => m.id));
   const hits = matches.filter((m) => kept.has(m.id)).slice(0, scope.depth).map((m) => ({ chunkId: m.id, score: m.score }));

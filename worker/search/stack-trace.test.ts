@@ -363,7 +363,7 @@ describe("frameChunks", () => {
       ].join("\n"),
     );
     await frameChunks(db, "r", "c0", frames, { includeTests: true });
-    expect(bound).toEqual(["c0", "r", "%/plugins.py", 12, 12, "%/cli.py", 3, 3]);
+    expect(bound).toEqual(["c0", "r", "r", "c0", "%/plugins.py", "%/cli.py", "%/plugins.py", 12, 12, "%/cli.py", 3, 3]);
     const native = parseStackFrames(
       [
         "goroutine 1 [running]:",
@@ -375,6 +375,6 @@ describe("frameChunks", () => {
       ].join("\n"),
     );
     await frameChunks(db, "r", "c0", native, { includeTests: true });
-    expect(bound).toEqual(["c0", "r", "%/orders.go", 42, 42, "%/main.rs", 4, 4]);
+    expect(bound).toEqual(["c0", "r", "r", "c0", "%/orders.go", "%/main.rs", "%/orders.go", 42, 42, "%/main.rs", 4, 4]);
   });
 });

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { documentFrequencies, matchExpression } from "./bm25";
+import { documentFrequencies, matchExpression, STEM_LOOKUP } from "./bm25";
 
 // FTS rows written directly (the tokenizer's output form: space-joined lowercase tokens).
 const BODIES = ["queue push task", "queue shift task pool", "pool size concurrency", "router match path"];
@@ -35,5 +35,25 @@ describe("documentFrequencies", () => {
     expect(df.get("routing")).toBe(1);
     // `slots` stems to `slot`, which occurs nowhere: still absent.
     expect(df.has("slots")).toBe(false);
+  });
+});
+
+describe("documentFrequencies round trips", () => {
+  it("reads the same frequencies whether a stem prefix is read with the exact ones or after them", async () => {
+    const terms = ["queuing", "routing", "slots", "pooling", "queue"];
+    const eager = await documentFrequencies(env.DB, terms);
+    const saved = STEM_LOOKUP.eager;
+    try {
+      STEM_LOOKUP.eager = 1;
+      const mixed = await documentFrequencies(env.DB, terms);
+      STEM_LOOKUP.eager = 0;
+      const late = await documentFrequencies(env.DB, terms);
+      expect([...mixed.df]).toEqual([...eager.df]);
+      expect([...late.df]).toEqual([...eager.df]);
+    } finally {
+      STEM_LOOKUP.eager = saved;
+    }
+    expect(eager.df.get("pooling")).toBe(2);
+    expect(eager.df.get("queue")).toBe(2);
   });
 });

@@ -247,3 +247,22 @@ describe("POST /api/search", () => {
     expect(res.status).toBe(400);
   });
 });
+
+describe("a search of the same repos again (its channels' reads start with the snapshots the last one found)", () => {
+  const answer = async (q: string, repo: string) => {
+    const { status, body } = await search({ q, repo });
+    expect(status).toBe(200);
+    delete body.stats.tookMs;
+    return body;
+  };
+  it.each(["getUserById", "parse cookie header", "zanzibarish cookie", "build bundle release"])("answers %s as the first time", async (q) => {
+    const first = await answer(q, "s1");
+    expect(await answer(q, "s1")).toEqual(first);
+  });
+  it("reads the repo's new snapshot after a flip", async () => {
+    await indexFixture("s-flip", "f1", [{ path: "a.ts", chunks: [chunk("function", 1, "export function alphaHandler() {}", "alphaHandler")] }]);
+    expect((await answer("alphaHandler", "s-flip")).results.map((r: { path: string }) => r.path)).toEqual(["a.ts"]);
+    await indexFixture("s-flip", "f2", [{ path: "b.ts", chunks: [chunk("function", 1, "export function alphaHandler() { return 2 }", "alphaHandler")] }]);
+    expect((await answer("alphaHandler", "s-flip")).results.map((r: { path: string }) => r.path)).toEqual(["b.ts"]);
+  });
+});

@@ -13,7 +13,7 @@
  */
 import { LOCAL_EMBEDDING_MODEL } from "../../indexer/embed/local";
 import { tokenize, tokenizeQuery, type EmbeddingProvider, type RepoPackage, type VectorStore } from "../../indexer/store/contract";
-import { bm25Channel, documentFrequencies } from "./channels/bm25";
+import { bm25Channel, documentFrequencies, STEM_LOOKUP } from "./channels/bm25";
 import { pathChannel } from "./channels/path";
 import { type ChannelScope } from "./channels/scope";
 import { symbolChannel } from "./channels/symbol";
@@ -30,8 +30,8 @@ import { applyQualifiedPrior } from "./qualified-prior";
 import { applySupportPrior, askedSupportKinds, supportKind } from "./support-prior";
 import { rerankByCoverage } from "./rerank";
 import { makeSnippet } from "./snippet";
-import { applyTracePrior, frameChunks, traceAnchor } from "./stack-trace";
-import { proseCappedDf, selectTerms } from "./terms";
+import { applyTracePrior, frameChunks, traceAnchor, type FrameChunk } from "./stack-trace";
+import { proseCappedDf, selectionIfAllPresent, selectTerms } from "./terms";
 import type { ChannelName, ChannelResult, ChunkRow, SearchFilters, SearchMode, SearchResponse, SearchResult } from "./types";
 
 /** Smallest candidate depth per channel; the depth is max(30, 3k). */
@@ -202,23 +202,103 @@ function toResult(h: FusedHit & { row: ChunkRow }): SearchResult {
   };
 }
 
+/** The reads of the channels and of the option, message and stack-frame lookups (readCandidates); none of them rejects. */
+interface CandidateReads {
+  settled: Promise<PromiseSettledResult<RepoOutcome>[]>;
+  optionFiles: Promise<Map<string, string>[]>;
+  raising: Promise<Map<string, string>[]>;
+  traceChunks: Promise<FrameChunk[][]>;
+}
+
+/**
+ * Starts the channels over `targets` with the BM25 `terms`, and the lookups of the files
+ * declaring a command-line option the query names, of the files raising a message it pastes and
+ * of the chunks holding the lines of a report's stack frames. Their D1 reads go out together
+ * (`deps.db` coalescing, worker/search/d1-coalesce.ts).
+ */
+function readCandidates(deps: SearchDeps, targets: RepoTarget[], query: ParsedQuery, terms: string[], channels: ChannelName[], filters: SearchFilters, depth: number): CandidateReads {
+  return {
+    settled: Promise.allSettled(targets.map((t) => runChannels(deps, t, query, terms, channels, filters, depth))),
+    optionFiles: query.optionFlags.length
+      ? eachRepo(targets, "option lookup", (t) => optionDeclarationFiles(deps.db, t.id, t.commit, query.optionFlags, filters), () => new Map<string, string>())
+      : Promise.resolve([]),
+    raising: query.phrases.length
+      ? eachRepo(targets, "message lookup", (t) => messageFiles(deps.db, t.id, t.commit, query.phrases, filters), () => new Map<string, string>())
+      : Promise.resolve([]),
+    traceChunks:
+      query.isReport && query.frames.length
+        ? eachRepo(targets, "stack frame lookup", (t) => frameChunks(deps.db, t.id, t.commit, query.frames, filters), () => [])
+        : Promise.resolve([]),
+  };
+}
+
+/** Whether two target lists name the same snapshots, in the same order, with the same embedding provenance and packages. */
+export function sameTargets(a: RepoTarget[], b: RepoTarget[]): boolean {
+  return (
+    a.length === b.length &&
+    a.every(
+      (t, i) =>
+        t.id === b[i].id &&
+        t.commit === b[i].commit &&
+        t.indexedAt === b[i].indexedAt &&
+        t.embeddingModel === b[i].embeddingModel &&
+        t.embeddingDims === b[i].embeddingDims &&
+        JSON.stringify(t.packages ?? []) === JSON.stringify(b[i].packages ?? []),
+    )
+  );
+}
+
+/**
+ * Terms whose MATCH phrase is the vocabulary word itself (lowercase ASCII letters and digits, as
+ * the index's unicode61 tokenizer leaves them): when such a term is absent from the index, its
+ * phrase (and its stem prefix, which documentFrequencies found nothing for) matches no chunk and
+ * adds exactly 0 to every chunk's bm25(), so searching with it or without it gives the same rows
+ * and scores.
+ */
+const VOCABULARY_WORD_RE = /^[a-z0-9]+$/;
+
 /**
  * Searches `targets` (repos with an active snapshot) for `text`. Never throws for a failing
  * repo: it is listed in `stats.failedRepos` and the others still answer. `targets` may still be
  * on its way (a promise, rejected when the repos cannot be searched): the query's term
  * statistics are read meanwhile, so with a coalescing `deps.db` (worker/search/d1-coalesce.ts)
  * both reads share one round trip.
+ *
+ * `expected`: the targets the caller expects `pendingTargets` to be (the last search of the same
+ * repos found them). When the query has at most MAX_BM25_TERMS terms (term selection keeps all
+ * that occur in the index, in order) and each is a plain vocabulary word, the channels' reads
+ * start with them and every term at once, in that same round trip, and are kept when the targets
+ * are the expected ones and some term occurs: a term absent from the index changes no channel's
+ * rows (VOCABULARY_WORD_RE), so they are exactly the reads the selected terms would make. That
+ * saves a search its second D1 round trip (about 1 ms of workerd CPU locally; README "Known
+ * limits"); otherwise the channels run after the statistics as before.
  */
-export async function runSearch(deps: SearchDeps, pendingTargets: RepoTarget[] | Promise<RepoTarget[]>, text: string, options: SearchOptions): Promise<SearchResponse> {
+export async function runSearch(
+  deps: SearchDeps,
+  pendingTargets: RepoTarget[] | Promise<RepoTarget[]>,
+  text: string,
+  options: SearchOptions,
+  expected?: RepoTarget[],
+): Promise<SearchResponse> {
   const started = Date.now();
   const query = parseQuery(text);
   const searchable = query.terms.length > 0 || query.identifiers.length > 0 || query.pathHints.length > 0;
   const statistics = searchable ? documentFrequencies(deps.db, query.terms) : null;
   statistics?.catch(() => {}); // awaited below; a failure of `pendingTargets` comes first
-  const targets = await pendingTargets;
-  if (!searchable) return noSearchableWords(targets, started);
   const filters: SearchFilters = { ...options.filters, includeTests: options.filters.includeTests ?? query.mentionsTests };
   const channels = options.channels?.length ? options.channels : MODE_CHANNELS[options.mode];
+  const depth = Math.max(MIN_CANDIDATE_DEPTH, 3 * options.k);
+  const codeTerms = query.isReport ? new Set(query.codeTerms) : undefined;
+  // The channels' reads over all repos go out in one D1 round trip (worker/search/d1-coalesce.ts).
+  const channelDeps: SearchDeps = { ...deps, db: coalescingD1(deps.db) };
+  const assumed = searchable && expected?.length ? selectionIfAllPresent(query.terms, codeTerms) : null;
+  // Every absent term's stem prefix must have been looked up (STEM_LOOKUP) for it to match nothing.
+  const early =
+    assumed?.length && assumed.length <= STEM_LOOKUP.max && assumed.every((t) => VOCABULARY_WORD_RE.test(t))
+      ? readCandidates(channelDeps, expected!, query, assumed, channels, filters, depth)
+      : null;
+  const targets = await pendingTargets;
+  if (!searchable) return noSearchableWords(targets, started);
   // Occurrences per term (tokenizeQuery deduplicates); a long report's first line is its title
   // and says what matters, so its terms count twice.
   const counts = new Map<string, number>();
@@ -227,27 +307,15 @@ export async function runSearch(deps: SearchDeps, pendingTargets: RepoTarget[] |
   const title = text.trimStart().split("\n", 1)[0];
   if (title.length < text.trim().length) for (const t of tokenize(title)) if (counts.has(t)) counts.set(t, counts.get(t)! + 2);
   const { df, totalDocs } = await statistics!;
-  const codeTerms = query.isReport ? new Set(query.codeTerms) : undefined;
   const selection = selectTerms(query.terms, df, totalDocs, undefined, counts, codeTerms);
   // The rerank caps the IDF of English words, a report's as in term selection and a question's
   // too: a word rare in code ("pause", "ceiling") is rare because code is not English.
   const weightDf = proseCappedDf(df, totalDocs, codeTerms ?? new Set(query.codeTerms));
-  const depth = Math.max(MIN_CANDIDATE_DEPTH, 3 * options.k);
-  // The channels' reads over all repos go out in one D1 round trip (worker/search/d1-coalesce.ts).
-  const channelDeps: SearchDeps = { ...deps, db: coalescingD1(deps.db) };
-  // Files declaring a command-line option the query names, and the chunks holding the lines of a
-  // report's stack frames; read in the channels' round trip.
-  const optionFiles = query.optionFlags.length
-    ? eachRepo(targets, "option lookup", (t) => optionDeclarationFiles(channelDeps.db, t.id, t.commit, query.optionFlags, filters), () => new Map<string, string>())
-    : Promise.resolve([]);
-  const raising = query.phrases.length
-    ? eachRepo(targets, "message lookup", (t) => messageFiles(channelDeps.db, t.id, t.commit, query.phrases, filters), () => new Map<string, string>())
-    : Promise.resolve([]);
-  const traceChunks =
-    query.isReport && query.frames.length
-      ? eachRepo(targets, "stack frame lookup", (t) => frameChunks(channelDeps.db, t.id, t.commit, query.frames, filters), () => [])
-      : Promise.resolve([]);
-  const settled = await Promise.allSettled(targets.map((t) => runChannels(channelDeps, t, query, selection.selected, channels, filters, depth)));
+  const reads =
+    early && selection.selected.length && sameTargets(expected!, targets)
+      ? early
+      : readCandidates(channelDeps, targets, query, selection.selected, channels, filters, depth);
+  const settled = await reads.settled;
   const failedRepos: SearchResponse["stats"]["failedRepos"] = [];
   const outcomes: RepoOutcome[] = [];
   settled.forEach((s, i) => {
@@ -260,11 +328,11 @@ export async function runSearch(deps: SearchDeps, pendingTargets: RepoTarget[] |
   const fused = fuseRepos(outcomes, channels, depth, { ...CHANNEL_WEIGHTS, ...(query.isReport ? REPORT_CHANNEL_WEIGHTS : {}), ...options.weights });
   // Enough candidates to fill k after the per-file cap in the usual case.
   const head = fused.slice(0, Math.max(options.k * 4, 40));
-  const declaring = new Map((await optionFiles).flatMap((m) => [...m]));
-  const raisers = new Map((await raising).flatMap((m) => [...m]));
+  const declaring = new Map((await reads.optionFiles).flatMap((m) => [...m]));
+  const raisers = new Map((await reads.raising).flatMap((m) => [...m]));
   // A frame under node_modules/<name>/ names a file only in the repo publishing <name>.
   const packages = new Map(targets.map((t) => [t.id, t.packages ?? []]));
-  const anchor = traceAnchor(query.frames, (await traceChunks).flat(), packages);
+  const anchor = traceAnchor(query.frames, (await reads.traceChunks).flat(), packages);
   // The chunk where the trace surfaced, each declaring file's declaration and the chunk raising
   // a pasted message are named by the query itself: they rank in the head at least as if one
   // channel had ranked them first, so the priors below can lift their files even when no

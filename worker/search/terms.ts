@@ -73,3 +73,13 @@ export function selectTerms(
   const selected = [...present].sort((a, b) => score(b) - score(a) || order.get(a)! - order.get(b)!).slice(0, max);
   return { selected, absent };
 }
+
+/**
+ * The terms selectTerms selects when every term of `terms` occurs in the index (same `max` and
+ * `codeTerms`), or null when the choice would depend on document frequencies (more than `max`
+ * candidates). With some terms absent, it selects this list without them, in the same order.
+ */
+export function selectionIfAllPresent(terms: string[], codeTerms?: ReadonlySet<string>, max = MAX_BM25_TERMS): string[] | null {
+  const present = terms.filter((t) => !(codeTerms && !codeTerms.has(t) && NUMBER_RE.test(t)));
+  return present.length <= max ? present : null;
+}

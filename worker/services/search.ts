@@ -83,6 +83,20 @@ function parsePackages(json: string | null): RepoPackage[] {
 }
 
 /**
+ * The targets the last search of the same repos (by their ids) found, per isolate: a search
+ * expects them again and starts its channels' reads with them before its repos read has answered
+ * (runSearch, `expected`). A few small rows; a stale entry costs only that head start.
+ */
+const lastTargets = new Map<string, RepoTarget[]>();
+const LAST_TARGETS_MAX = 64;
+
+function rememberTargets(key: string, found: RepoTarget[]): void {
+  lastTargets.delete(key);
+  lastTargets.set(key, found);
+  if (lastTargets.size > LAST_TARGETS_MAX) lastTargets.delete(lastTargets.keys().next().value!);
+}
+
+/**
  * REST accepts `query` (the MCP name) as an alias of `q`. Returns the input with `q` set.
  * @throws CodeSearchError("invalid_input") when both are given and differ.
  */
@@ -118,6 +132,9 @@ export async function search(ctx: ServiceContext, raw: SearchInput): Promise<Sea
   // The repos rows below and the query's term statistics (read in runSearch meanwhile) go out
   // in one D1 round trip.
   const db = coalescingD1(ctx.env.DB);
+  const targetsKey = ids.join("\0");
+  // Only repos the caller may see are read before the repos read has answered.
+  const expected = ids.every((id) => canSee(ctx.caller, id)) ? lastTargets.get(targetsKey) : undefined;
   type RepoRow = { id: string; active_commit: string | null; active_indexed_at: number | null; status: string; embedding_model: string | null; embedding_dims: number | null; packages: string | null };
   const notReady: RepoRow[] = [];
   const ready = (async (): Promise<RepoTarget[]> => {
@@ -145,6 +162,7 @@ export async function search(ctx: ServiceContext, raw: SearchInput): Promise<Sea
     if (!found.length) {
       throw new CodeSearchError("index_not_ready", `No searched repo has a completed index yet (${notReady.map((r) => `${r.id}: ${r.status}`).join(", ")}); retry when indexing is done.`);
     }
+    rememberTargets(targetsKey, found);
     return found;
   })();
   const deps = { db, embedder: createEmbeddingProvider(ctx.env, ctx.config), vectors: createVectorStore(ctx.env, ctx.config) };
@@ -154,7 +172,7 @@ export async function search(ctx: ServiceContext, raw: SearchInput): Promise<Sea
     filters: { language: input.language, pathPrefix: input.path_prefix, includeTests: input.include_tests },
     fileCap: input.per_file_cap,
     channels: input.channels,
-  });
+  }, expected);
   for (const r of notReady) response.stats.failedRepos.push({ repo: r.id, error: `index_not_ready: status ${r.status}` });
   return response;
 }

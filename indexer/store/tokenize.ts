@@ -68,7 +68,16 @@ function cjkBigrams(run: string): string[] {
   return out;
 }
 
+/** A word of lowercase ASCII letters only: no CJK, no identifier boundary, already lowercase. */
+const LOWER_WORD_RE = /^[a-z]+$/;
+
 function pushWord(word: string, out: string[]): void {
+  // The common case in prose (most words of a pasted report) skips the splitting below, whose
+  // result for such a word is the word itself: a profiled third of a report's query parsing.
+  if (LOWER_WORD_RE.test(word)) {
+    out.push(word);
+    return;
+  }
   if (CJK_RE.test(word)) {
     for (const run of word.match(CJK_RUN_RE) ?? []) out.push(...cjkBigrams(run));
     const rest = word.replace(CJK_RUN_RE, " ").trim();
@@ -213,12 +222,11 @@ export function isQueryStopWord(token: string): boolean {
 /**
  * Query-side tokenization: as `tokenize`, minus stop words, plus the English expansion of CJK
  * terms, deduplicated in first-seen order. A query made only of stop words keeps them, so it
- * still matches something.
+ * still matches something. `all`: `tokenize(text)`, when the caller has it already.
  *
  * @example tokenizeQuery("用户登录认证") // ["用户", "户登", "登录", "录认", "认证", "user", "login", "signin", "auth", ...]
  */
-export function tokenizeQuery(text: string): string[] {
-  const all = tokenize(text);
+export function tokenizeQuery(text: string, all: string[] = tokenize(text)): string[] {
   const kept = all.filter((t) => !QUERY_STOP_WORDS.has(t) && (t.length >= MIN_QUERY_TOKEN_CHARS || CJK_RE.test(t)));
   const expanded = CJK_RE.test(text) ? expandCjk(text) : [];
   return [...new Set([...(kept.length ? kept : all), ...expanded])];

@@ -185,18 +185,34 @@ const CALL_RE = /(?<![\p{L}\p{N}_$])([\p{L}_$][\p{L}\p{N}_$]{0,254})\(/gu;
 /** A span in single backticks (Markdown inline code), on one line. */
 const BACKTICK_RE = /`([^`\n]{1,80})`/g;
 
+/** The matches markedWords reads, found once per text (parseQuery asks for two kinds of code word). */
+interface CodeMarks {
+  words: { word: string; at: number }[];
+  calls: { name: string; at: number }[];
+  spans: { words: string[]; at: number }[];
+}
+
+function scanCodeMarks(text: string): CodeMarks {
+  return {
+    words: [...text.matchAll(WORD_RE)].map((m) => ({ word: m[0], at: m.index! })),
+    calls: [...text.matchAll(CALL_RE)].map((m) => ({ name: m[1], at: m.index! })),
+    spans: [...text.matchAll(BACKTICK_RE)].map((m) => ({ words: m[1].match(WORD_RE) ?? [], at: m.index! })),
+  };
+}
+
 /**
  * The words `text` marks as code, with their offsets: words `isCode` accepts, the parts of dotted
  * names, names written as calls, and the words of inline code spans (dotted ones split).
  */
-function markedWords(text: string, isCode: (word: string) => boolean): { name: string; at: number }[] {
+function markedWords(text: string | CodeMarks, isCode: (word: string) => boolean): { name: string; at: number }[] {
+  const marks = typeof text === "string" ? scanCodeMarks(text) : text;
   const out: { name: string; at: number }[] = [];
   const add = (w: string, at: number) => {
     for (const p of w.split(".")) out.push({ name: p, at });
   };
-  for (const m of text.matchAll(WORD_RE)) if (m[0].includes(".") || isCode(m[0])) add(m[0], m.index!);
-  for (const m of text.matchAll(CALL_RE)) add(m[1], m.index!);
-  for (const m of text.matchAll(BACKTICK_RE)) for (const w of m[1].match(WORD_RE) ?? []) add(w, m.index!);
+  for (const { word, at } of marks.words) if (word.includes(".") || isCode(word)) add(word, at);
+  for (const { name, at } of marks.calls) add(name, at);
+  for (const { words, at } of marks.spans) for (const w of words) add(w, at);
   return out;
 }
 
@@ -205,7 +221,7 @@ function markedWords(text: string, isCode: (word: string) => boolean): { name: s
  * and words in inline code spans (`` `nthroot_mod` ``). A report names the code it is about
  * this way; its other words are English, whose rarity in code says little.
  */
-export function codeEvidenceWords(text: string): string[] {
+export function codeEvidenceWords(text: string | CodeMarks): string[] {
   return markedWords(text, isIdentifierShaped).map((w) => w.name);
 }
 
@@ -215,10 +231,10 @@ export function codeEvidenceWords(text: string): string[] {
  * in order of appearance. Dunder names (`__init__`) name a protocol every class implements,
  * not a place, and are left out.
  */
-export function codeNames(text: string): string[] {
+export function codeNames(text: string, marks?: CodeMarks): string[] {
   const newline = text.indexOf("\n");
   const titleEnd = newline < 0 ? text.length : newline;
-  const found = markedWords(text, isCodeLike).filter(({ name }) => name.length >= 2 && !NOT_SYMBOLS.has(name.toLowerCase()) && !/^__\w+__$/.test(name));
+  const found = markedWords(marks ?? text, isCodeLike).filter(({ name }) => name.length >= 2 && !NOT_SYMBOLS.has(name.toLowerCase()) && !/^__\w+__$/.test(name));
   const rank = (f: { at: number }) => (f.at < titleEnd ? 0 : 1);
   found.sort((a, b) => rank(a) - rank(b) || a.at - b.at);
   return [...new Set(found.map((f) => f.name))];
@@ -299,8 +315,9 @@ export function parseQuery(raw: string): ParsedQuery {
   const full = stripListings(stripMarkup(raw));
   const text = shortenPaths(full);
   const terms = tokenizeQuery(text);
-  const words = text.match(WORD_RE) ?? [];
-  const code = codeNames(text);
+  const marks = scanCodeMarks(text);
+  const words = marks.words.map((w) => w.word);
+  const code = codeNames(text, marks);
   // Single prose words, used only for a query of one or two words.
   const prose = words.length <= 2 ? words.filter((w) => w.length >= 2 && !w.includes(".") && !NOT_SYMBOLS.has(w.toLowerCase())) : [];
   // Runs of 2..4 adjacent words joined ("get user by id" -> getuserbyid), not starting or
@@ -342,7 +359,7 @@ export function parseQuery(raw: string): ParsedQuery {
   const mentionsTests = !isReport && (words.some((w) => TEST_WORDS.has(w.toLowerCase())) || pathHints.some((p) => isTestPath(p)));
   const termSet = new Set(terms);
   // A joined compound is evidence of code where the index has it: English spells it apart.
-  const codeTerms = [...new Set([...codeEvidenceWords(text).flatMap((w) => tokenize(w)), ...joinedCompounds])].filter((t) => termSet.has(t));
+  const codeTerms = [...new Set([...codeEvidenceWords(marks).flatMap((w) => tokenize(w)), ...joinedCompounds])].filter((t) => termSet.has(t));
   const titleNames = isReport ? codeNames(text.trimStart().split("\n", 1)[0]).map((n) => n.toLowerCase()) : [];
   return { text, terms, identifiers, pathHints, mentionsTests, isReport, codeTerms, titleNames, frames: parseStackFrames(raw), optionFlags: optionFlags(full), phrases: phrasesOf(raw, isReport), qualified };
 }

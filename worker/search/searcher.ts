@@ -302,8 +302,9 @@ export async function runSearch(
   // Occurrences per term (tokenizeQuery deduplicates); a long report's first line is its title
   // and says what matters, so its terms count twice.
   const counts = new Map<string, number>();
-  for (const t of tokenizeQuery(text)) counts.set(t, 0);
-  for (const t of tokenize(text)) if (counts.has(t)) counts.set(t, counts.get(t)! + 1);
+  const tokens = tokenize(text);
+  for (const t of tokenizeQuery(text, tokens)) counts.set(t, 0);
+  for (const t of tokens) if (counts.has(t)) counts.set(t, counts.get(t)! + 1);
   const title = text.trimStart().split("\n", 1)[0];
   if (title.length < text.trim().length) for (const t of tokenize(title)) if (counts.has(t)) counts.set(t, counts.get(t)! + 2);
   const { df, totalDocs } = await statistics!;

@@ -44,11 +44,13 @@ export function reciprocalRankFusion(
       byId.set(hit.chunkId, f);
     }
   }
-  const nRanks = (f: FusedHit) => Object.keys(f.ranks).length;
-  const best = (f: FusedHit) => Math.min(...Object.values(f.ranks));
-  return [...byId.values()].sort(
-    (a, b) => b.score - a.score || nRanks(b) - nRanks(a) || best(a) - best(b) || (a.chunkId < b.chunkId ? -1 : 1),
-  );
+  // The tie-breakers are computed once per hit, not in every comparison.
+  const keyed = [...byId.values()].map((f) => {
+    const ranks = Object.values(f.ranks);
+    return { f, n: ranks.length, best: Math.min(...ranks) };
+  });
+  keyed.sort((a, b) => b.f.score - a.f.score || b.n - a.n || a.best - b.best || (a.f.chunkId < b.f.chunkId ? -1 : 1));
+  return keyed.map(({ f }) => f);
 }
 
 /**

@@ -121,6 +121,41 @@ function termSets(c: RerankCandidate): TermSets {
   return sets;
 }
 
+/** The query side of coverage, computed once per rerank instead of per candidate: each term's stem and IDF weight, and their sum. */
+interface WeightedTerms {
+  terms: string[];
+  stems: string[];
+  weights: number[];
+  total: number;
+}
+
+function weighTerms(terms: string[], df: Map<string, number>, totalDocs: number): WeightedTerms {
+  const stems: string[] = [];
+  const weights: number[] = [];
+  let total = 0;
+  for (const t of terms) {
+    const w = idf(df.get(t) ?? 0, Math.max(totalDocs, 1));
+    total += w;
+    weights.push(w);
+    stems.push(stem(t));
+  }
+  return { terms, stems, weights, total };
+}
+
+function coverageOf(c: RerankCandidate, q: WeightedTerms): number {
+  const { body, name } = termSets(c);
+  let got = 0;
+  for (let i = 0; i < q.terms.length; i++) {
+    const t = q.terms[i];
+    const s = q.stems[i];
+    if (name.has(t) || name.has(s)) got += q.weights[i] * RERANK.symbolBoost;
+    else if (body.has(t) || body.has(s)) got += q.weights[i];
+  }
+  const score = q.total ? got / q.total : 0;
+  if (isDeclaration(c)) return score * RERANK.declarationFactor;
+  return NON_DEFINITION_KINDS.has(c.kind) ? score * RERANK.nonDefinitionFactor : score;
+}
+
 /**
  * IDF-weighted coverage of `terms` by one candidate, in 0..max(1, symbolBoost), scaled down for chunks
  * without a definition and for declarations.
@@ -128,20 +163,7 @@ function termSets(c: RerankCandidate): TermSets {
  */
 export function coverage(c: RerankCandidate, terms: string[], df: Map<string, number>, totalDocs: number): number {
   if (!terms.length) return 0;
-  const { body, name } = termSets(c);
-  let total = 0;
-  let got = 0;
-  for (const t of terms) {
-    const w = idf(df.get(t) ?? 0, Math.max(totalDocs, 1));
-    total += w;
-    const s = stem(t);
-    const inName = name.has(t) || name.has(s);
-    if (inName) got += w * RERANK.symbolBoost;
-    else if (body.has(t) || body.has(s)) got += w;
-  }
-  const score = total ? got / total : 0;
-  if (isDeclaration(c)) return score * RERANK.declarationFactor;
-  return NON_DEFINITION_KINDS.has(c.kind) ? score * RERANK.nonDefinitionFactor : score;
+  return coverageOf(c, weighTerms(terms, df, totalDocs));
 }
 
 /**
@@ -153,7 +175,8 @@ export function coverage(c: RerankCandidate, terms: string[], df: Map<string, nu
 export function rerankByCoverage<T extends RerankCandidate>(candidates: T[], terms: string[], df: Map<string, number>, totalDocs: number, query: RerankQuery = {}): T[] {
   // A single candidate still gets its term: scores of several repos are merged.
   if (RERANK.weight <= 0 || !candidates.length || !terms.length) return candidates;
-  const cov = candidates.map((c) => coverage(c, terms, df, totalDocs));
+  const weighted = weighTerms(terms, df, totalDocs);
+  const cov = candidates.map((c) => coverageOf(c, weighted));
   const byCov = candidates.map((_, i) => i).sort((a, b) => cov[b] - cov[a] || a - b);
   const covRank = new Array<number>(candidates.length);
   byCov.forEach((idx, r) => (covRank[idx] = r + 1));

@@ -179,7 +179,7 @@ export async function messageFiles(db: D1Database, repo: string, commit: string,
     phrases.map((p) =>
       db
         .prepare(
-          `SELECT c.id AS id, c.path AS path FROM chunks_fts JOIN chunks c ON c.rowid = chunks_fts.rowid ${SNAPSHOT_JOIN} ` +
+          `SELECT c.id AS id, c.path AS path FROM chunks_fts CROSS JOIN chunks c ON c.rowid = chunks_fts.rowid ${SNAPSHOT_JOIN} ` +
             `WHERE chunks_fts MATCH ? AND c.repo = ? AND c.language NOT IN ('markdown', 'text')${f.sql} LIMIT ${MAX_MESSAGE_CHUNKS + 1}`,
         )
         .bind(commit, phraseExpression(p), repo, ...f.params),

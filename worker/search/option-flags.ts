@@ -108,7 +108,7 @@ export async function optionDeclarationFiles(db: D1Database, repo: string, commi
       flag,
       statement: db
         .prepare(
-          `SELECT c.id AS id, c.path AS path, c.content AS content FROM chunks_fts JOIN chunks c ON c.rowid = chunks_fts.rowid ${SNAPSHOT_JOIN} ` +
+          `SELECT c.id AS id, c.path AS path, c.content AS content FROM chunks_fts CROSS JOIN chunks c ON c.rowid = chunks_fts.rowid ${SNAPSHOT_JOIN} ` +
             `WHERE chunks_fts MATCH ? AND c.repo = ? AND instr(c.content, ?) > 0 AND ${DECLARING_WORDS_SQL}${f.sql} LIMIT ${ROWS_PER_OPTION}`,
         )
         .bind(commit, words.map((w) => `"${w}"`).join(" AND "), repo, flag, ...f.params),

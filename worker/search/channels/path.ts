@@ -129,7 +129,7 @@ export async function pathChannel(scope: ChannelScope): Promise<ChannelResult> {
     statements.push(
       scope.db
         .prepare(
-          `SELECT c.id AS id, c.path AS path FROM chunks_fts JOIN chunks c ON c.rowid = chunks_fts.rowid ${SNAPSHOT_JOIN} ` +
+          `SELECT c.id AS id, c.path AS path FROM chunks_fts CROSS JOIN chunks c ON c.rowid = chunks_fts.rowid ${SNAPSHOT_JOIN} ` +
             `WHERE chunks_fts MATCH ? AND c.repo = ? AND ${inPaths}${f.sql} ORDER BY bm25(chunks_fts, ${w.symbol}, ${w.path}, ${w.body})`,
         )
         .bind(scope.commit, matchExpression(scope.terms), scope.repo, ...paths, ...f.params),

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { hashEmbed } from "../../embed/local";
-import { LocalVectorStore, sparseScores } from "./local";
+import { decodeHexVector, LocalVectorStore, sparseScores } from "./local";
 
 const DIMS = 64;
 
@@ -108,5 +108,15 @@ describe("LocalVectorStore incremental rebuild", () => {
     const second = await store.query(repo, q, 10, snap);
     expect(second).toEqual(await expected(repo));
     expect(second.find((m) => m.id === "a")!.score).not.toBe(first.find((m) => m.id === "a")!.score);
+  });
+});
+
+describe("decodeHexVector", () => {
+  it("reads back the vector SQLite's hex() gives of its stored blob, and rejects another length", async () => {
+    const v = hashEmbed("parse cookie header", "document", DIMS);
+    const row = await env.DB.prepare("SELECT hex(?) AS hex").bind(new Uint8Array(v.buffer)).first<{ hex: string }>();
+    expect([...decodeHexVector(row!.hex, DIMS)!]).toEqual([...v]);
+    expect([...decodeHexVector(row!.hex.toLowerCase(), DIMS)!]).toEqual([...v]);
+    expect(decodeHexVector(row!.hex, DIMS * 2)).toBeNull();
   });
 });

@@ -67,18 +67,27 @@ function encode(v: Float32Array): Uint8Array {
   return new Uint8Array(v.buffer.slice(v.byteOffset, v.byteOffset + v.byteLength));
 }
 
-/** Bytes of a blob as D1 returns it (ArrayBuffer, typed array or array of bytes). */
-function blobBytes(blob: unknown): Uint8Array {
-  if (blob instanceof ArrayBuffer) return new Uint8Array(blob);
-  if (ArrayBuffer.isView(blob)) return new Uint8Array(blob.buffer, blob.byteOffset, blob.byteLength);
-  return Uint8Array.from(blob as number[]);
-}
+/** Value of each hexadecimal digit by character code; -1 for other characters. */
+const HEX_VALUES = (() => {
+  const t = new Int8Array(128).fill(-1);
+  for (let i = 0; i < 16; i++) {
+    t["0123456789ABCDEF".charCodeAt(i)] = i;
+    t["0123456789abcdef".charCodeAt(i)] = i;
+  }
+  return t;
+})();
 
-/** A blob's Float32 values (copied first: blobs may be unaligned). */
-function decode(bytes: Uint8Array): Float32Array {
-  const copy = new Uint8Array(bytes.byteLength);
-  copy.set(bytes);
-  return new Float32Array(copy.buffer);
+/**
+ * The Float32 values of a vector read as SQL `hex(vector)`, or null when it does not hold `dims`
+ * of them (another model's row). Vectors are read as hex text because D1 hands a BLOB to the
+ * Worker as an array with one JS number per byte: reading a 20,000-chunk repo's vectors that
+ * way took over 10 s locally, a string per row is one value.
+ */
+export function decodeHexVector(hex: string, dims: number): Float32Array | null {
+  if (hex.length !== dims * 8) return null;
+  const bytes = new Uint8Array(dims * 4);
+  for (let i = 0, j = 0; i < bytes.length; i++, j += 2) bytes[i] = (HEX_VALUES[hex.charCodeAt(j)] << 4) | HEX_VALUES[hex.charCodeAt(j + 1)];
+  return new Float32Array(bytes.buffer);
 }
 
 /**
@@ -189,16 +198,18 @@ export class LocalVectorStore implements VectorStore {
 
   /** Every vector of `repo`, in id order (the primary key's); rows of another length (another model's) are left out. */
   async #readAll(repo: string): Promise<CachedMatrix> {
-    const { results } = await this.db.prepare("SELECT id, vector FROM local_vectors WHERE repo = ? ORDER BY id").bind(repo).all<{ id: string; vector: unknown }>();
+    const { results } = await this.db.prepare("SELECT id, hex(vector) AS hex FROM local_vectors WHERE repo = ? ORDER BY id").bind(repo).all<{ id: string; hex: string }>();
     const dims = this.dimensions;
     // Rows of another length were built by another model; search skips the vector channel
     // for such repos until re-embedded (worker/search), so they are left out here.
-    const rows = results.map((r) => ({ id: r.id, bytes: blobBytes(r.vector) })).filter((r) => r.bytes.byteLength === dims * 4);
+    const rows = results.flatMap((r) => {
+      const v = decodeHexVector(r.hex, dims);
+      return v ? [{ id: r.id, v }] : [];
+    });
     const n = rows.length;
     const columns = new Float32Array(n * dims);
     rows.forEach((r, i) => {
-      const v = decode(r.bytes);
-      for (let j = 0; j < dims; j++) columns[j * n + i] = v[j];
+      for (let j = 0; j < dims; j++) columns[j * n + i] = r.v[j];
     });
     return { key: "", model: null, ids: rows.map((r) => r.id), dims, columns };
   }
@@ -219,13 +230,13 @@ export class LocalVectorStore implements VectorStore {
     const statements: D1PreparedStatement[] = [];
     for (let i = 0; i < fresh.length; i += per) {
       const part = fresh.slice(i, i + per);
-      statements.push(this.db.prepare(`SELECT id, vector FROM local_vectors WHERE repo = ? AND id IN (${part.map(() => "?").join(", ")})`).bind(repo, ...part));
+      statements.push(this.db.prepare(`SELECT id, hex(vector) AS hex FROM local_vectors WHERE repo = ? AND id IN (${part.map(() => "?").join(", ")})`).bind(repo, ...part));
     }
     if (statements.length) {
-      for (const r of await this.db.batch<{ id: string; vector: unknown }>(statements)) {
+      for (const r of await this.db.batch<{ id: string; hex: string }>(statements)) {
         for (const row of r.results) {
-          const bytes = blobBytes(row.vector);
-          if (bytes.byteLength === dims * 4) read.set(row.id, decode(bytes));
+          const v = decodeHexVector(row.hex, dims);
+          if (v) read.set(row.id, v);
         }
       }
     }

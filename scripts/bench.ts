@@ -104,7 +104,8 @@ async function timedIndex(label: string, files: ReturnType<typeof readCorpus>): 
   const stageMs: Record<string, number> = { upload: run.uploadMs };
   if (job.requestedAt && job.startedAt) stageMs.queued = job.startedAt - job.requestedAt;
   if (job.startedAt && job.finishedAt) stageMs.indexing = job.finishedAt - job.startedAt;
-  log(`${label}: ${run.wallMs} ms, ${progress.filesDone ?? "?"} files processed, ${job.unchanged ?? "?"} unchanged, stages ${JSON.stringify(stageMs)}`);
+  const firstSearchMs = (await client.search({ query: SHORT_QUERIES[0], repo: a.repo!, k: 10 })).latencyMs;
+  log(`${label}: ${run.wallMs} ms, ${progress.filesDone ?? "?"} files processed, ${job.unchanged ?? "?"} unchanged, stages ${JSON.stringify(stageMs)}, first search ${firstSearchMs.toFixed(0)} ms`);
   return {
     label,
     wallMs: run.wallMs,
@@ -116,6 +117,7 @@ async function timedIndex(label: string, files: ReturnType<typeof readCorpus>): 
     chunks: progress.chunks ?? null,
     serverJobMs: job.finishedAt && job.requestedAt ? job.finishedAt - job.requestedAt : null,
     stageMs,
+    firstSearchMs,
   };
 }
 

@@ -76,7 +76,7 @@ export interface SearchResponse {
   results: SearchHit[];
   confidence?: SearchConfidence;
   /** Server statistics; `queryTerms` are the BM25 terms it selected. */
-  stats?: { queryTerms?: string[] };
+  stats?: { queryTerms?: string[]; tookMs?: number };
 }
 
 /** Search options the harness varies (mode, per-file cap, channels). */

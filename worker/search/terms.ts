@@ -48,6 +48,9 @@ export function proseCappedDf(df: Map<string, number>, totalDocs: number, codeTe
 /** A number alone (`1113`, `2016`, `404`): a line number, date or output value in a report. */
 const NUMBER_RE = /^\d+$/;
 
+/** Whether term selection may choose `t`: a report's numbers not marked as code are left out. */
+const selectable = (t: string, codeTerms?: ReadonlySet<string>) => !(codeTerms && !codeTerms.has(t) && NUMBER_RE.test(t));
+
 /**
  * Picks up to `max` terms present in the index, by descending IDF (ties: query order).
  * `df` maps term to document frequency (missing = 0). Terms occurring more than once in the
@@ -64,7 +67,7 @@ export function selectTerms(
   codeTerms?: ReadonlySet<string>,
 ): TermSelection {
   const absent = terms.filter((t) => !(df.get(t) ?? 0));
-  const present = terms.filter((t) => (df.get(t) ?? 0) > 0 && !(codeTerms && !codeTerms.has(t) && NUMBER_RE.test(t)));
+  const present = terms.filter((t) => (df.get(t) ?? 0) > 0 && selectable(t, codeTerms));
   if (present.length <= max) return { selected: present, absent };
   const n = Math.max(totalDocs, 1);
   const weights = codeTerms ? proseCappedDf(df, n, codeTerms) : df;
@@ -80,6 +83,6 @@ export function selectTerms(
  * candidates). With some terms absent, it selects this list without them, in the same order.
  */
 export function selectionIfAllPresent(terms: string[], codeTerms?: ReadonlySet<string>, max = MAX_BM25_TERMS): string[] | null {
-  const present = terms.filter((t) => !(codeTerms && !codeTerms.has(t) && NUMBER_RE.test(t)));
+  const present = terms.filter((t) => selectable(t, codeTerms));
   return present.length <= max ? present : null;
 }

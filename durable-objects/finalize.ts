@@ -9,7 +9,7 @@ import { ownPackages, ROOT_MANIFEST_PATHS, workspaceManifestPaths } from "../ind
 import type { RepoPackage } from "../indexer/store/contract";
 import { activateSnapshot, collectGarbage, getRepoEmbedding, listKnownFileIds, readFileTexts } from "../indexer/store/d1/snapshots";
 import type { SourceSnapshot } from "../indexer/source/snapshot";
-import { loadConfig, type Env } from "../worker/env";
+import { loadConfig, type Env } from "../kernel/env";
 import { addMember } from "./ledger";
 import { planSnapshot, type PlanResult } from "./plan";
 

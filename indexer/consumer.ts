@@ -10,7 +10,7 @@
  * Idempotent: a message delivered twice writes the same rows (the pipeline replaces what a file
  * version wrote), and the coordinator ignores a second acknowledgement.
  */
-import { loadConfig, type Env } from "../worker/env";
+import { loadConfig, type Env } from "../kernel/env";
 import { IndexJobParseError, parseIndexJob } from "./jobs";
 import { createPipelineDeps, indexFiles, type PipelineDeps } from "./pipeline";
 

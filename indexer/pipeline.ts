@@ -9,7 +9,7 @@
  * Every write is keyed by content (file id, chunk id) and replaces what the same file version
  * wrote before, so running a batch twice leaves the same rows as running it once.
  */
-import type { Config, Env } from "../worker/env";
+import type { Config, Env } from "../kernel/env";
 import { chunkFile } from "./chunk";
 import { createEmbeddingProvider } from "./embed";
 import { chunkIndexText, type ChunkRecord, type EmbeddingProvider, type VectorStore } from "./store/contract";

@@ -1,6 +1,6 @@
 /** Types of `env` from `cloudflare:test`: the Worker's bindings plus test-only ones. */
 import type { D1Migration } from "cloudflare:test";
-import type { Env as WorkerEnv } from "../worker/env";
+import type { Env as WorkerEnv } from "../kernel/env";
 
 declare global {
   namespace Cloudflare {

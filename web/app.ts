@@ -4,7 +4,7 @@
  * (worker/auth), so the page itself needs no authentication.
  */
 import { Hono } from "hono";
-import type { Env } from "../worker/env";
+import type { Env } from "../kernel/env";
 import { SEARCH_CSS } from "./assets/search-css";
 import { SEARCH_JS } from "./assets/search-js";
 import { renderSearchPage } from "./page";

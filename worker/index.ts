@@ -10,7 +10,7 @@
 import { Hono } from "hono";
 import { createApiApp } from "./api/app";
 import { authRoutes, fetchWithOAuth, type AuthWiring } from "./auth";
-import type { Env } from "./env";
+import type { Env } from "../kernel/env";
 import { handleMcpRequest } from "./mcp/handler";
 import { handleIndexBatch } from "../indexer/consumer";
 import { createWebApp } from "../web";

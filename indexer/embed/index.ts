@@ -4,7 +4,7 @@
  * Embedding providers behind the `EmbeddingProvider` port (indexer/store/contract.ts), chosen by
  * configuration: `local` (hashed features, the offline default) or `workers-ai`.
  */
-import type { Config, Env } from "../../worker/env";
+import type { Config, Env } from "../../kernel/env";
 import type { EmbeddingProvider } from "../store/contract";
 import { LOCAL_EMBEDDING_MODEL, LocalEmbeddingProvider } from "./local";
 import { WorkersAiEmbeddingProvider, type AiRunner } from "./workers-ai";

@@ -1,7 +1,7 @@
 /**
  * Path checks for archive entries: reject traversal, normalise the rest. Pure.
  */
-import { CodeSearchError } from "../../worker/errors";
+import { CodeSearchError } from "../../kernel/errors";
 
 /**
  * Normalises an archive entry name to a repo-relative path (`a/b.ts`), or returns null for

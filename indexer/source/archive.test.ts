@@ -1,7 +1,7 @@
 import { gzipSync, zipSync, strToU8 } from "fflate";
 import { packTar, type TarEntry } from "modern-tar";
 import { describe, expect, it } from "vitest";
-import { CodeSearchError } from "../../worker/errors";
+import { CodeSearchError } from "../../kernel/errors";
 import { readArchive } from "./archive";
 
 const text = (b: Uint8Array) => new TextDecoder().decode(b);

@@ -14,7 +14,7 @@
  */
 import { createTarDecoder, type ParsedTarEntry } from "modern-tar";
 import { Gunzip, unzipSync } from "fflate";
-import { CodeSearchError } from "../../worker/errors";
+import { CodeSearchError } from "../../kernel/errors";
 import { normaliseEntryPath, stripPaths, type StripOption } from "./archive-paths";
 
 /** Limits applied while reading an archive. Defaults in `DEFAULT_ARCHIVE_LIMITS`. */

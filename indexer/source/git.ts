@@ -11,7 +11,7 @@
  */
 import git from "isomorphic-git";
 import http from "isomorphic-git/http/web";
-import { CodeSearchError } from "../../worker/errors";
+import { CodeSearchError } from "../../kernel/errors";
 import { MemoryFs } from "./memory-fs";
 import type { SourceEntry, SourceSnapshot } from "./snapshot";
 

@@ -9,7 +9,7 @@ import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:
 import { discoverAuthorizationServerMetadata, exchangeAuthorization, registerClient, startAuthorization } from "@modelcontextprotocol/sdk/client/auth.js";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import worker from "../../worker/index";
-import type { Env } from "../../worker/env";
+import type { Env } from "../../kernel/env";
 import { CookieJar, hiddenInput, ORIGIN } from "./auth-helpers";
 
 const GH = "https://github.fake.test";

@@ -10,7 +10,7 @@ import type { RepoCoordinator } from "../../durable-objects/repo-coordinator";
 import { handleIndexBatch } from "../../indexer/consumer";
 import type { IndexJob } from "../../indexer/jobs";
 import { createPipelineDeps, indexFiles, type PipelineDeps } from "../../indexer/pipeline";
-import { loadConfig } from "../../worker/env";
+import { loadConfig } from "../../kernel/env";
 import { fixtureUrl, indexShape, registerAndWait, repoStatus } from "./ingest-helpers";
 
 /** Registers `repo` in D1 and starts a job whose queue messages are captured, not delivered. */

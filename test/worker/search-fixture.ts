@@ -8,7 +8,7 @@ import { createEmbeddingProvider } from "../../indexer/embed";
 import { chunkIndexText, fileId, type Chunk, type ChunkedFile } from "../../indexer/store/contract";
 import { writeFiles } from "../../indexer/store/d1/write-files";
 import { createVectorStore } from "../../indexer/store/vectors";
-import { loadConfig } from "../../worker/env";
+import { loadConfig } from "../../kernel/env";
 
 /** A file of the fixture: path, language and its chunks (symbols derived from named chunks). */
 export interface FixtureFile {

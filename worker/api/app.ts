@@ -6,7 +6,7 @@
 import { Hono, type Context } from "hono";
 import { restAuth } from "../auth/rest-auth";
 import { sourceLinkApiRoutes } from "../auth/routes/source";
-import type { Env } from "../env";
+import type { Env } from "../../kernel/env";
 import type { Caller } from "../services/context";
 import { onApiError } from "./errors";
 import { fileRoutes } from "./routes/files";

@@ -6,7 +6,7 @@
  */
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { CodeSearchError, type ErrorCode } from "../errors";
+import { CodeSearchError, type ErrorCode } from "../../kernel/errors";
 
 /** HTTP status for each error code. */
 export function httpStatus(code: ErrorCode): ContentfulStatusCode {

@@ -10,7 +10,7 @@
  * or an expiry or scope change written to D1 directly, reaches other isolates within that time;
  * the isolate that revokes forgets the token at once. Refusals are not remembered.
  */
-import { CodeSearchError } from "../errors";
+import { CodeSearchError } from "../../kernel/errors";
 import type { Caller, Scope } from "../services/context";
 import { randomToken, sha256Hex } from "./crypto";
 

@@ -5,7 +5,7 @@
  * secrets, or `.dev.vars` locally). `loadAuthConfig(env)` checks them once per request and
  * throws a TypeError naming the variable that is wrong. Secrets never come from the repository.
  */
-import type { Env } from "../env";
+import type { Env } from "../../kernel/env";
 
 /** Which upstream identity provider signs people in. */
 export type AuthProviderKind = "local" | "github";

@@ -20,7 +20,7 @@ import {
   type OAuthProviderOptions,
   type OAuthResourceContext,
 } from "@cloudflare/workers-oauth-provider";
-import type { Env } from "../env";
+import type { Env } from "../../kernel/env";
 import type { Caller } from "../services/context";
 import { callerFromProps, narrowScopes, resolveStaticBearer, type AuthProps } from "./caller";
 import { loadAuthConfig } from "./config";

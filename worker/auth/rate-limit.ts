@@ -6,7 +6,7 @@
  * plugin simulate. When a binding is absent (a deployment that did not declare it), a local
  * fixed-window limiter with the same limits stands in, per isolate: weaker, but never "no limit".
  */
-import type { Env } from "../env";
+import type { Env } from "../../kernel/env";
 import type { Caller } from "../services/context";
 
 /** The part of the Workers `RateLimit` binding used here. */

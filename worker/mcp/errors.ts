@@ -8,7 +8,7 @@
  * messages and stacks never reach the client. The code also travels in `_meta` for programs.
  */
 import type { CallToolResult } from "@modelcontextprotocol/server";
-import { CodeSearchError, type ErrorCode } from "../errors";
+import { CodeSearchError, type ErrorCode } from "../../kernel/errors";
 
 /** `_meta` key carrying `{code, retryable}` on error results. */
 export const ERROR_META_KEY = "codebase-copilot/error";

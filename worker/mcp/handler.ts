@@ -9,7 +9,7 @@
  */
 import { createMcpHandler } from "agents/mcp/server";
 import { publicOrigin } from "../auth/provider";
-import type { Env } from "../env";
+import type { Env } from "../../kernel/env";
 import { serviceContext, type Caller } from "../services/context";
 import { createMcpServer } from "./server";
 

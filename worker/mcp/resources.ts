@@ -8,7 +8,7 @@
  * whose message says what to do, as for tools.
  */
 import { McpServer, ResourceTemplate } from "@modelcontextprotocol/server";
-import { CodeSearchError } from "../errors";
+import { CodeSearchError } from "../../kernel/errors";
 import { LIST_FILES_MAX, listFiles } from "../services/files";
 import { listRepos } from "../services/repos";
 import type { ToolContext } from "./tool";

@@ -4,8 +4,8 @@
  * What every service function receives: bindings, validated config and the caller. REST routes
  * and MCP tools build one per request and pass it to the same service functions.
  */
-import { loadConfig, type Config, type Env } from "../env";
-import { CodeSearchError } from "../errors";
+import { loadConfig, type Config, type Env } from "../../kernel/env";
+import { CodeSearchError } from "../../kernel/errors";
 
 /** Permission scopes. `search` reads, `index` adds and refreshes repos, `admin` manages tokens. */
 export type Scope = "search" | "index" | "admin";

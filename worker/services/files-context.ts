@@ -5,7 +5,7 @@
  * (from search results) or by repo + path + line, read from the active snapshot.
  */
 import { z } from "zod";
-import { CodeSearchError } from "../errors";
+import { CodeSearchError } from "../../kernel/errors";
 import { canSee, type ServiceContext } from "./context";
 import { activeRepo, loadFile, nextRangeSchema, numberedLineSchema, READ_MAX_LINES, fileHeaderSchema, repoIdSchema, repoPathSchema, splitLines, takeLines, type ActiveRepo } from "./files";
 

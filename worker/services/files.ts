@@ -11,7 +11,7 @@
  * is looked up in the index by (repo, path) exactly as the indexer recorded it.
  */
 import { z } from "zod";
-import { CodeSearchError } from "../errors";
+import { CodeSearchError } from "../../kernel/errors";
 import { likeEscape } from "../search/filters";
 import { canSee, type ServiceContext } from "./context";
 

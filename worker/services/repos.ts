@@ -18,7 +18,7 @@ import { MAX_STRIP_COMPONENTS } from "../../indexer/source/archive-paths";
 import { checkRemote, parseGitUrl } from "../../indexer/source/git";
 import { deleteRepoData } from "../../indexer/store/d1/snapshots";
 import { createVectorStore } from "../../indexer/store/vectors";
-import { CodeSearchError } from "../errors";
+import { CodeSearchError } from "../../kernel/errors";
 import { canSee, requireScope, type ServiceContext } from "./context";
 
 /** Repo ids: lowercase letters, digits, `.`, `_`, `-`; 1-64 chars, starting with a letter or digit. */

@@ -11,7 +11,7 @@ import { z } from "zod";
 import { createEmbeddingProvider } from "../../indexer/embed";
 import type { RepoPackage } from "../../indexer/store/contract";
 import { createVectorStore } from "../../indexer/store/vectors";
-import { CodeSearchError } from "../errors";
+import { CodeSearchError } from "../../kernel/errors";
 import { coalescingD1 } from "../search/d1-coalesce";
 import { DEFAULT_FILE_CAP, runSearch, type RepoTarget } from "../search/searcher";
 import type { SearchResponse } from "../search/types";

@@ -8,7 +8,7 @@
  */
 import { z } from "zod";
 import { tokenize } from "../../indexer/store/contract";
-import { CodeSearchError } from "../errors";
+import { CodeSearchError } from "../../kernel/errors";
 import type { ServiceContext } from "./context";
 import { repoIdSchema, splitLines } from "./files";
 import { activeSnapshotJoin, reposInScope } from "./symbols";

@@ -4,7 +4,7 @@
  * Vector stores behind the `VectorStore` port (indexer/store/contract.ts), chosen by
  * configuration: `local` (exact cosine over D1, the offline default) or `vectorize`.
  */
-import type { Config, Env } from "../../../worker/env";
+import type { Config, Env } from "../../../kernel/env";
 import type { VectorStore } from "../contract";
 import { LocalVectorStore } from "./local";
 import { VectorizeVectorStore } from "./vectorize";

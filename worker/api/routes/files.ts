@@ -11,7 +11,7 @@
  */
 import { Hono } from "hono";
 import type { z } from "zod";
-import { CodeSearchError } from "../../errors";
+import { CodeSearchError } from "../../../kernel/errors";
 import { serviceContext } from "../../services/context";
 import { listFiles, listFilesInput, readFile, readFileInput } from "../../services/files";
 import { codeContextInput, getCodeContext } from "../../services/files-context";

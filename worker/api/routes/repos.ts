@@ -14,7 +14,7 @@
  * is `ready` or `failed`.
  */
 import { Hono } from "hono";
-import { CodeSearchError } from "../../errors";
+import { CodeSearchError } from "../../../kernel/errors";
 import { serviceContext } from "../../services/context";
 import { deleteRepo, getRepoStatus, listRepos, refreshRepo, registerRepo, uploadArchive, type RepoStatus } from "../../services/repos";
 import type { ApiEnv } from "../app";

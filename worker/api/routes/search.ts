@@ -10,7 +10,7 @@
  * for long queries such as a pasted bug report.
  */
 import { Hono } from "hono";
-import { CodeSearchError } from "../../errors";
+import { CodeSearchError } from "../../../kernel/errors";
 import { serviceContext } from "../../services/context";
 import { search, type SearchInput } from "../../services/search";
 import type { ApiEnv } from "../app";

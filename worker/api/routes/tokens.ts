@@ -10,7 +10,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { createApiToken, listApiTokens, revokeApiToken } from "../../auth/api-tokens";
-import { CodeSearchError } from "../../errors";
+import { CodeSearchError } from "../../../kernel/errors";
 import { requireScope } from "../../services/context";
 import type { ApiEnv } from "../app";
 

@@ -11,7 +11,7 @@
  */
 import { AuthorizationError, authorizationErrorRedirect, CimdFetchError, type AuthRequest, type OAuthHelpers } from "@cloudflare/workers-oauth-provider";
 import { Hono, type Context } from "hono";
-import type { Env } from "../../env";
+import type { Env } from "../../../kernel/env";
 import type { Caller } from "../../services/context";
 import { scopesForRole, type AuthProps } from "../caller";
 import { loadAuthConfig, type AuthConfig } from "../config";

@@ -5,7 +5,7 @@
  * /oauth/callback/github and /source/*. Mounted by worker/index.ts.
  */
 import { Hono } from "hono";
-import type { Env } from "../../env";
+import type { Env } from "../../../kernel/env";
 import { authorizeRoutes } from "./authorize";
 import { loginRoutes } from "./login";
 import { sourcePageRoutes } from "./source";

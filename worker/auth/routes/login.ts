@@ -11,7 +11,7 @@
  * `__Host-` cookies bound to this browser.
  */
 import { Hono, type Context } from "hono";
-import type { Env } from "../../env";
+import type { Env } from "../../../kernel/env";
 import { LOCAL_ADMIN } from "../../services/context";
 import { loadAuthConfig } from "../config";
 import { randomToken, timingSafeEqualText } from "../crypto";

@@ -8,7 +8,7 @@
  * signed source link a browser can open (worker/mcp/links.ts).
  */
 import { z } from "zod";
-import { CodeSearchError } from "../../errors";
+import { CodeSearchError } from "../../../kernel/errors";
 import { fileHeaderSchema, readFile, READ_MAX_LINES, type ReadFileOutput } from "../../services/files";
 import { MCP_RESPONSE_MAX_CHARS, renderLines } from "../budget";
 import { sourceUrl } from "../links";

@@ -1,5 +1,5 @@
 /**
- * @module worker/env
+ * @module kernel/env
  *
  * The Worker's bindings (see wrangler.toml) and `loadConfig(env)`, which checks variables once
  * per isolate and throws naming the variable that is wrong.

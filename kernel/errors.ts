@@ -1,5 +1,5 @@
 /**
- * @module worker/errors
+ * @module kernel/errors
  *
  * Domain errors with stable codes. Service code throws `CodeSearchError`; `worker/api/errors.ts`
  * maps codes to HTTP and `worker/mcp/errors.ts` to MCP tool results, each with an exhaustive

@@ -12,7 +12,8 @@
  * `status` mirrors the coordinator's; no snapshot is visible until a job completes.
  */
 import { z } from "zod";
-import type { JobState } from "../../durable-objects/job-state";
+import type { JobState, PendingRefresh, Waiting } from "../../durable-objects/job-state";
+import type { JobView } from "../../durable-objects/repo-coordinator";
 import type { RepoSettings } from "../../durable-objects/ledger";
 import { MAX_STRIP_COMPONENTS } from "../../indexer/source/archive-paths";
 import { checkRemote, parseGitUrl } from "../../indexer/source/git";
@@ -65,6 +66,13 @@ export interface RepoStatus {
   snapshot: { commit: string; indexedAt: number } | null;
   embedding: { model: string; dimensions: number } | null;
   lastError: string | null;
+  /**
+   * A refresh or push that arrived while the job ran: one follow-up job starts when it ends.
+   * `commit` is the pushed commit (webhooks), null for "the ref's tip".
+   */
+  pending: PendingRefresh | null;
+  /** Set while a running job is stuck (a fetch lost in a restart, batches not acknowledged): why, and when it is retried. */
+  waiting: Waiting | null;
   job: {
     id: string;
     source: JobState["source"];
@@ -144,11 +152,11 @@ async function indexTotals(ctx: ServiceContext, repos: readonly RepoRow[]): Prom
 }
 
 /** `statusOf` with the index totals of the row's active snapshot. */
-async function fullStatus(ctx: ServiceContext, row: RepoRow, job: JobState | null): Promise<RepoStatus> {
+async function fullStatus(ctx: ServiceContext, row: RepoRow, job: JobView | JobState | null): Promise<RepoStatus> {
   return statusOf(row, job, (await indexTotals(ctx, [row])).get(row.id) ?? null);
 }
 
-function statusOf(row: RepoRow, job: JobState | null, index: { files: number; chunks: number } | null): RepoStatus {
+function statusOf(row: RepoRow, job: JobView | JobState | null, index: { files: number; chunks: number } | null): RepoStatus {
   return {
     id: row.id,
     name: row.name,
@@ -164,6 +172,8 @@ function statusOf(row: RepoRow, job: JobState | null, index: { files: number; ch
     snapshot: row.active_commit ? { commit: row.active_commit, indexedAt: row.active_indexed_at ?? row.updated_at } : null,
     embedding: row.embedding_model ? { model: row.embedding_model, dimensions: row.embedding_dims ?? 0 } : null,
     lastError: job?.lastError ?? null,
+    pending: job?.pending ?? null,
+    waiting: (job && "waiting" in job ? job.waiting : null) ?? null,
     job: job
       ? {
           id: job.jobId,

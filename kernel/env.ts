@@ -27,6 +27,8 @@ export interface Env {
   // Authentication (worker/auth/config.ts, README "Authentication"). Secrets: SIGNING_SECRET,
   // GITHUB_CLIENT_SECRET. Lists are comma-separated.
   SIGNING_SECRET?: string;
+  /** Key secret for tokens and webhook secrets at rest (kernel/secret-box.ts); falls back to SIGNING_SECRET. */
+  TOKEN_ENCRYPTION_KEY?: string;
   PUBLIC_URL?: string;
   SESSION_TTL_SECONDS?: string;
   SOURCE_LINK_TTL_SECONDS?: string;

@@ -175,6 +175,7 @@ export async function deleteRepoData(db: D1Database, vectors: VectorStore, repo:
     db.prepare("DELETE FROM files WHERE repo = ?").bind(repo),
     db.prepare("DELETE FROM snapshot_files WHERE repo = ?").bind(repo),
     db.prepare("DELETE FROM snapshot_packages WHERE repo = ?").bind(repo),
+    db.prepare("DELETE FROM repo_webhooks WHERE repo = ?").bind(repo),
     db.prepare("DELETE FROM repos WHERE id = ?").bind(repo),
   ]);
 }

@@ -14,7 +14,8 @@ import { DurableObject } from "cloudflare:workers";
 import { indexJob } from "../indexer/jobs";
 import type { BatchResult } from "../indexer/pipeline";
 import { archiveSnapshot } from "../indexer/source/archive-snapshot";
-import { checkRemote, fetchSnapshot } from "../indexer/source/git";
+import { checkRemote, fetchSnapshot, type GitSourceOptions, type ResolvedRef } from "../indexer/source/git";
+import { openSecret, sealSecret, secretKeyMaterial } from "../kernel/secret-box";
 import type { SourceSnapshot } from "../indexer/source/snapshot";
 import type { StripOption } from "../indexer/source/archive-paths";
 import { claimArchiveRepo, setRepoStatus } from "../indexer/store/d1/snapshots";
@@ -57,6 +58,16 @@ export { BATCH_MAX_SENDS, BATCH_STALL_MS, FETCH_HEARTBEAT_MS, FETCH_MAX_ATTEMPTS
 
 /** A job as `status()` shows it: the stored state plus what it waits for, if it is stuck. */
 export type JobView = JobState & { waiting: Waiting | null };
+
+/** Credentials or ref to try (`checkSource`); absent fields mean the stored ones. */
+export interface SourceOverrides {
+  ref?: string | null;
+  token?: string;
+  username?: string;
+  authScheme?: "basic" | "bearer";
+}
+
+const TOKEN_PURPOSE = "repo-token";
 
 /** Options of `requestIndex`. */
 export interface IndexRequestOptions {
@@ -113,9 +124,7 @@ export class RepoCoordinator extends DurableObject<Env> {
    * stored token (the caller checked it against the remote first).
    */
   async requestIndex(settings: RepoSettings, options: IndexRequestOptions = {}): Promise<JobView> {
-    const previous = ledger.getValue<RepoSettings>(this.#sql, REPO_KEY);
-    const token = settings.token ?? previous?.token;
-    ledger.putValue(this.#sql, REPO_KEY, { ...settings, ...(token ? { token } : {}) });
+    await this.#saveSettings(settings);
     const now = this.clock.now();
     const decision = requestRefresh(this.#job(), options.commit ?? null, now);
     if (decision.kind !== "start") {
@@ -252,12 +261,53 @@ export class RepoCoordinator extends DurableObject<Env> {
     }
   }
 
+  /**
+   * Runs an ls-remote with the stored settings, `overrides` applied (a new token is tried before
+   * it replaces the stored one). Errors come back as values (RPC keeps only messages):
+   * `source_unreachable` (with "rejected" vs "asked for credentials"), `not_a_repository`,
+   * `ref_not_found`, `repo_not_found` when nothing is stored.
+   */
+  async checkSource(overrides: SourceOverrides = {}): Promise<ResolvedRef | { error: { code: ErrorCode; message: string } }> {
+    const settings = ledger.getValue<RepoSettings>(this.#sql, REPO_KEY);
+    if (!settings?.url) return { error: { code: "repo_not_found", message: "This repo has no git source." } };
+    try {
+      const source = await this.#sourceOf(settings);
+      return await checkRemote({
+        ...source,
+        ref: overrides.ref === undefined ? source.ref : (overrides.ref ?? undefined),
+        ...(overrides.token !== undefined ? { token: overrides.token } : {}),
+        ...(overrides.username !== undefined ? { username: overrides.username } : {}),
+        ...(overrides.authScheme !== undefined ? { authScheme: overrides.authScheme } : {}),
+      });
+    } catch (err) {
+      if (err instanceof CodeSearchError) return { error: { code: err.code, message: err.message } };
+      throw err;
+    }
+  }
+
+  /** Stores settings, sealing a new token and keeping the stored one (and its user name and scheme) otherwise. */
+  async #saveSettings(settings: RepoSettings): Promise<void> {
+    const previous = ledger.getValue<RepoSettings>(this.#sql, REPO_KEY);
+    const plain = settings.token ?? previous?.token;
+    const { token: _drop, tokenSealed: _old, ...rest } = settings;
+    const tokenSealed = plain ? await sealSecret(secretKeyMaterial(this.env), TOKEN_PURPOSE, settings.repo, plain) : previous?.tokenSealed;
+    const username = settings.username ?? previous?.username;
+    const authScheme = settings.authScheme ?? previous?.authScheme;
+    ledger.putValue(this.#sql, REPO_KEY, { ...rest, ...(tokenSealed ? { tokenSealed } : {}), ...(username ? { username } : {}), ...(authScheme ? { authScheme } : {}) } satisfies RepoSettings);
+  }
+
+  /** The git source of stored settings, with the token opened. */
+  async #sourceOf(settings: RepoSettings): Promise<GitSourceOptions> {
+    const token = settings.tokenSealed ? await openSecret(secretKeyMaterial(this.env), TOKEN_PURPOSE, settings.repo, settings.tokenSealed) : settings.token;
+    return { url: settings.url!, ref: settings.ref ?? undefined, token, username: settings.username, authScheme: settings.authScheme };
+  }
+
   /** Fetches the job's ref (or sees the active commit is current) and plans the job. */
   async #fetchAndPlan(jobId: string): Promise<void> {
     const settings = ledger.getValue<RepoSettings>(this.#sql, REPO_KEY)!;
-    const source = { url: settings.url!, ref: settings.ref ?? undefined, token: settings.token };
     let snapshot: SourceSnapshot;
     try {
+      const source = await this.#sourceOf(settings);
       // Same commit as the active snapshot, same model: nothing to fetch (the fast refresh).
       const [remote, active] = await Promise.all([checkRemote(source), activeSnapshotOf(this.env, settings.repo)]);
       if (remote.commit === active.commit && active.sameModel) return this.#plan(jobId, remote.commit);

@@ -34,7 +34,9 @@ export const registerRepoInput = z.object({
   url: z.string().min(1).max(2048).describe("http(s) git URL, e.g. https://github.com/honojs/hono.git"),
   ref: z.string().min(1).max(255).optional().describe("Branch, tag or commit SHA; default: the remote's HEAD."),
   name: z.string().min(1).max(64).optional().describe("Repo id to use; default: derived from the URL (its last path segment)."),
-  token: z.string().min(1).max(1024).optional().describe("Access token for a private repository (sent as HTTP basic auth; stored only in the repo's coordinator)."),
+  token: z.string().min(1).max(1024).optional().describe("Access token for a private repository (stored encrypted in the repo's coordinator, never returned)."),
+  username: z.string().min(1).max(255).optional().describe('User name sent with the token over HTTP basic auth; default "x-access-token" (GitHub, GitLab, Bitbucket Cloud accept any). Also taken from a URL of the form https://alice:token@host/repo.git.'),
+  authScheme: z.enum(["basic", "bearer"]).optional().describe('"basic" (default) or "bearer" for hosts that only take `Authorization: Bearer <token>`.'),
 });
 export type RegisterRepoInput = z.infer<typeof registerRepoInput>;
 
@@ -44,7 +46,9 @@ export const repoIdInput = z.object({ repo: z.string().min(1).max(64).describe('
 /** Input of `refreshRepo`: optionally switch to another ref (and give a token for it). */
 export const refreshRepoInput = repoIdInput.extend({
   ref: z.string().min(1).max(255).optional().describe("Index this ref from now on instead of the current one."),
-  token: z.string().min(1).max(1024).optional().describe("Replaces the stored access token."),
+  token: z.string().min(1).max(1024).optional().describe("Replaces the stored access token, once an ls-remote with it succeeded (a wrong token is refused and the stored one kept)."),
+  username: registerRepoInput.shape.username,
+  authScheme: registerRepoInput.shape.authScheme,
 });
 export type RefreshRepoInput = z.infer<typeof refreshRepoInput>;
 
@@ -201,7 +205,7 @@ function statusOf(row: RepoRow, job: JobView | JobState | null, index: { files: 
 export async function registerRepo(ctx: ServiceContext, raw: unknown): Promise<RepoStatus> {
   requireScope(ctx.caller, "index");
   const input = parseInput(registerRepoInput, raw);
-  const { url, token: urlToken } = parseGitUrl(input.url);
+  const { url, token: urlToken, username: urlUsername } = parseGitUrl(input.url);
   // An explicit name is the id as given (the rule of the archive route and the CLI); only an id
   // derived from the URL is normalised, since a URL's last segment is often "My_Repo.git".
   if (input.name !== undefined && !REPO_ID_RE.test(input.name)) {
@@ -213,7 +217,8 @@ export async function registerRepo(ctx: ServiceContext, raw: unknown): Promise<R
   const exists = await ctx.env.DB.prepare("SELECT 1 AS x FROM repos WHERE id = ?").bind(id).first();
   if (exists) throw new CodeSearchError("repo_exists", `Repo "${id}" already exists; POST /api/repos/${id}/refresh re-indexes it, or pass another "name".`);
   const token = input.token ?? urlToken;
-  await checkRemote({ url, ref: input.ref, token });
+  const username = input.username ?? urlUsername;
+  await checkRemote({ url, ref: input.ref, token, username, authScheme: input.authScheme });
   const now = Date.now();
   const inserted = await ctx.env.DB.prepare(
     "INSERT INTO repos (id, name, source_kind, url, ref, status, created_at, updated_at) VALUES (?, ?, 'git', ?, ?, 'queued', ?, ?) ON CONFLICT (id) DO NOTHING",
@@ -221,7 +226,15 @@ export async function registerRepo(ctx: ServiceContext, raw: unknown): Promise<R
     .bind(id, input.name ?? id, url, input.ref ?? null, now, now)
     .run();
   if (!inserted.meta.changes) throw new CodeSearchError("repo_exists", `Repo "${id}" was just registered by another request.`);
-  const settings: RepoSettings = { repo: id, sourceKind: "git", url, ref: input.ref ?? null, ...(token ? { token } : {}) };
+  const settings: RepoSettings = {
+    repo: id,
+    sourceKind: "git",
+    url,
+    ref: input.ref ?? null,
+    ...(token ? { token } : {}),
+    ...(username ? { username } : {}),
+    ...(input.authScheme ? { authScheme: input.authScheme } : {}),
+  };
   const job = await coordinator(ctx, id).requestIndex(settings);
   return fullStatus(ctx, await getRow(ctx, id), job);
 }
@@ -259,9 +272,12 @@ export async function getRepoStatus(ctx: ServiceContext, raw: unknown): Promise<
 
 /**
  * Re-indexes a git repo (its stored ref, or `ref` from now on). An unchanged commit completes
- * without processing a file. If a job is running, returns it. Throws `repo_not_found`,
- * `invalid_input` for archive repos (upload again instead), and the remote check's errors
- * when `ref` changes.
+ * without processing a file. While a job runs, one follow-up is queued (`pending`). A new
+ * `ref`, `token`, `username` or `authScheme` is first tried with an ls-remote in the repo's
+ * coordinator (which holds the stored token) and only then stored, so a mistyped token never
+ * replaces a good one. Throws `repo_not_found`, `invalid_input` for archive repos (upload
+ * again instead), and the remote check's errors (`source_unreachable` says whether the token
+ * was rejected or missing).
  */
 export async function refreshRepo(ctx: ServiceContext, raw: unknown): Promise<RepoStatus> {
   requireScope(ctx.caller, "index");
@@ -271,11 +287,23 @@ export async function refreshRepo(ctx: ServiceContext, raw: unknown): Promise<Re
     throw new CodeSearchError("invalid_input", `Repo "${row.id}" was uploaded as an archive; upload a new archive to POST /api/repos/${row.id}/archive instead.`);
   }
   const ref = input.ref ?? row.ref;
+  const changesSource = input.ref !== undefined || input.token !== undefined || input.username !== undefined || input.authScheme !== undefined;
+  if (changesSource) {
+    const checked = await coordinator(ctx, row.id).checkSource({ ref, token: input.token, username: input.username, authScheme: input.authScheme });
+    if ("error" in checked) throw new CodeSearchError(checked.error.code === "repo_not_found" ? "invalid_input" : checked.error.code, checked.error.message);
+  }
   if (input.ref !== undefined && input.ref !== row.ref) {
-    await checkRemote({ url: row.url, ref: input.ref, token: input.token });
     await ctx.env.DB.prepare("UPDATE repos SET ref = ?, updated_at = ? WHERE id = ?").bind(input.ref, Date.now(), row.id).run();
   }
-  const settings: RepoSettings = { repo: row.id, sourceKind: "git", url: row.url, ref, ...(input.token ? { token: input.token } : {}) };
+  const settings: RepoSettings = {
+    repo: row.id,
+    sourceKind: "git",
+    url: row.url,
+    ref,
+    ...(input.token ? { token: input.token } : {}),
+    ...(input.username ? { username: input.username } : {}),
+    ...(input.authScheme ? { authScheme: input.authScheme } : {}),
+  };
   const job = await coordinator(ctx, row.id).requestIndex(settings);
   return fullStatus(ctx, await getRow(ctx, row.id), job);
 }

@@ -18,7 +18,7 @@ import { checkRemote, fetchSnapshot, type GitSourceOptions, type ResolvedRef } f
 import { openSecret, sealSecret, secretKeyMaterial } from "../kernel/secret-box";
 import type { SourceSnapshot } from "../indexer/source/snapshot";
 import type { StripOption } from "../indexer/source/archive-paths";
-import { claimArchiveRepo, setRepoStatus } from "../indexer/store/d1/snapshots";
+import { claimArchiveRepo, markRepoFailing, setRepoStatus } from "../indexer/store/d1/snapshots";
 import { loadConfig, type Env } from "../kernel/env";
 import { CodeSearchError, type ErrorCode } from "../kernel/errors";
 import { activeSnapshotOf, finalizeJob, planJob, planUnchanged } from "./finalize";
@@ -68,6 +68,13 @@ export interface SourceOverrides {
 }
 
 const TOKEN_PURPOSE = "repo-token";
+
+/** What `pollRemote` did. */
+export type PollResult =
+  | { kind: "unchanged"; commit: string }
+  | { kind: "started"; commit: string; jobId: string }
+  | { kind: "skipped"; reason: string }
+  | { kind: "error"; message: string };
 
 /** Options of `requestIndex`. */
 export interface IndexRequestOptions {
@@ -285,6 +292,33 @@ export class RepoCoordinator extends DurableObject<Env> {
     }
   }
 
+  /**
+   * The scheduled check (worker/schedule): an ls-remote only, and a job only when the remote's
+   * commit differs from the active snapshot's (or the embedding model changed). Nothing happens
+   * while a job runs. Returns what it did; a failing ls-remote comes back as `error` (and is
+   * recorded as the reason the snapshot is stale).
+   */
+  async pollRemote(): Promise<PollResult> {
+    const settings = ledger.getValue<RepoSettings>(this.#sql, REPO_KEY);
+    if (settings?.sourceKind !== "git" || !settings.url) return { kind: "skipped", reason: "not a git repo" };
+    const running = this.#job();
+    if (running && isActive(running)) return { kind: "skipped", reason: `job ${running.jobId} is ${running.status}` };
+    let remote: ResolvedRef;
+    try {
+      remote = await checkRemote(await this.#sourceOf(settings));
+    } catch (err) {
+      const message = err instanceof CodeSearchError ? err.message : String(err);
+      await markRepoFailing(this.env.DB, settings.repo, message, this.clock.now());
+      return { kind: "error", message };
+    }
+    const active = await activeSnapshotOf(this.env, settings.repo);
+    if (remote.commit === active.commit && active.sameModel) return { kind: "unchanged", commit: remote.commit };
+    if (this.#job() && isActive(this.#job()!)) return { kind: "skipped", reason: "a job started meanwhile" };
+    const job = this.#start("git", settings.ref, remote.commit, this.clock.now());
+    await this.ctx.storage.setAlarm(this.clock.now());
+    return { kind: "started", commit: remote.commit, jobId: job.jobId };
+  }
+
   /** Stores settings, sealing a new token and keeping the stored one (and its user name and scheme) otherwise. */
   async #saveSettings(settings: RepoSettings): Promise<void> {
     const previous = ledger.getValue<RepoSettings>(this.#sql, REPO_KEY);
@@ -363,6 +397,8 @@ export class RepoCoordinator extends DurableObject<Env> {
     if (!(err instanceof CodeSearchError)) console.error(`repo job ${jobId} failed`, err);
     const failed = await this.#apply({ type: "failed", error: message });
     ledger.clearJob(this.#sql, jobId);
+    const settings = ledger.getValue<RepoSettings>(this.#sql, REPO_KEY);
+    if (settings) await markRepoFailing(this.env.DB, settings.repo, message, failed.updatedAt);
     await this.#startFollowUp(failed);
   }
 

@@ -22,6 +22,8 @@ export interface Env {
   VECTOR_STORE?: string;
   MAX_FILE_BYTES?: string;
   AUTH_PROVIDER?: string;
+  /** Default seconds between scheduled ref checks of a repo (worker/schedule/due.ts); 0 disables them. */
+  POLL_INTERVAL_SECONDS?: string;
   /** Local admin token (npm start writes it to .dev.vars); tests set it in vitest.config.mts. */
   ADMIN_TOKEN?: string;
   // Authentication (worker/auth/config.ts, README "Authentication"). Secrets: SIGNING_SECRET,

@@ -42,6 +42,15 @@ export async function setRepoStatus(db: D1Database, repo: string, status: RepoSt
 }
 
 /**
+ * Records why the repo's snapshot is stale (a job failed, the upstream is gone, the token was
+ * revoked): `last_error` is the newest reason, `failing_since` (ms) the first failure since the
+ * last completed job. Cleared by `activateSnapshot`.
+ */
+export async function markRepoFailing(db: D1Database, repo: string, error: string, now: number): Promise<void> {
+  await db.prepare("UPDATE repos SET last_error = ?, failing_since = coalesce(failing_since, ?) WHERE id = ?").bind(error.slice(0, 1000), now, repo).run();
+}
+
+/**
  * Creates the `repos` row of an archive repo when absent (status `queued`), called once the
  * upload proved valid. Returns the row's `source_kind`: "git" means the id belongs to a git
  * repo, which an archive must not replace.
@@ -115,7 +124,7 @@ export async function activateSnapshot(db: D1Database, a: SnapshotActivation): P
   }
   statements.push(
     db
-      .prepare("UPDATE repos SET active_commit = ?, active_indexed_at = ?, status = 'ready', embedding_model = ?, embedding_dims = ?, updated_at = ? WHERE id = ?")
+      .prepare("UPDATE repos SET active_commit = ?, active_indexed_at = ?, status = 'ready', last_error = NULL, failing_since = NULL, embedding_model = ?, embedding_dims = ?, updated_at = ? WHERE id = ?")
       .bind(a.commit, a.now, a.embeddingModel, a.embeddingDims, a.now, a.repo),
   );
   await db.batch(statements);

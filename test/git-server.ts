@@ -17,6 +17,8 @@
  *   text) on `branch` (default `main`), as a push would; answers `{commit}`.
  * - `POST /_control/repos/<name>/hold {only?: "upload-pack"}` makes git requests for it (or only
  *   its pack fetches) wait until `.../release`.
+ * - `POST /_control/repos/<name>/auth {auth?}` changes (or drops) the credentials it asks for,
+ *   as revoking a token does.
  * - `GET /_control/repos/<name>/log` lists the git requests it served (`{path, kind}`), so a
  *   test can tell an ls-remote (`info/refs` only) from a fetch (`upload-pack`).
  *
@@ -136,7 +138,7 @@ async function handleControl(fixtures: string, req: IncomingMessage, res: Server
     res.setHeader("content-type", "application/json");
     res.end(JSON.stringify(body));
   };
-  const m = /^\/_control\/repos(?:\/([\w.-]+)\/(commit|hold|release|log))?$/.exec(path);
+  const m = /^\/_control\/repos(?:\/([\w.-]+)\/(commit|hold|release|log|auth))?$/.exec(path);
   if (!m) return send(404, { error: "no such control route" });
   const [, name, action] = m;
   if (!name && req.method === "POST") {
@@ -164,6 +166,10 @@ async function handleControl(fixtures: string, req: IncomingMessage, res: Server
     return send(200, { released: waiting.length });
   }
   if (action === "log" && req.method === "GET") return send(200, { requests: c.log });
+  if (action === "auth" && req.method === "POST") {
+    c.auth = ((await readJson(req)) as { auth?: RepoAuth }).auth;
+    return send(200, { auth: !!c.auth });
+  }
   return send(405, { error: "method not allowed" });
 }
 

@@ -41,3 +41,8 @@ export async function release(name: string): Promise<void> {
 export async function requestLog(name: string): Promise<{ path: string; kind: "info/refs" | "upload-pack" | "other" }[]> {
   return (await control(`/repos/${name}/log`, undefined, "GET")).requests;
 }
+
+/** Changes the credentials the upstream asks for (a revoked token: other credentials). */
+export async function setUpstreamAuth(name: string, auth?: Auth): Promise<void> {
+  await control(`/repos/${name}/auth`, { auth });
+}

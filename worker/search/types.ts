@@ -65,6 +65,21 @@ export interface SearchResult {
   /** True when `snippet` was cut; read the file for the rest. */
   snippetTruncated: boolean;
   chunkId: string;
+  /** Set when the repo's snapshot may be out of date (its last refresh or check failed); see `StaleInfo`. */
+  stale?: StaleInfo;
+}
+
+/**
+ * Why a repo's results may be out of date: the last refresh failed, or the scheduled check
+ * found the upstream gone or the token revoked, while an older snapshot keeps serving.
+ */
+export interface StaleInfo {
+  /** The newest failure, as the job or the check reported it. */
+  reason: string;
+  /** First failure since the snapshot was built (ms since epoch). */
+  since: number;
+  /** Age of the snapshot being served (ms). */
+  snapshotAge: number;
 }
 
 /** How much to trust the results. */

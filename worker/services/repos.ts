@@ -14,6 +14,7 @@
 import { z } from "zod";
 import type { JobState, PendingRefresh, Waiting } from "../../durable-objects/job-state";
 import type { JobView } from "../../durable-objects/repo-coordinator";
+import type { StaleInfo } from "../search/types";
 import type { RepoSettings } from "../../durable-objects/ledger";
 import { MAX_STRIP_COMPONENTS } from "../../indexer/source/archive-paths";
 import { checkRemote, parseGitUrl } from "../../indexer/source/git";
@@ -75,6 +76,11 @@ export interface RepoStatus {
    * `commit` is the pushed commit (webhooks), null for "the ref's tip".
    */
   pending: PendingRefresh | null;
+  /**
+   * Set when the snapshot being served may be out of date: the last refresh failed, or the
+   * scheduled check found the upstream gone or the token revoked. Times in ms.
+   */
+  stale: StaleInfo | null;
   /** Set while a running job is stuck (a fetch lost in a restart, batches not acknowledged): why, and when it is retried. */
   waiting: Waiting | null;
   job: {
@@ -104,6 +110,8 @@ interface RepoRow {
   active_indexed_at: number | null;
   embedding_model: string | null;
   embedding_dims: number | null;
+  last_error?: string | null;
+  failing_since?: number | null;
   created_at: number;
   updated_at: number;
 }
@@ -177,6 +185,10 @@ function statusOf(row: RepoRow, job: JobView | JobState | null, index: { files: 
     embedding: row.embedding_model ? { model: row.embedding_model, dimensions: row.embedding_dims ?? 0 } : null,
     lastError: job?.lastError ?? null,
     pending: job?.pending ?? null,
+    stale:
+      row.active_commit && row.last_error && row.failing_since != null
+        ? { reason: row.last_error, since: row.failing_since, snapshotAge: Math.max(0, Date.now() - (row.active_indexed_at ?? row.updated_at)) }
+        : null,
     waiting: (job && "waiting" in job ? job.waiting : null) ?? null,
     job: job
       ? {

@@ -14,7 +14,7 @@ import { createVectorStore } from "../../indexer/store/vectors";
 import { CodeSearchError } from "../../kernel/errors";
 import { coalescingD1 } from "../search/d1-coalesce";
 import { DEFAULT_FILE_CAP, runSearch, type RepoTarget } from "../search/searcher";
-import type { SearchResponse } from "../search/types";
+import type { SearchResponse, StaleInfo } from "../search/types";
 import { canSee, requireScope, type ServiceContext } from "./context";
 import { activeRepo, repoIdSchema, visibleRepoIds } from "./files";
 
@@ -135,15 +135,26 @@ export async function search(ctx: ServiceContext, raw: SearchInput): Promise<Sea
   const targetsKey = ids.join("\0");
   // Only repos the caller may see are read before the repos read has answered.
   const expected = ids.every((id) => canSee(ctx.caller, id)) ? lastTargets.get(targetsKey) : undefined;
-  type RepoRow = { id: string; active_commit: string | null; active_indexed_at: number | null; status: string; embedding_model: string | null; embedding_dims: number | null; packages: string | null };
+  type RepoRow = {
+    id: string;
+    active_commit: string | null;
+    active_indexed_at: number | null;
+    status: string;
+    embedding_model: string | null;
+    embedding_dims: number | null;
+    packages: string | null;
+    last_error: string | null;
+    failing_since: number | null;
+  };
   const notReady: RepoRow[] = [];
+  const stale = new Map<string, StaleInfo>();
   const ready = (async (): Promise<RepoTarget[]> => {
     const parts: string[][] = [];
     for (let i = 0; i < ids.length; i += 90) parts.push(ids.slice(i, i + 90));
     const reads = parts.map((part) =>
       db
         .prepare(
-          "SELECT id, active_commit, active_indexed_at, status, embedding_model, embedding_dims, " +
+          "SELECT id, active_commit, active_indexed_at, status, embedding_model, embedding_dims, last_error, failing_since, " +
             // The active snapshot's packages ride along in the same statement (no extra round trip).
             "(SELECT json_group_array(json_object('name', p.name, 'folder', p.folder)) FROM snapshot_packages p WHERE p.repo = repos.id AND p.commit_sha = repos.active_commit) AS packages " +
             `FROM repos WHERE id IN (${part.map(() => "?").join(", ")})`,
@@ -156,6 +167,12 @@ export async function search(ctx: ServiceContext, raw: SearchInput): Promise<Sea
       await activeRepo(ctx, ids[0]); // throws repo_not_found / index_not_ready
     }
     notReady.push(...rows.filter((r) => !r.active_commit));
+    const now = Date.now();
+    for (const r of rows) {
+      if (r.active_commit && r.last_error && r.failing_since !== null) {
+        stale.set(r.id, { reason: r.last_error, since: r.failing_since, snapshotAge: Math.max(0, now - (r.active_indexed_at ?? now)) });
+      }
+    }
     const found = rows
       .filter((r) => r.active_commit)
       .map((r) => ({ id: r.id, commit: r.active_commit!, indexedAt: r.active_indexed_at, embeddingModel: r.embedding_model, embeddingDims: r.embedding_dims, packages: parsePackages(r.packages) }));
@@ -174,5 +191,6 @@ export async function search(ctx: ServiceContext, raw: SearchInput): Promise<Sea
     channels: input.channels,
   }, expected);
   for (const r of notReady) response.stats.failedRepos.push({ repo: r.id, error: `index_not_ready: status ${r.status}` });
-  return response;
+  if (stale.size === 0) return response;
+  return { ...response, results: response.results.map((h) => (stale.has(h.repo) ? { ...h, stale: stale.get(h.repo) } : h)) };
 }

@@ -23,6 +23,7 @@ export const repoStatusSchema = z.object({
   snapshot: z.object({ commit: z.string(), indexedAt: z.number() }).nullable(),
   embedding: z.object({ model: z.string(), dimensions: z.number() }).nullable(),
   lastError: z.string().nullable(),
+  stale: z.object({ reason: z.string(), since: z.number(), snapshotAge: z.number() }).nullable(),
   pending: z.object({ commit: z.string().nullable(), requestedAt: z.number() }).nullable(),
   waiting: z.object({ reason: z.string(), retryAt: z.number() }).nullable(),
   job: z.looseObject({ id: z.string(), status: jobStatus, commit: z.string().nullable() }).nullable(),
@@ -38,5 +39,6 @@ export function renderRepoStatus(r: RepoStatus): string {
   const source = r.url ? `${r.url}${r.ref ? `@${r.ref}` : ""}` : r.sourceKind;
   const waiting = r.waiting ? `; ${r.waiting.reason} at ${new Date(r.waiting.retryAt).toISOString()}` : "";
   const pending = r.pending ? `; follow-up queued${r.pending.commit ? ` for ${r.pending.commit.slice(0, 12)}` : ""}` : "";
-  return `${r.id}: ${r.status}${busy}${waiting}; ${snap}; ${source}${pending}${skipped ? `; skipped: ${skipped}` : ""}${r.lastError ? `; last error: ${r.lastError}` : ""}`;
+  const stale = r.stale ? `; STALE since ${new Date(r.stale.since).toISOString()} (${r.stale.reason})` : "";
+  return `${r.id}: ${r.status}${busy}${waiting}; ${snap}${stale}; ${source}${pending}${skipped ? `; skipped: ${skipped}` : ""}${r.lastError ? `; last error: ${r.lastError}` : ""}`;
 }

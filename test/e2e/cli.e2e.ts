@@ -5,7 +5,7 @@
  * `index`-scoped token uploading a checkout and waiting). Port from E2E_CLI_PORT (default 8797).
  */
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -98,12 +98,18 @@ async function main(): Promise<void> {
 
     // The README's GitHub Actions job: an index-scoped token uploads the checkout and waits.
     const ciToken = JSON.parse((await cli(["tokens", "create", "--name", "ci", "--scopes", "index,search", "--json"], admin)).stdout).token as string;
-    const checkout = join(work, "checkout");
+    const checkout = join(work, "src");
     writeFixture(checkout);
     writeFileSync(join(checkout, "src", "refund.ts"), "export function refundCents(c: number): number {\n  return -Math.abs(c);\n}\n");
-    const ci = await cli(["index", ".", "--name", "ci-checkout", "--wait"], { CODEBASE_COPILOT_URL: base, CODEBASE_COPILOT_TOKEN: ciToken, XDG_CONFIG_HOME: mkdtempSync(join(tmpdir(), "ccp-ci-")) }, checkout);
+    // As actions/checkout leaves it: a git work tree, so the upload lists files with git ls-files.
+    const git = (...a: string[]) => execFileSync("git", ["-C", checkout, "-c", "user.email=ci@example.com", "-c", "user.name=ci", ...a]);
+    git("init", "-q");
+    git("add", "-A");
+    git("commit", "-qm", "ci");
+    const ci = await cli(["index", "src", "--name", "ci-checkout", "--wait"], { CODEBASE_COPILOT_URL: base, CODEBASE_COPILOT_TOKEN: ciToken, XDG_CONFIG_HOME: mkdtempSync(join(tmpdir(), "ccp-ci-")) }, work);
     assert.equal(ci.code, 0, ci.stderr);
     assert.match(ci.stdout, /Indexed "ci-checkout" in [\d.]+ s: 2 files/);
+    assert.match(ci.stderr, /listed by git ls-files/);
     assert.match(ci.stderr, /\d+\/2 files/, "progress lines are printed when stderr is not a TTY");
     const refund = JSON.parse((await cli(["search", "refundCents", "--repo", "ci-checkout", "--json"], admin)).stdout);
     assert.equal(refund.results[0].path, "src/refund.ts");

@@ -5,8 +5,9 @@
  * channels of the mode for each repo (concurrently, each repo isolated with
  * `Promise.allSettled`), merges each channel's lists over the union of the repos (by channel
  * score, `mergeChannelLists`) and fuses them by RRF, reranks the fused head, applies the
- * per-file cap, builds bounded snippets and the confidence gate. The only module of
- * worker/search that touches bindings.
+ * per-file cap, builds bounded snippets and the confidence gate. It wires the bindings (D1
+ * through `coalescingD1`, the embedder, the vector store) into the channels and lookups; those
+ * run SQL themselves (channels/*, chunk-rows, stack-trace, error-messages, option-flags).
  *
  * A query with no searchable words (only punctuation, emoji, stop words or 1-character tokens)
  * returns no results with confidence `low` and the reason, without running any channel.

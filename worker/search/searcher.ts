@@ -92,7 +92,7 @@ export const CHANNEL_WEIGHTS: Record<ChannelName, number> = { bm25: 1, vector: 0
  * RRF weights that replace CHANNEL_WEIGHTS for a pasted bug report. A report's code (`uniq(f)`,
  * `Prefix(milli, ...)`) names the functions it calls, and their definitions are where the fix
  * usually is; a question names few identifiers and its symbol hits are weaker evidence. Measured
- * on a 48-instance SWE-bench Lite dev sample (README "Retrieval", round 6): symbol 0.25 (before
+ * on a 48-instance SWE-bench Lite dev sample (docs/experiments/round-06.md): symbol 0.25 (before
  * the symbol channel's report order) / 0.5 / 1 / 2 gave Acc@5 60.4 / 64.6 / 66.7 / 68.8 and Acc@1
  * 39.6 / 39.6 / 43.8 / 35.4.
  */

@@ -42,3 +42,32 @@ describe("summarizeBlock", () => {
     );
   });
 });
+
+// The real files, so a moved or deleted marker fails here instead of a script appending a block
+// under a heading at the next eval run.
+const docs = import.meta.glob<string>(["../../README.md", "../../docs/evaluation.md"], { query: "?raw", import: "default", eager: true });
+
+describe("the project's files hold every block the scripts write", () => {
+  const file = (name: string) => docs[`../../${name}`];
+  const writes = [
+    ...["fixture", "hono-50", "swebench", "polyglot"].flatMap((set) => evalBlockWrites(set, false, "x")),
+    ...["fixture", "hono-50"].flatMap((set) => evalBlockWrites(set, true, "x")),
+    ...benchBlockWrites("x"),
+  ];
+  it.each(writes.map((w) => [w.file, w.key]))("%s has the markers of %s", (name, key) => {
+    const text = file(name);
+    expect(text).toBeTypeOf("string");
+    const start = text.indexOf(`<!-- ${key}:start -->`);
+    expect(start).toBeGreaterThanOrEqual(0);
+    expect(text.indexOf(`<!-- ${key}:end -->`)).toBeGreaterThan(start);
+  });
+
+  it("keeps the README's summary in step with the full block in docs/evaluation.md", () => {
+    const block = (text: string, key: string) => text.match(new RegExp(`<!-- ${key}:start -->\\n([\\s\\S]*?)\\n<!-- ${key}:end -->`))?.[1];
+    for (const set of ["fixture", "hono-50", "swebench", "polyglot"]) {
+      const full = block(file("docs/evaluation.md"), `eval:${set}`);
+      expect(full, set).toBeDefined();
+      expect(block(file("README.md"), `eval-summary:${set}`), set).toBe(summarizeBlock(full!));
+    }
+  });
+});

@@ -30,7 +30,7 @@ export const REPO_ID_RULE = "1-64 characters of a-z, 0-9, '.', '_' or '-', start
 /** Largest archive upload (compressed bytes). The expanded size is capped by the archive reader. */
 export const ARCHIVE_MAX_UPLOAD_BYTES = 64 * 1024 * 1024;
 
-/** Input of `registerRepo` (`POST /api/repos`, MCP `add_repo`). */
+/** Input of `registerRepo` (`POST /api/repos`; there is no MCP tool that adds a repo). */
 export const registerRepoInput = z.object({
   url: z.string().min(1).max(2048).describe("http(s) git URL, e.g. https://github.com/honojs/hono.git"),
   ref: z.string().min(1).max(255).optional().describe("Branch, tag or commit SHA; default: the remote's HEAD."),
@@ -39,7 +39,6 @@ export const registerRepoInput = z.object({
   username: z.string().min(1).max(255).optional().describe('User name sent with the token over HTTP basic auth; default "x-access-token" (GitHub, GitLab, Bitbucket Cloud accept any). Also taken from a URL of the form https://alice:token@host/repo.git.'),
   authScheme: z.enum(["basic", "bearer"]).optional().describe('"basic" (default) or "bearer" for hosts that only take `Authorization: Bearer <token>`.'),
 });
-export type RegisterRepoInput = z.infer<typeof registerRepoInput>;
 
 /** Input naming one repo. */
 export const repoIdInput = z.object({ repo: z.string().min(1).max(64).describe('Repo id, e.g. "hono".') });
@@ -51,7 +50,6 @@ export const refreshRepoInput = repoIdInput.extend({
   username: registerRepoInput.shape.username,
   authScheme: registerRepoInput.shape.authScheme,
 });
-export type RefreshRepoInput = z.infer<typeof refreshRepoInput>;
 
 /** Status of a repo, as `GET /api/repos/{id}` returns it. Times in ms since epoch. */
 export interface RepoStatus {

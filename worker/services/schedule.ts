@@ -52,9 +52,9 @@ export async function getRepoSchedule(ctx: ServiceContext, repo: string): Promis
 /** Sets the repo's interval. Throws `invalid_input` (naming the field), `repo_not_found`. */
 export async function setRepoSchedule(ctx: ServiceContext, repo: string, raw: unknown): Promise<RepoSchedule> {
   requireScope(ctx.caller, "index");
+  const r = await row(ctx, repo); // visibility before validation: nothing is said about a repo the caller cannot see
   const parsed = repoScheduleInput.safeParse(raw);
   if (!parsed.success) throw new CodeSearchError("invalid_input", `intervalSeconds: ${parsed.error.issues[0]?.message}; send {"intervalSeconds": 3600}, 0 (off) or null (default).`);
-  const r = await row(ctx, repo);
   await ctx.env.DB.prepare("UPDATE repos SET poll_interval_seconds = ? WHERE id = ?").bind(parsed.data.intervalSeconds, repo).run();
   return view(ctx, repo, parsed.data.intervalSeconds, r.last_checked_at);
 }

@@ -15,7 +15,8 @@ export function isGlob(path: string): boolean {
 
 /** A predicate over repo-relative paths for `glob`, and the literal folder prefix every match starts with ("" when none). */
 export function compileGlob(glob: string): { test: (path: string) => boolean; prefix: string } {
-  const test = picomatch(glob, { dot: true, basename: true, windows: false });
+  // picomatch's own `basename` option also rewrites globs that have a slash, so do it here.
+  const test = picomatch(glob.includes("/") ? glob : `**/${glob}`, { dot: true, windows: false });
   const base = picomatch.scan(glob).base;
   // The base is a literal leading folder ("src/router" of "src/router/*.ts"); a basename glob has none.
   const prefix = glob.includes("/") && base ? `${base}/` : "";

@@ -53,7 +53,7 @@ describe("trigramMatch", () => {
     expect(trigramMatch(requiredLiterals("TODO\\((security|perf)\\)"), false)).toBe(
       '("TOD" AND "DO(" AND "ODO") AND (("sec" AND "uri" AND "ity" AND "ecu" AND "cur" AND "rit") OR ("per" AND "erf"))',
     );
-    expect(trigramMatch(requiredLiterals('say "hi"'), false)).toBe('"say" AND " ""h" AND "hi"""');
+    expect(trigramMatch(requiredLiterals('say "hi"'), false)).toBe('"say" AND " ""h" AND "hi""" AND "ay " AND "y """ AND """hi"');
     expect(trigramMatch(requiredLiterals("ab|cde"), false)).toBeNull();
     expect(trigramMatch(requiredLiterals("\\d+"), false)).toBeNull();
   });

@@ -84,6 +84,9 @@ describe("grep", () => {
     expect(where(r.body)).toEqual(["grep-a:src/parser.ts:2", "grep-b:lib/secret.py:2"]);
     const alt = await grep({ pattern: "parse(Signed|Int)\\b", regex: true, repo: "grep-a", path: "src/parser.ts" });
     expect(where(alt.body)).toEqual(["grep-a:src/parser.ts:1", "grep-a:src/parser.ts:3", "grep-a:src/parser.ts:7"]);
+    // An inline (?i) folds case even though case_sensitive is true (the literal prefilter must not drop the line).
+    const inline = await grep({ pattern: "(?i)todo\\(SECURITY\\)", regex: true, repo: "grep-a" });
+    expect(where(inline.body)).toEqual(["grep-a:src/parser.ts:2"]);
     const cls = await grep({ pattern: "[A-Z_]{6,}_FLAG", regex: true });
     expect(cls.body.matches).toMatchObject([{ path: "src/routes/index.ts", line: 2, column: 7, ranges: [[6, 22]] }]);
     // "export function parseSigned(input: string): number {": both words marked.

@@ -212,10 +212,14 @@ try {
       latency,
     });
   }
-} finally {
+} catch (err) {
+  // Keep the server's state and log for the post-mortem.
+  log(`failed; server log: ${server.logFile}`);
   await server.stop();
-  rmSync(stateDir, { recursive: true, force: true });
+  throw err;
 }
+await server.stop();
+rmSync(stateDir, { recursive: true, force: true });
 
 const out = a.out ?? join(ROOT, "bench", "out", `bench-grep-${new Date().toISOString().slice(0, 19).replace(/:/g, "")}.json`);
 mkdirSync(dirname(out), { recursive: true });

@@ -3,9 +3,9 @@
  *
  * The scope floor every REST route gets from the auth middleware, so a route that forgets its
  * own `requireScope` still cannot leak: token management needs `admin`; searching and reading
- * indexed content (every GET, and /search, /source-links; /ask is reserved for the ask endpoint,
- * which is not routed yet) need `search`; other writes need `index`; deleting a repo, its
- * webhook secret and connections need `admin`. Routes may demand more, never less. The
+ * indexed content (every GET, and /search, /grep, /source-links; /ask is reserved for the ask
+ * endpoint, which is not routed yet) need `search`; other writes need `index`; deleting a repo,
+ * its webhook secret and connections need `admin`. Routes may demand more, never less. The
  * auth-matrix test uses the same rule. `/webhooks/*` is mounted before the middleware:
  * deliveries are authenticated by their signature (worker/webhooks/handle.ts).
  */
@@ -19,6 +19,6 @@ export function requiredScopeFor(method: string, path: string): Scope {
   // A webhook secret lets its holder trigger re-indexing; connections hold code-host tokens.
   if (/^\/repos\/[^/]+\/webhook\/?$/.test(path)) return "admin";
   if (path === "/connections" || path.startsWith("/connections/")) return "admin";
-  if (/^\/(search|ask|source-links)(\/|$)/.test(path)) return "search";
+  if (/^\/(search|grep|ask|source-links)(\/|$)/.test(path)) return "search";
   return method === "GET" || method === "HEAD" ? "search" : "index";
 }

@@ -70,7 +70,7 @@ function reused(): Response {
 export async function guardRefresh(request: Request, env: Env, deps: RefreshGuardDeps): Promise<Response> {
   const type = (request.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
   if (type !== "application/x-www-form-urlencoded") return deps.forward(request);
-  const form = new URLSearchParams(await request.clone().text());
+  const form = new URLSearchParams(new TextDecoder().decode(await request.clone().arrayBuffer()));
   const token = form.get("refresh_token");
   if (form.get("grant_type") !== "refresh_token" || !token) return deps.forward(request);
   const parts = token.split(":");

@@ -13,7 +13,7 @@
  */
 import { LOCAL_EMBEDDING_MODEL } from "../../indexer/embed/local";
 import { tokenize, tokenizeQuery, type EmbeddingProvider, type RepoPackage, type VectorStore } from "../../indexer/store/contract";
-import { bm25Channel, documentFrequencies, STEM_LOOKUP } from "./channels/bm25";
+import { bm25Channel } from "./channels/bm25";
 import { pathChannel } from "./channels/path";
 import { type ChannelScope } from "./channels/scope";
 import { symbolChannel } from "./channels/symbol";
@@ -31,6 +31,7 @@ import { applySupportPrior, askedSupportKinds, supportKind } from "./support-pri
 import { rerankByCoverage } from "./rerank";
 import { makeSnippet } from "./snippet";
 import { applyTracePrior, frameChunks, traceAnchor, type FrameChunk } from "./stack-trace";
+import { documentFrequencies, STEM_LOOKUP, type TermStatistics } from "./term-stats";
 import { proseCappedDf, selectionIfAllPresent, selectTerms } from "./terms";
 import type { ChannelName, ChannelResult, ChunkRow, SearchFilters, SearchMode, SearchResponse, SearchResult } from "./types";
 
@@ -283,8 +284,11 @@ export async function runSearch(
   const started = Date.now();
   const query = parseQuery(text);
   const searchable = query.terms.length > 0 || query.identifiers.length > 0 || query.pathHints.length > 0;
-  const statistics = searchable ? documentFrequencies(deps.db, query.terms) : null;
-  statistics?.catch(() => {}); // awaited below; a failure of `pendingTargets` comes first
+  // Term statistics are the searched snapshots' (worker/search/term-stats.ts). With `expected`
+  // they are read for those snapshots meanwhile, and again below if the targets differ.
+  const statisticsOf = (t: RepoTarget[]) => documentFrequencies(deps.db, t, query.terms);
+  const earlyStatistics = searchable && expected?.length ? statisticsOf(expected) : null;
+  earlyStatistics?.catch(() => {}); // awaited below; a failure of `pendingTargets` comes first
   const filters: SearchFilters = { ...options.filters, includeTests: options.filters.includeTests ?? query.mentionsTests };
   const channels = options.channels?.length ? options.channels : MODE_CHANNELS[options.mode];
   const depth = Math.max(MIN_CANDIDATE_DEPTH, 3 * options.k);
@@ -307,7 +311,8 @@ export async function runSearch(
   for (const t of tokens) if (counts.has(t)) counts.set(t, counts.get(t)! + 1);
   const title = text.trimStart().split("\n", 1)[0];
   if (title.length < text.trim().length) for (const t of tokenize(title)) if (counts.has(t)) counts.set(t, counts.get(t)! + 2);
-  const { df, totalDocs } = await statistics!;
+  const statistics: TermStatistics = await (earlyStatistics && sameTargets(expected!, targets) ? earlyStatistics : statisticsOf(targets));
+  const { df, totalDocs } = statistics;
   const selection = selectTerms(query.terms, df, totalDocs, undefined, counts, codeTerms);
   // The rerank caps the IDF of English words, a report's as in term selection and a question's
   // too: a word rare in code ("pause", "ceiling") is rare because code is not English.

@@ -10,7 +10,7 @@
 import { tokenize } from "../../../indexer/store/contract";
 import { filterSql, isTestPath, passesFilters } from "../filters";
 import type { ChannelHit, ChannelResult } from "../types";
-import { BM25_WEIGHTS, matchExpression } from "./bm25";
+import { bm25Statement } from "./bm25";
 import { SNAPSHOT_JOIN, type ChannelScope } from "./scope";
 
 /** A term naming more than this share of the files names nothing in particular. */
@@ -116,7 +116,6 @@ export async function pathChannel(scope: ChannelScope): Promise<ChannelResult> {
   const ranked = [...scores.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, Math.ceil(scope.depth / CHUNKS_PER_FILE));
   const paths = ranked.map(([p]) => p);
   const f = filterSql(scope.filters);
-  const w = BM25_WEIGHTS;
   const inPaths = `c.path IN (${paths.map(() => "?").join(", ")})`;
   const statements = [
     scope.db
@@ -126,14 +125,7 @@ export async function pathChannel(scope: ChannelScope): Promise<ChannelResult> {
       .bind(scope.commit, scope.repo, ...paths, ...f.params),
   ];
   if (scope.terms.length) {
-    statements.push(
-      scope.db
-        .prepare(
-          `SELECT c.id AS id, c.path AS path FROM chunks_fts CROSS JOIN chunks c ON c.rowid = chunks_fts.rowid ${SNAPSHOT_JOIN} ` +
-            `WHERE chunks_fts MATCH ? AND c.repo = ? AND ${inPaths}${f.sql} ORDER BY bm25(chunks_fts, ${w.symbol}, ${w.path}, ${w.body})`,
-        )
-        .bind(scope.commit, matchExpression(scope.terms), scope.repo, ...paths, ...f.params),
-    );
+    statements.push(bm25Statement(scope, scope.terms, undefined, { sql: ` AND ${inPaths}`, params: paths }));
   }
   const [all, matched] = await scope.db.batch<{ id: string; path: string }>(statements);
   const perFile = new Map<string, string[]>();

@@ -14,7 +14,8 @@
 import { LOCAL_EMBEDDING_MODEL } from "../../indexer/embed/local";
 import { tokenize, tokenizeQuery, type EmbeddingProvider, type RepoPackage, type VectorStore } from "../../indexer/store/contract";
 import { bm25Channel } from "./channels/bm25";
-import { pathChannel } from "./channels/path";
+import { pathChannel, snapshotFiles } from "./channels/path";
+import { normalizePathFilter, pathPasses } from "./path-filter";
 import { type ChannelScope } from "./channels/scope";
 import { symbolChannel } from "./channels/symbol";
 import { vectorChannel } from "./channels/vector";
@@ -23,6 +24,7 @@ import { coalescingD1 } from "./d1-coalesce";
 import { capPerFile, mergeChannelLists, reciprocalRankFusion, RRF_K, type FusedHit } from "./fuse";
 import { addFileEvidence } from "./file-evidence";
 import { applyMessagePrior, messageFiles } from "./error-messages";
+import { explainEmpty } from "./empty-answer";
 import { confidenceGate } from "./gate";
 import { applyOptionPrior, optionDeclarationFiles } from "./option-flags";
 import { parseQuery, type ParsedQuery } from "./query";
@@ -218,18 +220,37 @@ interface CandidateReads {
  * (`deps.db` coalescing, worker/search/d1-coalesce.ts).
  */
 function readCandidates(deps: SearchDeps, targets: RepoTarget[], query: ParsedQuery, terms: string[], channels: ChannelName[], filters: SearchFilters, depth: number): CandidateReads {
+  const filtersOf = repoFilters(deps.db, filters);
   return {
-    settled: Promise.allSettled(targets.map((t) => runChannels(deps, t, query, terms, channels, filters, depth))),
+    settled: Promise.allSettled(targets.map(async (t) => runChannels(deps, t, query, terms, channels, await filtersOf(t), depth))),
     optionFiles: query.optionFlags.length
-      ? eachRepo(targets, "option lookup", (t) => optionDeclarationFiles(deps.db, t.id, t.commit, query.optionFlags, filters), () => new Map<string, string>())
+      ? eachRepo(targets, "option lookup", async (t) => optionDeclarationFiles(deps.db, t.id, t.commit, query.optionFlags, await filtersOf(t)), () => new Map<string, string>())
       : Promise.resolve([]),
     raising: query.phrases.length
-      ? eachRepo(targets, "message lookup", (t) => messageFiles(deps.db, t.id, t.commit, query.phrases, filters), () => new Map<string, string>())
+      ? eachRepo(targets, "message lookup", async (t) => messageFiles(deps.db, t.id, t.commit, query.phrases, await filtersOf(t)), () => new Map<string, string>())
       : Promise.resolve([]),
     traceChunks:
       query.isReport && query.frames.length
-        ? eachRepo(targets, "stack frame lookup", (t) => frameChunks(deps.db, t.id, t.commit, query.frames, filters), () => [])
+        ? eachRepo(targets, "stack frame lookup", async (t) => frameChunks(deps.db, t.id, t.commit, query.frames, await filtersOf(t)), () => [])
         : Promise.resolve([]),
+  };
+}
+
+/**
+ * The filters of each repo: a path glob becomes the list of the snapshot's paths it matches
+ * (read once per repo, from the per-isolate file list); other filters are the same for all.
+ */
+function repoFilters(db: D1Database, filters: SearchFilters): (t: RepoTarget) => Promise<SearchFilters> {
+  if (!filters.pathGlob) return async () => filters;
+  const filter = normalizePathFilter(filters.pathGlob);
+  const byRepo = new Map<string, Promise<SearchFilters>>();
+  return (t) => {
+    let f = byRepo.get(t.id);
+    if (!f) {
+      f = snapshotFiles({ db, repo: t.id, commit: t.commit }).then((files) => ({ ...filters, paths: files.filter((x) => !filter || pathPasses(filter, x.path)).map((x) => x.path) }));
+      byRepo.set(t.id, f);
+    }
+    return f;
   };
 }
 
@@ -380,13 +401,16 @@ export async function runSearch(
   const results = merged.map(toResult);
   const vectorScores = outcomes.map((o) => o.bestVectorScore).filter((s): s is number => s !== null);
   const gateTerms = query.terms.length > selection.selected.length + selection.absent.length ? selection.selected : query.terms;
-  const confidence = confidenceGate({
+  const gated = confidenceGate({
     terms: gateTerms,
     resultTexts: merged.map((h) => h.row.content),
     resultTokens: merged.map((h) => chunkTokens(h.row)),
     bestVectorScore: vectorScores.length ? Math.max(...vectorScores) : null,
     lexicalVectors: deps.embedder.model === LOCAL_EMBEDDING_MODEL,
   });
+  // Nothing found because of the index or the filters, not the words: say so.
+  const emptyReason = results.length ? null : await explainEmpty(deps.db, targets, filters, statistics.chunksByRepo);
+  const confidence = emptyReason ? { ...gated, level: "low" as const, missingTerms: [], reason: emptyReason } : gated;
   const candidates: SearchResponse["stats"]["candidates"] = {};
   const skippedChannels: SearchResponse["stats"]["skippedChannels"] = [];
   for (const o of outcomes) {

@@ -22,6 +22,8 @@ export interface TermStatistics {
   df: Map<string, number>;
   /** Chunks of the searched snapshots: BM25's N. */
   totalDocs: number;
+  /** Chunks per searched repo; null for a snapshot without statistics (activated before format 9). */
+  chunksByRepo: Map<string, number | null>;
 }
 
 /** Shortest stem used as a prefix: shorter prefixes match too much (the BM25 channel's MATCH uses the same). */
@@ -66,15 +68,16 @@ function prefixStatement(db: D1Database, t: StatsTarget, stems: string[]): D1Pre
  */
 export async function documentFrequencies(db: D1Database, targets: StatsTarget[], terms: string[]): Promise<TermStatistics> {
   const df = new Map<string, number>();
-  if (!targets.length) return { df, totalDocs: 0 };
+  const chunksByRepo = new Map<string, number | null>();
+  if (!targets.length) return { df, totalDocs: 0, chunksByRepo };
   const stemmed = STEM_LOOKUP.max > 0 ? terms.flatMap((t) => { const s = stemPrefix(t); return s ? [{ t, s }] : []; }) : [];
   const eager = stemmed.slice(0, STEM_LOOKUP.eager);
   const statements: D1PreparedStatement[] = [];
   /** Per statement: what its rows are. */
-  const kinds: ({ kind: "total" } | { kind: "exact" } | { kind: "prefix"; from: number })[] = [];
+  const kinds: ({ kind: "total"; repo: string } | { kind: "exact" } | { kind: "prefix"; from: number })[] = [];
   for (const t of targets) {
     statements.push(db.prepare("SELECT chunks AS n FROM snapshot_stats WHERE repo = ? AND commit_sha = ?").bind(t.id, t.commit));
-    kinds.push({ kind: "total" });
+    kinds.push({ kind: "total", repo: t.id });
     for (let i = 0; i < terms.length; i += TERMS_PER_STATEMENT) {
       const part = terms.slice(i, i + TERMS_PER_STATEMENT);
       statements.push(
@@ -93,7 +96,11 @@ export async function documentFrequencies(db: D1Database, targets: StatsTarget[]
   const prefixRead = new Set<string>();
   results.forEach((r, n) => {
     const k = kinds[n];
-    if (k.kind === "total") totalDocs += (r.results[0]?.n as number | undefined) ?? 0;
+    if (k.kind === "total") {
+      const n = (r.results[0]?.n as number | undefined) ?? null;
+      chunksByRepo.set(k.repo, n);
+      totalDocs += n ?? 0;
+    }
     else if (k.kind === "exact") for (const row of r.results) df.set(row.term as string, (df.get(row.term as string) ?? 0) + (row.doc as number));
     else
       for (const row of r.results) {
@@ -120,5 +127,5 @@ export async function documentFrequencies(db: D1Database, targets: StatsTarget[]
     const doc = prefixDoc.get(t);
     if (doc) df.set(t, doc);
   }
-  return { df, totalDocs };
+  return { df, totalDocs, chunksByRepo };
 }

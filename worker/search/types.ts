@@ -27,8 +27,12 @@ export interface ChannelResult {
 /** Filters applied inside every channel. */
 export interface SearchFilters {
   language?: string;
-  /** Path prefix such as `src/router/`; compared as a plain string prefix. */
+  /** Path prefix such as `src/router/`; compared as a plain string prefix (normalized: worker/search/path-filter.ts). */
   pathPrefix?: string;
+  /** Path glob such as `src/**\/*.ts` (picomatch); resolved per repo into `paths` before the channels run. */
+  pathGlob?: string;
+  /** The snapshot's paths matching `pathGlob` (set per repo by the searcher); only these pass. */
+  paths?: string[];
   includeTests: boolean;
 }
 

@@ -88,12 +88,13 @@ export function scoreFiles(files: { path: string; names: Set<string> }[], terms:
   return scores;
 }
 
-async function snapshotFiles(scope: ChannelScope) {
+/** The paths of a snapshot (with their name tokens and whether they are tests), cached per isolate by repo and commit. */
+export async function snapshotFiles(scope: Pick<ChannelScope, "db" | "repo" | "commit">) {
   const key = `${scope.repo}\0${scope.commit}`;
   let files = fileCache.get(key);
   if (!files) {
     const { results } = await scope.db
-      .prepare("SELECT path FROM snapshot_files WHERE repo = ? AND commit_sha = ?")
+      .prepare("SELECT path FROM snapshot_files WHERE repo = ? AND commit_sha = ? ORDER BY path")
       .bind(scope.repo, scope.commit)
       .all<{ path: string }>();
     files = results.map((r) => ({ path: r.path, names: pathNameTokens(r.path), test: isTestPath(r.path) }));

@@ -37,8 +37,18 @@ import { documentFrequencies, STEM_LOOKUP, type TermStatistics } from "./term-st
 import { proseCappedDf, selectionIfAllPresent, selectTerms } from "./terms";
 import type { ChannelName, ChannelResult, ChunkRow, SearchFilters, SearchMode, SearchResponse, SearchResult } from "./types";
 
-/** Smallest candidate depth per channel; the depth is max(30, 3k). */
+/** Smallest candidate depth per channel; the depth is max(30, 3 max(k, RANK_STABLE_K)). */
 export const MIN_CANDIDATE_DEPTH = 30;
+/**
+ * Results up to which the ranking does not depend on `k`: the candidate depth and the reranked
+ * head are sized for this many results whatever smaller `k` asks, so the top 3 of k = 3 are the
+ * top 3 of k = 20 (with depth and head sized by k, a fused candidate's ranks in the other
+ * channels came and went with k: cors() was #5 at k = 8 and #2 at k = 20).
+ */
+export const RANK_STABLE_K = 20;
+/** Fused candidates reranked per result asked for, and at least. */
+const HEAD_PER_RESULT = 4;
+const MIN_HEAD = 40;
 /** Most option-declaring files whose declaration may join the fused head (`runSearch`). */
 export const MAX_OPTION_ANCHORS = 4;
 /** Fused score of an anchor chunk (trace or option) at least: a first rank in one channel, 1 / (RRF_K + 1). */
@@ -312,7 +322,8 @@ export async function runSearch(
   earlyStatistics?.catch(() => {}); // awaited below; a failure of `pendingTargets` comes first
   const filters: SearchFilters = { ...options.filters, includeTests: options.filters.includeTests ?? query.mentionsTests };
   const channels = options.channels?.length ? options.channels : MODE_CHANNELS[options.mode];
-  const depth = Math.max(MIN_CANDIDATE_DEPTH, 3 * options.k);
+  const sizedFor = Math.max(options.k, RANK_STABLE_K);
+  const depth = Math.max(MIN_CANDIDATE_DEPTH, 3 * sizedFor);
   const codeTerms = query.isReport ? new Set(query.codeTerms) : undefined;
   // The channels' reads over all repos go out in one D1 round trip (worker/search/d1-coalesce.ts).
   const channelDeps: SearchDeps = { ...deps, db: coalescingD1(deps.db) };
@@ -354,7 +365,7 @@ export async function runSearch(
   });
   const fused = fuseRepos(outcomes, channels, depth, { ...CHANNEL_WEIGHTS, ...(query.isReport ? REPORT_CHANNEL_WEIGHTS : {}), ...options.weights });
   // Enough candidates to fill k after the per-file cap in the usual case.
-  const head = fused.slice(0, Math.max(options.k * 4, 40));
+  const head = fused.slice(0, Math.max(sizedFor * HEAD_PER_RESULT, MIN_HEAD));
   const declaring = new Map((await reads.optionFiles).flatMap((m) => [...m]));
   const raisers = new Map((await reads.raising).flatMap((m) => [...m]));
   // A frame under node_modules/<name>/ names a file only in the repo publishing <name>.

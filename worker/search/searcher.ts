@@ -22,20 +22,17 @@ import { vectorChannel } from "./channels/vector";
 import { chunkTokens, loadChunks } from "./chunk-rows";
 import { coalescingD1 } from "./d1-coalesce";
 import { capPerFile, mergeChannelLists, reciprocalRankFusion, RRF_K, type FusedHit } from "./fuse";
-import { addFileEvidence } from "./file-evidence";
-import { applyMessagePrior, messageFiles } from "./error-messages";
+import { messageFiles } from "./error-messages";
 import { explainEmpty } from "./empty-answer";
 import { confidenceGate } from "./gate";
-import { applyOptionPrior, optionDeclarationFiles } from "./option-flags";
+import { optionDeclarationFiles } from "./option-flags";
 import { parseQuery, type ParsedQuery } from "./query";
-import { applyQualifiedPrior } from "./qualified-prior";
-import { applySupportPrior, askedSupportKinds, supportKind } from "./support-prior";
-import { rerankByCoverage } from "./rerank";
 import { makeSnippet } from "./snippet";
-import { applyTracePrior, frameChunks, traceAnchor, type FrameChunk } from "./stack-trace";
+import { frameChunks, traceAnchor, type FrameChunk } from "./stack-trace";
 import { documentFrequencies, STEM_LOOKUP, type TermStatistics } from "./term-stats";
 import { proseCappedDf, selectionIfAllPresent, selectTerms } from "./terms";
-import type { ChannelName, ChannelResult, ChunkRow, SearchFilters, SearchMode, SearchResponse, SearchResult } from "./types";
+import { runStages, type StageRecord } from "./ranking";
+import type { ChannelName, ChannelResult, ChunkRow, SearchFilters, SearchMode, SearchResponse, SearchResult, SearchResultExplain } from "./types";
 
 /** Smallest candidate depth per channel; the depth is max(30, 3 max(k, RANK_STABLE_K)). */
 export const MIN_CANDIDATE_DEPTH = 30;
@@ -92,6 +89,8 @@ export interface SearchOptions {
   channels?: ChannelName[];
   /** RRF weight per channel (default CHANNEL_WEIGHTS). */
   weights?: Partial<Record<ChannelName, number>>;
+  /** Return each result's explanation (channel ranks, fused score, each ranking stage's factor). */
+  explain?: boolean;
 }
 
 /**
@@ -196,6 +195,11 @@ function eachRepo<T>(targets: RepoTarget[], what: string, lookup: (t: RepoTarget
 
 /** A candidate's file, for the per-file cap and file evidence: repo and path. */
 const fileOf = (h: { row: ChunkRow }) => `${h.row.repo}\0${h.row.path}`;
+
+/** A result's explanation: its channel ranks, its fused (RRF) score and each stage's factor. */
+function explainOf(h: FusedHit & { fused?: number }, record: StageRecord): SearchResultExplain {
+  return { ranks: h.ranks, fused: Math.round((h.fused ?? 0) * 1e6) / 1e6, stages: record.get(h.chunkId) ?? [] };
+}
 
 function toResult(h: FusedHit & { row: ChunkRow }): SearchResult {
   const { snippet, truncated } = makeSnippet(h.row.content);
@@ -388,28 +392,18 @@ export async function runSearch(
   }
   const loaded = head.flatMap((h) => {
     const row = rows.get(h.chunkId);
-    return row ? [{ ...h, row, repo: row.repo, path: row.path, kind: row.kind, symbol: row.symbol, container: row.container, content: row.content, language: row.language }] : [];
+    return row ? [{ ...h, fused: h.score, row, repo: row.repo, path: row.path, kind: row.kind, symbol: row.symbol, container: row.container, content: row.content, language: row.language }] : [];
   });
-  const covered = rerankByCoverage(loaded, selection.selected, weightDf, totalDocs, { report: query.isReport });
-  // A report asks for the source file to change: docs and examples rank lower, a file matching
-  // it in several chunks ranks higher, and so does the file where its stack trace ends. A
-  // question asks for code too, unless it names the kind of supporting file it wants.
-  const reported = query.isReport
-    ? applyTracePrior(addFileEvidence(applySupportPrior(covered), fileOf), query.frames, anchor?.id, packages)
-    : applySupportPrior(covered, new Set([...askedSupportKinds(query.text), ...query.pathHints.flatMap((h) => supportKind(h) ?? [])]), true);
-  // The file declaring a command-line option the query names holds the code it switches on; the
-  // file raising a message it pastes is where its trouble starts, and so is the raising chunk
-  // unless a trace says where it surfaced (a message may be built by a helper the thrower calls).
-  const optioned = applyMessagePrior(applyOptionPrior(reported, new Set(declaring.keys()), fileOf), new Set(raisers.keys()), fileOf, anchor ? undefined : new Set(raisers.values()));
-  // A question's `Type.member` (or Type and member named apart) is an address.
-  const reranked = query.isReport ? optioned : applyQualifiedPrior(optioned, query.qualified, query.identifiers);
+  // The stages after fusion (worker/search/ranking/stages.ts): coverage, then the priors.
+  const record: StageRecord | undefined = options.explain ? new Map() : undefined;
+  const reranked = runStages(loaded, { query, terms: selection.selected, weightDf, totalDocs, declaring, raisers, anchor, packages, fileOf }, record);
   const ordered = [...reranked].sort((a, b) => b.score - a.score || (a.chunkId < b.chunkId ? -1 : 1));
   // A definition a question names (`redisReconnect`, `LineBuffer::fill`) is what it asks for:
   // the cap, which keeps one file from filling the page, does not hide it. A report names many
   // things in passing, so its cap stands.
   const named = query.isReport ? new Set<string>() : new Set(query.identifiers);
   const merged = capPerFile(ordered, options.fileCap, fileOf, (h) => h.row.symbol !== null && named.has(h.row.symbol)).slice(0, options.k);
-  const results = merged.map(toResult);
+  const results = merged.map((h) => (record ? { ...toResult(h), explain: explainOf(h, record) } : toResult(h)));
   const vectorScores = outcomes.map((o) => o.bestVectorScore).filter((s): s is number => s !== null);
   const gateTerms = query.terms.length > selection.selected.length + selection.absent.length ? selection.selected : query.terms;
   const gated = confidenceGate({

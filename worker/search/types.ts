@@ -69,6 +69,20 @@ export interface SearchResult {
   /** True when `snippet` was cut; read the file for the rest. */
   snippetTruncated: boolean;
   chunkId: string;
+  /** With `explain`: why the result ranks where it does. */
+  explain?: SearchResultExplain;
+}
+
+/**
+ * A result's explanation (`explain=true`), like zoekt's DebugScore: its rank in each channel,
+ * the fused RRF score, and each ranking stage that ran with the factor it multiplied the score
+ * by (worker/search/ranking/stages.ts, docs/ranking.md). The final `score` is the fused score
+ * times the factors (anchors, chunks the query itself names, enter at least at 1 / (RRF_K + 1)).
+ */
+export interface SearchResultExplain {
+  ranks: Partial<Record<ChannelName, number>>;
+  fused: number;
+  stages: { stage: string; factor: number }[];
 }
 
 /** How much to trust the results. */

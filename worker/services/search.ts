@@ -50,6 +50,7 @@ export const searchInput = z.object({
     .describe('Only paths starting with this, e.g. "src/router/" (./src/, /src/ and src\\ mean the same), or matching a glob, e.g. "src/**/*.ts", "*.{ts,tsx}".'),
   include_tests: z.boolean().optional().describe("Include test files. Default: only when the query mentions tests."),
   per_file_cap: z.number().int().min(0).max(SEARCH_MAX_K).default(DEFAULT_FILE_CAP).describe("Most results per file before other files (default 2; a file's further results only fill a page the other files cannot; 0 = no cap)."),
+  explain: z.boolean().optional().describe("Explain each result's rank: its rank in each channel, the fused score and each ranking stage's factor (docs/ranking.md)."),
   channels: z.array(z.enum(["bm25", "vector", "symbol", "path"])).min(1).max(4).optional().describe("Run exactly these channels (overrides mode; for evaluations)."),
 });
 export type SearchInput = z.input<typeof searchInput>;
@@ -185,6 +186,7 @@ export async function search(ctx: ServiceContext, raw: SearchInput): Promise<Sea
     filters: { language: input.language, ...pathFilters(input.path_prefix), includeTests: input.include_tests },
     fileCap: input.per_file_cap,
     channels: input.channels,
+    explain: input.explain,
   }, expected);
   for (const r of notReady) response.stats.failedRepos.push({ repo: r.id, error: `index_not_ready: status ${r.status}` });
   return response;

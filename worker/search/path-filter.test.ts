@@ -34,5 +34,8 @@ describe("normalizePathFilter", () => {
     expect(pathPasses(braces, "web/app/page.tsx")).toBe(true);
     expect(pathPasses(braces, "web/app/page.js")).toBe(false);
     expect(pathPasses(normalizePathFilter("src\\*.ts")!, "src/a.ts")).toBe(true);
+    // Without a slash a glob names files at any depth, as grep's and the tree route's globs do.
+    expect(pathPasses(normalizePathFilter("*.tsx")!, "web/app/page.tsx")).toBe(true);
+    expect(pathPasses(normalizePathFilter("*.tsx")!, "web/app/page.ts")).toBe(false);
   });
 });

@@ -45,6 +45,8 @@ export const searchHitSchema = z.object({
     .object({ reason: z.string(), since: z.number(), snapshotAge: z.number() })
     .optional()
     .describe("Present when the repo's last refresh or check failed: the results come from an older snapshot (times in ms)."),
+  /** With `explain: true`: channel ranks, fused score, each ranking stage's factor. */
+  explain: z.object({ ranks: channelRanks, fused: z.number(), stages: z.array(z.object({ stage: z.string(), factor: z.number() })) }).optional(),
 });
 
 /** A duration in the largest whole unit: "3 h", "2 d", "45 min". */

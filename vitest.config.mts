@@ -14,7 +14,7 @@ export default defineConfig({
     }),
   ],
   test: {
-    include: ["{kernel,worker,indexer,durable-objects,web,evals,test}/**/*.test.ts"],
+    include: ["{kernel,prompts,worker,indexer,durable-objects,web,evals,test}/**/*.test.ts"],
     setupFiles: ["./test/apply-migrations.ts"],
     // Serves fixture git repositories over smart HTTP on loopback; tests `inject("gitServerUrl")`.
     globalSetup: ["./test/git-server.ts"],

@@ -9,6 +9,7 @@ import { sourceLinkApiRoutes } from "../auth/routes/source";
 import type { Env } from "../../kernel/env";
 import type { Caller } from "../services/context";
 import { onApiError } from "./errors";
+import { askRoutes } from "./routes/ask";
 import { fileRoutes } from "./routes/files";
 import { repoRoutes } from "./routes/repos";
 import { searchRoutes } from "./routes/search";
@@ -31,6 +32,7 @@ export function createApiApp(): Hono<ApiEnv> {
   app.route("/tokens", tokenRoutes());
   app.route("/source-links", sourceLinkApiRoutes());
   app.route("/search", searchRoutes());
+  app.route("/ask", askRoutes());
   app.route("/repos", repoRoutes());
   app.route("/repos", fileRoutes());
   app.route("/repos", symbolRoutes());

@@ -7,6 +7,7 @@
  */
 import { McpServer } from "@modelcontextprotocol/server";
 import { registerResources } from "./resources";
+import { askCodebaseTool } from "./tools/ask-codebase";
 import { findReferencesTool } from "./tools/find-references";
 import { findSymbolTool } from "./tools/find-symbol";
 import { fetchTool } from "./tools/fetch";
@@ -36,6 +37,7 @@ export const TOOLS: ToolDefinition[] = [
   refreshIndexTool,
   searchConnectorTool,
   fetchTool,
+  askCodebaseTool,
 ] as unknown as ToolDefinition[];
 
 const INSTRUCTIONS = [
@@ -44,6 +46,7 @@ const INSTRUCTIONS = [
   "then read_file / get_code_context for more lines, get_file_outline for a file's structure,",
   "find_references for call sites. Results cite path:start-end (1-based, inclusive lines).",
   "list_repos names the repos; get_index_status says whether one is still indexing.",
+  "ask_codebase answers a question with verified citations but spends model tokens.",
 ].join(" ");
 
 /** A fresh server with every tool registered for `tc` (one per request: the handler is stateless). */

@@ -7,7 +7,8 @@
  * overloaded, 400). Prompt caching is simulated: a `cache_control` system block is written to
  * the cache on first sight and read on the next request with the same text.
  *
- * The scenario is chosen by the API key (`x-api-key: <scenario>:<anything>`), so tests running
+ * The scenario is chosen by the API key (`<scenario>:<anything>`, from `authorization: Bearer`
+ * or `x-api-key`), so tests running
  * in parallel never share state; calls are counted per key and `GET /__requests?key=K` returns
  * the bodies received. Used by the vitest globalSetup (test/messages-api-setup.ts), by
  * `npm run eval -- --set ask` without a real key, and by `npm run bench` (scenario `cite`:
@@ -153,7 +154,8 @@ export async function startMessagesApiServer(port = 0): Promise<MessagesApiServe
     let raw = "";
     for await (const c of req) raw += c;
     const body = JSON.parse(raw);
-    const key = String(req.headers["x-api-key"] ?? "");
+    // SDK 1.x sends the API key as `authorization: Bearer <key>`; older clients as x-api-key.
+    const key = String(req.headers["x-api-key"] ?? /^Bearer (.+)$/.exec(String(req.headers.authorization ?? ""))?.[1] ?? "");
     const scenario = key.split(":")[0];
     const call = (calls.get(key) ?? 0) + 1;
     calls.set(key, call);

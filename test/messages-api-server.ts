@@ -78,7 +78,7 @@ function script(scenario: string, call: number, body: any): Reply {
     case "max-tokens-once":
       return call === 1 ? text('{"status":"answered","answer":"The answer goes on and on', "max_tokens") : text(citeFirst(ev));
     case "invalid-once":
-      return call === 1 ? text('{"status":"answered","answer":"no citations here","citations":[]}') : text(citeFirst(ev));
+      return call === 1 ? text('{"status":"answered","answer":"no citations here","citations":[],"missing":""}') : text(citeFirst(ev));
     case "insufficient":
       return text(answerJson("insufficient_context", "The evidence does not show how this is configured.", [], "the configuration loader is not in the evidence"));
     case "obey-injection": {

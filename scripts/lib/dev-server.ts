@@ -51,6 +51,11 @@ export interface SnapshotServerOptions {
   searchLimitPerMinute?: number;
   /** Extra `--var KEY:VALUE` bindings. */
   vars?: Record<string, string>;
+  /**
+   * Secrets for the Worker (e.g. ANTHROPIC_API_KEY), written to a 0600 env file in `persistTo`
+   * and passed with `--env-file`, never on the command line (where `ps` would show them).
+   */
+  secrets?: Record<string, string>;
   /** Health wait, ms; default 180 s (first start bundles the Worker). */
   healthTimeoutMs?: number;
 }
@@ -103,6 +108,11 @@ export async function startSnapshotServer(o: SnapshotServerOptions): Promise<Dev
   for (const [k, v] of Object.entries(o.vars ?? {})) args.push("--var", `${k}:${v}`);
   const logFile = join(o.persistTo, "wrangler.log");
   mkdirSync(o.persistTo, { recursive: true });
+  if (o.secrets && Object.keys(o.secrets).length) {
+    const envFile = join(o.persistTo, "secrets.env");
+    writeFileSync(envFile, Object.entries(o.secrets).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join("\n") + "\n", { mode: 0o600 });
+    args.push("--env-file", envFile);
+  }
   const log = openSync(logFile, "w");
   const child: ChildProcess = spawn(process.execPath, [wrangler, ...args], { cwd: dir, env: childEnv, stdio: ["ignore", log, log], detached: true });
   closeSync(log);

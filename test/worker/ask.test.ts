@@ -54,7 +54,7 @@ const envWith = (vars: Record<string, string>) => ({ ...env, ANTHROPIC_BASE_URL:
 
 /** POST /api/ask through the Worker's fetch handler with `vars` added to its env. */
 async function postAsk(body: unknown, vars: Record<string, string>): Promise<Response> {
-  const req = new Request("http://localhost/api/ask", { method: "POST", headers: adminHeaders({ "content-type": "application/json" }), body: JSON.stringify(body) });
+  const req = new Request("http://localhost/api/ask", { method: "POST", headers: adminHeaders({ "content-type": "application/json" }), body: JSON.stringify(body) }) as Request<unknown, IncomingRequestCfProperties>;
   return worker.fetch(req, envWith(vars), createExecutionContext());
 }
 
@@ -248,7 +248,7 @@ describe("MCP ask_codebase", () => {
       headers.set("authorization", `Bearer ${env.ADMIN_TOKEN}`);
       headers.set("host", new URL(req.url).host);
       const body = req.body ? await req.text() : undefined;
-      return worker.fetch(new Request(req.url, { method: req.method, headers, body }), envWith({ ANTHROPIC_API_KEY: key }), createExecutionContext());
+      return worker.fetch(new Request(req.url, { method: req.method, headers, body }) as Request<unknown, IncomingRequestCfProperties>, envWith({ ANTHROPIC_API_KEY: key }), createExecutionContext());
     }) as typeof fetch;
     const client = new Client({ name: "ask-test", version: "1.0.0" }, { jsonSchemaValidator: new CfWorkerJsonSchemaValidator() });
     await client.connect(new StreamableHTTPClientTransport(new URL("http://localhost/mcp"), { fetch: fetchViaWorker }));

@@ -5,6 +5,7 @@
  */
 import { table } from "../../evals/lib/report.ts";
 import type { LatencySummary } from "./load.ts";
+import { askBenchMarkdown, type AskBench } from "./bench-ask.ts";
 
 /** One indexing run as measured from the client (wall) and reported by the status. */
 export interface IndexStageRun {
@@ -47,6 +48,8 @@ export interface BenchResult {
   latency: { workload: string; clients: number; product: LatencySummary; productServerP50: number | null; productCpuMs?: number | null; ripgrep: LatencySummary | null }[];
   memory: { indexWorkerdMb: number; indexTotalMb: number; searchWorkerdMb: number; searchTotalMb: number } | null;
   /** scripts/bench-chunk.ts output (H1's parse-and-chunk throughput), when that script exists. */
+  /** Answer overhead with the scripted model (scripts/lib/bench-ask.ts); null when not measured. */
+  ask?: AskBench | null;
   chunkBench: { files: number; lines: number; chunks: number; linesPerSecond: number; linesPerSecondBestPass: number; linesPerCpuSecond: number } | null;
   command: string;
 }
@@ -94,6 +97,7 @@ export function benchMarkdown(r: BenchResult): string {
     r.chunkBench
       ? `**Parse-and-chunk throughput** (\`scripts/bench-chunk.ts\`, one core, same tree): ${r.chunkBench.files} files, ${r.chunkBench.lines} lines, ${r.chunkBench.chunks} chunks; ${r.chunkBench.linesPerSecond} lines/s mean wall, ${r.chunkBench.linesPerSecondBestPass} lines/s fastest pass, ${r.chunkBench.linesPerCpuSecond} lines per CPU second.`
       : "",
+    r.ask ? askBenchMarkdown(r.ask) : "",
     `_Generated ${r.date.slice(0, 10)} at commit \`${r.commit.slice(0, 7)}\` on ${r.machine}; ${r.baseUrl}${r.searchLimitPerMinute ? `, search rate limits raised to ${r.searchLimitPerMinute}/min for the run` : ""}; ${r.ripgrep}. Reproduce: \`${r.command}\`._`,
   ];
   return parts.filter(Boolean).join("\n\n");

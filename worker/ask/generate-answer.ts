@@ -30,6 +30,7 @@ export interface GenerateAnswerOptions {
   userMessage: string;
   maxOutputTokens: number;
   hooks?: AnswerStreamHooks;
+  /** Records one call's usage; not awaited between calls (see `GenerateAnswerResult.recorded`). */
   onUsage(usage: TokenUsage): Promise<void>;
   signal?: AbortSignal;
 }
@@ -41,6 +42,8 @@ export interface GenerateAnswerResult {
   calls: number;
   modelMs: number;
   model: string;
+  /** Settles when every `onUsage` write has finished (the caller awaits it with its own reads). */
+  recorded: Promise<void>;
 }
 
 /** Most calls for one answer: the first and one retry with the validation errors. */
@@ -53,6 +56,8 @@ export async function generateAnswer(o: GenerateAnswerOptions): Promise<Generate
   let modelMs = 0;
   let model = o.provider.model;
   let lastProblem = "";
+  const writes: Promise<void>[] = [];
+  const recorded = () => Promise.all(writes).then(() => undefined);
   for (let call = 1; call <= ASK_MAX_MODEL_CALLS; call++) {
     if (call > 1) o.hooks?.onReset?.(lastProblem);
     const extractor = new AnswerFieldStream();
@@ -73,12 +78,13 @@ export async function generateAnswer(o: GenerateAnswerOptions): Promise<Generate
     usage = addUsage(usage, r.usage);
     modelMs += r.latencyMs;
     model = r.model;
-    await o.onUsage(r.usage);
+    // A failed ledger write costs the budget's accuracy, never the answer: logged, not thrown.
+    writes.push(o.onUsage(r.usage).catch((err) => console.error("ask usage ledger write failed", err)));
     if (r.stopReason === "refusal") {
-      return { outcome: { kind: "refusal", reason: "The model declined to answer this question (stop_reason: refusal)." }, usage, calls: call, modelMs, model };
+      return { outcome: { kind: "refusal", reason: "The model declined to answer this question (stop_reason: refusal)." }, usage, calls: call, modelMs, model, recorded: recorded() };
     }
     const parsed = r.stopReason === "max_tokens" ? null : parseModelAnswer(r.text);
-    if (parsed?.ok) return { outcome: { kind: "answer", value: parsed.value }, usage, calls: call, modelMs, model };
+    if (parsed?.ok) return { outcome: { kind: "answer", value: parsed.value }, usage, calls: call, modelMs, model, recorded: recorded() };
     const errors = parsed ? parsed.errors : [`the reply was cut at the output cap of ${o.maxOutputTokens} tokens`];
     lastProblem = errors.join("; ");
     messages.push({ role: "assistant", content: r.text || "(empty)" });
@@ -89,5 +95,5 @@ export async function generateAnswer(o: GenerateAnswerOptions): Promise<Generate
         (parsed ? "." : `, shorter: at most about ${Math.floor(o.maxOutputTokens / 2)} tokens.`),
     });
   }
-  return { outcome: { kind: "invalid", reason: `The model's reply was unusable twice (${lastProblem}).` }, usage, calls: ASK_MAX_MODEL_CALLS, modelMs, model };
+  return { outcome: { kind: "invalid", reason: `The model's reply was unusable twice (${lastProblem}).` }, usage, calls: ASK_MAX_MODEL_CALLS, modelMs, model, recorded: recorded() };
 }

@@ -3,7 +3,7 @@
  * server on loopback (test/messages-api-server.ts), JSON and streaming wire formats, tool_use
  * with input_json_delta, retries of 429 (retry-after) and 529 only, refusal and max_tokens.
  */
-import { inject, describe, expect, it } from "vitest";
+import { inject, describe, expect, it, vi } from "vitest";
 import type { GenerationRequest } from "../../kernel/generation";
 import { AnthropicGenerationProvider } from "./anthropic";
 
@@ -120,5 +120,30 @@ describe("AnthropicGenerationProvider", () => {
     const body = (await requestsOf(key)).requests[0];
     expect(body).not.toHaveProperty("thinking");
     expect(body.output_config).toEqual({ format: { type: "json_schema", schema: { type: "object" } } });
+  });
+
+  it("logs one JSON line per call with tokens, latency, cost and prompt version, never the prompt or the key", async () => {
+    const key = keyFor("cite");
+    const logged: string[] = [];
+    const spy = vi.spyOn(console, "log").mockImplementation((line: unknown) => void logged.push(String(line)));
+    try {
+      await provider(key).generate(req({ promptVersion: "answer.system@1" }));
+      await provider(keyFor("bad-request")).generate(req()).catch(() => {});
+    } finally {
+      spy.mockRestore();
+    }
+    const lines = logged.filter((l) => l.includes('"model_call"'));
+    expect(lines).toHaveLength(2);
+    const ok = JSON.parse(lines[0]);
+    expect(ok).toMatchObject({ event: "model_call", provider: "anthropic", model: "claude-sonnet-5-5", purpose: "test", promptVersion: "answer.system@1", outcome: "ok", stopReason: "end_turn", retries: 0, streamed: false });
+    expect(ok.usage.inputTokens).toBeGreaterThan(0);
+    expect(ok.costUsd).toBeGreaterThan(0);
+    expect(typeof ok.latencyMs).toBe("number");
+    expect(JSON.parse(lines[1])).toMatchObject({ outcome: "error", error: "http_400" });
+    for (const l of lines) {
+      expect(l).not.toContain("anthropic-test-");
+      expect(l).not.toContain("nonce");
+      expect(l).not.toContain("You answer from evidence");
+    }
   });
 });

@@ -84,6 +84,10 @@ export async function startAsk(ctx: ServiceContext, raw: AskInput, deps: AskDeps
     stream: input.stream,
     async run(hooks) {
       const started = now();
+      // Named repos' snapshots are read beside the search (else after it, for the repos it found).
+      const named = input.repos ?? (input.repo ? [input.repo] : null);
+      const commitsBeside = named ? activeCommits(ctx.env.DB, named) : null;
+      commitsBeside?.catch(() => {}); // a failed search must not leave this rejection unhandled
       const response = await search(ctx, { q: input.question, repo: input.repo, repos: input.repos, k: input.k });
       const searchMs = now() - started;
       const promptRef = { id: prompt.id, version: prompt.version, sha256: prompt.sha256 };
@@ -99,7 +103,7 @@ export async function startAsk(ctx: ServiceContext, raw: AskInput, deps: AskDeps
         return finish({ status: "refused", answer: "", reason: gateReason(response), citations: [], rejectedCitations: [], evidence: [], usage: ZERO_USAGE, modelCalls: 0, modelMs: 0 });
       }
       const repos = [...new Set(evidence.map((e) => e.repo))];
-      const atEvidence = await activeCommits(ctx.env.DB, repos);
+      const atEvidence = commitsBeside ? await commitsBeside : await activeCommits(ctx.env.DB, repos);
       const nonce = newNonce();
       const generated = await generateAnswer({
         provider,
@@ -109,11 +113,12 @@ export async function startAsk(ctx: ServiceContext, raw: AskInput, deps: AskDeps
         hooks,
         onUsage: (u) => recordUsage(ctx.env.DB, ctx.caller.id, now(), u, estimateCostUsd(u, provider.price)),
       });
+      if (generated.outcome.kind !== "answer") await generated.recorded;
       const common = { evidence: evidenceOut(evidence), usage: generated.usage, modelCalls: generated.calls, modelMs: generated.modelMs, model: generated.model };
       const out = generated.outcome;
       if (out.kind === "refusal") return finish({ status: "refused", answer: "", reason: out.reason, citations: [], rejectedCitations: [], ...common });
       if (out.kind === "invalid") return finish({ status: "ungrounded", answer: "", reason: out.reason, citations: [], rejectedCitations: [], ...common });
-      const nowCommits = await activeCommits(ctx.env.DB, repos);
+      const [nowCommits] = await Promise.all([activeCommits(ctx.env.DB, repos), generated.recorded]);
       const snapshots = new Map(repos.map((r) => [r, { atEvidence: atEvidence.get(r) ?? "", now: nowCommits.get(r) ?? null }]));
       const v = verifyAnswer(out.value.answer, out.value.citations, evidence, snapshots);
       if (out.value.status === "insufficient_context") {

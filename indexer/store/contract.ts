@@ -95,14 +95,6 @@ export interface ChunkedFile {
   imports: string[];
 }
 
-/** A file version to index: the blob at `path` in some snapshot. */
-export interface FileVersion {
-  repo: string;
-  path: string;
-  blobSha: string;
-  text: string;
-}
-
 /** A chunk row as stored in D1 `chunks` (plus its FTS row). */
 export interface ChunkRecord extends Chunk {
   id: string;

@@ -3,8 +3,7 @@
  *
  * The scope floor every REST route gets from the auth middleware, so a route that forgets its
  * own `requireScope` still cannot leak: token management needs `admin`; searching and reading
- * indexed content (every GET, and /search, /source-links; /ask is reserved for the ask endpoint,
- * which is not routed yet) need `search`; other writes need
+ * indexed content (every GET, and /search, /ask, /source-links) need `search`; other writes need
  * `index`; deleting a repo needs `admin`. Routes may demand more, never less. The auth-matrix test uses
  * the same rule.
  */

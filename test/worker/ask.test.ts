@@ -70,6 +70,12 @@ describe("POST /api/ask", () => {
     expect(body.error.message).toContain("npx wrangler secret put ANTHROPIC_API_KEY");
   });
 
+  it("an unknown repo is a 404 before any stream opens", async () => {
+    const res = await postAsk({ ...INVOICE_Q, repo: "nope", stream: true }, { ANTHROPIC_API_KEY: keyFor("cite") });
+    expect(res.status).toBe(404);
+    expect(((await res.json()) as any).error.code).toBe("repo_not_found");
+  });
+
   it("rejects bad input before anything else", async () => {
     const res = await postAsk({ repo: REPO }, { ANTHROPIC_API_KEY: keyFor("cite") });
     expect(res.status).toBe(400);

@@ -186,6 +186,14 @@ describe("POST /api/ask", () => {
     expect((await requestsOf(key)).requests[1].messages[2].content).toContain("cut at the output cap of 1500 tokens");
   });
 
+  it("a model call past its timeout is a 502 generation_failed that says so", async () => {
+    const res = await postAsk(INVOICE_Q, { ANTHROPIC_API_KEY: keyFor("slow"), GENERATION_TIMEOUT_MS: "200" });
+    expect(res.status).toBe(502);
+    const body = (await res.json()) as any;
+    expect(body.error.code).toBe("generation_failed");
+    expect(body.error.message).toContain("did not answer in time");
+  });
+
   it("stop_reason refusal becomes refused; the model's insufficient_context becomes refused with its reason", async () => {
     const refusal = (await (await postAsk(INVOICE_Q, { ANTHROPIC_API_KEY: keyFor("refusal") })).json()) as any;
     expect(refusal).toMatchObject({ status: "refused", answer: "", modelCalls: 1 });

@@ -113,6 +113,8 @@ export async function startAsk(ctx: ServiceContext, raw: AskInput, deps: AskDeps
         userMessage: renderUserMessage(input.question, evidence, nonce),
         maxOutputTokens: g.maxOutputTokens,
         hooks,
+        // The whole answer's deadline (both calls and their transport retries): twice the per-attempt timeout.
+        signal: AbortSignal.timeout(2 * g.timeoutMs),
         onUsage: (u) => recordUsage(ctx.env.DB, ctx.caller.id, now(), u, estimateCostUsd(u, provider.price)),
       });
       if (generated.outcome.kind !== "answer") await generated.recorded;

@@ -14,10 +14,11 @@ export default defineConfig({
     }),
   ],
   test: {
-    include: ["{kernel,worker,indexer,durable-objects,web,evals,test}/**/*.test.ts"],
+    include: ["{kernel,prompts,worker,indexer,durable-objects,web,evals,test}/**/*.test.ts"],
     setupFiles: ["./test/apply-migrations.ts"],
     // Serves fixture git repositories over smart HTTP on loopback; tests `inject("gitServerUrl")`.
-    globalSetup: ["./test/git-server.ts"],
+    // The scripted Anthropic Messages API server; tests `inject("messagesApiUrl")`.
+    globalSetup: ["./test/git-server.ts", "./test/messages-api-setup.ts"],
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },

@@ -5,6 +5,7 @@
  */
 import { table } from "../../evals/lib/report.ts";
 import type { LatencySummary } from "./load.ts";
+import { askBenchMarkdown, type AskBench } from "./bench-ask.ts";
 
 /** One indexing run as measured from the client (wall) and reported by the status. */
 export interface IndexStageRun {
@@ -47,6 +48,8 @@ export interface BenchResult {
   latency: { workload: string; clients: number; product: LatencySummary; productServerP50: number | null; productCpuMs?: number | null; ripgrep: LatencySummary | null }[];
   memory: { indexWorkerdMb: number; indexTotalMb: number; searchWorkerdMb: number; searchTotalMb: number } | null;
   /** scripts/bench-chunk.ts output (H1's parse-and-chunk throughput), when that script exists. */
+  /** Answer overhead with the scripted model (scripts/lib/bench-ask.ts); null when not measured. */
+  ask?: AskBench | null;
   chunkBench: { files: number; lines: number; chunks: number; linesPerSecond: number; linesPerSecondBestPass: number; linesPerCpuSecond: number } | null;
   /** Push webhook delivery -> pushed commit searchable (scripts/lib/webhook-latency.ts); absent in older runs. */
   webhook?: WebhookLatency | null;
@@ -101,6 +104,7 @@ export function benchMarkdown(r: BenchResult): string {
     r.webhook
       ? `**Push to searchable** (the corpus served as a git repo on loopback, one file changed and pushed, a signed GitHub \`push\` delivery; client clock from sending the delivery to the first search that finds the new line): ${s1(r.webhook.deliveryToSearchableMs)} s (delivery answered in ${r0(r.webhook.deliveryResponseMs)} ms; ${r.webhook.searchPolls} searches; changed \`${r.webhook.changedPath}\`). It includes the shallow fetch of the whole commit and the snapshot flip.`
       : "",
+    r.ask ? askBenchMarkdown(r.ask) : "",
     `_Generated ${r.date.slice(0, 10)} at commit \`${r.commit.slice(0, 7)}\` on ${r.machine}; ${r.baseUrl}${r.searchLimitPerMinute ? `, search rate limits raised to ${r.searchLimitPerMinute}/min for the run` : ""}; ${r.ripgrep}. Reproduce: \`${r.command}\`._`,
   ];
   return parts.filter(Boolean).join("\n\n");

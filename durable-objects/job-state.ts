@@ -14,8 +14,10 @@
  * `ready` and `failed` are terminal; a refresh starts a new job.
  */
 
-/** Public job status, mirrored into D1 `repos.status`. */
-export type JobStatus = "queued" | "fetching" | "indexing" | "ready" | "failed";
+import type { JobStatus } from "../indexer/store/contract";
+
+/** Public job status, mirrored into D1 `repos.status` (defined by the storage contract). */
+export type { JobStatus } from "../indexer/store/contract";
 
 /** Where the job's files come from. */
 export type JobSource = "git" | "archive";

@@ -42,6 +42,13 @@
 
 export { isQueryStopWord, tokenize, tokenizeQuery } from "./tokenize";
 
+/**
+ * Status of a repo's index job, kept by the coordinator (durable-objects/job-state.ts), mirrored
+ * into D1 `repos.status` and shown by the API.
+ */
+export const JOB_STATUSES = ["queued", "fetching", "indexing", "ready", "failed"] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
+
 /** Bump when chunk boundaries, indexed text, symbols or ids change; old rows are then rebuilt. */
 export const CHUNK_FORMAT_VERSION = 8;
 

@@ -11,7 +11,8 @@
  * the isolate that revokes forgets the token at once. Refusals are not remembered.
  */
 import { CodeSearchError } from "../../kernel/errors";
-import type { Caller, Scope } from "../services/context";
+import { z } from "zod";
+import { scopeSchema, type Caller, type Scope } from "../services/context";
 import { randomToken, sha256Hex } from "./crypto";
 
 /** Prefix of every API token; lets secret scanners and `resolveBearer` recognise them. */
@@ -36,17 +37,20 @@ export interface NewApiToken {
 }
 
 /** A token as listed to admins: never the secret, never the hash. Times are ms since epoch. */
-export interface ApiTokenInfo {
-  id: string;
-  name: string;
-  scopes: Scope[];
-  repos: string[] | null;
-  createdBy: string;
-  createdAt: number;
-  expiresAt: number | null;
-  lastUsedAt: number | null;
-  revokedAt: number | null;
-}
+export const apiTokenInfoSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    scopes: z.array(scopeSchema),
+    repos: z.array(z.string()).nullable().describe("Repo ids the token may see; null for every repo"),
+    createdBy: z.string(),
+    createdAt: z.number().int(),
+    expiresAt: z.number().int().nullable(),
+    lastUsedAt: z.number().int().nullable(),
+    revokedAt: z.number().int().nullable(),
+  })
+  .meta({ id: "ApiToken" });
+export type ApiTokenInfo = z.infer<typeof apiTokenInfoSchema>;
 
 interface ApiTokenRow {
   id: string;

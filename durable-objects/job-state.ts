@@ -14,48 +14,10 @@
  * `ready` and `failed` are terminal; a refresh starts a new job.
  */
 
-import type { JobStatus } from "../indexer/store/contract";
+import type { JobSource, JobState } from "../kernel/coordinator";
 
-/** Public job status, mirrored into D1 `repos.status` (defined by the storage contract). */
-export type { JobStatus } from "../indexer/store/contract";
-
-/** Where the job's files come from. */
-export type JobSource = "git" | "archive";
-
-/** Counts of files, as shown by `GET /api/repos/{id}`. */
-export interface JobProgress {
-  /** Entries of the snapshot's tree (files, symlinks, submodules). */
-  filesTotal: number;
-  /** New or changed files sent to the queue. */
-  filesQueued: number;
-  /** Queued files handled by a consumer (written, or skipped by the pipeline). */
-  filesDone: number;
-  /** Chunks written by this job. */
-  chunks: number;
-  /** Files whose version was already indexed: they join the new snapshot without work. */
-  unchanged: number;
-}
-
-/** The state of one index job. Plain data (stored as JSON in the coordinator). */
-export interface JobState {
-  jobId: string;
-  source: JobSource;
-  /** Requested ref (git), null for archives. */
-  ref: string | null;
-  status: JobStatus;
-  /** Resolved commit SHA (or `archive-<sha1>`), known after fetching. */
-  commit: string | null;
-  /** Times in ms since epoch. */
-  requestedAt: number;
-  startedAt: number | null;
-  finishedAt: number | null;
-  updatedAt: number;
-  progress: JobProgress;
-  /** Skipped files by reason (`SkipReason` of the filter, plus `index_failed`, `not_text`). */
-  skipped: Record<string, number>;
-  batches: { total: number; done: number; failed: number };
-  lastError: string | null;
-}
+// The job's shapes are part of the coordinator's RPC contract (kernel/coordinator.ts).
+export type { JobProgress, JobSource, JobState, JobStatus } from "../kernel/coordinator";
 
 /** What can happen to a job. */
 export type JobEvent =

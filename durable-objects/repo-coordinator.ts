@@ -19,6 +19,7 @@ import type { SourceSnapshot } from "../indexer/source/snapshot";
 import type { StripOption } from "../indexer/source/archive-paths";
 import { claimArchiveRepo, setRepoStatus } from "../indexer/store/d1/snapshots";
 import { loadConfig, type Env } from "../kernel/env";
+import type { RepoCoordinatorRpc } from "../kernel/coordinator";
 import { CodeSearchError, type ErrorCode } from "../kernel/errors";
 import { activeSnapshotOf, finalizeJob, planJob, planUnchanged } from "./finalize";
 import { allBatchesSettled, isActive, newJob, nextState, type JobEvent, type JobState } from "./job-state";
@@ -72,7 +73,7 @@ async function readLimited(body: ReadableStream<Uint8Array>, maxBytes: number): 
   return out;
 }
 
-export class RepoCoordinator extends DurableObject<Env> {
+export class RepoCoordinator extends DurableObject<Env> implements RepoCoordinatorRpc {
   #finalizing: Promise<void> | null = null;
   /**
    * True while an upload's body is being read and checked. The job is only started once the

@@ -90,6 +90,7 @@ describe("queue consumer", () => {
       embedder: {
         model: real.embedder.model,
         dimensions: real.embedder.dimensions,
+        lexical: real.embedder.lexical,
         maxBatch: real.embedder.maxBatch,
         async embed(texts, kind) {
           calls += 1;

@@ -19,7 +19,7 @@
  * (quotedPhrases): quoting asks for the words as written.
  */
 import { isQueryStopWord, tokenize } from "../../indexer/store/contract";
-import { SNAPSHOT_JOIN } from "./channels/scope";
+import { SNAPSHOT_JOIN } from "./snapshot-sql";
 import { filterSql } from "./filters";
 import { applyPrior } from "./prior";
 import type { SearchFilters } from "./types";

@@ -11,7 +11,6 @@
  * A query with no searchable words (only punctuation, emoji, stop words or 1-character tokens)
  * returns no results with confidence `low` and the reason, without running any channel.
  */
-import { LOCAL_EMBEDDING_MODEL } from "../../indexer/embed/local";
 import { tokenize, tokenizeQuery, type EmbeddingProvider, type RepoPackage, type VectorStore } from "../../indexer/store/contract";
 import { bm25Channel, documentFrequencies, STEM_LOOKUP } from "./channels/bm25";
 import { pathChannel } from "./channels/path";
@@ -380,7 +379,7 @@ export async function runSearch(
     resultTexts: merged.map((h) => h.row.content),
     resultTokens: merged.map((h) => chunkTokens(h.row)),
     bestVectorScore: vectorScores.length ? Math.max(...vectorScores) : null,
-    lexicalVectors: deps.embedder.model === LOCAL_EMBEDDING_MODEL,
+    lexicalVectors: deps.embedder.lexical,
   });
   const candidates: SearchResponse["stats"]["candidates"] = {};
   const skippedChannels: SearchResponse["stats"]["skippedChannels"] = [];

@@ -13,7 +13,7 @@
  */
 import { z } from "zod";
 import type { JobState } from "../../durable-objects/job-state";
-import { JOB_STATUSES } from "../../indexer/store/contract";
+import { JOB_STATUSES } from "../../kernel/coordinator";
 import type { RepoSettings } from "../../durable-objects/ledger";
 import { MAX_STRIP_COMPONENTS } from "../../indexer/source/archive-paths";
 import { checkRemote, parseGitUrl } from "../../indexer/source/git";

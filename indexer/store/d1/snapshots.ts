@@ -11,7 +11,8 @@
  *   and vectors) no snapshot references;
  * - `deleteRepoData`: removes a repo entirely.
  */
-import type { JobStatus, RepoPackage, VectorStore } from "../contract";
+import type { JobStatus } from "../../../kernel/coordinator";
+import type { RepoPackage, VectorStore } from "../contract";
 import { deleteFileStatements } from "./write-files";
 
 /** Rows per multi-row INSERT into snapshot_files and snapshot_packages: 4 parameters each, under D1's 100 per statement. */

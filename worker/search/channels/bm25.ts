@@ -6,10 +6,11 @@
  * also matches words sharing its stem as a prefix (`routing` -> `rout*`), a light query
  * expansion. Also reads document frequencies (fts5vocab) for IDF term selection.
  */
-import { stem } from "../../../indexer/embed/features";
+import { stem } from "../../../indexer/store/contract";
 import { filterSql } from "../filters";
 import type { ChannelResult } from "../types";
-import { SNAPSHOT_JOIN, type ChannelScope } from "./scope";
+import { SNAPSHOT_JOIN } from "../snapshot-sql";
+import type { ChannelScope } from "./scope";
 
 /** Column weights of bm25(): symbol names, path, body. Chosen from the hono-50 ablation (README). */
 export const BM25_WEIGHTS = { symbol: 4, path: 2, body: 1 };

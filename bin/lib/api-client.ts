@@ -42,7 +42,7 @@ export function createApiClient(base: string, token: string) {
     }
     const res = await fetch(`${base}${path}`, { method, headers, body: payload });
     const text = await res.text();
-    let data: unknown = null;
+    let data: unknown;
     try {
       data = text ? JSON.parse(text) : null;
     } catch {

@@ -260,7 +260,8 @@ export class RepoCoordinator extends DurableObject<Env> implements RepoCoordinat
   async #fail(jobId: string, err: unknown): Promise<void> {
     const job = this.#job();
     if (!job || job.jobId !== jobId || !isActive(job)) return;
-    const message = err instanceof CodeSearchError ? err.message : `Indexing failed: ${(err as Error)?.message ?? String(err)}`;
+    // A coded error's message is written for users; anything else stays in the log.
+    const message = err instanceof CodeSearchError ? err.message : "internal: indexing failed unexpectedly; the server log has details.";
     if (!(err instanceof CodeSearchError)) console.error(`repo job ${jobId} failed`, err);
     await this.#apply({ type: "failed", error: message });
     ledger.clearJob(this.#sql, jobId);

@@ -11,6 +11,7 @@
  * A query with no searchable words (only punctuation, emoji, stop words or 1-character tokens)
  * returns no results with confidence `low` and the reason, without running any channel.
  */
+import { CodeSearchError, type ErrorCode } from "../../kernel/errors";
 import { tokenize, tokenizeQuery, type EmbeddingProvider, type RepoPackage, type VectorStore } from "../../indexer/store/contract";
 import { bm25Channel, documentFrequencies, STEM_LOOKUP } from "./channels/bm25";
 import { pathChannel } from "./channels/path";
@@ -32,6 +33,11 @@ import { makeSnippet } from "./snippet";
 import { applyTracePrior, frameChunks, traceAnchor, type FrameChunk } from "./stack-trace";
 import { proseCappedDf, selectionIfAllPresent, selectTerms } from "./terms";
 import type { ChannelName, ChannelResult, ChunkRow, SearchFilters, SearchMode, SearchResponse, SearchResult } from "./types";
+
+/** The code reported for a failed channel: a coded error's code, else `internal` (details go to the log). */
+function failureCode(err: unknown): ErrorCode {
+  return err instanceof CodeSearchError ? err.code : "internal";
+}
 
 /** Smallest candidate depth per channel; the depth is max(30, 3k). */
 export const MIN_CANDIDATE_DEPTH = 30;
@@ -132,7 +138,7 @@ async function runChannels(deps: SearchDeps, target: RepoTarget, query: ParsedQu
     } catch (err) {
       // One failing channel (e.g. the embedding backend) must not sink the search.
       console.error(`search channel ${name} failed for ${target.id}`, err);
-      return { channel: name, hits: [], skipped: `channel failed: ${err instanceof Error ? err.message : String(err)}` };
+      return { channel: name, hits: [], skipped: `channel_failed: ${failureCode(err)}` };
     }
   });
   const results = await Promise.all(runs);
@@ -322,7 +328,9 @@ export async function runSearch(
     if (s.status === "fulfilled") outcomes.push(s.value);
     else {
       console.error(`search failed for repo ${targets[i].id}`, s.reason);
-      failedRepos.push({ repo: targets[i].id, error: s.reason instanceof Error ? s.reason.message : String(s.reason) });
+      // A coded error's message is written for clients; anything else stays in the log.
+      const error = s.reason instanceof CodeSearchError ? `${s.reason.code}: ${s.reason.message}` : "internal: this repo's search failed; the server log has details.";
+      failedRepos.push({ repo: targets[i].id, error });
     }
   });
   const fused = fuseRepos(outcomes, channels, depth, { ...CHANNEL_WEIGHTS, ...(query.isReport ? REPORT_CHANNEL_WEIGHTS : {}), ...options.weights });

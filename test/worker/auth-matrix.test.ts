@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { createApiApp } from "../../worker/api/app";
 import { PUBLIC_PATHS } from "../../worker/api/openapi/document";
 import { api } from "../helpers";
+import { signIn } from "./auth-oauth-helpers";
 import { chunk, indexFixture } from "./search-fixture";
 
 /** Marker inside the secret repo's code: must never appear in a refused response. */
@@ -24,7 +25,7 @@ type Scope = "search" | "index" | "admin";
 function requiredScope(method: string, path: string): Scope {
   if (path.startsWith("/tokens")) return "admin";
   if (method === "DELETE" && path === "/repos/:id") return "admin";
-  if (/^\/(search|ask|source-links)(\/|$)/.test(path) || method === "GET") return "search";
+  if (/^\/(search|grep|ask|source-links)(\/|$)/.test(path) || method === "GET") return "search";
   return "index";
 }
 
@@ -39,7 +40,7 @@ function routes(): { method: string; path: string; url: string; scope: Scope }[]
     if (seen.has(key)) continue;
     seen.add(key);
     const filled = r.path.replace(/:(\w+)/g, (_, name: string) => (/^(id|repo)$/.test(name) ? "secret-repo" : "x")).replace(/\*$/, SECRET_PATH);
-    out.push({ method: r.method, path: r.path, url: `/api${filled}?q=zebraquokka&repo=secret-repo&path=${SECRET_PATH}&symbol=vaultKey&name=vaultKey&line=2&start=1&end=3`, scope: requiredScope(r.method, r.path) });
+    out.push({ method: r.method, path: r.path, url: `/api${filled}?q=zebraquokka&pattern=zebraquokka&repo=secret-repo&path=${SECRET_PATH}&symbol=vaultKey&name=vaultKey&line=2&start=1&end=3`, scope: requiredScope(r.method, r.path) });
   }
   return out;
 }
@@ -48,7 +49,7 @@ async function call(method: string, url: string, authorization?: string): Promis
   const headers: Record<string, string> = { "content-type": "application/json" };
   if (authorization !== undefined) headers.authorization = authorization;
   const hasBody = !["GET", "HEAD"].includes(method);
-  const body = hasBody ? JSON.stringify({ q: "zebraquokka", repo: "secret-repo", repos: ["secret-repo"], path: SECRET_PATH, name: "x", scopes: ["admin"] }) : undefined;
+  const body = hasBody ? JSON.stringify({ q: "zebraquokka", pattern: "zebraquokka", repo: "secret-repo", repos: ["secret-repo"], path: SECRET_PATH, name: "x", scopes: ["admin"] }) : undefined;
   return SELF.fetch(`http://localhost${url}`, { method, headers, body });
 }
 
@@ -122,6 +123,18 @@ describe("auth matrix over every REST route", () => {
       const text = await res.text();
       expect(res.status, `${r.method} ${r.path} needs ${r.scope} -> ${text}`).toBe(403);
       expect(JSON.parse(text).error.code).toBe("forbidden");
+      expectNoData(text);
+    }
+  });
+
+  it("holds an OAuth token to the scope it was granted, not the signing-in admin's (issue 18 item 1)", async () => {
+    const { tokens } = await signIn("search");
+    expect(tokens.scope).toBe("search");
+    for (const r of routes()) {
+      if (r.scope === "search") continue;
+      const res = await call(r.method, r.url, `Bearer ${tokens.access_token}`);
+      const text = await res.text();
+      expect(res.status, `${r.method} ${r.path} needs ${r.scope} -> ${text}`).toBe(403);
       expectNoData(text);
     }
   });

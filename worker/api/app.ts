@@ -15,6 +15,7 @@ import { errorBody, onApiError } from "./errors";
 import { docsRoutes } from "./openapi/docs";
 import { openApiDocument } from "./openapi/document";
 import { fileRoutes } from "./routes/files";
+import { grepRoutes } from "./routes/grep";
 import { repoRoutes } from "./routes/repos";
 import { searchRoutes } from "./routes/search";
 import { symbolRoutes } from "./routes/symbols";
@@ -44,6 +45,7 @@ export function createApiApp(): OpenAPIHono<ApiEnv> {
   app.route("/tokens", tokenRoutes());
   app.route("/source-links", sourceLinkApiRoutes());
   app.route("/search", searchRoutes());
+  app.route("/grep", grepRoutes());
   app.route("/repos", repoRoutes());
   app.route("/repos", fileRoutes());
   app.route("/repos", symbolRoutes());

@@ -9,6 +9,7 @@
 import type { Env } from "../../kernel/env";
 import { errorResponse } from "../api/errors";
 import type { Caller } from "../services/context";
+import { clientAddress } from "./client-address";
 
 /** The part of the Workers `RateLimit` binding used here. */
 export interface RateLimiter {
@@ -59,8 +60,9 @@ function limiters(env: Env): { identity: RateLimiter; ip: RateLimiter } {
 export type RateDecision = { ok: true } | { ok: false; retryAfterSeconds: number; scope: "identity" | "ip" };
 
 /**
- * Counts one search for the caller and for the client IP (`CF-Connecting-IP`, which Cloudflare
- * sets and clients cannot forge; absent in unit tests, then only the identity is counted).
+ * Counts one search for the caller and for the client address (worker/auth/client-address.ts:
+ * `CF-Connecting-IP` on Cloudflare, loopback under npm start; unknown in unit tests, then only
+ * the identity is counted).
  * The local admin token is exempt from the identity limit (it is the operator, and test suites
  * use it heavily); the IP limit still applies to it.
  */
@@ -70,7 +72,7 @@ export async function checkSearchRate(env: Env, caller: Caller, request: Request
     const r = await identity.limit({ key: `id:${caller.id}` });
     if (!r.success) return { ok: false, retryAfterSeconds: SEARCH_LIMIT_PERIOD_SECONDS, scope: "identity" };
   }
-  const clientIp = request.headers.get("cf-connecting-ip");
+  const clientIp = clientAddress(env, request);
   if (clientIp) {
     const r = await ip.limit({ key: `ip:${clientIp}` });
     if (!r.success) return { ok: false, retryAfterSeconds: SEARCH_LIMIT_PERIOD_SECONDS, scope: "ip" };
@@ -78,15 +80,32 @@ export async function checkSearchRate(env: Env, caller: Caller, request: Request
   return { ok: true };
 }
 
-/** Paths counted as searches: `/search`, `/ask` and anything below them, under /api. */
+/** Dynamic client registrations per client address per window when no binding is configured (keep equal to wrangler.toml). */
+export const REGISTER_LIMIT_IP_PER_MINUTE = 10;
+
+let fallbackRegister: LocalRateLimiter | undefined;
+
+/**
+ * Counts one dynamic client registration for the client address; `ok: false` when over
+ * REGISTER_LIMIT_IP_PER_MINUTE. An unknown address (unit tests only) is not counted.
+ */
+export async function checkRegisterRate(env: Env, request: Request): Promise<RateDecision> {
+  const address = clientAddress(env, request);
+  if (address === null) return { ok: true };
+  const limiter = env.REGISTER_LIMIT_IP ?? (fallbackRegister ??= new LocalRateLimiter(REGISTER_LIMIT_IP_PER_MINUTE, SEARCH_LIMIT_PERIOD_SECONDS));
+  const r = await limiter.limit({ key: `register:${address}` });
+  return r.success ? { ok: true } : { ok: false, retryAfterSeconds: SEARCH_LIMIT_PERIOD_SECONDS, scope: "ip" };
+}
+
+/** Paths counted as searches: `/search` and anything below it under /api; `/ask` is reserved for the ask endpoint (not routed yet). */
 export function isSearchPath(pathname: string): boolean {
   return /\/(search|ask)(\/|$)/.test(pathname);
 }
 
 /** The 429 answer: JSON error body plus Retry-After (RFC 9110 §10.2.3). */
-export function rateLimitedResponse(decision: Extract<RateDecision, { ok: false }>): Response {
+export function rateLimitedResponse(decision: Extract<RateDecision, { ok: false }>, what = "searches"): Response {
   const who = decision.scope === "ip" ? "this address" : "this identity";
-  return errorResponse("rate_limited", `Too many searches from ${who}; retry after ${decision.retryAfterSeconds} seconds.`, {
+  return errorResponse("rate_limited", `Too many ${what} from ${who}; retry after ${decision.retryAfterSeconds} seconds.`, {
     details: { retryAfterSeconds: decision.retryAfterSeconds },
     headers: { "retry-after": String(decision.retryAfterSeconds) },
   });

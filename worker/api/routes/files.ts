@@ -4,7 +4,7 @@
  *   GET /api/repos/{id}/files/{path}?start=&end=   numbered lines of an indexed file (<= 400 per call, `next` range)
  *   GET /api/repos/{id}/outline/{path}?offset=     imports and symbols with lines
  *   GET /api/repos/{id}/context?chunk_id=  |  ?path=&line=  [&before=&after=]   a chunk with neighbouring lines
- *   GET /api/repos/{id}/tree?path_prefix=&limit=&offset=   indexed paths of the current snapshot
+ *   GET /api/repos/{id}/tree?path_prefix=&glob=&limit=&offset=   indexed paths of the current snapshot (glob such as `**\/*.proto`)
  *
  * Thin adapters over worker/services/files*.ts, validated with the same zod schemas as the MCP
  * tools. `{path}` is the rest of the URL path, percent-decoded, exactly as indexed.
@@ -20,7 +20,7 @@ import { fileOutlineInput, fileOutlineOutput, getFileOutline } from "../../servi
 import type { ApiEnv } from "../env";
 import { errorDoc } from "../openapi/document";
 import { jsonResponse, repoFileParams, repoIdParams, withRestPath } from "../openapi/route-kit";
-import { queryNumber } from "../validation";
+import { queryNumber, queryOptional } from "../validation";
 
 /** The file path after `/{marker}/` in the request path, percent-decoded per segment, checked like the MCP argument. */
 function pathAfter(url: string, marker: string): string {
@@ -81,7 +81,7 @@ const treeRoute = createRoute({
   summary: "Indexed paths of the current snapshot",
   request: {
     params: repoIdParams,
-    query: z.object({ path_prefix: listFilesInput.shape.path_prefix, limit: queryNumber(listFilesInput.shape.limit), offset: queryNumber(listFilesInput.shape.offset) }),
+    query: z.object({ path_prefix: listFilesInput.shape.path_prefix, glob: queryOptional(listFilesInput.shape.glob), limit: queryNumber(listFilesInput.shape.limit), offset: queryNumber(listFilesInput.shape.offset) }),
   },
   responses: { 200: jsonResponse(listFilesOutput, "One page of paths"), 404: errorDoc("Unknown repo, or no completed index yet", "repo_not_found", "index_not_ready") },
 });

@@ -119,9 +119,17 @@ async function main(): Promise<void> {
       // Reloading a shared URL runs the search again.
       await page.goto(`${BASE}/?q=renderWidget&repo=${REPO}`);
       await page.locator("#results .result h2").first().filter({ hasText: "src/render.ts:" }).waitFor();
+
+      // The API reference renders every operation from /api/openapi.json under its own CSP,
+      // with Swagger UI served by the Worker (a CSP violation or a CDN request would show here).
+      await page.goto(`${BASE}/api/docs`);
+      await page.locator(".opblock-summary-path", { hasText: "/repos/{id}/files/{path}" }).waitFor();
+      assert.ok((await page.locator(".opblock").count()) >= 15, "every operation is listed");
+      await page.screenshot({ path: join(STATE_DIR, "e2e", "api-docs.png"), fullPage: false });
+
       assert.deepEqual(consoleErrors, [], "no script errors");
       assert.deepEqual(failedRequests, [], "no failed requests");
-      console.log(`web e2e: ok (screenshot ${SCREENSHOT})`);
+      console.log(`web e2e: ok (screenshots ${SCREENSHOT}, api-docs.png)`);
     } finally {
       await browser?.close();
     }

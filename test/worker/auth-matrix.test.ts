@@ -51,7 +51,7 @@ async function call(method: string, url: string, authorization?: string): Promis
   const headers: Record<string, string> = { "content-type": "application/json" };
   if (authorization !== undefined) headers.authorization = authorization;
   const hasBody = !["GET", "HEAD"].includes(method);
-  const body = hasBody ? JSON.stringify({ q: "zebraquokka", pattern: "zebraquokka", repo: "secret-repo", repos: ["secret-repo"], path: SECRET_PATH, name: "x", scopes: ["admin"] }) : undefined;
+  const body = hasBody ? JSON.stringify({ q: "zebraquokka", pattern: "zebraquokka", repo: "secret-repo", repos: ["secret-repo"], path: SECRET_PATH, name: "x", scopes: ["admin"], intervalSeconds: 600, question: "where is zebraquokka?" }) : undefined;
   return SELF.fetch(`http://localhost${url}`, { method, headers, body });
 }
 

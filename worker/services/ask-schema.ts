@@ -15,7 +15,12 @@ export const ASK_MAX_K = 20;
 
 /** Input of `ask`. */
 export const askInput = z.object({
-  question: z.string().trim().min(1).max(ASK_MAX_QUESTION_CHARS).describe("The question about the code, in natural language."),
+  question: z
+    .string({ error: 'question is required, e.g. {"question": "where are tokens refreshed?", "repo": "hono"}.' })
+    .trim()
+    .min(1, { error: 'question is required, e.g. {"question": "where are tokens refreshed?", "repo": "hono"}.' })
+    .max(ASK_MAX_QUESTION_CHARS)
+    .describe("The question about the code, in natural language."),
   repo: repoIdSchema.optional().describe("Answer from this repo only."),
   repos: z.array(repoIdSchema).min(1).max(SEARCH_MAX_REPOS).optional().describe("Answer from these repos. Without repo and repos, every repo you can see."),
   k: z.number().int().min(1).max(ASK_MAX_K).default(8).describe(`Search results to draw evidence from (default 8, at most ${ASK_MAX_K}); at most 8 become evidence.`),

@@ -214,7 +214,8 @@ export class RepoCoordinator extends DurableObject<Env> {
   /** Fetches the job's ref (or sees the active commit is current) and plans the job. */
   async #fetchAndPlan(jobId: string): Promise<void> {
     const settings = ledger.getValue<RepoSettings>(this.#sql, REPO_KEY)!;
-    const source = { url: settings.url!, ref: settings.ref ?? undefined, token: settings.token };
+    const limits = { allowLoopback: loadConfig(this.env).allowLoopbackGitUrls };
+    const source = { url: settings.url!, ref: settings.ref ?? undefined, token: settings.token, limits };
     let snapshot: SourceSnapshot;
     try {
       // Same commit as the active snapshot, same model: nothing to fetch (the fast refresh).

@@ -6,12 +6,19 @@
  * (`depth: 1`, single ref, no tags, no checkout) fetch into an in-memory file system and lists
  * the commit's tree recursively. Blobs are read from the fetched packfile on demand.
  *
- * Errors are `CodeSearchError`s a user can act on: `invalid_input` (URL), `source_unreachable`
- * (network, auth), `not_a_repository`, `ref_not_found`.
+ * Every request goes through `createGuardedHttp` (guarded-http.ts): hosts are checked against
+ * the SSRF policy (host-guard.ts) on every redirect hop, with connect / total timeouts and a cap
+ * on the bytes read.
+ *
+ * Errors are `CodeSearchError`s a user can act on: `invalid_input` (URL, or a destination the
+ * policy refuses), `source_unreachable` (auth; and, with one neutral message, every host that
+ * is unreachable, slow, or not a git server, so the API cannot be used to probe ports),
+ * `ref_not_found`.
  */
 import git from "isomorphic-git";
-import http from "isomorphic-git/http/web";
 import { CodeSearchError } from "../../kernel/errors";
+import { createGuardedHttp, DEFAULT_TRANSPORT_LIMITS, GitTransportError, type TransportLimits } from "./guarded-http";
+import { classifyHost, describeHostClass, isFetchableUrl, type HostPolicy } from "./host-guard";
 import { MemoryFs } from "./memory-fs";
 import type { SourceEntry, SourceSnapshot } from "./snapshot";
 
@@ -22,6 +29,8 @@ export interface GitSourceOptions {
   /** Branch, tag, full ref name, or commit SHA. Default: the remote's HEAD. */
   ref?: string;
   token?: string;
+  /** Outbound limits; `allowLoopback` comes from config (`ALLOW_LOOPBACK_GIT_URLS`), the rest default to DEFAULT_TRANSPORT_LIMITS. */
+  limits: HostPolicy & Partial<TransportLimits>;
 }
 
 /** A ref resolved on the remote. */
@@ -35,11 +44,13 @@ export interface ResolvedRef {
 const SHA_RE = /^[0-9a-f]{40}$/;
 
 /**
- * Checks a user-supplied git URL: http or https only, no fragment. Credentials in the URL are
- * moved out (returned as `token`) so that the stored URL never holds a secret.
+ * Checks a user-supplied git URL: http or https only, no fragment, and a host the policy allows
+ * (host-guard.ts: no loopback unless `policy.allowLoopback`, no private, link-local, CGNAT,
+ * unique-local, unspecified, multicast or broadcast address, in any spelling). Credentials in
+ * the URL are moved out (returned as `token`) so that the stored URL never holds a secret.
  * Throws `invalid_input` naming what is wrong.
  */
-export function parseGitUrl(raw: string): { url: string; token?: string } {
+export function parseGitUrl(raw: string, policy: HostPolicy): { url: string; token?: string } {
   let u: URL;
   try {
     u = new URL(raw);
@@ -48,6 +59,12 @@ export function parseGitUrl(raw: string): { url: string; token?: string } {
   }
   if (u.protocol !== "http:" && u.protocol !== "https:") {
     throw new CodeSearchError("invalid_input", `"url" must use http or https (got "${u.protocol}"); for a local folder upload an archive to POST /api/repos/{id}/archive.`);
+  }
+  if (!isFetchableUrl(u, policy)) {
+    throw new CodeSearchError(
+      "invalid_input",
+      `"url" points at ${u.host}, ${describeHostClass(classifyHost(u.hostname))}; this server only fetches from public hosts. Use the repository's public URL, or upload the folder as an archive (POST /api/repos/{id}/archive).`,
+    );
   }
   const token = u.password || u.username ? decodeURIComponent(u.password || u.username) : undefined;
   u.username = "";
@@ -60,24 +77,41 @@ function authFor(token: string | undefined) {
   return token ? () => ({ username: "x-access-token", password: token }) : undefined;
 }
 
-/** Maps isomorphic-git and network errors to coded errors with a next step. */
+/**
+ * The one answer for a host that is unreachable, too slow, too large, or not a git server:
+ * the same words whatever the cause, so that the API tells nothing about what listens where.
+ */
+export function noRepositoryAt(url: string): CodeSearchError {
+  return new CodeSearchError(
+    "source_unreachable",
+    `No git repository could be read at ${url}: the host did not answer as a git smart-HTTP server in time. Check the URL (https://host/owner/repo.git) and that the server can reach it.`,
+  );
+}
+
+/**
+ * Maps isomorphic-git, transport and network errors to coded errors. Only a refused redirect
+ * hop, a credentials request and a missing ref get their own message; the rest is
+ * `noRepositoryAt` (the cause goes to the log only).
+ */
 export function gitError(err: unknown, url: string): CodeSearchError {
   if (err instanceof CodeSearchError) return err;
+  if (err instanceof GitTransportError && err.kind === "refused_host") {
+    return new CodeSearchError("invalid_input", `${url} redirected to ${err.detail}; use the repository's final public URL.`);
+  }
   const e = err as { code?: string; data?: { statusCode?: number }; message?: string };
   const status = e.data?.statusCode;
   if (e.code === "HttpError" && (status === 401 || status === 403)) {
     return new CodeSearchError("source_unreachable", `${url} asked for credentials (HTTP ${status}); pass a "token" that can read the repository.`);
   }
-  if (e.code === "HttpError" && status === 404) {
-    return new CodeSearchError("not_a_repository", `${url} is not a git repository (HTTP 404 on info/refs); check the URL.`);
-  }
-  if (e.code === "HttpError" || e.code === "SmartHttpError" || e.code === "ParseError" || e.code === "EmptyServerResponseError") {
-    return new CodeSearchError("not_a_repository", `${url} did not answer as a git smart-HTTP server (${e.code}${status ? ` ${status}` : ""}); check the URL.`);
-  }
   if (e.code === "NotFoundError") {
     return new CodeSearchError("ref_not_found", `${e.message ?? "Ref not found"} at ${url}.`);
   }
-  return new CodeSearchError("source_unreachable", `Could not reach ${url}: ${(e.message ?? String(err)).replace(/\.$/, "")}. Check the host name and that it is reachable from the server.`);
+  console.warn(`git remote ${url} failed: ${err instanceof GitTransportError ? err.kind : (e.code ?? "network")}`);
+  return noRepositoryAt(url);
+}
+
+function httpFor(opts: GitSourceOptions) {
+  return createGuardedHttp({ ...DEFAULT_TRANSPORT_LIMITS, ...opts.limits });
 }
 
 /**
@@ -88,7 +122,7 @@ export function gitError(err: unknown, url: string): CodeSearchError {
 export async function checkRemote(opts: GitSourceOptions): Promise<ResolvedRef> {
   let refs: { ref: string; oid: string; target?: string; peeled?: string }[];
   try {
-    const info = await git.getRemoteInfo2({ http, url: opts.url, onAuth: authFor(opts.token), protocolVersion: 1 });
+    const info = await git.getRemoteInfo2({ http: httpFor(opts), url: opts.url, onAuth: authFor(opts.token), protocolVersion: 1 });
     refs = info.refs ?? [];
   } catch (err) {
     throw gitError(err, opts.url);
@@ -134,7 +168,7 @@ export async function fetchSnapshot(opts: GitSourceOptions): Promise<SourceSnaps
     await git.setConfig({ fs, gitdir: "/", path: "remote.origin.fetch", value: "+refs/*:refs/remotes/origin/*" });
     await git.fetch({
       fs,
-      http,
+      http: httpFor(opts),
       gitdir: "/",
       remote: "origin",
       ref: resolved.ref,

@@ -33,7 +33,7 @@ export async function withIndexedServer(port: number, repo: string, writeFixture
   try {
     writeFixture(fixture);
     await runWrangler(["d1", "migrations", "apply", "DB", "--local", "--persist-to", persist]);
-    server = startDevServer({ port, persistTo: persist, logFile: join(work, "wrangler.log"), vars: { ADMIN_TOKEN: token } });
+    server = startDevServer({ port, persistTo: persist, logFile: join(work, "wrangler.log"), vars: { ADMIN_TOKEN: token, ALLOW_LOOPBACK_GIT_URLS: "true" } });
     await waitForHealth(base, server, join(work, "wrangler.log"));
     const api = createApiClient(base, token);
     await api.uploadArchive(repo, await packFolder(fixture, listFolderFiles(fixture).files));

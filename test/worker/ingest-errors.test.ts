@@ -38,15 +38,48 @@ describe("registering a git repo: bad inputs", () => {
     const r = await post("/api/repos", { url: "http://127.0.0.1:1/nowhere.git", name: "err-unreachable" });
     expect(r.status).toBe(422);
     expect(r.body.error?.code).toBe("source_unreachable");
-    expect(r.body.error?.message).toMatch(/Could not reach http:\/\/127\.0\.0\.1:1\/nowhere\.git/);
+    expect(r.body.error?.message).toMatch(/No git repository could be read at http:\/\/127\.0\.0\.1:1\/nowhere\.git/);
     expect(await repoRowCount("err-unreachable")).toBe(0);
   });
 
-  it("rejects a URL that is not a git repository", async () => {
-    const r = await post("/api/repos", { url: `${inject("gitServerUrl")}/not-a-repo.git`, name: "err-notgit" });
-    expect(r.status).toBe(400);
-    expect(r.body.error?.code).toBe("not_a_repository");
+  it("answers a URL that is not a git repository exactly like an unreachable host (no port-scan oracle)", async () => {
+    const url = `${inject("gitServerUrl")}/not-a-repo.git`;
+    const r = await post("/api/repos", { url, name: "err-notgit" });
+    const closed = await post("/api/repos", { url: "http://127.0.0.1:1/not-a-repo.git", name: "err-notgit" });
+    expect(r.status).toBe(422);
+    expect(r.body.error?.code).toBe("source_unreachable");
+    expect(r.body.error?.message.replace(url, "URL")).toBe(closed.body.error?.message.replace("http://127.0.0.1:1/not-a-repo.git", "URL"));
     expect(await repoRowCount("err-notgit")).toBe(0);
+  });
+
+  it.each([
+    ["the cloud metadata address", "http://169.254.169.254/latest/meta-data/", /link-local address/],
+    ["a private address in decimal", "http://167772161/x.git", /private-network address/],
+    ["the unspecified address", "http://0.0.0.0:8787/x.git", /unspecified address/],
+    ["an IPv4-mapped private address", "http://[::ffff:10.0.0.1]/x.git", /private-network address/],
+    ["a unique-local IPv6 address", "http://[fd00::1]/x.git", /unique-local/],
+  ])("refuses %s with 400 before connecting, and leaves no repo", async (_what, url, message) => {
+    const r = await post("/api/repos", { url, name: "err-ssrf" });
+    expect(r.status).toBe(400);
+    expect(r.body.error?.code).toBe("invalid_input");
+    expect(r.body.error?.message).toMatch(message);
+    expect(r.body.error?.message).toMatch(/only fetches from public hosts/);
+    expect(await repoRowCount("err-ssrf")).toBe(0);
+  });
+
+  it("refuses loopback when ALLOW_LOOPBACK_GIT_URLS is off (as in production)", async () => {
+    const before = env.ALLOW_LOOPBACK_GIT_URLS;
+    env.ALLOW_LOOPBACK_GIT_URLS = "false";
+    try {
+      for (const url of [fixtureUrl(), "http://2130706433:1/x.git", "http://0x7f.1/x.git", "http://[::1]/x.git", "http://localhost/x.git"]) {
+        const r = await post("/api/repos", { url, name: "err-loopback" });
+        expect(r.status, url).toBe(400);
+        expect(r.body.error?.message).toMatch(/loopback address; this server only fetches from public hosts/);
+      }
+    } finally {
+      env.ALLOW_LOOPBACK_GIT_URLS = before;
+    }
+    expect(await repoRowCount("err-loopback")).toBe(0);
   });
 
   it("rejects an unknown ref, naming the branches that exist", async () => {
@@ -80,7 +113,7 @@ describe("registering a git repo: bad inputs", () => {
     const job = await stub.requestIndex({ repo: "err-bg", sourceKind: "git", url: "http://127.0.0.1:1/gone.git", ref: null });
     const failed = await waitForJob("err-bg", job.jobId);
     expect(failed.status).toBe("failed");
-    expect(failed.lastError).toMatch(/Could not reach http:\/\/127\.0\.0\.1:1\/gone\.git/);
+    expect(failed.lastError).toMatch(/No git repository could be read at http:\/\/127\.0\.0\.1:1\/gone\.git/);
     expect(failed.snapshot?.commit).toBe(s.snapshot?.commit);
     const row = await env.DB.prepare("SELECT status, active_commit FROM repos WHERE id = 'err-bg'").first();
     expect(row).toEqual({ status: "failed", active_commit: s.snapshot!.commit });

@@ -18,6 +18,7 @@ import { MAX_STRIP_COMPONENTS } from "../../indexer/source/archive-paths";
 import { checkRemote, parseGitUrl } from "../../indexer/source/git";
 import { deleteRepoData } from "../../indexer/store/d1/snapshots";
 import { createVectorStore } from "../../indexer/store/vectors";
+import { loadConfig } from "../../kernel/env";
 import { CodeSearchError } from "../../kernel/errors";
 import { canSee, requireScope, type ServiceContext } from "./context";
 
@@ -185,13 +186,14 @@ function statusOf(row: RepoRow, job: JobState | null, index: { files: number; ch
 
 /**
  * Registers a git repo and starts its first index job. Throws `invalid_input` (URL, id),
- * `forbidden`, `repo_exists`, and from the remote check `source_unreachable`,
- * `not_a_repository`, `ref_not_found`. Returns the repo's status (status `queued`).
+ * `forbidden`, `repo_exists`, and from the remote check `source_unreachable` (one neutral
+ * message for unreachable, slow and non-git hosts), `ref_not_found`. Returns the repo's status (status `queued`).
  */
 export async function registerRepo(ctx: ServiceContext, raw: unknown): Promise<RepoStatus> {
   requireScope(ctx.caller, "index");
   const input = parseInput(registerRepoInput, raw);
-  const { url, token: urlToken } = parseGitUrl(input.url);
+  const policy = { allowLoopback: loadConfig(ctx.env).allowLoopbackGitUrls };
+  const { url, token: urlToken } = parseGitUrl(input.url, policy);
   // An explicit name is the id as given (the rule of the archive route and the CLI); only an id
   // derived from the URL is normalised, since a URL's last segment is often "My_Repo.git".
   if (input.name !== undefined && !REPO_ID_RE.test(input.name)) {
@@ -203,7 +205,7 @@ export async function registerRepo(ctx: ServiceContext, raw: unknown): Promise<R
   const exists = await ctx.env.DB.prepare("SELECT 1 AS x FROM repos WHERE id = ?").bind(id).first();
   if (exists) throw new CodeSearchError("repo_exists", `Repo "${id}" already exists; POST /api/repos/${id}/refresh re-indexes it, or pass another "name".`);
   const token = input.token ?? urlToken;
-  await checkRemote({ url, ref: input.ref, token });
+  await checkRemote({ url, ref: input.ref, token, limits: policy });
   const now = Date.now();
   const inserted = await ctx.env.DB.prepare(
     "INSERT INTO repos (id, name, source_kind, url, ref, status, created_at, updated_at) VALUES (?, ?, 'git', ?, ?, 'queued', ?, ?) ON CONFLICT (id) DO NOTHING",
@@ -262,7 +264,7 @@ export async function refreshRepo(ctx: ServiceContext, raw: unknown): Promise<Re
   }
   const ref = input.ref ?? row.ref;
   if (input.ref !== undefined && input.ref !== row.ref) {
-    await checkRemote({ url: row.url, ref: input.ref, token: input.token });
+    await checkRemote({ url: row.url, ref: input.ref, token: input.token, limits: { allowLoopback: loadConfig(ctx.env).allowLoopbackGitUrls } });
     await ctx.env.DB.prepare("UPDATE repos SET ref = ?, updated_at = ? WHERE id = ?").bind(input.ref, Date.now(), row.id).run();
   }
   const settings: RepoSettings = { repo: row.id, sourceKind: "git", url: row.url, ref, ...(input.token ? { token: input.token } : {}) };

@@ -108,7 +108,7 @@ async function main(): Promise<void> {
       const { files, via } = listFolderFiles(dir);
       const tarGz = await packFolder(dir, files);
       process.stderr.write(`Uploading ${files.length} files of ${dir} (listed by ${via === "git" ? "git ls-files" : "walking the folder"}, ${(tarGz.length / 1048576).toFixed(1)} MiB tar.gz) as repo "${id}" ...\n`);
-      started = await api.uploadArchive(id, tarGz);
+      started = await api.uploadArchive(id, tarGz, { listedByGit: via === "git" });
     }
     repoId = started.id ?? toRepoId(values.name ?? source);
     const final = await followProgress(api, repoId);

@@ -7,10 +7,10 @@
  * file costs a queue message, so a skipped file is never staged nor sent.
  */
 import { fileId } from "../indexer/store/contract";
-import { createFileFilter, type IgnoreFile } from "../indexer/filter";
+import { createFileFilter, type IgnoreFile, type Skip } from "../indexer/filter";
 import type { SourceSnapshot } from "../indexer/source/snapshot";
 import type { JobEvent } from "./job-state";
-import { addBatch, addMember, stageFile } from "./ledger";
+import { addBatch, addMember, addSkipped, stageFile } from "./ledger";
 
 /** Most files per batch: one consumer call chunks, embeds and writes them in one go. */
 export const BATCH_MAX_FILES = 40;
@@ -40,14 +40,19 @@ function basename(path: string): string {
 export async function planSnapshot(sql: SqlStorage, snapshot: SourceSnapshot, o: PlanOptions): Promise<PlanResult> {
   const decoder = new TextDecoder();
   const ignoreFiles: IgnoreFile[] = [];
-  for (const e of snapshot.entries) {
+  // Git ignores untracked files only: in a tree of tracked files no .gitignore applies.
+  for (const e of snapshot.tracked ? [] : snapshot.entries) {
     if (basename(e.path) === ".gitignore" && (e.mode === "100644" || e.mode === "100755")) {
       ignoreFiles.push({ path: e.path, content: decoder.decode(await snapshot.readBlob(e.blobSha)) });
     }
   }
   const filter = createFileFilter({ maxFileBytes: o.maxFileBytes, ignoreFiles, paths: snapshot.entries.map((e) => e.path) });
   const skipped: Record<string, number> = {};
-  const skip = (reason: string) => (skipped[reason] = (skipped[reason] ?? 0) + 1);
+  const skip = (path: string, s: Skip) => {
+    skipped[s.reason] = (skipped[s.reason] ?? 0) + 1;
+    addSkipped(sql, o.jobId, { path, reason: s.reason, rule: s.rule });
+  };
+  const encoder = new TextEncoder();
   let unchanged = 0;
   let queued = 0;
   let batchId = 0;
@@ -63,7 +68,7 @@ export async function planSnapshot(sql: SqlStorage, snapshot: SourceSnapshot, o:
   for (const e of snapshot.entries) {
     const byEntry = filter.checkEntry({ path: e.path, mode: e.mode, size: e.size ?? 0 });
     if (byEntry) {
-      skip(byEntry);
+      skip(e.path, byEntry);
       continue;
     }
     const id = await fileId(o.repo, e.path, e.blobSha);
@@ -72,12 +77,15 @@ export async function planSnapshot(sql: SqlStorage, snapshot: SourceSnapshot, o:
       unchanged += 1;
       continue;
     }
-    const bytes = await snapshot.readBlob(e.blobSha);
-    const byContent = filter.checkContent(e.path, bytes);
-    if (byContent) {
-      skip(byContent);
+    const raw = await snapshot.readBlob(e.blobSha);
+    const verdict = await filter.checkContent(e.path, raw);
+    if ("skip" in verdict) {
+      skip(e.path, verdict.skip);
       continue;
     }
+    // The consumer decodes staged bytes as UTF-8: hand it the decoded text (BOM gone, UTF-16 and
+    // legacy encodings converted); plain UTF-8 files go as they are.
+    const bytes = verdict.encoding === "utf-8" && !(raw[0] === 0xef && raw[1] === 0xbb && raw[2] === 0xbf) ? raw : encoder.encode(verdict.text);
     if (batchFiles > 0 && (batchFiles >= BATCH_MAX_FILES || batchBytes + bytes.byteLength > BATCH_MAX_BYTES)) closeBatch();
     stageFile(sql, o.jobId, batchId, { path: e.path, blobSha: e.blobSha, fileId: id, bytes });
     batchFiles += 1;

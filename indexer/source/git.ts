@@ -185,6 +185,7 @@ export async function fetchSnapshot(opts: GitSourceOptions): Promise<SourceSnaps
     return {
       commit: resolved.commit,
       entries,
+      tracked: true,
       async readBlob(blobSha: string) {
         const { blob } = await git.readBlob({ fs, gitdir: "/", oid: blobSha, cache });
         return blob;

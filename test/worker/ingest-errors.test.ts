@@ -15,8 +15,8 @@ async function repoRowCount(id: string): Promise<number> {
   return (await env.DB.prepare("SELECT count(*) AS n FROM repos WHERE id = ?").bind(id).first<{ n: number }>())?.n ?? -1;
 }
 
-async function upload(id: string, bytes: Uint8Array) {
-  const res = await api(`/api/repos/${id}/archive`, { method: "POST", body: bytes, headers: { "content-type": "application/zip" } });
+async function upload(id: string, bytes: Uint8Array, query = "") {
+  const res = await api(`/api/repos/${id}/archive${query}`, { method: "POST", body: bytes, headers: { "content-type": "application/zip" } });
   return { status: res.status, body: (await res.json()) as { repo?: { id: string }; job?: { id: string }; error?: { code: string; message: string } } };
 }
 
@@ -117,7 +117,7 @@ describe("registering a git repo: bad inputs", () => {
     expect(failed.snapshot?.commit).toBe(s.snapshot?.commit);
     const row = await env.DB.prepare("SELECT status, active_commit FROM repos WHERE id = 'err-bg'").first();
     expect(row).toEqual({ status: "failed", active_commit: s.snapshot!.commit });
-    expect((await indexShape("err-bg")).snapshot).toHaveLength(6);
+    expect((await indexShape("err-bg")).snapshot).toHaveLength(8);
   });
 
   it("answers 404 for unknown repos", async () => {
@@ -145,12 +145,20 @@ describe("archive upload", () => {
     expect(s.status, s.lastError ?? "").toBe("ready");
     expect(s.sourceKind).toBe("archive");
     expect(s.snapshot?.commit).toMatch(/^archive-[0-9a-f]{40}$/);
-    // The git fixture's symlink is absent from the zip; everything else is indexed identically.
+    // An upload does not say which files are tracked, so its .gitignore applies to all of them
+    // (the two files the git fixture force-adds are skipped); the symlink is absent from the zip.
     expect(s.skipped).toEqual({ ignored: 2, binary: 1, too_large: 1, secret: 1, vendored: 1 });
     const [a, b] = [await indexShape("arc-zip"), await indexShape("arc-git")];
-    expect(a.snapshot).toEqual(b.snapshot);
-    expect(a.chunks).toEqual(b.chunks);
+    const forced = ["debug.log", "ignored-dir/secret-notes.ts"];
+    expect(a.snapshot).toEqual(b.snapshot.filter((r) => !forced.includes(r.path as string)));
     expect(git.status).toBe("ready");
+    // Listed by git (npm start of a work tree: ?gitignore=applied): indexed exactly like the git source.
+    const listed = await upload("arc-zip-listed", zip, "?gitignore=applied");
+    const sl = await waitForJob("arc-zip-listed", listed.body.job!.id);
+    expect(sl.skipped).toEqual({ binary: 1, too_large: 1, secret: 1, vendored: 1 });
+    const c = await indexShape("arc-zip-listed");
+    expect(c.snapshot).toEqual(b.snapshot);
+    expect(c.chunks).toEqual(b.chunks);
 
     const again = await upload("arc-zip", zip);
     expect(again.status).toBe(202);

@@ -283,8 +283,17 @@ export async function deleteRepo(ctx: ServiceContext, raw: unknown): Promise<{ d
   return { deleted: repo };
 }
 
-/** Input of `uploadArchive`: the repo id and the top-folder rule (`?strip=`, alias `?strip_components=`). */
+/**
+ * Input of `uploadArchive`: the repo id, the top-folder rule (`?strip=`, alias
+ * `?strip_components=`) and who applied `.gitignore` (`?gitignore=`).
+ */
 export const uploadArchiveInput = repoIdInput.extend({
+  gitignore: z
+    .enum(["apply", "applied"])
+    .optional()
+    .describe(
+      '"apply" (default): the server applies the tree\'s .gitignore files. "applied": the client listed the files with git (`git ls-files -co --exclude-standard`, as npm start does), so tracked files that a .gitignore matches are kept, as git keeps them.',
+    ),
   strip: z
     .union([z.literal("auto"), z.coerce.number().int().min(0).max(MAX_STRIP_COMPONENTS)])
     .optional()
@@ -300,7 +309,7 @@ export const uploadArchiveInput = repoIdInput.extend({
  */
 export async function uploadArchive(ctx: ServiceContext, raw: unknown, body: ReadableStream<Uint8Array> | null, declaredBytes?: number): Promise<RepoStatus> {
   requireScope(ctx.caller, "index");
-  const { repo, strip } = parseInput(uploadArchiveInput, raw);
+  const { repo, strip, gitignore } = parseInput(uploadArchiveInput, raw);
   if (!REPO_ID_RE.test(repo)) throw new CodeSearchError("invalid_input", `repo: "${repo}" is not a valid repo id: ${REPO_ID_RULE}.`);
   if (!canSee(ctx.caller, repo)) throw new CodeSearchError("forbidden", `Your token is limited to other repos than "${repo}".`);
   if (!body) throw new CodeSearchError("archive_invalid", "The request has no body; send the tar.gz or zip bytes as the body.");
@@ -314,7 +323,7 @@ export async function uploadArchive(ctx: ServiceContext, raw: unknown, body: Rea
     throw new CodeSearchError("invalid_input", `Repo "${repo}" is a git repo; use POST /api/repos/${repo}/refresh, or upload under another id.`);
   }
   const settings: RepoSettings = { repo, sourceKind: "archive", url: null, ref: null };
-  const result = await coordinator(ctx, repo).requestArchive(settings, body, ARCHIVE_MAX_UPLOAD_BYTES, strip ?? "auto");
+  const result = await coordinator(ctx, repo).requestArchive(settings, body, ARCHIVE_MAX_UPLOAD_BYTES, strip ?? "auto", gitignore === "applied");
   if ("error" in result) throw new CodeSearchError(result.error.code, result.error.message);
   return fullStatus(ctx, await getRow(ctx, repo), result);
 }

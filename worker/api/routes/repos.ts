@@ -9,6 +9,8 @@
  *   POST   /api/repos/{id}/archive   body: tar.gz | tar | zip    -> 202 {repo, job}
  *          ?strip=auto|0..8 (alias strip_components): top folders to remove (default auto:
  *          only a recognisable wrapper, see indexer/source/archive-paths.ts)
+ *          ?gitignore=apply|applied: "applied" when the client listed the files with git
+ *          (tracked files are kept even when a .gitignore matches them)
  *
  * Thin adapters over worker/services/repos.ts. Status is polled: a job is done when `status`
  * is `ready` or `failed`.
@@ -49,7 +51,8 @@ export function repoRoutes(): Hono<ApiEnv> {
   app.post("/:id/archive", async (c) => {
     const length = c.req.header("content-length");
     const strip = c.req.query("strip") ?? c.req.query("strip_components");
-    const input = { repo: c.req.param("id"), ...(strip !== undefined ? { strip } : {}) };
+    const gitignore = c.req.query("gitignore");
+    const input = { repo: c.req.param("id"), ...(strip !== undefined ? { strip } : {}), ...(gitignore !== undefined ? { gitignore } : {}) };
     const status = await uploadArchive(serviceContext(c.env, c.var.caller), input, c.req.raw.body, length ? Number(length) : undefined);
     return c.json(accepted(status), 202);
   });

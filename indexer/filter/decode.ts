@@ -20,6 +20,18 @@ const DETECT_MAX_BYTES = 64 * 1024;
 /** Below this confidence a detection is not trusted. */
 const DETECT_MIN_CONFIDENCE = 0.3;
 
+/**
+ * jschardet's names (Python codec names) that are not WHATWG labels, mapped as jschardet's own
+ * `ENCODING_WHATWG_MAP` maps them (it is not exported); other names are WHATWG labels already.
+ */
+const WHATWG_LABEL: Readonly<Record<string, string>> = {
+  ascii: "windows-1252", big5hkscs: "big5", cp1250: "windows-1250", cp1251: "windows-1251", cp1252: "windows-1252",
+  cp1253: "windows-1253", cp1254: "windows-1254", cp1255: "windows-1255", cp1256: "windows-1256", cp1257: "windows-1257",
+  cp1258: "windows-1258", cp866: "ibm866", cp874: "windows-874", cp932: "shift_jis", cp949: "euc-kr",
+  euc_jis_2004: "euc-jp", euc_kr: "euc-kr", iso2022_jp_2: "iso-2022-jp", "iso8859-1": "windows-1252", "iso8859-8": "iso-8859-8-i",
+  "iso8859-9": "windows-1254", "mac-cyrillic": "x-mac-cyrillic", "mac-roman": "macintosh", shift_jis_2004: "shift_jis", "tis-620": "windows-874",
+};
+
 /** Decoded text and how it was decoded (`utf-8`, `utf-16le`, `shift_jis` ...). */
 export interface DecodedText {
   text: string;
@@ -71,7 +83,8 @@ export function decodeText(bytes: Uint8Array): DecodedText | Skip {
   if (utf8 !== null) return { text: utf8, encoding: "utf-8" };
   const guess = detect(bytes.subarray(0, DETECT_MAX_BYTES));
   if (!guess.encoding || guess.confidence < DETECT_MIN_CONFIDENCE) return { reason: "unsupported_encoding", rule: "encoding:undetected" };
-  const label = guess.encoding.toLowerCase();
+  const name = guess.encoding.toLowerCase();
+  const label = WHATWG_LABEL[name] ?? name;
   const text = tryDecode(label, bytes);
   return text === null ? { reason: "unsupported_encoding", rule: `encoding:${label}` } : { text, encoding: label };
 }

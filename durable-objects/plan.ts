@@ -17,6 +17,10 @@ export const BATCH_MAX_FILES = 40;
 /** Most staged bytes per batch: bounds consumer memory and the RPC that hands the batch over. */
 export const BATCH_MAX_BYTES = 2 * 1024 * 1024;
 
+/** Files, and bytes, whose content is checked together (one secretlint pass; bounds memory). */
+const CONTENT_GROUP_FILES = 64;
+const CONTENT_GROUP_BYTES = 1024 * 1024;
+
 /** Inputs of `planSnapshot`. */
 export interface PlanOptions {
   repo: string;
@@ -65,6 +69,27 @@ export async function planSnapshot(sql: SqlStorage, snapshot: SourceSnapshot, o:
     batchFiles = 0;
     batchBytes = 0;
   };
+  // Content checks run over groups of files: secretlint scans a group in one pass (secret-scan.ts).
+  let group: { path: string; blobSha: string; id: string; raw: Uint8Array }[] = [];
+  let groupBytes = 0;
+  const flushGroup = async () => {
+    const verdicts = await filter.checkContents(group.map((g) => ({ path: g.path, bytes: g.raw })));
+    group.forEach((g, i) => {
+      const verdict = verdicts[i];
+      if ("skip" in verdict) return skip(g.path, verdict.skip);
+      // The consumer decodes staged bytes as UTF-8: hand it the decoded text (BOM gone, UTF-16
+      // and legacy encodings converted); plain UTF-8 files go as they are.
+      const plain = verdict.encoding === "utf-8" && !(g.raw[0] === 0xef && g.raw[1] === 0xbb && g.raw[2] === 0xbf);
+      const bytes = plain ? g.raw : encoder.encode(verdict.text);
+      if (batchFiles > 0 && (batchFiles >= BATCH_MAX_FILES || batchBytes + bytes.byteLength > BATCH_MAX_BYTES)) closeBatch();
+      stageFile(sql, o.jobId, batchId, { path: g.path, blobSha: g.blobSha, fileId: g.id, bytes });
+      batchFiles += 1;
+      batchBytes += bytes.byteLength;
+      queued += 1;
+    });
+    group = [];
+    groupBytes = 0;
+  };
   for (const e of snapshot.entries) {
     const byEntry = filter.checkEntry({ path: e.path, mode: e.mode, size: e.size ?? 0 });
     if (byEntry) {
@@ -78,20 +103,11 @@ export async function planSnapshot(sql: SqlStorage, snapshot: SourceSnapshot, o:
       continue;
     }
     const raw = await snapshot.readBlob(e.blobSha);
-    const verdict = await filter.checkContent(e.path, raw);
-    if ("skip" in verdict) {
-      skip(e.path, verdict.skip);
-      continue;
-    }
-    // The consumer decodes staged bytes as UTF-8: hand it the decoded text (BOM gone, UTF-16 and
-    // legacy encodings converted); plain UTF-8 files go as they are.
-    const bytes = verdict.encoding === "utf-8" && !(raw[0] === 0xef && raw[1] === 0xbb && raw[2] === 0xbf) ? raw : encoder.encode(verdict.text);
-    if (batchFiles > 0 && (batchFiles >= BATCH_MAX_FILES || batchBytes + bytes.byteLength > BATCH_MAX_BYTES)) closeBatch();
-    stageFile(sql, o.jobId, batchId, { path: e.path, blobSha: e.blobSha, fileId: id, bytes });
-    batchFiles += 1;
-    batchBytes += bytes.byteLength;
-    queued += 1;
+    group.push({ path: e.path, blobSha: e.blobSha, id, raw });
+    groupBytes += raw.byteLength;
+    if (group.length >= CONTENT_GROUP_FILES || groupBytes >= CONTENT_GROUP_BYTES) await flushGroup();
   }
+  await flushGroup();
   closeBatch();
   return { commit: snapshot.commit, filesTotal: snapshot.entries.length, filesQueued: queued, unchanged, batches: batchId, skipped };
 }

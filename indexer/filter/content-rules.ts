@@ -5,7 +5,7 @@
  * The regexes here are written so that this file does not match them itself.
  */
 import { decodeText, isDecoded } from "./decode";
-import { scanWithSecretlint } from "./secret-scan";
+import { scanManyWithSecretlint, scanWithSecretlint } from "./secret-scan";
 import type { Skip } from "./skip-reason";
 
 export { BINARY_SNIFF_BYTES, BINARY_SUSPICIOUS_RATIO } from "./decode";
@@ -51,6 +51,7 @@ const SECRET_PATTERNS: readonly { id: string; re: RegExp }[] = [
   { id: "pattern:openai-key", re: /\bsk-[A-Za-z0-9_-]{20,}T3BlbkFJ[A-Za-z0-9_-]{20,}/ },
   { id: "pattern:openai-project-key", re: /\bsk-(proj|svcacct|admin)-[A-Za-z0-9_-]{40,}/ },
   { id: "pattern:azure-storage-key", re: /\bAccountKey=[A-Za-z0-9+/]{80,}={0,2}/ },
+  // (JWTs in test files are exempt: see secretPatternRule.)
   { id: "pattern:jwt", re: /\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{20,}/ },
   { id: "pattern:kubeconfig-credential", re: /^\s*(client-key-data|client-certificate-data):\s*[A-Za-z0-9+/=]{40,}\s*$/m },
 ];
@@ -92,9 +93,19 @@ export function isBinaryContent(bytes: Uint8Array): boolean {
   return !isDecoded(d) && d.reason === "binary";
 }
 
-/** The rule id of the first own secret pattern that matches, or null (synchronous; no secretlint). */
-export function secretPatternRule(text: string): string | null {
-  for (const p of SECRET_PATTERNS) if (p.re.test(text)) return p.id;
+/**
+ * Test files by path (`*.test.*`, `*.spec.*`, `__tests__/`, `test/`, `tests/`): their JWTs are
+ * fixtures signed with test keys (hono has five such files), so the JWT rule does not apply.
+ */
+const TEST_FILE = /(^|\/)(__tests__|tests?|runtime-tests)\/|\.(test|spec)\.[^/]+$/;
+
+/**
+ * The rule id of the first own secret pattern that matches, or null (synchronous; no
+ * secretlint). `path`, when given, exempts test files from the JWT rule.
+ */
+export function secretPatternRule(text: string, path = ""): string | null {
+  const inTest = TEST_FILE.test(path);
+  for (const p of SECRET_PATTERNS) if (p.re.test(text) && !(inTest && p.id === "pattern:jwt")) return p.id;
   if (KUBECONFIG_KIND.test(text) && KUBECONFIG_TOKEN.test(text)) return "pattern:kubeconfig-token";
   if (JWK_KTY.test(text) && JWK_PRIVATE_D.test(text)) return "pattern:jwk-private-key";
   return null;
@@ -107,7 +118,7 @@ export function containsSecret(text: string): boolean {
 
 /** The rule that finds a secret in `text` (own patterns, then secretlint's preset), or null. */
 export async function findSecret(path: string, text: string): Promise<string | null> {
-  return secretPatternRule(text) ?? (await scanWithSecretlint(path, text));
+  return secretPatternRule(text, path) ?? (await scanWithSecretlint(path, text));
 }
 
 /** Whether the first lines carry a generated-code marker. */
@@ -149,13 +160,28 @@ export type ContentVerdict = { skip: Skip } | { text: string; encoding: string }
  * `secret`, `generated`, `minified`; or the decoded text (BOM removed) to index.
  */
 export async function classifyContent(path: string, bytes: Uint8Array): Promise<ContentVerdict> {
-  const decoded = decodeText(bytes);
-  if (!isDecoded(decoded)) return { skip: decoded };
-  const { text } = decoded;
-  const secret = await findSecret(path, text);
-  if (secret) return { skip: { reason: "secret", rule: secret } };
-  const generated = generatedRule(path, text);
-  if (generated) return { skip: { reason: "generated", rule: generated } };
-  if (isMinifiedText(text)) return { skip: { reason: "minified", rule: "content:long-lines" } };
-  return decoded;
+  return (await classifyContents([{ path, bytes }]))[0];
+}
+
+/** `classifyContent` for many files at once: secretlint runs once over all of them (secret-scan.ts). */
+export async function classifyContents(files: readonly { path: string; bytes: Uint8Array }[]): Promise<ContentVerdict[]> {
+  const verdicts: ContentVerdict[] = [];
+  const toLint: { index: number; path: string; text: string }[] = [];
+  files.forEach((f, index) => {
+    const decoded = decodeText(f.bytes);
+    if (!isDecoded(decoded)) return void (verdicts[index] = { skip: decoded });
+    const own = secretPatternRule(decoded.text, f.path);
+    if (own) return void (verdicts[index] = { skip: { reason: "secret", rule: own } });
+    verdicts[index] = decoded;
+    toLint.push({ index, path: f.path, text: decoded.text });
+  });
+  const linted = await scanManyWithSecretlint(toLint);
+  toLint.forEach((f, i) => {
+    const secret = linted[i];
+    const generated = secret ? null : generatedRule(f.path, f.text);
+    if (secret) verdicts[f.index] = { skip: { reason: "secret", rule: secret } };
+    else if (generated) verdicts[f.index] = { skip: { reason: "generated", rule: generated } };
+    else if (isMinifiedText(f.text)) verdicts[f.index] = { skip: { reason: "minified", rule: "content:long-lines" } };
+  });
+  return verdicts;
 }

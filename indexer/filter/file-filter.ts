@@ -1,7 +1,7 @@
 /**
  * `createFileFilter`: the walk filter used by ingestion (git trees and archives alike). Pure.
  */
-import { classifyContent, type ContentVerdict } from "./content-rules";
+import { classifyContents, type ContentVerdict } from "./content-rules";
 import { createGitignoreMatcher, type IgnoreFile } from "./gitignore";
 import { classifyPath } from "./path-rules";
 import { MAX_PATH_CHARS, type Skip } from "./skip-reason";
@@ -40,6 +40,8 @@ export interface FileFilter {
    * the skip, or the decoded text to index.
    */
   checkContent(path: string, bytes: Uint8Array): Promise<ContentVerdict>;
+  /** `checkContent` for many files, in order; faster per file (one secretlint pass). */
+  checkContents(files: readonly { path: string; bytes: Uint8Array }[]): Promise<ContentVerdict[]>;
 }
 
 /** Octal git mode as a string: isomorphic-git's `walk` gives numbers (0o100644), `readTree` strings. */
@@ -79,8 +81,13 @@ export function createFileFilter(o: FileFilterOptions): FileFilter {
       return null;
     },
     async checkContent(path, bytes) {
-      if (bytes.length > o.maxFileBytes) return { skip: { reason: "too_large", rule: `size>${o.maxFileBytes}` } };
-      return classifyContent(path, bytes);
+      return (await this.checkContents([{ path, bytes }]))[0];
+    },
+    async checkContents(files) {
+      const tooLarge = (bytes: Uint8Array) => bytes.length > o.maxFileBytes;
+      const rest = await classifyContents(files.filter((f) => !tooLarge(f.bytes)));
+      let next = 0;
+      return files.map((f) => (tooLarge(f.bytes) ? { skip: { reason: "too_large", rule: `size>${o.maxFileBytes}` } } : rest[next++]));
     },
   };
 }

@@ -3,9 +3,10 @@
  *
  * Talks to a running instance only over REST (base URL and token), so the same command
  * measures the local and a deployed configuration. Given a corpus it indexes it through the
- * product first (tar.gz upload). Writes JSON to `--out` and, with `--write-readme`, the
- * README's generated block for this set; `--readme-from` writes that block from a saved run's
- * JSON without running again. Options: see `USAGE` below or `--help`.
+ * product first (tar.gz upload). Writes JSON to `--out` and, with `--write-readme`, this set's
+ * generated blocks (the full tables in docs/evaluation.md and, for a default run, the README's
+ * summary: evals/lib/doc-blocks.ts); `--readme-from` writes them from a saved run's JSON without
+ * running again. Options: see `USAGE` below or `--help`.
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -16,6 +17,7 @@ import { readCorpus } from "./lib/corpus-fs.ts";
 import { indexCorpus, runRetrievalSet, type QuestionDetail } from "./lib/evaluate.ts";
 import type { InclusionRule } from "./lib/inclusion.ts";
 import { buildRetrievalReport, summarizeLocalization, type RetrievalReport } from "./lib/metrics.ts";
+import { evalBlockWrites } from "./lib/doc-blocks.ts";
 import { replaceBlock } from "./lib/readme.ts";
 import { ablationMarkdown, localizationMarkdown, multiRepoMarkdown, provenance, retrievalMarkdown, type RepoReportRow } from "./lib/report.ts";
 import { parseRetrievalSet, parseSwebench, pickInstanceIds, pickInstances, planSetRuns } from "./lib/sets.ts";
@@ -41,8 +43,8 @@ const USAGE = `npm run eval -- --set fixture|hono-50|swebench|polyglot [options]
   --instances a,b       swebench: only these instance ids (error analysis; overrides --repos/--per-repo)
   --bench-dir DIR       public sets (default ../shared/bench next to the project)
   --out FILE            JSON output (default evals/out/<set>.json)
-  --write-readme        write the README block of this run
-  --readme-from FILE    write the README block of a saved run (the JSON --out wrote; same --set and
+  --write-readme        write this run's blocks: full tables in docs/evaluation.md, summary in README.md
+  --readme-from FILE    write those blocks from a saved run (the JSON --out wrote; same --set and
                         --ablation) and exit, without running
   --commit SHA          commit the server runs, for the provenance line (default: this checkout's HEAD;
                         scripts/serve-snapshot.ts prints it)`;
@@ -76,13 +78,14 @@ if (!args.set || !["fixture", "hono-50", "swebench", "polyglot"].includes(args.s
   process.exit(2);
 }
 const setName = args.set as "fixture" | "hono-50" | "swebench" | "polyglot";
-const readmeKey = `eval:${setName}${args.ablation ? "-ablation" : ""}`;
 
-/** Replaces the README block `readmeKey` with `markdown`. */
+/** Writes this run's generated blocks (docs/evaluation.md in full, README summary). */
 function writeReadmeBlock(markdown: string): void {
-  const readmePath = join(ROOT, "README.md");
-  writeFileSync(readmePath, replaceBlock(readFileSync(readmePath, "utf8"), readmeKey, markdown, "## Evaluation"));
-  process.stderr.write(`updated README block ${readmeKey}\n`);
+  for (const b of evalBlockWrites(setName, args.ablation!, markdown)) {
+    const path = join(ROOT, b.file);
+    writeFileSync(path, replaceBlock(readFileSync(path, "utf8"), b.key, b.content, b.heading));
+    process.stderr.write(`updated ${b.file} block ${b.key}\n`);
+  }
 }
 
 if (args["readme-from"]) {

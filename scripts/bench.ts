@@ -7,12 +7,12 @@
  * and pasted bug reports, and ripgrep over the same tree in the same run, then the runtime's
  * floor (`GET /api/health` the same way); peak RSS of the
  * workerd process tree is sampled throughout. Writes JSON to bench/out/ and, with
- * `--write-readme`, the README's "Benchmarks" block.
+ * `--write-readme`, the "Benchmarks" block of docs/evaluation.md.
  *
  *   npm run bench -- [--corpus /tmp/cc-corpora/hono-28a9c12] [--base-url URL --token T]
  *                    [--commit HEAD] [--port N (default: a free one)] [--concurrency 16] [--write-readme]
  *
- * The corpus is exported outside the project first (README, "Evaluation"):
+ * The corpus is exported outside the project first (docs/evaluation.md, "Method"):
  *   node evals/export-corpora.ts --set hono-50 --out /tmp/cc-corpora --git-dir honojs/hono=<hono .git>
  */
 import { spawnSync } from "node:child_process";
@@ -22,6 +22,7 @@ import { dirname, join, resolve } from "node:path";
 import { ApiClient } from "../evals/lib/client.ts";
 import { readCorpus } from "../evals/lib/corpus-fs.ts";
 import { indexCorpus, type IndexRun } from "../evals/lib/evaluate.ts";
+import { benchBlockWrites } from "../evals/lib/doc-blocks.ts";
 import { replaceBlock } from "../evals/lib/readme.ts";
 import { listIndexedFiles } from "../evals/lib/swebench.ts";
 import { BUG_REPORTS, SHORT_QUERIES } from "./lib/bench-queries.ts";
@@ -48,7 +49,7 @@ the local runtime on a real repository.
   --repo ID             repo id to index the corpus as (default bench-corpus)
   --search-limit N      the export's search rate limits, per minute (default 1000000)
   --out FILE            JSON output (default bench/out/bench-<date>.json)
-  --write-readme        rewrite the README's "Benchmarks" block`;
+  --write-readme        rewrite the "Benchmarks" block of docs/evaluation.md`;
 
 const a = parseCli(USAGE, {
   corpus: { type: "string", default: "/tmp/cc-corpora/hono-28a9c12" },
@@ -220,7 +221,9 @@ writeFileSync(outPath, JSON.stringify({ ...result, markdown }, null, 2));
 console.log(markdown);
 log(`wrote ${outPath}`);
 if (a["write-readme"]) {
-  const readme = join(ROOT, "README.md");
-  writeFileSync(readme, replaceBlock(readFileSync(readme, "utf8"), "bench", markdown, "## Benchmarks"));
-  log("updated README block bench");
+  for (const b of benchBlockWrites(markdown)) {
+    const path = join(ROOT, b.file);
+    writeFileSync(path, replaceBlock(readFileSync(path, "utf8"), b.key, b.content, b.heading));
+    log(`updated ${b.file} block ${b.key}`);
+  }
 }

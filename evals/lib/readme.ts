@@ -1,7 +1,7 @@
 /**
  * @module evals/lib/readme
  *
- * Replaces generated blocks of the README between `<!-- KEY:start -->` and `<!-- KEY:end -->`
+ * Replaces generated blocks of a markdown file (README.md, docs/evaluation.md) between `<!-- KEY:start -->` and `<!-- KEY:end -->`
  * (e.g. `eval:fixture`, `bench`), so the numbers there are always a script's output. A block
  * whose markers are missing is appended under `heading` (created at the end when absent).
  */

@@ -1,7 +1,7 @@
 /**
  * @module evals/lib/report
  *
- * Markdown tables for the README and the terminal. Percentages with one decimal, MRR and
+ * Markdown tables for docs/evaluation.md, the README summary and the terminal. Percentages with one decimal, MRR and
  * nDCG with three, latencies in whole ms.
  */
 import type { LocalizationSummary, RetrievalReport, RetrievalSummary } from "./metrics.ts";

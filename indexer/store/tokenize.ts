@@ -25,7 +25,7 @@ const CJK_RUN_RE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Scri
  * Words dropped from natural-language queries (never from the index): English function words
  * (the NLTK English stop list, which follows the SMART list's core), question fillers, and words
  * every question about code uses. Natural-language words are rare in code, so BM25 gives these
- * a high IDF they do not deserve (measured in README "Retrieval": "s", "re", "already",
+ * a high IDF they do not deserve (measured in docs/ranking.md, "Query terms": "s", "re", "already",
  * "another" outranked the words that named the code).
  */
 const QUERY_STOP_WORDS = new Set(

@@ -1,7 +1,7 @@
 /**
  * @module scripts/lib/bench-report
  *
- * The shape of `npm run bench` results and their markdown (README "Benchmarks" block).
+ * The shape of `npm run bench` results and their markdown (the "Benchmarks" block of docs/evaluation.md).
  */
 import { table } from "../../evals/lib/report.ts";
 import type { LatencySummary } from "./load.ts";
@@ -55,7 +55,7 @@ const s1 = (ms: number) => (ms / 1000).toFixed(2);
 const r0 = (x: number) => (Number.isFinite(x) ? x.toFixed(0) : "n/a");
 const r1 = (x: number) => (Number.isFinite(x) ? x.toFixed(1) : "n/a");
 
-/** Markdown for the README: index table, latency table, memory line, provenance. */
+/** Markdown for docs/evaluation.md: index table, latency table, memory line, provenance. */
 export function benchMarkdown(r: BenchResult): string {
   const { cold, unchanged, oneChanged, indexedFiles, indexedLines } = r.index;
   const stages = (run: IndexStageRun) => Object.entries(run.stageMs).map(([k, v]) => `${k} ${s1(v)} s`).join(", ");

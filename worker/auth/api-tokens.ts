@@ -18,7 +18,7 @@ import { randomToken, sha256Hex } from "./crypto";
 export const API_TOKEN_PREFIX = "ccp_";
 /** `last_used_at` is written at most this often per token, to keep reads cheap (ms). */
 export const LAST_USED_RESOLUTION_MS = 60_000;
-/** How long an isolate trusts a verified token without reading D1 again (ms); README, "Authentication". */
+/** How long an isolate trusts a verified token without reading D1 again (ms); docs/auth.md, "API tokens for scripts". */
 export const API_TOKEN_CACHE_MS = 5_000;
 /** Most tokens remembered per isolate (the map is cleared when it would grow past this). */
 const API_TOKEN_CACHE_MAX = 1_000;

@@ -12,9 +12,6 @@ import { verifyApiToken, type ApiTokenRejection } from "./api-tokens";
 import type { AuthConfig } from "./config";
 import { timingSafeEqualText } from "./crypto";
 
-/** Every scope, in the order they are shown. */
-export const ALL_SCOPES: readonly Scope[] = ["search", "index", "admin"];
-
 /** Roles an upstream login maps to. `reader` searches; `admin` also indexes and manages tokens. */
 export type Role = "reader" | "admin";
 

@@ -77,7 +77,7 @@ export async function checkSearchRate(env: Env, caller: Caller, request: Request
   return { ok: true };
 }
 
-/** Paths counted as searches: `/search`, `/ask` and anything below them, under /api. */
+/** Paths counted as searches: `/search` and anything below it under /api; `/ask` is reserved for the ask endpoint (not routed yet). */
 export function isSearchPath(pathname: string): boolean {
   return /\/(search|ask)(\/|$)/.test(pathname);
 }

@@ -37,7 +37,7 @@ const TEST_PATH_RE = new RegExp(`^(?:${TEST_PATH_GLOBS.map(globToRegExpSource).j
  * Words one of which every test path contains: each glob of TEST_PATH_GLOBS has one in its
  * literal text. A path without any is no test, which a few substring checks decide before the
  * globs run, in SQL as in isTestPath: the test filter was half the CPU of a short query's BM25
- * statement (every matching chunk ran all the GLOBs; profile, README "Known limits").
+ * statement (every matching chunk ran all the GLOBs; profile, docs/experiments/round-12.md).
  */
 export const TEST_PATH_WORDS = ["test", "Test", "spec"];
 /** Whether the shortcut holds: every glob has one of TEST_PATH_WORDS in a literal part (no `[...]` classes). */

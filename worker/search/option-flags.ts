@@ -21,7 +21,7 @@ export const MAX_OPTION_FLAGS = 8;
 
 /**
  * Multiplier of the scores of the chunks of a file that declares an option the query names. On
- * a 55-instance SWE-bench Lite dev sample (README "Retrieval", round 8), 1 / 2 / 3 gave Acc@5
+ * a 55-instance SWE-bench Lite dev sample (docs/experiments/round-08.md), 1 / 2 / 3 gave Acc@5
  * 80.0 / 83.6 / 83.6 (two pytest instances naming `--fixtures` and `--collect-only` from #8 and
  * #7 to #1; one sphinx instance naming `sphinx-quickstart` options from #2 to #3).
  */

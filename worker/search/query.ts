@@ -276,7 +276,7 @@ const HYPHENATED_RE = /(?<![\w-])\p{L}{2,}(?:-\p{L}{2,}){1,2}(?![\w-])/gu;
  * The hyphenated words of `text` joined and lowercased (`re-writer` -> `rewriter`,
  * `import-mode` -> `importmode`): reports write a compound the way English does, and code names
  * it as one identifier (`AssertionRewriter`, `ImportMode`). Only for reports: in a question,
- * header names (`Content-Length`) joined pulled other chunks up (README "Retrieval", round 7).
+ * header names (`Content-Length`) joined pulled other chunks up (docs/experiments/round-07.md).
  */
 export function hyphenJoined(text: string): string[] {
   return [...new Set((text.match(HYPHENATED_RE) ?? []).map((w) => w.replace(/-/g, "").toLowerCase()))];

@@ -5,8 +5,9 @@
  * channels of the mode for each repo (concurrently, each repo isolated with
  * `Promise.allSettled`), merges each channel's lists over the union of the repos (by channel
  * score, `mergeChannelLists`) and fuses them by RRF, reranks the fused head, applies the
- * per-file cap, builds bounded snippets and the confidence gate. The only module of
- * worker/search that touches bindings.
+ * per-file cap, builds bounded snippets and the confidence gate. It wires the bindings (D1
+ * through `coalescingD1`, the embedder, the vector store) into the channels and lookups; those
+ * run SQL themselves (channels/*, chunk-rows, stack-trace, error-messages, option-flags).
  *
  * A query with no searchable words (only punctuation, emoji, stop words or 1-character tokens)
  * returns no results with confidence `low` and the reason, without running any channel.
@@ -91,7 +92,7 @@ export const CHANNEL_WEIGHTS: Record<ChannelName, number> = { bm25: 1, vector: 0
  * RRF weights that replace CHANNEL_WEIGHTS for a pasted bug report. A report's code (`uniq(f)`,
  * `Prefix(milli, ...)`) names the functions it calls, and their definitions are where the fix
  * usually is; a question names few identifiers and its symbol hits are weaker evidence. Measured
- * on a 48-instance SWE-bench Lite dev sample (README "Retrieval", round 6): symbol 0.25 (before
+ * on a 48-instance SWE-bench Lite dev sample (docs/experiments/round-06.md): symbol 0.25 (before
  * the symbol channel's report order) / 0.5 / 1 / 2 gave Acc@5 60.4 / 64.6 / 66.7 / 68.8 and Acc@1
  * 39.6 / 39.6 / 43.8 / 35.4.
  */

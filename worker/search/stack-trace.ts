@@ -28,7 +28,7 @@ export const MAX_LOOKUP_FRAMES = 16;
 
 /**
  * Multiplier of the scores of the chunks of the file named by the innermost frame that is in
- * the repo. On a 55-instance SWE-bench Lite dev sample (README "Retrieval", round 8), 1 / 1.5 /
+ * the repo. On a 55-instance SWE-bench Lite dev sample (docs/experiments/round-08.md), 1 / 1.5 /
  * 2 / 3 gave Acc@1 47.3 / 49.1 / 54.5 / 54.5 and Acc@5 78.2 / 80.0 / 80.0 / 80.0.
  */
 export const TRACE_PRIOR = 2;

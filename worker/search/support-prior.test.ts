@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { applySupportPrior, askedSupportKinds, isSupportPath, supportKind, SUPPORT_PRIOR } from "./support-prior";
+import { applySupportPrior, askedSupportKinds, supportKind, SUPPORT_PRIOR } from "./support-prior";
 
-describe("isSupportPath", () => {
+describe("supportKind: whether a path is a supporting file", () => {
   it.each([
     ["examples/pairgrid_dotplot.py", true], ["doc/usage/extensions/example_numpy.py", true], ["docs/index.rst", true],
     ["asv_bench/benchmarks/dataset_io.py", true], ["src/flask/app.py", false], ["sympy/printing/latex.py", false],
@@ -9,7 +9,7 @@ describe("isSupportPath", () => {
     [".github/ISSUE_TEMPLATE/bug-report.yml", true], ["src/changes.py", false], ["lib/history.py", false], ["src/history/store.ts", false],
     ["bench/skip.py", true], ["benches/parse.rs", true], ["src/benchmark.ts", false],
     ["sphinx/ext/napoleon/docstring.py", false], ["lib/documentation.ts", false], ["docs", false], ["src/docs.ts", false],
-  ])("%s -> %s", (p, want) => expect(isSupportPath(p)).toBe(want));
+  ])("%s -> %s", (p, want) => expect(supportKind(p) !== null).toBe(want));
 });
 
 describe("supportKind", () => {

@@ -66,11 +66,6 @@ function pathKind(path: string): SupportKind | null {
   return null;
 }
 
-/** Whether `path` is a supporting file of any kind (supportKind). */
-export function isSupportPath(path: string): boolean {
-  return supportKind(path) !== null;
-}
-
 /** The kinds of supporting file a question names (`"Which example shows ..."` -> examples). */
 export function askedSupportKinds(question: string): Set<SupportKind> {
   const text = question.replace(/\bfor (?:example|instance)\b/gi, " ");

@@ -29,14 +29,13 @@ export const REPO_ID_RULE = "1-64 characters of a-z, 0-9, '.', '_' or '-', start
 /** Largest archive upload (compressed bytes). The expanded size is capped by the archive reader. */
 export const ARCHIVE_MAX_UPLOAD_BYTES = 64 * 1024 * 1024;
 
-/** Input of `registerRepo` (`POST /api/repos`, MCP `add_repo`). */
+/** Input of `registerRepo` (`POST /api/repos`; there is no MCP tool that adds a repo). */
 export const registerRepoInput = z.object({
   url: z.string().min(1).max(2048).describe("http(s) git URL, e.g. https://github.com/honojs/hono.git"),
   ref: z.string().min(1).max(255).optional().describe("Branch, tag or commit SHA; default: the remote's HEAD."),
   name: z.string().min(1).max(64).optional().describe("Repo id to use; default: derived from the URL (its last path segment)."),
   token: z.string().min(1).max(1024).optional().describe("Access token for a private repository (sent as HTTP basic auth; stored only in the repo's coordinator)."),
 });
-export type RegisterRepoInput = z.infer<typeof registerRepoInput>;
 
 /** Input naming one repo. */
 export const repoIdInput = z.object({ repo: z.string().min(1).max(64).describe('Repo id, e.g. "hono".') });
@@ -46,7 +45,6 @@ export const refreshRepoInput = repoIdInput.extend({
   ref: z.string().min(1).max(255).optional().describe("Index this ref from now on instead of the current one."),
   token: z.string().min(1).max(1024).optional().describe("Replaces the stored access token."),
 });
-export type RefreshRepoInput = z.infer<typeof refreshRepoInput>;
 
 /** Status of a repo, as `GET /api/repos/{id}` returns it. Times in ms since epoch. */
 export interface RepoStatus {

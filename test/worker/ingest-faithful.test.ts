@@ -10,6 +10,7 @@ import { describe, expect, it } from "vitest";
 import { esbuildBundle, largeJsonSchema, shiftJisPython, utf16, webpackBundle } from "../fixtures/messy-trees";
 import { plantedSecrets } from "../fixtures/planted-secrets";
 import { api } from "../helpers";
+import { call, connect, text } from "./mcp-client";
 import { waitForJob } from "./ingest-helpers";
 
 type Page = { repo: string; commit: string | null; reason: string | null; total: number; offset: number; nextOffset: number | null; files: { path: string; reason: string; rule: string }[] };
@@ -131,5 +132,8 @@ describe("encodings, generated code, long paths", () => {
     const bad = await api("/api/repos/skip-pages/skipped?reason=nope");
     expect(bad.status).toBe(400);
     expect((await api("/api/repos/no-such-repo/skipped")).status).toBe(404);
+    // The MCP status tool points at the listing.
+    const status = await call(await connect(), "get_index_status", { repo: "skip-pages" });
+    expect(text(status)).toMatch(/Skipped files with path, reason and rule: GET \/api\/repos\/skip-pages\/skipped\?reason=/);
   });
 });

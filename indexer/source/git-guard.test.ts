@@ -52,7 +52,7 @@ describe("checkRemote over the guarded transport", () => {
     const url = `${base()}/redirect/${encodeURIComponent("http://169.254.169.254/latest/meta-data")}`;
     const r = await codeAndMessage(checkRemote({ url, limits: local }));
     expect(r.code).toBe("invalid_input");
-    expect(r.message).toMatch(/redirected to 169\.254\.169\.254 is a link-local address/);
+    expect(r.message).toMatch(/leads to 169\.254\.169\.254, a link-local address \(directly or by a redirect\)/);
   });
 
   it("a redirect to loopback is refused when loopback is not allowed (production)", async () => {

@@ -96,7 +96,7 @@ export function noRepositoryAt(url: string): CodeSearchError {
 export function gitError(err: unknown, url: string): CodeSearchError {
   if (err instanceof CodeSearchError) return err;
   if (err instanceof GitTransportError && err.kind === "refused_host") {
-    return new CodeSearchError("invalid_input", `${url} redirected to ${err.detail}; use the repository's final public URL.`);
+    return new CodeSearchError("invalid_input", `${url} leads to ${err.detail} (directly or by a redirect), which this server does not fetch from; use the repository's public URL.`);
   }
   const e = err as { code?: string; data?: { statusCode?: number }; message?: string };
   const status = e.data?.statusCode;

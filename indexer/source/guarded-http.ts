@@ -55,7 +55,7 @@ export class GitTransportError extends Error {
 function checkHop(url: URL, limits: TransportLimits): void {
   if (!isFetchableUrl(url, limits)) {
     const cls = classifyHost(url.hostname);
-    throw new GitTransportError("refused_host", `${url.host} is ${describeHostClass(cls)}, which this server does not fetch from`);
+    throw new GitTransportError("refused_host", `${url.host}, ${describeHostClass(cls)}`);
   }
 }
 

@@ -13,6 +13,7 @@ import type { RepoPackage } from "../../indexer/store/contract";
 import { createVectorStore } from "../../indexer/store/vectors";
 import { CodeSearchError } from "../../kernel/errors";
 import { coalescingD1 } from "../search/d1-coalesce";
+import { normalizePathFilter } from "../search/path-filter";
 import { DEFAULT_FILE_CAP, runSearch, type RepoTarget } from "../search/searcher";
 import type { SearchResponse } from "../search/types";
 import { canSee, requireScope, type ServiceContext } from "./context";
@@ -41,9 +42,15 @@ export const searchInput = z.object({
     .refine((l) => KNOWN_LANGUAGES.includes(l), { message: `unknown language; use one of ${KNOWN_LANGUAGES.join(", ")}` })
     .optional()
     .describe('Only chunks of this language, e.g. "typescript".'),
-  path_prefix: z.string().min(1).max(1024).optional().describe('Only paths starting with this, e.g. "src/router/".'),
+  path_prefix: z
+    .string()
+    .min(1)
+    .max(1024)
+    .optional()
+    .describe('Only paths starting with this, e.g. "src/router/" (./src/, /src/ and src\\ mean the same), or matching a glob, e.g. "src/**/*.ts", "*.{ts,tsx}".'),
   include_tests: z.boolean().optional().describe("Include test files. Default: only when the query mentions tests."),
   per_file_cap: z.number().int().min(0).max(SEARCH_MAX_K).default(DEFAULT_FILE_CAP).describe("Most results per file before other files (default 2; a file's further results only fill a page the other files cannot; 0 = no cap)."),
+  explain: z.boolean().optional().describe("Explain each result's rank: its rank in each channel, the fused score and each ranking stage's factor (docs/ranking.md)."),
   channels: z.array(z.enum(["bm25", "vector", "symbol", "path"])).min(1).max(4).optional().describe("Run exactly these channels (overrides mode; for evaluations)."),
 });
 export type SearchInput = z.input<typeof searchInput>;
@@ -105,6 +112,13 @@ function withQueryAlias(raw: SearchInput & { query?: unknown }): SearchInput {
   const { query, ...rest } = raw;
   if (rest.q !== undefined && rest.q !== "" && rest.q !== query) throw new CodeSearchError("invalid_input", "q: pass the query text as q or as query, not both.");
   return { ...rest, q: query as string };
+}
+
+/** `path_prefix` as the searcher's filters: a normalized prefix or a glob (worker/search/path-filter.ts). */
+function pathFilters(raw: string | undefined): { pathPrefix?: string; pathGlob?: string } {
+  const f = raw === undefined ? null : normalizePathFilter(raw);
+  if (!f) return {};
+  return f.kind === "prefix" ? { pathPrefix: f.prefix } : { pathGlob: f.glob };
 }
 
 /**
@@ -169,9 +183,10 @@ export async function search(ctx: ServiceContext, raw: SearchInput): Promise<Sea
   const response = await runSearch(deps, ready, input.q, {
     k: input.k,
     mode: input.mode,
-    filters: { language: input.language, pathPrefix: input.path_prefix, includeTests: input.include_tests },
+    filters: { language: input.language, ...pathFilters(input.path_prefix), includeTests: input.include_tests },
     fileCap: input.per_file_cap,
     channels: input.channels,
+    explain: input.explain,
   }, expected);
   for (const r of notReady) response.stats.failedRepos.push({ repo: r.id, error: `index_not_ready: status ${r.status}` });
   return response;

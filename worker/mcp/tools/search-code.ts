@@ -41,6 +41,8 @@ export const searchHitSchema = z.object({
   snippet: z.string(),
   snippetTruncated: z.boolean(),
   chunkId: z.string(),
+  /** With `explain: true`: channel ranks, fused score, each ranking stage's factor. */
+  explain: z.object({ ranks: channelRanks, fused: z.number(), stages: z.array(z.object({ stage: z.string(), factor: z.number() })) }).optional(),
 });
 
 /** The confidence block of a search. */

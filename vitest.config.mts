@@ -9,7 +9,7 @@ export default defineConfig({
     cloudflareTest({
       wrangler: { configPath: "./wrangler.toml" },
       miniflare: {
-        bindings: { TEST_MIGRATIONS: migrations, ADMIN_TOKEN: "test-admin-token" },
+        bindings: { TEST_MIGRATIONS: migrations, ADMIN_TOKEN: "test-admin-token", ALLOW_LOOPBACK_GIT_URLS: "true" },
       },
     }),
   ],

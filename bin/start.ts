@@ -84,7 +84,7 @@ async function main(): Promise<void> {
   await runWrangler(["d1", "migrations", "apply", "DB", "--local", "--persist-to", PERSIST_DIR]);
 
   process.stderr.write(`Starting wrangler dev on ${base} (log: ${WRANGLER_LOG_FILE}) ...\n`);
-  server = startDevServer({ port, persistTo: PERSIST_DIR, logFile: WRANGLER_LOG_FILE, vars: { ADMIN_TOKEN: token }, envFile: DEV_VARS_FILE, includeProjectDevVars: true });
+  server = startDevServer({ port, persistTo: PERSIST_DIR, logFile: WRANGLER_LOG_FILE, vars: { ADMIN_TOKEN: token, ALLOW_LOOPBACK_GIT_URLS: "true" }, envFile: DEV_VARS_FILE, includeProjectDevVars: true });
   server.child.on("exit", (code) => {
     if (stopping) return;
     console.error(`\nwrangler dev exited (code ${code}); see ${WRANGLER_LOG_FILE}.`);

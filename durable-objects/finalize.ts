@@ -7,10 +7,10 @@
 import { createVectorStore } from "../indexer/store/vectors";
 import { ownPackages, ROOT_MANIFEST_PATHS, workspaceManifestPaths } from "../indexer/own-packages";
 import type { RepoPackage } from "../indexer/store/contract";
-import { activateSnapshot, collectGarbage, getRepoEmbedding, listKnownFileIds, readFileTexts } from "../indexer/store/d1/snapshots";
+import { activateSnapshot, collectGarbage, getRepoEmbedding, listKnownFileIds, listSkippedFiles, readFileTexts } from "../indexer/store/d1/snapshots";
 import type { SourceSnapshot } from "../indexer/source/snapshot";
 import { loadConfig, type Env } from "../kernel/env";
-import { addMember } from "./ledger";
+import { addMember, addSkipped, type SkippedFile } from "./ledger";
 import { planSnapshot, type PlanResult } from "./plan";
 
 /** The repo's active snapshot and whether its vectors were built by the configured model. */
@@ -50,6 +50,8 @@ export async function planUnchanged(
 ): Promise<PlanResult> {
   const { results } = await env.DB.prepare("SELECT path, file_id FROM snapshot_files WHERE repo = ? AND commit_sha = ?").bind(repo, commit).all<{ path: string; file_id: string }>();
   for (const r of results) addMember(sql, jobId, r.path, r.file_id);
+  // The activation rewrites the snapshot's skipped rows: carry the recorded ones over.
+  for (const f of await listSkippedFiles(env.DB, repo, commit)) addSkipped(sql, jobId, f);
   return { commit, filesTotal: previous?.filesTotal ?? results.length, filesQueued: 0, unchanged: results.length, batches: 0, skipped: previous?.skipped ?? {} };
 }
 
@@ -67,13 +69,13 @@ async function snapshotPackages(db: D1Database, repo: string, members: { path: s
 }
 
 /**
- * Completes a job: reads the packages the snapshot publishes, writes its membership and
- * packages and flips `repos.active_commit` (one D1 transaction), then deletes what no snapshot
- * references. `now` (ms) is the snapshot's `indexedAt`. Idempotent; safe to retry.
+ * Completes a job: reads the packages the snapshot publishes, writes its membership, packages
+ * and skipped files and flips `repos.active_commit` (one D1 transaction), then deletes what no
+ * snapshot references. `now` (ms) is the snapshot's `indexedAt`. Idempotent; safe to retry.
  */
-export async function finalizeJob(env: Env, repo: string, commit: string, members: { path: string; fileId: string }[], now: number): Promise<void> {
+export async function finalizeJob(env: Env, repo: string, commit: string, members: { path: string; fileId: string }[], now: number, skipped: SkippedFile[] = []): Promise<void> {
   const config = loadConfig(env);
   const packages = await snapshotPackages(env.DB, repo, members);
-  await activateSnapshot(env.DB, { repo, commit, members, packages, embeddingModel: config.embeddingModel, embeddingDims: config.embeddingDimensions, now });
+  await activateSnapshot(env.DB, { repo, commit, members, packages, skipped, embeddingModel: config.embeddingModel, embeddingDims: config.embeddingDimensions, now });
   await collectGarbage(env.DB, createVectorStore(env, config), repo, commit);
 }

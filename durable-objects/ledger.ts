@@ -9,6 +9,8 @@
  *   carries ids (Queues: 128 KB per message; DO SQLite: 2 MB per row, above MAX_FILE_BYTES).
  * - `members`: the new snapshot's (path, file id) pairs as they become known; written to D1
  *   `snapshot_files` when the job completes.
+ * - `skipped`: the new snapshot's skipped files (path, reason, rule); written to D1
+ *   `skipped_files` when the job completes.
  *
  * All functions take the DO's `SqlStorage` and are synchronous (DO SQLite is).
  */
@@ -44,6 +46,7 @@ export function migrateLedger(sql: SqlStorage): void {
       file_id TEXT NOT NULL, bytes BLOB NOT NULL, PRIMARY KEY (job_id, path));
     CREATE INDEX IF NOT EXISTS staged_by_batch ON staged (job_id, batch_id);
     CREATE TABLE IF NOT EXISTS members (job_id TEXT NOT NULL, path TEXT NOT NULL, file_id TEXT NOT NULL, PRIMARY KEY (job_id, path));
+    CREATE TABLE IF NOT EXISTS skipped (job_id TEXT NOT NULL, path TEXT NOT NULL, reason TEXT NOT NULL, rule TEXT NOT NULL, PRIMARY KEY (job_id, path));
   `);
 }
 
@@ -138,12 +141,31 @@ export function listMembers(sql: SqlStorage, jobId: string): { path: string; fil
     .map((r) => ({ path: r.path, fileId: r.file_id }));
 }
 
-/** Drops everything of jobs other than `keepJobId` (ledger, staging, members). */
-export function clearJobsExcept(sql: SqlStorage, keepJobId: string | null): void {
-  for (const table of ["batches", "staged", "members"]) sql.exec(`DELETE FROM ${table} WHERE job_id IS NOT ?`, keepJobId);
+/** A skipped file of the job's snapshot. */
+export interface SkippedFile {
+  path: string;
+  reason: string;
+  rule: string;
 }
 
-/** Drops a finished job's ledger, staging and members. */
+/** Records that `path` is skipped in the job's new snapshot. */
+export function addSkipped(sql: SqlStorage, jobId: string, f: SkippedFile): void {
+  sql.exec("INSERT OR REPLACE INTO skipped (job_id, path, reason, rule) VALUES (?, ?, ?, ?)", jobId, f.path, f.reason, f.rule);
+}
+
+/** The job's skipped files, sorted by path. */
+export function listSkipped(sql: SqlStorage, jobId: string): SkippedFile[] {
+  return sql.exec<{ path: string; reason: string; rule: string }>("SELECT path, reason, rule FROM skipped WHERE job_id = ? ORDER BY path", jobId).toArray();
+}
+
+const JOB_TABLES = ["batches", "staged", "members", "skipped"];
+
+/** Drops everything of jobs other than `keepJobId` (ledger, staging, members, skips). */
+export function clearJobsExcept(sql: SqlStorage, keepJobId: string | null): void {
+  for (const table of JOB_TABLES) sql.exec(`DELETE FROM ${table} WHERE job_id IS NOT ?`, keepJobId);
+}
+
+/** Drops a finished job's ledger, staging, members and skips. */
 export function clearJob(sql: SqlStorage, jobId: string): void {
-  for (const table of ["batches", "staged", "members"]) sql.exec(`DELETE FROM ${table} WHERE job_id = ?`, jobId);
+  for (const table of JOB_TABLES) sql.exec(`DELETE FROM ${table} WHERE job_id = ?`, jobId);
 }

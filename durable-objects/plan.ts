@@ -7,15 +7,19 @@
  * file costs a queue message, so a skipped file is never staged nor sent.
  */
 import { fileId } from "../indexer/store/contract";
-import { createFileFilter, type IgnoreFile } from "../indexer/filter";
+import { createFileFilter, type IgnoreFile, type Skip } from "../indexer/filter";
 import type { SourceSnapshot } from "../indexer/source/snapshot";
 import type { JobEvent } from "./job-state";
-import { addBatch, addMember, stageFile } from "./ledger";
+import { addBatch, addMember, addSkipped, stageFile } from "./ledger";
 
 /** Most files per batch: one consumer call chunks, embeds and writes them in one go. */
 export const BATCH_MAX_FILES = 40;
 /** Most staged bytes per batch: bounds consumer memory and the RPC that hands the batch over. */
 export const BATCH_MAX_BYTES = 2 * 1024 * 1024;
+
+/** Files, and bytes, whose content is checked together (one secretlint pass; bounds memory). */
+const CONTENT_GROUP_FILES = 64;
+const CONTENT_GROUP_BYTES = 1024 * 1024;
 
 /** Inputs of `planSnapshot`. */
 export interface PlanOptions {
@@ -40,14 +44,19 @@ function basename(path: string): string {
 export async function planSnapshot(sql: SqlStorage, snapshot: SourceSnapshot, o: PlanOptions): Promise<PlanResult> {
   const decoder = new TextDecoder();
   const ignoreFiles: IgnoreFile[] = [];
-  for (const e of snapshot.entries) {
+  // Git ignores untracked files only: in a tree of tracked files no .gitignore applies.
+  for (const e of snapshot.tracked ? [] : snapshot.entries) {
     if (basename(e.path) === ".gitignore" && (e.mode === "100644" || e.mode === "100755")) {
       ignoreFiles.push({ path: e.path, content: decoder.decode(await snapshot.readBlob(e.blobSha)) });
     }
   }
   const filter = createFileFilter({ maxFileBytes: o.maxFileBytes, ignoreFiles, paths: snapshot.entries.map((e) => e.path) });
   const skipped: Record<string, number> = {};
-  const skip = (reason: string) => (skipped[reason] = (skipped[reason] ?? 0) + 1);
+  const skip = (path: string, s: Skip) => {
+    skipped[s.reason] = (skipped[s.reason] ?? 0) + 1;
+    addSkipped(sql, o.jobId, { path, reason: s.reason, rule: s.rule });
+  };
+  const encoder = new TextEncoder();
   let unchanged = 0;
   let queued = 0;
   let batchId = 0;
@@ -60,10 +69,31 @@ export async function planSnapshot(sql: SqlStorage, snapshot: SourceSnapshot, o:
     batchFiles = 0;
     batchBytes = 0;
   };
+  // Content checks run over groups of files: secretlint scans a group in one pass (secret-scan.ts).
+  let group: { path: string; blobSha: string; id: string; raw: Uint8Array }[] = [];
+  let groupBytes = 0;
+  const flushGroup = async () => {
+    const verdicts = await filter.checkContents(group.map((g) => ({ path: g.path, bytes: g.raw })));
+    group.forEach((g, i) => {
+      const verdict = verdicts[i];
+      if ("skip" in verdict) return skip(g.path, verdict.skip);
+      // The consumer decodes staged bytes as UTF-8: hand it the decoded text (BOM gone, UTF-16
+      // and legacy encodings converted); plain UTF-8 files go as they are.
+      const plain = verdict.encoding === "utf-8" && !(g.raw[0] === 0xef && g.raw[1] === 0xbb && g.raw[2] === 0xbf);
+      const bytes = plain ? g.raw : encoder.encode(verdict.text);
+      if (batchFiles > 0 && (batchFiles >= BATCH_MAX_FILES || batchBytes + bytes.byteLength > BATCH_MAX_BYTES)) closeBatch();
+      stageFile(sql, o.jobId, batchId, { path: g.path, blobSha: g.blobSha, fileId: g.id, bytes });
+      batchFiles += 1;
+      batchBytes += bytes.byteLength;
+      queued += 1;
+    });
+    group = [];
+    groupBytes = 0;
+  };
   for (const e of snapshot.entries) {
     const byEntry = filter.checkEntry({ path: e.path, mode: e.mode, size: e.size ?? 0 });
     if (byEntry) {
-      skip(byEntry);
+      skip(e.path, byEntry);
       continue;
     }
     const id = await fileId(o.repo, e.path, e.blobSha);
@@ -72,18 +102,12 @@ export async function planSnapshot(sql: SqlStorage, snapshot: SourceSnapshot, o:
       unchanged += 1;
       continue;
     }
-    const bytes = await snapshot.readBlob(e.blobSha);
-    const byContent = filter.checkContent(e.path, bytes);
-    if (byContent) {
-      skip(byContent);
-      continue;
-    }
-    if (batchFiles > 0 && (batchFiles >= BATCH_MAX_FILES || batchBytes + bytes.byteLength > BATCH_MAX_BYTES)) closeBatch();
-    stageFile(sql, o.jobId, batchId, { path: e.path, blobSha: e.blobSha, fileId: id, bytes });
-    batchFiles += 1;
-    batchBytes += bytes.byteLength;
-    queued += 1;
+    const raw = await snapshot.readBlob(e.blobSha);
+    group.push({ path: e.path, blobSha: e.blobSha, id, raw });
+    groupBytes += raw.byteLength;
+    if (group.length >= CONTENT_GROUP_FILES || groupBytes >= CONTENT_GROUP_BYTES) await flushGroup();
   }
+  await flushGroup();
   closeBatch();
   return { commit: snapshot.commit, filesTotal: snapshot.entries.length, filesQueued: queued, unchanged, batches: batchId, skipped };
 }

@@ -127,7 +127,8 @@ export class RepoCoordinator extends DurableObject<Env> implements RepoCoordinat
    * call), then creates the D1 repo row if absent, plans and enqueues. Nothing is created or
    * replaced before the archive proved valid, so a rejected upload leaves the repo as it was.
    * The body arrives as a stream (RPC messages are size-limited) and is read up to `maxBytes`.
-   * `strip` is the archive's top-folder rule (archive-paths.ts). Errors come back as values,
+   * `strip` is the archive's top-folder rule (archive-paths.ts); `tracked` says the client listed
+   * the files with git, so `.gitignore` is not applied again. Errors come back as values,
    * since RPC keeps only an error's message: `index_not_ready` (a job runs or another upload is
    * being read), `payload_too_large`, `archive_invalid`, `invalid_input` (the id is a git repo).
    */
@@ -136,6 +137,7 @@ export class RepoCoordinator extends DurableObject<Env> implements RepoCoordinat
     body: ReadableStream<Uint8Array>,
     maxBytes: number,
     strip: StripOption = "auto",
+    tracked = false,
   ): Promise<JobState | { error: { code: ErrorCode; message: string } }> {
     const running = this.#job();
     if (this.#receiving || (running && isActive(running))) {
@@ -148,7 +150,7 @@ export class RepoCoordinator extends DurableObject<Env> implements RepoCoordinat
     let snapshot: SourceSnapshot;
     try {
       const bytes = await readLimited(body, maxBytes);
-      snapshot = await archiveSnapshot(bytes, { maxFileBytes: loadConfig(this.env).maxFileBytes }, strip);
+      snapshot = { ...(await archiveSnapshot(bytes, { maxFileBytes: loadConfig(this.env).maxFileBytes }, strip)), tracked };
       const kind = await claimArchiveRepo(this.env.DB, settings.repo, this.clock.now());
       if (kind !== "archive") {
         return { error: { code: "invalid_input", message: `Repo "${settings.repo}" is a git repo; use POST /api/repos/${settings.repo}/refresh, or upload under another id.` } };
@@ -311,7 +313,8 @@ export class RepoCoordinator extends DurableObject<Env> implements RepoCoordinat
   /** The git source of stored settings, with the token opened. */
   async #sourceOf(settings: RepoSettings): Promise<GitSourceOptions> {
     const token = settings.tokenSealed ? await openSecret(secretKeyMaterial(this.env), TOKEN_PURPOSE, settings.repo, settings.tokenSealed) : settings.token;
-    return { url: settings.url!, ref: settings.ref ?? undefined, token, username: settings.username, authScheme: settings.authScheme };
+    const limits = { allowLoopback: loadConfig(this.env).allowLoopbackGitUrls };
+    return { url: settings.url!, ref: settings.ref ?? undefined, token, username: settings.username, authScheme: settings.authScheme, limits };
   }
 
   /** Fetches the job's ref (or sees the active commit is current) and plans the job. */
@@ -437,7 +440,7 @@ export class RepoCoordinator extends DurableObject<Env> implements RepoCoordinat
     this.#finalizing ??= (async () => {
       try {
         const settings = ledger.getValue<RepoSettings>(this.#sql, REPO_KEY)!;
-        await finalizeJob(this.env, settings.repo, job.commit!, ledger.listMembers(this.#sql, job.jobId), this.clock.now());
+        await finalizeJob(this.env, settings.repo, job.commit!, ledger.listMembers(this.#sql, job.jobId), this.clock.now(), ledger.listSkipped(this.#sql, job.jobId));
         if (this.#job()?.jobId !== job.jobId) return;
         const ready = await this.#apply({ type: "finalized" });
         ledger.clearJob(this.#sql, job.jobId);

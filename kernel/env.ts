@@ -21,6 +21,8 @@ export interface Env {
   EMBEDDING_DIMENSIONS?: string;
   VECTOR_STORE?: string;
   MAX_FILE_BYTES?: string;
+  /** "true" lets git URLs point at loopback hosts (local mode; `npm start` and the tests set it, production never). */
+  ALLOW_LOOPBACK_GIT_URLS?: string;
   AUTH_PROVIDER?: string;
   /** Default seconds between scheduled ref checks of a repo (worker/schedule/due.ts); 0 disables them. */
   POLL_INTERVAL_SECONDS?: string;
@@ -74,6 +76,8 @@ export interface Config {
   embeddingDimensions: number;
   vectorStore: "local" | "vectorize";
   maxFileBytes: number;
+  /** `ALLOW_LOOPBACK_GIT_URLS`: git URLs may point at loopback (127.0.0.0/8, ::1, localhost). Default false. */
+  allowLoopbackGitUrls: boolean;
   generation: GenerationConfig;
 }
 
@@ -116,6 +120,7 @@ export function loadConfig(env: Env): Config {
     embeddingDimensions: positiveInt("EMBEDDING_DIMENSIONS", env.EMBEDDING_DIMENSIONS, 384),
     vectorStore: oneOf("VECTOR_STORE", env.VECTOR_STORE, ["local", "vectorize"] as const, "local"),
     maxFileBytes: positiveInt("MAX_FILE_BYTES", env.MAX_FILE_BYTES, 1024 * 1024),
+    allowLoopbackGitUrls: oneOf("ALLOW_LOOPBACK_GIT_URLS", env.ALLOW_LOOPBACK_GIT_URLS || "false", ["true", "false"] as const, "false") === "true",
     generation: {
       provider: oneOf("GENERATION_PROVIDER", env.GENERATION_PROVIDER || undefined, ["auto", "anthropic", "workers-ai"] as const, "auto"),
       model: env.GENERATION_MODEL ?? "",

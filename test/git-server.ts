@@ -21,6 +21,11 @@
  *   as revoking a token does.
  * - `GET /_control/repos/<name>/log` lists the git requests it served (`{path, kind}`), so a
  *   test can tell an ls-remote (`info/refs` only) from a fetch (`upload-pack`).
+ * Hostile routes for the outbound guard's tests (indexer/source/git-guard.test.ts):
+ * - `/redirect/<url-encoded base>/<rest>`: 302 to `<base>/<rest>` with the same query, so a
+ *   client that appends `/info/refs?service=...` is redirected to the same suffix on `<base>`;
+ * - `/slow/<ms>/...`: answers 200 after `<ms>` milliseconds;
+ * - `/huge/...`: streams 4 MiB of `f` bytes as a 200 (pkt-lines of 65,535 bytes, never ending early).
  *
  * The folder lives under `.wrangler/` in the project (gitignored) because git-http-mock-server
  * looks fixtures up from the folder upwards and stops at the working directory.
@@ -173,6 +178,37 @@ async function handleControl(fixtures: string, req: IncomingMessage, res: Server
   return send(405, { error: "method not allowed" });
 }
 
+/** Serves the hostile routes (see the module note); false for every other path. */
+function hostile(rawUrl: string, res: import("node:http").ServerResponse): boolean {
+  const url = new URL(rawUrl, "http://x");
+  const redirect = /^\/redirect\/([^/]+)(\/.*)?$/.exec(url.pathname);
+  if (redirect) {
+    res.writeHead(302, { location: `${decodeURIComponent(redirect[1])}${redirect[2] ?? ""}${url.search}` });
+    res.end();
+    return true;
+  }
+  const slow = /^\/slow\/(\d+)\//.exec(url.pathname);
+  if (slow) {
+    setTimeout(() => res.writeHead(200, { "content-type": "text/plain" }).end("late\n"), Number(slow[1])).unref();
+    return true;
+  }
+  if (url.pathname.startsWith("/huge/")) {
+    res.writeHead(200, { "content-type": "application/x-git-upload-pack-advertisement" });
+    const block = Buffer.alloc(64 * 1024, 0x66);
+    let sent = 0;
+    const write = () => {
+      while (sent < 64) {
+        sent++;
+        if (!res.write(block)) return void res.once("drain", write);
+      }
+      res.end();
+    };
+    write();
+    return true;
+  }
+  return false;
+}
+
 let server: Server | undefined;
 let root: string | undefined;
 
@@ -186,6 +222,7 @@ export default async function setup({ provide }: { provide: (key: "gitServerUrl"
   const middleware = factory({ root, glob: "*", route: "/" });
   const fixtures = root;
   server = createServer((req, res) => {
+    if (hostile(req.url ?? "/", res)) return;
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
     if (url.pathname.startsWith("/_control/")) {
       handleControl(fixtures, req, res, url.pathname).catch((err) => {

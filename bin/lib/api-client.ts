@@ -156,9 +156,12 @@ export function createApiClient(base: string, token: string) {
     /**
      * `POST /api/repos/{id}/archive?strip=0` with a tar.gz body (creates the repo when absent).
      * `strip=0`: pack-folder.ts writes paths relative to the folder, so none is a wrapper to strip.
+     * `listedByGit`: the files came from `git ls-files` (`?gitignore=applied`), so the server
+     * keeps tracked files that a .gitignore matches, as git does.
      */
-    async uploadArchive(id: string, tarGz: Uint8Array): Promise<RepoStatus> {
-      return repoOf(await call("POST", `${repoPath(id)}/archive?strip=0`, { bytes: tarGz, contentType: "application/gzip" }));
+    async uploadArchive(id: string, tarGz: Uint8Array, o: { listedByGit?: boolean } = {}): Promise<RepoStatus> {
+      const query = `strip=0${o.listedByGit ? "&gitignore=applied" : ""}`;
+      return repoOf(await call("POST", `${repoPath(id)}/archive?${query}`, { bytes: tarGz, contentType: "application/gzip" }));
     },
     /** `GET /api/repos/{id}`. */
     async status(id: string): Promise<RepoStatus> {

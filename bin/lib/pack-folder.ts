@@ -3,6 +3,8 @@
  *
  * In a git work tree the files are `git ls-files -co --exclude-standard` (tracked plus untracked
  * files that no ignore rule excludes), so ignored build output never leaves the machine.
+ * Git has then applied the ignore rules as git does (to untracked files only), so the upload
+ * says so (`?gitignore=applied`) and the server does not apply `.gitignore` to tracked files.
  * Elsewhere every file is sent, except `.git/` and `node_modules/` folders (these would be
  * skipped as vendored by the server anyway, and can be huge). The server applies all filters.
  */

@@ -1,41 +1,63 @@
 /**
- * Skip rules decided by a file's bytes: binary, secrets, generated headers, minified code. Pure.
+ * Skip rules decided by a file's bytes: encoding and binary (decode.ts), secrets (own patterns
+ * for forms the preset misses, then secretlint's recommended preset, secret-scan.ts),
+ * generated code (headers, bundler bootstraps, large JSON schemas) and minified code. Pure.
  * The regexes here are written so that this file does not match them itself.
  */
-import type { SkipReason } from "./skip-reason";
+import { decodeText, isDecoded } from "./decode";
+import { scanManyWithSecretlint, scanWithSecretlint } from "./secret-scan";
+import type { Skip } from "./skip-reason";
 
-/** Bytes inspected for binary detection; git's `buffer_is_binary` looks at the first 8000 too. */
-export const BINARY_SNIFF_BYTES = 8000;
-/** Share of suspicious bytes (control chars, invalid UTF-8) in the sniffed prefix that makes a file binary. */
-export const BINARY_SUSPICIOUS_RATIO = 0.1;
+export { BINARY_SNIFF_BYTES, BINARY_SUSPICIOUS_RATIO } from "./decode";
+
 /** Only files at least this large can count as minified by line length. */
 export const MINIFIED_MIN_BYTES = 2048;
 /** Average line length (chars) above which a file counts as minified; hand-written code stays far below. */
 export const MINIFIED_AVG_LINE_CHARS = 300;
-/** Lines of the file head searched for a "generated" marker. */
-export const GENERATED_HEADER_LINES = 5;
+/** Lines of the file head searched for a "generated" marker (Yarn's `.pnp.cjs` has its notice on line 9). */
+export const GENERATED_HEADER_LINES = 12;
+/** A JSON file this large (chars) that declares a schema is generated, not written (OpenAPI / JSON Schema dumps). */
+export const GENERATED_JSON_SCHEMA_CHARS = 128 * 1024;
+/** `__webpack_require__` calls that mark a webpack bundle (a hand-written file never has this many). */
+const WEBPACK_REQUIRE_MIN = 5;
 
 /**
- * Token formats and key blocks that mark a file as holding a secret. Sources: each vendor's
- * documented token prefix (GitHub `ghp_`/`github_pat_`, Slack `xox?-`, Stripe `sk_live_`, AWS key
- * ids `AKIA`/`ASIA` (AWS's documentation example ending in `EXAMPLE` is allowed), Google `AIza`,
- * npm `npm_`, GitLab `glpat-`, Anthropic `sk-ant-`, OpenAI `sk-...T3BlbkFJ`).
+ * Token formats and key blocks that mark a file as holding a secret, each with a rule id.
+ * Sources: each vendor's documented token prefix (GitHub `ghp_`/`github_pat_`, Slack `xox?-`
+ * and `hooks.slack.com` webhooks, Stripe `sk_live_` and `whsec_`, AWS key ids `AKIA`/`ASIA`
+ * (AWS's documentation example ending in `EXAMPLE` is allowed), Google `AIza` and OAuth
+ * `GOCSPX-`, npm `npm_` and legacy `_authToken=`, GitLab `glpat-`, Anthropic `sk-ant-`, OpenAI
+ * `sk-...T3BlbkFJ` and `sk-proj-`, Azure Storage `AccountKey=`), JWTs (RFC 7519: three
+ * base64url parts, the first two JSON objects `eyJ`), and kubeconfig credentials.
  */
-const SECRET_PATTERNS: readonly RegExp[] = [
+const SECRET_PATTERNS: readonly { id: string; re: RegExp }[] = [
   // PEM private key block with a base64 body; also inside JSON strings ("\n" escapes).
-  /-----BEGIN ((RSA|DSA|EC|OPENSSH|ENCRYPTED|PGP) )?PRIVATE KEY( BLOCK)?-----(\\n|\s)+([\w-]+: [^\n]*(\\n|\s)+)*[A-Za-z0-9+/=]{40,}/,
-  /\b(AKIA|ASIA)(?![0-9A-Z]{9}EXAMPLE)[0-9A-Z]{16}\b/,
-  /\bgh[pousr]_[A-Za-z0-9]{36,}\b/,
-  /\bgithub_pat_[A-Za-z0-9_]{60,}\b/,
-  /\bxox[abposr]-[A-Za-z0-9-]{10,}/,
-  /\b[sr]k_live_[A-Za-z0-9]{16,}/,
-  /\bAIza[0-9A-Za-z_-]{35}\b/,
-  /\bnpm_[A-Za-z0-9]{36}\b/,
-  /\bglpat-[A-Za-z0-9_-]{20,}/,
-  /\bsk-ant-[a-z]+\d\d-[A-Za-z0-9_-]{80,}/,
-  /\bsk-[A-Za-z0-9_-]{20,}T3BlbkFJ[A-Za-z0-9_-]{20,}/,
+  { id: "pattern:private-key", re: /-----BEGIN ((RSA|DSA|EC|OPENSSH|ENCRYPTED|PGP) )?PRIVATE KEY( BLOCK)?-----(\\n|\s)+([\w-]+: [^\n]*(\\n|\s)+)*[A-Za-z0-9+/=]{40,}/ },
+  // The same header assembled from string pieces ("-----BEGIN " + "PRIVATE KEY-----"), then a body.
+  { id: "pattern:private-key-assembled", re: /-----BEGIN[^\n]{0,60}PRIVATE[^\n]{0,12}KEY[^\n]{0,30}-----[\s\S]{0,300}?[A-Za-z0-9+/]{40,}/ },
+  { id: "pattern:aws-access-key-id", re: /\b(AKIA|ASIA)(?![0-9A-Z]{9}EXAMPLE)[0-9A-Z]{16}\b/ },
+  { id: "pattern:github-token", re: /\bgh[pousr]_[A-Za-z0-9]{36,}\b/ },
+  { id: "pattern:github-pat", re: /\bgithub_pat_[A-Za-z0-9_]{60,}\b/ },
+  { id: "pattern:slack-token", re: /\bxox[abposr]-[A-Za-z0-9-]{10,}/ },
+  { id: "pattern:slack-webhook", re: /hooks\.slack\.com\/(services|workflows|triggers)\/T[A-Z0-9]{6,}\/[A-Z0-9]{6,}\/[A-Za-z0-9]{16,}/ },
+  { id: "pattern:stripe-live-key", re: /\b[sr]k_live_[A-Za-z0-9]{16,}/ },
+  { id: "pattern:stripe-webhook-secret", re: /\bwhsec_[A-Za-z0-9+/=]{24,}/ },
+  { id: "pattern:google-api-key", re: /\bAIza[0-9A-Za-z_-]{35}\b/ },
+  { id: "pattern:google-oauth-client-secret", re: /\bGOCSPX-[A-Za-z0-9_-]{24,}/ },
+  { id: "pattern:npm-token", re: /\bnpm_[A-Za-z0-9]{36}\b/ },
+  { id: "pattern:npm-auth-token", re: /_authToken\s*=\s*(?!\$\{|\$[A-Z_])["']?[A-Za-z0-9_\-.+/=]{20,}/ },
+  { id: "pattern:gitlab-token", re: /\bglpat-[A-Za-z0-9_-]{20,}/ },
+  { id: "pattern:anthropic-key", re: /\bsk-ant-[a-z]+\d\d-[A-Za-z0-9_-]{80,}/ },
+  { id: "pattern:openai-key", re: /\bsk-[A-Za-z0-9_-]{20,}T3BlbkFJ[A-Za-z0-9_-]{20,}/ },
+  { id: "pattern:openai-project-key", re: /\bsk-(proj|svcacct|admin)-[A-Za-z0-9_-]{40,}/ },
+  { id: "pattern:azure-storage-key", re: /\bAccountKey=[A-Za-z0-9+/]{80,}={0,2}/ },
+  // (JWTs in test files are exempt: see secretPatternRule.)
+  { id: "pattern:jwt", re: /\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{20,}/ },
+  { id: "pattern:kubeconfig-credential", re: /^\s*(client-key-data|client-certificate-data):\s*[A-Za-z0-9+/=]{40,}\s*$/m },
 ];
-
+/** A kubeconfig (`kind: Config` with `users:`) holding a bearer `token:`. */
+const KUBECONFIG_KIND = /^kind:\s*Config\s*$/m;
+const KUBECONFIG_TOKEN = /^\s*token:\s*["']?[A-Za-z0-9_.\-]{20,}/m;
 /** A JSON Web Key with a private part: `"kty"` plus a long `"d"` member. */
 const JWK_KTY = /"kty"\s*:\s*"(RSA|EC|OKP)"/;
 const JWK_PRIVATE_D = /"d"\s*:\s*"[A-Za-z0-9_-]{20,}"/;
@@ -48,27 +70,55 @@ const GENERATED_PATTERNS: readonly RegExp[] = [
   /\b(do not (edit|modify)|don't (edit|modify))\b.*\b(auto-?generated|automatically generated|generated by)\b/i,
 ];
 
-/** Whether the bytes look binary: a NUL byte, or too many control chars / invalid UTF-8 in the head. */
-export function isBinaryContent(bytes: Uint8Array): boolean {
-  const head = bytes.subarray(0, BINARY_SNIFF_BYTES);
-  if (head.includes(0)) return true;
-  if (head.length === 0) return false;
-  let suspicious = 0;
-  for (const b of head) {
-    // Allowed controls: \t \n \v \f \r and ESC (ANSI colours in logs / fixtures).
-    if (b < 0x20 && !(b >= 0x09 && b <= 0x0d) && b !== 0x1b) suspicious++;
-    else if (b === 0x7f) suspicious++;
-  }
-  // `stream: true` so a multi-byte character cut at the sniff boundary is not counted as invalid.
-  const text = new TextDecoder().decode(head, { stream: true });
-  for (let i = text.indexOf("\uFFFD"); i >= 0; i = text.indexOf("\uFFFD", i + 1)) suspicious++;
-  return suspicious / head.length > BINARY_SUSPICIOUS_RATIO;
+/** Bundler output: each bundler's bootstrap leaves names no hand-written module defines. */
+const BUNDLE_SIGNALS: readonly { id: string; test: (text: string) => boolean }[] = [
+  { id: "content:webpack-bundle", test: (t) => t.includes("webpackBootstrap") || countOf(t, "__webpack_require__", WEBPACK_REQUIRE_MIN) >= WEBPACK_REQUIRE_MIN },
+  { id: "content:esbuild-bundle", test: (t) => /^var __(defProp|getOwnPropNames|commonJS|toESM) = /m.test(t) && countOf(t, "\n// node_modules/", 2) + countOf(t, "\n// src/", 2) >= 2 },
+  { id: "content:rollup-bundle", test: (t) => t.includes("function getDefaultExportFromCjs") || t.includes("var commonjsGlobal = typeof globalThis") },
+  { id: "content:parcel-bundle", test: (t) => countOf(t, "parcelRequire", 2) >= 2 },
+  { id: "content:browserify-bundle", test: (t) => t.startsWith("(function(){function r(e,n,t){function o(i,f){") },
+];
+const JS_FILE = /\.(js|mjs|cjs)$/i;
+
+/** Occurrences of `needle` in `text`, counting no further than `cap`. */
+function countOf(text: string, needle: string, cap: number): number {
+  let n = 0;
+  for (let i = text.indexOf(needle); i >= 0 && n < cap; i = text.indexOf(needle, i + needle.length)) n++;
+  return n;
 }
 
-/** Whether the text holds a private key or a known token format. */
+/** Whether the bytes look binary: a NUL byte or too many control chars in the head (decode.ts). */
+export function isBinaryContent(bytes: Uint8Array): boolean {
+  const d = decodeText(bytes);
+  return !isDecoded(d) && d.reason === "binary";
+}
+
+/**
+ * Test files by path (`*.test.*`, `*.spec.*`, `__tests__/`, `test/`, `tests/`): their JWTs are
+ * fixtures signed with test keys (hono has five such files), so the JWT rule does not apply.
+ */
+const TEST_FILE = /(^|\/)(__tests__|tests?|runtime-tests)\/|\.(test|spec)\.[^/]+$/;
+
+/**
+ * The rule id of the first own secret pattern that matches, or null (synchronous; no
+ * secretlint). `path`, when given, exempts test files from the JWT rule.
+ */
+export function secretPatternRule(text: string, path = ""): string | null {
+  const inTest = TEST_FILE.test(path);
+  for (const p of SECRET_PATTERNS) if (p.re.test(text) && !(inTest && p.id === "pattern:jwt")) return p.id;
+  if (KUBECONFIG_KIND.test(text) && KUBECONFIG_TOKEN.test(text)) return "pattern:kubeconfig-token";
+  if (JWK_KTY.test(text) && JWK_PRIVATE_D.test(text)) return "pattern:jwk-private-key";
+  return null;
+}
+
+/** Whether the text holds a private key or a known token format (own patterns only). */
 export function containsSecret(text: string): boolean {
-  if (SECRET_PATTERNS.some((re) => re.test(text))) return true;
-  return JWK_KTY.test(text) && JWK_PRIVATE_D.test(text);
+  return secretPatternRule(text) !== null;
+}
+
+/** The rule that finds a secret in `text` (own patterns, then secretlint's preset), or null. */
+export async function findSecret(path: string, text: string): Promise<string | null> {
+  return secretPatternRule(text, path) ?? (await scanWithSecretlint(path, text));
 }
 
 /** Whether the first lines carry a generated-code marker. */
@@ -82,6 +132,18 @@ export function hasGeneratedHeader(text: string): boolean {
   return GENERATED_PATTERNS.some((re) => re.test(head));
 }
 
+/** The generated-code rule for a file's text, or null: header marker, bundler bootstrap, large JSON schema. */
+export function generatedRule(path: string, text: string): string | null {
+  if (hasGeneratedHeader(text)) return "content:generated-header";
+  if (JS_FILE.test(path)) {
+    for (const s of BUNDLE_SIGNALS) if (s.test(text)) return s.id;
+  }
+  if (path.toLowerCase().endsWith(".json") && text.length > GENERATED_JSON_SCHEMA_CHARS && /"\$schema"|"\$defs"|"definitions"\s*:|"openapi"\s*:|"swagger"\s*:/.test(text.slice(0, 4096))) {
+    return "content:large-json-schema";
+  }
+  return null;
+}
+
 /** Whether the text is minified: large enough and with a very long average line. */
 export function isMinifiedText(text: string): boolean {
   if (text.length < MINIFIED_MIN_BYTES) return false;
@@ -90,15 +152,36 @@ export function isMinifiedText(text: string): boolean {
   return text.length / lines > MINIFIED_AVG_LINE_CHARS;
 }
 
+/** What `classifyContent` decided: a skip, or the decoded text to index. */
+export type ContentVerdict = { skip: Skip } | { text: string; encoding: string };
+
 /**
- * Classifies file content: `binary`, `secret`, `generated` or `minified` (checked in that
- * order), or null to index it. Decodes as UTF-8 (invalid sequences replaced).
+ * Classifies file content (in this order): decoding (`binary`, `unsupported_encoding`),
+ * `secret`, `generated`, `minified`; or the decoded text (BOM removed) to index.
  */
-export function classifyContent(bytes: Uint8Array): SkipReason | null {
-  if (isBinaryContent(bytes)) return "binary";
-  const text = new TextDecoder().decode(bytes);
-  if (containsSecret(text)) return "secret";
-  if (hasGeneratedHeader(text)) return "generated";
-  if (isMinifiedText(text)) return "minified";
-  return null;
+export async function classifyContent(path: string, bytes: Uint8Array): Promise<ContentVerdict> {
+  return (await classifyContents([{ path, bytes }]))[0];
+}
+
+/** `classifyContent` for many files at once: secretlint runs once over all of them (secret-scan.ts). */
+export async function classifyContents(files: readonly { path: string; bytes: Uint8Array }[]): Promise<ContentVerdict[]> {
+  const verdicts: ContentVerdict[] = [];
+  const toLint: { index: number; path: string; text: string }[] = [];
+  files.forEach((f, index) => {
+    const decoded = decodeText(f.bytes);
+    if (!isDecoded(decoded)) return void (verdicts[index] = { skip: decoded });
+    const own = secretPatternRule(decoded.text, f.path);
+    if (own) return void (verdicts[index] = { skip: { reason: "secret", rule: own } });
+    verdicts[index] = decoded;
+    toLint.push({ index, path: f.path, text: decoded.text });
+  });
+  const linted = await scanManyWithSecretlint(toLint);
+  toLint.forEach((f, i) => {
+    const secret = linted[i];
+    const generated = secret ? null : generatedRule(f.path, f.text);
+    if (secret) verdicts[f.index] = { skip: { reason: "secret", rule: secret } };
+    else if (generated) verdicts[f.index] = { skip: { reason: "generated", rule: generated } };
+    else if (isMinifiedText(f.text)) verdicts[f.index] = { skip: { reason: "minified", rule: "content:long-lines" } };
+  });
+  return verdicts;
 }

@@ -1,16 +1,20 @@
 /**
  * `createFileFilter`: the walk filter used by ingestion (git trees and archives alike). Pure.
  */
-import { classifyContent } from "./content-rules";
+import { classifyContents, type ContentVerdict } from "./content-rules";
 import { createGitignoreMatcher, type IgnoreFile } from "./gitignore";
 import { classifyPath } from "./path-rules";
-import type { SkipReason } from "./skip-reason";
+import { MAX_PATH_CHARS, type Skip } from "./skip-reason";
 
 /** Options of `createFileFilter`. */
 export interface FileFilterOptions {
   /** Size cap in bytes; larger files are `too_large` (config `MAX_FILE_BYTES`, default 1 MiB). */
   maxFileBytes: number;
-  /** Every `.gitignore` of the tree, `path` repo-relative like `src/.gitignore`. */
+  /**
+   * Every `.gitignore` of the tree, `path` repo-relative like `src/.gitignore`. Pass none when
+   * every entry is tracked (a git tree; an upload whose client listed files with `git
+   * ls-files`): git applies ignore rules to untracked files only.
+   */
   ignoreFiles: IgnoreFile[];
   /**
    * Every path of the tree. Lets `target/` count as build output beside a `Cargo.toml`,
@@ -30,9 +34,14 @@ export interface FilterEntry {
 /** The two checks, in the order ingestion runs them. */
 export interface FileFilter {
   /** By path, mode and size, before the blob is read. Null means "read it and call checkContent". */
-  checkEntry(e: FilterEntry): SkipReason | null;
-  /** By content: binary, secrets, generated header, minified, and the size cap again. Null means "index it". */
-  checkContent(path: string, bytes: Uint8Array): SkipReason | null;
+  checkEntry(e: FilterEntry): Skip | null;
+  /**
+   * By content: the size cap again, encoding / binary, secrets, generated code, minified. Gives
+   * the skip, or the decoded text to index.
+   */
+  checkContent(path: string, bytes: Uint8Array): Promise<ContentVerdict>;
+  /** `checkContent` for many files, in order; faster per file (one secretlint pass). */
+  checkContents(files: readonly { path: string; bytes: Uint8Array }[]): Promise<ContentVerdict[]>;
 }
 
 /** Octal git mode as a string: isomorphic-git's `walk` gives numbers (0o100644), `readTree` strings. */
@@ -45,13 +54,13 @@ const FILE_MODES: ReadonlySet<string> = new Set(["100644", "100755", "100664", "
 
 /**
  * Builds the filter for one tree. Rules and their order (the first that applies is the reason):
- * symlink / submodule / unsupported mode, `.gitignore` (nested, with negation), vendored dir
- * (`target/` only beside its build file),
+ * symlink / submodule / unsupported mode, path longer than MAX_PATH_CHARS, `.gitignore`
+ * (nested, with negation), vendored or output dir (`target/` only beside its build file),
  * secret name, lockfile, minified name, generated name, binary extension, size cap; then by
- * content: binary, secret, generated header, minified lines.
+ * content: encoding / binary, secret, generated (header, bundle, schema), minified lines.
  * @example
  *   const filter = createFileFilter({ maxFileBytes: 1 << 20, ignoreFiles: [{ path: ".gitignore", content: "*.log\n" }] });
- *   filter.checkEntry({ path: "app.log", mode: "100644", size: 10 }); // "ignored"
+ *   filter.checkEntry({ path: "app.log", mode: "100644", size: 10 }); // {reason: "ignored", rule: "gitignore"}
  */
 export function createFileFilter(o: FileFilterOptions): FileFilter {
   const isIgnored = createGitignoreMatcher(o.ignoreFiles);
@@ -60,19 +69,25 @@ export function createFileFilter(o: FileFilterOptions): FileFilter {
   return {
     checkEntry(e) {
       const mode = modeString(e.mode);
-      if (mode === "120000") return "symlink";
-      if (mode === "160000") return "submodule";
-      if (!FILE_MODES.has(mode)) return "unsupported";
+      if (mode === "120000") return { reason: "symlink", rule: "mode:120000" };
+      if (mode === "160000") return { reason: "submodule", rule: "mode:160000" };
+      if (!FILE_MODES.has(mode)) return { reason: "unsupported", rule: `mode:${mode}` };
       const path = e.path.replace(/^\.\//, "");
-      if (isIgnored(path)) return "ignored";
+      if (path.length > MAX_PATH_CHARS) return { reason: "path_too_long", rule: `path>${MAX_PATH_CHARS}` };
+      if (isIgnored(path)) return { reason: "ignored", rule: "gitignore" };
       const byName = classifyPath(path, hasFile);
       if (byName) return byName;
-      if (e.size > o.maxFileBytes) return "too_large";
+      if (e.size > o.maxFileBytes) return { reason: "too_large", rule: `size>${o.maxFileBytes}` };
       return null;
     },
-    checkContent(_path, bytes) {
-      if (bytes.length > o.maxFileBytes) return "too_large";
-      return classifyContent(bytes);
+    async checkContent(path, bytes) {
+      return (await this.checkContents([{ path, bytes }]))[0];
+    },
+    async checkContents(files) {
+      const tooLarge = (bytes: Uint8Array) => bytes.length > o.maxFileBytes;
+      const rest = await classifyContents(files.filter((f) => !tooLarge(f.bytes)));
+      let next = 0;
+      return files.map((f) => (tooLarge(f.bytes) ? { skip: { reason: "too_large", rule: `size>${o.maxFileBytes}` } } : rest[next++]));
     },
   };
 }

@@ -4,10 +4,12 @@
  * Which files of a tree get indexed. `createFileFilter` combines nested `.gitignore` rules,
  * path rules (vendored, secrets, lockfiles, generated, minified, binary extensions), a size
  * cap, and content rules (binary bytes, private keys and tokens, generated headers, minified
- * lines). Every skip has a `SkipReason` that the repo status counts.
+ * lines, bundles, encodings). Every skip has a `SkipReason` that the repo status counts and a
+ * rule id that the skipped-files listing shows.
  */
 export { createFileFilter, type FileFilter, type FileFilterOptions, type FilterEntry } from "./file-filter";
-export { SKIP_REASONS, type SkipReason } from "./skip-reason";
+export { MAX_PATH_CHARS, SKIP_REASONS, type Skip, type SkipReason } from "./skip-reason";
 export { createGitignoreMatcher, type IgnoreFile } from "./gitignore";
-export { BUILD_OUTPUT_DIRS, classifyPath, isSecretName, LOCKFILES, VENDORED_DIRS } from "./path-rules";
-export { classifyContent, containsSecret, hasGeneratedHeader, isBinaryContent, isMinifiedText } from "./content-rules";
+export { BUILD_OUTPUT_DIRS, classifyPath, isSecretName, LOCKFILES, secretNameRule, VENDORED_DIRS } from "./path-rules";
+export { classifyContent, containsSecret, findSecret, generatedRule, hasGeneratedHeader, isBinaryContent, isMinifiedText, secretPatternRule, type ContentVerdict } from "./content-rules";
+export { decodeText, isDecoded, type DecodedText } from "./decode";

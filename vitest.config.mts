@@ -17,7 +17,8 @@ export default defineConfig({
     include: ["{kernel,worker,indexer,durable-objects,web,evals,test}/**/*.test.ts"],
     setupFiles: ["./test/apply-migrations.ts"],
     // Serves fixture git repositories over smart HTTP on loopback; tests `inject("gitServerUrl")`.
-    globalSetup: ["./test/git-server.ts"],
+    // Also bundles web/client/ into web/assets/bundle.gen.ts (scripts/build-web.ts) first.
+    globalSetup: ["./test/build-web.ts", "./test/git-server.ts"],
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },

@@ -11,15 +11,12 @@ import { existsSync, mkdirSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { ensureAdminToken } from "./lib/admin-token.ts";
 import { addToRunningServer, parseCliArgs, USAGE, type CliArgs } from "./lib/cli-args.ts";
-import { createApiClient, type RepoStatus } from "./lib/api-client.ts";
-import { listFolderFiles, packFolder } from "./lib/pack-folder.ts";
+import { createApiClient } from "./lib/api-client.ts";
+import { errorText, followProgress, startIndexing } from "./lib/index-source.ts";
 import { ADMIN_TOKEN_FILE, PERSIST_DIR, STATE_DIR, WRANGLER_LOG_FILE } from "./lib/paths.ts";
-import { createProgressPrinter, renderDone, renderProgress } from "./lib/progress.ts";
-import { isGitUrl, repoIdForFolder, toRepoId, REPO_ID_PATTERN } from "./lib/repo-id.ts";
+import { renderDone } from "./lib/progress.ts";
+import { isGitUrl, repoIdForFolder, REPO_ID_PATTERN } from "./lib/repo-id.ts";
 import { isHealthy, runWrangler, startDevServer, waitForHealth, type DevServer } from "./lib/wrangler.ts";
-
-/** Status poll interval while indexing. */
-const POLL_MS = 500;
 
 const parsed = parseCliArgs(process.argv.slice(2), process.env.PORT ?? "8787");
 if ("error" in parsed) {
@@ -97,43 +94,18 @@ async function main(): Promise<void> {
   let repoId: string | undefined;
   if (source !== undefined) {
     const api = createApiClient(base, token);
-    let started: RepoStatus;
     const startedAt = Date.now();
-    if (isGitUrl(source)) {
-      process.stderr.write(`Registering ${source} ...\n`);
-      started = await api.registerUrl(source, { ref: values.ref, name: values.name });
-    } else {
-      const dir = sourceDir(source);
-      const id = values.name ?? repoIdForFolder(dir);
-      const { files, via } = listFolderFiles(dir);
-      const tarGz = await packFolder(dir, files);
-      process.stderr.write(`Uploading ${files.length} files of ${dir} (listed by ${via === "git" ? "git ls-files" : "walking the folder"}, ${(tarGz.length / 1048576).toFixed(1)} MiB tar.gz) as repo "${id}" ...\n`);
-      started = await api.uploadArchive(id, tarGz);
-    }
-    repoId = started.id ?? toRepoId(values.name ?? source);
-    const final = await followProgress(api, repoId);
+    const target = isGitUrl(source) ? source : sourceDir(source);
+    const started = await startIndexing(api, { source: target, name: values.name, ref: values.ref }, (line) => process.stderr.write(`${line}\n`));
+    repoId = started.id;
+    const final = await followProgress(api, repoId, process.stderr);
     if (final.status === "failed") {
-      const err = typeof final.lastError === "string" ? final.lastError : (final.lastError?.message ?? "unknown error");
-      console.error(`Indexing failed after ${((Date.now() - startedAt) / 1000).toFixed(1)} s: ${err}`);
+      console.error(`Indexing failed after ${((Date.now() - startedAt) / 1000).toFixed(1)} s: ${errorText(final)}`);
     } else {
       process.stderr.write(`${renderDone(final, Date.now() - startedAt)}\n`);
     }
   }
   printUsage(repoId);
-}
-
-/** Polls the repo status, drawing the progress bar, until it is ready or failed. */
-async function followProgress(api: ReturnType<typeof createApiClient>, id: string): Promise<RepoStatus> {
-  const printer = createProgressPrinter(process.stderr);
-  for (;;) {
-    const s = await api.status(id);
-    printer.update(renderProgress(s));
-    if (s.status === "ready" || s.status === "failed") {
-      printer.done();
-      return s;
-    }
-    await new Promise((r) => setTimeout(r, POLL_MS));
-  }
 }
 
 function printUsage(repoId: string | undefined): void {

@@ -1,11 +1,14 @@
 /**
- * The few REST calls `npm start` makes, as the local admin.
+ * The one REST client of the command-line tools: `npm start` and the `codebase-copilot` CLI both
+ * talk to the API through it. Errors come back as `ApiError` with the API's stable code.
  */
 
 /** Repo status as `GET /api/repos/{id}` returns it (fields the CLI reads). */
 export interface RepoStatus {
   id: string;
   status: "queued" | "fetching" | "indexing" | "ready" | "failed";
+  url?: string;
+  ref?: string;
   progress?: { filesTotal?: number; filesQueued?: number; filesDone?: number; chunks?: number };
   skipped?: Record<string, number>;
   snapshot?: { commit: string; indexedAt: number | string } | null;
@@ -16,9 +19,35 @@ export interface RepoStatus {
   job?: { unchanged?: number } | null;
 }
 
-/** An error answer of the API: `{error: {code, message}}`. */
+/** One search result as `GET /api/search` returns it (fields the CLI prints). */
+export interface SearchHit {
+  repo: string;
+  path: string;
+  startLine: number;
+  endLine: number;
+  symbol: string | null;
+  kind: string;
+  score: number;
+  snippet?: string;
+  content?: string;
+}
+
+/** Token metadata as `/api/tokens` returns it (never the secret, except once on creation). */
+export interface TokenInfo {
+  id: string;
+  name: string;
+  scopes: string[];
+  repos: string[] | null;
+  createdAt?: number;
+  expiresAt?: number | null;
+  lastUsedAt?: number | null;
+  revokedAt?: number | null;
+}
+
+/** An error answer of the API (`{error: {code, message}}`) or of the network. */
 export class ApiError extends Error {
   override name = "ApiError";
+  /** HTTP status; 0 when the server could not be reached. */
   readonly status: number;
   readonly code: string;
   constructor(status: number, code: string, message: string) {
@@ -28,9 +57,22 @@ export class ApiError extends Error {
   }
 }
 
-/** A client bound to a base URL (`http://127.0.0.1:8787`) and the admin bearer token. */
+/** Request body: JSON, or raw bytes with a content type. */
+export type RequestBody = { json?: unknown; bytes?: Uint8Array; contentType?: string };
+
+/** Extracts a repo from `{repo: {...}}` or a bare repo object. */
+function repoOf(data: unknown): RepoStatus {
+  return (data as { repo?: RepoStatus }).repo ?? (data as RepoStatus);
+}
+
+/**
+ * A client bound to a base URL (`http://127.0.0.1:8787`) and a bearer token.
+ * Every method rejects with `ApiError` on a non-2xx answer or when the server is unreachable
+ * (status 0, code `unreachable`).
+ */
 export function createApiClient(base: string, token: string) {
-  async function call(method: string, path: string, body?: { json?: unknown; bytes?: Uint8Array; contentType?: string }): Promise<unknown> {
+  const root = base.replace(/\/+$/, "");
+  async function call(method: string, path: string, body?: RequestBody): Promise<unknown> {
     const headers: Record<string, string> = { authorization: `Bearer ${token}` };
     let payload: BodyInit | undefined;
     if (body?.json !== undefined) {
@@ -40,7 +82,13 @@ export function createApiClient(base: string, token: string) {
       headers["content-type"] = body.contentType ?? "application/octet-stream";
       payload = body.bytes as Uint8Array<ArrayBuffer>;
     }
-    const res = await fetch(`${base}${path}`, { method, headers, body: payload });
+    let res: Response;
+    try {
+      res = await fetch(`${root}${path}`, { method, headers, body: payload });
+    } catch (err) {
+      const cause = err instanceof Error && err.cause instanceof Error ? err.cause.message : String(err);
+      throw new ApiError(0, "unreachable", `Cannot reach ${root} (${cause}). Is the server running? Check --url or CODEBASE_COPILOT_URL.`);
+    }
     const text = await res.text();
     let data: unknown = null;
     try {
@@ -54,20 +102,30 @@ export function createApiClient(base: string, token: string) {
     }
     return data;
   }
-  /** Unwraps `{repo: {...}}` or a bare repo object. */
-  const repoOf = (data: unknown): RepoStatus => ((data as { repo?: RepoStatus }).repo ?? (data as RepoStatus));
+  const repoPath = (id: string) => `/api/repos/${encodeURIComponent(id)}`;
   return {
+    /** Any call: `method path` with an optional body; resolves to the parsed JSON. */
+    call,
+    /** `GET /api/health` (no token needed); true when it answers 200. */
+    async health(): Promise<boolean> {
+      try {
+        const res = await fetch(`${root}/api/health`, { signal: AbortSignal.timeout(3000) });
+        await res.body?.cancel();
+        return res.ok;
+      } catch {
+        return false;
+      }
+    },
     /** `POST /api/repos {url, ref?, name?}`; on `repo_exists` refreshes the existing repo instead. */
     async registerUrl(url: string, o: { ref?: string; name?: string }): Promise<RepoStatus> {
       try {
         return repoOf(await call("POST", "/api/repos", { json: { url, ...(o.ref ? { ref: o.ref } : {}), ...(o.name ? { name: o.name } : {}) } }));
       } catch (err) {
         if (!(err instanceof ApiError) || err.code !== "repo_exists") throw err;
-        const list = (await call("GET", "/api/repos")) as { repos?: (RepoStatus & { url?: string })[] } | (RepoStatus & { url?: string })[];
-        const repos = Array.isArray(list) ? list : (list.repos ?? []);
+        const repos = await this.listRepos();
         const existing = repos.find((r) => r.url === url || (o.name !== undefined && r.id === o.name));
         if (!existing) throw err;
-        return repoOf(await call("POST", `/api/repos/${encodeURIComponent(existing.id)}/refresh`));
+        return this.refresh(existing.id);
       }
     },
     /**
@@ -75,11 +133,42 @@ export function createApiClient(base: string, token: string) {
      * `strip=0`: pack-folder.ts writes paths relative to the folder, so none is a wrapper to strip.
      */
     async uploadArchive(id: string, tarGz: Uint8Array): Promise<RepoStatus> {
-      return repoOf(await call("POST", `/api/repos/${encodeURIComponent(id)}/archive?strip=0`, { bytes: tarGz, contentType: "application/gzip" }));
+      return repoOf(await call("POST", `${repoPath(id)}/archive?strip=0`, { bytes: tarGz, contentType: "application/gzip" }));
     },
     /** `GET /api/repos/{id}`. */
     async status(id: string): Promise<RepoStatus> {
-      return repoOf(await call("GET", `/api/repos/${encodeURIComponent(id)}`));
+      return repoOf(await call("GET", repoPath(id)));
+    },
+    /** `GET /api/repos`: the repos the token may see. */
+    async listRepos(): Promise<RepoStatus[]> {
+      const list = (await call("GET", "/api/repos")) as { repos?: RepoStatus[] } | RepoStatus[];
+      return Array.isArray(list) ? list : (list.repos ?? []);
+    },
+    /** `POST /api/repos/{id}/refresh`. */
+    async refresh(id: string): Promise<RepoStatus> {
+      return repoOf(await call("POST", `${repoPath(id)}/refresh`));
+    },
+    /** `GET /api/search?q=&repo=&k=`: the whole response (`results`, `stats`, `confidence`, ...). */
+    async search(q: string, o: { repo?: string; k?: number }): Promise<{ results: SearchHit[] } & Record<string, unknown>> {
+      const params = new URLSearchParams({ q });
+      if (o.repo) params.set("repo", o.repo);
+      if (o.k !== undefined) params.set("k", String(o.k));
+      return (await call("GET", `/api/search?${params}`)) as { results: SearchHit[] } & Record<string, unknown>;
+    },
+    /** `POST /api/tokens`: the new token (its secret is in the answer, once). */
+    async createToken(input: { name: string; scopes: string[]; repos?: string[]; expiresInDays?: number }): Promise<TokenInfo & { token: string }> {
+      return (await call("POST", "/api/tokens", { json: input })) as TokenInfo & { token: string };
+    },
+    /** `GET /api/tokens`. */
+    async listTokens(): Promise<TokenInfo[]> {
+      return ((await call("GET", "/api/tokens")) as { tokens: TokenInfo[] }).tokens;
+    },
+    /** `DELETE /api/tokens/{id}`. */
+    async revokeToken(id: string): Promise<TokenInfo> {
+      return (await call("DELETE", `/api/tokens/${encodeURIComponent(id)}`)) as TokenInfo;
     },
   };
 }
+
+/** The client type, for functions that take one. */
+export type ApiClient = ReturnType<typeof createApiClient>;

@@ -1,8 +1,8 @@
 /**
- * Command line of `npm start`: parsing (a bad option gives the usage line, not a stack trace)
- * and the hints printed when a server already runs. Pure.
+ * Command line of `npm start`: parsing with commander (a bad option gives the usage line, not a
+ * stack trace) and the hints printed when a server already runs. Pure.
  */
-import { parseArgs } from "node:util";
+import { Command, CommanderError } from "commander";
 
 /** The one-line usage, printed by `--help` and after any argument error. */
 export const USAGE = "Usage: npm start [-- <git-url-or-local-path>] [--port 8787] [--name <repo-id>] [--ref <branch|tag|commit>]";
@@ -22,25 +22,24 @@ export interface CliArgs {
  *   value or a second positional argument.
  */
 export function parseCliArgs(argv: string[], defaultPort: string): CliArgs | { error: string } {
-  let parsed;
+  let error: string | undefined;
+  const program = new Command("npm start")
+    .argument("[source]")
+    .option("--port <port>", "TCP port", defaultPort)
+    .option("--name <id>")
+    .option("--ref <ref>")
+    .option("-h, --help")
+    .helpOption(false)
+    .exitOverride()
+    .configureOutput({ writeOut: () => {}, writeErr: () => {}, outputError: (m) => (error = m.trim().replace(/^error: /, "")) });
   try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        port: { type: "string", default: defaultPort },
-        name: { type: "string" },
-        ref: { type: "string" },
-        help: { type: "boolean", short: "h" },
-      },
-    });
+    program.parse(argv, { from: "user" });
   } catch (err) {
-    // parseArgs' messages ("Unknown option '--bogus'. To specify a positional argument ...") are clear enough.
-    return { error: err instanceof Error ? err.message.split("\n")[0] : String(err) };
+    if (err instanceof CommanderError) return { error: error ?? err.message };
+    throw err;
   }
-  const { values, positionals } = parsed;
-  if (positionals.length > 1) return { error: `Expected one git URL or folder, got ${positionals.length}: ${positionals.join(" ")}` };
-  return { port: values.port, name: values.name, ref: values.ref, help: values.help ?? false, source: positionals[0] };
+  const o = program.opts<{ port: string; name?: string; ref?: string; help?: boolean }>();
+  return { port: o.port, name: o.name, ref: o.ref, help: o.help ?? false, source: program.args[0] };
 }
 
 /** Quotes a string for a POSIX shell. */

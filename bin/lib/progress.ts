@@ -1,28 +1,40 @@
 /**
  * The indexing progress line: `[#########.....] 300/430 files, 288 indexed, 12 skipped (binary 7, lockfile 5)  indexing`.
  */
+import { Presets, SingleBar } from "cli-progress";
 import type { RepoStatus } from "./api-client.ts";
 
 /** Width of the bar in characters. */
 export const BAR_WIDTH = 30;
 
-/**
- * Renders one progress line for a repo status. Pure. A file counts as handled once it is indexed
- * (`filesDone`), skipped (any reason) or unchanged since the last snapshot (`job.unchanged`).
- */
-export function renderProgress(s: RepoStatus, width = BAR_WIDTH): string {
+/** Files handled so far: indexed, skipped for any reason, or unchanged since the last snapshot. */
+export function handledFiles(s: RepoStatus): number {
   const total = s.progress?.filesTotal ?? 0;
-  const indexed = s.progress?.filesDone ?? 0;
+  if (s.status === "ready") return total;
+  const skipped = Object.values(s.skipped ?? {}).reduce((a, n) => a + Math.max(n, 0), 0);
+  return Math.min((s.progress?.filesDone ?? 0) + (s.job?.unchanged ?? 0) + skipped, total);
+}
+
+/**
+ * The text after the bar: `300/430 files, 288 indexed, 12 skipped (binary 7, lockfile 5)  indexing`.
+ * Pure. A file counts as handled once it is indexed, skipped (any reason) or unchanged.
+ */
+export function progressLabel(s: RepoStatus): string {
+  const total = s.progress?.filesTotal ?? 0;
   const unchanged = s.job?.unchanged ?? 0;
   const skippedEntries = Object.entries(s.skipped ?? {}).filter(([, n]) => n > 0).sort((a, b) => b[1] - a[1]);
   const skippedTotal = skippedEntries.reduce((a, [, n]) => a + n, 0);
-  const handled = s.status === "ready" ? total : Math.min(indexed + unchanged + skippedTotal, total);
-  const filled = total > 0 ? Math.round((handled / total) * width) : s.status === "ready" ? width : 0;
-  const bar = `[${"#".repeat(filled)}${".".repeat(width - filled)}]`;
-  const parts = [`${String(handled).padStart(String(total).length)}/${total} files`, `${indexed} indexed`];
+  const parts = [`${String(handledFiles(s)).padStart(String(total).length)}/${total} files`, `${s.progress?.filesDone ?? 0} indexed`];
   if (unchanged) parts.push(`${unchanged} unchanged`);
   if (skippedTotal) parts.push(`${skippedTotal} skipped (${skippedEntries.map(([r, n]) => `${r} ${n}`).join(", ")})`);
-  return `${bar} ${parts.join(", ")}  ${s.status}`;
+  return `${parts.join(", ")}  ${s.status}`;
+}
+
+/** One progress line for a repo status: a `#` bar of `width` characters and the label. Pure. */
+export function renderProgress(s: RepoStatus, width = BAR_WIDTH): string {
+  const total = s.progress?.filesTotal ?? 0;
+  const filled = total > 0 ? Math.round((handledFiles(s) / total) * width) : s.status === "ready" ? width : 0;
+  return `[${"#".repeat(filled)}${".".repeat(width - filled)}] ${progressLabel(s)}`;
 }
 
 /**
@@ -37,18 +49,33 @@ export function renderDone(s: RepoStatus, elapsedMs: number): string {
   return `Indexed "${s.id}" in ${(elapsedMs / 1000).toFixed(1)} s${totals} (${job}).`;
 }
 
-/** A printer that redraws one line on a TTY and prints changed lines otherwise (logs, CI). */
+/**
+ * A progress printer: on a TTY a cli-progress bar (files handled of files total, with the
+ * status and counts as its label); elsewhere (logs, CI) each changed line of `renderProgress`.
+ */
 export function createProgressPrinter(out: NodeJS.WriteStream) {
   let last = "";
+  let bar: SingleBar | undefined;
   return {
-    update(line: string) {
+    update(s: RepoStatus) {
+      const line = renderProgress(s);
       if (line === last) return;
       last = line;
-      if (out.isTTY) out.write(`\r\x1b[2K${line}`);
-      else out.write(`${line}\n`);
+      if (!out.isTTY) {
+        out.write(`${line}\n`);
+        return;
+      }
+      const total = Math.max(s.progress?.filesTotal ?? 0, 1);
+      const label = progressLabel(s);
+      if (!bar) {
+        bar = new SingleBar({ stream: out, format: "[{bar}] {label}", barsize: BAR_WIDTH, hideCursor: true, clearOnComplete: false }, Presets.legacy);
+        bar.start(total, 0, { label });
+      }
+      bar.setTotal(total);
+      bar.update(handledFiles(s), { label });
     },
     done() {
-      if (out.isTTY && last) out.write("\n");
+      bar?.stop();
     },
   };
 }

@@ -10,6 +10,7 @@ import type { Env } from "../../kernel/env";
 import type { Caller } from "../services/context";
 import { onApiError } from "./errors";
 import { fileRoutes } from "./routes/files";
+import { grepRoutes } from "./routes/grep";
 import { repoRoutes } from "./routes/repos";
 import { searchRoutes } from "./routes/search";
 import { symbolRoutes } from "./routes/symbols";
@@ -31,6 +32,7 @@ export function createApiApp(): Hono<ApiEnv> {
   app.route("/tokens", tokenRoutes());
   app.route("/source-links", sourceLinkApiRoutes());
   app.route("/search", searchRoutes());
+  app.route("/grep", grepRoutes());
   app.route("/repos", repoRoutes());
   app.route("/repos", fileRoutes());
   app.route("/repos", symbolRoutes());

@@ -1,0 +1,60 @@
+/**
+ * Human output of the `codebase-copilot` CLI. Pure: each function turns an API answer into lines.
+ */
+import type { RepoStatus, SearchHit, TokenInfo } from "./api-client.ts";
+import { progressLabel } from "./progress.ts";
+
+/** Lines of a snippet shown per search result. */
+export const SNIPPET_PREVIEW_LINES = 6;
+
+function age(at: number | string | undefined): string {
+  if (at === undefined) return "";
+  const ms = Date.now() - (typeof at === "number" ? at : Date.parse(at));
+  if (!Number.isFinite(ms)) return "";
+  const m = Math.round(ms / 60_000);
+  return m < 60 ? `${m} min ago` : m < 2880 ? `${Math.round(m / 60)} h ago` : `${Math.round(m / 1440)} days ago`;
+}
+
+/** One line per repo: `hono  ready  abc1234 (5 min ago)  470 files, 2527 chunks`. */
+export function formatRepoLine(r: RepoStatus): string {
+  const snap = r.snapshot ? `${r.snapshot.commit.slice(0, 12)} (${age(r.snapshot.indexedAt)})` : "no snapshot yet";
+  const index = r.index ? `${r.index.files} files, ${r.index.chunks} chunks` : "";
+  return [r.id, r.status, snap, index].filter(Boolean).join("  ");
+}
+
+/** A repo's status in a few lines: state, snapshot, progress of a running job, last error. */
+export function formatRepoStatus(r: RepoStatus): string {
+  const lines = [`${r.id}: ${r.status}${r.url ? `  (${r.url}${r.ref ? ` @ ${r.ref}` : ""})` : ""}`];
+  lines.push(r.snapshot ? `  serving ${r.snapshot.commit} indexed ${age(r.snapshot.indexedAt)}${r.index ? `: ${r.index.files} files, ${r.index.chunks} chunks` : ""}` : "  no snapshot yet: search finds nothing in this repo until the first job ends");
+  if (r.status !== "ready" && r.status !== "failed") lines.push(`  job: ${progressLabel(r)}`);
+  const skipped = Object.entries(r.skipped ?? {}).filter(([, n]) => n > 0);
+  if (skipped.length) lines.push(`  skipped: ${skipped.map(([k, n]) => `${k} ${n}`).join(", ")}`);
+  if (r.lastError) lines.push(`  last error: ${typeof r.lastError === "string" ? r.lastError : (r.lastError.message ?? r.lastError.code)}`);
+  return lines.join("\n");
+}
+
+/** Search results: `repo/path:start-end  symbol (kind)` and a short snippet each, then confidence. */
+export function formatSearch(res: { results: SearchHit[] } & Record<string, unknown>): string {
+  if (res.results.length === 0) {
+    const reason = (res.confidence as { reason?: string } | undefined)?.reason;
+    return `No results.${reason ? ` ${reason}` : ""}`;
+  }
+  const out: string[] = [];
+  res.results.forEach((h, i) => {
+    out.push(`${i + 1}. ${h.repo}/${h.path}:${h.startLine}-${h.endLine}${h.symbol ? `  ${h.symbol} (${h.kind})` : ""}`);
+    const text = (h.snippet ?? h.content ?? "").split("\n").slice(0, SNIPPET_PREVIEW_LINES);
+    for (const line of text) out.push(`     ${line}`);
+  });
+  const c = res.confidence as { level?: string; reason?: string } | undefined;
+  if (c?.level) out.push("", `confidence: ${c.level}${c.reason ? ` (${c.reason})` : ""}`);
+  return out.join("\n");
+}
+
+/** A token table: id, name, scopes, repos, expiry, revoked. */
+export function formatTokens(tokens: TokenInfo[]): string {
+  if (tokens.length === 0) return "No tokens.";
+  const date = (ms: number | null | undefined) => (ms ? new Date(ms).toISOString().slice(0, 10) : "-");
+  return tokens
+    .map((t) => [t.id, JSON.stringify(t.name), t.scopes.join(","), t.repos ? t.repos.join(",") : "all repos", `expires ${date(t.expiresAt)}`, t.revokedAt ? `revoked ${date(t.revokedAt)}` : "active"].join("  "))
+    .join("\n");
+}

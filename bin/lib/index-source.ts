@@ -1,0 +1,63 @@
+/**
+ * Indexing a source from the command line, shared by `npm start` and `codebase-copilot index`:
+ * a git URL is registered (`POST /api/repos`), a local folder is packed and uploaded
+ * (`POST /api/repos/{id}/archive`), then the status is followed until ready or failed.
+ */
+import { existsSync, statSync } from "node:fs";
+import type { ApiClient, RepoStatus } from "./api-client.ts";
+import { listFolderFiles, packFolder } from "./pack-folder.ts";
+import { createProgressPrinter } from "./progress.ts";
+import { isGitUrl, repoIdForFolder, toRepoId } from "./repo-id.ts";
+
+/** Status poll interval while indexing. */
+export const POLL_MS = 500;
+
+/** What to index: a git URL or an absolute folder path, with an optional repo id and ref. */
+export interface IndexRequest {
+  source: string;
+  name?: string;
+  ref?: string;
+}
+
+/**
+ * Starts indexing `req.source`. Folders are listed by `git ls-files` in a work tree (tracked and
+ * unignored untracked files), else walked. `log` receives one human line about what is sent.
+ * @returns the status the API answered with; its `id` is the repo id.
+ * @throws Error when a non-URL source is not an existing folder; ApiError from the API.
+ */
+export async function startIndexing(api: ApiClient, req: IndexRequest, log: (line: string) => void): Promise<RepoStatus> {
+  if (isGitUrl(req.source)) {
+    log(`Registering ${req.source} ...`);
+    const started = await api.registerUrl(req.source, { ref: req.ref, name: req.name });
+    return { ...started, id: started.id ?? toRepoId(req.name ?? req.source) };
+  }
+  if (!existsSync(req.source) || !statSync(req.source).isDirectory()) throw new Error(`"${req.source}" is neither a git URL nor a local folder.`);
+  const id = req.name ?? repoIdForFolder(req.source);
+  const { files, via } = listFolderFiles(req.source);
+  const tarGz = await packFolder(req.source, files);
+  log(`Uploading ${files.length} files of ${req.source} (listed by ${via === "git" ? "git ls-files" : "walking the folder"}, ${(tarGz.length / 1048576).toFixed(1)} MiB tar.gz) as repo "${id}" ...`);
+  const started = await api.uploadArchive(id, tarGz);
+  return { ...started, id: started.id ?? id };
+}
+
+/**
+ * Polls the repo status, drawing progress on `out` (a bar on a TTY, changed lines otherwise),
+ * until the job is ready or failed.
+ */
+export async function followProgress(api: ApiClient, id: string, out: NodeJS.WriteStream, pollMs = POLL_MS): Promise<RepoStatus> {
+  const printer = createProgressPrinter(out);
+  for (;;) {
+    const s = await api.status(id);
+    printer.update(s);
+    if (s.status === "ready" || s.status === "failed") {
+      printer.done();
+      return s;
+    }
+    await new Promise((r) => setTimeout(r, pollMs));
+  }
+}
+
+/** The last error of a status as one line. */
+export function errorText(s: RepoStatus): string {
+  return typeof s.lastError === "string" ? s.lastError : (s.lastError?.message ?? s.lastError?.code ?? "unknown error");
+}

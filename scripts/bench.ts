@@ -5,7 +5,8 @@
  * re-upload it unchanged (0 files processed) and with one file changed (1 file), then measure
  * search latency (k = 10, warm) sequentially and from 16 concurrent clients for short queries
  * and pasted bug reports, and ripgrep over the same tree in the same run, then the runtime's
- * floor (`GET /api/health` the same way); peak RSS of the
+ * floor (`GET /api/health` the same way), then the web page's first-load weight and time to
+ * first result in headless Chromium (scripts/lib/bench-web.ts); peak RSS of the
  * workerd process tree is sampled throughout. Writes JSON to bench/out/ and, with
  * `--write-readme`, the "Benchmarks" block of docs/evaluation.md.
  *
@@ -33,6 +34,7 @@ import { startRssSampler } from "./lib/rss.ts";
 import { busiestCpuPerOperation, workerdCpu } from "./lib/cpu.ts";
 import { benchMarkdown, type BenchResult, type IndexStageRun } from "./lib/bench-report.ts";
 import { parseCli } from "./lib/cli.ts";
+import { measureFirstResult, measurePageWeight, webMarkdown } from "./lib/bench-web.ts";
 
 const USAGE = `Usage: npm run bench -- [--corpus /tmp/cc-corpora/hono-28a9c12] [--commit HEAD] [--out FILE] [--write-readme]
 
@@ -196,6 +198,16 @@ if (existsSync(chunkScript)) {
   }
 }
 
+// 4. The web page: compressed weight of the first load, time to first result in Chromium.
+const webWeight = await measurePageWeight();
+let webTimings: Awaited<ReturnType<typeof measureFirstResult>> = null;
+try {
+  webTimings = await measureFirstResult(baseUrl, server?.token ?? a.token ?? "", a.repo!, SHORT_QUERIES.slice(0, 10));
+} catch (err) {
+  log(`time to first result not measured: ${(err as Error).message.split("\n")[0]}`);
+}
+log(webMarkdown(webWeight, webTimings));
+
 await server?.stop();
 if (stateDir) rmSync(stateDir, { recursive: true, force: true });
 
@@ -212,6 +224,7 @@ const result: BenchResult = {
   latency,
   memory: peakIndex && peakSearch ? { indexWorkerdMb: mb(peakIndex.workerdBytes), indexTotalMb: mb(peakIndex.totalBytes), searchWorkerdMb: mb(peakSearch.workerdBytes), searchTotalMb: mb(peakSearch.totalBytes) } : null,
   chunkBench,
+  web: { weight: webWeight, firstResult: webTimings },
   command: `npm run bench -- ${process.argv.slice(2).filter((x, i, arr) => x !== "--token" && arr[i - 1] !== "--token").join(" ")}`.trim(),
 };
 const outPath = resolve(a.out ?? join(ROOT, "bench", "out", `bench-${result.date.replace(/[:.]/g, "-")}.json`));

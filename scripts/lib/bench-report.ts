@@ -5,6 +5,7 @@
  */
 import { table } from "../../evals/lib/report.ts";
 import type { LatencySummary } from "./load.ts";
+import { webMarkdown, type FirstResultTiming, type PageWeight } from "./bench-web-report.ts";
 
 /** One indexing run as measured from the client (wall) and reported by the status. */
 export interface IndexStageRun {
@@ -48,6 +49,8 @@ export interface BenchResult {
   memory: { indexWorkerdMb: number; indexTotalMb: number; searchWorkerdMb: number; searchTotalMb: number } | null;
   /** scripts/bench-chunk.ts output (H1's parse-and-chunk throughput), when that script exists. */
   chunkBench: { files: number; lines: number; chunks: number; linesPerSecond: number; linesPerSecondBestPass: number; linesPerCpuSecond: number } | null;
+  /** The web page (scripts/lib/bench-web.ts): first-load weight and time to first result (null without Chromium). */
+  web?: { weight: PageWeight; firstResult: FirstResultTiming[] | null };
   command: string;
 }
 
@@ -94,6 +97,7 @@ export function benchMarkdown(r: BenchResult): string {
     r.chunkBench
       ? `**Parse-and-chunk throughput** (\`scripts/bench-chunk.ts\`, one core, same tree): ${r.chunkBench.files} files, ${r.chunkBench.lines} lines, ${r.chunkBench.chunks} chunks; ${r.chunkBench.linesPerSecond} lines/s mean wall, ${r.chunkBench.linesPerSecondBestPass} lines/s fastest pass, ${r.chunkBench.linesPerCpuSecond} lines per CPU second.`
       : "",
+    r.web ? `**Web page**: ${webMarkdown(r.web.weight, r.web.firstResult).replace(/\n/g, " ")}` : "",
     `_Generated ${r.date.slice(0, 10)} at commit \`${r.commit.slice(0, 7)}\` on ${r.machine}; ${r.baseUrl}${r.searchLimitPerMinute ? `, search rate limits raised to ${r.searchLimitPerMinute}/min for the run` : ""}; ${r.ripgrep}. Reproduce: \`${r.command}\`._`,
   ];
   return parts.filter(Boolean).join("\n\n");

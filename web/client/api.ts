@@ -4,6 +4,7 @@
  * error code; the API's own message is used only where it is about the input.
  */
 import { byId, el } from "./dom";
+import { errorWords } from "./repo-status";
 
 /** What `GET /auth/session` answers for a signed-in browser. */
 export interface Session {
@@ -73,11 +74,11 @@ export function errorText(r: JsonReply<unknown>): string {
       return "That file is not in the repository's current index.";
     case "invalid_input":
     case "query_invalid":
-      return e.message ? `Check the input: ${e.message}` : "Check the input and try again.";
+      return e.message ? `Check the input: ${errorWords(e.message)}` : "Check the input and try again.";
   }
   if (r.status === 0) return "The server did not answer. Is it running?";
   if (r.status >= 500) return "Something went wrong on the server; try again in a moment.";
-  return e?.message ?? `The request failed (HTTP ${r.status}).`;
+  return errorWords(e?.message ?? null) ?? `The request failed (HTTP ${r.status}).`;
 }
 
 /** The signed-in session, or null. */

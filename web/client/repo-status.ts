@@ -76,5 +76,5 @@ export function errorWords(message: string | null): string | null {
   if (!message) return null;
   return message
     .replace(/\b(?:call |check |poll )?(?:get_index_status|refresh_index|list_repos|repo_status)\b/gi, "the Refresh button on this page")
-    .replace(/\b(?:GET|POST|DELETE) \/api\/[^\s,;)]*/g, "this page");
+    .replace(/\b(?:to |use )?(?:GET|POST|DELETE) \/api\/[^\s,;)]*/g, "on the Repositories page");
 }

@@ -2,7 +2,7 @@
  * Entry of the repositories page (`/repos`, served as /assets/repos.js): one row per repo
  * from `GET /api/repos` (status with a live progress bar while indexing, snapshot commit and
  * age, skipped files by reason, last error in words), Refresh (`POST /api/repos/{id}/refresh`,
- * index permission), Delete (`DELETE /api/repos/{id}`, admin, after a confirmation), and the
+ * index permission; "Upload again" for uploaded folders), Delete (`DELETE /api/repos/{id}`, admin, after a confirmation), and the
  * add forms: a git URL (`POST /api/repos`) or a folder zipped in the browser (fflate) and
  * uploaded to `POST /api/repos/{id}/archive`. Polls while any repo is busy.
  */
@@ -60,7 +60,15 @@ function skippedCell(r: RepoStatusView): HTMLElement {
 
 function actionsCell(r: RepoStatusView): HTMLElement {
   const cell = el("td", { className: "actions" });
-  if (hasScope("index")) {
+  if (hasScope("index") && r.sourceKind === "archive") {
+    // An uploaded folder has no remote to fetch again: offer the upload form for it instead.
+    const again = el("button", { type: "button", className: "secondary", text: "Upload again", "aria-label": `Upload a new version of ${r.id}` });
+    again.addEventListener("click", () => {
+      byId<HTMLInputElement>("folder-name").value = r.id;
+      byId<HTMLInputElement>("folder").focus();
+    });
+    cell.append(again);
+  } else if (hasScope("index")) {
     const refresh = el("button", { type: "button", className: "secondary", text: "Refresh", "aria-label": `Refresh ${r.id}`, disabled: isBusy(r.status) });
     refresh.addEventListener("click", async () => {
       refresh.disabled = true;

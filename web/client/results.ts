@@ -72,7 +72,8 @@ async function copy(text: string, button: HTMLButtonElement): Promise<void> {
 /** The list item of one result; the link's signed URL is filled in when the server answers. */
 export function renderResult(r: WireResult, terms: string[]): HTMLLIElement {
   const place = citation(r);
-  const link = el("a", { className: "source-link", text: place });
+  // Focusable before its signed href arrives, so j/k and "More results" can move onto it.
+  const link = el("a", { className: "source-link", text: place, tabindex: 0 });
   const copyButton = el("button", { type: "button", className: "copy", "aria-label": `Copy ${place}`, text: "Copy" });
   copyButton.addEventListener("click", () => void copy(place, copyButton));
   const meta = [r.symbol ? `${r.kind} ${r.symbol}` : r.kind, r.language].filter(Boolean).join(" · ");

@@ -259,25 +259,29 @@ async function repoFlows(page: Page, work: string, gitUrl: string): Promise<void
   await page.goto(`${BASE}/repos`);
   const row = page.locator(`tr[data-repo="${REPO}"]`);
   await row.locator(".badge").filter({ hasText: "Ready" }).waitFor();
-  assert.match((await row.locator("td").nth(1).textContent()) ?? "", /[0-9a-f]{12}.*(second|minute|now)/, "snapshot commit and age");
+  assert.match((await row.locator("td").nth(1).textContent()) ?? "", /upload [0-9a-f]{8} .*(second|minute|now)/, "snapshot and age");
   assert.doesNotMatch((await page.locator("main").textContent()) ?? "", /get_index_status|refresh_index|\/api\//);
 
   // Add by git URL (the fixture git server on loopback); the row appears and becomes Ready.
-  await page.getByLabel("Git URL").fill(`${gitUrl}/fixture.git`);
-  await page.getByLabel(/^Name/).fill("e2e-git");
+  await page.getByLabel("Git URL", { exact: true }).fill(`${gitUrl}/fixture.git`);
+  await page.locator("#git-name").fill("e2e-git");
   await page.getByRole("button", { name: "Add and index" }).click();
   await page.locator("#add-status").filter({ hasText: "Added e2e-git" }).waitFor();
   const gitRow = page.locator('tr[data-repo="e2e-git"]');
   await gitRow.locator(".badge").filter({ hasText: "Ready" }).waitFor({ timeout: 120_000 });
+  assert.match((await gitRow.locator("td").nth(1).textContent()) ?? "", /\b[0-9a-f]{12} .*(second|minute|now)/, "git snapshot commit and age");
   // Skipped files by reason (the fixture holds ignored, binary, oversized and secret files).
   assert.match((await gitRow.locator("td").nth(2).textContent()) ?? "", /\d+ (binary|too large|ignored by \.gitignore|may hold secrets)/);
+  // Opening a reason lists its files where the server has the list, and says so where not.
+  await gitRow.locator(".skipped summary").first().click();
+  await gitRow.locator(".skipped-files li, .skipped-reason .help").first().waitFor();
   // Refresh (index scope): a job starts again and ends Ready.
   await gitRow.getByRole("button", { name: "Refresh e2e-git" }).click();
   await page.locator("#repos-status").filter({ hasText: "Refreshing e2e-git" }).waitFor();
   await gitRow.locator(".badge").filter({ hasText: "Ready" }).waitFor({ timeout: 120_000 });
 
   // A bad URL is refused in words.
-  await page.getByLabel("Git URL").fill("ftp://example.invalid/x.git");
+  await page.getByLabel("Git URL", { exact: true }).fill("ftp://example.invalid/x.git");
   await page.getByRole("button", { name: "Add and index" }).click();
   await page.locator("#add-status.error").waitFor();
 
@@ -285,7 +289,7 @@ async function repoFlows(page: Page, work: string, gitUrl: string): Promise<void
   const many = join(work, "many-files");
   writeMany(many, 700);
   await page.getByLabel("Name", { exact: true }).fill("e2e-many");
-  await page.getByLabel("Folder").setInputFiles(many);
+  await page.getByLabel("Folder", { exact: true }).setInputFiles(many);
   await page.getByRole("button", { name: "Upload and index" }).click();
   const manyRow = page.locator('tr[data-repo="e2e-many"]');
   await manyRow.waitFor({ timeout: 60_000 });
@@ -341,7 +345,7 @@ async function main(): Promise<void> {
         const failedRequests: string[] = [];
         page.on("response", (r) => {
           const path = new URL(r.url()).pathname;
-          const expected = (r.status() === 401 && path === "/auth/session") || path === "/api/ask" || (r.status() === 400 && path === "/api/repos");
+          const expected = (r.status() === 401 && path === "/auth/session") || path === "/api/ask" || (r.status() === 400 && path === "/api/repos") || (r.status() === 404 && path.endsWith("/skipped"));
           if (r.status() >= 400 && !expected) failedRequests.push(`${r.status()} ${r.url()}`);
         });
 

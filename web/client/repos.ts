@@ -44,25 +44,60 @@ function snapshotCell(r: RepoStatusView): HTMLElement {
   if (!r.snapshot) return el("td", { text: "Not searchable yet" });
   const when = new Date(r.snapshot.indexedAt);
   return el("td", {}, [
-    el("code", { text: r.snapshot.commit.slice(0, 12), title: r.snapshot.commit }),
+    // Uploads have no git commit: their snapshot is named by the archive's content hash.
+    el("code", { text: r.snapshot.commit.startsWith("archive-") ? `upload ${r.snapshot.commit.slice(8, 16)}` : r.snapshot.commit.slice(0, 12), title: r.snapshot.commit }),
     " ",
     el("time", { datetime: when.toISOString(), title: when.toLocaleString(), text: age(r.snapshot.indexedAt) }),
     r.index ? el("div", { className: "help", text: `${r.index.files.toLocaleString("en")} files, ${r.index.chunks.toLocaleString("en")} chunks` }) : null,
   ]);
 }
 
+/** One page of `GET /api/repos/{id}/skipped` (servers that list skipped files). */
+interface SkippedPage {
+  files: { path: string; reason: string; rule?: string | null }[];
+  total: number;
+  nextOffset: number | null;
+}
+
+/** Most skipped paths listed under one reason; the count says how many there are. */
+const SKIPPED_LIST_LIMIT = 50;
+
+/** A reason's count as a disclosure that lists the skipped files, where the server offers the list. */
+function skippedReason(repo: string, s: { reason: string; words: string; count: number }): HTMLElement {
+  const details = el("details", { className: "skipped-reason" }, [el("summary", { text: `${s.count} ${s.words}` })]);
+  let loaded = false;
+  details.addEventListener("toggle", async () => {
+    if (!details.open || loaded) return;
+    loaded = true;
+    const res = await getJson<SkippedPage>(`/api/repos/${encodeURIComponent(repo)}/skipped?reason=${encodeURIComponent(s.reason)}&limit=${SKIPPED_LIST_LIMIT}`);
+    if (res.status === 404 && (res.body as { error?: { code?: string } } | null)?.error?.code === "not_found") {
+      details.append(el("p", { className: "help", text: "This server does not list the skipped files one by one." }));
+      return;
+    }
+    if (!res.ok || !res.body) {
+      details.append(el("p", { className: "error-text", text: errorText(res) }));
+      return;
+    }
+    const more = res.body.total - res.body.files.length;
+    details.append(
+      el("ul", { className: "skipped-files" }, res.body.files.map((f) => el("li", {}, [el("code", { text: f.path }), f.rule ? el("span", { className: "help", text: ` (${f.rule})` }) : null]))),
+      ...(more > 0 ? [el("p", { className: "help", text: `and ${more} more` })] : []),
+    );
+  });
+  return el("li", {}, [details]);
+}
+
 function skippedCell(r: RepoStatusView): HTMLElement {
   const items = skippedWords(r.skipped ?? {});
   if (!items.length) return el("td", { text: "None" });
-  // The per-file list (GET /api/repos/{id}/skipped) is linked where the server offers it.
-  return el("td", {}, [el("ul", { className: "skipped" }, items.map((s) => el("li", {}, [el("a", { href: `/api/repos/${encodeURIComponent(r.id)}/skipped?reason=${encodeURIComponent(s.reason)}`, text: `${s.count} ${s.words}` })])))]);
+  return el("td", {}, [el("ul", { className: "skipped" }, items.map((s) => skippedReason(r.id, s)))]);
 }
 
 function actionsCell(r: RepoStatusView): HTMLElement {
   const cell = el("td", { className: "actions" });
   if (hasScope("index") && r.sourceKind === "archive") {
     // An uploaded folder has no remote to fetch again: offer the upload form for it instead.
-    const again = el("button", { type: "button", className: "secondary", text: "Upload again", "aria-label": `Upload a new version of ${r.id}` });
+    const again = el("button", { type: "button", className: "secondary", text: "Upload again", "aria-label": `Upload again: ${r.id}` });
     again.addEventListener("click", () => {
       byId<HTMLInputElement>("folder-name").value = r.id;
       byId<HTMLInputElement>("folder").focus();

@@ -46,10 +46,17 @@ export async function measureFirstResult(baseUrl: string, token: string, repo: s
     const once = async (q: string) => {
       await page.goto(`${baseUrl}/?q=${encodeURIComponent(q)}&repo=${encodeURIComponent(repo)}`);
       await page.locator("#results .result").first().waitFor({ timeout: 60_000 });
-      return page.evaluate(() => performance.now());
+      return page.evaluate(() => {
+        const api = performance.getEntriesByType("resource").find((e) => e.name.includes("/api/search?")) as PerformanceResourceTiming | undefined;
+        return { shownMs: performance.now(), searchStartMs: api?.startTime ?? null, searchEndMs: api?.responseEnd ?? null };
+      });
     };
     const out: FirstResultTiming[] = [];
-    for (const q of queries) out.push({ query: q, coldMs: await once(q), warmMs: await once(q) });
+    for (const q of queries) {
+      const cold = await once(q);
+      const warm = await once(q);
+      out.push({ query: q, coldMs: cold.shownMs, warmMs: warm.shownMs, searchStartMs: cold.searchStartMs, searchEndMs: cold.searchEndMs });
+    }
     return out;
   } finally {
     await browser.close();

@@ -345,7 +345,7 @@ async function main(): Promise<void> {
         const failedRequests: string[] = [];
         page.on("response", (r) => {
           const path = new URL(r.url()).pathname;
-          const expected = (r.status() === 401 && path === "/auth/session") || path === "/api/ask" || (r.status() === 400 && path === "/api/repos") || (r.status() === 404 && path.endsWith("/skipped"));
+          const expected = (r.status() === 401 && path === "/auth/session") || path === "/api/ask" || (r.status() === 400 && path === "/api/repos") || (r.status() === 404 && path.endsWith("/skipped")) || (r.status() === 404 && path === "/api/search" && r.url().includes("repo=no-such-repo"));
           if (r.status() >= 400 && !expected) failedRequests.push(`${r.status()} ${r.url()}`);
         });
 

@@ -79,19 +79,27 @@ function refuseUnknownRepo(repo: string): boolean {
   return true;
 }
 
-async function runSearch(s: SearchState, focusFrom = -1): Promise<void> {
+async function runSearch(s: SearchState, focusFrom = -1, reposLoaded?: Promise<void>): Promise<void> {
   if (!s.q) {
     setStatus("Type something to search for.", true);
     qInput.focus();
     return;
   }
-  if (refuseUnknownRepo(s.repo)) return;
+  if (!reposLoaded && refuseUnknownRepo(s.repo)) return;
   history.replaceState(null, "", `/?${stateToParams(s).toString()}`);
   document.title = `${s.q} · Codebase Copilot search`;
   const seq = ++searchSeq;
   setStatus("Searching…");
   resultsEl.setAttribute("aria-busy", "true");
-  const r = await getJson<SearchReply>(`/api/search?${stateToApiParams(s, { explain: true }).toString()}`);
+  const pending = getJson<SearchReply>(`/api/search?${stateToApiParams(s, { explain: true }).toString()}`);
+  if (reposLoaded) {
+    await reposLoaded;
+    if (refuseUnknownRepo(s.repo)) {
+      resultsEl.removeAttribute("aria-busy");
+      return;
+    }
+  }
+  const r = await pending;
   if (seq !== searchSeq) return; // a newer search started meanwhile
   resultsEl.removeAttribute("aria-busy");
   resultsEl.replaceChildren();
@@ -155,9 +163,14 @@ document.addEventListener("keydown", (event) => {
 void (async function init() {
   const initial = stateFromParams(new URLSearchParams(location.search));
   fillForm(initial);
-  await loadSession();
-  if (currentSession()) await loadRepos(initial.repo);
+  // The search starts at once, beside the session and repo-list requests: a shared URL shows
+  // results after one round trip. Its answer waits for the repo list only to refuse an
+  // unknown ?repo= (the API refuses it too, with repo_not_found).
+  const reposLoaded = loadSession().then(() => (currentSession() ? loadRepos(initial.repo) : undefined));
   initAsk(() => repoSelect.value);
-  if (initial.q) await runSearch(initial);
-  else qInput.focus();
+  if (initial.q) await runSearch(initial, -1, reposLoaded);
+  else {
+    qInput.focus();
+    await reposLoaded;
+  }
 })();

@@ -91,16 +91,15 @@ async function runSearch(s: SearchState, focusFrom = -1, reposLoaded?: Promise<v
   const seq = ++searchSeq;
   setStatus("Searching…");
   resultsEl.setAttribute("aria-busy", "true");
-  const pending = getJson<SearchReply>(`/api/search?${stateToApiParams(s, { explain: true }).toString()}`);
-  if (reposLoaded) {
-    await reposLoaded;
-    if (refuseUnknownRepo(s.repo)) {
-      resultsEl.removeAttribute("aria-busy");
-      return;
-    }
-  }
-  const r = await pending;
+  const r = await getJson<SearchReply>(`/api/search?${stateToApiParams(s, { explain: true }).toString()}`);
   if (seq !== searchSeq) return; // a newer search started meanwhile
+  // The API refuses a repo the caller cannot see; say which one, as the page check does.
+  if (s.repo && (r.body as { error?: { code?: string } } | null)?.error?.code === "repo_not_found") {
+    resultsEl.removeAttribute("aria-busy");
+    knownRepos = knownRepos ?? [];
+    refuseUnknownRepo(s.repo);
+    return;
+  }
   resultsEl.removeAttribute("aria-busy");
   resultsEl.replaceChildren();
   moreButton.hidden = true;
@@ -164,8 +163,7 @@ void (async function init() {
   const initial = stateFromParams(new URLSearchParams(location.search));
   fillForm(initial);
   // The search starts at once, beside the session and repo-list requests: a shared URL shows
-  // results after one round trip. Its answer waits for the repo list only to refuse an
-  // unknown ?repo= (the API refuses it too, with repo_not_found).
+  // results after one round trip. An unknown ?repo= is refused by the API (repo_not_found).
   const reposLoaded = loadSession().then(() => (currentSession() ? loadRepos(initial.repo) : undefined));
   initAsk(() => repoSelect.value);
   if (initial.q) await runSearch(initial, -1, reposLoaded);

@@ -320,7 +320,7 @@ async function askFlow(page: Page): Promise<void> {
   await page.goto(`${BASE}/?repo=${REPO}`);
   await page.locator(`#repo option[value="${REPO}"]`).waitFor({ state: "attached" });
   await page.locator("#ask-panel summary").click();
-  await page.getByLabel("Question").fill("How is a widget config parsed?");
+  await page.getByLabel("Question", { exact: true }).fill("How is a widget config parsed?");
   await page.getByRole("button", { name: "Ask" }).click();
   // This server has no answer route or no model provider configured: the panel says which.
   await page.locator("#answer .status.error").filter({ hasText: /Answers (are not available on this server|need a model provider)/ }).waitFor();

@@ -1,7 +1,7 @@
 /**
  * Human output of the `codebase-copilot` CLI. Pure: each function turns an API answer into lines.
  */
-import type { RepoStatus, SearchHit, TokenInfo } from "./api-client.ts";
+import type { GrepPage, RepoStatus, SearchHit, TokenInfo } from "./api-client.ts";
 import { progressLabel } from "./progress.ts";
 
 /** Lines of a snippet shown per search result. */
@@ -57,4 +57,12 @@ export function formatTokens(tokens: TokenInfo[]): string {
   return tokens
     .map((t) => [t.id, JSON.stringify(t.name), t.scopes.join(","), t.repos ? t.repos.join(",") : "all repos", `expires ${date(t.expiresAt)}`, t.revokedAt ? `revoked ${date(t.revokedAt)}` : "active"].join("  "))
     .join("\n");
+}
+
+/** Grep matches as ripgrep prints them: `repo/path:line:column:text`, then the count. */
+export function formatGrep(page: GrepPage): string {
+  const lines = page.matches.map((m) => `${m.repo}/${m.path}:${m.line}:${m.column}:${m.text}`);
+  const total = `${page.total_exact ? "" : "at least "}${page.total_count} matching line${page.total_count === 1 ? "" : "s"}`;
+  lines.push(`${lines.length ? "\n" : ""}${total}${page.has_more ? ` (more: --cursor ${page.next_cursor})` : ""}${page.scan_capped ? "; the scan stopped at its byte budget: narrow it with --path or --language" : ""}`);
+  return lines.join("\n");
 }

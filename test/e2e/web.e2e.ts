@@ -354,7 +354,7 @@ async function main(): Promise<void> {
         await page.goto(`${BASE}/?q=parse+widget+config&repo=${REPO}`);
         await page.locator("#results .result").first().waitFor();
         await checkAccessibilityBothSchemes(page, "search page with results");
-        await page.screenshot({ path: join(SHOTS, "search.png"), fullPage: true });
+        await page.screenshot({ path: join(SHOTS, "search.png") });
         await sourceFlows(page, token);
         await repoFlows(page, work, gitUrl);
         await askFlow(page);

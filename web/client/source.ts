@@ -19,6 +19,7 @@ const lineEls = [...code.querySelectorAll<HTMLElement>(".line")];
 const rangeStatus = byId("range-status");
 const lookup = byId("lookup");
 let current: LineRange | null = null;
+const sessionReady = loadSession();
 
 /** Marks the lines of `range` (class `hl`, `aria-current` on the first) and scrolls to them. */
 function showRange(range: LineRange | null, scroll: boolean): void {
@@ -79,6 +80,8 @@ async function lookUp(name: string): Promise<void> {
   const close = el("button", { type: "button", className: "linkish", text: "Close", "aria-label": "Close symbol lookup" });
   close.addEventListener("click", () => (lookup.hidden = true));
   const head = el("div", { className: "lookup-head" }, [el("h2", {}, ["Symbol ", el("code", { text: name })]), close]);
+  lookup.replaceChildren(head, el("p", { className: "status", text: "Looking up…" }));
+  await sessionReady; // a click right after the page loads must not be answered "signed out"
   if (!currentSession()) {
     lookup.replaceChildren(head, el("p", { text: "Sign in (top right) to find where this symbol is defined and used." }));
     return;
@@ -138,4 +141,3 @@ window.addEventListener("hashchange", () => showRange(parseLineRange(location.ha
 // The range first (plain text is already there), then the colours, which do not move lines.
 showRange(parseLineRange(location.hash), true);
 highlightSyntax();
-void loadSession();

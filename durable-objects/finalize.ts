@@ -69,11 +69,11 @@ async function snapshotPackages(db: D1Database, repo: string, members: { path: s
 /**
  * Completes a job: reads the packages the snapshot publishes, writes its membership and
  * packages and flips `repos.active_commit` (one D1 transaction), then deletes what no snapshot
- * references. Idempotent; safe to retry.
+ * references. `now` (ms) is the snapshot's `indexedAt`. Idempotent; safe to retry.
  */
-export async function finalizeJob(env: Env, repo: string, commit: string, members: { path: string; fileId: string }[]): Promise<void> {
+export async function finalizeJob(env: Env, repo: string, commit: string, members: { path: string; fileId: string }[], now: number): Promise<void> {
   const config = loadConfig(env);
   const packages = await snapshotPackages(env.DB, repo, members);
-  await activateSnapshot(env.DB, { repo, commit, members, packages, embeddingModel: config.embeddingModel, embeddingDims: config.embeddingDimensions, now: Date.now() });
+  await activateSnapshot(env.DB, { repo, commit, members, packages, embeddingModel: config.embeddingModel, embeddingDims: config.embeddingDimensions, now });
   await collectGarbage(env.DB, createVectorStore(env, config), repo, commit);
 }

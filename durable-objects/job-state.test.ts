@@ -1,5 +1,22 @@
 import { describe, expect, it } from "vitest";
-import { allBatchesSettled, JobTransitionError, newJob, nextState, type JobEvent, type JobState } from "./job-state";
+import {
+  allBatchesSettled,
+  BATCH_MAX_SENDS,
+  BATCH_STALL_MS,
+  FETCH_HEARTBEAT_MS,
+  FETCH_MAX_ATTEMPTS,
+  fetchStep,
+  followUpOf,
+  JobTransitionError,
+  newJob,
+  nextState,
+  requestRefresh,
+  stallStep,
+  waitingOf,
+  type BatchSendState,
+  type JobEvent,
+  type JobState,
+} from "./job-state";
 
 const planned = (batches: number): JobEvent => ({ type: "planned", commit: "c1", filesTotal: 10, filesQueued: 4, unchanged: 3, batches, skipped: { binary: 2, ignored: 1 } });
 const done = (files: number, chunks: number, failed = false): JobEvent => ({ type: "batch_done", files, chunks, skipped: failed ? { index_failed: files } : {}, failed });
@@ -40,5 +57,101 @@ describe("nextState", () => {
     const failed = nextState(fetching, { type: "failed", error: "Ref \"x\" does not exist" }, 9);
     expect(failed).toMatchObject({ status: "failed", lastError: 'Ref "x" does not exist', finishedAt: 9 });
     expect(fetching).toEqual(copy);
+  });
+});
+
+describe("requestRefresh and followUpOf", () => {
+  const queued = newJob("j1", "git", "main", 0);
+  const fetching = nextState(queued, { type: "fetch_started" }, 1);
+  const indexing = nextState(fetching, planned(1), 2);
+
+  it("starts a job when none runs", () => {
+    expect(requestRefresh(null, null, 5)).toEqual({ kind: "start" });
+    const ready = run([planned(0), { type: "finalized" }]);
+    expect(requestRefresh(ready, "abc", 5)).toEqual({ kind: "start" });
+  });
+
+  it("lets a job that has not fetched yet absorb the request, remembering a pushed commit", () => {
+    const d = requestRefresh(queued, "c9", 5);
+    expect(d.kind).toBe("absorbed");
+    expect(d.kind === "absorbed" && d.job).toMatchObject({ wantedCommit: "c9", pending: null });
+  });
+
+  it("queues one follow-up past the fetch; the newest request wins", () => {
+    const first = requestRefresh(fetching, "c2", 5);
+    expect(first).toMatchObject({ kind: "pending", job: { pending: { commit: "c2", requestedAt: 5 } } });
+    const second = requestRefresh(first.kind === "pending" ? first.job : fetching, "c3", 7);
+    expect(second).toMatchObject({ kind: "pending", job: { pending: { commit: "c3", requestedAt: 7 } } });
+  });
+
+  it("needs no follow-up for the commit the job is already indexing", () => {
+    expect(requestRefresh(indexing, "c1", 5)).toEqual({ kind: "absorbed", job: indexing });
+  });
+
+  it("keeps the pending request through the job's events and hands it over at the end", () => {
+    const d = requestRefresh(indexing, null, 5);
+    const job = d.kind === "pending" ? d.job : indexing;
+    const ready = nextState(nextState(job, done(1, 1), 6), { type: "finalized" }, 7);
+    expect(followUpOf(ready)).toEqual({ commit: null, requestedAt: 5 });
+    expect(followUpOf(job)).toBeNull(); // still running
+    const failed = nextState(job, { type: "failed", error: "x" }, 7);
+    expect(followUpOf(failed)).toEqual({ commit: null, requestedAt: 5 });
+  });
+
+  it("drops a follow-up for the very commit the job ended ready at", () => {
+    const d = requestRefresh(fetching, "c1", 5);
+    const job = d.kind === "pending" ? d.job : fetching;
+    const ready = run([planned(0), { type: "finalized" }], job);
+    expect(ready.commit).toBe("c1");
+    expect(followUpOf(ready)).toBeNull();
+  });
+});
+
+describe("fetchStep", () => {
+  const queued = newJob("j1", "git", null, 0);
+  const fetching = nextState(queued, { type: "fetch_started" }, 1);
+
+  it("starts the first fetch with the safety alarm a heartbeat ahead", () => {
+    expect(fetchStep(queued, { inFlight: false, attempts: 0, now: 100 })).toEqual({ kind: "fetch", attempt: 1, alarmAt: 100 + FETCH_HEARTBEAT_MS, startEvent: true });
+  });
+
+  it("only moves the alarm on while the fetch runs in this instance", () => {
+    expect(fetchStep(fetching, { inFlight: true, attempts: 1, now: 100 })).toEqual({ kind: "heartbeat", alarmAt: 100 + FETCH_HEARTBEAT_MS });
+  });
+
+  it("retries a fetch lost with its isolate, well within a minute, then gives up", () => {
+    expect(FETCH_HEARTBEAT_MS).toBeLessThanOrEqual(60_000);
+    expect(fetchStep(fetching, { inFlight: false, attempts: 1, now: 100 })).toEqual({ kind: "fetch", attempt: 2, alarmAt: 100 + FETCH_HEARTBEAT_MS, startEvent: false });
+    expect(fetchStep(fetching, { inFlight: false, attempts: FETCH_MAX_ATTEMPTS, now: 100 })).toMatchObject({ kind: "give_up", error: expect.stringMatching(/lost 3 times/) });
+  });
+
+  it("does nothing for archive jobs or jobs past fetching", () => {
+    expect(fetchStep(newJob("a", "archive", null, 0), { inFlight: false, attempts: 0, now: 1 })).toEqual({ kind: "none" });
+    expect(fetchStep(nextState(fetching, planned(1), 2), { inFlight: false, attempts: 1, now: 3 })).toEqual({ kind: "none" });
+  });
+});
+
+describe("stallStep and waitingOf", () => {
+  const batch = (batchId: number, state: BatchSendState["state"], attempts: number, enqueuedAt: number): BatchSendState => ({ batchId, state, attempts, enqueuedAt });
+  const indexing = run([{ type: "fetch_started" }, planned(3)]);
+
+  it("re-sends batches sent longer than BATCH_STALL_MS ago and gives up after BATCH_MAX_SENDS", () => {
+    const now = 1_000_000;
+    const r = stallStep([batch(0, "enqueued", 1, now - 1000), batch(1, "enqueued", 1, now - BATCH_STALL_MS - 1), batch(2, "pending", 0, 0), batch(3, "enqueued", BATCH_MAX_SENDS, 0), batch(4, "done", 1, 0)], now);
+    expect(r.resend).toEqual([1, 2]);
+    expect(r.giveUp.map((b) => b.batchId)).toEqual([3]);
+  });
+
+  it("says a job whose fetch was lost is waiting, and until when", () => {
+    const fetching = run([{ type: "fetch_started" }]);
+    expect(waitingOf(fetching, { fetchInFlight: true, batches: [], alarmAt: 50, now: 10 })).toBeNull();
+    expect(waitingOf(fetching, { fetchInFlight: false, batches: [], alarmAt: 50, now: 10 })).toEqual({ reason: expect.stringMatching(/waiting to retry/), retryAt: 50 });
+  });
+
+  it("says how many batches are late, and nothing for a finished job", () => {
+    const now = 10 * BATCH_STALL_MS;
+    const w = waitingOf(indexing, { fetchInFlight: false, batches: [batch(0, "enqueued", 1, 0), batch(1, "enqueued", 1, 0), batch(2, "enqueued", 1, now)], alarmAt: now + 5, now });
+    expect(w).toEqual({ reason: "2 batches were not acknowledged; waiting to send again", retryAt: now + 5 });
+    expect(waitingOf(run([planned(0), { type: "finalized" }]), { fetchInFlight: false, batches: [], alarmAt: null, now })).toBeNull();
   });
 });

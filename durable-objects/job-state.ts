@@ -12,6 +12,13 @@
  * ```
  * `planned` may also come straight from `queued` (archive uploads have nothing to fetch).
  * `ready` and `failed` are terminal; a refresh starts a new job.
+ *
+ * A refresh arriving while a job runs (`requestRefresh`) never starts a second job and is never
+ * dropped: a job not yet past `queued` absorbs it (its fetch will see the newest commit), and a
+ * later one records it as `pending`, one follow-up at most, newest request wins (`followUpOf`).
+ * The alarm's decisions are pure too: `fetchStep` (run, keep waiting for or give up on a fetch)
+ * and `stallStep` (which batches to send again, which to give up on), and `waitingOf` says in the
+ * status what a job stuck after a crash is waiting for.
  */
 
 /** Public job status, mirrored into D1 `repos.status`. */
@@ -53,6 +60,21 @@ export interface JobState {
   skipped: Record<string, number>;
   batches: { total: number; done: number; failed: number };
   lastError: string | null;
+  /**
+   * A refresh (or push) that arrived while this job was past `queued`: one follow-up job runs
+   * when this one ends. `commit` is the pushed commit when a webhook said it, null for "the
+   * ref's tip"; `requestedAt` (ms) is when the newest such request arrived. Absent on jobs
+   * stored before this field existed.
+   */
+  pending?: PendingRefresh | null;
+  /** The commit a push announced for this job, if any (the fetch indexes the ref's tip). */
+  wantedCommit?: string | null;
+}
+
+/** A refresh waiting for the running job to end. Times in ms since epoch. */
+export interface PendingRefresh {
+  commit: string | null;
+  requestedAt: number;
 }
 
 /** What can happen to a job. */
@@ -92,6 +114,8 @@ export function newJob(jobId: string, source: JobSource, ref: string | null, now
     skipped: {},
     batches: { total: 0, done: 0, failed: 0 },
     lastError: null,
+    pending: null,
+    wantedCommit: null,
   };
 }
 
@@ -152,4 +176,117 @@ export function nextState(state: JobState, event: JobEvent, now: number): JobSta
       return never;
     }
   }
+}
+
+/** What `requestRefresh` decided for a refresh request. */
+export type RefreshDecision =
+  /** No job runs: start a new one. */
+  | { kind: "start" }
+  /** The job has not fetched yet, so its fetch covers the request: `job` records the commit. */
+  | { kind: "absorbed"; job: JobState }
+  /** The job is past its fetch: `job` now carries the (newest) pending follow-up. */
+  | { kind: "pending"; job: JobState };
+
+/**
+ * Decides what a refresh request (optionally for a pushed `commit`) does to `job` at `now` (ms).
+ * A job already resolved to that very commit needs no follow-up and is returned as absorbed.
+ */
+export function requestRefresh(job: JobState | null, commit: string | null, now: number): RefreshDecision {
+  if (!job || !isActive(job)) return { kind: "start" };
+  if (job.status === "queued") return { kind: "absorbed", job: { ...job, wantedCommit: commit ?? job.wantedCommit ?? null, updatedAt: now } };
+  if (commit !== null && job.commit === commit) return { kind: "absorbed", job };
+  return { kind: "pending", job: { ...job, pending: { commit, requestedAt: now }, updatedAt: now } };
+}
+
+/**
+ * The follow-up a finished job leaves behind, or null: none was requested, or the request named
+ * the commit this job just indexed.
+ */
+export function followUpOf(finished: JobState): PendingRefresh | null {
+  const p = finished.pending;
+  if (!p || isActive(finished)) return null;
+  if (p.commit !== null && finished.status === "ready" && p.commit === finished.commit) return null;
+  return p;
+}
+
+/** How long a running fetch's safety alarm is set ahead; a fetch lost with its isolate is retried after this (ms). */
+export const FETCH_HEARTBEAT_MS = 20_000;
+/** Fetch attempts of one job before it fails (a repository too large for one isolate). */
+export const FETCH_MAX_ATTEMPTS = 3;
+
+/** What the alarm does about a git job's fetch (`fetchStep`). */
+export type FetchStep =
+  | { kind: "none" }
+  /** The fetch runs in this instance: only move the safety alarm on. */
+  | { kind: "heartbeat"; alarmAt: number }
+  /** Run the fetch (attempt number `attempt`), with the safety alarm at `alarmAt` set first. */
+  | { kind: "fetch"; attempt: number; alarmAt: number; startEvent: boolean }
+  | { kind: "give_up"; error: string };
+
+/**
+ * Decides the fetch part of an alarm. `inFlight`: this instance runs the fetch now (a
+ * `fetching` job without it lost its fetch with an isolate). `attempts`: fetches started so far.
+ */
+export function fetchStep(job: JobState, o: { inFlight: boolean; attempts: number; now: number }): FetchStep {
+  if (job.source !== "git" || (job.status !== "queued" && job.status !== "fetching")) return { kind: "none" };
+  const alarmAt = o.now + FETCH_HEARTBEAT_MS;
+  if (job.status === "queued") return { kind: "fetch", attempt: 1, alarmAt, startEvent: true };
+  if (o.inFlight) return { kind: "heartbeat", alarmAt };
+  if (o.attempts >= FETCH_MAX_ATTEMPTS) {
+    return { kind: "give_up", error: `The fetch was lost ${FETCH_MAX_ATTEMPTS} times (the repository may be too large for one isolate's memory); index it in parts by archive upload.` };
+  }
+  return { kind: "fetch", attempt: o.attempts + 1, alarmAt, startEvent: false };
+}
+
+/**
+ * A batch not acknowledged this long after it was sent is sent again (ms). Short enough that a
+ * batch lost with a consumer's isolate is re-sent within a minute; a slow consumer that is
+ * merely late costs a duplicate delivery, which is harmless (writes are upserts, acks are
+ * idempotent).
+ */
+export const BATCH_STALL_MS = 45_000;
+/** Sends of one batch before its files are given up on as `index_failed`. */
+export const BATCH_MAX_SENDS = 4;
+/** How often a running job checks for stalled batches (ms). */
+export const STALL_CHECK_MS = 15_000;
+
+/** The ledger fields `stallStep` reads. */
+export interface BatchSendState {
+  batchId: number;
+  state: "pending" | "enqueued" | "done" | "failed";
+  attempts: number;
+  enqueuedAt: number;
+}
+
+/** Which unsettled batches to send again and which to give up on at `now` (ms). */
+export function stallStep(batches: readonly BatchSendState[], now: number): { resend: number[]; giveUp: BatchSendState[] } {
+  const stalled = batches.filter((b) => b.state === "pending" || (b.state === "enqueued" && now - b.enqueuedAt > BATCH_STALL_MS));
+  return {
+    resend: stalled.filter((b) => b.attempts < BATCH_MAX_SENDS).map((b) => b.batchId),
+    giveUp: stalled.filter((b) => b.attempts >= BATCH_MAX_SENDS),
+  };
+}
+
+/** Why a running job makes no progress and when the coordinator acts on it (`retryAt`, ms). */
+export interface Waiting {
+  reason: string;
+  retryAt: number;
+}
+
+/**
+ * What a running job is waiting for, or null when it is making progress: a fetch lost with its
+ * isolate (`fetchInFlight` false while `fetching`), or batches sent over `BATCH_STALL_MS` ago and
+ * not acknowledged. `alarmAt` is the coordinator's next alarm (ms), when the retry happens.
+ */
+export function waitingOf(job: JobState, o: { fetchInFlight: boolean; batches: readonly BatchSendState[]; alarmAt: number | null; now: number }): Waiting | null {
+  if (!isActive(job)) return null;
+  const retryAt = Math.max(o.alarmAt ?? o.now, o.now);
+  if (job.source === "git" && job.status === "fetching" && !o.fetchInFlight) {
+    return { reason: "The fetch was interrupted (the server restarted); waiting to retry", retryAt };
+  }
+  if (job.status === "indexing") {
+    const late = o.batches.filter((b) => b.state === "enqueued" && o.now - b.enqueuedAt > BATCH_STALL_MS).length;
+    if (late > 0) return { reason: `${late} batch${late === 1 ? " was" : "es were"} not acknowledged; waiting to send again`, retryAt };
+  }
+  return null;
 }

@@ -13,13 +13,22 @@
  * All functions take the DO's `SqlStorage` and are synchronous (DO SQLite is).
  */
 
-/** Settings of the repo the coordinator owns. `token` never leaves the coordinator. */
+/**
+ * Settings of the repo the coordinator owns. `token` is what callers pass in (plaintext, over
+ * RPC); the coordinator stores only `tokenSealed` (kernel/secret-box.ts) and never returns
+ * either. Rows written before sealing existed may still hold `token`; they are sealed on the
+ * next write.
+ */
 export interface RepoSettings {
   repo: string;
   sourceKind: "git" | "archive";
   url: string | null;
   ref: string | null;
   token?: string;
+  tokenSealed?: string;
+  /** Basic-auth user name (default x-access-token). */
+  username?: string;
+  authScheme?: "basic" | "bearer";
 }
 
 /** Ledger state of a batch. */

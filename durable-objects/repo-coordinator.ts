@@ -14,31 +14,34 @@ import { DurableObject } from "cloudflare:workers";
 import { indexJob } from "../indexer/jobs";
 import type { BatchResult } from "../indexer/pipeline";
 import { archiveSnapshot } from "../indexer/source/archive-snapshot";
-import { checkRemote, fetchSnapshot } from "../indexer/source/git";
+import { checkRemote, fetchSnapshot, type GitSourceOptions, type ResolvedRef } from "../indexer/source/git";
+import { openSecret, sealSecret, secretKeyMaterial } from "../kernel/secret-box";
 import type { SourceSnapshot } from "../indexer/source/snapshot";
 import type { StripOption } from "../indexer/source/archive-paths";
-import { claimArchiveRepo, setRepoStatus } from "../indexer/store/d1/snapshots";
+import { claimArchiveRepo, markRepoFailing, setRepoStatus } from "../indexer/store/d1/snapshots";
 import { loadConfig, type Env } from "../kernel/env";
 import { CodeSearchError, type ErrorCode } from "../kernel/errors";
 import { activeSnapshotOf, finalizeJob, planJob, planUnchanged } from "./finalize";
-import { allBatchesSettled, isActive, newJob, nextState, type JobEvent, type JobState } from "./job-state";
+import { systemClock, type Clock } from "./clock";
+import {
+  allBatchesSettled,
+  fetchStep,
+  followUpOf,
+  isActive,
+  newJob,
+  nextState,
+  requestRefresh,
+  STALL_CHECK_MS,
+  stallStep,
+  waitingOf,
+  type JobEvent,
+  type JobState,
+  type Waiting,
+} from "./job-state";
 import * as ledger from "./ledger";
 import type { RepoSettings, StagedFile } from "./ledger";
 import type { PlanResult } from "./plan";
 
-/** A batch not acknowledged this long after it was sent is sent again (ms). */
-export const BATCH_STALL_MS = 2 * 60_000;
-/** Sends of one batch before its files are given up on as `index_failed`. */
-export const BATCH_MAX_SENDS = 4;
-/** How often a running job checks for stalled batches (ms). */
-export const STALL_CHECK_MS = 30_000;
-/**
- * A fetch still `fetching` this long after it started is taken as lost (the isolate was reset
- * or evicted mid-fetch) and runs again from the alarm set before it began (ms).
- */
-export const FETCH_STALL_MS = 10 * 60_000;
-/** Fetch attempts of one job before it fails (a repository too large for one isolate). */
-export const FETCH_MAX_ATTEMPTS = 3;
 /** Queues: at most 100 messages per `sendBatch`. */
 const SEND_BATCH_MAX = 100;
 
@@ -51,6 +54,33 @@ const FETCH_ATTEMPTS_KEY = "fetchAttempts";
 type PlanSummary = { filesTotal: number; skipped: Record<string, number> };
 
 export type { RepoSettings, StagedFile } from "./ledger";
+export { BATCH_MAX_SENDS, BATCH_STALL_MS, FETCH_HEARTBEAT_MS, FETCH_MAX_ATTEMPTS, STALL_CHECK_MS } from "./job-state";
+
+/** A job as `status()` shows it: the stored state plus what it waits for, if it is stuck. */
+export type JobView = JobState & { waiting: Waiting | null };
+
+/** Credentials or ref to try (`checkSource`); absent fields mean the stored ones. */
+export interface SourceOverrides {
+  ref?: string | null;
+  token?: string;
+  username?: string;
+  authScheme?: "basic" | "bearer";
+}
+
+const TOKEN_PURPOSE = "repo-token";
+
+/** What `pollRemote` did. */
+export type PollResult =
+  | { kind: "unchanged"; commit: string }
+  | { kind: "started"; commit: string; jobId: string }
+  | { kind: "skipped"; reason: string }
+  | { kind: "error"; message: string };
+
+/** Options of `requestIndex`. */
+export interface IndexRequestOptions {
+  /** The commit a push announced (webhooks); the job indexes the ref's tip, which includes it. */
+  commit?: string | null;
+}
 
 /** Reads a stream into memory; throws `payload_too_large` past `maxBytes`. */
 async function readLimited(body: ReadableStream<Uint8Array>, maxBytes: number): Promise<Uint8Array> {
@@ -82,6 +112,11 @@ export class RepoCoordinator extends DurableObject<Env> {
   #receiving = false;
   /** True while this instance runs a fetch; a `fetching` job without it was lost with an isolate. */
   #fetching = false;
+  /**
+   * Where every time the coordinator acts on comes from. A test replaces it through
+   * `runInDurableObject` (instance fields are not reachable over RPC, so callers cannot).
+   */
+  clock: Clock = systemClock;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -89,18 +124,24 @@ export class RepoCoordinator extends DurableObject<Env> {
   }
 
   /**
-   * Starts a git index job (fetch runs from the alarm, so this returns at once). If a job is
-   * running, returns it unchanged. `settings.ref` replaces the stored ref when given.
+   * Starts a git index job (the fetch runs from the alarm, so this returns at once). While a job
+   * runs, no second job starts and the request is not lost: a job that has not fetched yet
+   * covers it, a later one gets one `pending` follow-up that starts when it ends (see
+   * `requestRefresh`). `settings.ref` replaces the stored ref when given, `settings.token` the
+   * stored token (the caller checked it against the remote first).
    */
-  async requestIndex(settings: RepoSettings): Promise<JobState> {
-    const running = this.#job();
-    if (running && isActive(running)) return running;
-    const previous = ledger.getValue<RepoSettings>(this.#sql, REPO_KEY);
-    const token = settings.token ?? previous?.token;
-    ledger.putValue(this.#sql, REPO_KEY, { ...settings, ...(token ? { token } : {}) });
-    const job = this.#start("git", settings.ref);
-    await this.ctx.storage.setAlarm(Date.now());
-    return job;
+  async requestIndex(settings: RepoSettings, options: IndexRequestOptions = {}): Promise<JobView> {
+    await this.#saveSettings(settings);
+    const now = this.clock.now();
+    const decision = requestRefresh(this.#job(), options.commit ?? null, now);
+    if (decision.kind !== "start") {
+      const job = decision.kind === "absorbed" && decision.job.status === "queued" ? { ...decision.job, ref: settings.ref } : decision.job;
+      ledger.putValue(this.#sql, JOB_KEY, job);
+      return this.status() as Promise<JobView>;
+    }
+    this.#start("git", settings.ref, options.commit ?? null, now);
+    await this.ctx.storage.setAlarm(now);
+    return this.status() as Promise<JobView>;
   }
 
   /**
@@ -130,7 +171,7 @@ export class RepoCoordinator extends DurableObject<Env> {
     try {
       const bytes = await readLimited(body, maxBytes);
       snapshot = await archiveSnapshot(bytes, { maxFileBytes: loadConfig(this.env).maxFileBytes }, strip);
-      const kind = await claimArchiveRepo(this.env.DB, settings.repo, Date.now());
+      const kind = await claimArchiveRepo(this.env.DB, settings.repo, this.clock.now());
       if (kind !== "archive") {
         return { error: { code: "invalid_input", message: `Repo "${settings.repo}" is a git repo; use POST /api/repos/${settings.repo}/refresh, or upload under another id.` } };
       }
@@ -141,14 +182,22 @@ export class RepoCoordinator extends DurableObject<Env> {
       this.#receiving = false;
     }
     ledger.putValue(this.#sql, REPO_KEY, settings);
-    const job = this.#start("archive", null);
+    const job = this.#start("archive", null, null, this.clock.now());
     await this.#plan(job.jobId, snapshot);
     return this.#job()!;
   }
 
-  /** The current (or last) job, or null if the repo never had one. */
-  async status(): Promise<JobState | null> {
-    return this.#job();
+  /**
+   * The current (or last) job, or null if the repo never had one, with `waiting` set when a
+   * running job is stuck (a fetch lost in a crash, batches not acknowledged) and when the
+   * coordinator retries (`waiting.retryAt`, ms).
+   */
+  async status(): Promise<JobView | null> {
+    const job = this.#job();
+    if (!job) return null;
+    const batches = job.status === "indexing" ? ledger.listBatches(this.#sql, job.jobId, ["enqueued"]) : [];
+    const waiting = waitingOf(job, { fetchInFlight: this.#fetching, batches, alarmAt: await this.ctx.storage.getAlarm(), now: this.clock.now() });
+    return { ...job, waiting };
   }
 
   /** Files of a batch for the consumer; null when the job is not current or the batch is settled. */
@@ -184,45 +233,121 @@ export class RepoCoordinator extends DurableObject<Env> {
     ledger.migrateLedger(this.#sql);
   }
 
-  /** Runs a queued git job's fetch and plan, finalizes a settled job, re-sends stalled batches. */
+  /**
+   * Runs a queued git job's fetch and plan (or retries one lost with its isolate), finalizes a
+   * settled job, re-sends stalled batches. The decisions are `fetchStep` and `stallStep`.
+   */
   override async alarm(): Promise<void> {
     const job = this.#job();
     if (!job || !isActive(job)) return;
-    if (job.source === "git" && (job.status === "queued" || (job.status === "fetching" && !this.#fetching))) {
-      if (job.status === "queued") await this.#apply({ type: "fetch_started" });
-      const attempts = (ledger.getValue<number>(this.#sql, FETCH_ATTEMPTS_KEY) ?? 0) + 1;
-      ledger.putValue(this.#sql, FETCH_ATTEMPTS_KEY, job.status === "queued" ? 1 : attempts);
-      if (job.status === "fetching" && attempts > FETCH_MAX_ATTEMPTS) {
-        return this.#fail(job.jobId, new CodeSearchError("source_unreachable", `The fetch was lost ${FETCH_MAX_ATTEMPTS} times (the repository may be too large for one isolate's memory); index it in parts by archive upload.`));
-      }
-      // Set before the fetch: if this isolate dies mid-fetch, the next instance retries it.
-      await this.ctx.storage.setAlarm(Date.now() + FETCH_STALL_MS);
-      this.#fetching = true;
-      try {
-        return await this.#fetchAndPlan(job.jobId);
-      } finally {
-        this.#fetching = false;
-      }
+    const now = this.clock.now();
+    const step = fetchStep(job, { inFlight: this.#fetching, attempts: ledger.getValue<number>(this.#sql, FETCH_ATTEMPTS_KEY) ?? 0, now });
+    switch (step.kind) {
+      case "heartbeat":
+        return this.ctx.storage.setAlarm(step.alarmAt);
+      case "give_up":
+        return this.#fail(job.jobId, new CodeSearchError("source_unreachable", step.error));
+      case "fetch":
+        if (step.startEvent) await this.#apply({ type: "fetch_started" });
+        ledger.putValue(this.#sql, FETCH_ATTEMPTS_KEY, step.attempt);
+        // Set before the fetch: if this isolate dies mid-fetch, the next instance retries it.
+        await this.ctx.storage.setAlarm(step.alarmAt);
+        this.#fetching = true;
+        try {
+          return await this.#fetchAndPlan(job.jobId);
+        } finally {
+          this.#fetching = false;
+        }
+      case "none":
+        break;
     }
     if (job.status === "indexing") {
       if (allBatchesSettled(job)) return this.#maybeFinalize();
       await this.#resendStalled(job);
-      await this.ctx.storage.setAlarm(Date.now() + STALL_CHECK_MS);
+      await this.ctx.storage.setAlarm(this.clock.now() + STALL_CHECK_MS);
     }
+  }
+
+  /**
+   * Runs an ls-remote with the stored settings, `overrides` applied (a new token is tried before
+   * it replaces the stored one). Errors come back as values (RPC keeps only messages):
+   * `source_unreachable` (with "rejected" vs "asked for credentials"), `not_a_repository`,
+   * `ref_not_found`, `repo_not_found` when nothing is stored.
+   */
+  async checkSource(overrides: SourceOverrides = {}): Promise<ResolvedRef | { error: { code: ErrorCode; message: string } }> {
+    const settings = ledger.getValue<RepoSettings>(this.#sql, REPO_KEY);
+    if (!settings?.url) return { error: { code: "repo_not_found", message: "This repo has no git source." } };
+    try {
+      const source = await this.#sourceOf(settings);
+      return await checkRemote({
+        ...source,
+        ref: overrides.ref === undefined ? source.ref : (overrides.ref ?? undefined),
+        ...(overrides.token !== undefined ? { token: overrides.token } : {}),
+        ...(overrides.username !== undefined ? { username: overrides.username } : {}),
+        ...(overrides.authScheme !== undefined ? { authScheme: overrides.authScheme } : {}),
+      });
+    } catch (err) {
+      if (err instanceof CodeSearchError) return { error: { code: err.code, message: err.message } };
+      throw err;
+    }
+  }
+
+  /**
+   * The scheduled check (worker/schedule): an ls-remote only, and a job only when the remote's
+   * commit differs from the active snapshot's (or the embedding model changed). Nothing happens
+   * while a job runs. Returns what it did; a failing ls-remote comes back as `error` (and is
+   * recorded as the reason the snapshot is stale).
+   */
+  async pollRemote(): Promise<PollResult> {
+    const settings = ledger.getValue<RepoSettings>(this.#sql, REPO_KEY);
+    if (settings?.sourceKind !== "git" || !settings.url) return { kind: "skipped", reason: "not a git repo" };
+    const running = this.#job();
+    if (running && isActive(running)) return { kind: "skipped", reason: `job ${running.jobId} is ${running.status}` };
+    let remote: ResolvedRef;
+    try {
+      remote = await checkRemote(await this.#sourceOf(settings));
+    } catch (err) {
+      const message = err instanceof CodeSearchError ? err.message : String(err);
+      await markRepoFailing(this.env.DB, settings.repo, message, this.clock.now());
+      return { kind: "error", message };
+    }
+    const active = await activeSnapshotOf(this.env, settings.repo);
+    if (remote.commit === active.commit && active.sameModel) return { kind: "unchanged", commit: remote.commit };
+    if (this.#job() && isActive(this.#job()!)) return { kind: "skipped", reason: "a job started meanwhile" };
+    const job = this.#start("git", settings.ref, remote.commit, this.clock.now());
+    await this.ctx.storage.setAlarm(this.clock.now());
+    return { kind: "started", commit: remote.commit, jobId: job.jobId };
+  }
+
+  /** Stores settings, sealing a new token and keeping the stored one (and its user name and scheme) otherwise. */
+  async #saveSettings(settings: RepoSettings): Promise<void> {
+    const previous = ledger.getValue<RepoSettings>(this.#sql, REPO_KEY);
+    const plain = settings.token ?? previous?.token;
+    const { token: _drop, tokenSealed: _old, ...rest } = settings;
+    const tokenSealed = plain ? await sealSecret(secretKeyMaterial(this.env), TOKEN_PURPOSE, settings.repo, plain) : previous?.tokenSealed;
+    const username = settings.username ?? previous?.username;
+    const authScheme = settings.authScheme ?? previous?.authScheme;
+    ledger.putValue(this.#sql, REPO_KEY, { ...rest, ...(tokenSealed ? { tokenSealed } : {}), ...(username ? { username } : {}), ...(authScheme ? { authScheme } : {}) } satisfies RepoSettings);
+  }
+
+  /** The git source of stored settings, with the token opened. */
+  async #sourceOf(settings: RepoSettings): Promise<GitSourceOptions> {
+    const token = settings.tokenSealed ? await openSecret(secretKeyMaterial(this.env), TOKEN_PURPOSE, settings.repo, settings.tokenSealed) : settings.token;
+    return { url: settings.url!, ref: settings.ref ?? undefined, token, username: settings.username, authScheme: settings.authScheme };
   }
 
   /** Fetches the job's ref (or sees the active commit is current) and plans the job. */
   async #fetchAndPlan(jobId: string): Promise<void> {
     const settings = ledger.getValue<RepoSettings>(this.#sql, REPO_KEY)!;
-    const source = { url: settings.url!, ref: settings.ref ?? undefined, token: settings.token };
     let snapshot: SourceSnapshot;
     try {
+      const source = await this.#sourceOf(settings);
       // Same commit as the active snapshot, same model: nothing to fetch (the fast refresh).
       const [remote, active] = await Promise.all([checkRemote(source), activeSnapshotOf(this.env, settings.repo)]);
       if (remote.commit === active.commit && active.sameModel) return this.#plan(jobId, remote.commit);
-      const started = Date.now();
+      const started = this.clock.now();
       snapshot = await fetchSnapshot(source);
-      console.log(`repo ${settings.repo}: fetched ${snapshot.commit} (${snapshot.entries.length} entries) in ${Date.now() - started} ms`);
+      console.log(`repo ${settings.repo}: fetched ${snapshot.commit} (${snapshot.entries.length} entries) in ${this.clock.now() - started} ms`);
     } catch (err) {
       return this.#fail(jobId, err);
     }
@@ -237,17 +362,26 @@ export class RepoCoordinator extends DurableObject<Env> {
     return ledger.getValue<JobState>(this.#sql, JOB_KEY);
   }
 
-  #start(source: JobState["source"], ref: string | null): JobState {
-    const job = newJob(crypto.randomUUID(), source, ref, Date.now());
+  #start(source: JobState["source"], ref: string | null, wantedCommit: string | null, requestedAt: number): JobState {
+    const job: JobState = { ...newJob(crypto.randomUUID(), source, ref, requestedAt), wantedCommit };
     ledger.clearJobsExcept(this.#sql, null);
     ledger.putValue(this.#sql, JOB_KEY, job);
     return job;
   }
 
+  /** Starts the follow-up a finished job left behind (a refresh or push that arrived meanwhile). */
+  async #startFollowUp(finished: JobState): Promise<void> {
+    const follow = followUpOf(finished);
+    const settings = ledger.getValue<RepoSettings>(this.#sql, REPO_KEY);
+    if (!follow || settings?.sourceKind !== "git" || this.#job()?.jobId !== finished.jobId) return;
+    this.#start("git", settings.ref, follow.commit, follow.requestedAt);
+    await this.ctx.storage.setAlarm(this.clock.now());
+  }
+
   /** Applies an event to the stored job and mirrors a status change into D1. */
   async #apply(event: JobEvent): Promise<JobState> {
     const before = this.#job()!;
-    const after = nextState(before, event, Date.now());
+    const after = nextState(before, event, this.clock.now());
     ledger.putValue(this.#sql, JOB_KEY, after);
     if (after.status !== before.status && after.status !== "ready") {
       const settings = ledger.getValue<RepoSettings>(this.#sql, REPO_KEY)!;
@@ -261,8 +395,11 @@ export class RepoCoordinator extends DurableObject<Env> {
     if (!job || job.jobId !== jobId || !isActive(job)) return;
     const message = err instanceof CodeSearchError ? err.message : `Indexing failed: ${(err as Error)?.message ?? String(err)}`;
     if (!(err instanceof CodeSearchError)) console.error(`repo job ${jobId} failed`, err);
-    await this.#apply({ type: "failed", error: message });
+    const failed = await this.#apply({ type: "failed", error: message });
     ledger.clearJob(this.#sql, jobId);
+    const settings = ledger.getValue<RepoSettings>(this.#sql, REPO_KEY);
+    if (settings) await markRepoFailing(this.env.DB, settings.repo, message, failed.updatedAt);
+    await this.#startFollowUp(failed);
   }
 
   /**
@@ -287,7 +424,7 @@ export class RepoCoordinator extends DurableObject<Env> {
     const pending = ledger.listBatches(this.#sql, jobId, ["pending"]).map((b) => b.batchId);
     await this.#send(jobId, pending);
     if (pending.length === 0) return this.#maybeFinalize();
-    await this.ctx.storage.setAlarm(Date.now() + STALL_CHECK_MS);
+    await this.ctx.storage.setAlarm(this.clock.now() + STALL_CHECK_MS);
   }
 
   async #send(jobId: string, batchIds: number[]): Promise<void> {
@@ -295,7 +432,7 @@ export class RepoCoordinator extends DurableObject<Env> {
     for (let i = 0; i < batchIds.length; i += SEND_BATCH_MAX) {
       const part = batchIds.slice(i, i + SEND_BATCH_MAX);
       await this.env.INDEX_QUEUE.sendBatch(part.map((id) => ({ body: indexJob(settings.repo, jobId, id), contentType: "json" as const })));
-      ledger.markEnqueued(this.#sql, jobId, part, Date.now());
+      ledger.markEnqueued(this.#sql, jobId, part, this.clock.now());
     }
   }
 
@@ -309,12 +446,9 @@ export class RepoCoordinator extends DurableObject<Env> {
   }
 
   async #resendStalled(job: JobState): Promise<void> {
-    const now = Date.now();
-    const stalled = ledger.listBatches(this.#sql, job.jobId, ["enqueued", "pending"]).filter((b) => b.state === "pending" || now - b.enqueuedAt > BATCH_STALL_MS);
-    for (const b of stalled.filter((b) => b.attempts >= BATCH_MAX_SENDS)) {
-      await this.failBatch(job.jobId, b.batchId, `not acknowledged after ${b.attempts} sends`);
-    }
-    await this.#send(job.jobId, stalled.filter((b) => b.attempts < BATCH_MAX_SENDS).map((b) => b.batchId));
+    const { resend, giveUp } = stallStep(ledger.listBatches(this.#sql, job.jobId, ["enqueued", "pending"]), this.clock.now());
+    for (const b of giveUp) await this.failBatch(job.jobId, b.batchId, `not acknowledged after ${b.attempts} sends`);
+    await this.#send(job.jobId, resend);
   }
 
   /** Completes the job once every batch is settled; concurrent callers share one run. */
@@ -324,14 +458,15 @@ export class RepoCoordinator extends DurableObject<Env> {
     this.#finalizing ??= (async () => {
       try {
         const settings = ledger.getValue<RepoSettings>(this.#sql, REPO_KEY)!;
-        await finalizeJob(this.env, settings.repo, job.commit!, ledger.listMembers(this.#sql, job.jobId));
+        await finalizeJob(this.env, settings.repo, job.commit!, ledger.listMembers(this.#sql, job.jobId), this.clock.now());
         if (this.#job()?.jobId !== job.jobId) return;
-        await this.#apply({ type: "finalized" });
+        const ready = await this.#apply({ type: "finalized" });
         ledger.clearJob(this.#sql, job.jobId);
+        await this.#startFollowUp(ready);
       } catch (err) {
         // D1 or the vector store failed: try again from the alarm; the old snapshot keeps serving.
         console.error(`finalizing job ${job.jobId} failed; retrying`, err);
-        await this.ctx.storage.setAlarm(Date.now() + 5_000);
+        await this.ctx.storage.setAlarm(this.clock.now() + 5_000);
       } finally {
         this.#finalizing = null;
       }

@@ -22,11 +22,15 @@ export interface Env {
   VECTOR_STORE?: string;
   MAX_FILE_BYTES?: string;
   AUTH_PROVIDER?: string;
+  /** Default seconds between scheduled ref checks of a repo (worker/schedule/due.ts); 0 disables them. */
+  POLL_INTERVAL_SECONDS?: string;
   /** Local admin token (npm start writes it to .codebase-copilot/dev.vars); tests set it in vitest.config.mts. */
   ADMIN_TOKEN?: string;
   // Authentication (worker/auth/config.ts, README "Authentication"). Secrets: SIGNING_SECRET,
   // GITHUB_CLIENT_SECRET. Lists are comma-separated.
   SIGNING_SECRET?: string;
+  /** Key secret for tokens and webhook secrets at rest (kernel/secret-box.ts); falls back to SIGNING_SECRET. */
+  TOKEN_ENCRYPTION_KEY?: string;
   PUBLIC_URL?: string;
   SESSION_TTL_SECONDS?: string;
   SOURCE_LINK_TTL_SECONDS?: string;

@@ -5,7 +5,9 @@
  * re-upload it unchanged (0 files processed) and with one file changed (1 file), then measure
  * search latency (k = 10, warm) sequentially and from 16 concurrent clients for short queries
  * and pasted bug reports, and ripgrep over the same tree in the same run, then the runtime's
- * floor (`GET /api/health` the same way), then the web page's first-load weight and time to
+ * floor (`GET /api/health` the same way), then the time from a push webhook delivery to the
+ * pushed commit being searchable (one file changed, the corpus served as a git repo on
+ * loopback: scripts/lib/webhook-latency.ts), then the web page's first-load weight and time to
  * first result in headless Chromium (scripts/lib/bench-web.ts); peak RSS of the
  * workerd process tree is sampled throughout. Writes JSON to bench/out/ and, with
  * `--write-readme`, the "Benchmarks" block of docs/evaluation.md.
@@ -35,6 +37,7 @@ import { busiestCpuPerOperation, workerdCpu } from "./lib/cpu.ts";
 import { benchMarkdown, type BenchResult, type IndexStageRun } from "./lib/bench-report.ts";
 import { parseCli } from "./lib/cli.ts";
 import { measureFirstResult, measurePageWeight, webMarkdown } from "./lib/bench-web.ts";
+import { measureWebhookToSearchable } from "./lib/webhook-latency.ts";
 
 const USAGE = `Usage: npm run bench -- [--corpus /tmp/cc-corpora/hono-28a9c12] [--commit HEAD] [--out FILE] [--write-readme]
 
@@ -184,7 +187,20 @@ for (const clients of [1, concurrency]) {
 const peakSearch = rss?.peak() ?? null;
 rss?.stop();
 
-// 3. H1's chunk throughput, when that benchmark exists.
+// 3. Push webhook delivery -> the pushed commit searchable (one file changed), as a git repo.
+log("webhook to searchable: serving the corpus as a git repo on loopback ...");
+const webhook = await measureWebhookToSearchable({
+  client,
+  baseUrl,
+  corpus,
+  projectRoot: ROOT,
+  repo: `${a.repo}-git`,
+  editPath: files[editable]?.path ?? files[0].path,
+  gitPort: await freePort(),
+  log,
+});
+
+// 4. H1's chunk throughput, when that benchmark exists.
 let chunkBench: BenchResult["chunkBench"] = null;
 const chunkScript = join(ROOT, "scripts", "bench-chunk.ts");
 if (existsSync(chunkScript)) {
@@ -225,6 +241,7 @@ const result: BenchResult = {
   memory: peakIndex && peakSearch ? { indexWorkerdMb: mb(peakIndex.workerdBytes), indexTotalMb: mb(peakIndex.totalBytes), searchWorkerdMb: mb(peakSearch.workerdBytes), searchTotalMb: mb(peakSearch.totalBytes) } : null,
   chunkBench,
   web: { weight: webWeight, firstResult: webTimings },
+  webhook,
   command: `npm run bench -- ${process.argv.slice(2).filter((x, i, arr) => x !== "--token" && arr[i - 1] !== "--token").join(" ")}`.trim(),
 };
 const outPath = resolve(a.out ?? join(ROOT, "bench", "out", `bench-${result.date.replace(/[:.]/g, "-")}.json`));

@@ -9,12 +9,25 @@
  *   skip: ignored, binary, oversized, private key, vendored, symlink), branch `change` (one file
  *   changed on top of `main`), tag `v1` (= main).
  *
+ * Control routes (for tests that need an upstream that changes, asks for credentials, or hangs):
+ * - `POST /_control/repos {name, from?, auth?}` makes `<name>.git` a copy of `<from>.git`
+ *   (default `fixture`); `auth` is `{username, password}` (HTTP basic) or `{bearer}`, and then
+ *   every git request without those credentials gets 401.
+ * - `POST /_control/repos/<name>/commit {branch?, files, message?}` commits `files` (path ->
+ *   text) on `branch` (default `main`), as a push would; answers `{commit}`.
+ * - `POST /_control/repos/<name>/hold {only?: "upload-pack"}` makes git requests for it (or only
+ *   its pack fetches) wait until `.../release`.
+ * - `POST /_control/repos/<name>/auth {auth?}` changes (or drops) the credentials it asks for,
+ *   as revoking a token does.
+ * - `GET /_control/repos/<name>/log` lists the git requests it served (`{path, kind}`), so a
+ *   test can tell an ls-remote (`info/refs` only) from a fetch (`upload-pack`).
+ *
  * The folder lives under `.wrangler/` in the project (gitignored) because git-http-mock-server
  * looks fixtures up from the folder upwards and stops at the working directory.
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
 import { dirname, join } from "node:path";
@@ -65,6 +78,101 @@ function buildFixture(root: string): void {
   rmSync(work, { recursive: true, force: true });
 }
 
+type RepoAuth = { username: string; password: string } | { bearer: string };
+interface RepoControl {
+  auth?: RepoAuth;
+  /** Held requests, when holding: all git requests, or only the pack fetches (`upload-pack`). */
+  held: { only: "upload-pack" | null; queue: (() => void)[] } | null;
+  /** Served git requests: `info/refs` (an ls-remote, or the first step of a fetch) or `upload-pack` (a fetch). */
+  log: { path: string; kind: "info/refs" | "upload-pack" | "other" }[];
+}
+const controls = new Map<string, RepoControl>();
+let commitCounter = 0;
+
+function controlOf(name: string): RepoControl {
+  let c = controls.get(name);
+  if (!c) controls.set(name, (c = { held: null, log: [] }));
+  return c;
+}
+
+function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
+  return new Promise((resolve, reject) => {
+    let text = "";
+    req.on("data", (d) => (text += d));
+    req.on("end", () => {
+      try {
+        resolve(text ? JSON.parse(text) : {});
+      } catch (err) {
+        reject(err);
+      }
+    });
+  });
+}
+
+function authorized(auth: RepoAuth | undefined, header: string | undefined): boolean {
+  if (!auth) return true;
+  if ("bearer" in auth) return header === `Bearer ${auth.bearer}`;
+  return header === `Basic ${Buffer.from(`${auth.username}:${auth.password}`).toString("base64")}`;
+}
+
+/** Commits `files` on `branch` of the bare repo `<name>.git`, as a push would. */
+function commitTo(fixtures: string, name: string, branch: string, files: Record<string, string>, message: string): string {
+  const work = join(fixtures, `.work-${name}-${++commitCounter}`);
+  git(fixtures, "clone", "-q", "-b", branch, join(fixtures, `${name}.git`), work);
+  writeFiles(work, files);
+  git(work, "add", "-A", "-f");
+  // A distinct date per commit, so that equal trees still give distinct commits.
+  execFileSync("git", ["commit", "-q", "-m", message], {
+    cwd: work,
+    env: { ...process.env, GIT_AUTHOR_NAME: "Fixture", GIT_AUTHOR_EMAIL: "fixture@example.com", GIT_COMMITTER_NAME: "Fixture", GIT_COMMITTER_EMAIL: "fixture@example.com", GIT_AUTHOR_DATE: `2024-02-01T00:00:${String(commitCounter % 60).padStart(2, "0")}Z`, GIT_COMMITTER_DATE: `2024-02-01T00:00:${String(commitCounter % 60).padStart(2, "0")}Z` },
+  });
+  git(work, "push", "-q", "origin", branch);
+  const commit = git(work, "rev-parse", "HEAD").trim();
+  rmSync(work, { recursive: true, force: true });
+  return commit;
+}
+
+async function handleControl(fixtures: string, req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+  const send = (status: number, body: unknown) => {
+    res.statusCode = status;
+    res.setHeader("content-type", "application/json");
+    res.end(JSON.stringify(body));
+  };
+  const m = /^\/_control\/repos(?:\/([\w.-]+)\/(commit|hold|release|log|auth))?$/.exec(path);
+  if (!m) return send(404, { error: "no such control route" });
+  const [, name, action] = m;
+  if (!name && req.method === "POST") {
+    const body = (await readJson(req)) as { name: string; from?: string; auth?: RepoAuth };
+    if (!/^[\w.-]+$/.test(body.name)) return send(400, { error: "bad name" });
+    rmSync(join(fixtures, `${body.name}.git`), { recursive: true, force: true });
+    git(fixtures, "clone", "-q", "--bare", join(fixtures, `${body.from ?? "fixture"}.git`), join(fixtures, `${body.name}.git`));
+    controls.set(body.name, { auth: body.auth, held: null, log: [] });
+    return send(200, { name: body.name, head: git(join(fixtures, `${body.name}.git`), "rev-parse", "HEAD").trim() });
+  }
+  const c = controlOf(name!);
+  if (action === "commit" && req.method === "POST") {
+    const body = (await readJson(req)) as { branch?: string; files: Record<string, string>; message?: string };
+    return send(200, { commit: commitTo(fixtures, name!, body.branch ?? "main", body.files, body.message ?? "change") });
+  }
+  if (action === "hold" && req.method === "POST") {
+    const body = (await readJson(req)) as { only?: "upload-pack" };
+    c.held ??= { only: body.only ?? null, queue: [] };
+    return send(200, { held: true });
+  }
+  if (action === "release" && req.method === "POST") {
+    const waiting = c.held?.queue ?? [];
+    c.held = null;
+    for (const go of waiting) go();
+    return send(200, { released: waiting.length });
+  }
+  if (action === "log" && req.method === "GET") return send(200, { requests: c.log });
+  if (action === "auth" && req.method === "POST") {
+    c.auth = ((await readJson(req)) as { auth?: RepoAuth }).auth;
+    return send(200, { auth: !!c.auth });
+  }
+  return send(405, { error: "method not allowed" });
+}
+
 let server: Server | undefined;
 let root: string | undefined;
 
@@ -76,12 +184,35 @@ export default async function setup({ provide }: { provide: (key: "gitServerUrl"
   buildFixture(root);
   const factory = require("git-http-mock-server/middleware") as (config: { root: string; glob: string; route: string }) => (req: unknown, res: unknown, next?: () => void) => void;
   const middleware = factory({ root, glob: "*", route: "/" });
-  server = createServer((req, res) =>
-    middleware(req, res, () => {
-      res.statusCode = 404;
-      res.end("not found\n");
-    }),
-  );
+  const fixtures = root;
+  server = createServer((req, res) => {
+    const url = new URL(req.url ?? "/", "http://127.0.0.1");
+    if (url.pathname.startsWith("/_control/")) {
+      handleControl(fixtures, req, res, url.pathname).catch((err) => {
+        res.statusCode = 500;
+        res.end(String(err));
+      });
+      return;
+    }
+    const name = /^\/([\w.-]+)\.git\//.exec(url.pathname)?.[1];
+    const c = name ? controls.get(name) : undefined;
+    const serve = () =>
+      middleware(req, res, () => {
+        res.statusCode = 404;
+        res.end("not found\n");
+      });
+    if (!c) return serve();
+    if (!authorized(c.auth, req.headers.authorization)) {
+      res.statusCode = 401;
+      res.setHeader("www-authenticate", 'Basic realm="fixture"');
+      res.end("credentials required\n");
+      return;
+    }
+    const kind = url.pathname.endsWith("/info/refs") ? "info/refs" : url.pathname.endsWith("/git-upload-pack") ? "upload-pack" : "other";
+    c.log.push({ path: url.pathname, kind });
+    if (c.held && (c.held.only === null || c.held.only === kind)) c.held.queue.push(serve);
+    else serve();
+  });
   await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   provide("gitServerUrl", `http://127.0.0.1:${port}`);

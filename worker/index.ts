@@ -14,6 +14,7 @@ import type { Env } from "../kernel/env";
 import { handleMcpRequest } from "./mcp/handler";
 import { handleIndexBatch } from "../indexer/consumer";
 import { createWebApp } from "../web";
+import { runScheduledCheck } from "./schedule/run";
 
 export { RepoCoordinator } from "../durable-objects/repo-coordinator";
 
@@ -28,4 +29,6 @@ export default {
   fetch: (request, env, ctx) => fetchWithOAuth(request, env, ctx, wiring),
   // Index queue consumer (indexer/consumer.ts): one message per staged batch of a repo's job.
   queue: (batch, env) => handleIndexBatch(batch, env),
+  // Cron Trigger (wrangler.toml [triggers]): re-index the git repos whose remote ref moved.
+  scheduled: (controller, env, ctx) => ctx.waitUntil(runScheduledCheck(env, controller.scheduledTime)),
 } satisfies ExportedHandler<Env>;

@@ -15,13 +15,23 @@ import { CodeSearchError } from "../../kernel/errors";
 import { MemoryFs } from "./memory-fs";
 import type { SourceEntry, SourceSnapshot } from "./snapshot";
 
-/** Where to fetch from. `token` is sent as HTTP basic auth (GitHub, GitLab and Bitbucket accept this). */
+/** How a token is sent: HTTP basic auth (`username:token`), or `Authorization: Bearer <token>`. */
+export type GitAuthScheme = "basic" | "bearer";
+
+/** Basic-auth user name when none is given: GitHub, GitLab and Bitbucket accept any user name with a token. */
+export const DEFAULT_GIT_USERNAME = "x-access-token";
+
+/** Where to fetch from, and the credentials (sent with every request, not only after a 401). */
 export interface GitSourceOptions {
   /** http(s) URL, without credentials (see `parseGitUrl`). */
   url: string;
   /** Branch, tag, full ref name, or commit SHA. Default: the remote's HEAD. */
   ref?: string;
   token?: string;
+  /** Basic-auth user name (default DEFAULT_GIT_USERNAME); servers such as Gitea or Bitbucket Server need the real one. */
+  username?: string;
+  /** Default "basic". "bearer" for hosts that take only bearer tokens (e.g. Azure DevOps PATs via header, some proxies). */
+  authScheme?: GitAuthScheme;
 }
 
 /** A ref resolved on the remote. */
@@ -36,10 +46,11 @@ const SHA_RE = /^[0-9a-f]{40}$/;
 
 /**
  * Checks a user-supplied git URL: http or https only, no fragment. Credentials in the URL are
- * moved out (returned as `token`) so that the stored URL never holds a secret.
+ * moved out so that the stored URL never holds a secret: `https://alice:pw@host/r.git` gives
+ * username `alice` and token `pw`; `https://TOKEN@host/r.git` gives token `TOKEN` (GitHub's form).
  * Throws `invalid_input` naming what is wrong.
  */
-export function parseGitUrl(raw: string): { url: string; token?: string } {
+export function parseGitUrl(raw: string): { url: string; token?: string; username?: string } {
   let u: URL;
   try {
     u = new URL(raw);
@@ -50,23 +61,38 @@ export function parseGitUrl(raw: string): { url: string; token?: string } {
     throw new CodeSearchError("invalid_input", `"url" must use http or https (got "${u.protocol}"); for a local folder upload an archive to POST /api/repos/{id}/archive.`);
   }
   const token = u.password || u.username ? decodeURIComponent(u.password || u.username) : undefined;
+  const username = u.password && u.username ? decodeURIComponent(u.username) : undefined;
   u.username = "";
   u.password = "";
   u.hash = "";
-  return { url: u.toString(), ...(token ? { token } : {}) };
+  return { url: u.toString(), ...(token ? { token } : {}), ...(username ? { username } : {}) };
 }
 
-function authFor(token: string | undefined) {
-  return token ? () => ({ username: "x-access-token", password: token }) : undefined;
+/** The Authorization header for the options' credentials, or none. */
+export function authHeaders(opts: Pick<GitSourceOptions, "token" | "username" | "authScheme">): Record<string, string> {
+  if (!opts.token) return {};
+  if (opts.authScheme === "bearer") return { Authorization: `Bearer ${opts.token}` };
+  const pair = new TextEncoder().encode(`${opts.username || DEFAULT_GIT_USERNAME}:${opts.token}`);
+  return { Authorization: `Basic ${btoa(String.fromCharCode(...pair))}` };
 }
 
-/** Maps isomorphic-git and network errors to coded errors with a next step. */
-export function gitError(err: unknown, url: string): CodeSearchError {
+/**
+ * Maps isomorphic-git and network errors to coded errors with a next step. `withToken`: whether
+ * credentials were sent, so a rejected token and a missing one get different messages.
+ */
+export function gitError(err: unknown, url: string, withToken = false): CodeSearchError {
   if (err instanceof CodeSearchError) return err;
   const e = err as { code?: string; data?: { statusCode?: number }; message?: string };
   const status = e.data?.statusCode;
+  if (e.code === "HttpError" && (status === 401 || status === 403) && withToken) {
+    return new CodeSearchError(
+      "source_unreachable",
+      `${url} rejected the token (HTTP ${status}): it may be mistyped, expired, revoked or lack read access, or the server needs another "username" or "authScheme": "bearer".`,
+      { reason: "token_rejected" },
+    );
+  }
   if (e.code === "HttpError" && (status === 401 || status === 403)) {
-    return new CodeSearchError("source_unreachable", `${url} asked for credentials (HTTP ${status}); pass a "token" that can read the repository.`);
+    return new CodeSearchError("source_unreachable", `${url} asked for credentials (HTTP ${status}) and none were given; pass a "token" that can read the repository.`, { reason: "token_required" });
   }
   if (e.code === "HttpError" && status === 404) {
     return new CodeSearchError("not_a_repository", `${url} is not a git repository (HTTP 404 on info/refs); check the URL.`);
@@ -88,10 +114,10 @@ export function gitError(err: unknown, url: string): CodeSearchError {
 export async function checkRemote(opts: GitSourceOptions): Promise<ResolvedRef> {
   let refs: { ref: string; oid: string; target?: string; peeled?: string }[];
   try {
-    const info = await git.getRemoteInfo2({ http, url: opts.url, onAuth: authFor(opts.token), protocolVersion: 1 });
+    const info = await git.getRemoteInfo2({ http, url: opts.url, headers: authHeaders(opts), protocolVersion: 1 });
     refs = info.refs ?? [];
   } catch (err) {
-    throw gitError(err, opts.url);
+    throw gitError(err, opts.url, !!opts.token);
   }
   const wanted = opts.ref?.trim() || "HEAD";
   const candidates = wanted === "HEAD" || wanted.startsWith("refs/") ? [wanted] : [`refs/heads/${wanted}`, `refs/tags/${wanted}`];
@@ -142,7 +168,7 @@ export async function fetchSnapshot(opts: GitSourceOptions): Promise<SourceSnaps
       singleBranch: true,
       depth: 1,
       tags: false,
-      onAuth: authFor(opts.token),
+      headers: authHeaders(opts),
       cache,
     });
     const { commit } = await git.readCommit({ fs, gitdir: "/", oid: resolved.commit, cache });
@@ -157,6 +183,6 @@ export async function fetchSnapshot(opts: GitSourceOptions): Promise<SourceSnaps
       },
     };
   } catch (err) {
-    throw gitError(err, opts.url);
+    throw gitError(err, opts.url, !!opts.token);
   }
 }

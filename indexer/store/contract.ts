@@ -38,7 +38,14 @@
  *      parses worse; signatures are read from the file's text, so they keep the macros.
  *   8: a signature ends before a comment between the head and the body (Ruby's `def f(x)`
  *      followed by a `# ...` line carried that comment).
+ *   9: a line of chunk code longer than MAX_INDEXED_LINE_CHARS is indexed by its head only
+ *      (chunkIndexText), so one minified or inlined-data line cannot swamp BM25's document
+ *      length; chunks carry `token_count` and `chunk_terms` postings, and every activated
+ *      snapshot `snapshot_terms` / `snapshot_stats` (migrations/0007), from which BM25 reads
+ *      per-snapshot statistics (chunkPostings).
  */
+
+import { tokenize } from "./tokenize";
 
 export { isQueryStopWord, tokenize, tokenizeQuery } from "./tokenize";
 
@@ -55,7 +62,7 @@ export { isQueryStopWord, tokenize, tokenizeQuery } from "./tokenize";
 export const GREP_FORMAT_VERSION = 1;
 
 /** Bump when chunk boundaries, indexed text, symbols or ids change; old rows are then rebuilt. */
-export const CHUNK_FORMAT_VERSION = 8;
+export const CHUNK_FORMAT_VERSION = 9;
 
 /** Kinds of chunk a chunker emits. `window` is a line window of a file without a grammar. */
 export type ChunkKind =
@@ -122,7 +129,60 @@ export interface ChunkRecord extends Chunk {
  */
 export function chunkIndexText(path: string, chunk: Chunk): string {
   const head = [path, chunk.container, chunk.symbol].filter(Boolean).join(" ");
-  return `${head}\n${chunk.content}`;
+  return `${head}\n${boundLongLines(chunk.content)}`;
+}
+
+/**
+ * Characters of one line that are indexed; the rest of a longer line is left out of the indexed
+ * text (never out of the chunk's `content`). A 20,000-character line (an inlined SVG, a minified
+ * bundle, a data table) otherwise adds thousands of tokens to the chunk's BM25 length, and its
+ * own symbol's name no longer ranks it. 1,000 characters hold ten ordinary 100-column lines,
+ * more than any hand-written line, so only generated lines are cut.
+ */
+export const MAX_INDEXED_LINE_CHARS = 1_000;
+
+/** `text` with every line longer than MAX_INDEXED_LINE_CHARS cut to that many characters. */
+export function boundLongLines(text: string): string {
+  if (text.length <= MAX_INDEXED_LINE_CHARS) return text;
+  return text
+    .split("\n")
+    .map((line) => (line.length > MAX_INDEXED_LINE_CHARS ? line.slice(0, MAX_INDEXED_LINE_CHARS) : line))
+    .join("\n");
+}
+
+/** BM25 postings of one chunk: each distinct term's frequency per column, and the token count. */
+export interface ChunkPostings {
+  /** term -> [symbol, path, body] frequencies. */
+  terms: Map<string, [number, number, number]>;
+  /** Tokens over the three columns: BM25's document length. */
+  tokenCount: number;
+}
+
+/**
+ * The BM25 columns of a chunk as token lists, the form written to `chunks_fts` (space-joined) and
+ * counted into `chunk_terms`: symbol (symbol and container), path, body (chunkIndexText).
+ */
+export function chunkColumns(path: string, chunk: Chunk): [string[], string[], string[]] {
+  return [tokenize([chunk.symbol, chunk.container].filter(Boolean).join(" ")), tokenize(path), tokenize(chunkIndexText(path, chunk))];
+}
+
+/**
+ * Postings of a chunk's columns (chunkColumns). Terms are the tokens as FTS5's unicode61
+ * tokenizer keeps them (tokenize emits lowercase letter and digit runs, which unicode61 leaves
+ * whole), so `chunk_terms` and `chunks_fts` hold the same words.
+ */
+export function chunkPostings(columns: [string[], string[], string[]]): ChunkPostings {
+  const terms = new Map<string, [number, number, number]>();
+  let tokenCount = 0;
+  columns.forEach((tokens, col) => {
+    tokenCount += tokens.length;
+    for (const t of tokens) {
+      let tf = terms.get(t);
+      if (!tf) terms.set(t, (tf = [0, 0, 0]));
+      tf[col]++;
+    }
+  });
+  return { terms, tokenCount };
 }
 
 /**

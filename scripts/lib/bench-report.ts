@@ -49,10 +49,14 @@ export interface BenchResult {
   memory: { indexWorkerdMb: number; indexTotalMb: number; searchWorkerdMb: number; searchTotalMb: number } | null;
   /** scripts/bench-chunk.ts output (H1's parse-and-chunk throughput), when that script exists. */
   chunkBench: { files: number; lines: number; chunks: number; linesPerSecond: number; linesPerSecondBestPass: number; linesPerCpuSecond: number } | null;
+  /** Push webhook delivery -> pushed commit searchable (scripts/lib/webhook-latency.ts); absent in older runs. */
+  webhook?: WebhookLatency | null;
   /** The web page (scripts/lib/bench-web.ts): first-load weight and time to first result (null without Chromium). */
   web?: { weight: PageWeight; firstResult: FirstResultTiming[] | null };
   command: string;
 }
+
+import type { WebhookLatency } from "./webhook-latency.ts";
 
 const s1 = (ms: number) => (ms / 1000).toFixed(2);
 const r0 = (x: number) => (Number.isFinite(x) ? x.toFixed(0) : "n/a");
@@ -96,6 +100,9 @@ export function benchMarkdown(r: BenchResult): string {
       : "Peak memory: not sampled (remote --base-url).",
     r.chunkBench
       ? `**Parse-and-chunk throughput** (\`scripts/bench-chunk.ts\`, one core, same tree): ${r.chunkBench.files} files, ${r.chunkBench.lines} lines, ${r.chunkBench.chunks} chunks; ${r.chunkBench.linesPerSecond} lines/s mean wall, ${r.chunkBench.linesPerSecondBestPass} lines/s fastest pass, ${r.chunkBench.linesPerCpuSecond} lines per CPU second.`
+      : "",
+    r.webhook
+      ? `**Push to searchable** (the corpus served as a git repo on loopback, one file changed and pushed, a signed GitHub \`push\` delivery; client clock from sending the delivery to the first search that finds the new line): ${s1(r.webhook.deliveryToSearchableMs)} s (delivery answered in ${r0(r.webhook.deliveryResponseMs)} ms; ${r.webhook.searchPolls} searches; changed \`${r.webhook.changedPath}\`). It includes the shallow fetch of the whole commit and the snapshot flip.`
       : "",
     r.web ? `**Web page**: ${webMarkdown(r.web.weight, r.web.firstResult).replace(/\n/g, " ")}` : "",
     `_Generated ${r.date.slice(0, 10)} at commit \`${r.commit.slice(0, 7)}\` on ${r.machine}; ${r.baseUrl}${r.searchLimitPerMinute ? `, search rate limits raised to ${r.searchLimitPerMinute}/min for the run` : ""}; ${r.ripgrep}. Reproduce: \`${r.command}\`._`,

@@ -33,7 +33,7 @@ export async function waitForJob(id: string, jobId?: string, tries = 600): Promi
 }
 
 /** POST /api/repos and wait for the first job to settle. */
-export async function registerAndWait(body: { url: string; ref?: string; name?: string }): Promise<RepoStatus> {
+export async function registerAndWait(body: { url: string; ref?: string; name?: string; token?: string; username?: string; authScheme?: "basic" | "bearer" }): Promise<RepoStatus> {
   const res = await api("/api/repos", { method: "POST", json: body });
   const json = (await res.json()) as { repo: RepoStatus; job: RepoStatus["job"] };
   expect(res.status, JSON.stringify(json)).toBe(202);

@@ -6,7 +6,7 @@ import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test"
 import { describe, expect, it } from "vitest";
 import { newJob, nextState } from "../../durable-objects/job-state";
 import * as ledger from "../../durable-objects/ledger";
-import { FETCH_MAX_ATTEMPTS, FETCH_STALL_MS, type RepoCoordinator } from "../../durable-objects/repo-coordinator";
+import { FETCH_HEARTBEAT_MS, FETCH_MAX_ATTEMPTS, type RepoCoordinator } from "../../durable-objects/repo-coordinator";
 import { fixtureUrl, indexShape, registerAndWait, waitForJob } from "./ingest-helpers";
 
 describe("coordinator recovery", () => {
@@ -24,7 +24,7 @@ describe("coordinator recovery", () => {
       const job = nextState(newJob("lost-job", "git", null, now), { type: "fetch_started" }, now);
       ledger.putValue(state.storage.sql, "job", job);
       // The safety alarm the coordinator sets before every fetch.
-      await state.storage.setAlarm(now + FETCH_STALL_MS);
+      await state.storage.setAlarm(now + FETCH_HEARTBEAT_MS);
       return job.jobId;
     });
     expect((await stub.status())?.status).toBe("fetching");
@@ -50,7 +50,7 @@ describe("coordinator recovery", () => {
       ledger.putValue(state.storage.sql, "repo", { repo, sourceKind: "git", url: fixtureUrl(), ref: null });
       ledger.putValue(state.storage.sql, "job", nextState(newJob("lost-often", "git", null, now), { type: "fetch_started" }, now));
       ledger.putValue(state.storage.sql, "fetchAttempts", FETCH_MAX_ATTEMPTS);
-      await state.storage.setAlarm(now + FETCH_STALL_MS);
+      await state.storage.setAlarm(now + FETCH_HEARTBEAT_MS);
     });
     expect(await runDurableObjectAlarm(stub)).toBe(true);
     const status = await stub.status();

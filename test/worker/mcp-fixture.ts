@@ -5,6 +5,7 @@
  */
 import { env } from "cloudflare:test";
 import { fileId, type ChunkedFile } from "../../indexer/store/contract";
+import { snapshotStatisticsStatements } from "../../indexer/store/d1/snapshots";
 import { writeFiles, type IndexedFile } from "../../indexer/store/d1/write-files";
 
 export const USERS_TS = `import { db } from "./db";
@@ -113,5 +114,8 @@ export async function seedFixture(): Promise<void> {
     ...snap("demo", "c1", old),
     ...snap("demo", "c2", demo),
     ...snap("other", "o1", other),
+    ...snapshotStatisticsStatements(env.DB, "demo", "c1"),
+    ...snapshotStatisticsStatements(env.DB, "demo", "c2"),
+    ...snapshotStatisticsStatements(env.DB, "other", "o1"),
   ]);
 }

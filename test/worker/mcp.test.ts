@@ -169,6 +169,19 @@ describe("MCP endpoint", () => {
     expect(text(unknown)).toContain('Unknown repo "nope"');
   });
 
+  it("search_code with explain: true gives each result's channel ranks, fused score and stage factors", async () => {
+    const r = await call(client, "search_code", { query: "listUsers", repo: "demo", k: 3, explain: true });
+    expect(r.isError).toBeFalsy();
+    const top = r.structuredContent?.results[0];
+    expect(top.explain.ranks).toEqual(top.ranks);
+    expect(top.explain.fused).toBeGreaterThan(0);
+    expect(top.explain.stages.map((s: { stage: string }) => s.stage)).toEqual(["coverage", "support", "option", "message", "qualified"]);
+    const product = top.explain.stages.reduce((p: number, s: { factor: number }) => p * s.factor, top.explain.fused);
+    expect(product).toBeCloseTo(top.score, 4);
+    const plain = await call(client, "search_code", { query: "listUsers", repo: "demo", k: 3 });
+    expect(plain.structuredContent?.results[0].explain).toBeUndefined();
+  });
+
   it("search and fetch work together in the connector shape", async () => {
     const r = await call(client, "search", { query: "listUsers" });
     const body = JSON.parse(text(r));

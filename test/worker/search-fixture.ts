@@ -6,6 +6,7 @@
 import { env } from "cloudflare:test";
 import { createEmbeddingProvider } from "../../indexer/embed";
 import { chunkIndexText, fileId, type Chunk, type ChunkedFile } from "../../indexer/store/contract";
+import { snapshotStatisticsStatements } from "../../indexer/store/d1/snapshots";
 import { writeFiles } from "../../indexer/store/d1/write-files";
 import { createVectorStore } from "../../indexer/store/vectors";
 import { loadConfig } from "../../kernel/env";
@@ -49,7 +50,10 @@ export async function indexFixture(repo: string, commit: string, files: FixtureF
     const vectors = await embedder.embed(records.map((r) => chunkIndexText(r.path, r)), "document");
     await createVectorStore(env, config).upsert(repo, records.map((r, i) => ({ id: r.id, vector: vectors[i], metadata: { path: r.path, language: r.language } })));
   }
-  await env.DB.batch(indexed.map((f) => env.DB.prepare("INSERT OR REPLACE INTO snapshot_files (repo, commit_sha, path, file_id) VALUES (?, ?, ?, ?)").bind(repo, commit, f.path, f.fileId)));
+  await env.DB.batch([
+    ...indexed.map((f) => env.DB.prepare("INSERT OR REPLACE INTO snapshot_files (repo, commit_sha, path, file_id) VALUES (?, ?, ?, ?)").bind(repo, commit, f.path, f.fileId)),
+    ...snapshotStatisticsStatements(env.DB, repo, commit),
+  ]);
   if (opts.activate !== false) {
     await env.DB.prepare("UPDATE repos SET status = 'ready', active_commit = ?, active_indexed_at = ?, embedding_model = ?, embedding_dims = ? WHERE id = ?")
       .bind(commit, now, opts.model ?? config.embeddingModel, config.embeddingDimensions, repo)

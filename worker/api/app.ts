@@ -15,6 +15,7 @@ import { repoRoutes } from "./routes/repos";
 import { searchRoutes } from "./routes/search";
 import { symbolRoutes } from "./routes/symbols";
 import { tokenRoutes } from "./routes/tokens";
+import { repoWebhookRoutes, webhookRoutes } from "./routes/webhooks";
 
 /**
  * Hono environment of the REST app. `caller` is set by the auth middleware for every route
@@ -27,6 +28,8 @@ export function createApiApp(): Hono<ApiEnv> {
   const app = new Hono<ApiEnv>();
   app.onError(onApiError);
   app.get("/health", (c) => c.json({ ok: true }));
+  // Code hosts authenticate deliveries by signature, not bearer token (worker/webhooks/handle.ts).
+  app.route("/webhooks", webhookRoutes());
   // Everything registered below needs a bearer token or a web session (worker/auth/rest-auth.ts).
   app.use("*", restAuth());
   app.route("/tokens", tokenRoutes());
@@ -34,6 +37,7 @@ export function createApiApp(): Hono<ApiEnv> {
   app.route("/search", searchRoutes());
   app.route("/grep", grepRoutes());
   app.route("/repos", repoRoutes());
+  app.route("/repos", repoWebhookRoutes());
   app.route("/repos", fileRoutes());
   app.route("/repos", symbolRoutes());
   // Mounted with app.route(), this app's notFound is not consulted for /api/* paths that match

@@ -3,10 +3,11 @@
  *
  * The scope floor every REST route gets from the auth middleware, so a route that forgets its
  * own `requireScope` still cannot leak: token management needs `admin`; searching and reading
- * indexed content (every GET, and /search, /grep, /source-links; /ask is reserved for the ask endpoint,
- * which is not routed yet) need `search`; other writes need
- * `index`; deleting a repo needs `admin`. Routes may demand more, never less. The auth-matrix test uses
- * the same rule.
+ * indexed content (every GET, and /search, /grep, /source-links; /ask is reserved for the ask
+ * endpoint, which is not routed yet) need `search`; other writes need `index`; deleting a repo,
+ * its webhook secret and connections need `admin`. Routes may demand more, never less. The
+ * auth-matrix test uses the same rule. `/webhooks/*` is mounted before the middleware:
+ * deliveries are authenticated by their signature (worker/webhooks/handle.ts).
  */
 import type { Scope } from "../services/context";
 
@@ -15,6 +16,9 @@ export function requiredScopeFor(method: string, path: string): Scope {
   if (path === "/tokens" || path.startsWith("/tokens/")) return "admin";
   // Deleting a repo destroys an index others rely on (worker/services/repos.ts deleteRepo).
   if (method === "DELETE" && /^\/repos\/[^/]+\/?$/.test(path)) return "admin";
+  // A webhook secret lets its holder trigger re-indexing; connections hold code-host tokens.
+  if (/^\/repos\/[^/]+\/webhook\/?$/.test(path)) return "admin";
+  if (path === "/connections" || path.startsWith("/connections/")) return "admin";
   if (/^\/(search|grep|ask|source-links)(\/|$)/.test(path)) return "search";
   return method === "GET" || method === "HEAD" ? "search" : "index";
 }

@@ -65,6 +65,14 @@ export function likeEscape(s: string): string {
   return s.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
+/** The set of a filter's `paths`, built once per list (the vector channel tests each candidate). */
+const pathSets = new WeakMap<string[], Set<string>>();
+function pathSet(paths: string[]): Set<string> {
+  let set = pathSets.get(paths);
+  if (!set) pathSets.set(paths, (set = new Set(paths)));
+  return set;
+}
+
 /** SQL conditions (joined with AND, leading " AND ") and their parameters, for alias `c`. */
 export function filterSql(filters: SearchFilters): { sql: string; params: string[] } {
   const parts: string[] = [];
@@ -76,6 +84,11 @@ export function filterSql(filters: SearchFilters): { sql: string; params: string
   if (filters.pathPrefix) {
     parts.push("c.path >= ? AND c.path < ?");
     params.push(filters.pathPrefix, prefixEnd(filters.pathPrefix));
+  }
+  // A glob's paths travel as one JSON parameter, however many files match.
+  if (filters.paths) {
+    parts.push("c.path IN (SELECT value FROM json_each(?))");
+    params.push(JSON.stringify(filters.paths));
   }
   if (!filters.includeTests) parts.push(`NOT ${TEST_PATH_SQL}`, `NOT ${INLINE_TEST_SQL}`);
   return { sql: parts.map((p) => ` AND ${p}`).join(""), params };
@@ -89,5 +102,6 @@ export function filterSql(filters: SearchFilters): { sql: string; params: string
 export function passesFilters(filters: SearchFilters, path: string, language: string, inlineTest = false, testPath?: boolean): boolean {
   if (filters.language && language !== filters.language) return false;
   if (filters.pathPrefix && !path.startsWith(filters.pathPrefix)) return false;
+  if (filters.paths && !pathSet(filters.paths).has(path)) return false;
   return filters.includeTests || (!(testPath ?? isTestPath(path)) && !inlineTest);
 }

@@ -14,29 +14,39 @@
  */
 import { LOCAL_EMBEDDING_MODEL } from "../../indexer/embed/local";
 import { tokenize, tokenizeQuery, type EmbeddingProvider, type RepoPackage, type VectorStore } from "../../indexer/store/contract";
-import { bm25Channel, documentFrequencies, STEM_LOOKUP } from "./channels/bm25";
-import { pathChannel } from "./channels/path";
+import { bm25Channel } from "./channels/bm25";
+import { pathChannel, snapshotFiles } from "./channels/path";
+import { normalizePathFilter, pathPasses } from "./path-filter";
 import { type ChannelScope } from "./channels/scope";
 import { symbolChannel } from "./channels/symbol";
 import { vectorChannel } from "./channels/vector";
 import { chunkTokens, loadChunks } from "./chunk-rows";
 import { coalescingD1 } from "./d1-coalesce";
 import { capPerFile, mergeChannelLists, reciprocalRankFusion, RRF_K, type FusedHit } from "./fuse";
-import { addFileEvidence } from "./file-evidence";
-import { applyMessagePrior, messageFiles } from "./error-messages";
+import { messageFiles } from "./error-messages";
+import { explainEmpty } from "./empty-answer";
 import { confidenceGate } from "./gate";
-import { applyOptionPrior, optionDeclarationFiles } from "./option-flags";
+import { optionDeclarationFiles } from "./option-flags";
 import { parseQuery, type ParsedQuery } from "./query";
-import { applyQualifiedPrior } from "./qualified-prior";
-import { applySupportPrior, askedSupportKinds, supportKind } from "./support-prior";
-import { rerankByCoverage } from "./rerank";
 import { makeSnippet } from "./snippet";
-import { applyTracePrior, frameChunks, traceAnchor, type FrameChunk } from "./stack-trace";
+import { frameChunks, traceAnchor, type FrameChunk } from "./stack-trace";
+import { documentFrequencies, STEM_LOOKUP, type TermStatistics } from "./term-stats";
 import { proseCappedDf, selectionIfAllPresent, selectTerms } from "./terms";
-import type { ChannelName, ChannelResult, ChunkRow, SearchFilters, SearchMode, SearchResponse, SearchResult } from "./types";
+import { runStages, type StageRecord } from "./ranking";
+import type { ChannelName, ChannelResult, ChunkRow, SearchFilters, SearchMode, SearchResponse, SearchResult, SearchResultExplain } from "./types";
 
-/** Smallest candidate depth per channel; the depth is max(30, 3k). */
+/** Smallest candidate depth per channel; the depth is max(30, 3 max(k, RANK_STABLE_K)). */
 export const MIN_CANDIDATE_DEPTH = 30;
+/**
+ * Results up to which the ranking does not depend on `k`: the candidate depth and the reranked
+ * head are sized for this many results whatever smaller `k` asks, so the top 3 of k = 3 are the
+ * top 3 of k = 20 (with depth and head sized by k, a fused candidate's ranks in the other
+ * channels came and went with k: cors() was #5 at k = 8 and #2 at k = 20).
+ */
+export const RANK_STABLE_K = 20;
+/** Fused candidates reranked per result asked for, and at least. */
+const HEAD_PER_RESULT = 4;
+const MIN_HEAD = 40;
 /** Most option-declaring files whose declaration may join the fused head (`runSearch`). */
 export const MAX_OPTION_ANCHORS = 4;
 /** Fused score of an anchor chunk (trace or option) at least: a first rank in one channel, 1 / (RRF_K + 1). */
@@ -80,6 +90,8 @@ export interface SearchOptions {
   channels?: ChannelName[];
   /** RRF weight per channel (default CHANNEL_WEIGHTS). */
   weights?: Partial<Record<ChannelName, number>>;
+  /** Return each result's explanation (channel ranks, fused score, each ranking stage's factor). */
+  explain?: boolean;
 }
 
 /**
@@ -185,6 +197,11 @@ function eachRepo<T>(targets: RepoTarget[], what: string, lookup: (t: RepoTarget
 /** A candidate's file, for the per-file cap and file evidence: repo and path. */
 const fileOf = (h: { row: ChunkRow }) => `${h.row.repo}\0${h.row.path}`;
 
+/** A result's explanation: its channel ranks, its fused (RRF) score and each stage's factor. */
+function explainOf(h: FusedHit & { fused?: number }, record: StageRecord): SearchResultExplain {
+  return { ranks: h.ranks, fused: Math.round((h.fused ?? 0) * 1e6) / 1e6, stages: record.get(h.chunkId) ?? [] };
+}
+
 function toResult(h: FusedHit & { row: ChunkRow }): SearchResult {
   const { snippet, truncated } = makeSnippet(h.row.content);
   return {
@@ -218,18 +235,37 @@ interface CandidateReads {
  * (`deps.db` coalescing, worker/search/d1-coalesce.ts).
  */
 function readCandidates(deps: SearchDeps, targets: RepoTarget[], query: ParsedQuery, terms: string[], channels: ChannelName[], filters: SearchFilters, depth: number): CandidateReads {
+  const filtersOf = repoFilters(deps.db, filters);
   return {
-    settled: Promise.allSettled(targets.map((t) => runChannels(deps, t, query, terms, channels, filters, depth))),
+    settled: Promise.allSettled(targets.map(async (t) => runChannels(deps, t, query, terms, channels, await filtersOf(t), depth))),
     optionFiles: query.optionFlags.length
-      ? eachRepo(targets, "option lookup", (t) => optionDeclarationFiles(deps.db, t.id, t.commit, query.optionFlags, filters), () => new Map<string, string>())
+      ? eachRepo(targets, "option lookup", async (t) => optionDeclarationFiles(deps.db, t.id, t.commit, query.optionFlags, await filtersOf(t)), () => new Map<string, string>())
       : Promise.resolve([]),
     raising: query.phrases.length
-      ? eachRepo(targets, "message lookup", (t) => messageFiles(deps.db, t.id, t.commit, query.phrases, filters), () => new Map<string, string>())
+      ? eachRepo(targets, "message lookup", async (t) => messageFiles(deps.db, t.id, t.commit, query.phrases, await filtersOf(t)), () => new Map<string, string>())
       : Promise.resolve([]),
     traceChunks:
       query.isReport && query.frames.length
-        ? eachRepo(targets, "stack frame lookup", (t) => frameChunks(deps.db, t.id, t.commit, query.frames, filters), () => [])
+        ? eachRepo(targets, "stack frame lookup", async (t) => frameChunks(deps.db, t.id, t.commit, query.frames, await filtersOf(t)), () => [])
         : Promise.resolve([]),
+  };
+}
+
+/**
+ * The filters of each repo: a path glob becomes the list of the snapshot's paths it matches
+ * (read once per repo, from the per-isolate file list); other filters are the same for all.
+ */
+function repoFilters(db: D1Database, filters: SearchFilters): (t: RepoTarget) => Promise<SearchFilters> {
+  if (!filters.pathGlob) return async () => filters;
+  const filter = normalizePathFilter(filters.pathGlob);
+  const byRepo = new Map<string, Promise<SearchFilters>>();
+  return (t) => {
+    let f = byRepo.get(t.id);
+    if (!f) {
+      f = snapshotFiles({ db, repo: t.id, commit: t.commit }).then((files) => ({ ...filters, paths: files.filter((x) => !filter || pathPasses(filter, x.path)).map((x) => x.path) }));
+      byRepo.set(t.id, f);
+    }
+    return f;
   };
 }
 
@@ -284,11 +320,15 @@ export async function runSearch(
   const started = Date.now();
   const query = parseQuery(text);
   const searchable = query.terms.length > 0 || query.identifiers.length > 0 || query.pathHints.length > 0;
-  const statistics = searchable ? documentFrequencies(deps.db, query.terms) : null;
-  statistics?.catch(() => {}); // awaited below; a failure of `pendingTargets` comes first
+  // Term statistics are the searched snapshots' (worker/search/term-stats.ts). With `expected`
+  // they are read for those snapshots meanwhile, and again below if the targets differ.
+  const statisticsOf = (t: RepoTarget[]) => documentFrequencies(deps.db, t, query.terms);
+  const earlyStatistics = searchable && expected?.length ? statisticsOf(expected) : null;
+  earlyStatistics?.catch(() => {}); // awaited below; a failure of `pendingTargets` comes first
   const filters: SearchFilters = { ...options.filters, includeTests: options.filters.includeTests ?? query.mentionsTests };
   const channels = options.channels?.length ? options.channels : MODE_CHANNELS[options.mode];
-  const depth = Math.max(MIN_CANDIDATE_DEPTH, 3 * options.k);
+  const sizedFor = Math.max(options.k, RANK_STABLE_K);
+  const depth = Math.max(MIN_CANDIDATE_DEPTH, 3 * sizedFor);
   const codeTerms = query.isReport ? new Set(query.codeTerms) : undefined;
   // The channels' reads over all repos go out in one D1 round trip (worker/search/d1-coalesce.ts).
   const channelDeps: SearchDeps = { ...deps, db: coalescingD1(deps.db) };
@@ -308,7 +348,8 @@ export async function runSearch(
   for (const t of tokens) if (counts.has(t)) counts.set(t, counts.get(t)! + 1);
   const title = text.trimStart().split("\n", 1)[0];
   if (title.length < text.trim().length) for (const t of tokenize(title)) if (counts.has(t)) counts.set(t, counts.get(t)! + 2);
-  const { df, totalDocs } = await statistics!;
+  const statistics: TermStatistics = await (earlyStatistics && sameTargets(expected!, targets) ? earlyStatistics : statisticsOf(targets));
+  const { df, totalDocs } = statistics;
   const selection = selectTerms(query.terms, df, totalDocs, undefined, counts, codeTerms);
   // The rerank caps the IDF of English words, a report's as in term selection and a question's
   // too: a word rare in code ("pause", "ceiling") is rare because code is not English.
@@ -329,7 +370,7 @@ export async function runSearch(
   });
   const fused = fuseRepos(outcomes, channels, depth, { ...CHANNEL_WEIGHTS, ...(query.isReport ? REPORT_CHANNEL_WEIGHTS : {}), ...options.weights });
   // Enough candidates to fill k after the per-file cap in the usual case.
-  const head = fused.slice(0, Math.max(options.k * 4, 40));
+  const head = fused.slice(0, Math.max(sizedFor * HEAD_PER_RESULT, MIN_HEAD));
   const declaring = new Map((await reads.optionFiles).flatMap((m) => [...m]));
   const raisers = new Map((await reads.raising).flatMap((m) => [...m]));
   // A frame under node_modules/<name>/ names a file only in the repo publishing <name>.
@@ -352,37 +393,30 @@ export async function runSearch(
   }
   const loaded = head.flatMap((h) => {
     const row = rows.get(h.chunkId);
-    return row ? [{ ...h, row, repo: row.repo, path: row.path, kind: row.kind, symbol: row.symbol, container: row.container, content: row.content, language: row.language }] : [];
+    return row ? [{ ...h, fused: h.score, row, repo: row.repo, path: row.path, kind: row.kind, symbol: row.symbol, container: row.container, content: row.content, language: row.language }] : [];
   });
-  const covered = rerankByCoverage(loaded, selection.selected, weightDf, totalDocs, { report: query.isReport });
-  // A report asks for the source file to change: docs and examples rank lower, a file matching
-  // it in several chunks ranks higher, and so does the file where its stack trace ends. A
-  // question asks for code too, unless it names the kind of supporting file it wants.
-  const reported = query.isReport
-    ? applyTracePrior(addFileEvidence(applySupportPrior(covered), fileOf), query.frames, anchor?.id, packages)
-    : applySupportPrior(covered, new Set([...askedSupportKinds(query.text), ...query.pathHints.flatMap((h) => supportKind(h) ?? [])]), true);
-  // The file declaring a command-line option the query names holds the code it switches on; the
-  // file raising a message it pastes is where its trouble starts, and so is the raising chunk
-  // unless a trace says where it surfaced (a message may be built by a helper the thrower calls).
-  const optioned = applyMessagePrior(applyOptionPrior(reported, new Set(declaring.keys()), fileOf), new Set(raisers.keys()), fileOf, anchor ? undefined : new Set(raisers.values()));
-  // A question's `Type.member` (or Type and member named apart) is an address.
-  const reranked = query.isReport ? optioned : applyQualifiedPrior(optioned, query.qualified, query.identifiers);
+  // The stages after fusion (worker/search/ranking/stages.ts): coverage, then the priors.
+  const record: StageRecord | undefined = options.explain ? new Map() : undefined;
+  const reranked = runStages(loaded, { query, terms: selection.selected, weightDf, totalDocs, declaring, raisers, anchor, packages, fileOf }, record);
   const ordered = [...reranked].sort((a, b) => b.score - a.score || (a.chunkId < b.chunkId ? -1 : 1));
   // A definition a question names (`redisReconnect`, `LineBuffer::fill`) is what it asks for:
   // the cap, which keeps one file from filling the page, does not hide it. A report names many
   // things in passing, so its cap stands.
   const named = query.isReport ? new Set<string>() : new Set(query.identifiers);
   const merged = capPerFile(ordered, options.fileCap, fileOf, (h) => h.row.symbol !== null && named.has(h.row.symbol)).slice(0, options.k);
-  const results = merged.map(toResult);
+  const results = merged.map((h) => (record ? { ...toResult(h), explain: explainOf(h, record) } : toResult(h)));
   const vectorScores = outcomes.map((o) => o.bestVectorScore).filter((s): s is number => s !== null);
   const gateTerms = query.terms.length > selection.selected.length + selection.absent.length ? selection.selected : query.terms;
-  const confidence = confidenceGate({
+  const gated = confidenceGate({
     terms: gateTerms,
     resultTexts: merged.map((h) => h.row.content),
     resultTokens: merged.map((h) => chunkTokens(h.row)),
     bestVectorScore: vectorScores.length ? Math.max(...vectorScores) : null,
     lexicalVectors: deps.embedder.model === LOCAL_EMBEDDING_MODEL,
   });
+  // Nothing found because of the index or the filters, not the words: say so.
+  const emptyReason = results.length ? null : await explainEmpty(deps.db, targets, filters, statistics.chunksByRepo);
+  const confidence = emptyReason ? { ...gated, level: "low" as const, missingTerms: [], reason: emptyReason } : gated;
   const candidates: SearchResponse["stats"]["candidates"] = {};
   const skippedChannels: SearchResponse["stats"]["skippedChannels"] = [];
   for (const o of outcomes) {

@@ -27,8 +27,12 @@ export interface ChannelResult {
 /** Filters applied inside every channel. */
 export interface SearchFilters {
   language?: string;
-  /** Path prefix such as `src/router/`; compared as a plain string prefix. */
+  /** Path prefix such as `src/router/`; compared as a plain string prefix (normalized: worker/search/path-filter.ts). */
   pathPrefix?: string;
+  /** Path glob such as `src/**\/*.ts` (picomatch); resolved per repo into `paths` before the channels run. */
+  pathGlob?: string;
+  /** The snapshot's paths matching `pathGlob` (set per repo by the searcher); only these pass. */
+  paths?: string[];
   includeTests: boolean;
 }
 
@@ -65,6 +69,35 @@ export interface SearchResult {
   /** True when `snippet` was cut; read the file for the rest. */
   snippetTruncated: boolean;
   chunkId: string;
+  /** Set when the repo's snapshot may be out of date (its last refresh or check failed); see `StaleInfo`. */
+  stale?: StaleInfo;
+  /** With `explain`: why the result ranks where it does. */
+  explain?: SearchResultExplain;
+}
+
+/**
+ * Why a repo's results may be out of date: the last refresh failed, or the scheduled check
+ * found the upstream gone or the token revoked, while an older snapshot keeps serving.
+ */
+export interface StaleInfo {
+  /** The newest failure, as the job or the check reported it. */
+  reason: string;
+  /** First failure since the snapshot was built (ms since epoch). */
+  since: number;
+  /** Age of the snapshot being served (ms). */
+  snapshotAge: number;
+}
+
+/**
+ * A result's explanation (`explain=true`), like zoekt's DebugScore: its rank in each channel,
+ * the fused RRF score, and each ranking stage that ran with the factor it multiplied the score
+ * by (worker/search/ranking/stages.ts, docs/ranking.md). The final `score` is the fused score
+ * times the factors (anchors, chunks the query itself names, enter at least at 1 / (RRF_K + 1)).
+ */
+export interface SearchResultExplain {
+  ranks: Partial<Record<ChannelName, number>>;
+  fused: number;
+  stages: { stage: string; factor: number }[];
 }
 
 /** How much to trust the results. */

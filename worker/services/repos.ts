@@ -12,7 +12,9 @@
  * `status` mirrors the coordinator's; no snapshot is visible until a job completes.
  */
 import { z } from "zod";
-import type { JobState } from "../../durable-objects/job-state";
+import type { JobState, PendingRefresh, Waiting } from "../../durable-objects/job-state";
+import type { JobView } from "../../durable-objects/repo-coordinator";
+import type { StaleInfo } from "../search/types";
 import type { RepoSettings } from "../../durable-objects/ledger";
 import { MAX_STRIP_COMPONENTS } from "../../indexer/source/archive-paths";
 import { checkRemote, parseGitUrl } from "../../indexer/source/git";
@@ -33,7 +35,9 @@ export const registerRepoInput = z.object({
   url: z.string().min(1).max(2048).describe("http(s) git URL, e.g. https://github.com/honojs/hono.git"),
   ref: z.string().min(1).max(255).optional().describe("Branch, tag or commit SHA; default: the remote's HEAD."),
   name: z.string().min(1).max(64).optional().describe("Repo id to use; default: derived from the URL (its last path segment)."),
-  token: z.string().min(1).max(1024).optional().describe("Access token for a private repository (sent as HTTP basic auth; stored only in the repo's coordinator)."),
+  token: z.string().min(1).max(1024).optional().describe("Access token for a private repository (stored encrypted in the repo's coordinator, never returned)."),
+  username: z.string().min(1).max(255).optional().describe('User name sent with the token over HTTP basic auth; default "x-access-token" (GitHub, GitLab, Bitbucket Cloud accept any). Also taken from a URL of the form https://alice:token@host/repo.git.'),
+  authScheme: z.enum(["basic", "bearer"]).optional().describe('"basic" (default) or "bearer" for hosts that only take `Authorization: Bearer <token>`.'),
 });
 
 /** Input naming one repo. */
@@ -42,7 +46,9 @@ export const repoIdInput = z.object({ repo: z.string().min(1).max(64).describe('
 /** Input of `refreshRepo`: optionally switch to another ref (and give a token for it). */
 export const refreshRepoInput = repoIdInput.extend({
   ref: z.string().min(1).max(255).optional().describe("Index this ref from now on instead of the current one."),
-  token: z.string().min(1).max(1024).optional().describe("Replaces the stored access token."),
+  token: z.string().min(1).max(1024).optional().describe("Replaces the stored access token, once an ls-remote with it succeeded (a wrong token is refused and the stored one kept)."),
+  username: registerRepoInput.shape.username,
+  authScheme: registerRepoInput.shape.authScheme,
 });
 
 /** Status of a repo, as `GET /api/repos/{id}` returns it. Times in ms since epoch. */
@@ -63,6 +69,18 @@ export interface RepoStatus {
   snapshot: { commit: string; indexedAt: number } | null;
   embedding: { model: string; dimensions: number } | null;
   lastError: string | null;
+  /**
+   * A refresh or push that arrived while the job ran: one follow-up job starts when it ends.
+   * `commit` is the pushed commit (webhooks), null for "the ref's tip".
+   */
+  pending: PendingRefresh | null;
+  /**
+   * Set when the snapshot being served may be out of date: the last refresh failed, or the
+   * scheduled check found the upstream gone or the token revoked. Times in ms.
+   */
+  stale: StaleInfo | null;
+  /** Set while a running job is stuck (a fetch lost in a restart, batches not acknowledged): why, and when it is retried. */
+  waiting: Waiting | null;
   job: {
     id: string;
     source: JobState["source"];
@@ -90,6 +108,8 @@ interface RepoRow {
   active_indexed_at: number | null;
   embedding_model: string | null;
   embedding_dims: number | null;
+  last_error?: string | null;
+  failing_since?: number | null;
   created_at: number;
   updated_at: number;
 }
@@ -142,11 +162,11 @@ async function indexTotals(ctx: ServiceContext, repos: readonly RepoRow[]): Prom
 }
 
 /** `statusOf` with the index totals of the row's active snapshot. */
-async function fullStatus(ctx: ServiceContext, row: RepoRow, job: JobState | null): Promise<RepoStatus> {
+async function fullStatus(ctx: ServiceContext, row: RepoRow, job: JobView | JobState | null): Promise<RepoStatus> {
   return statusOf(row, job, (await indexTotals(ctx, [row])).get(row.id) ?? null);
 }
 
-function statusOf(row: RepoRow, job: JobState | null, index: { files: number; chunks: number } | null): RepoStatus {
+function statusOf(row: RepoRow, job: JobView | JobState | null, index: { files: number; chunks: number } | null): RepoStatus {
   return {
     id: row.id,
     name: row.name,
@@ -162,6 +182,12 @@ function statusOf(row: RepoRow, job: JobState | null, index: { files: number; ch
     snapshot: row.active_commit ? { commit: row.active_commit, indexedAt: row.active_indexed_at ?? row.updated_at } : null,
     embedding: row.embedding_model ? { model: row.embedding_model, dimensions: row.embedding_dims ?? 0 } : null,
     lastError: job?.lastError ?? null,
+    pending: job?.pending ?? null,
+    stale:
+      row.active_commit && row.last_error && row.failing_since != null
+        ? { reason: row.last_error, since: row.failing_since, snapshotAge: Math.max(0, Date.now() - (row.active_indexed_at ?? row.updated_at)) }
+        : null,
+    waiting: (job && "waiting" in job ? job.waiting : null) ?? null,
     job: job
       ? {
           id: job.jobId,
@@ -189,7 +215,7 @@ function statusOf(row: RepoRow, job: JobState | null, index: { files: number; ch
 export async function registerRepo(ctx: ServiceContext, raw: unknown): Promise<RepoStatus> {
   requireScope(ctx.caller, "index");
   const input = parseInput(registerRepoInput, raw);
-  const { url, token: urlToken } = parseGitUrl(input.url);
+  const { url, token: urlToken, username: urlUsername } = parseGitUrl(input.url);
   // An explicit name is the id as given (the rule of the archive route and the CLI); only an id
   // derived from the URL is normalised, since a URL's last segment is often "My_Repo.git".
   if (input.name !== undefined && !REPO_ID_RE.test(input.name)) {
@@ -201,7 +227,8 @@ export async function registerRepo(ctx: ServiceContext, raw: unknown): Promise<R
   const exists = await ctx.env.DB.prepare("SELECT 1 AS x FROM repos WHERE id = ?").bind(id).first();
   if (exists) throw new CodeSearchError("repo_exists", `Repo "${id}" already exists; POST /api/repos/${id}/refresh re-indexes it, or pass another "name".`);
   const token = input.token ?? urlToken;
-  await checkRemote({ url, ref: input.ref, token });
+  const username = input.username ?? urlUsername;
+  await checkRemote({ url, ref: input.ref, token, username, authScheme: input.authScheme });
   const now = Date.now();
   const inserted = await ctx.env.DB.prepare(
     "INSERT INTO repos (id, name, source_kind, url, ref, status, created_at, updated_at) VALUES (?, ?, 'git', ?, ?, 'queued', ?, ?) ON CONFLICT (id) DO NOTHING",
@@ -209,7 +236,15 @@ export async function registerRepo(ctx: ServiceContext, raw: unknown): Promise<R
     .bind(id, input.name ?? id, url, input.ref ?? null, now, now)
     .run();
   if (!inserted.meta.changes) throw new CodeSearchError("repo_exists", `Repo "${id}" was just registered by another request.`);
-  const settings: RepoSettings = { repo: id, sourceKind: "git", url, ref: input.ref ?? null, ...(token ? { token } : {}) };
+  const settings: RepoSettings = {
+    repo: id,
+    sourceKind: "git",
+    url,
+    ref: input.ref ?? null,
+    ...(token ? { token } : {}),
+    ...(username ? { username } : {}),
+    ...(input.authScheme ? { authScheme: input.authScheme } : {}),
+  };
   const job = await coordinator(ctx, id).requestIndex(settings);
   return fullStatus(ctx, await getRow(ctx, id), job);
 }
@@ -247,9 +282,12 @@ export async function getRepoStatus(ctx: ServiceContext, raw: unknown): Promise<
 
 /**
  * Re-indexes a git repo (its stored ref, or `ref` from now on). An unchanged commit completes
- * without processing a file. If a job is running, returns it. Throws `repo_not_found`,
- * `invalid_input` for archive repos (upload again instead), and the remote check's errors
- * when `ref` changes.
+ * without processing a file. While a job runs, one follow-up is queued (`pending`). A new
+ * `ref`, `token`, `username` or `authScheme` is first tried with an ls-remote in the repo's
+ * coordinator (which holds the stored token) and only then stored, so a mistyped token never
+ * replaces a good one. Throws `repo_not_found`, `invalid_input` for archive repos (upload
+ * again instead), and the remote check's errors (`source_unreachable` says whether the token
+ * was rejected or missing).
  */
 export async function refreshRepo(ctx: ServiceContext, raw: unknown): Promise<RepoStatus> {
   requireScope(ctx.caller, "index");
@@ -259,11 +297,23 @@ export async function refreshRepo(ctx: ServiceContext, raw: unknown): Promise<Re
     throw new CodeSearchError("invalid_input", `Repo "${row.id}" was uploaded as an archive; upload a new archive to POST /api/repos/${row.id}/archive instead.`);
   }
   const ref = input.ref ?? row.ref;
+  const changesSource = input.ref !== undefined || input.token !== undefined || input.username !== undefined || input.authScheme !== undefined;
+  if (changesSource) {
+    const checked = await coordinator(ctx, row.id).checkSource({ ref, token: input.token, username: input.username, authScheme: input.authScheme });
+    if ("error" in checked) throw new CodeSearchError(checked.error.code === "repo_not_found" ? "invalid_input" : checked.error.code, checked.error.message);
+  }
   if (input.ref !== undefined && input.ref !== row.ref) {
-    await checkRemote({ url: row.url, ref: input.ref, token: input.token });
     await ctx.env.DB.prepare("UPDATE repos SET ref = ?, updated_at = ? WHERE id = ?").bind(input.ref, Date.now(), row.id).run();
   }
-  const settings: RepoSettings = { repo: row.id, sourceKind: "git", url: row.url, ref, ...(input.token ? { token: input.token } : {}) };
+  const settings: RepoSettings = {
+    repo: row.id,
+    sourceKind: "git",
+    url: row.url,
+    ref,
+    ...(input.token ? { token: input.token } : {}),
+    ...(input.username ? { username: input.username } : {}),
+    ...(input.authScheme ? { authScheme: input.authScheme } : {}),
+  };
   const job = await coordinator(ctx, row.id).requestIndex(settings);
   return fullStatus(ctx, await getRow(ctx, row.id), job);
 }

@@ -13,8 +13,9 @@ import type { RepoPackage } from "../../indexer/store/contract";
 import { createVectorStore } from "../../indexer/store/vectors";
 import { CodeSearchError } from "../../kernel/errors";
 import { coalescingD1 } from "../search/d1-coalesce";
+import { normalizePathFilter } from "../search/path-filter";
 import { DEFAULT_FILE_CAP, runSearch, type RepoTarget } from "../search/searcher";
-import type { SearchResponse } from "../search/types";
+import type { SearchResponse, StaleInfo } from "../search/types";
 import { canSee, requireScope, type ServiceContext } from "./context";
 import { activeRepo, repoIdSchema, visibleRepoIds } from "./files";
 
@@ -41,9 +42,15 @@ export const searchInput = z.object({
     .refine((l) => KNOWN_LANGUAGES.includes(l), { message: `unknown language; use one of ${KNOWN_LANGUAGES.join(", ")}` })
     .optional()
     .describe('Only chunks of this language, e.g. "typescript".'),
-  path_prefix: z.string().min(1).max(1024).optional().describe('Only paths starting with this, e.g. "src/router/".'),
+  path_prefix: z
+    .string()
+    .min(1)
+    .max(1024)
+    .optional()
+    .describe('Only paths starting with this, e.g. "src/router/" (./src/, /src/ and src\\ mean the same), or matching a glob, e.g. "src/**/*.ts", "*.{ts,tsx}".'),
   include_tests: z.boolean().optional().describe("Include test files. Default: only when the query mentions tests."),
   per_file_cap: z.number().int().min(0).max(SEARCH_MAX_K).default(DEFAULT_FILE_CAP).describe("Most results per file before other files (default 2; a file's further results only fill a page the other files cannot; 0 = no cap)."),
+  explain: z.boolean().optional().describe("Explain each result's rank: its rank in each channel, the fused score and each ranking stage's factor (docs/ranking.md)."),
   channels: z.array(z.enum(["bm25", "vector", "symbol", "path"])).min(1).max(4).optional().describe("Run exactly these channels (overrides mode; for evaluations)."),
 });
 export type SearchInput = z.input<typeof searchInput>;
@@ -107,6 +114,13 @@ function withQueryAlias(raw: SearchInput & { query?: unknown }): SearchInput {
   return { ...rest, q: query as string };
 }
 
+/** `path_prefix` as the searcher's filters: a normalized prefix or a glob (worker/search/path-filter.ts). */
+function pathFilters(raw: string | undefined): { pathPrefix?: string; pathGlob?: string } {
+  const f = raw === undefined ? null : normalizePathFilter(raw);
+  if (!f) return {};
+  return f.kind === "prefix" ? { pathPrefix: f.prefix } : { pathGlob: f.glob };
+}
+
 /**
  * Searches; see `searchInput` for the fields and worker/search/types.ts for the response.
  * `query` is accepted as an alias of `q`. Throws `invalid_input` when `repo` and `repos` are
@@ -135,15 +149,26 @@ export async function search(ctx: ServiceContext, raw: SearchInput): Promise<Sea
   const targetsKey = ids.join("\0");
   // Only repos the caller may see are read before the repos read has answered.
   const expected = ids.every((id) => canSee(ctx.caller, id)) ? lastTargets.get(targetsKey) : undefined;
-  type RepoRow = { id: string; active_commit: string | null; active_indexed_at: number | null; status: string; embedding_model: string | null; embedding_dims: number | null; packages: string | null };
+  type RepoRow = {
+    id: string;
+    active_commit: string | null;
+    active_indexed_at: number | null;
+    status: string;
+    embedding_model: string | null;
+    embedding_dims: number | null;
+    packages: string | null;
+    last_error: string | null;
+    failing_since: number | null;
+  };
   const notReady: RepoRow[] = [];
+  const stale = new Map<string, StaleInfo>();
   const ready = (async (): Promise<RepoTarget[]> => {
     const parts: string[][] = [];
     for (let i = 0; i < ids.length; i += 90) parts.push(ids.slice(i, i + 90));
     const reads = parts.map((part) =>
       db
         .prepare(
-          "SELECT id, active_commit, active_indexed_at, status, embedding_model, embedding_dims, " +
+          "SELECT id, active_commit, active_indexed_at, status, embedding_model, embedding_dims, last_error, failing_since, " +
             // The active snapshot's packages ride along in the same statement (no extra round trip).
             "(SELECT json_group_array(json_object('name', p.name, 'folder', p.folder)) FROM snapshot_packages p WHERE p.repo = repos.id AND p.commit_sha = repos.active_commit) AS packages " +
             `FROM repos WHERE id IN (${part.map(() => "?").join(", ")})`,
@@ -156,6 +181,12 @@ export async function search(ctx: ServiceContext, raw: SearchInput): Promise<Sea
       await activeRepo(ctx, ids[0]); // throws repo_not_found / index_not_ready
     }
     notReady.push(...rows.filter((r) => !r.active_commit));
+    const now = Date.now();
+    for (const r of rows) {
+      if (r.active_commit && r.last_error && r.failing_since !== null) {
+        stale.set(r.id, { reason: r.last_error, since: r.failing_since, snapshotAge: Math.max(0, now - (r.active_indexed_at ?? now)) });
+      }
+    }
     const found = rows
       .filter((r) => r.active_commit)
       .map((r) => ({ id: r.id, commit: r.active_commit!, indexedAt: r.active_indexed_at, embeddingModel: r.embedding_model, embeddingDims: r.embedding_dims, packages: parsePackages(r.packages) }));
@@ -169,10 +200,12 @@ export async function search(ctx: ServiceContext, raw: SearchInput): Promise<Sea
   const response = await runSearch(deps, ready, input.q, {
     k: input.k,
     mode: input.mode,
-    filters: { language: input.language, pathPrefix: input.path_prefix, includeTests: input.include_tests },
+    filters: { language: input.language, ...pathFilters(input.path_prefix), includeTests: input.include_tests },
     fileCap: input.per_file_cap,
     channels: input.channels,
+    explain: input.explain,
   }, expected);
   for (const r of notReady) response.stats.failedRepos.push({ repo: r.id, error: `index_not_ready: status ${r.status}` });
-  return response;
+  if (stale.size === 0) return response;
+  return { ...response, results: response.results.map((h) => (stale.has(h.repo) ? { ...h, stale: stale.get(h.repo) } : h)) };
 }

@@ -3,8 +3,8 @@
  *
  * Snapshot bookkeeping in D1, done by the RepoCoordinator:
  * - which file versions a repo already has (`listKnownFileIds`), so unchanged files are skipped;
- * - `activateSnapshot`: writes `snapshot_files` and `snapshot_packages` for (repo, commit) and
- *   flips `repos.active_commit` in the same transaction, so readers see the old snapshot or the
+ * - `activateSnapshot`: writes `snapshot_files`, `snapshot_packages` and the snapshot's BM25
+ *   statistics (`snapshot_terms`, `snapshot_stats`) for (repo, commit) and flips `repos.active_commit` in the same transaction, so readers see the old snapshot or the
  *   new one, never a mix;
  * - `readFileTexts`: the text of a few file versions (the manifests the packages are read from);
  * - `collectGarbage`: deletes snapshots other than the active one and every file version (rows
@@ -39,6 +39,15 @@ export async function getRepoEmbedding(db: D1Database, repo: string): Promise<{ 
 /** Mirrors the coordinator's job status into `repos.status`. */
 export async function setRepoStatus(db: D1Database, repo: string, status: RepoStatus, now: number): Promise<void> {
   await db.prepare("UPDATE repos SET status = ?, updated_at = ? WHERE id = ?").bind(status, now, repo).run();
+}
+
+/**
+ * Records why the repo's snapshot is stale (a job failed, the upstream is gone, the token was
+ * revoked): `last_error` is the newest reason, `failing_since` (ms) the first failure since the
+ * last completed job. Cleared by `activateSnapshot`.
+ */
+export async function markRepoFailing(db: D1Database, repo: string, error: string, now: number): Promise<void> {
+  await db.prepare("UPDATE repos SET last_error = ?, failing_since = coalesce(failing_since, ?) WHERE id = ?").bind(error.slice(0, 1000), now, repo).run();
 }
 
 /**
@@ -88,7 +97,32 @@ export async function readFileTexts(db: D1Database, repo: string, files: { path:
 }
 
 /**
- * Writes the snapshot's membership and packages and makes it the repo's active snapshot, in
+ * Statements that (re)compute a snapshot's BM25 statistics from its member files' postings, after
+ * its `snapshot_files` rows are written: `snapshot_terms` (document frequency of each term over
+ * the snapshot's chunks) and `snapshot_stats` (chunk count and token total). They equal a fresh
+ * build's by construction: only the snapshot's own rows are counted, whatever else D1 holds.
+ */
+export function snapshotStatisticsStatements(db: D1Database, repo: string, commit: string): D1PreparedStatement[] {
+  return [
+    db.prepare("DELETE FROM snapshot_terms WHERE repo = ? AND commit_sha = ?").bind(repo, commit),
+    db.prepare("DELETE FROM snapshot_stats WHERE repo = ? AND commit_sha = ?").bind(repo, commit),
+    db
+      .prepare(
+        "INSERT INTO snapshot_terms (repo, commit_sha, term, df) SELECT ?1, ?2, t.term, count(*) FROM snapshot_files sf " +
+          "JOIN chunk_terms t ON t.repo = sf.repo AND t.file_id = sf.file_id WHERE sf.repo = ?1 AND sf.commit_sha = ?2 GROUP BY t.term",
+      )
+      .bind(repo, commit),
+    db
+      .prepare(
+        "INSERT INTO snapshot_stats (repo, commit_sha, chunks, tokens) SELECT ?1, ?2, count(c.rowid), coalesce(sum(c.token_count), 0) FROM snapshot_files sf " +
+          "JOIN chunks c ON c.repo = sf.repo AND c.file_id = sf.file_id WHERE sf.repo = ?1 AND sf.commit_sha = ?2",
+      )
+      .bind(repo, commit),
+  ];
+}
+
+/**
+ * Writes the snapshot's membership, packages and BM25 statistics and makes it the repo's active snapshot, in
  * one D1 transaction (`db.batch`): rows for (repo, commit) are replaced, then
  * `repos.active_commit` is flipped by a single UPDATE. Idempotent.
  */
@@ -113,9 +147,10 @@ export async function activateSnapshot(db: D1Database, a: SnapshotActivation): P
         .bind(...rows.flatMap((p) => [a.repo, a.commit, p.name, p.folder])),
     );
   }
+  statements.push(...snapshotStatisticsStatements(db, a.repo, a.commit));
   statements.push(
     db
-      .prepare("UPDATE repos SET active_commit = ?, active_indexed_at = ?, status = 'ready', embedding_model = ?, embedding_dims = ?, updated_at = ? WHERE id = ?")
+      .prepare("UPDATE repos SET active_commit = ?, active_indexed_at = ?, status = 'ready', last_error = NULL, failing_since = NULL, embedding_model = ?, embedding_dims = ?, updated_at = ? WHERE id = ?")
       .bind(a.commit, a.now, a.embeddingModel, a.embeddingDims, a.now, a.repo),
   );
   await db.batch(statements);
@@ -153,6 +188,8 @@ export async function collectGarbage(db: D1Database, vectors: VectorStore, repo:
   await db.batch([
     db.prepare("DELETE FROM snapshot_files WHERE repo = ? AND commit_sha != ?").bind(repo, activeCommit),
     db.prepare("DELETE FROM snapshot_packages WHERE repo = ? AND commit_sha != ?").bind(repo, activeCommit),
+    db.prepare("DELETE FROM snapshot_terms WHERE repo = ? AND commit_sha != ?").bind(repo, activeCommit),
+    db.prepare("DELETE FROM snapshot_stats WHERE repo = ? AND commit_sha != ?").bind(repo, activeCommit),
   ]);
   const { results } = await db
     .prepare("SELECT file_id FROM files WHERE repo = ?1 AND file_id NOT IN (SELECT file_id FROM snapshot_files WHERE repo = ?1)")
@@ -170,6 +207,7 @@ export async function deleteRepoData(db: D1Database, vectors: VectorStore, repo:
   for (let i = 0; i < ids.length; i += 1000) await vectors.delete(repo, ids.slice(i, i + 1000));
   await db.batch([
     db.prepare("DELETE FROM chunks_fts WHERE rowid IN (SELECT rowid FROM chunks WHERE repo = ?)").bind(repo),
+    db.prepare("DELETE FROM chunk_terms WHERE repo = ?").bind(repo),
     db.prepare("DELETE FROM chunks WHERE repo = ?").bind(repo),
     db.prepare("DELETE FROM symbols WHERE repo = ?").bind(repo),
     db.prepare("DELETE FROM files WHERE repo = ?").bind(repo),
@@ -177,6 +215,9 @@ export async function deleteRepoData(db: D1Database, vectors: VectorStore, repo:
     db.prepare("DELETE FROM grep_docs WHERE repo = ?").bind(repo),
     db.prepare("DELETE FROM snapshot_files WHERE repo = ?").bind(repo),
     db.prepare("DELETE FROM snapshot_packages WHERE repo = ?").bind(repo),
+    db.prepare("DELETE FROM repo_webhooks WHERE repo = ?").bind(repo),
+    db.prepare("DELETE FROM snapshot_terms WHERE repo = ?").bind(repo),
+    db.prepare("DELETE FROM snapshot_stats WHERE repo = ?").bind(repo),
     db.prepare("DELETE FROM repos WHERE id = ?").bind(repo),
   ]);
 }

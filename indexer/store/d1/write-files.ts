@@ -2,15 +2,15 @@
  * @module indexer/store/d1/write-files
  *
  * Idempotent writes of indexed file versions to D1: the `files` row, its `chunks` with their
- * `chunks_fts` rows, its `symbols`, and its grep trigram rows (`grep_docs` + `grep_trigrams`). Every write first deletes what the same file version
+ * `chunks_fts` rows and `chunk_terms` postings, its `symbols`, and its grep trigram rows (`grep_docs` + `grep_trigrams`). Every write first deletes what the same file version
  * wrote before, inside one `db.batch()` (a transaction), so a batch delivered twice leaves
  * exactly the rows of one delivery and a failed batch leaves none.
  */
 import {
+  chunkColumns,
   chunkId,
-  chunkIndexText,
+  chunkPostings,
   GREP_FORMAT_VERSION,
-  tokenize,
   type ChunkedFile,
   type ChunkRecord,
 } from "../contract";
@@ -25,9 +25,27 @@ export interface IndexedFile {
   chunked: ChunkedFile;
 }
 
-/** Space-joined tokens, the form stored in FTS5 columns. */
-function ftsText(text: string | undefined): string {
-  return text ? tokenize(text).join(" ") : "";
+/**
+ * Distinct terms per `chunk_terms` INSERT: the statement carries them as one JSON parameter
+ * (`json_each`), and 2,000 terms stay far under D1's 100 KB per statement.
+ */
+const TERMS_PER_INSERT = 2_000;
+
+/** Statements writing a chunk's postings (`chunk_terms`), one per TERMS_PER_INSERT terms, 4 parameters each. */
+function postingStatements(db: D1Database, repo: string, fileId: string, chunk: string, terms: Map<string, [number, number, number]>): D1PreparedStatement[] {
+  const entries = [...terms];
+  const out: D1PreparedStatement[] = [];
+  for (let i = 0; i < entries.length; i += TERMS_PER_INSERT) {
+    out.push(
+      db
+        .prepare(
+          "INSERT INTO chunk_terms (repo, term, chunk_rowid, file_id, tf_symbol, tf_path, tf_body) " +
+            "SELECT ?1, j.key, (SELECT rowid FROM chunks WHERE id = ?3), ?2, json_extract(j.value, '$[0]'), json_extract(j.value, '$[1]'), json_extract(j.value, '$[2]') FROM json_each(?4) j",
+        )
+        .bind(repo, fileId, chunk, JSON.stringify(Object.fromEntries(entries.slice(i, i + TERMS_PER_INSERT)))),
+    );
+  }
+  return out;
 }
 
 function lineCount(text: string): number {
@@ -52,6 +70,7 @@ export function toChunkRecords(file: IndexedFile): ChunkRecord[] {
 export function deleteFileStatements(db: D1Database, repo: string, fileId: string): D1PreparedStatement[] {
   return [
     db.prepare("DELETE FROM chunks_fts WHERE rowid IN (SELECT rowid FROM chunks WHERE repo = ?1 AND file_id = ?2)").bind(repo, fileId),
+    db.prepare("DELETE FROM chunk_terms WHERE repo = ?1 AND file_id = ?2").bind(repo, fileId),
     db.prepare("DELETE FROM chunks WHERE repo = ?1 AND file_id = ?2").bind(repo, fileId),
     db.prepare("DELETE FROM symbols WHERE repo = ?1 AND file_id = ?2").bind(repo, fileId),
     db.prepare("DELETE FROM files WHERE repo = ?1 AND file_id = ?2").bind(repo, fileId),
@@ -78,17 +97,19 @@ export function writeFileStatements(db: D1Database, file: IndexedFile): { statem
       .prepare("INSERT INTO grep_trigrams (rowid, text) VALUES ((SELECT rowid FROM grep_docs WHERE repo = ? AND file_id = ?), ?)")
       .bind(repo, fileId, file.text),
   );
-  const pathTokens = ftsText(path);
   for (const c of chunks) {
+    const columns = chunkColumns(path, c);
+    const postings = chunkPostings(columns);
     statements.push(
       db
         .prepare(
-          "INSERT INTO chunks (id, repo, file_id, path, language, kind, symbol, container, signature, start_line, end_line, content) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+          "INSERT INTO chunks (id, repo, file_id, path, language, kind, symbol, container, signature, start_line, end_line, content, token_count) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         )
-        .bind(c.id, repo, fileId, path, c.language, c.kind, c.symbol ?? null, c.container ?? null, c.signature ?? null, c.startLine, c.endLine, c.content),
+        .bind(c.id, repo, fileId, path, c.language, c.kind, c.symbol ?? null, c.container ?? null, c.signature ?? null, c.startLine, c.endLine, c.content, postings.tokenCount),
       db
         .prepare("INSERT INTO chunks_fts (rowid, symbol, path, body) VALUES ((SELECT rowid FROM chunks WHERE id = ?), ?, ?, ?)")
-        .bind(c.id, ftsText([c.symbol, c.container].filter(Boolean).join(" ")), pathTokens, ftsText(chunkIndexText(path, c))),
+        .bind(c.id, ...columns.map((tokens) => tokens.join(" "))),
+      ...postingStatements(db, repo, fileId, c.id, postings.terms),
     );
   }
   const chunkFor = (line: number) => chunks.find((c) => c.startLine <= line && line <= c.endLine)?.id ?? null;

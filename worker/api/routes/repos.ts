@@ -6,6 +6,8 @@
  *   GET    /api/repos/{id}                                       -> status (progress, skipped, snapshot, lastError, job)
  *   POST   /api/repos/{id}/refresh   {ref?, token?} (optional)   -> 202 {repo, job}
  *   DELETE /api/repos/{id}                                       -> {deleted}
+ *   GET    /api/repos/{id}/schedule                              -> {intervalSeconds, effectiveSeconds, lastCheckedAt}
+ *   PUT    /api/repos/{id}/schedule  {intervalSeconds: n | 0 | null} -> same (0: off, null: default)
  *   POST   /api/repos/{id}/archive   body: tar.gz | tar | zip    -> 202 {repo, job}
  *          ?strip=auto|0..8 (alias strip_components): top folders to remove (default auto:
  *          only a recognisable wrapper, see indexer/source/archive-paths.ts)
@@ -17,6 +19,7 @@ import { Hono } from "hono";
 import { CodeSearchError } from "../../../kernel/errors";
 import { serviceContext } from "../../services/context";
 import { deleteRepo, getRepoStatus, listRepos, refreshRepo, registerRepo, uploadArchive, type RepoStatus } from "../../services/repos";
+import { getRepoSchedule, setRepoSchedule } from "../../services/schedule";
 import type { ApiEnv } from "../app";
 
 /** Reads an optional JSON object body; an empty body is `{}`. */
@@ -45,6 +48,8 @@ export function repoRoutes(): Hono<ApiEnv> {
     const body = await jsonObject(c.req.raw);
     return c.json(accepted(await refreshRepo(serviceContext(c.env, c.var.caller), { ...body, repo: c.req.param("id") })), 202);
   });
+  app.get("/:id/schedule", async (c) => c.json(await getRepoSchedule(serviceContext(c.env, c.var.caller), c.req.param("id"))));
+  app.put("/:id/schedule", async (c) => c.json(await setRepoSchedule(serviceContext(c.env, c.var.caller), c.req.param("id"), await jsonObject(c.req.raw))));
   app.delete("/:id", async (c) => c.json(await deleteRepo(serviceContext(c.env, c.var.caller), { repo: c.req.param("id") })));
   app.post("/:id/archive", async (c) => {
     const length = c.req.header("content-length");

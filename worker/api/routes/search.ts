@@ -1,8 +1,8 @@
 /**
  * @module worker/api/routes/search
  *
- *   GET  /api/search?q=&repo=&repos=a,b&k=&mode=&language=&path_prefix=&include_tests=&per_file_cap=&channels=
- *   POST /api/search  {q, repo?, repos?, k?, mode?, language?, path_prefix?, include_tests?, per_file_cap?, channels?}
+ *   GET  /api/search?q=&repo=&repos=a,b&k=&mode=&language=&path_prefix=&include_tests=&per_file_cap=&channels=&explain=
+ *   POST /api/search  {q, repo?, repos?, k?, mode?, language?, path_prefix?, include_tests?, per_file_cap?, channels?, explain?}
  *
  * `query` is accepted for `q` (the MCP name); `repo` and `repos` together are refused.
  *
@@ -37,6 +37,7 @@ export function queryToInput(q: Record<string, string>): SearchInput {
     include_tests: bool("include_tests", q.include_tests),
     per_file_cap: num(q.per_file_cap),
     channels: list(q.channels) as SearchInput["channels"],
+    explain: bool("explain", q.explain),
   };
 }
 

@@ -6,7 +6,7 @@
  * SEARCH_CODE_MAX_K); the output mirrors `SearchResponse` (worker/search/types.ts).
  */
 import { z } from "zod";
-import type { SearchResponse } from "../../search/types";
+import type { SearchResponse, SearchResult } from "../../search/types";
 import { search, searchInput } from "../../services/search";
 import { cite, MCP_HIT_MAX_CHARS, MCP_RESPONSE_MAX_CHARS, renderSnippet } from "../budget";
 import { defineTool } from "../tool";
@@ -41,7 +41,30 @@ export const searchHitSchema = z.object({
   snippet: z.string(),
   snippetTruncated: z.boolean(),
   chunkId: z.string(),
+  stale: z
+    .object({ reason: z.string(), since: z.number(), snapshotAge: z.number() })
+    .optional()
+    .describe("Present when the repo's last refresh or check failed: the results come from an older snapshot (times in ms)."),
+  /** With `explain: true`: channel ranks, fused score, each ranking stage's factor. */
+  explain: z.object({ ranks: channelRanks, fused: z.number(), stages: z.array(z.object({ stage: z.string(), factor: z.number() })) }).optional(),
 });
+
+/** A duration in the largest whole unit: "3 h", "2 d", "45 min". */
+function age(ms: number): string {
+  const min = Math.floor(ms / 60_000);
+  if (min < 120) return `${min} min`;
+  const h = Math.floor(min / 60);
+  return h < 48 ? `${h} h` : `${Math.floor(h / 24)} d`;
+}
+
+/** One line per stale repo among the hits (empty when none is stale). */
+export function renderStale(results: readonly SearchResult[]): string {
+  const seen = new Map<string, NonNullable<SearchResult["stale"]>>();
+  for (const h of results) if (h.stale && !seen.has(h.repo)) seen.set(h.repo, h.stale);
+  return [...seen]
+    .map(([repo, s]) => `stale: ${repo} results come from a snapshot ${age(s.snapshotAge)} old; refreshing has failed since ${new Date(s.since).toISOString()}: ${s.reason}`)
+    .join("\n");
+}
 
 /** The confidence block of a search. */
 export const confidenceSchema = z.object({
@@ -76,7 +99,8 @@ export function renderSearch(r: SearchResponse): string {
   const c = r.confidence;
   const missing = c.missingTerms.length ? `; missing terms: ${c.missingTerms.join(", ")}` : "";
   const failed = r.stats.failedRepos.length ? `\nfailed repos: ${r.stats.failedRepos.map((f) => `${f.repo} (${f.error})`).join(", ")}` : "";
-  return `${blocks.join("\n\n")}\n\nconfidence: ${c.level} (${c.reason}${missing})${failed}`;
+  const stale = renderStale(r.results);
+  return `${blocks.join("\n\n")}\n\nconfidence: ${c.level} (${c.reason}${missing})${failed}${stale ? `\n${stale}` : ""}`;
 }
 
 export const searchCodeTool = defineTool({

@@ -1,59 +1,65 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { documentFrequencies, matchExpression, STEM_LOOKUP } from "./bm25";
+import { fileId, type Chunk } from "../../../indexer/store/contract";
+import { snapshotStatisticsStatements } from "../../../indexer/store/d1/snapshots";
+import { writeFiles } from "../../../indexer/store/d1/write-files";
+import { parseQuery } from "../query";
+import type { ChannelScope } from "./scope";
+import { bm25Channel, bm25Statement, matchExpression, phraseRanges } from "./bm25";
 
-// FTS rows written directly (the tokenizer's output form: space-joined lowercase tokens).
-const BODIES = ["queue push task", "queue shift task pool", "pool size concurrency", "router match path"];
+const BODIES = ["queue push task", "queue shift task pool", "pool size concurrency", "router match path routing", "export function routeTable() { return routes }"];
+
+async function index(repo: string, commit: string, bodies: string[]) {
+  const files = await Promise.all(
+    bodies.map(async (body, i) => {
+      const path = `src/f${i}.ts`;
+      const chunk: Chunk = { kind: "function", startLine: 1, endLine: 1, content: body, symbol: `fn${i}` };
+      return { repo, path, blobSha: "0".repeat(39) + i, text: body, fileId: await fileId(repo, path, body), chunked: { language: "typescript", chunks: [chunk], symbols: [], imports: [] } };
+    }),
+  );
+  await writeFiles(env.DB, files);
+  await env.DB.batch([
+    ...files.map((f) => env.DB.prepare("INSERT OR REPLACE INTO snapshot_files (repo, commit_sha, path, file_id) VALUES (?, ?, ?, ?)").bind(repo, commit, f.path, f.fileId)),
+    ...snapshotStatisticsStatements(env.DB, repo, commit),
+  ]);
+}
+
+const scope = (repo: string, commit: string, terms: string[]): ChannelScope => ({
+  db: env.DB, repo, commit, filters: { includeTests: true }, depth: 30, query: parseQuery(terms.join(" ")), terms,
+});
 
 beforeAll(async () => {
-  await env.DB.batch([
-    env.DB.prepare("INSERT INTO chunks_fts(chunks_fts) VALUES('delete-all')"),
-    env.DB.prepare("DELETE FROM chunks"),
-    ...BODIES.flatMap((body, i) => [
-      env.DB.prepare(
-        "INSERT INTO chunks (rowid, id, repo, file_id, path, language, kind, start_line, end_line, content) VALUES (?, ?, 'r', 'f', 'a.ts', 'typescript', 'function', 1, 1, ?)",
-      ).bind(i + 1, `f-${i}`, body),
-      env.DB.prepare("INSERT INTO chunks_fts (rowid, symbol, path, body) VALUES (?, '', 'a ts', ?)").bind(i + 1, body),
-    ]),
-  ]);
+  await env.DB.batch([env.DB.prepare("INSERT INTO chunks_fts(chunks_fts) VALUES('delete-all')"), env.DB.prepare("DELETE FROM chunks"), env.DB.prepare("DELETE FROM chunk_terms")]);
+  await index("r1", "c1", BODIES);
 });
 
-describe("documentFrequencies", () => {
-  it("counts exact terms and leaves words that occur nowhere out", async () => {
-    const { df, totalDocs } = await documentFrequencies(env.DB, ["queue", "pool", "zebra"]);
-    expect(totalDocs).toBe(4);
-    expect(df.get("queue")).toBe(2);
-    expect(df.get("pool")).toBe(2);
-    expect(df.has("zebra")).toBe(false);
-  });
-
-  it("gives an absent inflection the frequency of the words its stem prefix reaches", async () => {
-    // `queuing` never occurs, but the MATCH expression also searches `queu*`, which finds `queue`.
-    expect(matchExpression(["queuing"])).toBe('("queuing" OR "queu"*)');
-    const { df } = await documentFrequencies(env.DB, ["queuing", "routing", "slots"]);
-    expect(df.get("queuing")).toBe(2);
-    expect(df.get("routing")).toBe(1);
-    // `slots` stems to `slot`, which occurs nowhere: still absent.
-    expect(df.has("slots")).toBe(false);
+describe("phraseRanges", () => {
+  it("gives a term alone a range holding only itself, and its stem prefix a range of every word starting with it", () => {
+    expect(matchExpression(["routing"])).toBe('("routing" OR "rout"*)');
+    expect(phraseRanges(["routing", "pool"])).toEqual([["routing", "routing "], ["rout", "rout\uffff"], ["pool", "pool "]]);
   });
 });
 
-describe("documentFrequencies round trips", () => {
-  it("reads the same frequencies whether a stem prefix is read with the exact ones or after them", async () => {
-    const terms = ["queuing", "routing", "slots", "pooling", "queue"];
-    const eager = await documentFrequencies(env.DB, terms);
-    const saved = STEM_LOOKUP.eager;
-    try {
-      STEM_LOOKUP.eager = 1;
-      const mixed = await documentFrequencies(env.DB, terms);
-      STEM_LOOKUP.eager = 0;
-      const late = await documentFrequencies(env.DB, terms);
-      expect([...mixed.df]).toEqual([...eager.df]);
-      expect([...late.df]).toEqual([...eager.df]);
-    } finally {
-      STEM_LOOKUP.eager = saved;
+describe("bm25Channel", () => {
+  it("scores as FTS5's bm25() does on a table holding only the searched snapshot", async () => {
+    for (const terms of [["queue"], ["queue", "pool"], ["routing", "task"], ["routes", "concurrency", "push"]]) {
+      const ours = await bm25Statement(scope("r1", "c1", terms), terms).all<{ id: string; score: number }>();
+      const fts = await env.DB.prepare(
+        "SELECT c.id AS id, -bm25(chunks_fts, 4, 2, 1) AS score FROM chunks_fts JOIN chunks c ON c.rowid = chunks_fts.rowid WHERE chunks_fts MATCH ? ORDER BY bm25(chunks_fts, 4, 2, 1), c.id",
+      )
+        .bind(matchExpression(terms))
+        .all<{ id: string; score: number }>();
+      expect(ours.results.map((r) => r.id), terms.join(" ")).toEqual(fts.results.map((r) => r.id));
+      ours.results.forEach((r, i) => expect(r.score).toBeCloseTo(fts.results[i].score, 9));
     }
-    expect(eager.df.get("pooling")).toBe(2);
-    expect(eager.df.get("queue")).toBe(2);
+  });
+
+  it("does not move when another repo is indexed, or when the repo's own rows are rewritten", async () => {
+    const before = await bm25Channel(scope("r1", "c1", ["queue", "pool", "routing"]));
+    expect(before.hits.length).toBeGreaterThan(2);
+    await index("r2", "c9", ["queue queue queue", "queue pool", "pool pool pool pool", "other words here"]);
+    for (let n = 0; n < 3; n++) await index("r1", "c1", BODIES);
+    const after = await bm25Channel(scope("r1", "c1", ["queue", "pool", "routing"]));
+    expect(after).toEqual(before);
   });
 });

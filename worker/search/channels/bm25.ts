@@ -1,107 +1,90 @@
 /**
  * @module worker/search/channels/bm25
  *
- * The BM25 channel: FTS5 over `chunks_fts` with per-column weights
- * `bm25(chunks_fts, symbol, path, body)`, restricted to the active snapshot. Each query term
- * also matches words sharing its stem as a prefix (`routing` -> `rout*`), a light query
- * expansion. Also reads document frequencies (fts5vocab) for IDF term selection.
+ * The BM25 channel: Okapi BM25 over the `chunk_terms` postings of the active snapshot, with
+ * per-column weights (symbol, path, body) and the snapshot's own statistics: N and the average
+ * document length from `snapshot_stats`, each phrase's document frequency counted over the
+ * snapshot's chunks in the same statement. The formula is FTS5's `bm25()` (k1 = 1.2, b = 0.75,
+ * column-weighted term frequency, IDF floored at 1e-6; sqlite.org/fts5.html#the_bm25_function),
+ * but FTS5's statistics span the whole table (every repo) and, with `contentless_delete`, its row
+ * count and token totals only grow as rows are rewritten; these equal a fresh build's.
+ *
+ * Each query term also matches words sharing its stem as a prefix (`routing` -> `rout*`), a
+ * light query expansion: as in FTS5's `"routing" OR "rout"*`, the term and its prefix are two
+ * phrases, each with its own document frequency and frequency per chunk.
  */
-import { stem } from "../../../indexer/embed/features";
 import { filterSql } from "../filters";
+import { stemPrefix } from "../term-stats";
 import type { ChannelResult } from "../types";
-import { SNAPSHOT_JOIN, type ChannelScope } from "./scope";
+import type { ChannelScope } from "./scope";
 
-/** Column weights of bm25(): symbol names, path, body. Chosen from the hono-50 ablation (README). */
+/** Column weights of the term frequency: symbol names, path, body. Chosen from the hono-50 ablation (README). */
 export const BM25_WEIGHTS = { symbol: 4, path: 2, body: 1 };
+/** BM25's term-frequency saturation and length normalisation, FTS5's values (sqlite.org/fts5.html). */
+export const BM25_K1 = 1.2;
+export const BM25_B = 0.75;
 
-/** Shortest stem used as a prefix: shorter prefixes match too much. */
-const MIN_PREFIX_STEM = 4;
-
-/** The FTS5 MATCH expression for terms: OR of each term (quoted) and its stem prefix. */
+/** The FTS5 MATCH expression for terms: OR of each term (quoted) and its stem prefix (boolean matching only). */
 export function matchExpression(terms: string[]): string {
   return terms
     .map((t) => {
-      const s = stem(t);
-      return s !== t && s.length >= MIN_PREFIX_STEM ? `("${t}" OR "${s}"*)` : `"${t}"`;
+      const s = stemPrefix(t);
+      return s ? `("${t}" OR "${s}"*)` : `"${t}"`;
     })
     .join(" OR ");
 }
 
 /**
- * Stem-prefix lookups (one vocab range scan each). `max`: most absent query terms looked up (a
- * pasted bug report has many absent words; 0 disables the lookup). `eager`: terms (the first
- * with a stem prefix, in query order) whose prefix frequency is read in the same D1 round trip
- * as the exact ones, before knowing which are absent: the second, dependent round trip cost
- * more than the range scans of the present ones (SWE-bench Lite's 140 problem statements have
- * at most 63 such terms); absent terms past these are read in a second round trip.
+ * The phrases of `terms` as vocabulary ranges [lo, hi): a term matches itself (`hi` = the term
+ * and a space, which sorts below every letter and digit, so the range holds the term alone), its
+ * stem prefix every word starting with the stem.
  */
-export const STEM_LOOKUP = { max: 32, eager: 64 };
+export function phraseRanges(terms: string[]): [string, string][] {
+  return terms.flatMap((t): [string, string][] => {
+    const s = stemPrefix(t);
+    return s ? [[t, `${t} `], [s, `${s}\uffff`]] : [[t, `${t} `]];
+  });
+}
 
-/** `max(doc)` of the vocabulary words starting with each stem, one statement (1 bound parameter per stem). */
-function prefixStatement(db: D1Database, stems: string[]): D1PreparedStatement {
-  return db
-    .prepare(
-      `WITH p(i, s) AS (VALUES ${stems.map((_, i) => `(${i}, ?)`).join(", ")}) ` +
-        "SELECT i, (SELECT max(doc) FROM chunks_fts_vocab WHERE term >= p.s AND term < p.s || char(65535)) AS doc FROM p",
-    )
-    .bind(...stems);
+/** Restrictions on the scored chunks `c` beyond the scope's filters (SQL with leading " AND ", and its parameters). */
+export interface Bm25Restriction {
+  sql: string;
+  params: unknown[];
 }
 
 /**
- * Document frequencies of `terms` across the index (all repos; an approximation that is
- * good enough for ranking terms) and the number of chunks. A term that never occurs in the
- * index, but whose stem prefix does (`queuing` -> `queu*` finds `queue`), gets the largest
- * document frequency among the words of that prefix: the MATCH expression reaches those words
- * through the prefix, so dropping the term as absent would lose them (the first STEM_LOOKUP.max
- * absent terms; see STEM_LOOKUP.eager for the round trips).
+ * One statement scoring the chunks of the scope's snapshot that hold a phrase of `terms`, best
+ * first, at most `limit` (all when absent): rows `{ id, path, score }`, score > 0. Statistics
+ * (N, average length, document frequencies) are the whole snapshot's, never narrowed by the
+ * filters, which only choose which chunks are returned. Ties: chunk id (content-addressed, so the
+ * order does not depend on insertion history). A snapshot without statistics scores nothing.
  */
-export async function documentFrequencies(db: D1Database, terms: string[]): Promise<{ df: Map<string, number>; totalDocs: number }> {
-  const df = new Map<string, number>();
-  const statements: D1PreparedStatement[] = [db.prepare("SELECT count(*) AS n FROM chunks")];
-  for (let i = 0; i < terms.length; i += 90) {
-    const part = terms.slice(i, i + 90);
-    statements.push(db.prepare(`SELECT term, doc FROM chunks_fts_vocab WHERE term IN (${part.map(() => "?").join(", ")})`).bind(...part));
-  }
-  const exactStatements = statements.length;
-  const stemmed = STEM_LOOKUP.max > 0 ? terms.map((t) => ({ t, s: stem(t) })).filter(({ t, s }) => s !== t && s.length >= MIN_PREFIX_STEM) : [];
-  const eager = stemmed.slice(0, STEM_LOOKUP.eager);
-  for (let i = 0; i < eager.length; i += 90) statements.push(prefixStatement(db, eager.slice(i, i + 90).map(({ s }) => s)));
-  const [total, ...rest] = await db.batch<Record<string, unknown>>(statements);
-  for (const r of rest.slice(0, exactStatements - 1)) for (const row of r.results) df.set(row.term as string, row.doc as number);
-  const prefixDoc = new Map<string, number | null>();
-  rest.slice(exactStatements - 1).forEach((r, part) => {
-    for (const row of r.results) prefixDoc.set(eager[part * 90 + (row.i as number)].t, (row.doc as number | null) ?? null);
-  });
-  const byPrefix = stemmed.filter(({ t }) => !df.has(t)).slice(0, STEM_LOOKUP.max);
-  const late = byPrefix.filter(({ t }) => !prefixDoc.has(t));
-  if (late.length) {
-    const found = await db.batch<{ doc: number | null }>(
-      late.map(({ s }) => db.prepare("SELECT max(doc) AS doc FROM chunks_fts_vocab WHERE term >= ? AND term < ?").bind(s, `${s}\uffff`)),
-    );
-    late.forEach(({ t }, i) => prefixDoc.set(t, found[i].results[0]?.doc ?? null));
-  }
-  for (const { t } of byPrefix) {
-    const doc = prefixDoc.get(t);
-    if (doc) df.set(t, doc);
-  }
-  return { df, totalDocs: (total.results[0]?.n as number) ?? 0 };
+export function bm25Statement(scope: ChannelScope, terms: string[], limit?: number, restrict?: Bm25Restriction): D1PreparedStatement {
+  const f = filterSql(scope.filters);
+  const w = BM25_WEIGHTS;
+  // Phrases travel as one JSON parameter (a report's 24 terms make 48 ranges, over D1's 100
+  // parameters as separate ones). CROSS JOIN fixes the plan: phrases drive, postings are range
+  // scans of (repo, term), snapshot membership a lookup by (repo, file_id).
+  const sql =
+    "WITH q AS (SELECT CAST(j.key AS INTEGER) AS i, json_extract(j.value, '$[0]') AS lo, json_extract(j.value, '$[1]') AS hi FROM json_each(?1) j), " +
+    "s AS (SELECT chunks AS total, CAST(tokens AS REAL) / max(chunks, 1) AS avgdl FROM snapshot_stats WHERE repo = ?2 AND commit_sha = ?3), " +
+    "m AS MATERIALIZED (SELECT q.i AS i, t.chunk_rowid AS r, " +
+    `sum(t.tf_symbol * ${w.symbol} + t.tf_path * ${w.path} + t.tf_body * ${w.body}) AS tf ` +
+    "FROM q CROSS JOIN chunk_terms t CROSS JOIN snapshot_files sf " +
+    "WHERE t.repo = ?2 AND t.term >= q.lo AND t.term < q.hi AND sf.repo = ?2 AND sf.file_id = t.file_id AND sf.commit_sha = ?3 " +
+    "GROUP BY q.i, t.chunk_rowid), " +
+    "d AS (SELECT i, count(*) AS n FROM m GROUP BY i) " +
+    "SELECT c.id AS id, c.path AS path, " +
+    `sum(max(1e-6, ln((s.total - d.n + 0.5) / (d.n + 0.5))) * m.tf * ${BM25_K1 + 1} / (m.tf + ${BM25_K1} * (${1 - BM25_B} + ${BM25_B} * c.token_count / s.avgdl))) AS score ` +
+    "FROM m JOIN d ON d.i = m.i CROSS JOIN s CROSS JOIN chunks c ON c.rowid = m.r " +
+    `WHERE 1${f.sql}${restrict?.sql ?? ""} GROUP BY m.r ORDER BY score DESC, c.id` +
+    (limit === undefined ? "" : ` LIMIT ${Math.floor(limit)}`);
+  return scope.db.prepare(sql).bind(JSON.stringify(phraseRanges(terms)), scope.repo, scope.commit, ...f.params, ...(restrict?.params ?? []));
 }
 
 /** Runs the channel: chunks matching any selected term, best BM25 first, up to `depth`. */
 export async function bm25Channel(scope: ChannelScope): Promise<ChannelResult> {
   if (!scope.terms.length) return { channel: "bm25", hits: [], skipped: "no query term occurs in the index" };
-  const f = filterSql(scope.filters);
-  const w = BM25_WEIGHTS;
-  // CROSS JOIN pins the plan: the full-text match drives, chunks are looked up by rowid. SQLite
-  // may otherwise scan the repo's chunks first (SQLite 3.51 in Node does: ~76x slower on hono).
-  const sql =
-    `SELECT c.id AS id, bm25(chunks_fts, ${w.symbol}, ${w.path}, ${w.body}) AS rank FROM chunks_fts ` +
-    `CROSS JOIN chunks c ON c.rowid = chunks_fts.rowid ${SNAPSHOT_JOIN} ` +
-    `WHERE chunks_fts MATCH ? AND c.repo = ?${f.sql} ORDER BY rank LIMIT ?`;
-  const { results } = await scope.db
-    .prepare(sql)
-    .bind(scope.commit, matchExpression(scope.terms), scope.repo, ...f.params, scope.depth)
-    .all<{ id: string; rank: number }>();
-  // FTS5's bm25() is negative, lower is better; report it positive.
-  return { channel: "bm25", hits: results.map((r) => ({ chunkId: r.id, score: -r.rank })) };
+  const { results } = await bm25Statement(scope, scope.terms, scope.depth).all<{ id: string; score: number }>();
+  return { channel: "bm25", hits: results.map((r) => ({ chunkId: r.id, score: r.score })) };
 }

@@ -10,7 +10,7 @@
 import { tokenize } from "../../../indexer/store/contract";
 import { filterSql, isTestPath, passesFilters } from "../filters";
 import type { ChannelHit, ChannelResult } from "../types";
-import { BM25_WEIGHTS, matchExpression } from "./bm25";
+import { bm25Statement } from "./bm25";
 import { SNAPSHOT_JOIN, type ChannelScope } from "./scope";
 
 /** A term naming more than this share of the files names nothing in particular. */
@@ -88,12 +88,13 @@ export function scoreFiles(files: { path: string; names: Set<string> }[], terms:
   return scores;
 }
 
-async function snapshotFiles(scope: ChannelScope) {
+/** The paths of a snapshot (with their name tokens and whether they are tests), cached per isolate by repo and commit. */
+export async function snapshotFiles(scope: Pick<ChannelScope, "db" | "repo" | "commit">) {
   const key = `${scope.repo}\0${scope.commit}`;
   let files = fileCache.get(key);
   if (!files) {
     const { results } = await scope.db
-      .prepare("SELECT path FROM snapshot_files WHERE repo = ? AND commit_sha = ?")
+      .prepare("SELECT path FROM snapshot_files WHERE repo = ? AND commit_sha = ? ORDER BY path")
       .bind(scope.repo, scope.commit)
       .all<{ path: string }>();
     files = results.map((r) => ({ path: r.path, names: pathNameTokens(r.path), test: isTestPath(r.path) }));
@@ -116,7 +117,6 @@ export async function pathChannel(scope: ChannelScope): Promise<ChannelResult> {
   const ranked = [...scores.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, Math.ceil(scope.depth / CHUNKS_PER_FILE));
   const paths = ranked.map(([p]) => p);
   const f = filterSql(scope.filters);
-  const w = BM25_WEIGHTS;
   const inPaths = `c.path IN (${paths.map(() => "?").join(", ")})`;
   const statements = [
     scope.db
@@ -126,14 +126,7 @@ export async function pathChannel(scope: ChannelScope): Promise<ChannelResult> {
       .bind(scope.commit, scope.repo, ...paths, ...f.params),
   ];
   if (scope.terms.length) {
-    statements.push(
-      scope.db
-        .prepare(
-          `SELECT c.id AS id, c.path AS path FROM chunks_fts CROSS JOIN chunks c ON c.rowid = chunks_fts.rowid ${SNAPSHOT_JOIN} ` +
-            `WHERE chunks_fts MATCH ? AND c.repo = ? AND ${inPaths}${f.sql} ORDER BY bm25(chunks_fts, ${w.symbol}, ${w.path}, ${w.body})`,
-        )
-        .bind(scope.commit, matchExpression(scope.terms), scope.repo, ...paths, ...f.params),
-    );
+    statements.push(bm25Statement(scope, scope.terms, undefined, { sql: ` AND ${inPaths}`, params: paths }));
   }
   const [all, matched] = await scope.db.batch<{ id: string; path: string }>(statements);
   const perFile = new Map<string, string[]>();

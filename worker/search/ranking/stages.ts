@@ -1,0 +1,44 @@
+/**
+ * @module worker/search/ranking/stages
+ *
+ * The order of the ranking stages after fusion, and the loop that runs them and records what
+ * each did. The order matters: coverage first (it reads the fused score), then the priors, each
+ * a multiplicative factor on the candidate's score (docs/ranking.md explains each).
+ */
+import { coverageStage } from "./coverage";
+import { fileEvidenceStage } from "./file-evidence";
+import { messageStage } from "./message";
+import { optionStage } from "./option";
+import { qualifiedStage } from "./qualified";
+import type { Candidate, RankingContext, RankingStage } from "./stage";
+import { supportStage } from "./support";
+import { traceStage } from "./trace";
+
+/** The stages, in the order they run. */
+export const STAGES: readonly RankingStage[] = [coverageStage, supportStage, fileEvidenceStage, traceStage, optionStage, messageStage, qualifiedStage];
+
+/** Per candidate (chunk id): each stage that ran and the factor it multiplied the score by. */
+export type StageRecord = Map<string, { stage: string; factor: number }[]>;
+
+/**
+ * Runs the stages that apply, in order. With `record`, notes for every candidate each stage's
+ * factor (new score / old score; 1 when the stage left it unchanged).
+ */
+export function runStages(candidates: Candidate[], ctx: RankingContext, record?: StageRecord, stages: readonly RankingStage[] = STAGES): Candidate[] {
+  let list = candidates;
+  for (const stage of stages) {
+    if (!stage.applies(ctx)) continue;
+    const before = record ? new Map(list.map((c) => [c.chunkId, c.score])) : null;
+    list = stage.run(list, ctx);
+    if (record && before) {
+      for (const c of list) {
+        const old = before.get(c.chunkId);
+        const factor = old ? c.score / old : 1;
+        const steps = record.get(c.chunkId) ?? [];
+        steps.push({ stage: stage.name, factor: Math.round(factor * 1e6) / 1e6 });
+        record.set(c.chunkId, steps);
+      }
+    }
+  }
+  return list;
+}

@@ -1,0 +1,70 @@
+import { env } from "cloudflare:test";
+import { beforeAll, describe, expect, it } from "vitest";
+import { fileId, type Chunk } from "../../indexer/store/contract";
+import { snapshotStatisticsStatements } from "../../indexer/store/d1/snapshots";
+import { writeFiles } from "../../indexer/store/d1/write-files";
+import { documentFrequencies, STEM_LOOKUP } from "./term-stats";
+
+async function index(repo: string, commit: string, bodies: string[]) {
+  const files = await Promise.all(
+    bodies.map(async (body, i) => {
+      const path = `a${i}.ts`;
+      const chunk: Chunk = { kind: "module", startLine: 1, endLine: 1, content: body };
+      return { repo, path, blobSha: "0".repeat(39) + i, text: body, fileId: await fileId(repo, path, body), chunked: { language: "typescript", chunks: [chunk], symbols: [], imports: [] } };
+    }),
+  );
+  await writeFiles(env.DB, files);
+  await env.DB.batch([
+    ...files.map((f) => env.DB.prepare("INSERT OR REPLACE INTO snapshot_files (repo, commit_sha, path, file_id) VALUES (?, ?, ?, ?)").bind(repo, commit, f.path, f.fileId)),
+    ...snapshotStatisticsStatements(env.DB, repo, commit),
+  ]);
+}
+
+const R = [{ id: "r", commit: "c" }];
+
+beforeAll(async () => {
+  await index("r", "c", ["queue push task", "queue shift task pool", "pool size concurrency", "router match path"]);
+  await index("other", "o", ["zebra queue", "zebra"]);
+});
+
+describe("documentFrequencies", () => {
+  it("counts exact terms over the searched snapshot only and leaves words that occur nowhere there out", async () => {
+    const { df, totalDocs } = await documentFrequencies(env.DB, R, ["queue", "pool", "zebra"]);
+    expect(totalDocs).toBe(4);
+    expect(df.get("queue")).toBe(2);
+    expect(df.get("pool")).toBe(2);
+    // `zebra` occurs in another repo only.
+    expect(df.has("zebra")).toBe(false);
+  });
+
+  it("sums over several searched snapshots", async () => {
+    const { df, totalDocs } = await documentFrequencies(env.DB, [...R, { id: "other", commit: "o" }], ["queue", "zebra"]);
+    expect(totalDocs).toBe(6);
+    expect(df.get("queue")).toBe(3);
+    expect(df.get("zebra")).toBe(2);
+  });
+
+  it("gives an absent inflection the frequency of the words its stem prefix reaches", async () => {
+    const { df } = await documentFrequencies(env.DB, R, ["queuing", "routing", "slots"]);
+    expect(df.get("queuing")).toBe(2);
+    expect(df.get("routing")).toBe(1);
+    expect(df.has("slots")).toBe(false);
+  });
+
+  it("reads the same frequencies whether a stem prefix is read with the exact ones or after them", async () => {
+    const terms = ["queuing", "routing", "slots", "pooling", "queue"];
+    const eager = await documentFrequencies(env.DB, R, terms);
+    const saved = STEM_LOOKUP.eager;
+    try {
+      STEM_LOOKUP.eager = 1;
+      const mixed = await documentFrequencies(env.DB, R, terms);
+      STEM_LOOKUP.eager = 0;
+      const late = await documentFrequencies(env.DB, R, terms);
+      expect([...mixed.df]).toEqual([...eager.df]);
+      expect([...late.df]).toEqual([...eager.df]);
+    } finally {
+      STEM_LOOKUP.eager = saved;
+    }
+    expect(eager.df.get("pooling")).toBe(2);
+  });
+});

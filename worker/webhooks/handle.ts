@@ -1,0 +1,128 @@
+/**
+ * @module worker/webhooks/handle
+ *
+ * Handles one webhook delivery, in this order, so that an unauthenticated request changes
+ * nothing: size limit (413), parse, find the repos it may be for (`?repo=` or the payload's
+ * repository URLs), verify the signature (GitHub) or token (GitLab) against each one's secret
+ * (401 when none matches), skip a delivery id already handled (200 `duplicate`), then act:
+ * `ping` is answered, a push to a tracked ref asks the repo's coordinator to re-index at the
+ * pushed commit (202 `accepted`; a job already running gets one follow-up), anything else is
+ * 202 `ignored` with the reason.
+ */
+import { CodeSearchError } from "../../kernel/errors";
+import type { Env } from "../../kernel/env";
+import type { RepoSettings } from "../../durable-objects/ledger";
+import { parseGitHubEvent, parseGitLabEvent, repoUrlKey, tracksRef, type WebhookEvent } from "./payloads";
+import { webhookTargets, type WebhookTarget } from "./secrets";
+import { verifyGitHubSignature, verifyGitLabToken } from "./verify";
+
+/** Largest delivery body accepted (bytes). GitHub caps payloads at 25 MB, but a push that
+ * large lists thousands of commits; the fields read here come first in any push. */
+export const WEBHOOK_MAX_BODY_BYTES = 1024 * 1024;
+/** Delivery ids are remembered this long (ms): GitHub lets one redeliver for 3 days. */
+export const DELIVERY_TTL_MS = 7 * 24 * 3600_000;
+
+export type Provider = "github" | "gitlab";
+
+/** The outcome as the route sends it. */
+export interface WebhookResult {
+  status: 200 | 202;
+  body: Record<string, unknown>;
+}
+
+/** Reads at most `maxBytes` of a body; throws `payload_too_large` beyond. */
+async function readBody(body: ReadableStream<Uint8Array> | null, maxBytes: number): Promise<string> {
+  if (!body) return "";
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  for await (const part of body) {
+    size += part.byteLength;
+    if (size > maxBytes) throw new CodeSearchError("payload_too_large", `The delivery is larger than ${maxBytes} bytes; only push events are needed.`);
+    parts.push(part);
+  }
+  const all = new Uint8Array(size);
+  let at = 0;
+  for (const p of parts) all.set(p, at), (at += p.byteLength);
+  return new TextDecoder().decode(all);
+}
+
+function parseJson(text: string, contentType: string | null): unknown {
+  try {
+    // GitHub can also send `application/x-www-form-urlencoded` with the JSON in `payload`.
+    if (contentType?.startsWith("application/x-www-form-urlencoded")) return JSON.parse(new URLSearchParams(text).get("payload") ?? "");
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The repository URLs a delivery names, whatever the event (a ping names its repository too). */
+function payloadUrls(provider: Provider, body: any): string[] {
+  const r = provider === "github" ? body?.repository : body?.project;
+  const keys = provider === "github" ? ["clone_url", "html_url", "url", "git_url"] : ["git_http_url", "web_url", "http_url"];
+  return keys.map((k) => r?.[k]).filter((v): v is string => typeof v === "string");
+}
+
+async function verified(provider: Provider, targets: WebhookTarget[], raw: string, headers: Headers): Promise<WebhookTarget[]> {
+  const out: WebhookTarget[] = [];
+  for (const t of targets) {
+    const ok = provider === "github" ? await verifyGitHubSignature(t.secret, raw, headers.get("x-hub-signature-256")) : await verifyGitLabToken(t.secret, headers.get("x-gitlab-token"));
+    if (ok) out.push(t);
+  }
+  return out;
+}
+
+/** Records the delivery id; false when it was seen before. Old ids are pruned on the way. */
+async function firstDelivery(env: Env, provider: Provider, id: string, now: number): Promise<boolean> {
+  const [, inserted] = await env.DB.batch([
+    env.DB.prepare("DELETE FROM webhook_deliveries WHERE received_at < ?").bind(now - DELIVERY_TTL_MS),
+    env.DB.prepare("INSERT INTO webhook_deliveries (provider, delivery_id, received_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING").bind(provider, id, now),
+  ]);
+  return (inserted.meta.changes ?? 0) > 0;
+}
+
+/**
+ * Handles a delivery. `repo` is the `?repo=` of the URL (or null to match by the payload's
+ * repository URL). Throws `payload_too_large`, `unauthorized` (no secret matches: nothing was
+ * done), `invalid_input` (a push that is not valid JSON of the documented shape).
+ */
+export async function handleWebhook(env: Env, provider: Provider, request: Request, repo: string | null, now = Date.now()): Promise<WebhookResult> {
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > WEBHOOK_MAX_BODY_BYTES) throw new CodeSearchError("payload_too_large", `The delivery is ${declared} bytes; the limit is ${WEBHOOK_MAX_BODY_BYTES}. Send push events only.`);
+  const raw = await readBody(request.body, WEBHOOK_MAX_BODY_BYTES);
+  const body = parseJson(raw, request.headers.get("content-type"));
+
+  const named = new Set(payloadUrls(provider, body).map(repoUrlKey).filter(Boolean));
+  const candidates = (await webhookTargets(env, repo)).filter((t) => repo !== null || named.has(repoUrlKey(t.url)));
+  const targets = await verified(provider, candidates, raw, request.headers);
+  if (targets.length === 0) {
+    const what = provider === "github" ? "X-Hub-Signature-256 does not match" : "X-Gitlab-Token does not match";
+    throw new CodeSearchError("unauthorized", `${what} the webhook secret of ${repo ? `repo "${repo}"` : "any repo with this repository URL"}; paste the secret from POST /api/repos/{id}/webhook.`);
+  }
+
+  const deliveryId = provider === "github" ? request.headers.get("x-github-delivery") : (request.headers.get("x-gitlab-event-uuid") ?? request.headers.get("idempotency-key"));
+  if (deliveryId && !(await firstDelivery(env, provider, deliveryId.slice(0, 200), now))) {
+    return { status: 200, body: { duplicate: true, deliveryId } };
+  }
+
+  const eventName = (provider === "github" ? request.headers.get("x-github-event") : request.headers.get("x-gitlab-event")) ?? "";
+  const event: WebhookEvent | null = body === undefined ? null : provider === "github" ? parseGitHubEvent(eventName, body) : parseGitLabEvent(eventName, body);
+  if (event === null) throw new CodeSearchError("invalid_input", `body: not a ${provider} ${eventName || "push"} event (expected JSON with ref, after and the repository).`);
+  if (event.kind === "ping") return { status: 200, body: { ok: true, event: "ping", repos: targets.map((t) => t.repo) } };
+  if (event.kind === "other") return { status: 202, body: { ignored: `event "${event.name}" is not handled; only push events re-index` } };
+
+  const { push } = event;
+  const accepted: Record<string, unknown>[] = [];
+  const ignored: { repo: string; reason: string }[] = [];
+  for (const t of targets) {
+    if (push.deleted) ignored.push({ repo: t.repo, reason: `the push deleted ${push.ref}` });
+    else if (!tracksRef(t.ref, push.ref, push.defaultBranch)) ignored.push({ repo: t.repo, reason: `repo tracks ${t.ref ?? "the default branch"}, not ${push.ref}` });
+    else {
+      const settings: RepoSettings = { repo: t.repo, sourceKind: "git", url: t.url, ref: t.ref };
+      const job = await env.REPO_COORDINATOR.get(env.REPO_COORDINATOR.idFromName(t.repo)).requestIndex(settings, { commit: push.after });
+      accepted.push({ repo: t.repo, commit: push.after, job: { id: job.jobId, status: job.status }, pending: job.pending ?? null });
+    }
+  }
+  if (accepted.length === 0) return { status: 202, body: { ignored: ignored.map((i) => i.reason).join("; "), repos: ignored } };
+  return { status: 202, body: { accepted, ...(ignored.length ? { ignored: ignored } : {}) } };
+}

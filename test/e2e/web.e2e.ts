@@ -159,6 +159,8 @@ async function searchFlows(page: Page, context: BrowserContext): Promise<void> {
   assert.equal(await why.locator("ul.ranks").isVisible(), false, "ranks are hidden until asked for");
   await why.locator("summary").click();
   assert.match((await why.locator("ul.ranks").textContent()) ?? "", /(bm25|symbol|path|vector): rank \d+/);
+  // The server's explain record (search with explain=true) sits in the same disclosure.
+  assert.ok((await why.locator("dl.explain").count()) > 0, "the ranking record is shown");
 
   // An unknown repo says so and does not search everything.
   await page.goto(`${BASE}/?q=widget&repo=no-such-repo`);

@@ -120,6 +120,9 @@ Codebase Copilot is running on ${base}
 Search from a shell:
   curl -s -H "Authorization: Bearer $(cat '${ADMIN_TOKEN_FILE}')" '${base}/api/search?q=where+is+the+main+entry+point${repoParam}&k=5'
 
+Ask a question (grounded answer; needs ANTHROPIC_API_KEY in .dev.vars, see docs/ask.md):
+  curl -s -H "Authorization: Bearer $(cat '${ADMIN_TOKEN_FILE}')" -H 'content-type: application/json' ${base}/api/ask -d '{"question": "where is the main entry point?"${repoId ? `, "repo": "${repoId}"` : ""}}'
+
 Connect an MCP client (docs/connect-clients.md): sign in through the browser, e.g.
   claude mcp add --transport http codebase-copilot ${base}/mcp
 or give it a search-only token (never the admin token):

@@ -12,6 +12,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { parseCli } from "../scripts/lib/cli.ts";
+import { runAskEval } from "./lib/ask-eval.ts";
 import { ApiClient, ApiError } from "./lib/client.ts";
 import { readCorpus } from "./lib/corpus-fs.ts";
 import { indexCorpus, runRetrievalSet, type QuestionDetail } from "./lib/evaluate.ts";
@@ -26,7 +27,9 @@ import { BASELINE_LABEL, runSwebench } from "./lib/swebench.ts";
 import type { SearchVariant } from "./lib/types.ts";
 import { ABLATION_VARIANTS } from "./lib/variants.ts";
 
-const USAGE = `npm run eval -- --set fixture|hono-50|swebench|polyglot [options]
+const USAGE = `npm run eval -- --set fixture|hono-50|swebench|polyglot|ask [options]
+  (ask: grounded answers; starts its own server from a clean export of --commit, with the real
+  Anthropic API when ANTHROPIC_API_KEY is set, else a scripted one: evals/lib/ask-eval.ts)
   --base-url URL        running instance (default http://127.0.0.1:8787)
   --token T             bearer token (default: .codebase-copilot/admin-token, or $CODEBASE_COPILOT_TOKEN)
   --corpus DIR          index this folder first (fixture: default evals/fixture-repo)
@@ -73,9 +76,19 @@ const args = parseCli(USAGE, {
 });
 
 const ROOT = resolve(dirname(new URL(import.meta.url).pathname), "..");
-if (!args.set || !["fixture", "hono-50", "swebench", "polyglot"].includes(args.set)) {
-  console.error(`error: --set must be fixture, hono-50, swebench or polyglot${args.set ? `, got "${args.set}"` : ""}\n\n${USAGE}`);
+if (!args.set || !["fixture", "hono-50", "swebench", "polyglot", "ask"].includes(args.set)) {
+  console.error(`error: --set must be fixture, hono-50, swebench, polyglot or ask${args.set ? `, got "${args.set}"` : ""}\n\n${USAGE}`);
   process.exit(2);
+}
+if (args.set === "ask") {
+  const command = `npm run eval -- ${process.argv.slice(2).join(" ")}`;
+  const run = await runAskEval({ root: ROOT, corpusRoot: resolve(args["corpus-root"]!), commit: args.commit ?? "HEAD", command, log: (l) => process.stderr.write(`${l}\n`) });
+  const outPath = resolve(args.out ?? join(ROOT, "evals", "out", "ask.json"));
+  mkdirSync(dirname(outPath), { recursive: true });
+  writeFileSync(outPath, JSON.stringify({ set: "ask", date: new Date().toISOString(), ...run }, null, 2));
+  console.log(run.markdown);
+  process.stderr.write(`wrote ${outPath}\n`);
+  process.exit(0);
 }
 const setName = args.set as "fixture" | "hono-50" | "swebench" | "polyglot";
 

@@ -43,6 +43,17 @@ export interface Env {
   GITHUB_ALLOWED_TEAMS?: string;
   GITHUB_ADMIN_USERS?: string;
   GITHUB_ADMIN_TEAMS?: string;
+  // Answers (worker/generation, worker/services/ask.ts; docs/ask.md). ANTHROPIC_API_KEY is a
+  // secret (`wrangler secret put`, or .dev.vars locally); ANTHROPIC_BASE_URL may name an AI Gateway.
+  ANTHROPIC_API_KEY?: string;
+  ANTHROPIC_BASE_URL?: string;
+  ANTHROPIC_EFFORT?: string;
+  GENERATION_PROVIDER?: string;
+  GENERATION_MODEL?: string;
+  GENERATION_TIMEOUT_MS?: string;
+  ASK_MAX_OUTPUT_TOKENS?: string;
+  ASK_DAILY_TOKEN_BUDGET?: string;
+  ASK_PROMPT_VERSION?: string;
   /** Workers rate-limiting bindings for search (`[[ratelimits]]`); a local limiter stands in when absent. */
   SEARCH_LIMIT_IDENTITY?: RateLimit;
   SEARCH_LIMIT_IP?: RateLimit;
@@ -63,6 +74,25 @@ export interface Config {
   embeddingDimensions: number;
   vectorStore: "local" | "vectorize";
   maxFileBytes: number;
+  generation: GenerationConfig;
+}
+
+/** Configuration of answers (worker/generation, worker/services/ask.ts). */
+export interface GenerationConfig {
+  /** Which provider answers; `auto` = anthropic when ANTHROPIC_API_KEY is set, else none. */
+  provider: "auto" | "anthropic" | "workers-ai";
+  /** Model id; empty = the provider's default (worker/generation/models.ts). */
+  model: string;
+  /** Per-attempt timeout of one model call, ms (default 60 s); a whole answer gets twice this. */
+  timeoutMs: number;
+  /** Output token cap of one answer (default 1500). */
+  maxOutputTokens: number;
+  /** Tokens (input + output + cache reads and writes) one identity may spend per UTC day (default 1,000,000). */
+  dailyTokenBudget: number;
+  /** Pinned version of the answer prompt; undefined = the highest. */
+  promptVersion?: number;
+  /** Effort on models that take it (default low: answers from given evidence need little thinking). */
+  effort: "low" | "medium" | "high";
 }
 
 function oneOf<T extends string>(name: string, value: string | undefined, allowed: readonly T[], fallback: T): T {
@@ -86,5 +116,14 @@ export function loadConfig(env: Env): Config {
     embeddingDimensions: positiveInt("EMBEDDING_DIMENSIONS", env.EMBEDDING_DIMENSIONS, 384),
     vectorStore: oneOf("VECTOR_STORE", env.VECTOR_STORE, ["local", "vectorize"] as const, "local"),
     maxFileBytes: positiveInt("MAX_FILE_BYTES", env.MAX_FILE_BYTES, 1024 * 1024),
+    generation: {
+      provider: oneOf("GENERATION_PROVIDER", env.GENERATION_PROVIDER || undefined, ["auto", "anthropic", "workers-ai"] as const, "auto"),
+      model: env.GENERATION_MODEL ?? "",
+      timeoutMs: positiveInt("GENERATION_TIMEOUT_MS", env.GENERATION_TIMEOUT_MS, 60_000),
+      maxOutputTokens: positiveInt("ASK_MAX_OUTPUT_TOKENS", env.ASK_MAX_OUTPUT_TOKENS, 1500),
+      dailyTokenBudget: positiveInt("ASK_DAILY_TOKEN_BUDGET", env.ASK_DAILY_TOKEN_BUDGET, 1_000_000),
+      promptVersion: env.ASK_PROMPT_VERSION ? positiveInt("ASK_PROMPT_VERSION", env.ASK_PROMPT_VERSION, 1) : undefined,
+      effort: oneOf("ANTHROPIC_EFFORT", env.ANTHROPIC_EFFORT || undefined, ["low", "medium", "high"] as const, "low"),
+    },
   };
 }

@@ -21,9 +21,16 @@ export type ErrorCode =
   | "unauthorized"
   | "forbidden"
   | "rate_limited"
+  | "budget_exhausted"
+  | "generation_unavailable"
+  | "generation_failed"
   | "internal";
 
-/** An expected failure with a code and a message that tells the caller what to do next. */
+/**
+ * An expected failure with a code and a message that tells the caller what to do next.
+ * `details.retryAfterSeconds` (a positive integer), when present, is also sent as the HTTP
+ * Retry-After header by worker/api/errors.ts.
+ */
 export class CodeSearchError extends Error {
   override name = "CodeSearchError";
   constructor(

@@ -38,6 +38,8 @@ import { benchMarkdown, type BenchResult, type IndexStageRun } from "./lib/bench
 import { parseCli } from "./lib/cli.ts";
 import { measureFirstResult, measurePageWeight, webMarkdown } from "./lib/bench-web.ts";
 import { measureWebhookToSearchable } from "./lib/webhook-latency.ts";
+import { askBenchMarkdown, runAskBench, type AskBench } from "./lib/bench-ask.ts";
+import { startMessagesApiServer, type MessagesApiServer } from "../test/messages-api-server.ts";
 
 const USAGE = `Usage: npm run bench -- [--corpus /tmp/cc-corpora/hono-28a9c12] [--commit HEAD] [--out FILE] [--write-readme]
 
@@ -53,6 +55,8 @@ the local runtime on a real repository.
   --conc-rounds N       concurrent passes over the queries (default 8)
   --repo ID             repo id to index the corpus as (default bench-corpus)
   --search-limit N      the export's search rate limits, per minute (default 1000000)
+  --ask-only            index the corpus, then measure only the answer overhead (POST /api/ask)
+  --ask-rounds N        sequential passes over the ask questions (default 3)
   --out FILE            JSON output (default bench/out/bench-<date>.json)
   --write-readme        rewrite the "Benchmarks" block of docs/evaluation.md`;
 
@@ -69,6 +73,8 @@ const a = parseCli(USAGE, {
   "search-limit": { type: "string", default: "1000000" },
   out: { type: "string" },
   "write-readme": { type: "boolean", default: false },
+  "ask-only": { type: "boolean", default: false },
+  "ask-rounds": { type: "string", default: "3" },
 });
 
 const ROOT = resolve(dirname(new URL(import.meta.url).pathname), "..");
@@ -87,12 +93,19 @@ const concurrency = Number(a.concurrency);
 
 let server: DevServer | null = null;
 let stateDir: string | null = null;
+// Answers are measured with a model that answers at once: the scripted Messages API server.
+let messagesApi: MessagesApiServer | null = null;
 if (!a["base-url"]) {
+  messagesApi = await startMessagesApiServer();
   stateDir = `/tmp/cc-bench-state-${process.pid}`;
   rmSync(stateDir, { recursive: true, force: true });
   const port = a.port ? Number(a.port) : await freePort();
   log(`starting the product from a clean export of ${a.commit} on port ${port} (state ${stateDir}) ...`);
-  server = await startSnapshotServer({ projectRoot: ROOT, commit: a.commit, port, persistTo: stateDir, token: "bench-token", searchLimitPerMinute: Number(a["search-limit"]) });
+  server = await startSnapshotServer({
+    projectRoot: ROOT, commit: a.commit, port, persistTo: stateDir, token: "bench-token", searchLimitPerMinute: Number(a["search-limit"]),
+    vars: { ASK_DAILY_TOKEN_BUDGET: "1000000000" },
+    secrets: { ANTHROPIC_API_KEY: "cite:bench", ANTHROPIC_BASE_URL: messagesApi.url },
+  });
 }
 const baseUrl = server?.baseUrl ?? a["base-url"]!;
 const client = new ApiClient({ baseUrl, token: server?.token ?? a.token });
@@ -127,10 +140,28 @@ async function timedIndex(label: string, files: ReturnType<typeof readCorpus>): 
   };
 }
 
+/** The answer overhead, when this run started the server (and so the scripted model). */
+async function askPhase(): Promise<AskBench | null> {
+  if (!messagesApi) return null;
+  const set = JSON.parse(readFileSync(join(ROOT, "evals", "sets", "ask", "hono.json"), "utf8")) as { questions: { category: string; question: string }[] };
+  const questions = set.questions.filter((q) => q.category === "answerable").map((q) => q.question);
+  const r = await runAskBench(client, a.repo!, questions, Number(a["ask-rounds"]));
+  log(askBenchMarkdown(r));
+  return r;
+}
+
 // 1. Index: cold, unchanged, one file changed.
 const files = readCorpus(corpus, "whole");
 rss?.reset();
 const cold = await timedIndex("cold index", files);
+if (a["ask-only"]) {
+  const ask = await askPhase();
+  await server?.stop();
+  await messagesApi?.close();
+  if (stateDir) rmSync(stateDir, { recursive: true, force: true });
+  console.log(ask ? askBenchMarkdown(ask) : "No ask figures: --ask-only needs the server this script starts (not --base-url).");
+  process.exit(0);
+}
 const peakIndex = rss?.peak() ?? null;
 const listing = await listIndexedFiles(client, a.repo!);
 const indexedFiles = listing?.size ?? null;
@@ -187,6 +218,9 @@ for (const clients of [1, concurrency]) {
 const peakSearch = rss?.peak() ?? null;
 rss?.stop();
 
+// 2b. Answer overhead with the scripted model.
+const ask = await askPhase();
+
 // 3. Push webhook delivery -> the pushed commit searchable (one file changed), as a git repo.
 log("webhook to searchable: serving the corpus as a git repo on loopback ...");
 const webhook = await measureWebhookToSearchable({
@@ -225,6 +259,7 @@ try {
 log(webMarkdown(webWeight, webTimings));
 
 await server?.stop();
+await messagesApi?.close();
 if (stateDir) rmSync(stateDir, { recursive: true, force: true });
 
 const commit = server?.commit ?? spawnSync("git", ["rev-parse", "HEAD"], { cwd: ROOT, encoding: "utf8" }).stdout.trim();
@@ -242,6 +277,7 @@ const result: BenchResult = {
   chunkBench,
   web: { weight: webWeight, firstResult: webTimings },
   webhook,
+  ask,
   command: `npm run bench -- ${process.argv.slice(2).filter((x, i, arr) => x !== "--token" && arr[i - 1] !== "--token").join(" ")}`.trim(),
 };
 const outPath = resolve(a.out ?? join(ROOT, "bench", "out", `bench-${result.date.replace(/[:.]/g, "-")}.json`));

@@ -5,5 +5,7 @@ declare module "vitest" {
   export interface ProvidedContext {
     /** Base URL of the loopback git smart-HTTP server; fixture repos are at `${url}/<name>.git`. */
     gitServerUrl: string;
+    /** Base URL of the scripted Anthropic Messages API server (test/messages-api-server.ts); the API key picks the scenario. */
+    messagesApiUrl: string;
   }
 }

@@ -3,7 +3,7 @@ import type { EmbeddingProvider } from "../store/contract";
 import { LocalEmbeddingProvider } from "./local";
 import { FakeAi } from "./workers-ai-fake";
 import { WorkersAiEmbeddingProvider } from "./workers-ai";
-import { parseRetryAfter } from "./retry";
+import { parseRetryAfter } from "../../kernel/retry";
 
 const DIMS = 96;
 const cosine = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * b[i], 0);

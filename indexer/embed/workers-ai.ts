@@ -7,7 +7,7 @@
  */
 import type { EmbeddingProvider } from "../store/contract";
 import { l2Normalise } from "./local";
-import { isRetryableStatus, parseRetryAfter, RetryableError, withRetry, type RetryOptions } from "./retry";
+import { isRetryableStatus, parseRetryAfter, RetryableError, withRetry, type RetryOptions } from "../../kernel/retry";
 
 /** Documented limits of a Workers AI embedding model. */
 export interface ModelLimits {

@@ -5,6 +5,7 @@
  */
 import { table } from "../../evals/lib/report.ts";
 import type { LatencySummary } from "./load.ts";
+import { askBenchMarkdown, type AskBench } from "./bench-ask.ts";
 import { webMarkdown, type FirstResultTiming, type PageWeight } from "./bench-web-report.ts";
 
 /** One indexing run as measured from the client (wall) and reported by the status. */
@@ -48,6 +49,8 @@ export interface BenchResult {
   latency: { workload: string; clients: number; product: LatencySummary; productServerP50: number | null; productCpuMs?: number | null; ripgrep: LatencySummary | null }[];
   memory: { indexWorkerdMb: number; indexTotalMb: number; searchWorkerdMb: number; searchTotalMb: number } | null;
   /** scripts/bench-chunk.ts output (H1's parse-and-chunk throughput), when that script exists. */
+  /** Answer overhead with the scripted model (scripts/lib/bench-ask.ts); null when not measured. */
+  ask?: AskBench | null;
   chunkBench: { files: number; lines: number; chunks: number; linesPerSecond: number; linesPerSecondBestPass: number; linesPerCpuSecond: number } | null;
   /** Push webhook delivery -> pushed commit searchable (scripts/lib/webhook-latency.ts); absent in older runs. */
   webhook?: WebhookLatency | null;
@@ -104,6 +107,7 @@ export function benchMarkdown(r: BenchResult): string {
     r.webhook
       ? `**Push to searchable** (the corpus served as a git repo on loopback, one file changed and pushed, a signed GitHub \`push\` delivery; client clock from sending the delivery to the first search that finds the new line): ${s1(r.webhook.deliveryToSearchableMs)} s (delivery answered in ${r0(r.webhook.deliveryResponseMs)} ms; ${r.webhook.searchPolls} searches; changed \`${r.webhook.changedPath}\`). It includes the shallow fetch of the whole commit and the snapshot flip.`
       : "",
+    r.ask ? askBenchMarkdown(r.ask) : "",
     r.web ? `**Web page**: ${webMarkdown(r.web.weight, r.web.firstResult).replace(/\n/g, " ")}` : "",
     `_Generated ${r.date.slice(0, 10)} at commit \`${r.commit.slice(0, 7)}\` on ${r.machine}; ${r.baseUrl}${r.searchLimitPerMinute ? `, search rate limits raised to ${r.searchLimitPerMinute}/min for the run` : ""}; ${r.ripgrep}. Reproduce: \`${r.command}\`._`,
   ];

@@ -52,6 +52,8 @@ export interface SnapshotServerOptions {
   searchLimitPerMinute?: number;
   /** Extra variables, written with the admin token to the server's env file. */
   vars?: Record<string, string>;
+  /** Secrets for the Worker (e.g. ANTHROPIC_API_KEY), written to the same mode-600 env file, never argv. */
+  secrets?: Record<string, string>;
   /** Health wait, ms; default 180 s (first start bundles the Worker). */
   healthTimeoutMs?: number;
 }
@@ -103,7 +105,7 @@ export async function startSnapshotServer(o: SnapshotServerOptions): Promise<Dev
   mkdirSync(o.persistTo, { recursive: true });
   // The admin token goes through a mode-600 env file, not argv (where `ps` shows it).
   const envFile = join(o.persistTo, "dev.vars");
-  writeEnvFile(envFile, { ADMIN_TOKEN: o.token, ...o.vars });
+  writeEnvFile(envFile, { ADMIN_TOKEN: o.token, ...o.vars, ...o.secrets });
   const args = ["dev", "--ip", "127.0.0.1", "--port", String(o.port), "--persist-to", o.persistTo, "--show-interactive-dev-session=false", "--env-file", envFile];
   const logFile = join(o.persistTo, "wrangler.log");
   const log = openSync(logFile, "w");

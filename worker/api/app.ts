@@ -9,6 +9,7 @@ import { sourceLinkApiRoutes } from "../auth/routes/source";
 import type { Env } from "../../kernel/env";
 import type { Caller } from "../services/context";
 import { onApiError } from "./errors";
+import { askRoutes } from "./routes/ask";
 import { fileRoutes } from "./routes/files";
 import { grepRoutes } from "./routes/grep";
 import { repoRoutes } from "./routes/repos";
@@ -36,6 +37,7 @@ export function createApiApp(): Hono<ApiEnv> {
   app.route("/source-links", sourceLinkApiRoutes());
   app.route("/search", searchRoutes());
   app.route("/grep", grepRoutes());
+  app.route("/ask", askRoutes());
   app.route("/repos", repoRoutes());
   app.route("/repos", repoWebhookRoutes());
   app.route("/repos", fileRoutes());

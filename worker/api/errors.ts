@@ -31,7 +31,12 @@ export function httpStatus(code: ErrorCode): ContentfulStatusCode {
     case "source_unreachable":
       return 422;
     case "rate_limited":
+    case "budget_exhausted":
       return 429;
+    case "generation_failed":
+      return 502;
+    case "generation_unavailable":
+      return 503;
     case "internal":
       return 500;
     default: {
@@ -45,6 +50,9 @@ export function httpStatus(code: ErrorCode): ContentfulStatusCode {
 export function onApiError(err: Error, c: Context): Response {
   if (err instanceof CodeSearchError) {
     const body = { error: { code: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) } };
+    const retryAfter = err.details?.retryAfterSeconds;
+    // RFC 9110 §10.2.3: delay-seconds. Sent for 429 (rate, budget) and 503 alike.
+    if (typeof retryAfter === "number" && Number.isInteger(retryAfter) && retryAfter > 0) c.header("retry-after", String(retryAfter));
     return c.json(body, httpStatus(err.code));
   }
   console.error("unhandled API error", err);

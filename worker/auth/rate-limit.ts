@@ -96,7 +96,7 @@ export async function checkRegisterRate(env: Env, request: Request): Promise<Rat
   return r.success ? { ok: true } : { ok: false, retryAfterSeconds: SEARCH_LIMIT_PERIOD_SECONDS, scope: "ip" };
 }
 
-/** Paths counted as searches: `/search` and anything below it under /api; `/ask` is reserved for the ask endpoint (not routed yet). */
+/** Paths counted as searches: `/search`, `/ask` (grounded answers search first) and anything below them, under /api. */
 export function isSearchPath(pathname: string): boolean {
   return /\/(search|ask)(\/|$)/.test(pathname);
 }

@@ -3,11 +3,10 @@
  *
  * The scope floor every REST route gets from the auth middleware, so a route that forgets its
  * own `requireScope` still cannot leak: token management needs `admin`; searching and reading
- * indexed content (every GET, and /search, /grep, /source-links; /ask is reserved for the ask
- * endpoint, which is not routed yet) need `search`; other writes need `index`; deleting a repo,
- * its webhook secret and connections need `admin`. Routes may demand more, never less. The
- * auth-matrix test uses the same rule. `/webhooks/*` is mounted before the middleware:
- * deliveries are authenticated by their signature (worker/webhooks/handle.ts).
+ * indexed content (every GET, and /search, /grep, /ask, /source-links) need `search`; other writes
+ * need `index`; deleting a repo, its webhook secret and connections need `admin`. Routes may
+ * demand more, never less. The auth-matrix test uses the same rule. `/webhooks/*` is mounted
+ * before the middleware: deliveries are authenticated by their signature (worker/webhooks/handle.ts).
  */
 import type { Scope } from "../services/context";
 

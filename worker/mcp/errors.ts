@@ -38,6 +38,12 @@ export function errorAdvice(code: ErrorCode): { retryable: boolean; next: string
       return { retryable: false, next: "Ask an admin for access; read-only tools still work." };
     case "rate_limited":
       return { retryable: true, next: "Wait a little and retry." };
+    case "budget_exhausted":
+      return { retryable: true, next: "Today's model budget for your identity is spent; use search_code, or retry after the time given." };
+    case "generation_unavailable":
+      return { retryable: false, next: "No model provider is configured on this server; use search_code, or ask the operator to configure one." };
+    case "generation_failed":
+      return { retryable: true, next: "The model API failed; retry later, or use search_code." };
     case "internal":
       return { retryable: true, next: "Retry; if it persists, report it to the server's operator." };
     default: {

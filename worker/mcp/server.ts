@@ -7,6 +7,7 @@
  */
 import { McpServer } from "@modelcontextprotocol/server";
 import { registerResources } from "./resources";
+import { askCodebaseTool } from "./tools/ask-codebase";
 import { findReferencesTool } from "./tools/find-references";
 import { findSymbolTool } from "./tools/find-symbol";
 import { fetchTool } from "./tools/fetch";
@@ -40,6 +41,7 @@ export const TOOLS: ToolDefinition[] = [
   refreshIndexTool,
   searchConnectorTool,
   fetchTool,
+  askCodebaseTool,
 ] as unknown as ToolDefinition[];
 
 const INSTRUCTIONS = [
@@ -49,6 +51,7 @@ const INSTRUCTIONS = [
   "find_references for call sites; grep for exact text or a regex, complete and in order (every match, not a ranking);",
   "list_files for paths (glob **/*.proto). Results cite path:start-end (1-based, inclusive lines).",
   "list_repos names the repos; get_index_status says whether one is still indexing.",
+  "ask_codebase answers a question with verified citations but spends model tokens.",
 ].join(" ");
 
 /** A fresh server with every tool registered for `tc` (one per request: the handler is stateless). */

@@ -1,9 +1,11 @@
 /**
- * @module indexer/embed/retry
+ * @module kernel/retry
  *
  * Retries of platform calls with exponential backoff and full jitter (p-retry), honouring a
- * server's Retry-After. Only errors marked retryable (`RetryableError`: HTTP 429 and 5xx) are
- * retried; anything else fails at once.
+ * server's Retry-After. Only errors marked retryable (`RetryableError`: HTTP 429 and 5xx,
+ * including Anthropic's 529 "overloaded") are retried; anything else fails at once. The one
+ * retry policy of the project: Workers AI embeddings (indexer/embed) and model calls
+ * (worker/generation) both go through `withRetry`.
  */
 import pRetry, { AbortError } from "p-retry";
 
@@ -46,6 +48,8 @@ export interface RetryOptions {
   maxRetryAfterMs?: number;
   /** Sleep function, replaceable in tests. */
   sleep?: (ms: number) => Promise<void>;
+  /** Called after each failed attempt that will be retried (1-based attempt number), e.g. to count retries. */
+  onRetry?: (error: RetryableError, attempt: number) => void;
 }
 
 const sleepMs = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -73,7 +77,8 @@ export async function withRetry<T>(fn: () => Promise<T>, options: RetryOptions =
       minTimeout: options.minTimeoutMs ?? 500,
       maxTimeout: options.maxTimeoutMs ?? 20_000,
       randomize: true,
-      onFailedAttempt: async ({ error, retriesLeft }) => {
+      onFailedAttempt: async ({ error, retriesLeft, attemptNumber }) => {
+        if (error instanceof RetryableError && retriesLeft > 0) options.onRetry?.(error, attemptNumber);
         const wait = error instanceof RetryableError ? error.retryAfterMs : undefined;
         if (wait === undefined || retriesLeft === 0) return;
         if (wait > maxRetryAfter) throw error;

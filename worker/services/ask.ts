@@ -1,0 +1,142 @@
+/**
+ * @module worker/services/ask
+ *
+ * Grounded answers: `startAsk(ctx, input)` checks the input, the provider (503
+ * `generation_unavailable` when none is configured) and the caller's daily budget (429
+ * `budget_exhausted`) and searches; then `run()` refuses below the confidence gate without
+ * calling the model, assembles fenced evidence, asks the model (worker/ask/generate-answer.ts) and
+ * verifies every citation against the evidence and the repo's active snapshot
+ * (worker/ask/verify.ts). REST (worker/api/routes/ask.ts, JSON or SSE) and MCP
+ * (worker/mcp/tools/ask-codebase.ts) are thin adapters over it; schemas in ./ask-schema.ts.
+ */
+import { CodeSearchError } from "../../kernel/errors";
+import { estimateCostUsd, type GenerationProvider, type TokenUsage, ZERO_USAGE } from "../../kernel/generation";
+import { loadPrompt, type Prompt } from "../../prompts";
+import { checkBudget, recordUsage } from "../ask/budget";
+import { lineRef, newNonce, renderUserMessage, selectEvidence, type EvidenceItem } from "../ask/evidence";
+import { generateAnswer, type AnswerStreamHooks } from "../ask/generate-answer";
+import { verifyAnswer } from "../ask/verify";
+import { requireGenerationProvider } from "../generation";
+import type { SearchResponse } from "../search/types";
+import { askInput, type AskInput, type AskOutput } from "./ask-schema";
+import { requireScope, type ServiceContext } from "./context";
+import { search } from "./search";
+
+/** Test seams: a provider instead of the configured one, and the clock. */
+export interface AskDeps {
+  provider?: GenerationProvider;
+  now?: () => number;
+}
+
+/** A checked ask, ready to run. */
+export interface PreparedAsk {
+  /** Runs the ask; `hooks` receive the draft answer deltas when streaming. */
+  run(hooks?: AnswerStreamHooks): Promise<AskOutput>;
+  readonly stream: boolean;
+}
+
+function parseInput(raw: AskInput) {
+  const parsed = askInput.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const field = issue?.path.join(".") || "input";
+    if (field === "question" && issue?.code !== "too_big") throw new CodeSearchError("invalid_input", 'question is required, e.g. {"question": "where are tokens refreshed?", "repo": "hono"}.');
+    throw new CodeSearchError("invalid_input", `${field}: ${issue?.message ?? "invalid"}`);
+  }
+  if (parsed.data.repo !== undefined && parsed.data.repos !== undefined) throw new CodeSearchError("invalid_input", "repo, repos: pass repo (one repo) or repos (a list), not both.");
+  return parsed.data;
+}
+
+/** Active commits of `repos` right now. */
+async function activeCommits(db: D1Database, repos: string[]): Promise<Map<string, string | null>> {
+  const out = new Map<string, string | null>();
+  if (!repos.length) return out;
+  const { results } = await db.prepare(`SELECT id, active_commit FROM repos WHERE id IN (${repos.map(() => "?").join(", ")})`).bind(...repos).all<{ id: string; active_commit: string | null }>();
+  for (const r of results) out.set(r.id, r.active_commit);
+  return out;
+}
+
+function gateReason(s: SearchResponse): string {
+  const c = s.confidence;
+  const missing = c.missingTerms.length ? ` Evidence was missing for: ${c.missingTerms.slice(0, 10).join(", ")}.` : "";
+  return `Not enough evidence in the index to answer (confidence gate: ${c.reason})${missing} The model was not called.`;
+}
+
+/**
+ * Validates `raw`, resolves the provider, checks the budget and searches; `run()` does the rest.
+ * Throws `invalid_input`, `forbidden`, `generation_unavailable` (503, with the commands that
+ * configure a provider), `budget_exhausted` (429 with retryAfterSeconds), and the search's
+ * `repo_not_found` / `index_not_ready`, all before any stream opens.
+ */
+export async function startAsk(ctx: ServiceContext, raw: AskInput, deps: AskDeps = {}): Promise<PreparedAsk> {
+  requireScope(ctx.caller, "search");
+  const input = parseInput(raw);
+  const provider = deps.provider ?? requireGenerationProvider(ctx.env, ctx.config);
+  const now = deps.now ?? Date.now;
+  const g = ctx.config.generation;
+  let prompt: Prompt;
+  try {
+    prompt = await loadPrompt("answer.system", g.promptVersion);
+  } catch (err) {
+    throw new CodeSearchError("invalid_input", `ASK_PROMPT_VERSION: ${(err as Error).message}`);
+  }
+  // The budget check, the search and (for named repos) the snapshot read run together, and all
+  // before a stream opens: a spent budget (429) or an unknown repo (404) is an HTTP status, and
+  // the budget check adds no latency. A spent budget wastes one search, never tokens.
+  const started = now();
+  const named = input.repos ?? (input.repo ? [input.repo] : null);
+  const commitsBeside = named ? activeCommits(ctx.env.DB, named) : null;
+  commitsBeside?.catch(() => {}); // awaited later; a failed search must not leave it unhandled
+  const searched = search(ctx, { q: input.question, repo: input.repo, repos: input.repos, k: input.k }).then((r) => ({ response: r, searchMs: now() - started }));
+  const [, { response, searchMs }] = await Promise.all([checkBudget(ctx.env.DB, ctx.caller.id, now(), g.dailyTokenBudget), searched]);
+  return {
+    stream: input.stream,
+    async run(hooks) {
+      const promptRef = { id: prompt.id, version: prompt.version, sha256: prompt.sha256 };
+      const base = { model: provider.model, provider: provider.name, prompt: promptRef, confidence: response.confidence };
+      const finish = (o: Omit<AskOutput, "model" | "provider" | "prompt" | "confidence" | "timings" | "usage"> & { usage: TokenUsage; modelMs: number; model?: string }): AskOutput => {
+        const totalMs = now() - started;
+        const { usage, modelMs, model, ...rest } = o;
+        return { ...base, ...(model ? { model } : {}), ...rest, usage: { ...usage, costUsd: estimateCostUsd(usage, provider.price) }, timings: { totalMs, searchMs, modelMs, overheadMs: totalMs - modelMs } };
+      };
+      const evidence = response.confidence.level === "high" ? selectEvidence(response.results) : [];
+      const evidenceOut = (items: EvidenceItem[]) => items.map((e) => ({ label: e.label, repo: e.repo, path: e.path, startLine: e.startLine, endLine: e.endLine, lines: lineRef(e.path, e.startLine, e.endLine) }));
+      if (!evidence.length) {
+        return finish({ status: "refused", answer: "", reason: gateReason(response), citations: [], rejectedCitations: [], evidence: [], usage: ZERO_USAGE, modelCalls: 0, modelMs: 0 });
+      }
+      const repos = [...new Set(evidence.map((e) => e.repo))];
+      const atEvidence = commitsBeside ? await commitsBeside : await activeCommits(ctx.env.DB, repos);
+      const nonce = newNonce();
+      const generated = await generateAnswer({
+        provider,
+        prompt,
+        userMessage: renderUserMessage(input.question, evidence, nonce),
+        maxOutputTokens: g.maxOutputTokens,
+        hooks,
+        // The whole answer's deadline (both calls and their transport retries): twice the per-attempt timeout.
+        signal: AbortSignal.timeout(2 * g.timeoutMs),
+        onUsage: (u) => recordUsage(ctx.env.DB, ctx.caller.id, now(), u, estimateCostUsd(u, provider.price)),
+      });
+      if (generated.outcome.kind !== "answer") await generated.recorded;
+      const common = { evidence: evidenceOut(evidence), usage: generated.usage, modelCalls: generated.calls, modelMs: generated.modelMs, model: generated.model };
+      const out = generated.outcome;
+      if (out.kind === "refusal") return finish({ status: "refused", answer: "", reason: out.reason, citations: [], rejectedCitations: [], ...common });
+      if (out.kind === "invalid") return finish({ status: "ungrounded", answer: "", reason: out.reason, citations: [], rejectedCitations: [], ...common });
+      const [nowCommits] = await Promise.all([activeCommits(ctx.env.DB, repos), generated.recorded]);
+      const snapshots = new Map(repos.map((r) => [r, { atEvidence: atEvidence.get(r) ?? "", now: nowCommits.get(r) ?? null }]));
+      const v = verifyAnswer(out.value.answer, out.value.citations, evidence, snapshots);
+      if (out.value.status === "insufficient_context") {
+        return finish({ status: "refused", answer: v.answer, reason: `The model found the evidence insufficient: ${out.value.missing}`, citations: v.citations, rejectedCitations: v.rejected, ...common });
+      }
+      if (!v.citations.length) {
+        return finish({ status: "ungrounded", answer: v.answer, reason: `No citation of the answer could be verified against the evidence (${v.rejected.length} rejected); treat the text as unsupported.`, citations: [], rejectedCitations: v.rejected, ...common });
+      }
+      return finish({ status: "answered", answer: v.answer, reason: null, citations: v.citations, rejectedCitations: v.rejected, ...common });
+    },
+  };
+}
+
+/** Asks and waits for the whole answer (REST without stream, MCP). */
+export async function ask(ctx: ServiceContext, raw: AskInput, deps: AskDeps = {}): Promise<AskOutput> {
+  return (await startAsk(ctx, raw, deps)).run();
+}

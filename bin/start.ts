@@ -116,6 +116,7 @@ Codebase Copilot is running on ${base}
   Web search:  ${base}/
   MCP URL:     ${base}/mcp
   REST API:    ${base}/api  (bearer token in ${ADMIN_TOKEN_FILE})
+  API docs:    ${base}/api/docs  (OpenAPI 3.1: ${base}/api/openapi.json)
 
 Search from a shell:
   curl -s -H "Authorization: Bearer $(cat '${ADMIN_TOKEN_FILE}')" '${base}/api/search?q=where+is+the+main+entry+point${repoParam}&k=5'

@@ -21,61 +21,10 @@
  * status what a job stuck after a crash is waiting for.
  */
 
-/** Public job status, mirrored into D1 `repos.status`. */
-export type JobStatus = "queued" | "fetching" | "indexing" | "ready" | "failed";
+import type { JobSource, JobState, PendingRefresh, Waiting } from "../kernel/coordinator";
 
-/** Where the job's files come from. */
-export type JobSource = "git" | "archive";
-
-/** Counts of files, as shown by `GET /api/repos/{id}`. */
-export interface JobProgress {
-  /** Entries of the snapshot's tree (files, symlinks, submodules). */
-  filesTotal: number;
-  /** New or changed files sent to the queue. */
-  filesQueued: number;
-  /** Queued files handled by a consumer (written, or skipped by the pipeline). */
-  filesDone: number;
-  /** Chunks written by this job. */
-  chunks: number;
-  /** Files whose version was already indexed: they join the new snapshot without work. */
-  unchanged: number;
-}
-
-/** The state of one index job. Plain data (stored as JSON in the coordinator). */
-export interface JobState {
-  jobId: string;
-  source: JobSource;
-  /** Requested ref (git), null for archives. */
-  ref: string | null;
-  status: JobStatus;
-  /** Resolved commit SHA (or `archive-<sha1>`), known after fetching. */
-  commit: string | null;
-  /** Times in ms since epoch. */
-  requestedAt: number;
-  startedAt: number | null;
-  finishedAt: number | null;
-  updatedAt: number;
-  progress: JobProgress;
-  /** Skipped files by reason (`SkipReason` of the filter, plus `index_failed`, `not_text`). */
-  skipped: Record<string, number>;
-  batches: { total: number; done: number; failed: number };
-  lastError: string | null;
-  /**
-   * A refresh (or push) that arrived while this job was past `queued`: one follow-up job runs
-   * when this one ends. `commit` is the pushed commit when a webhook said it, null for "the
-   * ref's tip"; `requestedAt` (ms) is when the newest such request arrived. Absent on jobs
-   * stored before this field existed.
-   */
-  pending?: PendingRefresh | null;
-  /** The commit a push announced for this job, if any (the fetch indexes the ref's tip). */
-  wantedCommit?: string | null;
-}
-
-/** A refresh waiting for the running job to end. Times in ms since epoch. */
-export interface PendingRefresh {
-  commit: string | null;
-  requestedAt: number;
-}
+// The job's shapes are part of the coordinator's RPC contract (kernel/coordinator.ts).
+export type { JobProgress, JobSource, JobState, JobStatus, PendingRefresh, Waiting } from "../kernel/coordinator";
 
 /** What can happen to a job. */
 export type JobEvent =
@@ -267,11 +216,6 @@ export function stallStep(batches: readonly BatchSendState[], now: number): { re
   };
 }
 
-/** Why a running job makes no progress and when the coordinator acts on it (`retryAt`, ms). */
-export interface Waiting {
-  reason: string;
-  retryAt: number;
-}
 
 /**
  * What a running job is waiting for, or null when it is making progress: a fetch lost with its

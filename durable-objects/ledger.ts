@@ -13,23 +13,9 @@
  * All functions take the DO's `SqlStorage` and are synchronous (DO SQLite is).
  */
 
-/**
- * Settings of the repo the coordinator owns. `token` is what callers pass in (plaintext, over
- * RPC); the coordinator stores only `tokenSealed` (kernel/secret-box.ts) and never returns
- * either. Rows written before sealing existed may still hold `token`; they are sealed on the
- * next write.
- */
-export interface RepoSettings {
-  repo: string;
-  sourceKind: "git" | "archive";
-  url: string | null;
-  ref: string | null;
-  token?: string;
-  tokenSealed?: string;
-  /** Basic-auth user name (default x-access-token). */
-  username?: string;
-  authScheme?: "basic" | "bearer";
-}
+// RepoSettings and StagedFile cross the coordinator's RPC boundary (kernel/coordinator.ts).
+import type { StagedFile } from "../kernel/coordinator";
+export type { RepoSettings, StagedFile } from "../kernel/coordinator";
 
 /** Ledger state of a batch. */
 export type BatchState = "pending" | "enqueued" | "done" | "failed";
@@ -44,13 +30,6 @@ export interface BatchRow {
   byteSize: number;
 }
 
-/** A staged file as the consumer receives it. */
-export interface StagedFile {
-  path: string;
-  blobSha: string;
-  fileId: string;
-  bytes: Uint8Array;
-}
 
 /** Creates the tables (idempotent). Call from the DO constructor inside `blockConcurrencyWhile`. */
 export function migrateLedger(sql: SqlStorage): void {

@@ -20,6 +20,7 @@ import type { SourceSnapshot } from "../indexer/source/snapshot";
 import type { StripOption } from "../indexer/source/archive-paths";
 import { claimArchiveRepo, markRepoFailing, setRepoStatus } from "../indexer/store/d1/snapshots";
 import { loadConfig, type Env } from "../kernel/env";
+import type { IndexRequestOptions, JobView, PollResult, RepoCoordinatorRpc, SourceOverrides } from "../kernel/coordinator";
 import { CodeSearchError, type ErrorCode } from "../kernel/errors";
 import { activeSnapshotOf, finalizeJob, planJob, planUnchanged } from "./finalize";
 import { systemClock, type Clock } from "./clock";
@@ -57,32 +58,9 @@ export type { RepoSettings, StagedFile } from "./ledger";
 export { BATCH_MAX_SENDS, BATCH_STALL_MS, FETCH_HEARTBEAT_MS, FETCH_MAX_ATTEMPTS, STALL_CHECK_MS } from "./job-state";
 
 /** A job as `status()` shows it: the stored state plus what it waits for, if it is stuck. */
-export type JobView = JobState & { waiting: Waiting | null };
-
-/** Credentials or ref to try (`checkSource`); absent fields mean the stored ones. */
-export interface SourceOverrides {
-  ref?: string | null;
-  token?: string;
-  username?: string;
-  authScheme?: "basic" | "bearer";
-}
-
+export type { IndexRequestOptions, JobView, PollResult, SourceOverrides } from "../kernel/coordinator";
 const TOKEN_PURPOSE = "repo-token";
 
-/** What `pollRemote` did. */
-export type PollResult =
-  | { kind: "unchanged"; commit: string }
-  | { kind: "started"; commit: string; jobId: string }
-  | { kind: "skipped"; reason: string }
-  | { kind: "error"; message: string };
-
-/** Options of `requestIndex`. */
-export interface IndexRequestOptions {
-  /** The commit a push announced (webhooks); the job indexes the ref's tip, which includes it. */
-  commit?: string | null;
-}
-
-/** Reads a stream into memory; throws `payload_too_large` past `maxBytes`. */
 async function readLimited(body: ReadableStream<Uint8Array>, maxBytes: number): Promise<Uint8Array> {
   const parts: Uint8Array[] = [];
   let size = 0;
@@ -102,7 +80,7 @@ async function readLimited(body: ReadableStream<Uint8Array>, maxBytes: number): 
   return out;
 }
 
-export class RepoCoordinator extends DurableObject<Env> {
+export class RepoCoordinator extends DurableObject<Env> implements RepoCoordinatorRpc {
   #finalizing: Promise<void> | null = null;
   /**
    * True while an upload's body is being read and checked. The job is only started once the
@@ -393,7 +371,8 @@ export class RepoCoordinator extends DurableObject<Env> {
   async #fail(jobId: string, err: unknown): Promise<void> {
     const job = this.#job();
     if (!job || job.jobId !== jobId || !isActive(job)) return;
-    const message = err instanceof CodeSearchError ? err.message : `Indexing failed: ${(err as Error)?.message ?? String(err)}`;
+    // A coded error's message is written for users; anything else stays in the log.
+    const message = err instanceof CodeSearchError ? err.message : "internal: indexing failed unexpectedly; the server log has details.";
     if (!(err instanceof CodeSearchError)) console.error(`repo job ${jobId} failed`, err);
     const failed = await this.#apply({ type: "failed", error: message });
     ledger.clearJob(this.#sql, jobId);

@@ -35,14 +35,8 @@ export interface PipelineFile {
 }
 
 /** Outcome of one batch, reported to the coordinator. */
-export interface BatchResult {
-  /** Files now indexed (they join the new snapshot). */
-  written: { path: string; fileId: string }[];
-  /** Chunks written. */
-  chunks: number;
-  /** Files the pipeline skipped, by reason (`index_failed`: the chunker threw). */
-  skipped: Record<string, number>;
-}
+import type { BatchResult } from "../kernel/coordinator";
+export type { BatchResult };
 
 /** The configured embedder and vector store over `env.DB`. */
 export function createPipelineDeps(env: Env, config: Config): PipelineDeps {

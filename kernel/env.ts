@@ -4,12 +4,12 @@
  * The Worker's bindings (see wrangler.toml) and `loadConfig(env)`, which checks variables once
  * per isolate and throws naming the variable that is wrong.
  */
-import type { RepoCoordinator } from "../durable-objects/repo-coordinator";
+import type { RepoCoordinatorRpc } from "./coordinator";
 
 /** Bindings and variables of the Worker. Optional ones exist only in production. */
 export interface Env {
   DB: D1Database;
-  REPO_COORDINATOR: DurableObjectNamespace<RepoCoordinator>;
+  REPO_COORDINATOR: DurableObjectNamespace<RepoCoordinatorRpc>;
   INDEX_QUEUE: Queue;
   INDEX_DLQ?: Queue;
   OAUTH_KV: KVNamespace;

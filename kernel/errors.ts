@@ -9,6 +9,8 @@
 /** Stable error codes clients may rely on. */
 export type ErrorCode =
   | "invalid_input"
+  | "not_found"
+  | "misdirected_request"
   | "repo_not_found"
   | "repo_exists"
   | "file_not_found"

@@ -106,7 +106,7 @@ async function grepMatches(client: ApiClient, repo: string, p: Pattern): Promise
   const set = new Set<string>();
   let cursor: string | null = null;
   let pages = 0;
-  let total = 0;
+  let total: number;
   do {
     const body: any = await client.request("POST", "/api/grep", { ...p, repo, limit: 500, ...(cursor ? { cursor } : {}) });
     pages++;

@@ -115,7 +115,7 @@ export function createApiClient(base: string, token: string) {
       throw new ApiError(0, "unreachable", `Cannot reach ${root} (${cause}). Is the server running? Check --url or CODEBASE_COPILOT_URL.`);
     }
     const text = await res.text();
-    let data: unknown = null;
+    let data: unknown;
     try {
       data = text ? JSON.parse(text) : null;
     } catch {

@@ -5,7 +5,7 @@
  * shared tokenizer, a light suffix-stripped stem of each word (so `routing`, `routes` and
  * `router` meet), and character trigrams (typos, partial words). Pure and deterministic.
  */
-import { tokenize, tokenizeQuery } from "../store/contract";
+import { stem, tokenize, tokenizeQuery } from "../store/contract";
 
 /** Weight of a whole token or identifier part. */
 const TOKEN_WEIGHT = 1.0;
@@ -29,21 +29,6 @@ const CODE_NOISE = new Set(
     "package go val end elif lambda pass in of as is not and or the a an to be it"
   ).split(" "),
 );
-
-/** Light suffix stripping (a small subset of Porter's step 1): enough to conflate inflections. */
-export function stem(word: string): string {
-  if (word.length <= 4 || /\d/.test(word)) return word;
-  for (const [suffix, min] of [
-    ["ations", 4], ["ation", 4], ["ings", 4], ["ing", 4], ["ers", 4], ["er", 4], ["ies", 3],
-    ["ied", 3], ["ed", 4], ["es", 4], ["ly", 4], ["s", 4], ["or", 4],
-  ] as const) {
-    if (word.endsWith(suffix) && word.length - suffix.length >= min) {
-      const base = word.slice(0, -suffix.length);
-      return suffix === "ies" || suffix === "ied" ? `${base}y` : base;
-    }
-  }
-  return word;
-}
 
 /**
  * Features of a text as a map from feature string to weight (before hashing). Term frequency

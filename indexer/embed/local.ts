@@ -53,6 +53,8 @@ export function hashEmbed(text: string, kind: "document" | "query", dimensions: 
 /** Local hashed-feature embeddings; `dimensions` comes from EMBEDDING_DIMENSIONS (default 384). */
 export class LocalEmbeddingProvider implements EmbeddingProvider {
   readonly model = LOCAL_EMBEDDING_MODEL;
+  /** Hashed word and trigram features: similarity is shared words, not meaning. */
+  readonly lexical = true;
   readonly maxBatch = LOCAL_MAX_BATCH;
   constructor(readonly dimensions: number) {
     if (!Number.isInteger(dimensions) || dimensions < 16 || dimensions > 4096) {

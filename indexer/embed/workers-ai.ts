@@ -50,6 +50,7 @@ function readVectors(body: unknown): number[][] {
 
 /** Workers AI embeddings for a configured model and dimensions. */
 export class WorkersAiEmbeddingProvider implements EmbeddingProvider {
+  readonly lexical = false;
   readonly maxBatch: number;
   readonly #limits: ModelLimits;
   readonly #ai: AiRunner;

@@ -37,7 +37,8 @@ function unsafe(name: string): CodeSearchError {
  * - a number N (0-8): strip exactly N leading folders from every entry, like `tar
  *   --strip-components=N`; 0 keeps every path as it is.
  */
-export type StripOption = "auto" | number;
+import type { StripOption } from "../../kernel/coordinator";
+export type { StripOption };
 
 /** Most folders `?strip=N` may remove. */
 export const MAX_STRIP_COMPONENTS = 8;

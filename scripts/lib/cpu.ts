@@ -33,7 +33,7 @@ export function processCpuMs(pid: number): number {
 export function workerdCpu(root: number): Map<number, number> {
   const out = new Map<number, number>();
   for (const pid of processTree(root)) {
-    let name = "";
+    let name: string;
     try {
       name = readFileSync(`/proc/${pid}/comm`, "utf8").trim();
     } catch {

@@ -374,6 +374,12 @@ async function main(): Promise<void> {
         await phone.screenshot({ path: join(SHOTS, "search-phone-dark.png") });
         await phone.close();
 
+        // The API reference renders every operation from /api/openapi.json under its own CSP,
+        // with Swagger UI served by the Worker (a CSP violation or a CDN request would show here).
+        await page.goto(`${BASE}/api/docs`);
+        await page.locator(".opblock-summary-path", { hasText: "/repos/{id}/files/{path}" }).waitFor();
+        assert.ok((await page.locator(".opblock").count()) >= 15, "every operation is listed");
+
         assert.deepEqual(consoleErrors, [], "no script errors");
         assert.deepEqual(failedRequests, [], "no failed requests");
         console.log(`web e2e: ok (screenshots in ${SHOTS})`);

@@ -7,6 +7,7 @@
 import { env, SELF } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createApiApp } from "../../worker/api/app";
+import { PUBLIC_PATHS } from "../../worker/api/openapi/document";
 import { api } from "../helpers";
 import { signIn } from "./auth-oauth-helpers";
 import { chunk, indexFixture } from "./search-fixture";
@@ -29,15 +30,14 @@ function requiredScope(method: string, path: string): Scope {
   return "index";
 }
 
-/** Every REST route except the public /health, with params filled in to aim at the secret repo. */
+/** Every REST route except the public ones (/health, the API index and its documentation), with params filled in to aim at the secret repo. */
 function routes(): { method: string; path: string; url: string; scope: Scope }[] {
   const seen = new Set<string>();
   const out: { method: string; path: string; url: string; scope: Scope }[] = [];
   for (const r of createApiApp().routes) {
     if (r.method === "ALL" && r.path.endsWith("*")) continue; // middleware
-    if (r.path === "/health") continue;
-    // Authenticated by signature, not bearer token: test/worker/webhooks.test.ts covers them.
-    if (r.path.startsWith("/webhooks/")) continue;
+    // Public, or authenticated by signature (webhooks: test/worker/webhooks.test.ts covers them).
+    if (PUBLIC_PATHS.includes(r.path.replace(/:(\w+)/g, "{$1}"))) continue;
     const key = `${r.method} ${r.path}`;
     if (seen.has(key)) continue;
     seen.add(key);

@@ -4,7 +4,7 @@ import { strToU8, zipSync } from "fflate";
 import { describe, expect, it, inject } from "vitest";
 import { FIXTURE_FILES } from "./ingest-fixture";
 import { api } from "../helpers";
-import { fixtureUrl, indexShape, refreshAndWait, registerAndWait, waitForJob } from "./ingest-helpers";
+import { fixtureUrl, indexShape, registerAndWait, waitForJob } from "./ingest-helpers";
 
 async function post(path: string, json: unknown) {
   const res = await api(path, { method: "POST", json });

@@ -29,7 +29,7 @@ async function startCapturedJob(repo: string): Promise<{ messages: IndexJob[]; j
       for (const m of batch) messages.push(m.body);
     },
   };
-  const job = await runInDurableObject(stub, async (instance: RepoCoordinator) => {
+  const job = await runInDurableObject(stub as unknown as DurableObjectStub<RepoCoordinator>, async (instance: RepoCoordinator) => {
     const self = instance as unknown as { env: typeof env };
     self.env = { ...self.env, INDEX_QUEUE: capture as unknown as Queue };
     return instance.requestIndex({ repo, sourceKind: "git", url: fixtureUrl(), ref: null });
@@ -90,6 +90,7 @@ describe("queue consumer", () => {
       embedder: {
         model: real.embedder.model,
         dimensions: real.embedder.dimensions,
+        lexical: real.embedder.lexical,
         maxBatch: real.embedder.maxBatch,
         async embed(texts, kind) {
           calls += 1;

@@ -18,7 +18,7 @@ describe("coordinator recovery", () => {
       .run();
     const stub = env.REPO_COORDINATOR.get(env.REPO_COORDINATOR.idFromName(repo));
     // The state a reset isolate leaves behind: settings stored, job `fetching`, no fetch running.
-    const jobId = await runInDurableObject(stub, async (_instance: RepoCoordinator, state) => {
+    const jobId = await runInDurableObject(stub as unknown as DurableObjectStub<RepoCoordinator>, async (_instance: RepoCoordinator, state) => {
       ledger.migrateLedger(state.storage.sql);
       ledger.putValue(state.storage.sql, "repo", { repo, sourceKind: "git", url: fixtureUrl(), ref: null });
       const job = nextState(newJob("lost-job", "git", null, now), { type: "fetch_started" }, now);
@@ -45,7 +45,7 @@ describe("coordinator recovery", () => {
       .bind(repo, repo, fixtureUrl(), now, now)
       .run();
     const stub = env.REPO_COORDINATOR.get(env.REPO_COORDINATOR.idFromName(repo));
-    await runInDurableObject(stub, async (_instance: RepoCoordinator, state) => {
+    await runInDurableObject(stub as unknown as DurableObjectStub<RepoCoordinator>, async (_instance: RepoCoordinator, state) => {
       ledger.migrateLedger(state.storage.sql);
       ledger.putValue(state.storage.sql, "repo", { repo, sourceKind: "git", url: fixtureUrl(), ref: null });
       ledger.putValue(state.storage.sql, "job", nextState(newJob("lost-often", "git", null, now), { type: "fetch_started" }, now));

@@ -103,7 +103,7 @@ describe("MCP endpoint", () => {
 
   it("find_symbol ranks exact before case-insensitive and prefix, lists members, suggests near names", async () => {
     const r = await call(client, "find_symbol", { name: "UserService", repo: "demo" });
-    const [cls] = r.structuredContent?.symbols;
+    const [cls] = r.structuredContent?.symbols ?? [];
     expect(cls).toMatchObject({ path: "src/users.ts", kind: "class", doc: "Loads users.", startLine: 3, endLine: 14, match: "exact" });
     expect(cls.members.map((m: { name: string }) => m.name)).toEqual(["constructor", "getUserById", "listUsers"]);
 

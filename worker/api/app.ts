@@ -1,14 +1,19 @@
 /**
  * @module worker/api/app
  *
- * The REST API (`/api/*`): a Hono app whose routes are thin adapters over `worker/services/`.
+ * The REST API (`/api/*`): an OpenAPIHono app whose routes are thin adapters over
+ * `worker/services/`. Every route declares its input and output as zod schemas, validated on
+ * one path (worker/api/validation.ts) and published as OpenAPI 3.1 at `/api/openapi.json`, with
+ * an interactive reference at `/api/docs`.
  */
-import { Hono, type Context } from "hono";
+import { OpenAPIHono } from "@hono/zod-openapi";
+import type { Context } from "hono";
 import { restAuth } from "../auth/rest-auth";
 import { sourceLinkApiRoutes } from "../auth/routes/source";
-import type { Env } from "../../kernel/env";
-import type { Caller } from "../services/context";
-import { onApiError } from "./errors";
+import type { ApiEnv } from "./env";
+import { errorBody, onApiError } from "./errors";
+import { docsRoutes } from "./openapi/docs";
+import { openApiDocument } from "./openapi/document";
 import { askRoutes } from "./routes/ask";
 import { fileRoutes } from "./routes/files";
 import { grepRoutes } from "./routes/grep";
@@ -17,18 +22,26 @@ import { searchRoutes } from "./routes/search";
 import { symbolRoutes } from "./routes/symbols";
 import { tokenRoutes } from "./routes/tokens";
 import { repoWebhookRoutes, webhookRoutes } from "./routes/webhooks";
+import { defaultHook } from "./validation";
 
-/**
- * Hono environment of the REST app. `caller` is set by the auth middleware for every route
- * registered after it: `serviceContext(c.env, c.var.caller)`.
- */
-export type ApiEnv = { Bindings: Env; Variables: { caller: Caller } };
+export type { ApiEnv } from "./env";
 
 /** Builds the REST app. Mounted at `/api` by worker/index.ts. */
-export function createApiApp(): Hono<ApiEnv> {
-  const app = new Hono<ApiEnv>();
+export function createApiApp(): OpenAPIHono<ApiEnv> {
+  const app = new OpenAPIHono<ApiEnv>({ defaultHook });
   app.onError(onApiError);
+  // Public: the index of the API, health, and the API's own description.
+  app.get("/", (c) =>
+    c.json({
+      name: "Codebase Copilot REST API",
+      openapi: new URL("/api/openapi.json", c.req.url).href,
+      docs: new URL("/api/docs", c.req.url).href,
+      health: new URL("/api/health", c.req.url).href,
+    }),
+  );
   app.get("/health", (c) => c.json({ ok: true }));
+  app.get("/openapi.json", (c) => c.json(openApiDocument(app), 200, { "cache-control": "no-cache" }));
+  app.route("/docs", docsRoutes());
   // Code hosts authenticate deliveries by signature, not bearer token (worker/webhooks/handle.ts).
   app.route("/webhooks", webhookRoutes());
   // Everything registered below needs a bearer token or a web session (worker/auth/rest-auth.ts).
@@ -44,7 +57,7 @@ export function createApiApp(): Hono<ApiEnv> {
   app.route("/repos", symbolRoutes());
   // Mounted with app.route(), this app's notFound is not consulted for /api/* paths that match
   // no route (the parent's text 404 would answer), so a last catch-all answers in JSON.
-  const notFound = (c: Context<ApiEnv>) => c.json({ error: { code: "not_found", message: `No route ${c.req.method} ${c.req.path}. See README, "API reference".` } }, 404);
+  const notFound = (c: Context<ApiEnv>) => c.json(errorBody("not_found", `No route ${c.req.method} ${c.req.path}. See GET /api/docs for the API reference.`), 404);
   app.all("*", notFound);
   app.notFound(notFound);
   return app;

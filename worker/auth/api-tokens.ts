@@ -14,9 +14,10 @@
  * revoking a token revokes every token it minted, transitively (`created_by` is `token:<id>`).
  */
 import { CodeSearchError } from "../../kernel/errors";
-import type { Caller, Scope } from "../services/context";
+import { z } from "zod";
+import { scopeSchema, type Caller, type Scope } from "../services/context";
 import { randomToken, sha256Hex } from "./crypto";
-import { boundToCreator, managesAllTokens } from "./token-policy";
+import { boundToCreator, managesAllTokens, type NewApiToken } from "./token-policy";
 
 /** Prefix of every API token; lets secret scanners and `resolveBearer` recognise them. */
 export const API_TOKEN_PREFIX = "ccp_";
@@ -30,27 +31,24 @@ const API_TOKEN_CACHE_MAX = 1_000;
 /** Verified tokens by SHA-256 digest: the row as read, and when it was read (ms). */
 const verified = new Map<string, { row: ApiTokenRow; readAt: number }>();
 
-/** What an admin asks for. `expiresAt` is ms since epoch; absent means no expiry. */
-export interface NewApiToken {
-  name: string;
-  scopes: Scope[];
-  /** Repo ids the token may see; absent for every repo. */
-  repos?: string[];
-  expiresAt?: number;
-}
+// The request shape lives with the policy that bounds it (worker/auth/token-policy.ts).
+export type { NewApiToken } from "./token-policy";
 
 /** A token as listed to admins: never the secret, never the hash. Times are ms since epoch. */
-export interface ApiTokenInfo {
-  id: string;
-  name: string;
-  scopes: Scope[];
-  repos: string[] | null;
-  createdBy: string;
-  createdAt: number;
-  expiresAt: number | null;
-  lastUsedAt: number | null;
-  revokedAt: number | null;
-}
+export const apiTokenInfoSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    scopes: z.array(scopeSchema),
+    repos: z.array(z.string()).nullable().describe("Repo ids the token may see; null for every repo"),
+    createdBy: z.string(),
+    createdAt: z.number().int(),
+    expiresAt: z.number().int().nullable(),
+    lastUsedAt: z.number().int().nullable(),
+    revokedAt: z.number().int().nullable(),
+  })
+  .meta({ id: "ApiToken" });
+export type ApiTokenInfo = z.infer<typeof apiTokenInfoSchema>;
 
 interface ApiTokenRow {
   id: string;

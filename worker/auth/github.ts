@@ -42,12 +42,19 @@ export function githubAuthorizeUrl(gh: GitHubAuthConfig, redirectUri: string, st
   return u.toString();
 }
 
-async function ghJson(gh: GitHubAuthConfig, token: string, path: string, fetchFn: typeof fetch): Promise<{ status: number; body: any }> {
+/** The fields read from GitHub API answers (`/user`, membership endpoints); each is checked before use. */
+interface GitHubBody {
+  state?: unknown;
+  login?: unknown;
+  id?: unknown;
+}
+
+async function ghJson(gh: GitHubAuthConfig, token: string, path: string, fetchFn: typeof fetch): Promise<{ status: number; body: GitHubBody | null }> {
   const res = await fetchFn(`${gh.apiUrl}${path}`, {
     headers: { authorization: `Bearer ${token}`, accept: "application/vnd.github+json", "user-agent": "codebase-copilot", "x-github-api-version": "2022-11-28" },
   });
-  const body = res.headers.get("content-type")?.includes("json") ? await res.json() : await res.text();
-  return { status: res.status, body };
+  const raw: unknown = res.headers.get("content-type")?.includes("json") ? await res.json() : await res.text();
+  return { status: res.status, body: raw && typeof raw === "object" ? (raw as GitHubBody) : null };
 }
 
 async function activeOrgMember(gh: GitHubAuthConfig, token: string, org: string, fetchFn: typeof fetch): Promise<boolean> {

@@ -21,6 +21,7 @@ import {
   type OAuthResourceContext,
 } from "@cloudflare/workers-oauth-provider";
 import type { Env } from "../../kernel/env";
+import { errorResponse } from "../api/errors";
 import type { Caller } from "../services/context";
 import { callerFromProps, narrowScopes, resolveStaticBearer, type AuthProps } from "./caller";
 import { loadAuthConfig } from "./config";
@@ -142,7 +143,7 @@ export async function fetchWithOAuth(request: Request, env: Env, ctx: ExecutionC
   } catch (err) {
     if (!(err instanceof TypeError)) throw err;
     const message = `This origin cannot serve OAuth (${err.message}). Use https, or http on localhost, or set PUBLIC_URL.`;
-    return Response.json({ error: { code: "misdirected_request", message } }, { status: 421 });
+    return errorResponse("misdirected_request", message);
   }
   const url = new URL(request.url);
   if (url.pathname === ROOT_RESOURCE_METADATA_PATH) {

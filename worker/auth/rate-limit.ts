@@ -7,6 +7,7 @@
  * fixed-window limiter with the same limits stands in, per isolate: weaker, but never "no limit".
  */
 import type { Env } from "../../kernel/env";
+import { errorResponse } from "../api/errors";
 import type { Caller } from "../services/context";
 import { clientAddress } from "./client-address";
 
@@ -104,8 +105,8 @@ export function isSearchPath(pathname: string): boolean {
 /** The 429 answer: JSON error body plus Retry-After (RFC 9110 §10.2.3). */
 export function rateLimitedResponse(decision: Extract<RateDecision, { ok: false }>, what = "searches"): Response {
   const who = decision.scope === "ip" ? "this address" : "this identity";
-  return Response.json(
-    { error: { code: "rate_limited", message: `Too many ${what} from ${who}; retry after ${decision.retryAfterSeconds} seconds.`, details: { retryAfterSeconds: decision.retryAfterSeconds } } },
-    { status: 429, headers: { "retry-after": String(decision.retryAfterSeconds) } },
-  );
+  return errorResponse("rate_limited", `Too many ${what} from ${who}; retry after ${decision.retryAfterSeconds} seconds.`, {
+    details: { retryAfterSeconds: decision.retryAfterSeconds },
+    headers: { "retry-after": String(decision.retryAfterSeconds) },
+  });
 }

@@ -8,7 +8,8 @@
  * Routes registered before it (only `/api/health`) stay public.
  */
 import type { MiddlewareHandler } from "hono";
-import type { ApiEnv } from "../api/app";
+import type { ApiEnv } from "../api/env";
+import { errorResponse } from "../api/errors";
 import type { OAuthHelpers } from "@cloudflare/workers-oauth-provider";
 import { isProviderToken, resolveRestBearer, resolveStaticBearer, type BearerResult } from "./caller";
 import { loadAuthConfig } from "./config";
@@ -25,14 +26,13 @@ const REJECTION_MESSAGES: Record<Exclude<BearerResult, { caller: unknown }>["rej
 };
 
 function unauthorized(message: string, invalidToken: boolean): Response {
-  return Response.json(
-    { error: { code: "unauthorized", message } },
-    { status: 401, headers: { "www-authenticate": invalidToken ? 'Bearer realm="codebase-copilot", error="invalid_token"' : 'Bearer realm="codebase-copilot"' } },
-  );
+  return errorResponse("unauthorized", message, {
+    headers: { "www-authenticate": invalidToken ? 'Bearer realm="codebase-copilot", error="invalid_token"' : 'Bearer realm="codebase-copilot"' },
+  });
 }
 
 function forbidden(message: string): Response {
-  return Response.json({ error: { code: "forbidden", message } }, { status: 403 });
+  return errorResponse("forbidden", message);
 }
 
 /** Authenticates every REST request that reaches it; see the module note. */

@@ -13,7 +13,15 @@
  */
 import { CodeSearchError } from "../../kernel/errors";
 import type { Caller, Scope } from "../services/context";
-import type { NewApiToken } from "./api-tokens";
+
+/** What an admin asks for. `expiresAt` is ms since epoch; absent means no expiry. */
+export interface NewApiToken {
+  name: string;
+  scopes: Scope[];
+  /** Repo ids the token may see; absent for every repo. */
+  repos?: string[];
+  expiresAt?: number;
+}
 
 /** Scopes a caller effectively holds: `admin` implies every scope. */
 export function effectiveScopes(caller: Caller): Scope[] {

@@ -18,6 +18,10 @@ export function errorAdvice(code: ErrorCode): { retryable: boolean; next: string
   switch (code) {
     case "invalid_input":
       return { retryable: false, next: "Fix the arguments and call again." };
+    case "not_found":
+      return { retryable: false, next: "Check the tool name and arguments against tools/list." };
+    case "misdirected_request":
+      return { retryable: false, next: "Connect through the server's public URL (https, or http on localhost)." };
     case "repo_not_found":
       return { retryable: false, next: "Call list_repos for the repos you can use." };
     case "repo_exists":

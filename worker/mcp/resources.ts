@@ -23,6 +23,7 @@ async function guard<T>(what: string, fn: () => Promise<T>): Promise<T> {
   } catch (err) {
     if (err instanceof CodeSearchError) throw err;
     console.error("MCP resource failed", what, err);
+    // eslint-disable-next-line preserve-caught-error -- the cause is logged above and must not travel to the client
     throw new Error("Internal error reading the resource; the server log has details.");
   }
 }

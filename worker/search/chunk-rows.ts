@@ -8,7 +8,7 @@
  * keeps each row's token set for the confidence gate, so a warm query tokenizes no chunk text.
  */
 import { tokenize } from "../../indexer/store/contract";
-import { IDS_PER_STATEMENT } from "./channels/scope";
+import { IDS_PER_STATEMENT } from "./snapshot-sql";
 import type { ChunkRow } from "./types";
 
 /**

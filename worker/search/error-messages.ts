@@ -19,7 +19,7 @@
  * (quotedPhrases): quoting asks for the words as written.
  */
 import { isQueryStopWord, tokenize } from "../../indexer/store/contract";
-import { SNAPSHOT_JOIN } from "./channels/scope";
+import { SNAPSHOT_JOIN } from "./snapshot-sql";
 import { filterSql } from "./filters";
 import { applyPrior } from "./prior";
 import type { SearchFilters } from "./types";
@@ -47,7 +47,7 @@ export const MESSAGE_PRIOR = 2;
  * promise) `, `Caused by: `, `PHP Fatal error:  Uncaught `, `Exception in thread "main" `, a
  * log line's timestamp and level, pytest's `E   `. Go's `panic: ` starts its line.
  */
-const EXCEPTION_RE = /(?:^|[\s(\[>])(?:[A-Za-z_][\w$]*(?:\.|::|\\))*[\w$]*(?:Error|Exception|Warning|Fault|Failure)(?: ?\[[^\]]*\])?:[ \t]+(.+)$/;
+const EXCEPTION_RE = /(?:^|[\s([>])(?:[A-Za-z_][\w$]*(?:\.|::|\\))*[\w$]*(?:Error|Exception|Warning|Fault|Failure)(?: ?\[[^\]]*\])?:[ \t]+(.+)$/;
 const PANIC_RE = /^[ \t]*panic:[ \t]+(.+)$/;
 
 /** Characters of a line read for an exception message: a message's literal is near its start, and the patterns stay linear-time. */

@@ -13,7 +13,7 @@
 import { tokenize } from "../../indexer/store/contract";
 import { filterSql } from "./filters";
 import type { SearchFilters } from "./types";
-import { SNAPSHOT_JOIN } from "./channels/scope";
+import { SNAPSHOT_JOIN } from "./snapshot-sql";
 import { applyPrior } from "./prior";
 
 /** Most options looked up per query. */

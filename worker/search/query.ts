@@ -83,11 +83,11 @@ export function qualifiedNames(text: string): QualifiedName[] {
 }
 
 /** `name==1.2.3`, `name-1.2.3`, `name>=1.2`, `name@1.2.3`: an installed package with its version. */
-const VERSIONED_NAME_RE = /^[A-Za-z][\w.\-[\]]*(?:==|>=|<=|~=|-|@)v?\d+(?:\.\w+)+[\w.+\-]*,?$/;
+const VERSIONED_NAME_RE = /^[A-Za-z][\w.\-[\]]*(?:==|>=|<=|~=|-|@)v?\d+(?:\.\w+)+[\w.+-]*,?$/;
 /** A bare version: `1.2.3`, `v0.13.1`, `6.0.0rc0`, `2019.3.9`. */
-const VERSION_RE = /^v?\d+(?:\.\w+)+[\w.+\-]*$/;
+const VERSION_RE = /^v?\d+(?:\.\w+)+[\w.+-]*$/;
 /** A `pip list` / `conda list` / `npm ls` row: a name, a version, maybe a build or location. */
-const LISTING_ROW_RE = /^\s*[-|`+\\ ]*@?[A-Za-z][\w.\-[\]/@]*\s+v?\d+(?:\.\w+)+[\w.+\-]*(?:\s+\S+){0,2}\s*$/;
+const LISTING_ROW_RE = /^\s*[-|`+\\ ]*@?[A-Za-z][\w.\-[\]/@]*\s+v?\d+(?:\.\w+)+[\w.+-]*(?:\s+\S+){0,2}\s*$/;
 /** Consecutive listing rows needed before they are dropped (a lone "pytest 6.0" stays). */
 const MIN_LISTING_RUN = 3;
 

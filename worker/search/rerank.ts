@@ -17,7 +17,7 @@
  * "event") in a few lines, so BM25 and coverage both favour them, yet questions ask where
  * something is done (on hono-50 every gold is a function, method or class).
  */
-import { stem } from "../../indexer/embed/features";
+import { stem } from "../../indexer/store/contract";
 import { tokenize } from "../../indexer/store/contract";
 import { RRF_K } from "./fuse";
 import { idf } from "./terms";

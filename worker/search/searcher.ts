@@ -12,7 +12,7 @@
  * A query with no searchable words (only punctuation, emoji, stop words or 1-character tokens)
  * returns no results with confidence `low` and the reason, without running any channel.
  */
-import { LOCAL_EMBEDDING_MODEL } from "../../indexer/embed/local";
+import { CodeSearchError, type ErrorCode } from "../../kernel/errors";
 import { tokenize, tokenizeQuery, type EmbeddingProvider, type RepoPackage, type VectorStore } from "../../indexer/store/contract";
 import { bm25Channel } from "./channels/bm25";
 import { pathChannel, snapshotFiles } from "./channels/path";
@@ -34,6 +34,11 @@ import { documentFrequencies, STEM_LOOKUP, type TermStatistics } from "./term-st
 import { proseCappedDf, selectionIfAllPresent, selectTerms } from "./terms";
 import { runStages, type StageRecord } from "./ranking";
 import type { ChannelName, ChannelResult, ChunkRow, SearchFilters, SearchMode, SearchResponse, SearchResult, SearchResultExplain } from "./types";
+
+/** The code reported for a failed channel: a coded error's code, else `internal` (details go to the log). */
+function failureCode(err: unknown): ErrorCode {
+  return err instanceof CodeSearchError ? err.code : "internal";
+}
 
 /** Smallest candidate depth per channel; the depth is max(30, 3 max(k, RANK_STABLE_K)). */
 export const MIN_CANDIDATE_DEPTH = 30;
@@ -146,7 +151,7 @@ async function runChannels(deps: SearchDeps, target: RepoTarget, query: ParsedQu
     } catch (err) {
       // One failing channel (e.g. the embedding backend) must not sink the search.
       console.error(`search channel ${name} failed for ${target.id}`, err);
-      return { channel: name, hits: [], skipped: `channel failed: ${err instanceof Error ? err.message : String(err)}` };
+      return { channel: name, hits: [], skipped: `channel_failed: ${failureCode(err)}` };
     }
   });
   const results = await Promise.all(runs);
@@ -365,7 +370,9 @@ export async function runSearch(
     if (s.status === "fulfilled") outcomes.push(s.value);
     else {
       console.error(`search failed for repo ${targets[i].id}`, s.reason);
-      failedRepos.push({ repo: targets[i].id, error: s.reason instanceof Error ? s.reason.message : String(s.reason) });
+      // A coded error's message is written for clients; anything else stays in the log.
+      const error = s.reason instanceof CodeSearchError ? `${s.reason.code}: ${s.reason.message}` : "internal: this repo's search failed; the server log has details.";
+      failedRepos.push({ repo: targets[i].id, error });
     }
   });
   const fused = fuseRepos(outcomes, channels, depth, { ...CHANNEL_WEIGHTS, ...(query.isReport ? REPORT_CHANNEL_WEIGHTS : {}), ...options.weights });
@@ -412,7 +419,7 @@ export async function runSearch(
     resultTexts: merged.map((h) => h.row.content),
     resultTokens: merged.map((h) => chunkTokens(h.row)),
     bestVectorScore: vectorScores.length ? Math.max(...vectorScores) : null,
-    lexicalVectors: deps.embedder.model === LOCAL_EMBEDDING_MODEL,
+    lexicalVectors: deps.embedder.lexical,
   });
   // Nothing found because of the index or the filters, not the words: say so.
   const emptyReason = results.length ? null : await explainEmpty(deps.db, targets, filters, statistics.chunksByRepo);

@@ -66,7 +66,7 @@ const PYTEST_FRAME_RE = /^([\w./\\-]+\.py):(\d+): (?:in (\S+)|[A-Z]\w*(?:Error|E
  * Groups: name, path, line (parenthesized); path, line (bare).
  */
 const V8_FRAME_RE =
-  /^\s*at (?:(?:async |new )?([\w$#.<>\[\] ]{1,200}?) \((?:file:\/\/(?:\/(?=[A-Za-z]:))?)?((?:[A-Za-z]:)?[^()\n]{1,1000}?\.\w+):(\d+)(?::\d+)?\)|(?:async )?(?:file:\/\/(?:\/(?=[A-Za-z]:))?)?((?:[A-Za-z]:)?[\w./\\@~+%-]{1,1000}\.\w+):(\d+)(?::\d+)?)(?: \{)?\s*$/;
+  /^\s*at (?:(?:async |new )?([\w$#.<>[\] ]{1,200}?) \((?:file:\/\/(?:\/(?=[A-Za-z]:))?)?((?:[A-Za-z]:)?[^()\n]{1,1000}?\.\w+):(\d+)(?::\d+)?\)|(?:async )?(?:file:\/\/(?:\/(?=[A-Za-z]:))?)?((?:[A-Za-z]:)?[\w./\\@~+%-]{1,1000}\.\w+):(\d+)(?::\d+)?)(?: \{)?\s*$/;
 /** A V8 name's alias (`Layer.handle [as handle_request]`). */
 const V8_ALIAS_RE = /\s*\[as [^\]]{1,200}\]$/;
 /** A `file://` path's percent-escapes decoded (`Dev%20One`); the text as written if it is not valid. */
@@ -83,7 +83,7 @@ const JAVA_FRAME_RE = /^\s*at (?:[\w.$@-]{0,200}\/){0,2}((?:[\w$]+\.)+)([\w$<>]+
 /** Go's `\t/home/u/app/store.go:17 +0x1d`; the module cache writes a capital as `!` and the letter (`!burnt!sushi`). */
 const GO_FRAME_RE = /^\s+((?:[A-Za-z]:)?[\w./\\@~+!-]+\.go):(\d+)(?: \+0x[0-9a-f]+)?\s*$/;
 /** The function line above a Go frame: `github.com/gin-gonic/gin.(*Context).MustGet(...)`, `main.main()`; name, then arguments. */
-const GO_FUNC_RE = /^([\w.\/~!*()-]{1,500}?)\((?:[^()\n]|\([^()\n]*\)){0,2000}\)$/;
+const GO_FUNC_RE = /^([\w./~!*()-]{1,500}?)\((?:[^()\n]|\([^()\n]*\)){0,2000}\)$/;
 /**
  * Ruby `path.rb:12:in 'label'` (backquote-opened before Ruby 3.4), anywhere after a space (a
  * log or RSpec `# ` prefix): `from ` marks an outer frame, `N: from ` one of a Ruby 2.5-2.7

@@ -17,7 +17,7 @@
  */
 import type { RepoPackage } from "../../indexer/store/contract";
 import { commonTailSegments } from "./channels/path";
-import { SNAPSHOT_JOIN } from "./channels/scope";
+import { SNAPSHOT_JOIN } from "./snapshot-sql";
 import { filterSql, likeEscape } from "./filters";
 import { applyPrior } from "./prior";
 import type { SearchFilters } from "./types";

@@ -8,7 +8,7 @@
  * a repo the caller does not search (or may not see) is absent here, and a repo's statistics do
  * not move when another repo is indexed, re-indexed or deleted.
  */
-import { stem } from "../../indexer/embed/features";
+import { stem } from "../../indexer/store/contract";
 
 /** A snapshot whose statistics are read: the repo and its active commit. */
 export interface StatsTarget {

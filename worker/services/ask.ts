@@ -20,7 +20,7 @@ import { requireGenerationProvider } from "../generation";
 import type { SearchResponse } from "../search/types";
 import { askInput, type AskInput, type AskOutput } from "./ask-schema";
 import { requireScope, type ServiceContext } from "./context";
-import { search } from "./search";
+import { search, searchInput } from "./search";
 
 /** Test seams: a provider instead of the configured one, and the clock. */
 export interface AskDeps {
@@ -87,7 +87,7 @@ export async function startAsk(ctx: ServiceContext, raw: AskInput, deps: AskDeps
   const named = input.repos ?? (input.repo ? [input.repo] : null);
   const commitsBeside = named ? activeCommits(ctx.env.DB, named) : null;
   commitsBeside?.catch(() => {}); // awaited later; a failed search must not leave it unhandled
-  const searched = search(ctx, { q: input.question, repo: input.repo, repos: input.repos, k: input.k }).then((r) => ({ response: r, searchMs: now() - started }));
+  const searched = search(ctx, searchInput.parse({ q: input.question, repo: input.repo, repos: input.repos, k: input.k })).then((r) => ({ response: r, searchMs: now() - started }));
   const [, { response, searchMs }] = await Promise.all([checkBudget(ctx.env.DB, ctx.caller.id, now(), g.dailyTokenBudget), searched]);
   return {
     stream: input.stream,

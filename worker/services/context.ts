@@ -4,11 +4,13 @@
  * What every service function receives: bindings, validated config and the caller. REST routes
  * and MCP tools build one per request and pass it to the same service functions.
  */
+import { z } from "zod";
 import { loadConfig, type Config, type Env } from "../../kernel/env";
 import { CodeSearchError } from "../../kernel/errors";
 
 /** Permission scopes. `search` reads, `index` adds and refreshes repos, `admin` manages tokens. */
-export type Scope = "search" | "index" | "admin";
+export const scopeSchema = z.enum(["search", "index", "admin"]);
+export type Scope = z.infer<typeof scopeSchema>;
 
 /** The authenticated caller. `repos` is an allowlist of repo ids, or "*" for every repo. */
 export interface Caller {

@@ -220,14 +220,15 @@ export const listFilesInput = z.object({
 export type ListFilesInput = z.infer<typeof listFilesInput>;
 
 /** Output of `listFiles`. */
-export interface ListFilesOutput {
-  repo: string;
-  commit: string;
-  files: { path: string; language: string; lines: number }[];
-  total_count: number;
-  has_more: boolean;
-  next_offset: number | null;
-}
+export const listFilesOutput = z.object({
+  repo: z.string(),
+  commit: z.string(),
+  files: z.array(z.object({ path: z.string(), language: z.string(), lines: z.number().int() })),
+  total_count: z.number().int(),
+  has_more: z.boolean(),
+  next_offset: z.number().int().nullable(),
+});
+export type ListFilesOutput = z.infer<typeof listFilesOutput>;
 
 /**
  * Paths of the active snapshot, sorted, paginated (default and maximum LIST_FILES_MAX per page),

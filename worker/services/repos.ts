@@ -12,9 +12,9 @@
  * `status` mirrors the coordinator's; no snapshot is visible until a job completes.
  */
 import { z } from "zod";
-import type { JobState, PendingRefresh, Waiting } from "../../durable-objects/job-state";
+import type { JobState } from "../../durable-objects/job-state";
 import type { JobView } from "../../durable-objects/repo-coordinator";
-import type { StaleInfo } from "../search/types";
+import { JOB_STATUSES } from "../../kernel/coordinator";
 import type { RepoSettings } from "../../durable-objects/ledger";
 import { MAX_STRIP_COMPONENTS } from "../../indexer/source/archive-paths";
 import { checkRemote, parseGitUrl } from "../../indexer/source/git";
@@ -39,9 +39,11 @@ export const registerRepoInput = z.object({
   username: z.string().min(1).max(255).optional().describe('User name sent with the token over HTTP basic auth; default "x-access-token" (GitHub, GitLab, Bitbucket Cloud accept any). Also taken from a URL of the form https://alice:token@host/repo.git.'),
   authScheme: z.enum(["basic", "bearer"]).optional().describe('"basic" (default) or "bearer" for hosts that only take `Authorization: Bearer <token>`.'),
 });
+type RegisterRepoInput = z.infer<typeof registerRepoInput>;
 
 /** Input naming one repo. */
 export const repoIdInput = z.object({ repo: z.string().min(1).max(64).describe('Repo id, e.g. "hono".') });
+export type RepoIdInput = z.infer<typeof repoIdInput>;
 
 /** Input of `refreshRepo`: optionally switch to another ref (and give a token for it). */
 export const refreshRepoInput = repoIdInput.extend({
@@ -50,52 +52,57 @@ export const refreshRepoInput = repoIdInput.extend({
   username: registerRepoInput.shape.username,
   authScheme: registerRepoInput.shape.authScheme,
 });
+type RefreshRepoInput = z.infer<typeof refreshRepoInput>;
 
-/** Status of a repo, as `GET /api/repos/{id}` returns it. Times in ms since epoch. */
-export interface RepoStatus {
-  id: string;
-  name: string;
-  sourceKind: "git" | "archive";
-  url: string | null;
-  ref: string | null;
-  status: JobState["status"];
-  /** Counters of the current or last job (an unchanged re-index reports 0 chunks); see `index` for totals. */
-  progress: { filesTotal: number; filesQueued: number; filesDone: number; chunks: number };
-  /** Skipped files of the current or last job, by reason (indexer/filter/skip-reason.ts). */
-  skipped: Record<string, number>;
-  /** What search serves now: files and chunks of the active snapshot; null until the first job completes. */
-  index: { files: number; chunks: number } | null;
-  /** The snapshot search serves; null until the first job completes. */
-  snapshot: { commit: string; indexedAt: number } | null;
-  embedding: { model: string; dimensions: number } | null;
-  lastError: string | null;
-  /**
-   * A refresh or push that arrived while the job ran: one follow-up job starts when it ends.
-   * `commit` is the pushed commit (webhooks), null for "the ref's tip".
-   */
-  pending: PendingRefresh | null;
-  /**
-   * Set when the snapshot being served may be out of date: the last refresh failed, or the
-   * scheduled check found the upstream gone or the token revoked. Times in ms.
-   */
-  stale: StaleInfo | null;
-  /** Set while a running job is stuck (a fetch lost in a restart, batches not acknowledged): why, and when it is retried. */
-  waiting: Waiting | null;
-  job: {
-    id: string;
-    source: JobState["source"];
-    ref: string | null;
-    commit: string | null;
-    status: JobState["status"];
-    unchanged: number;
-    batches: JobState["batches"];
-    requestedAt: number;
-    startedAt: number | null;
-    finishedAt: number | null;
-  } | null;
-  createdAt: number;
-  updatedAt: number;
-}
+/** A repo's status, as `GET /api/repos/{id}` returns it. Times in ms since epoch. */
+export const repoStatusSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    sourceKind: z.enum(["git", "archive"]),
+    url: z.string().nullable(),
+    ref: z.string().nullable(),
+    status: z.enum(JOB_STATUSES),
+    progress: z
+      .object({ filesTotal: z.number().int(), filesQueued: z.number().int(), filesDone: z.number().int(), chunks: z.number().int() })
+      .describe("Counters of the current or last job (an unchanged re-index reports 0 chunks); see `index` for totals."),
+    skipped: z.record(z.string(), z.number().int()).describe("Skipped files of the current or last job, by reason (indexer/filter/skip-reason.ts)."),
+    index: z.object({ files: z.number().int(), chunks: z.number().int() }).nullable().describe("What search serves now: files and chunks of the active snapshot; null until the first job completes."),
+    snapshot: z.object({ commit: z.string(), indexedAt: z.number().int() }).nullable().describe("The snapshot search serves; null until the first job completes."),
+    embedding: z.object({ model: z.string(), dimensions: z.number().int() }).nullable(),
+    lastError: z.string().nullable(),
+    pending: z
+      .object({ commit: z.string().nullable(), requestedAt: z.number().int() })
+      .nullable()
+      .describe('A refresh or push that arrived while the job ran: one follow-up job starts when it ends. `commit` is the pushed commit (webhooks), null for "the ref\'s tip".'),
+    stale: z
+      .object({ reason: z.string(), since: z.number().int(), snapshotAge: z.number().int() })
+      .nullable()
+      .describe("Set when the snapshot being served may be out of date: the last refresh failed, or the scheduled check found the upstream gone or the token revoked. Times in ms."),
+    waiting: z
+      .object({ reason: z.string(), retryAt: z.number().int() })
+      .nullable()
+      .describe("Set while a running job is stuck (a fetch lost in a restart, batches not acknowledged): why, and when it is retried."),
+    job: z
+      .object({
+        id: z.string(),
+        source: z.enum(["git", "archive"]),
+        ref: z.string().nullable(),
+        commit: z.string().nullable(),
+        status: z.enum(JOB_STATUSES),
+        unchanged: z.number().int(),
+        batches: z.object({ total: z.number().int(), done: z.number().int(), failed: z.number().int() }),
+        requestedAt: z.number().int(),
+        startedAt: z.number().int().nullable(),
+        finishedAt: z.number().int().nullable(),
+      })
+      .nullable()
+      .describe("The coordinator's current or last job; done when its status is ready or failed."),
+    createdAt: z.number().int(),
+    updatedAt: z.number().int(),
+  })
+  .meta({ id: "RepoStatus" });
+export type RepoStatus = z.infer<typeof repoStatusSchema>;
 
 interface RepoRow {
   id: string;
@@ -123,13 +130,6 @@ export function repoIdFromUrl(url: string): string {
 /** Lowercases and replaces characters outside `[a-z0-9._-]`; "" when nothing usable is left. */
 export function slugRepoId(s: string): string {
   return s.toLowerCase().replace(/[^a-z0-9._-]+/g, "-").replace(/^[^a-z0-9]+/, "").slice(0, 64).replace(/[-.]+$/, "");
-}
-
-function parseInput<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
-  const r = schema.safeParse(value);
-  if (r.success) return r.data;
-  const issue = r.error.issues[0];
-  throw new CodeSearchError("invalid_input", `${String(issue?.path[0] ?? "input")}: ${issue?.message}`);
 }
 
 function coordinator(ctx: ServiceContext, repo: string) {
@@ -212,9 +212,8 @@ function statusOf(row: RepoRow, job: JobView | JobState | null, index: { files: 
  * `forbidden`, `repo_exists`, and from the remote check `source_unreachable`,
  * `not_a_repository`, `ref_not_found`. Returns the repo's status (status `queued`).
  */
-export async function registerRepo(ctx: ServiceContext, raw: unknown): Promise<RepoStatus> {
+export async function registerRepo(ctx: ServiceContext, input: RegisterRepoInput): Promise<RepoStatus> {
   requireScope(ctx.caller, "index");
-  const input = parseInput(registerRepoInput, raw);
   const { url, token: urlToken, username: urlUsername } = parseGitUrl(input.url);
   // An explicit name is the id as given (the rule of the archive route and the CLI); only an id
   // derived from the URL is normalised, since a URL's last segment is often "My_Repo.git".
@@ -271,9 +270,8 @@ export async function listRepos(ctx: ServiceContext): Promise<{ repos: RepoStatu
 }
 
 /** Full status of one repo, with the coordinator's live progress. Throws `repo_not_found`. */
-export async function getRepoStatus(ctx: ServiceContext, raw: unknown): Promise<RepoStatus> {
+export async function getRepoStatus(ctx: ServiceContext, { repo }: RepoIdInput): Promise<RepoStatus> {
   requireScope(ctx.caller, "search");
-  const { repo } = parseInput(repoIdInput, raw);
   await getRow(ctx, repo); // visibility and existence first
   // The job before the row: a job seen `ready` has flipped the row already, never the reverse.
   const job = await coordinator(ctx, repo).status();
@@ -289,9 +287,8 @@ export async function getRepoStatus(ctx: ServiceContext, raw: unknown): Promise<
  * again instead), and the remote check's errors (`source_unreachable` says whether the token
  * was rejected or missing).
  */
-export async function refreshRepo(ctx: ServiceContext, raw: unknown): Promise<RepoStatus> {
+export async function refreshRepo(ctx: ServiceContext, input: RefreshRepoInput): Promise<RepoStatus> {
   requireScope(ctx.caller, "index");
-  const input = parseInput(refreshRepoInput, raw);
   const row = await getRow(ctx, input.repo);
   if (row.source_kind !== "git" || !row.url) {
     throw new CodeSearchError("invalid_input", `Repo "${row.id}" was uploaded as an archive; upload a new archive to POST /api/repos/${row.id}/archive instead.`);
@@ -319,10 +316,9 @@ export async function refreshRepo(ctx: ServiceContext, raw: unknown): Promise<Re
 }
 
 /** Deletes a repo: its coordinator's storage, every D1 row and its vectors. Needs `admin`. Throws `repo_not_found`. */
-export async function deleteRepo(ctx: ServiceContext, raw: unknown): Promise<{ deleted: string }> {
+export async function deleteRepo(ctx: ServiceContext, { repo }: RepoIdInput): Promise<{ deleted: string }> {
   // Destroys an index others may rely on: more than the `index` scope that adds and refreshes.
   requireScope(ctx.caller, "admin");
-  const { repo } = parseInput(repoIdInput, raw);
   await getRow(ctx, repo);
   await coordinator(ctx, repo).destroy();
   await deleteRepoData(ctx.env.DB, createVectorStore(ctx.env, ctx.config), repo);
@@ -336,6 +332,7 @@ export const uploadArchiveInput = repoIdInput.extend({
     .optional()
     .describe(`"auto" (default: strip only a recognisable wrapper folder), or 0-${MAX_STRIP_COMPONENTS} leading folders to strip from every path.`),
 });
+export type UploadArchiveInput = z.infer<typeof uploadArchiveInput>;
 
 /**
  * Indexes an uploaded archive (tar.gz, tar or zip) as repo `repo`, creating it (source kind
@@ -344,9 +341,8 @@ export const uploadArchiveInput = repoIdInput.extend({
  * is being read). The coordinator checks the whole archive before it creates the repo row or
  * replaces a job, so a rejected upload leaves nothing behind and an existing index untouched.
  */
-export async function uploadArchive(ctx: ServiceContext, raw: unknown, body: ReadableStream<Uint8Array> | null, declaredBytes?: number): Promise<RepoStatus> {
+export async function uploadArchive(ctx: ServiceContext, { repo, strip }: UploadArchiveInput, body: ReadableStream<Uint8Array> | null, declaredBytes?: number): Promise<RepoStatus> {
   requireScope(ctx.caller, "index");
-  const { repo, strip } = parseInput(uploadArchiveInput, raw);
   if (!REPO_ID_RE.test(repo)) throw new CodeSearchError("invalid_input", `repo: "${repo}" is not a valid repo id: ${REPO_ID_RULE}.`);
   if (!canSee(ctx.caller, repo)) throw new CodeSearchError("forbidden", `Your token is limited to other repos than "${repo}".`);
   if (!body) throw new CodeSearchError("archive_invalid", "The request has no body; send the tar.gz or zip bytes as the body.");

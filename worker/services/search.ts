@@ -26,9 +26,12 @@ export const SEARCH_MAX_K = 50;
 /** Most repos named in one search. */
 export const SEARCH_MAX_REPOS = 50;
 
+/** The message for a missing or blank `q`, the one mistake every new client makes. */
+const Q_REQUIRED = 'q (the query text) is required, e.g. {"q": "where are tokens refreshed"}; query is accepted as an alias.';
+
 /** Input of `search` (REST query/body and MCP tool arguments). */
 export const searchInput = z.object({
-  q: z.string().trim().min(1).max(SEARCH_MAX_QUERY_CHARS).describe(
+  q: z.string({ error: Q_REQUIRED }).trim().min(1, { error: Q_REQUIRED }).max(SEARCH_MAX_QUERY_CHARS).describe(
       "What to find: a question, identifiers, an error message or a whole bug report. Paste stack traces whole (the file where one ends ranks higher) and write command-line options as --name (the file declaring one ranks higher).",
     ),
   repo: repoIdSchema.optional().describe("Search only this repo."),
@@ -53,14 +56,17 @@ export const searchInput = z.object({
   explain: z.boolean().optional().describe("Explain each result's rank: its rank in each channel, the fused score and each ranking stage's factor (docs/ranking.md)."),
   channels: z.array(z.enum(["bm25", "vector", "symbol", "path"])).min(1).max(4).optional().describe("Run exactly these channels (overrides mode; for evaluations)."),
 });
+/** What callers pass (defaults not yet applied). */
 export type SearchInput = z.input<typeof searchInput>;
+/** What `search` takes: `searchInput` parsed, defaults applied. */
+export type SearchParams = z.output<typeof searchInput>;
 
 /**
  * Repo ids to search. One named repo is returned unchecked: `search` reads its row anyway and
  * checks it there (one D1 round trip instead of two); lists are checked against what the caller
  * may see.
  */
-async function targets(ctx: ServiceContext, input: z.output<typeof searchInput>): Promise<{ ids: string[]; notReady: string[]; unchecked?: true }> {
+async function targets(ctx: ServiceContext, input: SearchParams): Promise<{ ids: string[]; notReady: string[]; unchecked?: true }> {
   const named = input.repos ? [...new Set([...(input.repo ? [input.repo] : []), ...input.repos])] : input.repo ? [input.repo] : null;
   if (named?.length === 1) return { ids: named, notReady: [], unchecked: true };
   const visible = await visibleRepoIds(ctx);
@@ -104,16 +110,10 @@ function rememberTargets(key: string, found: RepoTarget[]): void {
 }
 
 /**
- * REST accepts `query` (the MCP name) as an alias of `q`. Returns the input with `q` set.
- * @throws CodeSearchError("invalid_input") when both are given and differ.
+ * Searches; see `searchInput` for the fields (validated by the caller's boundary: the REST
+ * route or the MCP SDK) and worker/search/types.ts for the response. Throws `invalid_input`
+ * when `repo` and `repos` are both given (which one was meant is unclear).
  */
-function withQueryAlias(raw: SearchInput & { query?: unknown }): SearchInput {
-  if (raw.query === undefined) return raw;
-  const { query, ...rest } = raw;
-  if (rest.q !== undefined && rest.q !== "" && rest.q !== query) throw new CodeSearchError("invalid_input", "q: pass the query text as q or as query, not both.");
-  return { ...rest, q: query as string };
-}
-
 /** `path_prefix` as the searcher's filters: a normalized prefix or a glob (worker/search/path-filter.ts). */
 function pathFilters(raw: string | undefined): { pathPrefix?: string; pathGlob?: string } {
   const f = raw === undefined ? null : normalizePathFilter(raw);
@@ -121,24 +121,8 @@ function pathFilters(raw: string | undefined): { pathPrefix?: string; pathGlob?:
   return f.kind === "prefix" ? { pathPrefix: f.prefix } : { pathGlob: f.glob };
 }
 
-/**
- * Searches; see `searchInput` for the fields and worker/search/types.ts for the response.
- * `query` is accepted as an alias of `q`. Throws `invalid_input` when `repo` and `repos` are
- * both given (which one was meant is unclear).
- */
-export async function search(ctx: ServiceContext, raw: SearchInput): Promise<SearchResponse> {
+export async function search(ctx: ServiceContext, input: SearchParams): Promise<SearchResponse> {
   requireScope(ctx.caller, "search");
-  const parsed = searchInput.safeParse(withQueryAlias(raw));
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const field = issue?.path.join(".") || "input";
-    const q = (raw as { q?: unknown; query?: unknown }).q ?? (raw as { query?: unknown }).query;
-    if (field === "q" && (q === undefined || (typeof q === "string" && !q.trim()))) {
-      throw new CodeSearchError("invalid_input", 'q (the query text) is required, e.g. {"q": "where are tokens refreshed"}; query is accepted as an alias.');
-    }
-    throw new CodeSearchError("invalid_input", `${field}: ${issue?.message ?? "invalid"}`);
-  }
-  const input = parsed.data;
   if (input.repo !== undefined && input.repos !== undefined) {
     throw new CodeSearchError("invalid_input", `repo, repos: pass repo (one repo) or repos (a list), not both; e.g. repos: ${JSON.stringify([...new Set([input.repo, ...input.repos])])}.`);
   }

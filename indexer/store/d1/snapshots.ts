@@ -11,6 +11,7 @@
  *   and vectors) no snapshot references;
  * - `deleteRepoData`: removes a repo entirely.
  */
+import type { JobStatus } from "../../../kernel/coordinator";
 import type { RepoPackage, VectorStore } from "../contract";
 import { deleteFileStatements } from "./write-files";
 
@@ -21,8 +22,6 @@ const GC_FILES_PER_BATCH = 50;
 /** Ids per `IN (...)` list (D1: 100 bound parameters per statement). */
 const IDS_PER_QUERY = 90;
 
-/** Repo status values stored in `repos.status`. */
-export type RepoStatus = "queued" | "fetching" | "indexing" | "ready" | "failed";
 
 /** File ids of every file version of `repo` present in D1 (in any snapshot, or orphaned by a failed job). */
 export async function listKnownFileIds(db: D1Database, repo: string): Promise<Set<string>> {
@@ -37,7 +36,7 @@ export async function getRepoEmbedding(db: D1Database, repo: string): Promise<{ 
 }
 
 /** Mirrors the coordinator's job status into `repos.status`. */
-export async function setRepoStatus(db: D1Database, repo: string, status: RepoStatus, now: number): Promise<void> {
+export async function setRepoStatus(db: D1Database, repo: string, status: JobStatus, now: number): Promise<void> {
   await db.prepare("UPDATE repos SET status = ?, updated_at = ? WHERE id = ?").bind(status, now, repo).run();
 }
 

@@ -10,27 +10,42 @@
  * event `{error: {code, message}}`). Input, provider and budget errors are answered before the
  * stream opens, as JSON with their HTTP status.
  */
-import { Hono } from "hono";
+import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import { streamSSE } from "hono/streaming";
+import { z } from "zod";
 import { CodeSearchError } from "../../../kernel/errors";
 import { serviceContext } from "../../services/context";
 import { startAsk, type AskDeps } from "../../services/ask";
-import type { AskInput } from "../../services/ask-schema";
-import type { ApiEnv } from "../app";
+import { askInput, askOutput } from "../../services/ask-schema";
+import type { ApiEnv } from "../env";
+import { errorDoc } from "../openapi/document";
+import { jsonBody } from "../validation";
+
+const askRoute = createRoute({
+  method: "post",
+  path: "/",
+  tags: ["ask"],
+  summary: "Answer a question from the index with a language model; every citation verified (spends model tokens)",
+  middleware: [jsonBody('{"question": "...", "repo": "..."}')] as const,
+  request: { body: { content: { "application/json": { schema: askInput } }, required: true } },
+  responses: {
+    200: {
+      description: "The answer (status answered | refused | ungrounded), or with stream: true Server-Sent Events: delta, reset, then one final (AskOutput) or error event",
+      content: { "application/json": { schema: askOutput }, "text/event-stream": { schema: z.string() } },
+    },
+    404: errorDoc("No such repo, or not one you can see", "repo_not_found"),
+    429: errorDoc("The daily token budget is spent; see Retry-After", "budget_exhausted", "rate_limited"),
+    502: errorDoc("The model API failed", "generation_failed"),
+    503: errorDoc("No generation provider is configured; the message says how to set one", "generation_unavailable"),
+  },
+});
 
 /** The /api/ask route. `deps` is a test seam (a scripted provider). */
-export function askRoutes(deps: AskDeps = {}): Hono<ApiEnv> {
-  const app = new Hono<ApiEnv>();
-  app.post("/", async (c) => {
-    let body: unknown;
-    try {
-      body = await c.req.json();
-    } catch {
-      throw new CodeSearchError("invalid_input", 'body: expected a JSON object such as {"question": "...", "repo": "..."}');
-    }
-    if (!body || typeof body !== "object" || Array.isArray(body)) throw new CodeSearchError("invalid_input", 'body: expected a JSON object such as {"question": "...", "repo": "..."}');
-    const prepared = await startAsk(serviceContext(c.env, c.var.caller), body as AskInput, deps);
-    if (!prepared.stream) return c.json(await prepared.run());
+export function askRoutes(deps: AskDeps = {}): OpenAPIHono<ApiEnv> {
+  const app = new OpenAPIHono<ApiEnv>();
+  app.openapi(askRoute, async (c) => {
+    const prepared = await startAsk(serviceContext(c.env, c.var.caller), c.req.valid("json"), deps);
+    if (!prepared.stream) return c.json(await prepared.run(), 200);
     return streamSSE(c, async (stream) => {
       try {
         const out = await prepared.run({

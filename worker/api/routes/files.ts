@@ -9,79 +9,103 @@
  * Thin adapters over worker/services/files*.ts, validated with the same zod schemas as the MCP
  * tools. `{path}` is the rest of the URL path, percent-decoded, exactly as indexed.
  */
-import { Hono } from "hono";
-import type { z } from "zod";
+import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
+import { z } from "zod";
 import { CodeSearchError } from "../../../kernel/errors";
+import { parseOrThrow } from "../../../kernel/validation";
 import { serviceContext } from "../../services/context";
-import { listFiles, listFilesInput, readFile, readFileInput } from "../../services/files";
-import { codeContextInput, getCodeContext } from "../../services/files-context";
-import { fileOutlineInput, getFileOutline } from "../../services/files-outline";
-import type { ApiEnv } from "../app";
+import { listFiles, listFilesInput, listFilesOutput, readFile, readFileInput, readFileOutput, repoPathSchema } from "../../services/files";
+import { codeContextInput, codeContextOutput, getCodeContext } from "../../services/files-context";
+import { fileOutlineInput, fileOutlineOutput, getFileOutline } from "../../services/files-outline";
+import type { ApiEnv } from "../env";
+import { errorDoc } from "../openapi/document";
+import { jsonResponse, repoFileParams, repoIdParams, withRestPath } from "../openapi/route-kit";
+import { queryNumber, queryOptional } from "../validation";
 
-/**
- * Validates `value` with `schema`; throws `invalid_input` naming the first failing field, e.g.
- * `start: Too small: expected number to be >=1`. `names` maps schema keys to the wire names.
- */
-export function parseInput<S extends z.ZodType>(schema: S, value: unknown, names: Record<string, string> = {}): z.infer<S> {
-  const r = schema.safeParse(value);
-  if (r.success) return r.data;
-  const issue = r.error.issues[0];
-  const key = String(issue.path[0] ?? "input");
-  throw new CodeSearchError("invalid_input", `${names[key] ?? key}: ${issue.message}`);
-}
-
-/** A query parameter as a number (NaN fails validation with the parameter's name), or undefined. */
-export function numParam(v: string | undefined): number | undefined {
-  return v === undefined || v === "" ? undefined : Number(v);
-}
-
-/** The file path after `/{marker}/` in the request path, percent-decoded per segment. */
+/** The file path after `/{marker}/` in the request path, percent-decoded per segment, checked like the MCP argument. */
 function pathAfter(url: string, marker: string): string {
   const pathname = new URL(url).pathname;
   const at = pathname.indexOf(`/${marker}/`);
   const raw = at < 0 ? "" : pathname.slice(at + marker.length + 2);
+  let path: string;
   try {
-    return raw.split("/").map(decodeURIComponent).join("/");
+    path = raw.split("/").map(decodeURIComponent).join("/");
   } catch {
     throw new CodeSearchError("invalid_input", "path: malformed percent-encoding");
   }
+  return parseOrThrow(repoPathSchema, path, {}, "path");
 }
 
+const fileErrors = { 404: errorDoc("Unknown repo or file, or no completed index yet", "repo_not_found", "file_not_found", "index_not_ready") };
+
+const readFileRoute = createRoute({
+  method: "get",
+  path: "/{id}/files/{path}",
+  tags: ["files"],
+  summary: "Read numbered lines of an indexed file",
+  request: { params: repoIdParams, query: z.object({ start: queryNumber(readFileInput.shape.start_line), end: queryNumber(readFileInput.shape.end_line) }) },
+  responses: { 200: jsonResponse(readFileOutput, "The lines, with `next` naming the rest"), ...fileErrors },
+});
+
+const outlineRoute = createRoute({
+  method: "get",
+  path: "/{id}/outline/{path}",
+  tags: ["files"],
+  summary: "Imports and symbols of an indexed file",
+  request: { params: repoIdParams, query: z.object({ offset: queryNumber(fileOutlineInput.shape.offset) }) },
+  responses: { 200: jsonResponse(fileOutlineOutput, "The outline"), ...fileErrors },
+});
+
+const contextRoute = createRoute({
+  method: "get",
+  path: "/{id}/context",
+  tags: ["files"],
+  summary: "A chunk with neighbouring lines, by chunk id or by path and line",
+  request: {
+    params: repoIdParams,
+    query: z.object({
+      chunk_id: codeContextInput.shape.chunk_id,
+      path: codeContextInput.shape.path,
+      line: queryNumber(codeContextInput.shape.line),
+      before: queryNumber(codeContextInput.shape.before),
+      after: queryNumber(codeContextInput.shape.after),
+    }),
+  },
+  responses: { 200: jsonResponse(codeContextOutput, "The chunk and its neighbourhood"), ...fileErrors },
+});
+
+const treeRoute = createRoute({
+  method: "get",
+  path: "/{id}/tree",
+  tags: ["files"],
+  summary: "Indexed paths of the current snapshot",
+  request: {
+    params: repoIdParams,
+    query: z.object({ path_prefix: listFilesInput.shape.path_prefix, glob: queryOptional(listFilesInput.shape.glob), limit: queryNumber(listFilesInput.shape.limit), offset: queryNumber(listFilesInput.shape.offset) }),
+  },
+  responses: { 200: jsonResponse(listFilesOutput, "One page of paths"), 404: errorDoc("Unknown repo, or no completed index yet", "repo_not_found", "index_not_ready") },
+});
+
 /** The file routes, mounted at /api/repos by worker/api/app.ts after the auth middleware. */
-export function fileRoutes(): Hono<ApiEnv> {
-  const app = new Hono<ApiEnv>();
-  app.get("/:id/files/*", async (c) => {
-    const input = parseInput(
-      readFileInput,
-      { repo: c.req.param("id"), path: pathAfter(c.req.url, "files"), start_line: numParam(c.req.query("start")), end_line: numParam(c.req.query("end")) },
-      { start_line: "start", end_line: "end" },
-    );
-    return c.json(await readFile(serviceContext(c.env, c.var.caller), input, "rest"));
+export function fileRoutes(): OpenAPIHono<ApiEnv> {
+  const app = new OpenAPIHono<ApiEnv>();
+  app.openapi(withRestPath(app, readFileRoute, repoFileParams), async (c) => {
+    const { start, end } = c.req.valid("query");
+    const input = { repo: c.req.valid("param").id, path: pathAfter(c.req.url, "files"), start_line: start, end_line: end };
+    return c.json(await readFile(serviceContext(c.env, c.var.caller), input, "rest"), 200);
   });
-  app.get("/:id/outline/*", async (c) => {
-    const input = parseInput(fileOutlineInput, { repo: c.req.param("id"), path: pathAfter(c.req.url, "outline"), offset: numParam(c.req.query("offset")) });
-    return c.json(await getFileOutline(serviceContext(c.env, c.var.caller), input, "rest"));
+  app.openapi(withRestPath(app, outlineRoute, repoFileParams), async (c) => {
+    const input = { repo: c.req.valid("param").id, path: pathAfter(c.req.url, "outline"), offset: c.req.valid("query").offset };
+    return c.json(await getFileOutline(serviceContext(c.env, c.var.caller), input, "rest"), 200);
   });
-  app.get("/:id/context", async (c) => {
-    const q = c.req.query();
-    const byChunk = q.chunk_id !== undefined;
-    const input = parseInput(codeContextInput, {
-      chunk_id: q.chunk_id,
-      repo: byChunk ? undefined : c.req.param("id"),
-      path: q.path,
-      line: numParam(q.line),
-      before: numParam(q.before),
-      after: numParam(q.after),
-    });
-    const out = await getCodeContext(serviceContext(c.env, c.var.caller), input);
+  app.openapi(contextRoute, async (c) => {
+    const q = c.req.valid("query");
+    const id = c.req.valid("param").id;
+    const out = await getCodeContext(serviceContext(c.env, c.var.caller), { ...q, repo: q.chunk_id !== undefined ? undefined : id });
     // The chunk id names its own repo; refuse a mismatch rather than answer for another repo.
-    if (out.repo !== c.req.param("id")) throw new CodeSearchError("invalid_input", `chunk_id belongs to repo "${out.repo}", not "${c.req.param("id")}".`);
-    return c.json(out);
+    if (out.repo !== id) throw new CodeSearchError("invalid_input", `chunk_id belongs to repo "${out.repo}", not "${id}".`);
+    return c.json(out, 200);
   });
-  app.get("/:id/tree", async (c) => {
-    const q = c.req.query();
-    const input = parseInput(listFilesInput, { repo: c.req.param("id"), path_prefix: q.path_prefix, glob: q.glob || undefined, limit: numParam(q.limit), offset: numParam(q.offset) });
-    return c.json(await listFiles(serviceContext(c.env, c.var.caller), input));
-  });
+  app.openapi(treeRoute, async (c) => c.json(await listFiles(serviceContext(c.env, c.var.caller), { ...c.req.valid("query"), repo: c.req.valid("param").id }), 200));
   return app;
 }

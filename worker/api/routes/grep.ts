@@ -5,54 +5,56 @@
  *   POST /api/grep  {pattern, regex?, case_sensitive?, whole_word?, repo? | repos?, path?, language?, include_tests?, limit?, offset?, cursor?}
  *
  * Both answer `grepOutput` (worker/services/grep.ts). POST takes a JSON body, for patterns that
- * are awkward in a URL. A thin adapter over `grep`.
+ * are awkward in a URL. A thin adapter over `grep`, validated with its `grepInput`.
  */
-import { Hono } from "hono";
-import { CodeSearchError } from "../../../kernel/errors";
+import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
+import { z } from "zod";
 import { serviceContext } from "../../services/context";
-import { grep, type GrepInput } from "../../services/grep";
-import type { ApiEnv } from "../app";
+import { grep, grepInput, grepOutput } from "../../services/grep";
+import type { ApiEnv } from "../env";
+import { errorDoc } from "../openapi/document";
+import { jsonResponse } from "../openapi/route-kit";
+import { jsonBody, queryBoolean, queryList, queryNumber, queryOptional } from "../validation";
 
-const list = (v: string | undefined) => (v === undefined ? undefined : v.split(",").map((s) => s.trim()).filter(Boolean));
-const num = (v: string | undefined) => (v === undefined || v === "" ? undefined : Number(v));
-function bool(name: string, v: string | undefined): boolean | undefined {
-  if (v === undefined || v === "") return undefined;
-  if (["true", "1", "yes"].includes(v)) return true;
-  if (["false", "0", "no"].includes(v)) return false;
-  throw new CodeSearchError("invalid_input", `${name}: expected true or false, got "${v}"`);
-}
+const g = grepInput.shape;
+/** Query of GET /api/grep: `grepInput`'s fields as strings (lists comma-separated). */
+const grepQuery = z.object({
+  pattern: g.pattern,
+  regex: queryBoolean(g.regex),
+  case_sensitive: queryBoolean(g.case_sensitive),
+  whole_word: queryBoolean(g.whole_word),
+  repo: queryOptional(g.repo),
+  repos: queryList(g.repos),
+  path: queryOptional(g.path),
+  language: queryOptional(g.language),
+  include_tests: queryBoolean(g.include_tests),
+  limit: queryNumber(g.limit),
+  offset: queryNumber(g.offset),
+  cursor: queryOptional(g.cursor),
+});
 
-/** GET query parameters in the shape `grepInput` validates (numbers and booleans parsed; the schema names what is wrong). */
-export function grepQueryToInput(q: Record<string, string>): GrepInput {
-  return {
-    pattern: q.pattern ?? "",
-    regex: bool("regex", q.regex),
-    case_sensitive: bool("case_sensitive", q.case_sensitive),
-    whole_word: bool("whole_word", q.whole_word),
-    repo: q.repo || undefined,
-    repos: list(q.repos),
-    path: q.path || undefined,
-    language: q.language || undefined,
-    include_tests: bool("include_tests", q.include_tests),
-    limit: num(q.limit),
-    offset: num(q.offset),
-    cursor: q.cursor || undefined,
-  };
-}
+const responses = {
+  200: jsonResponse(grepOutput, "Matching lines, with paging"),
+  404: errorDoc("A named repo is unknown or not visible", "repo_not_found"),
+  409: errorDoc("No grepped repo has a completed index yet", "index_not_ready"),
+};
+
+const getGrep = createRoute({ method: "get", path: "/", tags: ["search"], summary: "Exact-match search (literal or RE2 regex), query string", request: { query: grepQuery }, responses });
+
+const postGrep = createRoute({
+  method: "post",
+  path: "/",
+  tags: ["search"],
+  summary: "Exact-match search (literal or RE2 regex), JSON body",
+  middleware: [jsonBody('{"pattern": "parseSigned("}')] as const,
+  request: { body: { content: { "application/json": { schema: grepInput } }, required: true } },
+  responses,
+});
 
 /** The /api/grep routes. Mounted by worker/api/app.ts after the auth middleware. */
-export function grepRoutes(): Hono<ApiEnv> {
-  const app = new Hono<ApiEnv>();
-  app.get("/", async (c) => c.json(await grep(serviceContext(c.env, c.var.caller), grepQueryToInput(c.req.query()))));
-  app.post("/", async (c) => {
-    let body: unknown;
-    try {
-      body = await c.req.json();
-    } catch {
-      throw new CodeSearchError("invalid_input", 'body: expected a JSON object such as {"pattern": "parseSigned("}');
-    }
-    if (!body || typeof body !== "object" || Array.isArray(body)) throw new CodeSearchError("invalid_input", 'body: expected a JSON object such as {"pattern": "parseSigned("}');
-    return c.json(await grep(serviceContext(c.env, c.var.caller), body as GrepInput));
-  });
+export function grepRoutes(): OpenAPIHono<ApiEnv> {
+  const app = new OpenAPIHono<ApiEnv>();
+  app.openapi(getGrep, async (c) => c.json(await grep(serviceContext(c.env, c.var.caller), c.req.valid("query")), 200));
+  app.openapi(postGrep, async (c) => c.json(await grep(serviceContext(c.env, c.var.caller), c.req.valid("json")), 200));
   return app;
 }

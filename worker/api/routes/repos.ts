@@ -15,46 +15,142 @@
  * Thin adapters over worker/services/repos.ts. Status is polled: a job is done when `status`
  * is `ready` or `failed`.
  */
-import { Hono } from "hono";
-import { CodeSearchError } from "../../../kernel/errors";
+import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
+import { z } from "zod";
+import { parseOrThrow } from "../../../kernel/validation";
 import { serviceContext } from "../../services/context";
-import { deleteRepo, getRepoStatus, listRepos, refreshRepo, registerRepo, uploadArchive, type RepoStatus } from "../../services/repos";
-import { getRepoSchedule, setRepoSchedule } from "../../services/schedule";
-import type { ApiEnv } from "../app";
-
-/** Reads an optional JSON object body; an empty body is `{}`. */
-async function jsonObject(req: Request): Promise<Record<string, unknown>> {
-  const text = await req.text();
-  if (!text.trim()) return {};
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    throw new CodeSearchError("invalid_input", 'body: expected a JSON object such as {"url": "https://github.com/owner/repo.git"}');
-  }
-  if (!body || typeof body !== "object" || Array.isArray(body)) throw new CodeSearchError("invalid_input", "body: expected a JSON object");
-  return body as Record<string, unknown>;
-}
+import {
+  deleteRepo,
+  getRepoStatus,
+  listRepos,
+  refreshRepo,
+  refreshRepoInput,
+  registerRepo,
+  registerRepoInput,
+  repoStatusSchema,
+  uploadArchive,
+  uploadArchiveInput,
+  type RepoStatus,
+} from "../../services/repos";
+import { getRepoSchedule, repoScheduleInput, repoScheduleSchema, setRepoSchedule } from "../../services/schedule";
+import type { ApiEnv } from "../env";
+import { errorDoc } from "../openapi/document";
+import { jsonResponse, repoIdParams } from "../openapi/route-kit";
+import { jsonBody, queryOptional } from "../validation";
 
 const accepted = (status: RepoStatus) => ({ repo: status, job: status.job });
+const acceptedSchema = z.object({ repo: repoStatusSchema, job: repoStatusSchema.shape.job });
+const unknownRepo = errorDoc("No such repo, or not one you can see", "repo_not_found");
+const sourceErrors = {
+  400: errorDoc("Invalid input, or the source is not a usable git repository", "invalid_input", "not_a_repository", "ref_not_found"),
+  422: errorDoc("The git remote could not be reached", "source_unreachable"),
+};
+
+const registerRoute = createRoute({
+  method: "post",
+  path: "/",
+  tags: ["repos"],
+  summary: "Register a git repository and start indexing it",
+  middleware: [jsonBody('{"url": "https://github.com/owner/repo.git"}')] as const,
+  request: { body: { content: { "application/json": { schema: registerRepoInput } }, required: true } },
+  responses: { 202: jsonResponse(acceptedSchema, "Registered; poll GET /api/repos/{id} until ready or failed"), 409: errorDoc("The repo id is taken", "repo_exists"), ...sourceErrors },
+});
+
+const listRoute = createRoute({
+  method: "get",
+  path: "/",
+  tags: ["repos"],
+  summary: "List the repos you can see, with their status",
+  responses: { 200: jsonResponse(z.object({ repos: z.array(repoStatusSchema) }), "Every visible repo") },
+});
+
+const statusRoute = createRoute({
+  method: "get",
+  path: "/{id}",
+  tags: ["repos"],
+  summary: "A repo's status: progress, skipped files, snapshot, last error, job",
+  request: { params: repoIdParams },
+  responses: { 200: jsonResponse(repoStatusSchema, "The repo's status"), 404: unknownRepo },
+});
+
+const refreshRoute = createRoute({
+  method: "post",
+  path: "/{id}/refresh",
+  tags: ["repos"],
+  summary: "Re-index a git repo (optionally at another ref)",
+  middleware: [jsonBody('{"ref": "main"}')] as const,
+  request: { params: repoIdParams, body: { content: { "application/json": { schema: refreshRepoInput.omit({ repo: true }) } }, required: false } },
+  responses: { 202: jsonResponse(acceptedSchema, "Re-indexing (or the running job)"), 404: unknownRepo, ...sourceErrors },
+});
+
+const deleteRoute = createRoute({
+  method: "delete",
+  path: "/{id}",
+  tags: ["repos"],
+  summary: "Delete a repo and its whole index",
+  request: { params: repoIdParams },
+  responses: { 200: jsonResponse(z.object({ deleted: z.string() }), "Deleted"), 404: unknownRepo },
+});
+
+const strip = uploadArchiveInput.shape.strip;
+const archiveRoute = createRoute({
+  method: "post",
+  path: "/{id}/archive",
+  tags: ["repos"],
+  summary: "Index an uploaded archive (tar.gz, tar or zip) as repo {id}",
+  request: {
+    params: repoIdParams,
+    query: z.object({ strip: queryOptional(strip), strip_components: z.string().optional().describe("Alias of strip.") }),
+    body: {
+      content: { "application/octet-stream": { schema: z.string().meta({ format: "binary" }).describe("The archive's bytes: tar.gz, tar or zip") } },
+      required: true,
+    },
+  },
+  responses: {
+    202: jsonResponse(acceptedSchema, "Accepted; poll GET /api/repos/{id}"),
+    400: errorDoc("Invalid id, strip or archive", "invalid_input", "archive_invalid"),
+    409: errorDoc("A job is running or another upload is being read", "index_not_ready"),
+    413: errorDoc("The archive is too large", "payload_too_large"),
+  },
+});
+
+const getScheduleRoute = createRoute({
+  method: "get",
+  path: "/{id}/schedule",
+  tags: ["repos"],
+  summary: "The repo's scheduled remote check: its interval and the last check",
+  request: { params: repoIdParams },
+  responses: { 200: jsonResponse(repoScheduleSchema, "The schedule"), 404: unknownRepo },
+});
+
+const putScheduleRoute = createRoute({
+  method: "put",
+  path: "/{id}/schedule",
+  tags: ["repos"],
+  summary: "Set the repo's check interval (0 off, null default)",
+  middleware: [jsonBody('{"intervalSeconds": 3600}')] as const,
+  request: { params: repoIdParams, body: { content: { "application/json": { schema: repoScheduleInput } }, required: true } },
+  responses: { 200: jsonResponse(repoScheduleSchema, "The new schedule"), 404: unknownRepo },
+});
 
 /** The /api/repos routes. Mounted by worker/api/app.ts after the auth middleware. */
-export function repoRoutes(): Hono<ApiEnv> {
-  const app = new Hono<ApiEnv>();
-  app.post("/", async (c) => c.json(accepted(await registerRepo(serviceContext(c.env, c.var.caller), await jsonObject(c.req.raw))), 202));
-  app.get("/", async (c) => c.json(await listRepos(serviceContext(c.env, c.var.caller))));
-  app.get("/:id", async (c) => c.json(await getRepoStatus(serviceContext(c.env, c.var.caller), { repo: c.req.param("id") })));
-  app.post("/:id/refresh", async (c) => {
-    const body = await jsonObject(c.req.raw);
-    return c.json(accepted(await refreshRepo(serviceContext(c.env, c.var.caller), { ...body, repo: c.req.param("id") })), 202);
+export function repoRoutes(): OpenAPIHono<ApiEnv> {
+  const app = new OpenAPIHono<ApiEnv>();
+  app.openapi(registerRoute, async (c) => c.json(accepted(await registerRepo(serviceContext(c.env, c.var.caller), c.req.valid("json"))), 202));
+  app.openapi(listRoute, async (c) => c.json(await listRepos(serviceContext(c.env, c.var.caller)), 200));
+  app.openapi(statusRoute, async (c) => c.json(await getRepoStatus(serviceContext(c.env, c.var.caller), { repo: c.req.valid("param").id }), 200));
+  app.openapi(refreshRoute, async (c) => {
+    const input = { ...c.req.valid("json"), repo: c.req.valid("param").id };
+    return c.json(accepted(await refreshRepo(serviceContext(c.env, c.var.caller), input)), 202);
   });
-  app.get("/:id/schedule", async (c) => c.json(await getRepoSchedule(serviceContext(c.env, c.var.caller), c.req.param("id"))));
-  app.put("/:id/schedule", async (c) => c.json(await setRepoSchedule(serviceContext(c.env, c.var.caller), c.req.param("id"), await jsonObject(c.req.raw))));
-  app.delete("/:id", async (c) => c.json(await deleteRepo(serviceContext(c.env, c.var.caller), { repo: c.req.param("id") })));
-  app.post("/:id/archive", async (c) => {
+  app.openapi(getScheduleRoute, async (c) => c.json(await getRepoSchedule(serviceContext(c.env, c.var.caller), c.req.valid("param").id), 200));
+  app.openapi(putScheduleRoute, async (c) => c.json(await setRepoSchedule(serviceContext(c.env, c.var.caller), c.req.valid("param").id, c.req.valid("json")), 200));
+  app.openapi(deleteRoute, async (c) => c.json(await deleteRepo(serviceContext(c.env, c.var.caller), { repo: c.req.valid("param").id }), 200));
+  app.openapi(archiveRoute, async (c) => {
     const length = c.req.header("content-length");
-    const strip = c.req.query("strip") ?? c.req.query("strip_components");
-    const input = { repo: c.req.param("id"), ...(strip !== undefined ? { strip } : {}) };
+    const q = c.req.valid("query");
+    // The alias is checked as `strip`, the name the message should use.
+    const input = { repo: c.req.valid("param").id, strip: q.strip ?? parseOrThrow(queryOptional(strip), q.strip_components, {}, "strip") };
     const status = await uploadArchive(serviceContext(c.env, c.var.caller), input, c.req.raw.body, length ? Number(length) : undefined);
     return c.json(accepted(status), 202);
   });

@@ -9,51 +9,88 @@
  * Both answer `{results, confidence, stats}` (worker/search/types.ts). POST takes a JSON body,
  * for long queries such as a pasted bug report.
  */
-import { Hono } from "hono";
-import { CodeSearchError } from "../../../kernel/errors";
+import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
+import { z } from "zod";
+import { parseOrThrow } from "../../../kernel/validation";
+import { searchCodeOutput } from "../../mcp/tools/search-code";
 import { serviceContext } from "../../services/context";
-import { search, type SearchInput } from "../../services/search";
-import type { ApiEnv } from "../app";
+import { search, searchInput } from "../../services/search";
+import type { ApiEnv } from "../env";
+import { errorDoc } from "../openapi/document";
+import { jsonResponse } from "../openapi/route-kit";
+import { jsonBody, queryBoolean, queryList, queryNumber, queryOptional } from "../validation";
 
-const list = (v: string | undefined) => (v === undefined ? undefined : v.split(",").map((s) => s.trim()).filter(Boolean));
-const num = (v: string | undefined) => (v === undefined || v === "" ? undefined : Number(v));
-function bool(name: string, v: string | undefined): boolean | undefined {
-  if (v === undefined || v === "") return undefined;
-  if (["true", "1", "yes"].includes(v)) return true;
-  if (["false", "0", "no"].includes(v)) return false;
-  throw new CodeSearchError("invalid_input", `${name}: expected true or false, got "${v}"`);
+const QUERY_ALIAS = z.string().optional().describe("Alias of q (the MCP tool's name for it).");
+
+/**
+ * `query` moved to `q`, refusing two different texts. Runs before `searchInput`, so a missing
+ * `q` is reported by its own message.
+ */
+function aliasQuery(value: unknown, ctx: z.RefinementCtx): unknown {
+  if (!value || typeof value !== "object" || !("query" in value)) return value;
+  const { query, ...rest } = value as { query?: unknown; q?: unknown };
+  if (query === undefined) return rest;
+  if (rest.q !== undefined && rest.q !== "" && rest.q !== query) ctx.addIssue({ code: "custom", path: ["q"], message: "q: pass the query text as q or as query, not both." });
+  return { ...rest, q: query };
 }
 
-/** Turns GET query parameters into the shape `searchInput` validates. */
-export function queryToInput(q: Record<string, string>): SearchInput {
-  return {
-    q: q.q ?? q.query ?? "",
-    repo: q.repo || undefined,
-    repos: list(q.repos),
-    k: num(q.k),
-    mode: (q.mode || undefined) as SearchInput["mode"],
-    language: q.language || undefined,
-    path_prefix: q.path_prefix || undefined,
-    include_tests: bool("include_tests", q.include_tests),
-    per_file_cap: num(q.per_file_cap),
-    channels: list(q.channels) as SearchInput["channels"],
-    explain: bool("explain", q.explain),
-  };
-}
+/** Body of POST /api/search: `searchInput`, with `query` accepted for `q`. */
+export const searchBody = z.preprocess(aliasQuery, searchInput.extend({ query: QUERY_ALIAS }));
+
+const s = searchInput.shape;
+/** Query of GET /api/search: the same fields as strings (lists comma-separated). */
+const searchQuery = z.object({
+  q: s.q.optional(),
+  query: QUERY_ALIAS,
+  repo: queryOptional(s.repo),
+  repos: queryList(s.repos),
+  k: queryNumber(s.k),
+  mode: queryOptional(s.mode),
+  language: queryOptional(s.language),
+  path_prefix: queryOptional(s.path_prefix),
+  include_tests: queryBoolean(s.include_tests),
+  per_file_cap: queryNumber(s.per_file_cap),
+  channels: queryList(s.channels),
+  explain: queryBoolean(s.explain),
+});
+
+const responses = {
+  200: jsonResponse(searchCodeOutput, "Ranked chunks, confidence and stats"),
+  404: errorDoc("A named repo is unknown or not visible", "repo_not_found"),
+  409: errorDoc("No searched repo has a completed index yet", "index_not_ready"),
+};
+
+const getSearch = createRoute({
+  method: "get",
+  path: "/",
+  tags: ["search"],
+  summary: "Hybrid code search (query string)",
+  request: { query: searchQuery },
+  responses,
+});
+
+const postSearch = createRoute({
+  method: "post",
+  path: "/",
+  tags: ["search"],
+  summary: "Hybrid code search (JSON body, for long queries such as a pasted stack trace)",
+  middleware: [jsonBody('{"q": "..."}')] as const,
+  request: { body: { content: { "application/json": { schema: searchBody } }, required: true } },
+  responses,
+});
 
 /** The /api/search routes. Mounted by worker/api/app.ts after the auth middleware. */
-export function searchRoutes(): Hono<ApiEnv> {
-  const app = new Hono<ApiEnv>();
-  app.get("/", async (c) => c.json(await search(serviceContext(c.env, c.var.caller), queryToInput(c.req.query()))));
-  app.post("/", async (c) => {
-    let body: unknown;
-    try {
-      body = await c.req.json();
-    } catch {
-      throw new CodeSearchError("invalid_input", "body: expected a JSON object such as {\"q\": \"...\"}");
-    }
-    if (!body || typeof body !== "object" || Array.isArray(body)) throw new CodeSearchError("invalid_input", "body: expected a JSON object such as {\"q\": \"...\"}");
-    return c.json(await search(serviceContext(c.env, c.var.caller), body as SearchInput));
+export function searchRoutes(): OpenAPIHono<ApiEnv> {
+  const app = new OpenAPIHono<ApiEnv>();
+  // GET's strings are typed by its query schema; the object then passes the same body schema.
+  const searchQueryObject = z.preprocess((v) => Object.fromEntries(Object.entries(v as object).filter(([, x]) => x !== undefined)), searchBody);
+  app.openapi(getSearch, async (c) => {
+    const { query: _query, ...params } = parseOrThrow(searchQueryObject, c.req.valid("query"), {}, "query");
+    return c.json(await search(serviceContext(c.env, c.var.caller), params), 200);
+  });
+  app.openapi(postSearch, async (c) => {
+    const { query: _query, ...params } = c.req.valid("json");
+    return c.json(await search(serviceContext(c.env, c.var.caller), params), 200);
   });
   return app;
 }

@@ -6,25 +6,52 @@
  *
  * Thin adapters over worker/services/symbols*.ts with the MCP tools' zod schemas.
  */
-import { Hono } from "hono";
+import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
+import { z } from "zod";
 import { serviceContext } from "../../services/context";
-import { findSymbol, findSymbolInput } from "../../services/symbols";
-import { findReferences, findReferencesInput } from "../../services/symbols-references";
-import type { ApiEnv } from "../app";
-import { numParam, parseInput } from "./files";
+import { findSymbol, findSymbolInput, findSymbolOutput } from "../../services/symbols";
+import { findReferences, findReferencesInput, findReferencesOutput } from "../../services/symbols-references";
+import type { ApiEnv } from "../env";
+import { errorDoc } from "../openapi/document";
+import { jsonResponse, repoIdParams } from "../openapi/route-kit";
+import { queryNumber, queryOptional } from "../validation";
+
+const notFound = errorDoc("Unknown repo, or no completed index yet", "repo_not_found", "index_not_ready");
+
+const symbolsRoute = createRoute({
+  method: "get",
+  path: "/{id}/symbols",
+  tags: ["symbols"],
+  summary: "Find definitions by name",
+  request: {
+    params: repoIdParams,
+    query: z.object({ name: findSymbolInput.shape.name, kind: queryOptional(findSymbolInput.shape.kind), limit: queryNumber(findSymbolInput.shape.limit) }),
+  },
+  responses: { 200: jsonResponse(findSymbolOutput, "Definitions, best match first"), 404: notFound },
+});
+
+const referencesRoute = createRoute({
+  method: "get",
+  path: "/{id}/references",
+  tags: ["symbols"],
+  summary: "Find whole-word references to an identifier",
+  request: {
+    params: repoIdParams,
+    query: z.object({ symbol: findReferencesInput.shape.symbol, limit: queryNumber(findReferencesInput.shape.limit), offset: queryNumber(findReferencesInput.shape.offset) }),
+  },
+  responses: { 200: jsonResponse(findReferencesOutput, "One page of occurrences"), 404: notFound },
+});
 
 /** The symbol routes, mounted at /api/repos by worker/api/app.ts after the auth middleware. */
-export function symbolRoutes(): Hono<ApiEnv> {
-  const app = new Hono<ApiEnv>();
-  app.get("/:id/symbols", async (c) => {
-    const q = c.req.query();
-    const input = parseInput(findSymbolInput, { name: q.name, kind: q.kind || undefined, repo: c.req.param("id"), limit: numParam(q.limit) });
-    return c.json(await findSymbol(serviceContext(c.env, c.var.caller), input));
+export function symbolRoutes(): OpenAPIHono<ApiEnv> {
+  const app = new OpenAPIHono<ApiEnv>();
+  app.openapi(symbolsRoute, async (c) => {
+    const q = c.req.valid("query");
+    return c.json(await findSymbol(serviceContext(c.env, c.var.caller), { ...q, repo: c.req.valid("param").id }), 200);
   });
-  app.get("/:id/references", async (c) => {
-    const q = c.req.query();
-    const input = parseInput(findReferencesInput, { symbol: q.symbol, repo: c.req.param("id"), limit: numParam(q.limit), offset: numParam(q.offset) });
-    return c.json(await findReferences(serviceContext(c.env, c.var.caller), input));
+  app.openapi(referencesRoute, async (c) => {
+    const q = c.req.valid("query");
+    return c.json(await findReferences(serviceContext(c.env, c.var.caller), { ...q, repo: c.req.valid("param").id }), 200);
   });
   return app;
 }

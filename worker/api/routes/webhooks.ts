@@ -15,29 +15,80 @@
  *
  * Managing secrets needs `admin` (worker/auth/route-scopes.ts); mounted after the auth middleware.
  */
-import { Hono } from "hono";
+import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
+import { z } from "zod";
 import { serviceContext } from "../../services/context";
 import { handleWebhook, type Provider } from "../../webhooks/handle";
-import { createWebhook, deleteWebhook, getWebhook } from "../../webhooks/secrets";
-import type { ApiEnv } from "../app";
+import { createWebhook, deleteWebhook, getWebhook, webhookCreatedSchema, webhookInfoSchema } from "../../webhooks/secrets";
+import type { ApiEnv } from "../env";
+import { errorDoc } from "../openapi/document";
+import { jsonResponse, repoIdParams } from "../openapi/route-kit";
 
-/** The delivery routes (no bearer auth). */
-export function webhookRoutes(): Hono<ApiEnv> {
-  const app = new Hono<ApiEnv>();
+const deliveryAnswer = z.record(z.string(), z.unknown()).describe("{ok, event: \"ping\"} | {accepted: [...]} | {ignored: reason} | {duplicate}");
+
+function deliveryRoute(provider: Provider) {
+  return createRoute({
+    method: "post",
+    path: `/${provider}`,
+    tags: ["webhooks"],
+    summary: provider === "github" ? "GitHub push delivery, verified by X-Hub-Signature-256" : "GitLab push delivery, verified by X-Gitlab-Token",
+    request: {
+      query: z.object({ repo: z.string().optional().describe("Repo id; default: matched by the payload's repository URL") }),
+      body: { content: { "application/json": { schema: z.record(z.string(), z.unknown()).describe("The code host's event payload") } }, required: true },
+    },
+    responses: {
+      200: jsonResponse(deliveryAnswer, "ping answered, or a delivery id already seen"),
+      202: jsonResponse(deliveryAnswer, "A refresh started, or the event was ignored with the reason"),
+      401: errorDoc("Bad signature or token: nothing happened", "unauthorized"),
+      413: errorDoc("Body over 1 MiB", "payload_too_large"),
+    },
+  });
+}
+
+/** The delivery routes (no bearer auth: the signature authenticates). */
+export function webhookRoutes(): OpenAPIHono<ApiEnv> {
+  const app = new OpenAPIHono<ApiEnv>();
   for (const provider of ["github", "gitlab"] as Provider[]) {
-    app.post(`/${provider}`, async (c) => {
+    app.openapi(deliveryRoute(provider), async (c) => {
+      // The raw body is what the signature covers: read it here, not through a JSON validator.
       const r = await handleWebhook(c.env, provider, c.req.raw, c.req.query("repo") ?? null);
-      return c.json(r.body, r.status);
+      return c.json(r.body, r.status as 200);
     });
   }
   return app;
 }
 
+const unknownRepo = errorDoc("No such repo, or not one you can see", "repo_not_found");
+const createRouteDef = createRoute({
+  method: "post",
+  path: "/{id}/webhook",
+  tags: ["webhooks"],
+  summary: "Create or rotate the repo's webhook secret (shown once) with the GitHub and GitLab settings",
+  request: { params: repoIdParams },
+  responses: { 201: jsonResponse(webhookCreatedSchema, "The secret, once, and where to paste it"), 404: unknownRepo },
+});
+const getRouteDef = createRoute({
+  method: "get",
+  path: "/{id}/webhook",
+  tags: ["webhooks"],
+  summary: "Whether the repo has a webhook secret (never the secret)",
+  request: { params: repoIdParams },
+  responses: { 200: jsonResponse(webhookInfoSchema, "Configured or not"), 404: unknownRepo },
+});
+const deleteRouteDef = createRoute({
+  method: "delete",
+  path: "/{id}/webhook",
+  tags: ["webhooks"],
+  summary: "Remove the repo's webhook secret",
+  request: { params: repoIdParams },
+  responses: { 200: jsonResponse(z.object({ deleted: z.string() }), "Removed"), 404: unknownRepo },
+});
+
 /** The secret management routes under /api/repos (after the auth middleware). */
-export function repoWebhookRoutes(): Hono<ApiEnv> {
-  const app = new Hono<ApiEnv>();
-  app.post("/:id/webhook", async (c) => c.json(await createWebhook(serviceContext(c.env, c.var.caller), c.req.param("id"), new URL(c.req.url).origin), 201));
-  app.get("/:id/webhook", async (c) => c.json(await getWebhook(serviceContext(c.env, c.var.caller), c.req.param("id"))));
-  app.delete("/:id/webhook", async (c) => c.json(await deleteWebhook(serviceContext(c.env, c.var.caller), c.req.param("id"))));
+export function repoWebhookRoutes(): OpenAPIHono<ApiEnv> {
+  const app = new OpenAPIHono<ApiEnv>();
+  app.openapi(createRouteDef, async (c) => c.json(await createWebhook(serviceContext(c.env, c.var.caller), c.req.valid("param").id, new URL(c.req.url).origin), 201));
+  app.openapi(getRouteDef, async (c) => c.json(await getWebhook(serviceContext(c.env, c.var.caller), c.req.valid("param").id), 200));
+  app.openapi(deleteRouteDef, async (c) => c.json(await deleteWebhook(serviceContext(c.env, c.var.caller), c.req.valid("param").id), 200));
   return app;
 }

@@ -12,6 +12,7 @@
  */
 import { Hono, type Context } from "hono";
 import type { Env } from "../../../kernel/env";
+import { errorResponse } from "../../api/errors";
 import { LOCAL_ADMIN } from "../../services/context";
 import { loadAuthConfig } from "../config";
 import { randomToken, timingSafeEqualText } from "../crypto";
@@ -123,7 +124,7 @@ export function loginRoutes(): Hono<RootEnv> {
 
   app.get("/auth/session", async (c) => {
     const session = await readSession(c.env.DB, c.req.raw, Date.now());
-    if (!session) return c.json({ error: { code: "unauthorized", message: "Not signed in; open /login." } }, 401, { "cache-control": "no-store" });
+    if (!session) return errorResponse("unauthorized", "Not signed in; open /login.", { headers: { "cache-control": "no-store" } });
     const { caller, login, csrfToken, expiresAt } = session;
     return c.json({ login, caller: { id: caller.id, scopes: caller.scopes, repos: caller.repos }, csrfToken, expiresAt }, 200, { "cache-control": "no-store" });
   });

@@ -10,9 +10,13 @@
  * The file is looked up in the index by (repo, path) the index recorded; nothing is opened
  * from the request.
  */
+import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import { Hono } from "hono";
 import { z } from "zod";
-import type { ApiEnv } from "../../api/app";
+import type { ApiEnv } from "../../api/env";
+import { errorDoc } from "../../api/openapi/document";
+import { jsonResponse } from "../../api/openapi/route-kit";
+import { jsonBody } from "../../api/validation";
 import type { Env } from "../../../kernel/env";
 import { CodeSearchError } from "../../../kernel/errors";
 import { canSee, requireScope, serviceContext } from "../../services/context";
@@ -92,17 +96,25 @@ export const SourceLinkInput = z
   })
   .strict();
 
+const sourceLinkRoute = createRoute({
+  method: "post",
+  path: "/",
+  tags: ["search"],
+  summary: "Sign a link to an indexed file's source page",
+  middleware: [jsonBody('{"repo": "hono", "path": "src/index.ts", "startLine": 1}')] as const,
+  request: { body: { content: { "application/json": { schema: SourceLinkInput } }, required: true } },
+  responses: {
+    200: jsonResponse(z.object({ url: z.string(), expiresAt: z.number().int().describe("ms since epoch") }), "The signed link"),
+    404: errorDoc("Unknown repo or file not in the active snapshot", "repo_not_found", "file_not_found"),
+  },
+});
+
 /** REST route minting signed links; mounted under /api by worker/api/app.ts (after auth). */
-export function sourceLinkApiRoutes(): Hono<ApiEnv> {
-  const app = new Hono<ApiEnv>();
-  app.post("/", async (c) => {
+export function sourceLinkApiRoutes(): OpenAPIHono<ApiEnv> {
+  const app = new OpenAPIHono<ApiEnv>();
+  app.openapi(sourceLinkRoute, async (c) => {
     requireScope(c.var.caller, "search");
-    const parsed = SourceLinkInput.safeParse(await c.req.json().catch(() => undefined));
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new CodeSearchError("invalid_input", `${issue?.path.join(".") || "body"}: ${issue?.message ?? "invalid"}`);
-    }
-    const body = parsed.data;
+    const body = c.req.valid("json");
     // A repo the caller may not see answers exactly like one that does not exist.
     if (!canSee(c.var.caller, body.repo)) throw new CodeSearchError("repo_not_found", `No repo "${body.repo}"; GET /api/repos lists the ones you can see.`);
     // Sign only what the link can show: a path of the active snapshot (else 404 file_not_found).

@@ -6,6 +6,7 @@
  * SEARCH_CODE_MAX_K); the output mirrors `SearchResponse` (worker/search/types.ts).
  */
 import { z } from "zod";
+import { DEFAULT_FILE_CAP } from "../../search/searcher";
 import type { SearchResponse, SearchResult } from "../../search/types";
 import { search, searchInput } from "../../services/search";
 import { cite, MCP_HIT_MAX_CHARS, MCP_RESPONSE_MAX_CHARS, renderSnippet } from "../budget";
@@ -115,7 +116,7 @@ export const searchCodeTool = defineTool({
   readOnly: true,
   async handler(input, tc) {
     const { query, ...rest } = input;
-    const r = await search(tc.service, { q: query, ...rest });
+    const r = await search(tc.service, { q: query, ...rest, per_file_cap: DEFAULT_FILE_CAP });
     const structured = {
       results: r.results,
       confidence: r.confidence,

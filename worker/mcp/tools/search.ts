@@ -6,7 +6,8 @@
  * ranges the `fetch` tool accepts; urls are signed source links.
  */
 import { z } from "zod";
-import { search } from "../../services/search";
+import { parseOrThrow } from "../../../kernel/validation";
+import { search, searchInput } from "../../services/search";
 import { sourceUrl } from "../links";
 import { defineTool } from "../tool";
 import { documentId } from "./fetch";
@@ -29,7 +30,8 @@ export const searchConnectorTool = defineTool({
   outputSchema: searchConnectorOutput,
   readOnly: true,
   async handler(input, tc) {
-    const r = await search(tc.service, { q: input.query, k: CONNECTOR_SEARCH_K });
+    // The connector's schema is not the service's: parse the handoff (trim, defaults, limits).
+    const r = await search(tc.service, parseOrThrow(searchInput, { q: input.query, k: CONNECTOR_SEARCH_K }, { q: "query" }));
     const results = await Promise.all(
       r.results.map(async (h) => ({
         id: documentId(h.repo, h.path, h.startLine, h.endLine),

@@ -11,7 +11,8 @@ import { tokenize } from "../../../indexer/store/contract";
 import { filterSql, isTestPath, passesFilters } from "../filters";
 import type { ChannelHit, ChannelResult } from "../types";
 import { bm25Statement } from "./bm25";
-import { SNAPSHOT_JOIN, type ChannelScope } from "./scope";
+import { SNAPSHOT_JOIN } from "../snapshot-sql";
+import type { ChannelScope } from "./scope";
 
 /** A term naming more than this share of the files names nothing in particular. */
 const MAX_FILE_SHARE = 0.2;

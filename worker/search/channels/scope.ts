@@ -2,7 +2,7 @@
  * @module worker/search/channels/scope
  *
  * What every channel receives: the D1 handle, the repo and its active snapshot, filters and
- * the candidate depth; plus the SQL that restricts chunks (alias `c`) to that snapshot.
+ * the candidate depth. The SQL restricting chunks to that snapshot is worker/search/snapshot-sql.ts.
  */
 import type { ParsedQuery } from "../query";
 import type { SearchFilters } from "../types";
@@ -22,10 +22,3 @@ export interface ChannelScope {
   /** BM25 terms after IDF selection. */
   terms: string[];
 }
-
-/** JOIN restricting chunks `c` to the active snapshot; binds one parameter, the commit. */
-export const SNAPSHOT_JOIN =
-  "JOIN snapshot_files sf ON sf.repo = c.repo AND sf.commit_sha = ? AND sf.path = c.path AND sf.file_id = c.file_id";
-
-/** Bound parameters per D1 statement, minus room for the fixed ones. */
-export const IDS_PER_STATEMENT = 80;

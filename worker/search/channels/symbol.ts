@@ -17,7 +17,8 @@
 import { isCodeLike } from "../query";
 import { filterSql } from "../filters";
 import type { ChannelHit, ChannelResult } from "../types";
-import { SNAPSHOT_JOIN, type ChannelScope } from "./scope";
+import { SNAPSHOT_JOIN } from "../snapshot-sql";
+import type { ChannelScope } from "./scope";
 
 /** Prior of a definition kind: lower sorts first. */
 export function kindPrior(kind: string): number {

@@ -16,7 +16,8 @@
 import type { EmbeddingProvider, VectorStore } from "../../../indexer/store/contract";
 import { filterSql, INLINE_TEST_SQL, isTestPath, passesFilters } from "../filters";
 import type { ChannelResult } from "../types";
-import { IDS_PER_STATEMENT, SNAPSHOT_JOIN, type ChannelScope } from "./scope";
+import { IDS_PER_STATEMENT, SNAPSHOT_JOIN } from "../snapshot-sql";
+import type { ChannelScope } from "./scope";
 
 /** Nearest neighbours asked per candidate wanted: room for chunks of old snapshots and filtered ones. */
 const OVERFETCH = 3;

@@ -35,11 +35,11 @@ export async function getJson<T = unknown>(url: string, init: RequestInit = {}):
   } catch {
     return { ok: false, status: 0, body: null };
   }
-  let body: T | null = null;
+  let body: T | null;
   try {
     body = (await res.json()) as T;
   } catch {
-    body = null;
+    body = null; // not JSON (e.g. an HTML error page from a proxy)
   }
   return { ok: res.ok, status: res.status, body };
 }

@@ -13,7 +13,7 @@ export default tseslint.config(
   {
     files: ["**/*.ts"],
     languageOptions: {
-      parserOptions: { project: ["./tsconfig.json", "./tsconfig.node.json"], tsconfigRootDir: import.meta.dirname },
+      parserOptions: { project: ["./tsconfig.json", "./tsconfig.node.json", "./tsconfig.web.json"], tsconfigRootDir: import.meta.dirname },
     },
     rules: {
       // Unhandled promises lose errors silently in a Worker; these catch real bugs.

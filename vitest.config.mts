@@ -17,8 +17,9 @@ export default defineConfig({
     include: ["{kernel,prompts,worker,indexer,durable-objects,web,evals,test}/**/*.test.ts"],
     setupFiles: ["./test/apply-migrations.ts"],
     // Serves fixture git repositories over smart HTTP on loopback; tests `inject("gitServerUrl")`.
-    // The scripted Anthropic Messages API server; tests `inject("messagesApiUrl")`.
-    globalSetup: ["./test/git-server.ts", "./test/messages-api-setup.ts"],
+    // The scripted Anthropic Messages API server; tests `inject("messagesApiUrl")`. Also bundles
+    // web/client/ into web/assets/bundle.gen.ts (scripts/build-web.ts) first.
+    globalSetup: ["./test/build-web.ts", "./test/git-server.ts", "./test/messages-api-setup.ts"],
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },

@@ -7,7 +7,8 @@
  * and pasted bug reports, and ripgrep over the same tree in the same run, then the runtime's
  * floor (`GET /api/health` the same way), then the time from a push webhook delivery to the
  * pushed commit being searchable (one file changed, the corpus served as a git repo on
- * loopback: scripts/lib/webhook-latency.ts); peak RSS of the
+ * loopback: scripts/lib/webhook-latency.ts), then the web page's first-load weight and time to
+ * first result in headless Chromium (scripts/lib/bench-web.ts); peak RSS of the
  * workerd process tree is sampled throughout. Writes JSON to bench/out/ and, with
  * `--write-readme`, the "Benchmarks" block of docs/evaluation.md.
  *
@@ -35,6 +36,7 @@ import { startRssSampler } from "./lib/rss.ts";
 import { busiestCpuPerOperation, workerdCpu } from "./lib/cpu.ts";
 import { benchMarkdown, type BenchResult, type IndexStageRun } from "./lib/bench-report.ts";
 import { parseCli } from "./lib/cli.ts";
+import { measureFirstResult, measurePageWeight, webMarkdown } from "./lib/bench-web.ts";
 import { measureWebhookToSearchable } from "./lib/webhook-latency.ts";
 import { askBenchMarkdown, runAskBench, type AskBench } from "./lib/bench-ask.ts";
 import { startMessagesApiServer, type MessagesApiServer } from "../test/messages-api-server.ts";
@@ -246,6 +248,16 @@ if (existsSync(chunkScript)) {
   }
 }
 
+// 4. The web page: compressed weight of the first load, time to first result in Chromium.
+const webWeight = await measurePageWeight();
+let webTimings: Awaited<ReturnType<typeof measureFirstResult>> = null;
+try {
+  webTimings = await measureFirstResult(baseUrl, server?.token ?? a.token ?? "", a.repo!, SHORT_QUERIES.slice(0, 10));
+} catch (err) {
+  log(`time to first result not measured: ${(err as Error).message.split("\n")[0]}`);
+}
+log(webMarkdown(webWeight, webTimings));
+
 await server?.stop();
 await messagesApi?.close();
 if (stateDir) rmSync(stateDir, { recursive: true, force: true });
@@ -263,6 +275,7 @@ const result: BenchResult = {
   latency,
   memory: peakIndex && peakSearch ? { indexWorkerdMb: mb(peakIndex.workerdBytes), indexTotalMb: mb(peakIndex.totalBytes), searchWorkerdMb: mb(peakSearch.workerdBytes), searchTotalMb: mb(peakSearch.totalBytes) } : null,
   chunkBench,
+  web: { weight: webWeight, firstResult: webTimings },
   webhook,
   ask,
   command: `npm run bench -- ${process.argv.slice(2).filter((x, i, arr) => x !== "--token" && arr[i - 1] !== "--token").join(" ")}`.trim(),

@@ -1,19 +1,22 @@
 /**
- * Routes of the web search page: `GET /` (the page), `/assets/search.js`, `/assets/search.css`.
- * The page holds no data; its script calls the REST API same-origin with the web session
- * (worker/auth), so the page itself needs no authentication.
+ * Routes of the web pages: `GET /` (search), `GET /repos` (repositories) and the bundled
+ * browser code under `/assets/` (web/client/, built by scripts/build-web.ts into
+ * web/assets/bundle.gen.ts). The pages hold no data; their scripts call the REST API
+ * same-origin with the web session (worker/auth), so the pages need no authentication.
+ * The source view is served by worker/auth/routes/source.ts (signed links) with
+ * renderSourcePage.
  */
 import { Hono } from "hono";
 import type { Env } from "../kernel/env";
-import { SEARCH_CSS } from "./assets/search-css";
-import { SEARCH_JS } from "./assets/search-js";
+import { WEB_ASSETS } from "./assets/bundle.gen";
 import { renderSearchPage } from "./page";
+import { renderReposPage } from "./repos-page";
 
-/** Longest `q` / `repo` echoed back into the form; longer values are cut (the API has its own limits). */
+/** Longest `q` / `repo` / `path` echoed back into the form; longer values are cut (the API has its own limits). */
 const MAX_PREFILL_CHARS = 2000;
 
 /**
- * Content-Security-Policy of the page: only this origin's script, style and API. No inline
+ * Content-Security-Policy of the pages: only this origin's script, style and API. No inline
  * script or style, so an injected tag could not run even if escaping failed.
  */
 export const PAGE_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
@@ -27,20 +30,26 @@ function securityHeaders(contentType: string, cache: string): Record<string, str
   };
 }
 
+/** Headers of every web page (HTML): the CSP, no framing, no caching. */
+export function webPageHeaders(): Headers {
+  return new Headers({ ...securityHeaders("text/html; charset=utf-8", "no-store"), "content-security-policy": PAGE_CSP, "x-frame-options": "DENY" });
+}
+
 /** Builds the web app; worker/index.ts mounts it at `/`. */
 export function createWebApp(): Hono<{ Bindings: Env }> {
   const app = new Hono<{ Bindings: Env }>();
   app.get("/", async (c) => {
-    const q = c.req.query("q")?.slice(0, MAX_PREFILL_CHARS);
-    const repo = c.req.query("repo")?.slice(0, MAX_PREFILL_CHARS);
-    const body = await renderSearchPage({ q, repo });
-    return c.body(body.toString(), 200, {
-      ...securityHeaders("text/html; charset=utf-8", "no-store"),
-      "content-security-policy": PAGE_CSP,
-      "x-frame-options": "DENY",
-    });
+    const p = (name: string) => c.req.query(name)?.slice(0, MAX_PREFILL_CHARS);
+    const body = await renderSearchPage({ q: p("q"), repo: p("repo"), language: p("language"), path: p("path"), includeTests: ["1", "true"].includes(p("tests") ?? ""), mode: p("mode") });
+    return new Response(body.toString(), { status: 200, headers: webPageHeaders() });
   });
-  app.get("/assets/search.js", (c) => c.body(SEARCH_JS, 200, securityHeaders("text/javascript; charset=utf-8", "no-cache")));
-  app.get("/assets/search.css", (c) => c.body(SEARCH_CSS, 200, securityHeaders("text/css; charset=utf-8", "no-cache")));
+  app.get("/repos", async () => new Response((await renderReposPage()).toString(), { status: 200, headers: webPageHeaders() }));
+  app.get("/assets/:name", (c) => {
+    const asset = Object.hasOwn(WEB_ASSETS, c.req.param("name")) ? WEB_ASSETS[c.req.param("name")] : undefined;
+    if (!asset) return c.text("Not found", 404);
+    // Revalidated on every load (no-cache) but answered 304 by ETag, so a deploy is picked up at once.
+    if (c.req.header("if-none-match") === asset.etag) return new Response(null, { status: 304, headers: { etag: asset.etag } });
+    return c.body(asset.body, 200, { ...securityHeaders(asset.type, "no-cache"), etag: asset.etag });
+  });
   return app;
 }

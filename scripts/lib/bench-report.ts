@@ -6,6 +6,7 @@
 import { table } from "../../evals/lib/report.ts";
 import type { LatencySummary } from "./load.ts";
 import { askBenchMarkdown, type AskBench } from "./bench-ask.ts";
+import { webMarkdown, type FirstResultTiming, type PageWeight } from "./bench-web-report.ts";
 
 /** One indexing run as measured from the client (wall) and reported by the status. */
 export interface IndexStageRun {
@@ -53,6 +54,8 @@ export interface BenchResult {
   chunkBench: { files: number; lines: number; chunks: number; linesPerSecond: number; linesPerSecondBestPass: number; linesPerCpuSecond: number } | null;
   /** Push webhook delivery -> pushed commit searchable (scripts/lib/webhook-latency.ts); absent in older runs. */
   webhook?: WebhookLatency | null;
+  /** The web page (scripts/lib/bench-web.ts): first-load weight and time to first result (null without Chromium). */
+  web?: { weight: PageWeight; firstResult: FirstResultTiming[] | null };
   command: string;
 }
 
@@ -105,6 +108,7 @@ export function benchMarkdown(r: BenchResult): string {
       ? `**Push to searchable** (the corpus served as a git repo on loopback, one file changed and pushed, a signed GitHub \`push\` delivery; client clock from sending the delivery to the first search that finds the new line): ${s1(r.webhook.deliveryToSearchableMs)} s (delivery answered in ${r0(r.webhook.deliveryResponseMs)} ms; ${r.webhook.searchPolls} searches; changed \`${r.webhook.changedPath}\`). It includes the shallow fetch of the whole commit and the snapshot flip.`
       : "",
     r.ask ? askBenchMarkdown(r.ask) : "",
+    r.web ? `**Web page**: ${webMarkdown(r.web.weight, r.web.firstResult).replace(/\n/g, " ")}` : "",
     `_Generated ${r.date.slice(0, 10)} at commit \`${r.commit.slice(0, 7)}\` on ${r.machine}; ${r.baseUrl}${r.searchLimitPerMinute ? `, search rate limits raised to ${r.searchLimitPerMinute}/min for the run` : ""}; ${r.ripgrep}. Reproduce: \`${r.command}\`._`,
   ];
   return parts.filter(Boolean).join("\n\n");

@@ -77,7 +77,14 @@ describe("signed source links", () => {
     const page = await SELF.fetch(url);
     expect(page.status).toBe(200);
     expect(page.headers.get("referrer-policy")).toBe("no-referrer");
-    expect(await page.text()).toContain(MARKER);
+    const body = await page.text();
+    expect(body).toContain(MARKER);
+    // The source view: line anchors the fragment lands on, its script under the strict CSP.
+    expect(page.headers.get("content-security-policy")).toContain("script-src 'self'");
+    expect(page.headers.get("content-security-policy")).not.toContain("unsafe-inline");
+    expect(body).toMatch(/<span class="line" id="L2"><a class="n" href="#L2" aria-label="Line 2">2<\/a>/);
+    expect(body).toContain('<script type="module" src="/assets/source.js"></script>');
+    expect(body).toMatch(/<nav class="outline" aria-label="Outline">/);
 
     const u = new URL(url);
     const tampered = [

@@ -50,7 +50,7 @@ export interface ActiveRepo {
 export async function activeRepo(ctx: ServiceContext, repo: string): Promise<ActiveRepo> {
   const row = await visibleRepo(ctx, repo);
   if (!row.active_commit) {
-    throw new CodeSearchError("index_not_ready", `Repo "${repo}" has no completed index yet (status: ${row.status}). Check get_index_status and retry when it is ready.`);
+    throw new CodeSearchError("index_not_ready", `Repo "${repo}" has no completed index yet (status: ${row.status}). Retry when its status is ready (GET /api/repos/${repo}, or the get_index_status tool over MCP).`);
   }
   return { id: row.id, commit: row.active_commit };
 }

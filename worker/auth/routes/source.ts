@@ -1,8 +1,9 @@
 /**
  * @module worker/auth/routes/source
  *
- *   GET /source/{repo}/{path}?exp=&sig=   the file of the repo's active snapshot as an HTML page
- *                                         with numbered lines (anchors L1, L2 ...), if the
+ *   GET /source/{repo}/{path}?exp=&sig=   the file of the repo's active snapshot as the web
+ *                                         source view (web/source-page.ts: anchors L1, L2 ...,
+ *                                         outline; the script lands on `#L10-L20`), if the
  *                                         signature is valid and not expired.
  *   POST /api/source-links {repo, path, startLine?, endLine?} -> {url, expiresAt} (scope search;
  *                                         404 file_not_found for a path that is not indexed)
@@ -11,7 +12,6 @@
  */
 import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import { Hono } from "hono";
-import { html } from "hono/html";
 import { z } from "zod";
 import type { ApiEnv } from "../../api/env";
 import { errorDoc } from "../../api/openapi/document";
@@ -22,7 +22,8 @@ import { CodeSearchError } from "../../../kernel/errors";
 import { canSee, requireScope, serviceContext } from "../../services/context";
 import { activeRepo, loadFile } from "../../services/files";
 import { loadAuthConfig } from "../config";
-import { layout, messagePage, pageHeaders } from "../pages/layout";
+import { messagePage, pageHeaders } from "../pages/layout";
+import { renderSourcePage, webPageHeaders, type OutlineEntry } from "../../../web";
 import { publicOrigin } from "../provider";
 import { signSourceLink, verifySourceLink } from "../source-links";
 
@@ -34,17 +35,26 @@ async function page(body: ReturnType<typeof messagePage>, status: number): Promi
   return new Response(await body, { status, headers });
 }
 
-async function activeFileText(db: D1Database, repo: string, path: string): Promise<string | undefined> {
+/** Most outline entries the source view lists (the outline route pages the rest). */
+const SOURCE_OUTLINE_MAX = 500;
+
+/** The file of the repo's active snapshot with its outline; undefined when not indexed. */
+async function activeFile(db: D1Database, repo: string, path: string): Promise<{ text: string; language: string; commit: string; outline: OutlineEntry[] } | undefined> {
   const row = await db
     .prepare(
-      `SELECT f.text AS text FROM repos r
+      `SELECT f.text AS text, f.language AS language, f.file_id AS fileId, r.active_commit AS commitSha FROM repos r
          JOIN snapshot_files s ON s.repo = r.id AND s.commit_sha = r.active_commit
          JOIN files f ON f.repo = s.repo AND f.file_id = s.file_id
        WHERE r.id = ? AND s.path = ?`,
     )
     .bind(repo, path)
-    .first<{ text: string }>();
-  return row?.text;
+    .first<{ text: string; language: string; fileId: string; commitSha: string }>();
+  if (!row) return undefined;
+  const symbols = await db
+    .prepare("SELECT name, kind, container, start_line AS startLine, end_line AS endLine FROM symbols WHERE repo = ?1 AND file_id = ?2 ORDER BY start_line, end_line DESC, name LIMIT ?3")
+    .bind(repo, row.fileId, SOURCE_OUTLINE_MAX)
+    .all<OutlineEntry>();
+  return { text: row.text, language: row.language, commit: row.commitSha, outline: symbols.results };
 }
 
 /** The public, signature-checked source page; mounted at the root by worker/index.ts. */
@@ -67,16 +77,11 @@ export function sourcePageRoutes(): Hono<RootEnv> {
       const msg = check.reason === "expired" ? "This link has expired; ask for a fresh one from search." : "This link is not valid; source links must come from search results.";
       return page(messagePage("Link not valid", msg), 403);
     }
-    const text = await activeFileText(c.env.DB, repo, path);
-    if (text === undefined) return page(messagePage("Not found", "This file is not in the repo's current snapshot."), 404);
-    const lines = text.split("\n");
-    const body = html`<h1><code>${repo}</code>: <code>${path}</code></h1>
-      <style>
-        body { max-width: none; } pre { font: 13px/1.45 ui-monospace, monospace; } .n { color: #999; user-select: none; display: inline-block; width: 4em; }
-        span:target { background: #fff3b0; }
-      </style>
-      <pre>${lines.map((line, i) => html`<span id="L${i + 1}"><span class="n">${i + 1}</span>${line}\n</span>`)}</pre>`;
-    return page(layout(`${repo}/${path}`, body), 200);
+    const file = await activeFile(c.env.DB, repo, path);
+    if (file === undefined) return page(messagePage("Not found", "This file is not in the repo's current snapshot."), 404);
+    const headers = webPageHeaders();
+    headers.set("referrer-policy", "no-referrer"); // the signature must not leak to other sites
+    return new Response(await renderSourcePage({ repo, path, ...file }), { status: 200, headers });
   });
   return app;
 }

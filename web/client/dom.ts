@@ -1,0 +1,46 @@
+/**
+ * Small DOM helpers. Text from the server or a repository only ever goes in through
+ * `textContent` (the `text` prop), never as HTML.
+ */
+
+type Child = Node | string | null | undefined | false;
+
+/** Props of `el`: `text` sets textContent, `className` the class, `on*` functions listen, the rest are attributes. */
+export type Props = Record<string, string | number | boolean | undefined | ((e: Event) => void)>;
+
+/** Creates an element with props and children (strings become text nodes; falsy children are skipped). */
+export function el<K extends keyof HTMLElementTagNameMap>(tag: K, props: Props = {}, children: Child[] = []): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(props)) {
+    if (v === undefined || v === false) continue;
+    if (k === "text") node.textContent = String(v);
+    else if (k === "className") node.className = String(v);
+    else if (k.startsWith("on") && typeof v === "function") node.addEventListener(k.slice(2), v);
+    else node.setAttribute(k, v === true ? "" : String(v));
+  }
+  for (const c of children) if (c) node.append(c);
+  return node;
+}
+
+/** The element with `id`, typed; throws when the page lacks it (a page/script mismatch). */
+export function byId<T extends HTMLElement = HTMLElement>(id: string): T {
+  const node = document.getElementById(id);
+  if (!node) throw new Error(`page has no #${id}`);
+  return node as T;
+}
+
+/** True when a key event comes from a text field (so single-key shortcuts must not fire). */
+export function isTyping(event: KeyboardEvent): boolean {
+  const t = event.target as HTMLElement | null;
+  return !!t && (t.tagName === "INPUT" || t.tagName === "SELECT" || t.tagName === "TEXTAREA" || t.isContentEditable);
+}
+
+/** "3 minutes ago" for a time in ms since epoch. */
+export function age(thenMs: number, nowMs = Date.now()): string {
+  const s = Math.max(0, Math.round((nowMs - thenMs) / 1000));
+  const fmt = new Intl.RelativeTimeFormat("en", { numeric: "auto" });
+  if (s < 60) return fmt.format(-s, "second");
+  if (s < 3600) return fmt.format(-Math.round(s / 60), "minute");
+  if (s < 86400) return fmt.format(-Math.round(s / 3600), "hour");
+  return fmt.format(-Math.round(s / 86400), "day");
+}

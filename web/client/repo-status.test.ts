@@ -1,0 +1,25 @@
+import { describe, expect, it } from "vitest";
+import { errorWords, isBusy, progressShare, skippedWords, statusWords, type RepoStatusView } from "./repo-status";
+
+const base: RepoStatusView = { id: "r", sourceKind: "git", url: "https://x/r.git", ref: null, status: "indexing", progress: { filesTotal: 120, filesQueued: 120, filesDone: 40, chunks: 0 }, skipped: {}, index: null, snapshot: null, lastError: null };
+
+describe("repo status in words", () => {
+  it("says what a job is doing and how far it is", () => {
+    expect(statusWords(base)).toBe("Indexing: 40 of 120 files");
+    expect(progressShare(base)).toBeCloseTo(1 / 3);
+    expect(statusWords({ ...base, status: "queued" })).toBe("Waiting to be indexed");
+    expect(statusWords({ ...base, status: "fetching", sourceKind: "archive" })).toBe("Reading the upload");
+    expect(progressShare({ ...base, progress: { ...base.progress, filesTotal: 0 } })).toBeNull();
+    expect([isBusy("queued"), isBusy("indexing"), isBusy("ready"), isBusy("failed")]).toEqual([true, true, false, false]);
+  });
+
+  it("lists skip reasons largest first, in words", () => {
+    expect(skippedWords({ binary: 2, too_large: 5, ignored: 0, new_reason: 1 }).map((s) => `${s.count} ${s.words}`)).toEqual(["5 too large", "2 binary", "1 new reason"]);
+  });
+
+  it("never names an MCP tool or an API route to a person", () => {
+    const w = errorWords("Fetch failed: 401 from the git host. Check get_index_status, or POST /api/repos/r/refresh with a token.");
+    expect(w).not.toMatch(/get_index_status|\/api\//);
+    expect(w).toContain("Fetch failed: 401 from the git host.");
+  });
+});

@@ -1,0 +1,80 @@
+/**
+ * A repo's status in words, for people (no tool or route names): what it is doing, how far
+ * it is, and what went wrong. Pure; used by the repositories page.
+ */
+
+/** The fields of `GET /api/repos` entries this page reads (worker/services/repos.ts RepoStatus). */
+export interface RepoStatusView {
+  id: string;
+  sourceKind: "git" | "archive";
+  url: string | null;
+  ref: string | null;
+  status: string;
+  progress: { filesTotal: number; filesQueued: number; filesDone: number; chunks: number };
+  skipped: Record<string, number>;
+  index: { files: number; chunks: number } | null;
+  snapshot: { commit: string; indexedAt: number } | null;
+  lastError: string | null;
+}
+
+/** True while a job is running (the page keeps polling). */
+export function isBusy(status: string): boolean {
+  return status === "queued" || status === "fetching" || status === "indexing";
+}
+
+/** Status words: "Ready", "Indexing: 40 of 120 files". */
+export function statusWords(r: RepoStatusView): string {
+  const p = r.progress;
+  switch (r.status) {
+    case "ready":
+      return "Ready";
+    case "failed":
+      return "Indexing failed";
+    case "queued":
+      return "Waiting to be indexed";
+    case "fetching":
+      return r.sourceKind === "archive" ? "Reading the upload" : "Fetching from git";
+    default:
+      return p.filesTotal > 0 ? `Indexing: ${p.filesDone} of ${p.filesTotal} files` : "Indexing";
+  }
+}
+
+/** Share done, 0..1, or null when the total is not known yet. */
+export function progressShare(r: RepoStatusView): number | null {
+  const { filesTotal, filesDone } = r.progress;
+  return filesTotal > 0 ? Math.min(1, filesDone / filesTotal) : null;
+}
+
+/** Skip reasons in words (indexer/filter/skip-reason.ts); unknown reasons are shown as they are. */
+const SKIP_WORDS: Record<string, string> = {
+  ignored: "ignored by .gitignore",
+  too_large: "too large",
+  binary: "binary",
+  secret: "may hold secrets",
+  vendored: "dependencies or build output",
+  generated: "generated",
+  lockfile: "lock files",
+  minified: "minified",
+  symlink: "symbolic links",
+  submodule: "submodules",
+  unsupported: "unsupported entries",
+};
+
+/** "3 too large, 2 binary" (largest first); "" when nothing was skipped. */
+export function skippedWords(skipped: Record<string, number>): { reason: string; words: string; count: number }[] {
+  return Object.entries(skipped)
+    .filter(([, n]) => n > 0)
+    .sort((a, b) => b[1] - a[1])
+    .map(([reason, count]) => ({ reason, count, words: SKIP_WORDS[reason] ?? reason.replace(/_/g, " ") }));
+}
+
+/**
+ * The last error for people. The server's message is kept (it says what failed), but
+ * mentions of API routes or MCP tools are replaced by what to do on this page.
+ */
+export function errorWords(message: string | null): string | null {
+  if (!message) return null;
+  return message
+    .replace(/\b(?:call |check |poll )?(?:get_index_status|refresh_index|list_repos|repo_status)\b/gi, "the Refresh button on this page")
+    .replace(/\b(?:to |use )?(?:GET|POST|DELETE) \/api\/[^\s,;)]*/g, "on the Repositories page");
+}

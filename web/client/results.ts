@@ -1,0 +1,91 @@
+/**
+ * One search result as a list item: a signed link `repo/path:start-end` that opens the
+ * source view on those lines, a copy button, the symbol, the highlighted snippet with the
+ * query's terms marked, and (behind a disclosure) the channel ranks and explain record.
+ */
+import { signedSourceUrl } from "./api";
+import { renderPieces } from "./code-view";
+import { el } from "./dom";
+import { highlightLines } from "./highlight";
+
+/** A result as `GET /api/search` returns it (worker/search/types.ts SearchResult), plus `explain` where the server has it. */
+export interface WireResult {
+  repo: string;
+  path: string;
+  startLine: number;
+  endLine: number;
+  language: string;
+  symbol: string | null;
+  kind: string;
+  score: number;
+  ranks: Record<string, number>;
+  snippet: string;
+  snippetTruncated: boolean;
+  chunkId: string;
+  explain?: unknown;
+}
+
+/** `repo/path:start-end`, what the copy button copies and the link shows. */
+export function citation(r: Pick<WireResult, "repo" | "path" | "startLine" | "endLine">): string {
+  return `${r.repo ? `${r.repo}/` : ""}${r.path}:${r.startLine}-${r.endLine}`;
+}
+
+function snippetBlock(r: WireResult, terms: string[]): HTMLElement {
+  const code = el("code");
+  highlightLines(r.snippet, r.language, terms).forEach((pieces, i) => {
+    const line = el("span", { className: "line" });
+    renderPieces(line, pieces);
+    code.append(el("span", { className: "ln", "aria-hidden": "true", text: String(r.startLine + i) }), line, "\n");
+  });
+  return el("pre", { className: "code hljs", "aria-label": `Code of ${r.path} from line ${r.startLine}` }, [code]);
+}
+
+/** Renders `explain` generically: nested objects as definition lists, so new fields need no page change. */
+function explainBlock(value: unknown, depth = 0): HTMLElement {
+  if (value === null || typeof value !== "object" || depth > 4) return el("code", { text: JSON.stringify(value) });
+  const dl = el("dl", { className: "explain" });
+  for (const [k, v] of Object.entries(value as Record<string, unknown>)) dl.append(el("dt", { text: k }), el("dd", {}, [explainBlock(v, depth + 1)]));
+  return dl;
+}
+
+function whyBlock(r: WireResult): HTMLElement {
+  const ranks = Object.entries(r.ranks ?? {});
+  const list = el("ul", { className: "ranks" }, ranks.length ? ranks.map(([ch, rank]) => el("li", { text: `${ch}: rank ${rank}` })) : [el("li", { text: "no channel rank" })]);
+  return el("details", { className: "why" }, [
+    el("summary", { text: "Why this result" }),
+    el("p", { text: `Fused score ${r.score.toFixed(4)} (Reciprocal Rank Fusion of the channel ranks below).` }),
+    list,
+    r.explain !== undefined ? el("div", {}, [el("h3", { text: "Ranking record" }), explainBlock(r.explain)]) : null,
+  ]);
+}
+
+async function copy(text: string, button: HTMLButtonElement): Promise<void> {
+  try {
+    await navigator.clipboard.writeText(text);
+    button.textContent = "Copied";
+  } catch {
+    button.textContent = "Copy failed";
+  }
+  setTimeout(() => (button.textContent = "Copy"), 1500);
+}
+
+/** The list item of one result; the link's signed URL is filled in when the server answers. */
+export function renderResult(r: WireResult, terms: string[]): HTMLLIElement {
+  const place = citation(r);
+  // Focusable before its signed href arrives, so j/k and "More results" can move onto it.
+  const link = el("a", { className: "source-link", text: place, tabindex: 0 });
+  const copyButton = el("button", { type: "button", className: "copy", "aria-label": `Copy ${place}`, text: "Copy" });
+  copyButton.addEventListener("click", () => void copy(place, copyButton));
+  const meta = [r.symbol ? `${r.kind} ${r.symbol}` : r.kind, r.language].filter(Boolean).join(" · ");
+  const item = el("li", { className: "result", "data-chunk": r.chunkId }, [
+    el("div", { className: "result-head" }, [el("h2", {}, [link]), copyButton]),
+    el("p", { className: "meta", text: meta }),
+    snippetBlock(r, terms),
+    r.snippetTruncated ? el("p", { className: "truncated", text: "Snippet shortened; open the source for the rest." }) : null,
+    whyBlock(r),
+  ]);
+  void signedSourceUrl(r.repo, r.path, r.startLine, r.endLine).then((url) => {
+    if (url) link.href = url;
+  });
+  return item;
+}

@@ -1,0 +1,174 @@
+/**
+ * Entry of the search page (`/`, served as /assets/search.js). Reads the whole query from the
+ * URL, loads the session and the repo list, runs `GET /api/search`, renders results
+ * (results.ts), pages with "More results", and handles the keyboard: `/` focuses the box,
+ * `j`/`k` move between results, Enter opens the focused one.
+ */
+import { currentSession, errorText, getJson, loadSession } from "./api";
+import { initAsk } from "./ask";
+import { byId, el, isTyping } from "./dom";
+import { MAX_RESULTS, PAGE_SIZE, stateFromParams, stateToApiParams, stateToParams, type SearchModeName, type SearchState } from "./query-state";
+import { renderResult, type WireResult } from "./results";
+import { markableTerms, queryWords } from "./terms";
+
+interface SearchReply {
+  results: WireResult[];
+  confidence?: { level: string; reason?: string };
+  stats?: { tookMs?: number; queryTerms?: string[]; failedRepos?: { repo: string; error: string }[] };
+}
+
+interface RepoSummary {
+  id: string;
+  status: string;
+}
+
+const form = byId<HTMLFormElement>("search-form");
+const qInput = byId<HTMLInputElement>("q");
+const repoSelect = byId<HTMLSelectElement>("repo");
+const languageSelect = byId<HTMLSelectElement>("language");
+const pathInput = byId<HTMLInputElement>("path");
+const testsBox = byId<HTMLInputElement>("tests");
+const modeSelect = byId<HTMLSelectElement>("mode");
+const statusEl = byId("status");
+const resultsEl = byId<HTMLOListElement>("results");
+const moreButton = byId<HTMLButtonElement>("more");
+let searchSeq = 0;
+let knownRepos: RepoSummary[] | null = null;
+
+function setStatus(text: string, isError = false): void {
+  statusEl.textContent = text;
+  statusEl.classList.toggle("error", isError);
+}
+
+function formState(k = PAGE_SIZE): SearchState {
+  return {
+    q: qInput.value.trim(),
+    repo: repoSelect.value,
+    language: languageSelect.value,
+    path: pathInput.value.trim(),
+    includeTests: testsBox.checked,
+    mode: modeSelect.value as SearchModeName,
+    k,
+  };
+}
+
+function fillForm(s: SearchState): void {
+  qInput.value = s.q;
+  languageSelect.value = s.language;
+  pathInput.value = s.path;
+  testsBox.checked = s.includeTests;
+  modeSelect.value = s.mode;
+}
+
+async function loadRepos(wanted: string): Promise<void> {
+  const r = await getJson<{ repos: RepoSummary[] }>("/api/repos");
+  if (!r.ok || !r.body) return;
+  knownRepos = r.body.repos;
+  const options = [el("option", { value: "", text: "All repositories" })];
+  for (const repo of knownRepos) options.push(el("option", { value: repo.id, text: repo.status === "ready" ? repo.id : `${repo.id} (${repo.status})` }));
+  repoSelect.replaceChildren(...options);
+  repoSelect.value = knownRepos.some((x) => x.id === wanted) ? wanted : "";
+}
+
+/** True (and says so) when the URL names a repo the caller cannot see: never search all instead. */
+function refuseUnknownRepo(repo: string): boolean {
+  if (!repo || !knownRepos || knownRepos.some((x) => x.id === repo)) return false;
+  resultsEl.replaceChildren();
+  moreButton.hidden = true;
+  setStatus(`There is no repository "${repo}" here, or you cannot see it. Pick one from the list, or search all repositories.`, true);
+  return true;
+}
+
+async function runSearch(s: SearchState, focusFrom = -1, reposLoaded?: Promise<void>): Promise<void> {
+  if (!s.q) {
+    setStatus("Type something to search for.", true);
+    qInput.focus();
+    return;
+  }
+  if (!reposLoaded && refuseUnknownRepo(s.repo)) return;
+  history.replaceState(null, "", `/?${stateToParams(s).toString()}`);
+  document.title = `${s.q} · Codebase Copilot search`;
+  const seq = ++searchSeq;
+  setStatus("Searching…");
+  resultsEl.setAttribute("aria-busy", "true");
+  const r = await getJson<SearchReply>(`/api/search?${stateToApiParams(s, { explain: true }).toString()}`);
+  if (seq !== searchSeq) return; // a newer search started meanwhile
+  // The API refuses a repo the caller cannot see; say which one, as the page check does.
+  if (s.repo && (r.body as { error?: { code?: string } } | null)?.error?.code === "repo_not_found") {
+    resultsEl.removeAttribute("aria-busy");
+    knownRepos = knownRepos ?? [];
+    refuseUnknownRepo(s.repo);
+    return;
+  }
+  resultsEl.removeAttribute("aria-busy");
+  resultsEl.replaceChildren();
+  moreButton.hidden = true;
+  if (r.status === 401) {
+    await loadSession();
+    setStatus("Sign in to search (link at the top right).", true);
+    return;
+  }
+  if (!r.ok || !r.body) {
+    setStatus(errorText(r), true);
+    return;
+  }
+  const { results, confidence, stats } = r.body;
+  const took = typeof stats?.tookMs === "number" ? ` in ${Math.round(stats.tookMs)} ms` : "";
+  setStatus(results.length ? `${results.length} ${results.length === 1 ? "result" : "results"}${took}.` : `No results${took}. Try other words, another mode, or fewer filters.`);
+  if (results.length && confidence?.level === "low") {
+    resultsEl.append(el("li", { className: "notice", text: `Low confidence: ${confidence.reason ?? "the query terms are barely covered"}. Try other words or an identifier.` }));
+  }
+  for (const f of stats?.failedRepos ?? []) resultsEl.append(el("li", { className: "notice", text: `Repository ${f.repo} could not be searched; the results leave it out.` }));
+  const terms = markableTerms(stats?.queryTerms?.length ? stats.queryTerms : queryWords(s.q));
+  for (const result of results) resultsEl.append(renderResult(result, terms));
+  // "More results": the API ranks the top k; asking for more returns the same first ones, then new ones.
+  if (results.length >= s.k && s.k < MAX_RESULTS) {
+    moreButton.hidden = false;
+    moreButton.onclick = () => void runSearch({ ...s, k: Math.min(MAX_RESULTS, s.k + PAGE_SIZE) }, results.length);
+  }
+  if (focusFrom >= 0) resultLinks()[focusFrom]?.focus();
+}
+
+function resultLinks(): HTMLAnchorElement[] {
+  return [...resultsEl.querySelectorAll<HTMLAnchorElement>(".result a.source-link")];
+}
+
+/** `j`/`k`: focus the next/previous result's link (Enter then opens it, as on any link). */
+function moveFocus(step: 1 | -1): void {
+  const links = resultLinks();
+  if (!links.length) return;
+  const at = links.indexOf(document.activeElement as HTMLAnchorElement);
+  const next = at < 0 ? (step > 0 ? 0 : links.length - 1) : Math.max(0, Math.min(links.length - 1, at + step));
+  links[next].focus();
+  links[next].closest(".result")?.scrollIntoView({ block: "nearest" });
+}
+
+form.addEventListener("submit", (event) => {
+  event.preventDefault();
+  void runSearch(formState());
+});
+document.addEventListener("keydown", (event) => {
+  if (event.ctrlKey || event.metaKey || event.altKey || isTyping(event)) return;
+  if (event.key === "/") {
+    event.preventDefault();
+    qInput.focus();
+    qInput.select();
+  } else if (event.key === "j" || event.key === "k") {
+    event.preventDefault();
+    moveFocus(event.key === "j" ? 1 : -1);
+  }
+});
+
+void (async function init() {
+  const initial = stateFromParams(new URLSearchParams(location.search));
+  fillForm(initial);
+  // The search starts at once, beside the session and repo-list requests: a shared URL shows
+  // results after one round trip. An unknown ?repo= is refused by the API (repo_not_found).
+  const reposLoaded = loadSession().then(() => (currentSession() ? loadRepos(initial.repo) : undefined));
+  initAsk(() => repoSelect.value);
+  if (initial.q) await runSearch(initial, -1, reposLoaded);
+  else {
+    qInput.focus();
+    await reposLoaded;
+  }
+})();

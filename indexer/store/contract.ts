@@ -42,6 +42,18 @@
 
 export { isQueryStopWord, tokenize, tokenizeQuery } from "./tokenize";
 
+/**
+ * Format of the grep trigram index (`grep_docs` + `grep_trigrams`, migrations/0008): what text
+ * is indexed and how. A reader uses the trigram postings only of `grep_docs` rows whose
+ * `format` equals this; other files are verified by scanning (so a bump never loses a match,
+ * it only costs speed until the files are re-indexed).
+ *
+ * Changelog of GREP_FORMAT_VERSION:
+ *   1: the whole file text (`files.text`) through FTS5's `trigram` tokenizer, case-folded
+ *      (`case_sensitive 0`), `detail=none`; one row per file version, rowid = `grep_docs.rowid`.
+ */
+export const GREP_FORMAT_VERSION = 1;
+
 /** Bump when chunk boundaries, indexed text, symbols or ids change; old rows are then rebuilt. */
 export const CHUNK_FORMAT_VERSION = 8;
 

@@ -23,7 +23,7 @@ type Scope = "search" | "index" | "admin";
 function requiredScope(method: string, path: string): Scope {
   if (path.startsWith("/tokens")) return "admin";
   if (method === "DELETE" && path === "/repos/:id") return "admin";
-  if (/^\/(search|ask|source-links)(\/|$)/.test(path) || method === "GET") return "search";
+  if (/^\/(search|grep|ask|source-links)(\/|$)/.test(path) || method === "GET") return "search";
   return "index";
 }
 
@@ -38,7 +38,7 @@ function routes(): { method: string; path: string; url: string; scope: Scope }[]
     if (seen.has(key)) continue;
     seen.add(key);
     const filled = r.path.replace(/:(\w+)/g, (_, name: string) => (/^(id|repo)$/.test(name) ? "secret-repo" : "x")).replace(/\*$/, SECRET_PATH);
-    out.push({ method: r.method, path: r.path, url: `/api${filled}?q=zebraquokka&repo=secret-repo&path=${SECRET_PATH}&symbol=vaultKey&name=vaultKey&line=2&start=1&end=3`, scope: requiredScope(r.method, r.path) });
+    out.push({ method: r.method, path: r.path, url: `/api${filled}?q=zebraquokka&pattern=zebraquokka&repo=secret-repo&path=${SECRET_PATH}&symbol=vaultKey&name=vaultKey&line=2&start=1&end=3`, scope: requiredScope(r.method, r.path) });
   }
   return out;
 }
@@ -47,7 +47,7 @@ async function call(method: string, url: string, authorization?: string): Promis
   const headers: Record<string, string> = { "content-type": "application/json" };
   if (authorization !== undefined) headers.authorization = authorization;
   const hasBody = !["GET", "HEAD"].includes(method);
-  const body = hasBody ? JSON.stringify({ q: "zebraquokka", repo: "secret-repo", repos: ["secret-repo"], path: SECRET_PATH, name: "x", scopes: ["admin"] }) : undefined;
+  const body = hasBody ? JSON.stringify({ q: "zebraquokka", pattern: "zebraquokka", repo: "secret-repo", repos: ["secret-repo"], path: SECRET_PATH, name: "x", scopes: ["admin"] }) : undefined;
   return SELF.fetch(`http://localhost${url}`, { method, headers, body });
 }
 

@@ -11,6 +11,7 @@ import type { Caller } from "../services/context";
 import { onApiError } from "./errors";
 import { askRoutes } from "./routes/ask";
 import { fileRoutes } from "./routes/files";
+import { grepRoutes } from "./routes/grep";
 import { repoRoutes } from "./routes/repos";
 import { searchRoutes } from "./routes/search";
 import { symbolRoutes } from "./routes/symbols";
@@ -33,6 +34,7 @@ export function createApiApp(): Hono<ApiEnv> {
   app.route("/source-links", sourceLinkApiRoutes());
   app.route("/search", searchRoutes());
   app.route("/ask", askRoutes());
+  app.route("/grep", grepRoutes());
   app.route("/repos", repoRoutes());
   app.route("/repos", fileRoutes());
   app.route("/repos", symbolRoutes());

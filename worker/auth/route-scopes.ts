@@ -3,7 +3,7 @@
  *
  * The scope floor every REST route gets from the auth middleware, so a route that forgets its
  * own `requireScope` still cannot leak: token management needs `admin`; searching and reading
- * indexed content (every GET, and /search, /ask, /source-links) need `search`; other writes need
+ * indexed content (every GET, and /search, /grep, /ask, /source-links) need `search`; other writes need
  * `index`; deleting a repo needs `admin`. Routes may demand more, never less. The auth-matrix test uses
  * the same rule.
  */
@@ -14,6 +14,6 @@ export function requiredScopeFor(method: string, path: string): Scope {
   if (path === "/tokens" || path.startsWith("/tokens/")) return "admin";
   // Deleting a repo destroys an index others rely on (worker/services/repos.ts deleteRepo).
   if (method === "DELETE" && /^\/repos\/[^/]+\/?$/.test(path)) return "admin";
-  if (/^\/(search|ask|source-links)(\/|$)/.test(path)) return "search";
+  if (/^\/(search|grep|ask|source-links)(\/|$)/.test(path)) return "search";
   return method === "GET" || method === "HEAD" ? "search" : "index";
 }

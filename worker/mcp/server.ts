@@ -14,6 +14,8 @@ import { fetchTool } from "./tools/fetch";
 import { getCodeContextTool } from "./tools/get-code-context";
 import { getFileOutlineTool } from "./tools/get-file-outline";
 import { getIndexStatusTool } from "./tools/get-index-status";
+import { grepTool } from "./tools/grep";
+import { listFilesTool } from "./tools/list-files";
 import { listReposTool } from "./tools/list-repos";
 import { readFileTool } from "./tools/read-file";
 import { refreshIndexTool } from "./tools/refresh-index";
@@ -27,11 +29,13 @@ export const MCP_SERVER_INFO = { name: "codebase-copilot", version: "0.1.0" } as
 /** Every tool, in the order `tools/list` shows them. */
 export const TOOLS: ToolDefinition[] = [
   searchCodeTool,
+  grepTool,
   getCodeContextTool,
   readFileTool,
   findSymbolTool,
   findReferencesTool,
   getFileOutlineTool,
+  listFilesTool,
   listReposTool,
   getIndexStatusTool,
   refreshIndexTool,
@@ -44,7 +48,8 @@ const INSTRUCTIONS = [
   "Code search over the git repositories indexed by this server (current snapshot of each).",
   "Start with search_code (natural language or identifiers) or find_symbol (a name you know);",
   "then read_file / get_code_context for more lines, get_file_outline for a file's structure,",
-  "find_references for call sites. Results cite path:start-end (1-based, inclusive lines).",
+  "find_references for call sites; grep for exact text or a regex, complete and in order (every match, not a ranking);",
+  "list_files for paths (glob **/*.proto). Results cite path:start-end (1-based, inclusive lines).",
   "list_repos names the repos; get_index_status says whether one is still indexing.",
   "ask_codebase answers a question with verified citations but spends model tokens.",
 ].join(" ");

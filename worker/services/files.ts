@@ -13,6 +13,7 @@
 import { z } from "zod";
 import { CodeSearchError } from "../../kernel/errors";
 import { likeEscape } from "../search/filters";
+import { compileGlob } from "../search/path-glob";
 import { canSee, type ServiceContext } from "./context";
 
 /** Most lines one `readFile` / `getCodeContext` call returns (issue 2: 400 lines per call). */
@@ -211,7 +212,8 @@ export const LIST_FILES_MAX = 1_000;
 /** Input of `listFiles`. */
 export const listFilesInput = z.object({
   repo: repoIdSchema,
-  path_prefix: z.string().max(1024).optional(),
+  path_prefix: z.string().max(1024).optional().describe('Only paths starting with this, e.g. "src/router/".'),
+  glob: z.string().min(1).max(1024).optional().describe('Only paths matching this glob: "**/*.proto", "src/**/*.{ts,tsx}"; without a "/" it matches file names at any depth ("*.proto").'),
   limit: z.number().int().min(1).max(LIST_FILES_MAX).optional(),
   offset: z.number().int().min(0).optional(),
 });
@@ -227,11 +229,15 @@ export interface ListFilesOutput {
   next_offset: number | null;
 }
 
-/** Paths of the active snapshot, sorted, paginated (default and maximum LIST_FILES_MAX per page). */
+/**
+ * Paths of the active snapshot, sorted, paginated (default and maximum LIST_FILES_MAX per page),
+ * under `path_prefix` and matching `glob` when given (both: both apply).
+ */
 export async function listFiles(ctx: ServiceContext, input: ListFilesInput): Promise<ListFilesOutput> {
   const snap = await activeRepo(ctx, input.repo);
   const limit = input.limit ?? LIST_FILES_MAX;
   const offset = input.offset ?? 0;
+  if (input.glob !== undefined) return listFilesByGlob(ctx, snap, input.glob, input.path_prefix ?? "", limit, offset);
   // substr, not LIKE: LIKE ignores ASCII case and paths are case-sensitive.
   const prefix = input.path_prefix ?? "";
   const db = ctx.env.DB;
@@ -248,4 +254,24 @@ export async function listFiles(ctx: ServiceContext, input: ListFilesInput): Pro
   const files = (page.results as { path: string; language: string; line_count: number }[]).map((f) => ({ path: f.path, language: f.language, lines: f.line_count }));
   const end = offset + files.length;
   return { repo: snap.id, commit: snap.commit, files, total_count: total, has_more: end < total, next_offset: end < total ? end : null };
+}
+
+/**
+ * The glob form of `listFiles`: the snapshot's paths under the glob's literal folder (and
+ * `prefix`) are read, matched with picomatch (worker/search/path-glob.ts), then paged, so the
+ * count is exact. Reads every path under that folder: one row of a few bytes per file.
+ */
+async function listFilesByGlob(ctx: ServiceContext, snap: ActiveRepo, glob: string, prefix: string, limit: number, offset: number): Promise<ListFilesOutput> {
+  const g = compileGlob(glob);
+  const from = g.prefix.startsWith(prefix) ? g.prefix : prefix;
+  const { results } = await ctx.env.DB.prepare(
+    `SELECT sf.path, f.language, f.line_count FROM snapshot_files sf JOIN files f ON f.repo = sf.repo AND f.file_id = sf.file_id
+     WHERE sf.repo = ?1 AND sf.commit_sha = ?2 AND substr(sf.path, 1, length(?3)) = ?3 ORDER BY sf.path`,
+  )
+    .bind(snap.id, snap.commit, from)
+    .all<{ path: string; language: string; line_count: number }>();
+  const matched = results.filter((f) => f.path.startsWith(prefix) && g.test(f.path));
+  const files = matched.slice(offset, offset + limit).map((f) => ({ path: f.path, language: f.language, lines: f.line_count }));
+  const end = offset + files.length;
+  return { repo: snap.id, commit: snap.commit, files, total_count: matched.length, has_more: end < matched.length, next_offset: end < matched.length ? end : null };
 }

@@ -16,7 +16,7 @@ import { deleteFileStatements } from "./write-files";
 
 /** Rows per multi-row INSERT into snapshot_files and snapshot_packages: 4 parameters each, under D1's 100 per statement. */
 const SNAPSHOT_ROWS_PER_INSERT = 24;
-/** File versions deleted per D1 batch during garbage collection (4 statements each). */
+/** File versions deleted per D1 batch during garbage collection (6 statements each). */
 const GC_FILES_PER_BATCH = 50;
 /** Ids per `IN (...)` list (D1: 100 bound parameters per statement). */
 const IDS_PER_QUERY = 90;
@@ -163,7 +163,7 @@ export async function collectGarbage(db: D1Database, vectors: VectorStore, repo:
   return orphans.length;
 }
 
-/** Removes every row of `repo` (snapshots and their packages, files, chunks, FTS, symbols, the repo row) and its vectors. */
+/** Removes every row of `repo` (snapshots and their packages, files, chunks, FTS, symbols, grep trigrams, the repo row) and its vectors. */
 export async function deleteRepoData(db: D1Database, vectors: VectorStore, repo: string): Promise<void> {
   const { results } = await db.prepare("SELECT id FROM chunks WHERE repo = ?").bind(repo).all<{ id: string }>();
   const ids = results.map((r) => r.id);
@@ -173,6 +173,8 @@ export async function deleteRepoData(db: D1Database, vectors: VectorStore, repo:
     db.prepare("DELETE FROM chunks WHERE repo = ?").bind(repo),
     db.prepare("DELETE FROM symbols WHERE repo = ?").bind(repo),
     db.prepare("DELETE FROM files WHERE repo = ?").bind(repo),
+    db.prepare("DELETE FROM grep_trigrams WHERE rowid IN (SELECT rowid FROM grep_docs WHERE repo = ?)").bind(repo),
+    db.prepare("DELETE FROM grep_docs WHERE repo = ?").bind(repo),
     db.prepare("DELETE FROM snapshot_files WHERE repo = ?").bind(repo),
     db.prepare("DELETE FROM snapshot_packages WHERE repo = ?").bind(repo),
     db.prepare("DELETE FROM repos WHERE id = ?").bind(repo),

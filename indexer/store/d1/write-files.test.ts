@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { fileId, type ChunkedFile } from "../contract";
-import { writeFiles, type IndexedFile } from "./write-files";
+import { deleteFileStatements, writeFiles, type IndexedFile } from "./write-files";
 
 const chunked: ChunkedFile = {
   language: "typescript",
@@ -20,16 +20,27 @@ async function file(): Promise<IndexedFile> {
 
 async function counts() {
   const q = (sql: string) => env.DB.prepare(sql).first<{ n: number }>().then((r) => r?.n);
-  return { files: await q("SELECT count(*) n FROM files"), chunks: await q("SELECT count(*) n FROM chunks"), symbols: await q("SELECT count(*) n FROM symbols"), fts: await q("SELECT count(*) n FROM chunks_fts WHERE chunks_fts MATCH 'getuserbyid OR import'") };
+  return { files: await q("SELECT count(*) n FROM files"), chunks: await q("SELECT count(*) n FROM chunks"), symbols: await q("SELECT count(*) n FROM symbols"), fts: await q("SELECT count(*) n FROM chunks_fts WHERE chunks_fts MATCH 'getuserbyid OR import'"),
+    grepDocs: await q("SELECT count(*) n FROM grep_docs"),
+    // Trigrams are case-folded: "USERBY" finds "getUserById"; "zzz" occurs in no file.
+    trigrams: await q(`SELECT count(*) n FROM grep_trigrams WHERE grep_trigrams MATCH '"USE" AND "ERB" AND "RBY"'`),
+    absent: await q(`SELECT count(*) n FROM grep_trigrams WHERE grep_trigrams MATCH '"zzz"'`) };
 }
 
 describe("writeFiles", () => {
+  it("deletes a file version's grep trigram rows with its other rows", async () => {
+    const f = await file();
+    await writeFiles(env.DB, [f]);
+    await env.DB.batch(deleteFileStatements(env.DB, f.repo, f.fileId));
+    expect(await counts()).toEqual({ files: 0, chunks: 0, symbols: 0, fts: 0, grepDocs: 0, trigrams: 0, absent: 0 });
+  });
+
   it("writes chunks that BM25 finds, and a second delivery leaves the same rows", async () => {
     const f = await file();
     const written = await writeFiles(env.DB, [f]);
     expect(written.map((c) => c.id)).toEqual([`${f.fileId}-0`, `${f.fileId}-1`]);
     const first = await counts();
-    expect(first).toEqual({ files: 1, chunks: 2, symbols: 1, fts: 2 });
+    expect(first).toEqual({ files: 1, chunks: 2, symbols: 1, fts: 2, grepDocs: 1, trigrams: 1, absent: 0 });
     await writeFiles(env.DB, [f]);
     expect(await counts()).toEqual(first);
     const hit = await env.DB.prepare(

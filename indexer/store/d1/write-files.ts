@@ -2,13 +2,14 @@
  * @module indexer/store/d1/write-files
  *
  * Idempotent writes of indexed file versions to D1: the `files` row, its `chunks` with their
- * `chunks_fts` rows, and its `symbols`. Every write first deletes what the same file version
+ * `chunks_fts` rows, its `symbols`, and its grep trigram rows (`grep_docs` + `grep_trigrams`). Every write first deletes what the same file version
  * wrote before, inside one `db.batch()` (a transaction), so a batch delivered twice leaves
  * exactly the rows of one delivery and a failed batch leaves none.
  */
 import {
   chunkId,
   chunkIndexText,
+  GREP_FORMAT_VERSION,
   tokenize,
   type ChunkedFile,
   type ChunkRecord,
@@ -54,6 +55,8 @@ export function deleteFileStatements(db: D1Database, repo: string, fileId: strin
     db.prepare("DELETE FROM chunks WHERE repo = ?1 AND file_id = ?2").bind(repo, fileId),
     db.prepare("DELETE FROM symbols WHERE repo = ?1 AND file_id = ?2").bind(repo, fileId),
     db.prepare("DELETE FROM files WHERE repo = ?1 AND file_id = ?2").bind(repo, fileId),
+    db.prepare("DELETE FROM grep_trigrams WHERE rowid IN (SELECT rowid FROM grep_docs WHERE repo = ?1 AND file_id = ?2)").bind(repo, fileId),
+    db.prepare("DELETE FROM grep_docs WHERE repo = ?1 AND file_id = ?2").bind(repo, fileId),
   ];
 }
 
@@ -68,6 +71,12 @@ export function writeFileStatements(db: D1Database, file: IndexedFile): { statem
         "INSERT INTO files (repo, file_id, path, blob_sha, language, line_count, byte_size, imports, text) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
       )
       .bind(repo, fileId, path, file.blobSha, file.chunked.language, lineCount(file.text), new TextEncoder().encode(file.text).byteLength, JSON.stringify(file.chunked.imports), file.text),
+  );
+  statements.push(
+    db.prepare("INSERT INTO grep_docs (repo, file_id, format) VALUES (?, ?, ?)").bind(repo, fileId, GREP_FORMAT_VERSION),
+    db
+      .prepare("INSERT INTO grep_trigrams (rowid, text) VALUES ((SELECT rowid FROM grep_docs WHERE repo = ? AND file_id = ?), ?)")
+      .bind(repo, fileId, file.text),
   );
   const pathTokens = ftsText(path);
   for (const c of chunks) {

@@ -4,7 +4,7 @@
  *   GET /api/repos/{id}/files/{path}?start=&end=   numbered lines of an indexed file (<= 400 per call, `next` range)
  *   GET /api/repos/{id}/outline/{path}?offset=     imports and symbols with lines
  *   GET /api/repos/{id}/context?chunk_id=  |  ?path=&line=  [&before=&after=]   a chunk with neighbouring lines
- *   GET /api/repos/{id}/tree?path_prefix=&limit=&offset=   indexed paths of the current snapshot
+ *   GET /api/repos/{id}/tree?path_prefix=&glob=&limit=&offset=   indexed paths of the current snapshot (glob such as `**\/*.proto`)
  *
  * Thin adapters over worker/services/files*.ts, validated with the same zod schemas as the MCP
  * tools. `{path}` is the rest of the URL path, percent-decoded, exactly as indexed.
@@ -80,7 +80,7 @@ export function fileRoutes(): Hono<ApiEnv> {
   });
   app.get("/:id/tree", async (c) => {
     const q = c.req.query();
-    const input = parseInput(listFilesInput, { repo: c.req.param("id"), path_prefix: q.path_prefix, limit: numParam(q.limit), offset: numParam(q.offset) });
+    const input = parseInput(listFilesInput, { repo: c.req.param("id"), path_prefix: q.path_prefix, glob: q.glob || undefined, limit: numParam(q.limit), offset: numParam(q.offset) });
     return c.json(await listFiles(serviceContext(c.env, c.var.caller), input));
   });
   return app;

@@ -1,0 +1,236 @@
+/**
+ * `npm run bench:grep`: grep (REST /api/grep) beside ripgrep on the same trees, in the same run.
+ *
+ * Per corpus: index it by archive upload on a server started from a clean export of HEAD; then
+ * 1. correctness: 50 patterns (literals, case-insensitive, whole word, regexes with classes and
+ *    alternation), every page fetched with the cursor, the (path, line) set compared with
+ *    `rg`'s over the same files: rg runs with `--no-ignore --hidden` and its output is kept to
+ *    the files the index holds, so both sides apply the product's ignore rules; each pattern is
+ *    listed with both counts;
+ * 2. warm latency p50/p95: one grep page (limit 50, as an agent calls it) against one `rg -n`
+ *    process over the tree (spawn included, default ignore rules, all matches printed);
+ * 3. the trigram index's storage and build time, rebuilt in node:sqlite from the same texts with
+ *    the migration's table definition: bytes of index per byte of source, ms per MB.
+ *
+ *   npm run bench:grep -- --corpus /tmp/cc-corpora/hono-28a9c12 [--corpus /tmp/cc-corpora/sympy-e950d31]
+ *                         [--rounds 15] [--port N] [--out FILE]
+ */
+import { spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { basename, dirname, join, resolve } from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { ApiClient } from "../evals/lib/client.ts";
+import { readCorpus } from "../evals/lib/corpus-fs.ts";
+import { indexCorpus } from "../evals/lib/evaluate.ts";
+import { listIndexedFiles } from "../evals/lib/swebench.ts";
+import { parseCli } from "./lib/cli.ts";
+import { freePort, startSnapshotServer } from "./lib/dev-server.ts";
+import { ripgrepVersion } from "./lib/ripgrep.ts";
+
+const USAGE = `Usage: npm run bench:grep -- --corpus DIR [--corpus DIR] [--rounds N] [--port N] [--out FILE]`;
+const a = parseCli(USAGE, {
+  corpus: { type: "string", multiple: true, default: ["/tmp/cc-corpora/hono-28a9c12"] },
+  rounds: { type: "string", default: "15" },
+  port: { type: "string" },
+  commit: { type: "string", default: "HEAD" },
+  out: { type: "string" },
+});
+const ROOT = resolve(dirname(new URL(import.meta.url).pathname), "..");
+const log = (s: string) => process.stderr.write(`${s}\n`);
+
+/** One bench pattern: the grep request fields; rg gets the same meaning as flags. */
+interface Pattern {
+  pattern: string;
+  regex?: boolean;
+  case_sensitive?: boolean;
+  whole_word?: boolean;
+}
+
+/** 50 patterns: 15 literals, 10 case-insensitive, 10 whole words, 15 regexes (classes, alternation). Generic code words, not tuned to either tree. */
+const PATTERNS: Pattern[] = [
+  ...["TODO", "return null", "import ", "Error(", "@param", "http://", "self.assert", "raise ValueError", "export const", "console.log", "__init__", "throw new", "assert ", "=> {", "# XXX"].map((pattern) => ({ pattern })),
+  ...["todo", "deprecated", "notimplemented", "typeerror", "Context", "RESPONSE", "matrix", "Headers", "symbol", "cache"].map((pattern) => ({ pattern, case_sensitive: false })),
+  ...["if", "new", "is", "def", "const", "self", "type", "None", "async", "key"].map((pattern) => ({ pattern, whole_word: true })),
+  ...[
+    "\\bdef\\s+[a-z_]+\\(",
+    "(TODO|FIXME|XXX)",
+    "[A-Z][a-z]+Error\\b",
+    "^\\s*import\\s",
+    "\\d{4,}",
+    "https?://[a-z.]+",
+    "\\bself\\.[a-z_]+\\(",
+    "(get|set|has)[A-Z][A-Za-z]+\\(",
+    "=>\\s*\\{$",
+    "^class [A-Z]",
+    "[a-z]+_[a-z]+_[a-z]+",
+    "\\breturn (true|false|None)\\b",
+    "c\\.(req|res|json)",
+    "(?i)not\\s+implemented",
+    "\\b[0-9]+\\.[0-9]+\\b",
+  ].map((pattern) => ({ pattern, regex: true })),
+];
+
+/** ripgrep flags with the same meaning as a pattern's grep fields. */
+function rgFlags(p: Pattern): string[] {
+  return [...(p.regex ? [] : ["-F"]), ...(p.case_sensitive === false ? ["-i"] : []), ...(p.whole_word ? ["-w"] : [])];
+}
+
+function runRg(args: string[]): Promise<{ ms: number; out: string }> {
+  return new Promise((res, rej) => {
+    const t = performance.now();
+    const child = spawn("rg", args, { stdio: ["ignore", "pipe", "ignore"] });
+    const chunks: Buffer[] = [];
+    child.stdout.on("data", (d: Buffer) => chunks.push(d));
+    child.on("error", rej);
+    child.on("close", (code) => (code === 0 || code === 1 ? res({ ms: performance.now() - t, out: Buffer.concat(chunks).toString("utf8") }) : rej(new Error(`rg exited ${code}`))));
+  });
+}
+
+/** rg's matching (path, line) set over `dir`, kept to `files` (the index's file set). */
+async function rgMatches(dir: string, p: Pattern, files: Set<string>): Promise<Set<string>> {
+  const { out } = await runRg(["--no-ignore", "--hidden", "--no-messages", "--null", "-n", "--no-heading", "--with-filename", ...rgFlags(p), "-e", p.pattern, dir]);
+  const set = new Set<string>();
+  for (const row of out.split("\n")) {
+    const nul = row.indexOf("\0");
+    if (nul < 0) continue;
+    const path = row.slice(dir.length + 1, nul);
+    if (!files.has(path)) continue;
+    set.add(`${path}:${Number.parseInt(row.slice(nul + 1), 10)}`);
+  }
+  return set;
+}
+
+/** Every (path, line) grep returns for `p`, paging with the cursor. */
+async function grepMatches(client: ApiClient, repo: string, p: Pattern): Promise<{ set: Set<string>; pages: number; total: number }> {
+  const set = new Set<string>();
+  let cursor: string | null = null;
+  let pages = 0;
+  let total = 0;
+  do {
+    const body: any = await client.request("POST", "/api/grep", { ...p, repo, limit: 500, ...(cursor ? { cursor } : {}) });
+    pages++;
+    for (const m of body.matches) set.add(`${m.path}:${m.line}`);
+    total = body.total_count;
+    cursor = body.next_cursor;
+  } while (cursor);
+  return { set, pages, total };
+}
+
+const pct = (xs: number[], q: number) => {
+  const s = [...xs].sort((x, y) => x - y);
+  return s[Math.min(s.length - 1, Math.floor(q * s.length))];
+};
+
+/** Builds the trigram table of migrations/0008 in a fresh node:sqlite file from `texts`; returns its bytes and the insert time. */
+function trigramCost(texts: string[]): { indexBytes: number; buildMs: number } {
+  const dir = mkdtempSync(join(tmpdir(), "grep-bench-"));
+  const file = join(dir, "t.sqlite");
+  const db = new DatabaseSync(file);
+  db.exec("PRAGMA page_size = 4096; CREATE TABLE base (x INTEGER);");
+  const before = statSync(file).size;
+  db.exec("CREATE VIRTUAL TABLE grep_trigrams USING fts5 (text, content = '', contentless_delete = 1, detail = 'none', tokenize = 'trigram case_sensitive 0')");
+  const insert = db.prepare("INSERT INTO grep_trigrams (rowid, text) VALUES (?, ?)");
+  const t = performance.now();
+  db.exec("BEGIN");
+  texts.forEach((text, i) => insert.run(i + 1, text));
+  db.exec("COMMIT");
+  const buildMs = performance.now() - t;
+  db.exec("VACUUM");
+  db.close();
+  const indexBytes = statSync(file).size - before;
+  rmSync(dir, { recursive: true, force: true });
+  return { indexBytes, buildMs };
+}
+
+const rgVersion = ripgrepVersion();
+if (!rgVersion) {
+  console.error("ripgrep (rg) is not installed; apt-get install -y ripgrep");
+  process.exit(2);
+}
+const port = a.port ? Number(a.port) : await freePort();
+const stateDir = mkdtempSync(join(tmpdir(), "grep-bench-state-"));
+const server = await startSnapshotServer({ projectRoot: ROOT, commit: a.commit, port, persistTo: stateDir, token: "bench-token", searchLimitPerMinute: 1_000_000 });
+const client = new ApiClient({ baseUrl: server.baseUrl, token: server.token });
+const rounds = Number(a.rounds);
+const report: Record<string, unknown>[] = [];
+try {
+  for (const dir of a.corpus as string[]) {
+    const repo = basename(dir).replace(/[^a-z0-9._-]/g, "-").slice(0, 60);
+    const files = readCorpus(dir, "whole");
+    log(`${repo}: indexing ${files.length} files`);
+    const run = await indexCorpus(client, repo, files, { pollMs: 200, timeoutMs: 1_800_000 });
+    const indexed = await listIndexedFiles(client, repo);
+    const fileSet = new Set(indexed!.keys());
+    const texts = files.filter((f) => fileSet.has(f.path)).map((f) => new TextDecoder().decode(f.bytes));
+    const sourceBytes = texts.reduce((s, t) => s + Buffer.byteLength(t), 0);
+    const lines = texts.reduce((s, t) => s + t.split("\n").length, 0);
+    const cost = trigramCost(texts);
+    log(`${repo}: ${fileSet.size} files indexed in ${run.wallMs} ms; trigram index ${cost.indexBytes} bytes for ${sourceBytes} bytes of source`);
+
+    const correctness: Record<string, unknown>[] = [];
+    for (const p of PATTERNS) {
+      const [ours, theirs] = await Promise.all([grepMatches(client, repo, p), rgMatches(dir, p, fileSet)]);
+      const missing = [...theirs].filter((x) => !ours.set.has(x));
+      const extra = [...ours.set].filter((x) => !theirs.has(x));
+      correctness.push({ ...p, grep: ours.set.size, rg: theirs.size, equal: missing.length === 0 && extra.length === 0, pages: ours.pages, missing: missing.slice(0, 3), extra: extra.slice(0, 3) });
+      log(`  ${missing.length || extra.length ? "DIFF" : "same"} ${JSON.stringify(p)} grep ${ours.set.size} rg ${theirs.size}${missing.length ? ` missing ${missing.slice(0, 2)}` : ""}${extra.length ? ` extra ${extra.slice(0, 2)}` : ""}`);
+    }
+
+    const latency: Record<string, unknown> = {};
+    const classes: Record<string, Pattern[]> = {
+      literal: [{ pattern: "parseSigned" }, { pattern: "TODO" }, { pattern: "return null" }, { pattern: "Content-Type" }, { pattern: "assert " }],
+      regex: [{ pattern: "(TODO|FIXME|XXX)", regex: true }, { pattern: "[A-Z][a-z]+Error\\b", regex: true }, { pattern: "\\bdef\\s+[a-z_]+\\(", regex: true }, { pattern: "c\\.(req|res)\\.[a-z]+", regex: true }, { pattern: "https?://[a-z.]+", regex: true }],
+    };
+    for (const [name, ps] of Object.entries(classes)) {
+      const ours: number[] = [];
+      const rg: number[] = [];
+      for (const p of ps) await client.request("POST", "/api/grep", { ...p, repo }); // warm
+      for (let r = 0; r < rounds; r++) {
+        for (const p of ps) {
+          const t = performance.now();
+          await client.request("POST", "/api/grep", { ...p, repo });
+          ours.push(performance.now() - t);
+          rg.push((await runRg(["-n", ...rgFlags(p), "-e", p.pattern, dir])).ms);
+        }
+      }
+      latency[name] = { grepP50: pct(ours, 0.5), grepP95: pct(ours, 0.95), rgP50: pct(rg, 0.5), rgP95: pct(rg, 0.95), samples: ours.length };
+      log(`  ${name}: grep p50 ${pct(ours, 0.5).toFixed(1)} ms p95 ${pct(ours, 0.95).toFixed(1)} ms | rg p50 ${pct(rg, 0.5).toFixed(1)} ms p95 ${pct(rg, 0.95).toFixed(1)} ms`);
+    }
+    report.push({
+      repo,
+      files: fileSet.size,
+      lines,
+      sourceBytes,
+      indexWallMs: run.wallMs,
+      trigramIndexBytes: cost.indexBytes,
+      trigramBytesPerSourceByte: cost.indexBytes / sourceBytes,
+      trigramBuildMs: cost.buildMs,
+      trigramBuildMsPerMB: cost.buildMs / (sourceBytes / 1e6),
+      correctness,
+      equalPatterns: correctness.filter((c) => c.equal).length,
+      latency,
+    });
+  }
+} catch (err) {
+  // Keep the server's state and log for the post-mortem.
+  log(`failed; server log: ${server.logFile}`);
+  await server.stop();
+  throw err;
+}
+await server.stop();
+rmSync(stateDir, { recursive: true, force: true });
+
+const out = a.out ?? join(ROOT, "bench", "out", `bench-grep-${new Date().toISOString().slice(0, 19).replace(/:/g, "")}.json`);
+mkdirSync(dirname(out), { recursive: true });
+writeFileSync(out, JSON.stringify({ rg: rgVersion, commit: server.commit, rounds, corpora: report }, null, 2));
+for (const r of report as any[]) {
+  console.log(`\n## ${r.repo}: ${r.files} files, ${r.lines} lines, ${(r.sourceBytes / 1e6).toFixed(1)} MB (cold index ${(r.indexWallMs / 1000).toFixed(1)} s)`);
+  console.log(`trigram index: ${(r.trigramIndexBytes / 1e6).toFixed(2)} MB = ${r.trigramBytesPerSourceByte.toFixed(2)} bytes per source byte; built in ${r.trigramBuildMs.toFixed(0)} ms (${r.trigramBuildMsPerMB.toFixed(0)} ms per MB, node:sqlite, one core)`);
+  console.log(`correctness: ${r.equalPatterns}/${r.correctness.length} patterns with the same (path, line) set as ${rgVersion}`);
+  console.log("| pattern | flags | grep lines | rg lines | same |\n|---|---|---|---|---|");
+  for (const c of r.correctness) console.log(`| \`${c.pattern.replace(/\|/g, "\\|")}\` | ${[c.regex ? "regex" : "literal", c.case_sensitive === false ? "-i" : "", c.whole_word ? "-w" : ""].filter(Boolean).join(" ")} | ${c.grep} | ${c.rg} | ${c.equal ? "yes" : `no (missing ${c.missing.join(", ")}; extra ${c.extra.join(", ")})`} |`);
+  console.log("| class | grep p50 ms | grep p95 ms | rg p50 ms | rg p95 ms |\n|---|---|---|---|---|");
+  for (const [k, v] of Object.entries(r.latency as Record<string, any>)) console.log(`| ${k} | ${v.grepP50.toFixed(1)} | ${v.grepP95.toFixed(1)} | ${v.rgP50.toFixed(1)} | ${v.rgP95.toFixed(1)} |`);
+}
+console.log(`\nJSON: ${out}`);

@@ -1,0 +1,64 @@
+/** Table tests: the literals a regex requires, and the FTS5 trigram expression made of them. */
+import { describe, expect, it } from "vitest";
+import { requiredLiterals, type Requirement } from "./literals";
+import { literalTrigrams, trigramMatch } from "./trigram-query";
+
+/** A requirement as a short string: lit "x", and(...), or(...), any. */
+function show(r: Requirement): string {
+  if (r.kind === "any") return "any";
+  if (r.kind === "lit") return JSON.stringify(r.text);
+  return `${r.kind}(${r.of.map(show).join(", ")})`;
+}
+
+describe("requiredLiterals", () => {
+  const cases: [string, string][] = [
+    ["parseSigned", '"parseSigned"'],
+    ["parseSigned\\(", '"parseSigned("'],
+    ["TODO\\((security|perf)\\)", 'and("TODO(", or("security", "perf"), ")")'],
+    ["(?:TODO\\(security\\))", '"TODO(security)"'],
+    ["foo|bar", 'or("foo", "bar")'],
+    ["foo|.*", "any"],
+    ["ab+c", 'and("ab", "bc")'],
+    ["colou?r", 'and("colo", "r")'],
+    ["fo*bar", 'and("f", "bar")'],
+    ["\\bword\\b", '"word"'],
+    ["^import .*from", 'and("import ", "from")'],
+    ["[A-Z_]{6,}_FLAG", '"_FLAG"'],
+    ["\\d+px", '"px"'],
+    ["a{2}bcd", 'and("a", "abcd")'],
+    ["x{3,}yz", 'and("x", "xyz")'],
+    ["(abc)?def", '"def"'],
+    ["(abc)+def", 'and("abc", "def")'],
+    ["\\Qa.b*c\\E", '"a.b*c"'],
+    ["(?i)Hello", '"Hello"'],
+    ["(?P<name>foo)bar", '"foobar"'],
+    ["a[)|]bc", 'and("a", "bc")'],
+    ["\\.\\$\\{", '".${"'],
+    [".", "any"],
+    ["", "any"],
+  ];
+  it.each(cases)("%s -> %s", (pattern, want) => {
+    expect(show(requiredLiterals(pattern))).toBe(want);
+  });
+});
+
+describe("trigramMatch", () => {
+  it("takes non-overlapping trigrams first, then the last one, capped", () => {
+    expect(literalTrigrams("parseSigned")).toEqual(["par", "seS", "ign", "ned", "ars", "rse", "eSi", "Sig"]);
+    expect(literalTrigrams("ab")).toEqual([]);
+    // Characters are code points: five characters, three trigrams.
+    expect(literalTrigrams("日本語です")).toEqual(["日本語", "語です", "本語で"]);
+  });
+  it("quotes trigrams and keeps the formula's shape; literals under 3 characters require nothing", () => {
+    expect(trigramMatch(requiredLiterals("TODO\\((security|perf)\\)"), false)).toBe(
+      '("TOD" AND "DO(" AND "ODO") AND (("sec" AND "uri" AND "ity" AND "ecu" AND "cur" AND "rit") OR ("per" AND "erf"))',
+    );
+    expect(trigramMatch(requiredLiterals('say "hi"'), false)).toBe('"say" AND " ""h" AND "hi""" AND "ay " AND "y """ AND """hi"');
+    expect(trigramMatch(requiredLiterals("ab|cde"), false)).toBeNull();
+    expect(trigramMatch(requiredLiterals("\\d+"), false)).toBeNull();
+  });
+  it("drops non-ASCII trigrams when case-insensitive (folding may differ from the tokenizer's)", () => {
+    expect(trigramMatch({ kind: "lit", text: "Größe" }, false)).toBe('"Grö" AND "öße" AND "röß"');
+    expect(trigramMatch({ kind: "lit", text: "Größe" }, true)).toBeNull();
+  });
+});

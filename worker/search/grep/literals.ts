@@ -1,0 +1,208 @@
+/**
+ * @module worker/search/grep/literals
+ *
+ * What a regular expression (RE2 syntax) requires of any text it matches, as a boolean formula
+ * over literal substrings: `and`/`or` of `lit` nodes, or `any` when nothing is required. This
+ * is zoekt's and Russ Cox's codesearch approach (https://swtch.com/~rsc/regexp/regexp4.html),
+ * reduced to literal runs: a run of plain characters in a concatenation must occur in every
+ * match; alternation gives `or`; anything optional (`?`, `*`, `{0,n}`) or not a plain
+ * character (classes, `.`, `\d`, ...) ends a run and requires nothing.
+ *
+ * The analysis is conservative: whatever it does not understand requires nothing, so the
+ * formula never rules out a text that matches (a superset of the true matches; the engine
+ * verifies). It runs only on patterns that re2js has already compiled, so syntax is valid. Pure.
+ */
+
+/** A requirement on the text: every match contains ... */
+export type Requirement =
+  | { kind: "any" }
+  | { kind: "lit"; text: string }
+  | { kind: "and"; of: Requirement[] }
+  | { kind: "or"; of: Requirement[] };
+
+export const ANY: Requirement = { kind: "any" };
+
+/** `and` of the parts, dropping `any`; `any` when none is left. */
+export function allOf(parts: Requirement[]): Requirement {
+  const kept = parts.flatMap((p) => (p.kind === "any" ? [] : p.kind === "and" ? p.of : [p]));
+  return kept.length === 0 ? ANY : kept.length === 1 ? kept[0] : { kind: "and", of: kept };
+}
+
+/** `or` of the branches; `any` as soon as one branch requires nothing. */
+export function anyOf(branches: Requirement[]): Requirement {
+  if (branches.length === 0 || branches.some((b) => b.kind === "any")) return ANY;
+  const flat = branches.flatMap((b) => (b.kind === "or" ? b.of : [b]));
+  return flat.length === 1 ? flat[0] : { kind: "or", of: flat };
+}
+
+/** Result of parsing an alternation: its requirement, and its exact text when it is one plain literal. */
+interface Parsed {
+  req: Requirement;
+  exact: string | null;
+}
+
+/** Quantifier at `i`: its minimum count and the index after it, or null when none starts there. */
+function quantifierAt(p: string, i: number): { min: number; end: number } | null {
+  const c = p[i];
+  let min: number;
+  let end: number;
+  if (c === "*" || c === "?") [min, end] = [0, i + 1];
+  else if (c === "+") [min, end] = [1, i + 1];
+  else if (c === "{") {
+    const m = /^\{(\d+)(?:,(\d*))?\}/.exec(p.slice(i));
+    if (!m) return null; // a `{` that is no repeat is a literal in RE2
+    [min, end] = [Number(m[1]), i + m[0].length];
+  } else return null;
+  if (p[end] === "?") end++; // lazy form: same strings
+  return { min, end };
+}
+
+/** Index just past the character class opening at `i` (`[`), RE2 syntax: `[]a]`, `[^]a]`, `[[:alpha:]]`, escapes. */
+function classEnd(p: string, i: number): number {
+  let j = i + 1;
+  if (p[j] === "^") j++;
+  if (p[j] === "]") j++;
+  while (j < p.length && p[j] !== "]") {
+    if (p[j] === "\\") j += 2;
+    else if (p[j] === "[" && p[j + 1] === ":") {
+      const close = p.indexOf(":]", j + 2);
+      j = close < 0 ? j + 1 : close + 2;
+    } else j++;
+  }
+  return j + 1;
+}
+
+/** Index just past the escape at `i` (`\`) and the literal character it stands for, or null when it is no single plain character. */
+function escapeAt(p: string, i: number): { end: number; char: string | null } {
+  const c = p[i + 1];
+  if (c === undefined) return { end: i + 1, char: null };
+  if ((c === "p" || c === "P") && p[i + 2] === "{") return { end: p.indexOf("}", i + 2) + 1 || p.length, char: null };
+  if (c === "x" && p[i + 2] === "{") return { end: p.indexOf("}", i + 2) + 1 || p.length, char: null };
+  if (c === "x") return { end: i + 4, char: null };
+  if (c === "p" || c === "P") return { end: i + 3, char: null };
+  // Escaped punctuation stands for itself; letters and digits are classes or special characters.
+  if (!/[0-9A-Za-z]/.test(c)) return { end: i + 2, char: c };
+  return { end: i + 2, char: null };
+}
+
+/** Zero-width escapes: they consume nothing, so a literal run continues across them. */
+const ZERO_WIDTH_ESCAPES = new Set(["b", "B", "A", "z"]);
+
+class Analyzer {
+  i = 0;
+  constructor(readonly p: string) {}
+
+  /** alternation := concat ('|' concat)* ; stops at ')' or the end. */
+  alternation(): Parsed {
+    const branches: Parsed[] = [this.concat()];
+    while (this.p[this.i] === "|") {
+      this.i++;
+      branches.push(this.concat());
+    }
+    if (branches.length === 1) return branches[0];
+    return { req: anyOf(branches.map((b) => b.req)), exact: null };
+  }
+
+  /** A sequence of atoms up to '|' or ')' or the end. */
+  concat(): Parsed {
+    const parts: Requirement[] = [];
+    let run = "";
+    let exact = true;
+    const flush = () => {
+      if (run) parts.push({ kind: "lit", text: run });
+      run = "";
+    };
+    const p = this.p;
+    while (this.i < p.length && p[this.i] !== "|" && p[this.i] !== ")") {
+      const c = p[this.i];
+      // One atom: a plain character (`char`), a group (`group`), or something requiring nothing.
+      let char: string | null = null;
+      let group: Parsed | null = null;
+      let zeroWidth = false;
+      if (c === "(") {
+        this.i++;
+        if (p[this.i] === "?") {
+          // (?flags) alone changes flags and matches nothing; (?flags:...), (?P<n>...), (?<n>...) are groups.
+          const flags = /^\?[a-zA-Z-]*\)/.exec(p.slice(this.i));
+          if (flags) {
+            this.i += flags[0].length;
+            continue;
+          }
+          const head = /^\?(?:[a-zA-Z-]*:|P?<[^>]*>)/.exec(p.slice(this.i));
+          this.i += head ? head[0].length : 1;
+        }
+        group = this.alternation();
+        if (p[this.i] === ")") this.i++;
+      } else if (c === "[") {
+        this.i = classEnd(p, this.i);
+      } else if (c === "\\") {
+        if (p[this.i + 1] === "Q") {
+          const close = p.indexOf("\\E", this.i + 2);
+          const text = p.slice(this.i + 2, close < 0 ? p.length : close);
+          this.i = close < 0 ? p.length : close + 2;
+          if (quantifierAt(p, this.i)) {
+            // A quantifier applies to the last character only: keep the rest as literal.
+            run += [...text].slice(0, -1).join("");
+            flush();
+            this.i = quantifierAt(p, this.i)!.end;
+            exact = false;
+          } else run += text;
+          continue;
+        }
+        if (ZERO_WIDTH_ESCAPES.has(p[this.i + 1])) {
+          zeroWidth = true;
+          this.i += 2;
+        } else {
+          const e = escapeAt(p, this.i);
+          this.i = e.end;
+          char = e.char;
+        }
+      } else if (c === "^" || c === "$") {
+        zeroWidth = true;
+        this.i++;
+      } else if (c === ".") {
+        this.i++;
+      } else {
+        char = String.fromCodePoint(p.codePointAt(this.i)!);
+        this.i += char.length;
+      }
+      const q = quantifierAt(p, this.i);
+      if (q) this.i = q.end;
+      if (zeroWidth) continue; // consumes nothing (a quantified assertion still consumes nothing)
+      if (char !== null && !q) {
+        run += char;
+        continue;
+      }
+      if (group && !q && group.exact !== null) {
+        run += group.exact;
+        continue;
+      }
+      exact = false;
+      if (char !== null && q && q.min >= 1) {
+        // x+ : the run so far ends with one x, and the text after starts with one.
+        run += char;
+        flush();
+        run = char;
+        continue;
+      }
+      flush();
+      if (group && (!q || q.min >= 1)) parts.push(group.req);
+    }
+    // Without any optional or non-literal atom, nothing was flushed before: the run is the whole text.
+    const whole = run;
+    flush();
+    return { req: allOf(parts), exact: exact ? whole : null };
+  }
+}
+
+/**
+ * The requirement of an RE2 pattern: literal substrings (with `and`/`or`) every match contains.
+ * Example: `parse(Signed|Unsigned)\(` -> and(lit "parse", or(lit "Signed(", lit "Unsigned(")).
+ * Literal-only patterns give one `lit`. Unknown constructs give `any` for their part.
+ */
+export function requiredLiterals(pattern: string): Requirement {
+  const a = new Analyzer(pattern);
+  const parsed = a.alternation();
+  // A stray ')' cannot survive re2js's parse; if the analyzer stopped early anyway, trust nothing.
+  return a.i < pattern.length ? ANY : parsed.req;
+}

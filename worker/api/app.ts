@@ -13,6 +13,7 @@ import { askRoutes } from "./routes/ask";
 import { fileRoutes } from "./routes/files";
 import { grepRoutes } from "./routes/grep";
 import { repoRoutes } from "./routes/repos";
+import { reviewRoutes } from "./routes/review";
 import { searchRoutes } from "./routes/search";
 import { symbolRoutes } from "./routes/symbols";
 import { tokenRoutes } from "./routes/tokens";
@@ -35,6 +36,7 @@ export function createApiApp(): Hono<ApiEnv> {
   app.route("/search", searchRoutes());
   app.route("/ask", askRoutes());
   app.route("/grep", grepRoutes());
+  app.route("/review", reviewRoutes());
   app.route("/repos", repoRoutes());
   app.route("/repos", fileRoutes());
   app.route("/repos", symbolRoutes());

@@ -130,9 +130,11 @@ export async function runReviewLoop(o: ReviewLoopOptions): Promise<ReviewLoopRes
       messages.push({ role: "user", content: NUDGE + cut });
       continue;
     }
-    // Every call of the turn at once; results go back together, in call order.
+    // Every call of the turn at once; results go back together, in call order. On the last
+    // allowed call only a submission counts: no model call would read other results.
     const started = now();
-    const results = await Promise.all(uses.map(async (u) => {
+    const runnable = remaining === 0 ? uses.filter((u) => u.name === SUBMIT_REVIEW_TOOL.name) : uses;
+    const results = await Promise.all(runnable.map(async (u) => {
       const t0 = now();
       const res: ToolCallResult & { submission?: SubmitReviewInput } = u.name === SUBMIT_REVIEW_TOOL.name ? submissionResult(u.input) : await o.runTool(u.name, u.input);
       const log: ToolCallLog = { tool: u.name, arguments: u.input, durationMs: now() - t0, isError: res.isError, resultChars: res.text.length };
@@ -142,6 +144,7 @@ export async function runReviewLoop(o: ReviewLoopOptions): Promise<ReviewLoopRes
     for (const x of results) toolCalls.push(x.log);
     const submitted = results.find((x) => x.res.submission);
     if (submitted?.res.submission) return done({ kind: "submitted", review: submitted.res.submission }, call);
+    if (remaining === 0) break;
     const blocks: ContentBlock[] = results.map((x): ToolResultBlock => ({
       type: "tool_result",
       toolUseId: x.use.id,

@@ -99,7 +99,8 @@ export function reviewScript(scenario: string, call: number, body: any): ReviewR
     case "review-refusal":
       return turn([], "refusal");
     case "review-plumbing":
-      if (call === 1) return turn(files.slice(0, 4).map((f, i) => tool(call, i, "read_file", { path: f.path, start_line: Math.max(1, (f.added[0]?.line ?? 1) - 5), end_line: (f.added[0]?.line ?? 1) + 5 })));
+      // By conversation state, not call count: one key serves every review of an eval run.
+      if (body.messages.length === 1) return turn(files.slice(0, 4).map((f, i) => tool(call, i, "read_file", { path: f.path, start_line: Math.max(1, (f.added[0]?.line ?? 1) - 5), end_line: (f.added[0]?.line ?? 1) + 5 })));
       return submit(call, files);
     default:
       return turn([{ type: "text", text: `unknown review scenario ${scenario}` }], "end_turn");

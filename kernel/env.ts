@@ -53,6 +53,10 @@ export interface Env {
   // Code review (worker/services/review.ts; docs/review.md): shares the provider and the daily budget.
   REVIEW_MAX_MODEL_CALLS?: string;
   REVIEW_MAX_OUTPUT_TOKENS?: string;
+  // Pull-request reviews (worker/webhooks/pull-request.ts): a token that may read pull requests
+  // and write reviews, and the secret the pull_request webhook is signed with. Both secrets.
+  GITHUB_REVIEW_TOKEN?: string;
+  GITHUB_WEBHOOK_SECRET?: string;
   /** Workers rate-limiting bindings for search (`[[ratelimits]]`); a local limiter stands in when absent. */
   SEARCH_LIMIT_IDENTITY?: RateLimit;
   SEARCH_LIMIT_IP?: RateLimit;

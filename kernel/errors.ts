@@ -24,6 +24,7 @@ export type ErrorCode =
   | "budget_exhausted"
   | "generation_unavailable"
   | "generation_failed"
+  | "not_configured"
   | "internal";
 
 /**

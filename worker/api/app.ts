@@ -17,6 +17,7 @@ import { reviewRoutes } from "./routes/review";
 import { searchRoutes } from "./routes/search";
 import { symbolRoutes } from "./routes/symbols";
 import { tokenRoutes } from "./routes/tokens";
+import { pullRequestWebhookRoutes } from "./routes/webhooks-pull-request";
 
 /**
  * Hono environment of the REST app. `caller` is set by the auth middleware for every route
@@ -29,6 +30,8 @@ export function createApiApp(): Hono<ApiEnv> {
   const app = new Hono<ApiEnv>();
   app.onError(onApiError);
   app.get("/health", (c) => c.json({ ok: true }));
+  // Signed by GitHub, not by a bearer token: before the auth middleware.
+  app.route("/webhooks/github/pull-request", pullRequestWebhookRoutes());
   // Everything registered below needs a bearer token or a web session (worker/auth/rest-auth.ts).
   app.use("*", restAuth());
   app.route("/tokens", tokenRoutes());

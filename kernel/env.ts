@@ -87,7 +87,7 @@ export interface GenerationConfig {
   provider: "auto" | "anthropic" | "workers-ai";
   /** Model id; empty = the provider's default (worker/generation/models.ts). */
   model: string;
-  /** Per-attempt timeout of one model call, ms (default 60 s). */
+  /** Per-attempt timeout of one model call, ms (default 60 s); a whole answer gets twice this. */
   timeoutMs: number;
   /** Output token cap of one answer (default 1500). */
   maxOutputTokens: number;

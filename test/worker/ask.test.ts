@@ -70,6 +70,12 @@ describe("POST /api/ask", () => {
     expect(body.error.message).toContain("npx wrangler secret put ANTHROPIC_API_KEY");
   });
 
+  it("an unknown repo is a 404 before any stream opens", async () => {
+    const res = await postAsk({ ...INVOICE_Q, repo: "nope", stream: true }, { ANTHROPIC_API_KEY: keyFor("cite") });
+    expect(res.status).toBe(404);
+    expect(((await res.json()) as any).error.code).toBe("repo_not_found");
+  });
+
   it("rejects bad input before anything else", async () => {
     const res = await postAsk({ repo: REPO }, { ANTHROPIC_API_KEY: keyFor("cite") });
     expect(res.status).toBe(400);
@@ -178,6 +184,14 @@ describe("POST /api/ask", () => {
     expect(r.status).toBe("answered");
     expect(r.modelCalls).toBe(2);
     expect((await requestsOf(key)).requests[1].messages[2].content).toContain("cut at the output cap of 1500 tokens");
+  });
+
+  it("a model call past its timeout is a 502 generation_failed that says so", async () => {
+    const res = await postAsk(INVOICE_Q, { ANTHROPIC_API_KEY: keyFor("slow"), GENERATION_TIMEOUT_MS: "200" });
+    expect(res.status).toBe(502);
+    const body = (await res.json()) as any;
+    expect(body.error.code).toBe("generation_failed");
+    expect(body.error.message).toContain("did not answer in time");
   });
 
   it("stop_reason refusal becomes refused; the model's insufficient_context becomes refused with its reason", async () => {

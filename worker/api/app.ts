@@ -37,8 +37,8 @@ export function createApiApp(): Hono<ApiEnv> {
   app.route("/tokens", tokenRoutes());
   app.route("/source-links", sourceLinkApiRoutes());
   app.route("/search", searchRoutes());
-  app.route("/ask", askRoutes());
   app.route("/grep", grepRoutes());
+  app.route("/ask", askRoutes());
   app.route("/review", reviewRoutes());
   app.route("/repos", repoRoutes());
   app.route("/repos", fileRoutes());

@@ -147,7 +147,8 @@ export class AnthropicGenerationProvider implements GenerationProvider {
       logModelCall({ provider: this.name, model: msg.model, purpose: req.purpose, promptVersion: req.promptVersion, outcome: "ok", stopReason: result.stopReason, usage, latencyMs: result.latencyMs, retries, streamed: !!req.onTextDelta }, this.price);
       return result;
     } catch (err) {
-      const cls = errorClass(err);
+      // An abort by the caller's deadline (AbortSignal.timeout) is a timeout, not a cancellation.
+      const cls = err instanceof APIUserAbortError && (req.signal?.reason as Error | undefined)?.name === "TimeoutError" ? "timeout" : errorClass(err);
       logModelCall({ provider: this.name, model: this.model, purpose: req.purpose, promptVersion: req.promptVersion, outcome: "error", error: cls, latencyMs: Date.now() - started, retries, streamed: !!req.onTextDelta }, this.price);
       throw new CodeSearchError("generation_failed", generationFailureMessage(cls), { provider: this.name, error: cls });
     }

@@ -3,8 +3,8 @@
  *
  * Grounded answers: `startAsk(ctx, input)` checks the input, the provider (503
  * `generation_unavailable` when none is configured) and the caller's daily budget (429
- * `budget_exhausted`), then `run()` searches, refuses below the confidence gate without calling
- * the model, assembles fenced evidence, asks the model (worker/ask/generate-answer.ts) and
+ * `budget_exhausted`) and searches; then `run()` refuses below the confidence gate without
+ * calling the model, assembles fenced evidence, asks the model (worker/ask/generate-answer.ts) and
  * verifies every citation against the evidence and the repo's active snapshot
  * (worker/ask/verify.ts). REST (worker/api/routes/ask.ts, JSON or SSE) and MCP
  * (worker/mcp/tools/ask-codebase.ts) are thin adapters over it; schemas in ./ask-schema.ts.
@@ -63,9 +63,10 @@ function gateReason(s: SearchResponse): string {
 }
 
 /**
- * Validates `raw`, resolves the provider and checks the budget. Throws `invalid_input`,
- * `forbidden`, `generation_unavailable` (503, with the commands that configure a provider) or
- * `budget_exhausted` (429 with retryAfterSeconds).
+ * Validates `raw`, resolves the provider, checks the budget and searches; `run()` does the rest.
+ * Throws `invalid_input`, `forbidden`, `generation_unavailable` (503, with the commands that
+ * configure a provider), `budget_exhausted` (429 with retryAfterSeconds), and the search's
+ * `repo_not_found` / `index_not_ready`, all before any stream opens.
  */
 export async function startAsk(ctx: ServiceContext, raw: AskInput, deps: AskDeps = {}): Promise<PreparedAsk> {
   requireScope(ctx.caller, "search");
@@ -73,23 +74,24 @@ export async function startAsk(ctx: ServiceContext, raw: AskInput, deps: AskDeps
   const provider = deps.provider ?? requireGenerationProvider(ctx.env, ctx.config);
   const now = deps.now ?? Date.now;
   const g = ctx.config.generation;
-  await checkBudget(ctx.env.DB, ctx.caller.id, now(), g.dailyTokenBudget);
   let prompt: Prompt;
   try {
     prompt = await loadPrompt("answer.system", g.promptVersion);
   } catch (err) {
     throw new CodeSearchError("invalid_input", `ASK_PROMPT_VERSION: ${(err as Error).message}`);
   }
+  // The budget check, the search and (for named repos) the snapshot read run together, and all
+  // before a stream opens: a spent budget (429) or an unknown repo (404) is an HTTP status, and
+  // the budget check adds no latency. A spent budget wastes one search, never tokens.
+  const started = now();
+  const named = input.repos ?? (input.repo ? [input.repo] : null);
+  const commitsBeside = named ? activeCommits(ctx.env.DB, named) : null;
+  commitsBeside?.catch(() => {}); // awaited later; a failed search must not leave it unhandled
+  const searched = search(ctx, { q: input.question, repo: input.repo, repos: input.repos, k: input.k }).then((r) => ({ response: r, searchMs: now() - started }));
+  const [, { response, searchMs }] = await Promise.all([checkBudget(ctx.env.DB, ctx.caller.id, now(), g.dailyTokenBudget), searched]);
   return {
     stream: input.stream,
     async run(hooks) {
-      const started = now();
-      // Named repos' snapshots are read beside the search (else after it, for the repos it found).
-      const named = input.repos ?? (input.repo ? [input.repo] : null);
-      const commitsBeside = named ? activeCommits(ctx.env.DB, named) : null;
-      commitsBeside?.catch(() => {}); // a failed search must not leave this rejection unhandled
-      const response = await search(ctx, { q: input.question, repo: input.repo, repos: input.repos, k: input.k });
-      const searchMs = now() - started;
       const promptRef = { id: prompt.id, version: prompt.version, sha256: prompt.sha256 };
       const base = { model: provider.model, provider: provider.name, prompt: promptRef, confidence: response.confidence };
       const finish = (o: Omit<AskOutput, "model" | "provider" | "prompt" | "confidence" | "timings" | "usage"> & { usage: TokenUsage; modelMs: number; model?: string }): AskOutput => {
@@ -111,6 +113,8 @@ export async function startAsk(ctx: ServiceContext, raw: AskInput, deps: AskDeps
         userMessage: renderUserMessage(input.question, evidence, nonce),
         maxOutputTokens: g.maxOutputTokens,
         hooks,
+        // The whole answer's deadline (both calls and their transport retries): twice the per-attempt timeout.
+        signal: AbortSignal.timeout(2 * g.timeoutMs),
         onUsage: (u) => recordUsage(ctx.env.DB, ctx.caller.id, now(), u, estimateCostUsd(u, provider.price)),
       });
       if (generated.outcome.kind !== "answer") await generated.recorded;

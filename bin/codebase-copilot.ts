@@ -9,7 +9,7 @@
 import { Command, CommanderError, Option } from "commander";
 import { ApiError, createApiClient, type ApiClient } from "./lib/api-client.ts";
 import { configPath, localAdminToken, readStoredConfig, resolveTarget, writeStoredConfig, type Target } from "./lib/cli-config.ts";
-import { formatRepoLine, formatRepoStatus, formatReview, formatSearch, formatTokens } from "./lib/cli-format.ts";
+import { formatGrep, formatRepoLine, formatRepoStatus, formatReview, formatSearch, formatTokens } from "./lib/cli-format.ts";
 import { errorText, followProgress, startIndexing } from "./lib/index-source.ts";
 import { renderDone } from "./lib/progress.ts";
 import { formatDryRun, readDiff, reviewRequest } from "./lib/review-request.ts";
@@ -149,6 +149,38 @@ function buildProgram(): Command {
       }
       const r = await client(g).review(o.repo, diff);
       print(g, r, () => formatReview(r));
+    });
+
+  program
+    .command("grep")
+    .description("Exact or regex search: every matching line, in repo/path/line order")
+    .argument("<pattern>", "literal text, or an RE2 regex with --regex")
+    .option("-e, --regex", "treat the pattern as an RE2 regular expression")
+    .option("-i, --ignore-case", "match case-insensitively")
+    .option("-w, --word", "whole words only")
+    .option("--repo <ids>", "comma-separated repo ids (default: every repo the token may see)", list)
+    .option("--path <prefix-or-glob>", 'only these paths, e.g. "src/" or "**/*.proto"')
+    .option("--language <lang>", "only files of this language")
+    .option("--no-tests", "leave test files out")
+    .option("--limit <n>", "matching lines per page (at most 500)", positiveInt("--limit"))
+    .option("--cursor <c>", "next page: the cursor the previous page printed")
+    .action(async (pattern: string, o: { regex?: boolean; ignoreCase?: boolean; word?: boolean; repo?: string[]; path?: string; language?: string; tests: boolean; limit?: number; cursor?: string }, cmd: Command) => {
+      const g = globals(cmd);
+      const page = await client(g).grep({
+        pattern,
+        regex: o.regex ?? false,
+        case_sensitive: !o.ignoreCase,
+        whole_word: o.word ?? false,
+        ...(o.repo?.length === 1 ? { repo: o.repo[0] } : o.repo ? { repos: o.repo } : {}),
+        ...(o.path ? { path: o.path } : {}),
+        ...(o.language ? { language: o.language } : {}),
+        include_tests: o.tests,
+        ...(o.limit ? { limit: o.limit } : {}),
+        ...(o.cursor ? { cursor: o.cursor } : {}),
+      });
+      print(g, page, () => formatGrep(page));
+      // As grep: exit 1 when nothing matched, so scripts can test for presence.
+      if (page.total_count === 0) process.exitCode = EXIT.error;
     });
 
   const tokens = program.command("tokens").description("Create, list and revoke API tokens (needs an admin token)");

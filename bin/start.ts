@@ -2,7 +2,8 @@
  * `npm start [-- <git-url-or-local-path>] [--port 8787] [--name <id>] [--ref <ref>]`
  *
  * Runs Codebase Copilot locally on 127.0.0.1: applies the D1 migrations, starts `wrangler dev`
- * with state in `.codebase-copilot/state` and the local admin token, waits for `/api/health`,
+ * with state in `.codebase-copilot/state` and the local admin token (handed over in
+ * `.codebase-copilot/dev.vars`, mode 600, never on the command line), waits for `/api/health`,
  * optionally registers a repository (git URL -> `POST /api/repos`; local folder -> tar.gz upload
  * to `POST /api/repos/{id}/archive`, no network needed), shows indexing progress, and prints the
  * web URL, the MCP URL and a curl search. Runs until Ctrl-C, then stops wrangler's process group.
@@ -13,7 +14,7 @@ import { ensureAdminToken } from "./lib/admin-token.ts";
 import { addToRunningServer, parseCliArgs, USAGE, type CliArgs } from "./lib/cli-args.ts";
 import { createApiClient } from "./lib/api-client.ts";
 import { errorText, followProgress, startIndexing } from "./lib/index-source.ts";
-import { ADMIN_TOKEN_FILE, PERSIST_DIR, STATE_DIR, WRANGLER_LOG_FILE } from "./lib/paths.ts";
+import { ADMIN_TOKEN_FILE, DEV_VARS_FILE, PERSIST_DIR, STATE_DIR, WRANGLER_LOG_FILE } from "./lib/paths.ts";
 import { renderDone } from "./lib/progress.ts";
 import { isGitUrl, repoIdForFolder, REPO_ID_PATTERN } from "./lib/repo-id.ts";
 import { isHealthy, runWrangler, startDevServer, waitForHealth, type DevServer } from "./lib/wrangler.ts";
@@ -83,7 +84,7 @@ async function main(): Promise<void> {
   await runWrangler(["d1", "migrations", "apply", "DB", "--local", "--persist-to", PERSIST_DIR]);
 
   process.stderr.write(`Starting wrangler dev on ${base} (log: ${WRANGLER_LOG_FILE}) ...\n`);
-  server = startDevServer({ port, persistTo: PERSIST_DIR, logFile: WRANGLER_LOG_FILE, vars: { ADMIN_TOKEN: token } });
+  server = startDevServer({ port, persistTo: PERSIST_DIR, logFile: WRANGLER_LOG_FILE, vars: { ADMIN_TOKEN: token }, envFile: DEV_VARS_FILE, includeProjectDevVars: true });
   server.child.on("exit", (code) => {
     if (stopping) return;
     console.error(`\nwrangler dev exited (code ${code}); see ${WRANGLER_LOG_FILE}.`);
@@ -121,6 +122,13 @@ Search from a shell:
 
 Ask a question (grounded answer; needs ANTHROPIC_API_KEY in .dev.vars, see docs/ask.md):
   curl -s -H "Authorization: Bearer $(cat '${ADMIN_TOKEN_FILE}')" -H 'content-type: application/json' ${base}/api/ask -d '{"question": "where is the main entry point?"${repoId ? `, "repo": "${repoId}"` : ""}}'
+
+Connect an MCP client (docs/connect-clients.md): sign in through the browser, e.g.
+  claude mcp add --transport http codebase-copilot ${base}/mcp
+or give it a search-only token (never the admin token):
+  curl -s -X POST -H "Authorization: Bearer $(cat '${ADMIN_TOKEN_FILE}')" -H 'content-type: application/json' \\
+    -d '{"name":"my agent","scopes":["search"],"expiresInDays":90}' '${base}/api/tokens'
+  claude mcp add --transport http codebase-copilot ${base}/mcp --header "Authorization: Bearer <token from above>"
 
 Press Ctrl-C to stop.`);
 }

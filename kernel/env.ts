@@ -22,7 +22,7 @@ export interface Env {
   VECTOR_STORE?: string;
   MAX_FILE_BYTES?: string;
   AUTH_PROVIDER?: string;
-  /** Local admin token (npm start writes it to .dev.vars); tests set it in vitest.config.mts. */
+  /** Local admin token (npm start writes it to .codebase-copilot/dev.vars); tests set it in vitest.config.mts. */
   ADMIN_TOKEN?: string;
   // Authentication (worker/auth/config.ts, README "Authentication"). Secrets: SIGNING_SECRET,
   // GITHUB_CLIENT_SECRET. Lists are comma-separated.
@@ -60,6 +60,14 @@ export interface Env {
   /** Workers rate-limiting bindings for search (`[[ratelimits]]`); a local limiter stands in when absent. */
   SEARCH_LIMIT_IDENTITY?: RateLimit;
   SEARCH_LIMIT_IP?: RateLimit;
+  /** Dynamic client registrations per client address (`[[ratelimits]]`). */
+  REGISTER_LIMIT_IP?: RateLimit;
+  /**
+   * Where the client address comes from (worker/auth/client-address.ts): `cf-connecting-ip`
+   * (default; Cloudflare sets that header and overwrites any sent by the client) or `loopback`
+   * (wrangler dev bound to 127.0.0.1, where that header is the client's to choose).
+   */
+  CLIENT_IP_SOURCE?: string;
 }
 
 /** Validated configuration derived from `Env`. */

@@ -32,6 +32,31 @@ export interface SearchHit {
   content?: string;
 }
 
+/** Body of `POST /api/grep` (worker/services/grep.ts `grepInput`). */
+export interface GrepRequest {
+  pattern: string;
+  regex?: boolean;
+  case_sensitive?: boolean;
+  whole_word?: boolean;
+  repo?: string;
+  repos?: string[];
+  path?: string;
+  language?: string;
+  include_tests?: boolean;
+  limit?: number;
+  cursor?: string;
+}
+
+/** One page of grep matches (fields the CLI prints). */
+export interface GrepPage {
+  matches: { repo: string; path: string; line: number; column: number; text: string; ranges: [number, number][]; symbol: { name: string } | null }[];
+  total_count: number;
+  total_exact: boolean;
+  has_more: boolean;
+  next_cursor: string | null;
+  scan_capped?: boolean;
+}
+
 /** Token metadata as `/api/tokens` returns it (never the secret, except once on creation). */
 export interface TokenInfo {
   id: string;
@@ -182,6 +207,10 @@ export function createApiClient(base: string, token: string) {
       if (o.repo) params.set("repo", o.repo);
       if (o.k !== undefined) params.set("k", String(o.k));
       return (await call("GET", `/api/search?${params}`)) as { results: SearchHit[] } & Record<string, unknown>;
+    },
+    /** `POST /api/grep`: exact or regex matches, complete and ordered (repo, path, line). */
+    async grep(input: GrepRequest): Promise<GrepPage> {
+      return (await call("POST", "/api/grep", { json: input })) as GrepPage;
     },
     /** `POST /api/tokens`: the new token (its secret is in the answer, once). */
     async createToken(input: { name: string; scopes: string[]; repos?: string[]; expiresInDays?: number }): Promise<TokenInfo & { token: string }> {

@@ -1,7 +1,7 @@
 /**
  * Human output of the `codebase-copilot` CLI. Pure: each function turns an API answer into lines.
  */
-import type { RepoStatus, ReviewResult, SearchHit, TokenInfo } from "./api-client.ts";
+import type { GrepPage, RepoStatus, ReviewResult, SearchHit, TokenInfo } from "./api-client.ts";
 import { progressLabel } from "./progress.ts";
 
 /** Lines of a snippet shown per search result. */
@@ -71,5 +71,13 @@ export function formatReview(r: ReviewResult): string {
   const tokens = r.usage.inputTokens + r.usage.cacheReadTokens + r.usage.cacheWriteTokens;
   const cost = r.usage.costUsd === null ? "" : `, ~$${r.usage.costUsd.toFixed(4)}`;
   lines.push("", `${r.modelCalls} model call(s), ${r.toolCalls.length} tool call(s), ${tokens} input + ${r.usage.outputTokens} output tokens${cost} (${r.model}; ${r.prompts.system.id} v${r.prompts.system.version})`);
+  return lines.join("\n");
+}
+
+/** Grep matches as ripgrep prints them: `repo/path:line:column:text`, then the count. */
+export function formatGrep(page: GrepPage): string {
+  const lines = page.matches.map((m) => `${m.repo}/${m.path}:${m.line}:${m.column}:${m.text}`);
+  const total = `${page.total_exact ? "" : "at least "}${page.total_count} matching line${page.total_count === 1 ? "" : "s"}`;
+  lines.push(`${lines.length ? "\n" : ""}${total}${page.has_more ? ` (more: --cursor ${page.next_cursor})` : ""}${page.scan_capped ? "; the scan stopped at its byte budget: narrow it with --path or --language" : ""}`);
   return lines.join("\n");
 }

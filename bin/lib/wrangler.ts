@@ -2,7 +2,7 @@
  * Runs wrangler (the project's own copy, on this Node) for migrations and `wrangler dev`.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { closeSync, openSync, readFileSync } from "node:fs";
+import { chmodSync, closeSync, existsSync, openSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { PROJECT_ROOT } from "./paths.ts";
 
@@ -33,13 +33,49 @@ export interface DevServer {
   stop(): Promise<void>;
 }
 
+/** The project's own `.dev.vars` (the user's local secrets, e.g. GitHub settings), if any. */
+export const PROJECT_DEV_VARS = join(PROJECT_ROOT, ".dev.vars");
+
+/** Options of `startDevServer`. */
+export interface DevServerOptions {
+  port: number;
+  persistTo: string;
+  logFile: string;
+  /**
+   * Secrets and variables (e.g. ADMIN_TOKEN), written to `envFile` with mode 600 and read by
+   * wrangler from there (`--env-file`): never on the command line, where `ps` shows them to
+   * every local user.
+   */
+  vars: Record<string, string>;
+  /** Where to write `vars` (dotenv format); a gitignored path such as .codebase-copilot/dev.vars. */
+  envFile: string;
+  /** Also load the project's .dev.vars first (its values lose to `vars`). npm start: yes; e2e: no. */
+  includeProjectDevVars: boolean;
+}
+
+/** Writes `vars` as a dotenv file readable by its owner only. Throws on a value with a line break. */
+export function writeEnvFile(file: string, vars: Record<string, string>): void {
+  const lines = Object.entries(vars).map(([k, v]) => {
+    if (!/^[A-Z_][A-Z0-9_]*$/.test(k)) throw new Error(`env name ${k} is not UPPER_SNAKE`);
+    if (/[\r\n"$]/.test(v)) throw new Error(`value of ${k} holds a line break, quote or $`);
+    return `${k}="${v}"`;
+  });
+  writeFileSync(file, `${lines.join("\n")}\n`, { mode: 0o600 });
+  chmodSync(file, 0o600);
+}
+
 /**
- * Starts `wrangler dev` detached (own process group) with output to `logFile`.
- * `vars` become `--var KEY:VALUE` bindings.
+ * Starts `wrangler dev` on 127.0.0.1 detached (own process group) with output to `logFile`.
+ * Secrets go through `envFile` (see DevServerOptions.vars). `CLIENT_IP_SOURCE=loopback` is set
+ * because wrangler dev listens on loopback only and lets clients choose CF-Connecting-IP
+ * (worker/auth/client-address.ts).
  */
-export function startDevServer(o: { port: number; persistTo: string; logFile: string; vars: Record<string, string> }): DevServer {
+export function startDevServer(o: DevServerOptions): DevServer {
+  writeEnvFile(o.envFile, { CLIENT_IP_SOURCE: "loopback", ...o.vars });
   const args = ["dev", "--ip", "127.0.0.1", "--port", String(o.port), "--persist-to", o.persistTo, "--show-interactive-dev-session=false"];
-  for (const [k, v] of Object.entries(o.vars)) args.push("--var", `${k}:${v}`);
+  // With --env-file wrangler skips .dev.vars, so name it first when it should count.
+  if (o.includeProjectDevVars && existsSync(PROJECT_DEV_VARS)) args.push("--env-file", PROJECT_DEV_VARS);
+  args.push("--env-file", o.envFile);
   const log = openSync(o.logFile, "w", 0o600);
   const child = spawn(process.execPath, [WRANGLER_BIN, ...args], { cwd: PROJECT_ROOT, env: childEnv, stdio: ["ignore", log, log], detached: true });
   closeSync(log);

@@ -10,6 +10,7 @@ import { execFileSync, execSync, spawn, type ChildProcess } from "node:child_pro
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
+import { writeEnvFile } from "../../bin/lib/wrangler.ts";
 
 /** A TCP port on 127.0.0.1 that is free right now (the OS picks it). */
 export function freePort(): Promise<number> {
@@ -49,7 +50,7 @@ export interface SnapshotServerOptions {
   token: string;
   /** Search rate limit per minute written into the export's wrangler.toml (see `exportSnapshot`). */
   searchLimitPerMinute?: number;
-  /** Extra `--var KEY:VALUE` bindings. */
+  /** Extra variables, written with the admin token to the server's env file. */
   vars?: Record<string, string>;
   /**
    * Secrets for the Worker (e.g. ANTHROPIC_API_KEY), written to a 0600 env file in `persistTo`
@@ -104,15 +105,13 @@ export async function startSnapshotServer(o: SnapshotServerOptions): Promise<Dev
   const { dir, sha } = exportSnapshot(o.projectRoot, o.commit, o.snapshotsDir, o.searchLimitPerMinute);
   const wrangler = join(dir, "node_modules", "wrangler", "bin", "wrangler.js");
   execFileSync(process.execPath, [wrangler, "d1", "migrations", "apply", "DB", "--local", "--persist-to", o.persistTo], { cwd: dir, env: childEnv, stdio: "ignore" });
-  const args = ["dev", "--ip", "127.0.0.1", "--port", String(o.port), "--persist-to", o.persistTo, "--show-interactive-dev-session=false", "--var", `ADMIN_TOKEN:${o.token}`];
-  for (const [k, v] of Object.entries(o.vars ?? {})) args.push("--var", `${k}:${v}`);
-  const logFile = join(o.persistTo, "wrangler.log");
   mkdirSync(o.persistTo, { recursive: true });
-  if (o.secrets && Object.keys(o.secrets).length) {
-    const envFile = join(o.persistTo, "secrets.env");
-    writeFileSync(envFile, Object.entries(o.secrets).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join("\n") + "\n", { mode: 0o600 });
-    args.push("--env-file", envFile);
-  }
+  // The admin token goes through a mode-600 env file, not argv (where `ps` shows it).
+  const envFile = join(o.persistTo, "dev.vars");
+  // Secrets (an API key) go the same way, never as --var.
+  writeEnvFile(envFile, { ADMIN_TOKEN: o.token, ...o.vars, ...o.secrets });
+  const args = ["dev", "--ip", "127.0.0.1", "--port", String(o.port), "--persist-to", o.persistTo, "--show-interactive-dev-session=false", "--env-file", envFile];
+  const logFile = join(o.persistTo, "wrangler.log");
   const log = openSync(logFile, "w");
   const child: ChildProcess = spawn(process.execPath, [wrangler, ...args], { cwd: dir, env: childEnv, stdio: ["ignore", log, log], detached: true });
   closeSync(log);

@@ -46,7 +46,7 @@ async function main(): Promise<void> {
     const config = mkdtempSync(join(tmpdir(), "ccp-cli-config-"));
     const admin = { CODEBASE_COPILOT_URL: base, CODEBASE_COPILOT_TOKEN: token, XDG_CONFIG_HOME: config };
 
-    for (const cmd of [[], ["index"], ["status"], ["search"], ["login"], ["tokens"], ["tokens", "create"], ["tokens", "list"], ["tokens", "revoke"]]) {
+    for (const cmd of [[], ["index"], ["status"], ["search"], ["grep"], ["login"], ["tokens"], ["tokens", "create"], ["tokens", "list"], ["tokens", "revoke"]]) {
       const r = await cli([...cmd, "--help"], {});
       assert.equal(r.code, 0, `${cmd.join(" ")} --help exits 0`);
       assert.match(r.stdout, /Usage: codebase-copilot/);
@@ -69,6 +69,15 @@ async function main(): Promise<void> {
     assert.match(found.stdout, new RegExp(`1\\. ${REPO}/src/invoice\\.ts:1-4`));
     const asJson = JSON.parse((await cli(["search", "invoiceTotalCents", "--repo", REPO, "--json"], admin)).stdout);
     assert.equal(asJson.results[0].path, "src/invoice.ts");
+
+    const grep = await cli(["grep", "reduce((a, l)", "--repo", REPO], admin);
+    assert.equal(grep.code, 0, grep.stderr);
+    assert.match(grep.stdout, new RegExp(`^${REPO}/src/invoice\\.ts:3:\\d+:.*reduce`, "m"));
+    assert.match(grep.stdout, /1 matching line$/m);
+    const regex = JSON.parse((await cli(["grep", "-e", "-i", "INVOICE\\w+CENTS", "--json"], admin)).stdout);
+    assert.equal(regex.matches[0].path, "src/invoice.ts");
+    assert.equal((await cli(["grep", "no such text anywhere", "--repo", REPO], admin)).code, 1, "grep exits 1 when nothing matches");
+    assert.equal((await cli(["grep", "-e", "(unclosed"], admin)).code, 1, "a regex syntax error is the API's 400");
 
     // Tokens: a search-scoped token works until it is revoked.
     const created = await cli(["tokens", "create", "--name", "cli e2e", "--scopes", "search", "--repos", REPO, "--json"], admin);

@@ -1,6 +1,6 @@
 /**
  * Starts the product as `npm start` does (D1 migrations, then `wrangler dev` on loopback with a
- * throw-away state folder and admin token), indexes a fixture folder through the real archive
+ * throw-away state folder and admin token, handed over in a mode-600 env file, not argv), indexes a fixture folder through the real archive
  * upload, runs `body`, and stops the server by process group whatever happens.
  */
 import { randomBytes } from "node:crypto";
@@ -33,7 +33,7 @@ export async function withIndexedServer(port: number, repo: string, writeFixture
   try {
     writeFixture(fixture);
     await runWrangler(["d1", "migrations", "apply", "DB", "--local", "--persist-to", persist]);
-    server = startDevServer({ port, persistTo: persist, logFile: join(work, "wrangler.log"), vars: { ADMIN_TOKEN: token } });
+    server = startDevServer({ port, persistTo: persist, logFile: join(work, "wrangler.log"), vars: { ADMIN_TOKEN: token }, envFile: join(work, "dev.vars"), includeProjectDevVars: false });
     await waitForHealth(base, server, join(work, "wrangler.log"));
     const api = createApiClient(base, token);
     await api.uploadArchive(repo, await packFolder(fixture, listFolderFiles(fixture).files));

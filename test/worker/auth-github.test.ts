@@ -83,7 +83,7 @@ afterEach(() => {
 });
 
 /** Runs register -> /authorize consent -> GitHub (fake) -> callback, returning the client redirect. */
-async function signInAs(login: string) {
+async function signInAs(login: string, scope = "search") {
   const as = (await discoverAuthorizationServerMetadata(ORIGIN, { fetchFn: ghFetch }))!;
   const redirectUrl = "http://127.0.0.1:47001/cb";
   const clientInformation = await registerClient(ORIGIN, {
@@ -91,10 +91,12 @@ async function signInAs(login: string) {
     clientMetadata: { client_name: "gh test", redirect_uris: [redirectUrl], token_endpoint_auth_method: "none", grant_types: ["authorization_code", "refresh_token"], response_types: ["code"] },
     fetchFn: ghFetch,
   });
-  const { authorizationUrl, codeVerifier } = await startAuthorization(ORIGIN, { metadata: as, clientInformation, redirectUrl, scope: "search", state: "st-1", resource: new URL(`${ORIGIN}/mcp`) });
+  const { authorizationUrl, codeVerifier } = await startAuthorization(ORIGIN, { metadata: as, clientInformation, redirectUrl, scope, state: "st-1", resource: new URL(`${ORIGIN}/mcp`) });
   const jar = new CookieJar();
   const consent = await gh(authorizationUrl.toString(), {}, jar);
   expect(consent.status).toBe(200);
+  // The consent CSP lets the form reach GitHub and this client's callback, nothing broader.
+  expect(consent.headers.get("content-security-policy")).toContain(`form-action 'self' ${redirectUrl} ${GH}/login/oauth/authorize;`);
   const html = await consent.text();
   expect(html).not.toContain("admin_token"); // GitHub mode never asks for the local token
   const toGitHub = await gh("/authorize", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ handle: hiddenInput(html, "handle"), decision: "approve" }).toString() }, jar);
@@ -131,10 +133,24 @@ describe("GitHub upstream sign-in", () => {
     expect(mcp.status).toBe(200);
   });
 
-  it("gives a configured admin user the admin role", async () => {
-    const { as, clientInformation, codeVerifier, redirectUrl, location } = await signInAs("boss");
+  it("gives a configured admin user the admin role when the client asks for it, and only then", async () => {
+    const exchange = async (scope: string) => {
+      const { as, clientInformation, codeVerifier, redirectUrl, location } = await signInAs("boss", scope);
+      return exchangeAuthorization(ORIGIN, { metadata: as, clientInformation, authorizationCode: location.searchParams.get("code")!, codeVerifier, redirectUri: redirectUrl, resource: new URL(`${ORIGIN}/mcp`), fetchFn: ghFetch });
+    };
+    const admin = await exchange("search index admin");
+    expect(admin.scope).toBe("search index admin");
+    expect((await gh("/api/tokens", { headers: { authorization: `Bearer ${admin.access_token}` } })).status).toBe(200);
+    const searchOnly = await exchange("search");
+    expect(searchOnly.scope).toBe("search");
+    expect((await gh("/api/tokens", { headers: { authorization: `Bearer ${searchOnly.access_token}` } })).status).toBe(403);
+  });
+
+  it("grants a reader who asks for admin only what a reader may have", async () => {
+    const { as, clientInformation, codeVerifier, redirectUrl, location } = await signInAs("alice", "search index admin");
     const tokens = await exchangeAuthorization(ORIGIN, { metadata: as, clientInformation, authorizationCode: location.searchParams.get("code")!, codeVerifier, redirectUri: redirectUrl, resource: new URL(`${ORIGIN}/mcp`), fetchFn: ghFetch });
-    expect((await gh("/api/tokens", { headers: { authorization: `Bearer ${tokens.access_token}` } })).status).toBe(200);
+    expect(tokens.scope).toBe("search");
+    expect((await gh("/api/tokens", { headers: { authorization: `Bearer ${tokens.access_token}` } })).status).toBe(403);
   });
 
   it("refuses a user outside the allowed organisation: access_denied, no code", async () => {

@@ -8,6 +8,7 @@ import { env, SELF } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createApiApp } from "../../worker/api/app";
 import { api } from "../helpers";
+import { signIn } from "./auth-oauth-helpers";
 import { chunk, indexFixture } from "./search-fixture";
 
 /** Marker inside the secret repo's code: must never appear in a refused response. */
@@ -121,6 +122,18 @@ describe("auth matrix over every REST route", () => {
       const text = await res.text();
       expect(res.status, `${r.method} ${r.path} needs ${r.scope} -> ${text}`).toBe(403);
       expect(JSON.parse(text).error.code).toBe("forbidden");
+      expectNoData(text);
+    }
+  });
+
+  it("holds an OAuth token to the scope it was granted, not the signing-in admin's (issue 18 item 1)", async () => {
+    const { tokens } = await signIn("search");
+    expect(tokens.scope).toBe("search");
+    for (const r of routes()) {
+      if (r.scope === "search") continue;
+      const res = await call(r.method, r.url, `Bearer ${tokens.access_token}`);
+      const text = await res.text();
+      expect(res.status, `${r.method} ${r.path} needs ${r.scope} -> ${text}`).toBe(403);
       expectNoData(text);
     }
   });

@@ -87,9 +87,12 @@ describe("OAuth 2.1 on /mcp with the local provider", () => {
     expect(call).toHaveProperty("content");
     await client.close();
 
-    // The same access token works on REST.
-    const rest = await SELF.fetch(`${ORIGIN}/api/tokens`, { headers: { authorization: `Bearer ${tokens1.access_token}` } });
+    // The same access token works on REST, within the granted scope (the SDK asks for the
+    // resource's scopes_supported: search), so token management is refused.
+    expect(tokens1.scope).toBe("search");
+    const rest = await SELF.fetch(`${ORIGIN}/api/repos`, { headers: { authorization: `Bearer ${tokens1.access_token}` } });
     expect(rest.status).toBe(200);
+    expect((await SELF.fetch(`${ORIGIN}/api/tokens`, { headers: { authorization: `Bearer ${tokens1.access_token}` } })).status).toBe(403);
 
     // 5. Refresh rotates: r1 -> (a2, r2); using r2 -> (a3, r3); then r1 no longer works.
     const as = (await discoverAuthorizationServerMetadata(ORIGIN, { fetchFn: selfFetch }))!;
@@ -99,7 +102,6 @@ describe("OAuth 2.1 on /mcp with the local provider", () => {
     expect(tokens2.access_token).not.toBe(tokens1.access_token);
     expect(tokens2.refresh_token).not.toBe(tokens1.refresh_token);
     const tokens3 = await refresh(tokens2.refresh_token!);
-    await expect(refresh(tokens1.refresh_token!)).rejects.toThrow();
 
     const mcpWith = (token: string) =>
       selfFetch(MCP_URL, {
@@ -108,6 +110,7 @@ describe("OAuth 2.1 on /mcp with the local provider", () => {
         body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }),
       });
     expect((await mcpWith(tokens3.access_token)).status).toBe(200);
+    // (Reusing the rotated r1 now would end the grant: test/worker/auth-least-privilege.test.ts.)
 
     // 6. Revoke the refresh token (RFC 7009): the grant and its access tokens die with it.
     const revocationEndpoint = (as as { revocation_endpoint?: string }).revocation_endpoint!;
@@ -126,6 +129,7 @@ describe("OAuth 2.1 on /mcp with the local provider", () => {
     const restRefused = await SELF.fetch(`${ORIGIN}/api/tokens`, { headers: { authorization: `Bearer ${tokens3.access_token}` } });
     expect(restRefused.status).toBe(401);
     await expect(refresh(tokens3.refresh_token!)).rejects.toThrow();
+    await expect(refresh(tokens1.refresh_token!)).rejects.toThrow();
   });
 
   it("denying consent redirects back with access_denied and no code", async () => {

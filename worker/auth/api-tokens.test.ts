@@ -21,7 +21,7 @@ describe("verifyApiToken cache", () => {
     const now = Date.now();
     const { token, info } = await createApiToken(env.DB, { name: "revoke", scopes: ["search"] }, LOCAL_ADMIN, now);
     expect(await verifyApiToken(env.DB, token, now, noDefer)).toHaveProperty("caller");
-    await revokeApiToken(env.DB, info.id, now);
+    await revokeApiToken(env.DB, info.id, now, LOCAL_ADMIN);
     expect(await verifyApiToken(env.DB, token, now, noDefer)).toEqual({ rejected: "revoked" });
     expect(await verifyApiToken(env.DB, "ccp_not-a-real-token-at-all", now, noDefer)).toEqual({ rejected: "unknown" });
   });

@@ -9,10 +9,14 @@
  * token itself), which saves a D1 round trip on most requests of a busy client. So a revocation,
  * or an expiry or scope change written to D1 directly, reaches other isolates within that time;
  * the isolate that revokes forgets the token at once. Refusals are not remembered.
+ *
+ * Least privilege (worker/auth/token-policy.ts): a token is minted within its creator's reach;
+ * revoking a token revokes every token it minted, transitively (`created_by` is `token:<id>`).
  */
 import { CodeSearchError } from "../../kernel/errors";
 import type { Caller, Scope } from "../services/context";
 import { randomToken, sha256Hex } from "./crypto";
+import { boundToCreator, managesAllTokens } from "./token-policy";
 
 /** Prefix of every API token; lets secret scanners and `resolveBearer` recognise them. */
 export const API_TOKEN_PREFIX = "ccp_";
@@ -76,9 +80,14 @@ function toInfo(r: ApiTokenRow): ApiTokenInfo {
 
 const COLUMNS = "id, name, scopes, repos, created_by, created_at, expires_at, last_used_at, revoked_at";
 
-/** Creates a token. Returns its info and the secret `token`, which is not stored and cannot be shown again. */
-export async function createApiToken(db: D1Database, input: NewApiToken, createdBy: Caller, now: number): Promise<{ token: string; info: ApiTokenInfo }> {
-  if (input.expiresAt !== undefined && input.expiresAt <= now) throw new CodeSearchError("invalid_input", "expiresAt is in the past; give a future time or omit it for no expiry.");
+/**
+ * Creates a token within `createdBy`'s reach (`boundToCreator`: omitted repos and expiry are
+ * inherited from a limited creator). Returns its info and the secret `token`, which is not
+ * stored and cannot be shown again.
+ * @throws CodeSearchError `forbidden` beyond the creator's reach, `invalid_input` for a past expiry
+ */
+export async function createApiToken(db: D1Database, requested: NewApiToken, createdBy: Caller, now: number): Promise<{ token: string; info: ApiTokenInfo }> {
+  const input = boundToCreator(requested, createdBy, now);
   const token = API_TOKEN_PREFIX + randomToken(32);
   const id = `tok_${randomToken(9)}`;
   const scopes = [...new Set(input.scopes)];
@@ -100,18 +109,47 @@ export async function createApiToken(db: D1Database, input: NewApiToken, created
   return { token, info: toInfo(row) };
 }
 
-/** Lists every token, newest first (without secrets). */
-export async function listApiTokens(db: D1Database): Promise<ApiTokenInfo[]> {
-  const { results } = await db.prepare(`SELECT ${COLUMNS} FROM api_tokens ORDER BY created_at DESC, id`).all<ApiTokenRow>();
+/** Ids of the tokens `caller` minted, directly or through tokens it minted (a recursive CTE). */
+const MINTED_BY = `WITH RECURSIVE minted(id) AS (
+  SELECT id FROM api_tokens WHERE created_by = ?1
+  UNION SELECT t.id FROM api_tokens t JOIN minted m ON t.created_by = 'token:' || m.id)`;
+
+/**
+ * Lists the tokens `caller` may manage (`managesAllTokens`: every token, else those it minted),
+ * newest first, without secrets.
+ */
+export async function listApiTokens(db: D1Database, caller: Caller): Promise<ApiTokenInfo[]> {
+  const stmt = managesAllTokens(caller)
+    ? db.prepare(`SELECT ${COLUMNS} FROM api_tokens ORDER BY created_at DESC, id`)
+    : db.prepare(`${MINTED_BY} SELECT ${COLUMNS} FROM api_tokens WHERE id IN (SELECT id FROM minted) ORDER BY created_at DESC, id`).bind(caller.id);
+  const { results } = await stmt.all<ApiTokenRow>();
   return results.map(toInfo);
 }
 
-/** Revokes a token; it stops working at once. Throws `invalid_input` when no such token exists. */
-export async function revokeApiToken(db: D1Database, id: string, now: number): Promise<ApiTokenInfo> {
-  const row = await db.prepare(`UPDATE api_tokens SET revoked_at = coalesce(revoked_at, ?) WHERE id = ? RETURNING ${COLUMNS}`).bind(now, id).first<ApiTokenRow>();
-  for (const [hash, v] of verified) if (v.row.id === id) verified.delete(hash);
-  if (!row) throw new CodeSearchError("invalid_input", `No API token "${id}"; GET /api/tokens lists them.`);
-  return toInfo(row);
+/**
+ * Revokes a token and every token minted from it, transitively; they stop working at once in
+ * this isolate (within API_TOKEN_CACHE_MS elsewhere). Returns the token's info and the ids of
+ * the minted tokens revoked with it.
+ * @throws CodeSearchError `invalid_input` when no such token exists or `caller` may not manage it
+ */
+export async function revokeApiToken(db: D1Database, id: string, now: number, caller: Caller): Promise<ApiTokenInfo & { alsoRevoked: string[] }> {
+  const notFound = () => new CodeSearchError("invalid_input", `No API token "${id}" that you manage; GET /api/tokens lists them.`);
+  if (!managesAllTokens(caller)) {
+    const mine = await db.prepare(`${MINTED_BY} SELECT 1 AS ok FROM minted WHERE id = ?2`).bind(caller.id, id).first();
+    if (!mine) throw notFound();
+  }
+  const { results } = await db
+    .prepare(
+      `WITH RECURSIVE tree(id) AS (SELECT ?1 UNION SELECT t.id FROM api_tokens t JOIN tree ON t.created_by = 'token:' || tree.id)
+       UPDATE api_tokens SET revoked_at = coalesce(revoked_at, ?2) WHERE id IN (SELECT id FROM tree) RETURNING ${COLUMNS}`,
+    )
+    .bind(id, now)
+    .all<ApiTokenRow>();
+  const ids = new Set(results.map((r) => r.id));
+  for (const [hash, v] of verified) if (ids.has(v.row.id)) verified.delete(hash);
+  const row = results.find((r) => r.id === id);
+  if (!row) throw notFound();
+  return { ...toInfo(row), alsoRevoked: results.filter((r) => r.id !== id).map((r) => r.id) };
 }
 
 /** Why a presented API token was refused. */
@@ -149,5 +187,7 @@ export async function verifyApiToken(
     defer(db.prepare("UPDATE api_tokens SET last_used_at = ? WHERE id = ?").bind(now, row.id).run());
   }
   const info = toInfo(row);
-  return { caller: { id: `token:${info.id}`, kind: "api-token", scopes: info.scopes, repos: info.repos ?? "*" } };
+  const caller: Caller = { id: `token:${info.id}`, kind: "api-token", scopes: info.scopes, repos: info.repos ?? "*" };
+  if (info.expiresAt !== null) caller.expiresAt = info.expiresAt;
+  return { caller };
 }

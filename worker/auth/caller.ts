@@ -20,6 +20,21 @@ export function scopesForRole(role: Role): Scope[] {
   return role === "admin" ? ["search", "index", "admin"] : ["search"];
 }
 
+/** Scope granted when an authorization request names none: the least that MCP access needs. */
+export const DEFAULT_OAUTH_SCOPES: readonly Scope[] = ["search"];
+
+/**
+ * Scopes an OAuth grant gets: those requested that the signing-in identity may have
+ * (`requested ∩ allowed`), or `search` when the request names none (if the identity has it).
+ * Unknown scope names are ignored. An empty result means nothing can be granted.
+ * @example grantedScopes(["search"], ["search", "index", "admin"]) // ["search"]
+ * @example grantedScopes([], ["search", "index", "admin"]) // ["search"]
+ */
+export function grantedScopes(requested: readonly string[], allowed: readonly Scope[]): Scope[] {
+  const asked = requested.length ? requested : DEFAULT_OAUTH_SCOPES;
+  return scopesForRole("admin").filter((s) => asked.includes(s) && allowed.includes(s));
+}
+
 /**
  * What an OAuth grant carries (`completeAuthorization({props})`), encrypted in KV by the provider.
  * `/mcp` handlers get it as `ctx.props`; use `callerFromProps(ctx.props)` rather than reading it.
@@ -46,7 +61,8 @@ export function callerFromProps(props: unknown): Caller {
     ["admin-token", "api-token", "oauth", "session"].includes(c.kind) &&
     Array.isArray(c.scopes) &&
     c.scopes.every(isScope) &&
-    (c.repos === "*" || (Array.isArray(c.repos) && c.repos.every((r) => typeof r === "string")));
+    (c.repos === "*" || (Array.isArray(c.repos) && c.repos.every((r) => typeof r === "string"))) &&
+    (c.expiresAt === undefined || typeof c.expiresAt === "number");
   if (!ok) throw new TypeError("OAuth props are not AuthProps v1; the grant predates this version: sign in again");
   return c;
 }

@@ -24,6 +24,8 @@ import type { Env } from "../../kernel/env";
 import type { Caller } from "../services/context";
 import { callerFromProps, narrowScopes, resolveStaticBearer, type AuthProps } from "./caller";
 import { loadAuthConfig } from "./config";
+import { guardRefresh } from "./guards/refresh-rotation";
+import { checkClientMetadata, limitRegistration } from "./guards/registration";
 import { checkSearchRate, rateLimitedResponse } from "./rate-limit";
 
 /** Path of the MCP endpoint (the protected resource). */
@@ -32,6 +34,8 @@ export const MCP_PATH = "/mcp";
 export const AUTHORIZE_PATH = "/authorize";
 export const TOKEN_PATH = "/oauth/token";
 export const REGISTER_PATH = "/oauth/register";
+/** RFC 9728 §3.1 metadata of the resource at the origin's root; served as the /mcp resource's. */
+export const ROOT_RESOURCE_METADATA_PATH = "/.well-known/oauth-protected-resource";
 /** Scopes the authorization server can grant; `search` is what any MCP access needs. */
 export const OAUTH_SCOPES = ["search", "index", "admin"];
 /** Access tokens live an hour; refresh tokens 30 days and rotate on every use (library defaults). */
@@ -91,6 +95,8 @@ function buildOptions(origin: string, wiring: AuthWiring): OAuthProviderOptions<
     accessTokenTTL: ACCESS_TOKEN_TTL_SECONDS,
     refreshTokenTTL: REFRESH_TOKEN_TTL_SECONDS,
     resourceMetadata: { resource, resource_name: "Codebase Copilot", bearer_methods_supported: ["header"] },
+    // Field and list caps on registration metadata (worker/auth/guards/registration.ts).
+    clientRegistrationCallback: checkClientMetadata,
     // Headless agents present an API token (scope "search") or the local admin token instead of
     // an OAuth token. The provider calls this only for tokens it did not issue.
     resolveExternalToken: async ({ token, env }) => {
@@ -125,16 +131,35 @@ export function oauthProviderFor(request: Request, env: Env, wiring: AuthWiring)
 /**
  * Answers a request through the provider of its origin. An origin the provider cannot serve
  * (plain http on a non-loopback host, e.g. a LAN address under wrangler dev) gets a 421 that says
- * what to do instead of a 500.
+ * what to do instead of a 500. In front of the provider: the root protected-resource metadata
+ * (some clients probe it before the `/mcp` suffix), registration limits and refresh-token reuse
+ * detection (worker/auth/guards/).
  */
-export function fetchWithOAuth(request: Request, env: Env, ctx: ExecutionContext, wiring: AuthWiring): Promise<Response> {
+export async function fetchWithOAuth(request: Request, env: Env, ctx: ExecutionContext, wiring: AuthWiring): Promise<Response> {
   let provider: OAuthProvider<Env>;
   try {
     provider = oauthProviderFor(request, env, wiring);
   } catch (err) {
     if (!(err instanceof TypeError)) throw err;
     const message = `This origin cannot serve OAuth (${err.message}). Use https, or http on localhost, or set PUBLIC_URL.`;
-    return Promise.resolve(Response.json({ error: { code: "misdirected_request", message } }, { status: 421 }));
+    return Response.json({ error: { code: "misdirected_request", message } }, { status: 421 });
+  }
+  const url = new URL(request.url);
+  if (url.pathname === ROOT_RESOURCE_METADATA_PATH) {
+    return provider.fetch(new Request(`${url.origin}${ROOT_RESOURCE_METADATA_PATH}${MCP_PATH}${url.search}`, request), env, ctx);
+  }
+  if (url.pathname === REGISTER_PATH && request.method === "POST") {
+    const limited = await limitRegistration(request, env);
+    if (limited instanceof Response) return limited;
+    return provider.fetch(limited, env, ctx);
+  }
+  if (url.pathname === TOKEN_PATH && request.method === "POST") {
+    const helpers = oauthHelpersFor(request, env);
+    return guardRefresh(request, env, {
+      forward: (r) => provider.fetch(r, env, ctx),
+      revokeGrant: (grantId, userId) => helpers.revokeGrant(grantId, userId),
+      now: () => Math.floor(Date.now() / 1000),
+    });
   }
   return provider.fetch(request, env, ctx);
 }

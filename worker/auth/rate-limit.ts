@@ -8,6 +8,7 @@
  */
 import type { Env } from "../../kernel/env";
 import type { Caller } from "../services/context";
+import { clientAddress } from "./client-address";
 
 /** The part of the Workers `RateLimit` binding used here. */
 export interface RateLimiter {
@@ -58,8 +59,9 @@ function limiters(env: Env): { identity: RateLimiter; ip: RateLimiter } {
 export type RateDecision = { ok: true } | { ok: false; retryAfterSeconds: number; scope: "identity" | "ip" };
 
 /**
- * Counts one search for the caller and for the client IP (`CF-Connecting-IP`, which Cloudflare
- * sets and clients cannot forge; absent in unit tests, then only the identity is counted).
+ * Counts one search for the caller and for the client address (worker/auth/client-address.ts:
+ * `CF-Connecting-IP` on Cloudflare, loopback under npm start; unknown in unit tests, then only
+ * the identity is counted).
  * The local admin token is exempt from the identity limit (it is the operator, and test suites
  * use it heavily); the IP limit still applies to it.
  */
@@ -69,12 +71,29 @@ export async function checkSearchRate(env: Env, caller: Caller, request: Request
     const r = await identity.limit({ key: `id:${caller.id}` });
     if (!r.success) return { ok: false, retryAfterSeconds: SEARCH_LIMIT_PERIOD_SECONDS, scope: "identity" };
   }
-  const clientIp = request.headers.get("cf-connecting-ip");
+  const clientIp = clientAddress(env, request);
   if (clientIp) {
     const r = await ip.limit({ key: `ip:${clientIp}` });
     if (!r.success) return { ok: false, retryAfterSeconds: SEARCH_LIMIT_PERIOD_SECONDS, scope: "ip" };
   }
   return { ok: true };
+}
+
+/** Dynamic client registrations per client address per window when no binding is configured (keep equal to wrangler.toml). */
+export const REGISTER_LIMIT_IP_PER_MINUTE = 10;
+
+let fallbackRegister: LocalRateLimiter | undefined;
+
+/**
+ * Counts one dynamic client registration for the client address; `ok: false` when over
+ * REGISTER_LIMIT_IP_PER_MINUTE. An unknown address (unit tests only) is not counted.
+ */
+export async function checkRegisterRate(env: Env, request: Request): Promise<RateDecision> {
+  const address = clientAddress(env, request);
+  if (address === null) return { ok: true };
+  const limiter = env.REGISTER_LIMIT_IP ?? (fallbackRegister ??= new LocalRateLimiter(REGISTER_LIMIT_IP_PER_MINUTE, SEARCH_LIMIT_PERIOD_SECONDS));
+  const r = await limiter.limit({ key: `register:${address}` });
+  return r.success ? { ok: true } : { ok: false, retryAfterSeconds: SEARCH_LIMIT_PERIOD_SECONDS, scope: "ip" };
 }
 
 /** Paths counted as searches: `/search`, `/ask` (grounded answers search first) and anything below them, under /api. */
@@ -83,10 +102,10 @@ export function isSearchPath(pathname: string): boolean {
 }
 
 /** The 429 answer: JSON error body plus Retry-After (RFC 9110 §10.2.3). */
-export function rateLimitedResponse(decision: Extract<RateDecision, { ok: false }>): Response {
+export function rateLimitedResponse(decision: Extract<RateDecision, { ok: false }>, what = "searches"): Response {
   const who = decision.scope === "ip" ? "this address" : "this identity";
   return Response.json(
-    { error: { code: "rate_limited", message: `Too many searches from ${who}; retry after ${decision.retryAfterSeconds} seconds.`, details: { retryAfterSeconds: decision.retryAfterSeconds } } },
+    { error: { code: "rate_limited", message: `Too many ${what} from ${who}; retry after ${decision.retryAfterSeconds} seconds.`, details: { retryAfterSeconds: decision.retryAfterSeconds } } },
     { status: 429, headers: { "retry-after": String(decision.retryAfterSeconds) } },
   );
 }

@@ -16,6 +16,8 @@ export interface Caller {
   kind: "admin-token" | "api-token" | "oauth" | "session";
   scopes: Scope[];
   repos: string[] | "*";
+  /** When this credential stops working (ms since epoch), when known (API tokens); absent: no expiry known. */
+  expiresAt?: number;
 }
 
 /** Per-request context handed to service functions. */

@@ -1,11 +1,13 @@
 /**
  * @module worker/api/routes/tokens
  *
- * Admin management of API tokens (`admin` scope):
+ * Admin management of API tokens (`admin` scope), within the caller's reach
+ * (worker/auth/token-policy.ts):
  *   POST   /api/tokens      {name, scopes, repos?, expiresInDays? | expiresAt?} -> 201 {token, ...info}
- *                          `token` is shown once; only its SHA-256 is stored.
- *   GET    /api/tokens      -> {tokens: info[]} (never secrets)
- *   DELETE /api/tokens/:id  -> {...info, revokedAt}
+ *                          `token` is shown once; only its SHA-256 is stored. 403 beyond reach.
+ *   GET    /api/tokens      -> {tokens: info[]} (never secrets; only the caller's own unless it
+ *                          is an admin over every repo)
+ *   DELETE /api/tokens/:id  -> {...info, revokedAt, alsoRevoked: ids of tokens minted from it}
  */
 import { Hono } from "hono";
 import { z } from "zod";
@@ -51,7 +53,7 @@ export function tokenRoutes(): Hono<ApiEnv> {
     const { token, info } = await createApiToken(c.env.DB, { name: body.name, scopes: body.scopes, repos: body.repos, expiresAt }, c.var.caller, now);
     return c.json({ token, ...info }, 201, { "cache-control": "no-store" });
   });
-  app.get("/", async (c) => c.json({ tokens: await listApiTokens(c.env.DB) }));
-  app.delete("/:id", async (c) => c.json(await revokeApiToken(c.env.DB, c.req.param("id"), Date.now())));
+  app.get("/", async (c) => c.json({ tokens: await listApiTokens(c.env.DB, c.var.caller) }));
+  app.delete("/:id", async (c) => c.json(await revokeApiToken(c.env.DB, c.req.param("id"), Date.now(), c.var.caller)));
   return app;
 }

@@ -7,12 +7,15 @@
  */
 import type { ConsentDescription } from "@cloudflare/workers-oauth-provider";
 import { html } from "hono/html";
+import type { Scope } from "../../services/context";
 import type { AuthProviderKind } from "../config";
 import { layout } from "./layout";
 
 /** Inputs of the consent page. `handle` is the library's single-use consent handle. */
 export interface ConsentPageOptions {
   details: ConsentDescription;
+  /** What each kind of identity will be granted (worker/auth/caller.ts grantedScopes). */
+  grants: { who: string; scopes: Scope[] }[];
   handle: string;
   provider: AuthProviderKind;
   /** Shown above the form, e.g. after a wrong admin token. */
@@ -20,7 +23,7 @@ export interface ConsentPageOptions {
 }
 
 /** Renders the consent page. */
-export function consentPage({ details, handle, provider, error }: ConsentPageOptions) {
+export function consentPage({ details, grants, handle, provider, error }: ConsentPageOptions) {
   const origin = details.clientDomain ? html`Published by <strong>${details.clientDomain}</strong>.` : html`This app registered itself; its name is not verified.`;
   return layout(
     `Authorize ${details.clientName}`,
@@ -29,7 +32,11 @@ export function consentPage({ details, handle, provider, error }: ConsentPageOpt
       ${details.redirectIsLoopback
         ? html`<p class="warn"><strong>This sends access to an app on your computer.</strong> Continue only if you just started signing in from it.</p>`
         : ""}
-      <p>Requested scopes: ${details.scope.length ? details.scope.join(", ") : "(none named)"}. You get at most what your role allows: readers search; admins also index repos and manage tokens.</p>
+      <p>Requested scopes: ${details.scope.length ? details.scope.join(", ") : "(none named: search is granted)"}.</p>
+      <ul class="grants">
+        ${grants.map((g) => html`<li>Granted to ${g.who}: <strong>${g.scopes.length ? g.scopes.join(", ") : "nothing (sign-in will fail)"}</strong></li>`)}
+      </ul>
+      <p>search reads indexed code; index adds and refreshes repos; admin also manages tokens and deletes repos.</p>
       ${error ? html`<p class="error">${error}</p>` : ""}
       <form method="post">
         <input type="hidden" name="handle" value="${handle}" />

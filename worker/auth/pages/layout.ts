@@ -6,6 +6,7 @@
  */
 import { html } from "hono/html";
 import type { HtmlEscapedString } from "hono/utils/html";
+import { authPagePolicy } from "./csp";
 
 type Html = HtmlEscapedString | Promise<HtmlEscapedString>;
 
@@ -37,13 +38,16 @@ export function messagePage(title: string, message: string): Html {
   return layout(title, html`<h1>${title}</h1><p>${message}</p>`);
 }
 
-/** Headers every auth page is sent with: no framing, no caching, no content sniffing. */
-export function pageHeaders(extra?: Headers): Headers {
+/**
+ * Headers every auth page is sent with: no framing, no caching, no content sniffing, and a CSP
+ * whose `form-action` allows this origin plus `formAction` (worker/auth/pages/csp.ts).
+ */
+export function pageHeaders(extra?: Headers, formAction: readonly string[] = []): Headers {
   const h = new Headers(extra);
   h.set("content-type", "text/html; charset=utf-8");
   h.set("cache-control", "no-store");
   h.set("x-frame-options", "DENY");
-  h.set("content-security-policy", "default-src 'none'; style-src 'unsafe-inline'; form-action 'self' https:; frame-ancestors 'none'");
+  h.set("content-security-policy", authPagePolicy(formAction));
   h.set("x-content-type-options", "nosniff");
   return h;
 }

@@ -13,12 +13,13 @@ import { AuthorizationError, authorizationErrorRedirect, CimdFetchError, type Au
 import { Hono, type Context } from "hono";
 import type { Env } from "../../../kernel/env";
 import type { Caller } from "../../services/context";
-import { scopesForRole, type AuthProps } from "../caller";
+import { grantedScopes, scopesForRole, type AuthProps } from "../caller";
 import { loadAuthConfig, type AuthConfig } from "../config";
 import { randomToken, timingSafeEqualText } from "../crypto";
 import { GITHUB_CALLBACK_PATH, githubAuthorizeUrl, githubCaller, githubLogin, pkceChallenge } from "../github";
 import { isLoopbackRequest } from "../loopback";
 import { consentPage } from "../pages/consent";
+import { formActionSource } from "../pages/csp";
 import { messagePage, pageHeaders } from "../pages/layout";
 import { oauthHelpersFor, publicOrigin } from "../provider";
 
@@ -27,8 +28,19 @@ type RootEnv = { Bindings: Env };
 /** The OAuth user id of the local admin (no ":" allowed in user ids). */
 export const LOCAL_USER_ID = "local-admin";
 
-async function page(body: ReturnType<typeof messagePage>, status: number, headers?: Headers): Promise<Response> {
-  return new Response(await body, { status, headers: pageHeaders(headers) });
+async function page(body: ReturnType<typeof messagePage>, status: number, headers?: Headers, formAction?: string[]): Promise<Response> {
+  return new Response(await body, { status, headers: pageHeaders(headers, formAction) });
+}
+
+/**
+ * Where the consent form's POST may end up (CSP form-action, worker/auth/pages/csp.ts): the
+ * validated redirect URI of this request (approve, deny and errors all redirect there) and,
+ * with GitHub sign-in, GitHub's authorize URL.
+ */
+function consentFormTargets(config: AuthConfig, request: AuthRequest): string[] {
+  const targets = [formActionSource(request.redirectUri)];
+  if (config.provider === "github") targets.push(formActionSource(`${config.github!.baseUrl}/login/oauth/authorize`));
+  return targets;
 }
 
 function refuseNonLoopback(): Promise<Response> {
@@ -43,9 +55,20 @@ function authorizationFailure(err: unknown): Promise<Response> | Response {
   throw err;
 }
 
-async function complete(oauth: OAuthHelpers, request: AuthRequest, userId: string, caller: Caller, login: string, headers: Headers): Promise<Response> {
+/**
+ * Completes the authorization with the scopes the request asked for that this identity may have
+ * (`grantedScopes`); the grant's caller carries exactly those. Nothing grantable: `invalid_scope`
+ * back to the client.
+ */
+async function complete(oauth: OAuthHelpers, request: AuthRequest, userId: string, identity: Caller, login: string, headers: Headers): Promise<Response> {
+  const scope = grantedScopes(request.scope, identity.scopes);
+  if (scope.length === 0) {
+    headers.set("location", authorizationErrorRedirect(request, "invalid_scope", `None of the requested scopes (${request.scope.join(" ")}) can be granted to ${login}`));
+    return new Response(null, { status: 302, headers });
+  }
+  const caller: Caller = { ...identity, scopes: scope };
   const props: AuthProps = { v: 1, caller, login };
-  const { redirectTo } = await oauth.completeAuthorization({ request, userId, metadata: { login }, scope: caller.scopes, props });
+  const { redirectTo } = await oauth.completeAuthorization({ request, userId, metadata: { login }, scope, props });
   headers.set("location", redirectTo);
   return new Response(null, { status: 302, headers });
 }
@@ -53,7 +76,14 @@ async function complete(oauth: OAuthHelpers, request: AuthRequest, userId: strin
 async function showConsent(c: Context<RootEnv>, config: AuthConfig, oauth: OAuthHelpers, request: AuthRequest, error?: string, handle?: string): Promise<Response> {
   const details = await oauth.describeConsent(request);
   const consent = handle ? { handle, headers: new Headers() } : await oauth.beginConsent(request);
-  return page(consentPage({ details, handle: consent.handle, provider: config.provider, error }), error ? 401 : 200, consent.headers);
+  const grants =
+    config.provider === "local"
+      ? [{ who: "you (local admin)", scopes: grantedScopes(request.scope, scopesForRole("admin")) }]
+      : [
+          { who: "admins", scopes: grantedScopes(request.scope, scopesForRole("admin")) },
+          { who: "readers", scopes: grantedScopes(request.scope, scopesForRole("reader")) },
+        ];
+  return page(consentPage({ details, grants, handle: consent.handle, provider: config.provider, error }), error ? 401 : 200, consent.headers, consentFormTargets(config, request));
 }
 
 /** Routes of the authorization endpoint; mounted at the root by worker/index.ts. */
@@ -65,7 +95,12 @@ export function authorizeRoutes(): Hono<RootEnv> {
     if (config.provider === "local" && !isLoopbackRequest(c.req.raw)) return refuseNonLoopback();
     const oauth = oauthHelpersFor(c.req.raw, c.env);
     try {
-      return await showConsent(c, config, oauth, await oauth.parseAuthRequest(c.req.raw));
+      const request = await oauth.parseAuthRequest(c.req.raw);
+      // PKCE for every client, confidential ones too (OAuth 2.1 §4.1.1, MCP authorization spec);
+      // the library demands it of public clients only. The client and this exact redirect URI are
+      // validated by now, so the error may go back to it (RFC 6749 §4.1.2.1).
+      if (!request.codeChallenge) return Response.redirect(authorizationErrorRedirect(request, "invalid_request", "code_challenge is required (PKCE with S256)"), 302);
+      return await showConsent(c, config, oauth, request);
     } catch (err) {
       return authorizationFailure(err);
     }
@@ -90,8 +125,8 @@ export function authorizeRoutes(): Hono<RootEnv> {
           return retry;
         }
         const approved = await oauth.approveConsent(c.req.raw, handle);
-        const caller: Caller = { id: LOCAL_USER_ID, kind: "oauth", scopes: scopesForRole("admin"), repos: "*" };
-        return await complete(oauth, approved.request, LOCAL_USER_ID, caller, "local admin", approved.headers);
+        const identity: Caller = { id: LOCAL_USER_ID, kind: "oauth", scopes: scopesForRole("admin"), repos: "*" };
+        return await complete(oauth, approved.request, LOCAL_USER_ID, identity, "local admin", approved.headers);
       }
       const approved = await oauth.approveConsent(c.req.raw, handle);
       const verifier = randomToken(48);

@@ -9,9 +9,10 @@
 import { Command, CommanderError, Option } from "commander";
 import { ApiError, createApiClient, type ApiClient } from "./lib/api-client.ts";
 import { configPath, localAdminToken, readStoredConfig, resolveTarget, writeStoredConfig, type Target } from "./lib/cli-config.ts";
-import { formatAnswer, formatGrep, formatRepoLine, formatRepoStatus, formatSearch, formatTokens } from "./lib/cli-format.ts";
+import { formatAnswer, formatGrep, formatRepoLine, formatRepoStatus, formatReview, formatSearch, formatTokens } from "./lib/cli-format.ts";
 import { errorText, followProgress, startIndexing } from "./lib/index-source.ts";
 import { renderDone } from "./lib/progress.ts";
+import { formatDryRun, readDiff, reviewRequest } from "./lib/review-request.ts";
 
 /** Process exit codes of the CLI. */
 const EXIT = { ok: 0, error: 1, usage: 2, notFound: 3 } as const;
@@ -138,6 +139,29 @@ function buildProgram(): Command {
       const a = await client(g).ask({ question: words.join(" "), ...(o.repo?.length === 1 ? { repo: o.repo[0] } : o.repo ? { repos: o.repo } : {}), ...(o.k ? { k: o.k } : {}) });
       print(g, a, () => formatAnswer(a));
       if (a.status !== "answered") process.exitCode = EXIT.error;
+    });
+
+  program
+    .command("review")
+    .description("Review a diff with the model: findings pinned to real lines (spends model tokens; needs the index scope)")
+    .requiredOption("--repo <id>", "the indexed repo the change belongs to")
+    .option("--diff <file>", "a unified diff file, or - for stdin")
+    .option("--base <ref>", "review `git diff <ref>...HEAD` of the git checkout in the current folder")
+    .option("--dry-run", "print the exact request (token redacted) and exit without calling the server or the model")
+    .action(async (o: { repo: string; diff?: string; base?: string; dryRun?: boolean }, cmd: Command) => {
+      const g = globals(cmd);
+      let diff: string;
+      try {
+        diff = readDiff({ diff: o.diff, base: o.base });
+      } catch (err) {
+        throw new UsageError((err as Error).message);
+      }
+      if (o.dryRun) {
+        const t = target(g);
+        return console.log(formatDryRun(reviewRequest(t.url, t.token ?? "", o.repo, diff)));
+      }
+      const r = await client(g).review(o.repo, diff);
+      print(g, r, () => formatReview(r));
     });
 
   program

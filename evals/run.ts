@@ -13,6 +13,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { parseCli } from "../scripts/lib/cli.ts";
 import { runAskEval } from "./lib/ask-eval.ts";
+import { runReviewEval } from "./lib/review-eval.ts";
 import { ApiClient, ApiError } from "./lib/client.ts";
 import { readCorpus } from "./lib/corpus-fs.ts";
 import { indexCorpus, runRetrievalSet, type QuestionDetail } from "./lib/evaluate.ts";
@@ -27,9 +28,11 @@ import { BASELINE_LABEL, runSwebench } from "./lib/swebench.ts";
 import type { SearchVariant } from "./lib/types.ts";
 import { ABLATION_VARIANTS } from "./lib/variants.ts";
 
-const USAGE = `npm run eval -- --set fixture|hono-50|swebench|polyglot|ask [options]
+const USAGE = `npm run eval -- --set fixture|hono-50|swebench|polyglot|ask|review [options]
   (ask: grounded answers; starts its own server from a clean export of --commit, with the real
   Anthropic API when ANTHROPIC_API_KEY is set, else a scripted one: evals/lib/ask-eval.ts)
+  (review: diffs with planted defects, evals/sets/review; same provider rule: evals/lib/review-eval.ts;
+  EVAL_PORT / EVAL_SCRIPTED_PORT pin the ports)
   --base-url URL        running instance (default http://127.0.0.1:8787)
   --token T             bearer token (default: .codebase-copilot/admin-token, or $CODEBASE_COPILOT_TOKEN)
   --corpus DIR          index this folder first (fixture: default evals/fixture-repo)
@@ -76,8 +79,8 @@ const args = parseCli(USAGE, {
 });
 
 const ROOT = resolve(dirname(new URL(import.meta.url).pathname), "..");
-if (!args.set || !["fixture", "hono-50", "swebench", "polyglot", "ask"].includes(args.set)) {
-  console.error(`error: --set must be fixture, hono-50, swebench, polyglot or ask${args.set ? `, got "${args.set}"` : ""}\n\n${USAGE}`);
+if (!args.set || !["fixture", "hono-50", "swebench", "polyglot", "ask", "review"].includes(args.set)) {
+  console.error(`error: --set must be fixture, hono-50, swebench, polyglot, ask or review${args.set ? `, got "${args.set}"` : ""}\n\n${USAGE}`);
   process.exit(2);
 }
 if (args.set === "ask") {
@@ -86,6 +89,18 @@ if (args.set === "ask") {
   const outPath = resolve(args.out ?? join(ROOT, "evals", "out", "ask.json"));
   mkdirSync(dirname(outPath), { recursive: true });
   writeFileSync(outPath, JSON.stringify({ set: "ask", date: new Date().toISOString(), ...run }, null, 2));
+  console.log(run.markdown);
+  process.stderr.write(`wrote ${outPath}\n`);
+  process.exit(0);
+}
+if (args.set === "review") {
+  const command = `npm run eval -- ${process.argv.slice(2).join(" ")}`;
+  const port = process.env.EVAL_PORT ? Number(process.env.EVAL_PORT) : undefined;
+  const scriptedPort = process.env.EVAL_SCRIPTED_PORT ? Number(process.env.EVAL_SCRIPTED_PORT) : undefined;
+  const run = await runReviewEval({ root: ROOT, commit: args.commit ?? "HEAD", command, port, scriptedPort, log: (l) => process.stderr.write(`${l}\n`) });
+  const outPath = resolve(args.out ?? join(ROOT, "evals", "out", "review.json"));
+  mkdirSync(dirname(outPath), { recursive: true });
+  writeFileSync(outPath, JSON.stringify({ set: "review", date: new Date().toISOString(), ...run }, null, 2));
   console.log(run.markdown);
   process.stderr.write(`wrote ${outPath}\n`);
   process.exit(0);

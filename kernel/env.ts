@@ -56,6 +56,13 @@ export interface Env {
   ASK_MAX_OUTPUT_TOKENS?: string;
   ASK_DAILY_TOKEN_BUDGET?: string;
   ASK_PROMPT_VERSION?: string;
+  // Code review (worker/services/review.ts; docs/review.md): shares the provider and the daily budget.
+  REVIEW_MAX_MODEL_CALLS?: string;
+  REVIEW_MAX_OUTPUT_TOKENS?: string;
+  // Pull-request reviews (worker/webhooks/pull-request.ts): a token that may read pull requests
+  // and write reviews, and the secret the pull_request webhook is signed with. Both secrets.
+  GITHUB_REVIEW_TOKEN?: string;
+  GITHUB_WEBHOOK_SECRET?: string;
   /** Workers rate-limiting bindings for search (`[[ratelimits]]`); a local limiter stands in when absent. */
   SEARCH_LIMIT_IDENTITY?: RateLimit;
   SEARCH_LIMIT_IP?: RateLimit;
@@ -79,6 +86,15 @@ export interface Config {
   /** `ALLOW_LOOPBACK_GIT_URLS`: git URLs may point at loopback (127.0.0.0/8, ::1, localhost). Default false. */
   allowLoopbackGitUrls: boolean;
   generation: GenerationConfig;
+  review: ReviewConfig;
+}
+
+/** Configuration of code review (worker/services/review.ts). */
+export interface ReviewConfig {
+  /** Most model calls of one review, the tool-use loop's guard (default 8). */
+  maxModelCalls: number;
+  /** Output token cap of one model call of a review (default 4096: a submission with many findings). */
+  maxOutputTokens: number;
 }
 
 /** Configuration of answers (worker/generation, worker/services/ask.ts). */
@@ -129,6 +145,10 @@ export function loadConfig(env: Env): Config {
       dailyTokenBudget: positiveInt("ASK_DAILY_TOKEN_BUDGET", env.ASK_DAILY_TOKEN_BUDGET, 1_000_000),
       promptVersion: env.ASK_PROMPT_VERSION ? positiveInt("ASK_PROMPT_VERSION", env.ASK_PROMPT_VERSION, 1) : undefined,
       effort: oneOf("ANTHROPIC_EFFORT", env.ANTHROPIC_EFFORT || undefined, ["low", "medium", "high"] as const, "low"),
+    },
+    review: {
+      maxModelCalls: positiveInt("REVIEW_MAX_MODEL_CALLS", env.REVIEW_MAX_MODEL_CALLS, 8),
+      maxOutputTokens: positiveInt("REVIEW_MAX_OUTPUT_TOKENS", env.REVIEW_MAX_OUTPUT_TOKENS, 4096),
     },
   };
 }

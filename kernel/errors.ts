@@ -26,6 +26,7 @@ export type ErrorCode =
   | "budget_exhausted"
   | "generation_unavailable"
   | "generation_failed"
+  | "not_configured"
   | "internal";
 
 /**

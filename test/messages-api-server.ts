@@ -15,10 +15,12 @@
  * answers at once, citing the first evidence item).
  *
  * Scenarios: cite | rate-limited-once | overloaded-once | always-overloaded | refusal |
- * max-tokens-once | invalid-once | insufficient | obey-injection | tool-use | bad-request | slow.
+ * max-tokens-once | invalid-once | insufficient | obey-injection | tool-use | bad-request | slow, and
+ * the review-* scenarios of test/messages-api-review.ts (multi-turn tool use).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { reviewScript } from "./messages-api-review.ts";
 
 interface Evidence {
   label: string;
@@ -62,6 +64,8 @@ function userText(body: any): string {
 }
 
 function script(scenario: string, call: number, body: any): Reply {
+  const review = reviewScript(scenario, call, body);
+  if (review) return review;
   const ev = parseEvidence(userText(body));
   const text = (t: string, stopReason = "end_turn"): Reply => ({ kind: "message", blocks: [{ type: "text", text: t }], stopReason });
   switch (scenario) {

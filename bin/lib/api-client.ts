@@ -93,6 +93,30 @@ export class ApiError extends Error {
   }
 }
 
+/** A grounded finding as `POST /api/review` returns it. */
+export interface ReviewFinding {
+  severity: string;
+  category: string;
+  file: string;
+  line: number;
+  issue: string;
+  suggestion: string;
+}
+
+/** The parts of a `POST /api/review` answer the CLI prints. */
+export interface ReviewResult {
+  status: string;
+  reason: string | null;
+  summary: string;
+  findings: ReviewFinding[];
+  rejectedFindings: (ReviewFinding & { reason: string; detail: string })[];
+  toolCalls: { tool: string; isError: boolean }[];
+  modelCalls: number;
+  usage: { inputTokens: number; outputTokens: number; cacheReadTokens: number; cacheWriteTokens: number; costUsd: number | null };
+  model: string;
+  prompts: { system: { id: string; version: number }; task: { id: string; version: number } };
+}
+
 /** Request body: JSON, or raw bytes with a content type. */
 export type RequestBody = { json?: unknown; bytes?: Uint8Array; contentType?: string };
 
@@ -188,6 +212,10 @@ export function createApiClient(base: string, token: string) {
       return repoOf(await call("POST", `${repoPath(id)}/refresh`));
     },
     /** `GET /api/search?q=&repo=&k=`: the whole response (`results`, `stats`, `confidence`, ...). */
+    /** `POST /api/review {repo, diff}`: grounded findings (spends model tokens; worker/services/review-schema.ts). */
+    async review(repo: string, diff: string): Promise<ReviewResult> {
+      return (await call("POST", "/api/review", { json: { repo, diff } })) as ReviewResult;
+    },
     async search(q: string, o: { repo?: string; k?: number }): Promise<{ results: SearchHit[] } & Record<string, unknown>> {
       const params = new URLSearchParams({ q });
       if (o.repo) params.set("repo", o.repo);

@@ -1,7 +1,7 @@
 /**
  * Human output of the `codebase-copilot` CLI. Pure: each function turns an API answer into lines.
  */
-import type { AskAnswer, GrepPage, RepoStatus, SearchHit, TokenInfo } from "./api-client.ts";
+import type { AskAnswer, GrepPage, RepoStatus, ReviewResult, SearchHit, TokenInfo } from "./api-client.ts";
 import { progressLabel } from "./progress.ts";
 
 /** Lines of a snippet shown per search result. */
@@ -57,6 +57,21 @@ export function formatTokens(tokens: TokenInfo[]): string {
   return tokens
     .map((t) => [t.id, JSON.stringify(t.name), t.scopes.join(","), t.repos ? t.repos.join(",") : "all repos", `expires ${date(t.expiresAt)}`, t.revokedAt ? `revoked ${date(t.revokedAt)}` : "active"].join("  "))
     .join("\n");
+}
+
+/** A review: status, summary, grounded findings as `file:line`, rejected ones, model cost. */
+export function formatReview(r: ReviewResult): string {
+  const lines = [r.status === "reviewed" ? `Review: ${r.findings.length} finding(s)` : `Review ${r.status}: ${r.reason ?? ""}`];
+  if (r.summary) lines.push("", r.summary);
+  for (const f of r.findings) lines.push("", `${f.file}:${f.line}  [${f.severity}] ${f.category}`, `  ${f.issue}`, `  fix: ${f.suggestion}`);
+  if (r.rejectedFindings.length) {
+    lines.push("", `${r.rejectedFindings.length} finding(s) rejected (not on a real line, not shown as results):`);
+    for (const f of r.rejectedFindings) lines.push(`  ${f.file}:${f.line}  ${f.reason}`);
+  }
+  const tokens = r.usage.inputTokens + r.usage.cacheReadTokens + r.usage.cacheWriteTokens;
+  const cost = r.usage.costUsd === null ? "" : `, ~$${r.usage.costUsd.toFixed(4)}`;
+  lines.push("", `${r.modelCalls} model call(s), ${r.toolCalls.length} tool call(s), ${tokens} input + ${r.usage.outputTokens} output tokens${cost} (${r.model}; ${r.prompts.system.id} v${r.prompts.system.version})`);
+  return lines.join("\n");
 }
 
 /** Grep matches as ripgrep prints them: `repo/path:line:column:text`, then the count. */

@@ -105,6 +105,7 @@ export async function startSnapshotServer(o: SnapshotServerOptions): Promise<Dev
   mkdirSync(o.persistTo, { recursive: true });
   // The admin token goes through a mode-600 env file, not argv (where `ps` shows it).
   const envFile = join(o.persistTo, "dev.vars");
+  // Secrets (an API key) go the same way, never as --var.
   writeEnvFile(envFile, { ADMIN_TOKEN: o.token, ...o.vars, ...o.secrets });
   const args = ["dev", "--ip", "127.0.0.1", "--port", String(o.port), "--persist-to", o.persistTo, "--show-interactive-dev-session=false", "--env-file", envFile];
   const logFile = join(o.persistTo, "wrangler.log");

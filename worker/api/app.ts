@@ -18,11 +18,13 @@ import { askRoutes } from "./routes/ask";
 import { fileRoutes } from "./routes/files";
 import { grepRoutes } from "./routes/grep";
 import { repoRoutes } from "./routes/repos";
+import { reviewRoutes } from "./routes/review";
 import { searchRoutes } from "./routes/search";
 import { symbolRoutes } from "./routes/symbols";
 import { tokenRoutes } from "./routes/tokens";
 import { repoWebhookRoutes, webhookRoutes } from "./routes/webhooks";
 import { defaultHook } from "./validation";
+import { pullRequestWebhookRoutes } from "./routes/webhooks-pull-request";
 
 export type { ApiEnv } from "./env";
 
@@ -42,6 +44,8 @@ export function createApiApp(): OpenAPIHono<ApiEnv> {
   app.get("/health", (c) => c.json({ ok: true }));
   app.get("/openapi.json", (c) => c.json(openApiDocument(app), 200, { "cache-control": "no-cache" }));
   app.route("/docs", docsRoutes());
+  // Signed by GitHub, not by a bearer token: before the auth middleware (worker/webhooks/).
+  app.route("/webhooks/github/pull-request", pullRequestWebhookRoutes());
   // Code hosts authenticate deliveries by signature, not bearer token (worker/webhooks/handle.ts).
   app.route("/webhooks", webhookRoutes());
   // Everything registered below needs a bearer token or a web session (worker/auth/rest-auth.ts).
@@ -51,6 +55,7 @@ export function createApiApp(): OpenAPIHono<ApiEnv> {
   app.route("/search", searchRoutes());
   app.route("/grep", grepRoutes());
   app.route("/ask", askRoutes());
+  app.route("/review", reviewRoutes());
   app.route("/repos", repoRoutes());
   app.route("/repos", repoWebhookRoutes());
   app.route("/repos", fileRoutes());

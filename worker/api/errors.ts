@@ -43,6 +43,7 @@ export function httpStatus(code: ErrorCode): ContentfulStatusCode {
     case "generation_failed":
       return 502;
     case "generation_unavailable":
+    case "not_configured":
       return 503;
     case "internal":
       return 500;

@@ -48,6 +48,8 @@ export function errorAdvice(code: ErrorCode): { retryable: boolean; next: string
       return { retryable: false, next: "No model provider is configured on this server; use search_code, or ask the operator to configure one." };
     case "generation_failed":
       return { retryable: true, next: "The model API failed; retry later, or use search_code." };
+    case "not_configured":
+      return { retryable: false, next: "This feature is not configured on this server; ask the operator." };
     case "internal":
       return { retryable: true, next: "Retry; if it persists, report it to the server's operator." };
     default: {

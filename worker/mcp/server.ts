@@ -19,6 +19,7 @@ import { listFilesTool } from "./tools/list-files";
 import { listReposTool } from "./tools/list-repos";
 import { readFileTool } from "./tools/read-file";
 import { refreshIndexTool } from "./tools/refresh-index";
+import { reviewDiffTool } from "./tools/review-diff";
 import { searchConnectorTool } from "./tools/search";
 import { searchCodeTool } from "./tools/search-code";
 import { registerTool, type ToolContext, type ToolDefinition } from "./tool";
@@ -42,6 +43,7 @@ export const TOOLS: ToolDefinition[] = [
   searchConnectorTool,
   fetchTool,
   askCodebaseTool,
+  reviewDiffTool,
 ] as unknown as ToolDefinition[];
 
 const INSTRUCTIONS = [
@@ -52,6 +54,7 @@ const INSTRUCTIONS = [
   "list_files for paths (glob **/*.proto). Results cite path:start-end (1-based, inclusive lines).",
   "list_repos names the repos; get_index_status says whether one is still indexing.",
   "ask_codebase answers a question with verified citations but spends model tokens.",
+  "review_diff reviews a unified diff with findings pinned to real lines; it spends model tokens too.",
 ].join(" ");
 
 /** A fresh server with every tool registered for `tc` (one per request: the handler is stateless). */

@@ -19,7 +19,7 @@ import type { ApiEnv } from "../env";
  * Paths (relative to /api) that answer without a bearer token or session: the documentation,
  * health, and the webhook deliveries, which their signature authenticates (worker/webhooks/).
  */
-export const PUBLIC_PATHS: readonly string[] = ["/", "/health", "/openapi.json", "/docs", "/docs/{asset}", "/webhooks/github", "/webhooks/gitlab"];
+export const PUBLIC_PATHS: readonly string[] = ["/", "/health", "/openapi.json", "/docs", "/docs/{asset}", "/webhooks/github", "/webhooks/gitlab", "/webhooks/github/pull-request"];
 
 /** The error body schema, `{error: {code, message, details?}}` (worker/api/errors.ts). */
 export const ErrorBodySchema = z

@@ -1,0 +1,125 @@
+/**
+ * Pull-request reviews against a fake GitHub API answered inside the test (global `fetch`
+ * answers api.github.fake.test; everything else, such as the scripted Messages API on loopback,
+ * goes to the real fetch): a signed pull_request delivery is accepted, the PR's diff is fetched
+ * with the diff media type, one review with line comments on the head commit is posted, a second
+ * delivery for the same head posts nothing, a new head gets its own review, and a bad signature,
+ * an unreviewed action or missing configuration change nothing.
+ */
+import { sign } from "@octokit/webhooks-methods";
+import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
+import { afterEach, beforeAll, beforeEach, describe, expect, inject, it, vi } from "vitest";
+import worker from "../../worker/index";
+import { chunk, indexFixture } from "./search-fixture";
+
+const GH_API = "https://api.github.fake.test";
+const SECRET = "pr-webhook-secret-for-tests";
+const REPO = "prrepo";
+const url = inject("messagesApiUrl");
+const HEAD1 = "a".repeat(40);
+const HEAD2 = "b".repeat(40);
+
+const ORDERS = ["export function cancel(order: { status: string }) {", "  order.status = 'cancelled';", "  return order;", "}"].join("\n");
+const DIFF = ["diff --git a/src/orders.ts b/src/orders.ts", "--- a/src/orders.ts", "+++ b/src/orders.ts", "@@ -1,3 +1,4 @@", " export function cancel(order: { status: string }) {", "+  if (order.status === 'shipped') return order;", "   order.status = 'cancelled';", "   return order;", ""].join("\n");
+
+let realFetch: typeof fetch;
+let posted: { url: string; body: any }[];
+let diffRequests: { url: string; accept: string | null; auth: string | null }[];
+
+beforeAll(async () => {
+  await indexFixture(REPO, "c1", [{ path: "src/orders.ts", chunks: [chunk("function", 1, ORDERS, "cancel")] }]);
+});
+
+beforeEach(() => {
+  posted = [];
+  diffRequests = [];
+  realFetch = globalThis.fetch;
+  vi.stubGlobal("fetch", async (input: RequestInfo | URL, init?: RequestInit) => {
+    const req = new Request(input, init);
+    const u = new URL(req.url);
+    if (u.origin !== GH_API) return realFetch(req);
+    if (req.method === "GET" && u.pathname === "/repos/acme/shop/pulls/7") {
+      diffRequests.push({ url: req.url, accept: req.headers.get("accept"), auth: req.headers.get("authorization") });
+      return new Response(DIFF, { headers: { "content-type": "text/plain; charset=utf-8" } });
+    }
+    if (req.method === "POST" && u.pathname === "/repos/acme/shop/pulls/7/reviews") {
+      posted.push({ url: req.url, body: await req.json() });
+      return Response.json({ id: 900 + posted.length, state: "COMMENTED" });
+    }
+    return Response.json({ message: "Not Found" }, { status: 404 });
+  });
+});
+
+afterEach(() => vi.unstubAllGlobals());
+
+const prEnv = (key: string, extra: Record<string, string> = {}) => ({
+  ...env, ANTHROPIC_BASE_URL: url, ANTHROPIC_API_KEY: key, GITHUB_API_URL: GH_API, GITHUB_REVIEW_TOKEN: "ghp_fake_review_token", GITHUB_WEBHOOK_SECRET: SECRET, ...extra,
+});
+
+const payload = (action: string, head: string) => JSON.stringify({ action, number: 7, pull_request: { head: { sha: head }, draft: false }, repository: { full_name: "acme/shop" } });
+
+async function deliver(body: string, opts: { key: string; event?: string; signature?: string; env?: Record<string, string>; query?: string }) {
+  const req = new Request(`http://localhost/api/webhooks/github/pull-request${opts.query ?? `?repo=${REPO}`}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-github-event": opts.event ?? "pull_request", "x-hub-signature-256": opts.signature ?? (await sign(SECRET, body)) },
+    body,
+  }) as Request<unknown, IncomingRequestCfProperties>;
+  const ctx = createExecutionContext();
+  const res = await worker.fetch(req, prEnv(opts.key, opts.env) as never, ctx);
+  await waitOnExecutionContext(ctx);
+  return { res, body: (await res.json()) as any };
+}
+
+const row = (head: string) => env.DB.prepare("SELECT status, review_id, findings FROM pr_reviews WHERE github_repo = 'acme/shop' AND pr_number = 7 AND head_sha = ?").bind(head).first<any>();
+
+describe("POST /api/webhooks/github/pull-request", () => {
+  it("posts one review with line comments per head commit, and none for a repeated delivery", async () => {
+    const key = `review-parallel:pr-${Math.random()}`;
+    const first = await deliver(payload("opened", HEAD1), { key });
+    expect(first.res.status).toBe(202);
+    expect(first.body.accepted).toEqual({ pullRequest: 7, head: HEAD1, repo: REPO });
+    expect(diffRequests).toHaveLength(1);
+    expect(diffRequests[0].accept).toBe("application/vnd.github.v3.diff");
+    expect(diffRequests[0].auth).toBe("token ghp_fake_review_token");
+    expect(posted).toHaveLength(1);
+    const review = posted[0].body;
+    expect(review.commit_id).toBe(HEAD1);
+    expect(review.event).toBe("COMMENT");
+    // The scripted reviewer flags the first added line (new-side 2) and two ungrounded findings, which are dropped.
+    expect(review.comments).toEqual([expect.objectContaining({ path: "src/orders.ts", line: 2, side: "RIGHT" })]);
+    expect(review.body).toContain("2 finding(s) were dropped because they did not point at a real line");
+    expect(await row(HEAD1)).toEqual({ status: "posted", review_id: 901, findings: 1 });
+
+    const again = await deliver(payload("synchronize", HEAD1), { key });
+    expect(again.res.status).toBe(200);
+    expect(again.body.duplicate).toBe(true);
+    expect(posted).toHaveLength(1);
+
+    const next = await deliver(payload("synchronize", HEAD2), { key: `review-parallel:pr2-${Math.random()}` });
+    expect(next.res.status).toBe(202);
+    expect(posted).toHaveLength(2);
+    expect(posted[1].body.commit_id).toBe(HEAD2);
+  });
+
+  it("changes nothing for a bad signature, an unreviewed action, a ping or missing configuration", async () => {
+    const key = `review-parallel:pr-bad-${Math.random()}`;
+    const head = "c".repeat(40);
+    const forged = await deliver(payload("opened", head), { key, signature: await sign("wrong-secret", payload("opened", head)) });
+    expect(forged.res.status).toBe(401);
+    expect(forged.body.error.code).toBe("unauthorized");
+    const closed = await deliver(payload("closed", head), { key });
+    expect(closed.res.status).toBe(202);
+    expect(closed.body.ignored).toContain("closed");
+    const ping = await deliver(JSON.stringify({ zen: "hi" }), { key, event: "ping" });
+    expect(ping.body).toEqual({ ok: true, event: "ping" });
+    const noRepo = await deliver(payload("opened", head), { key, query: "" });
+    expect(noRepo.res.status).toBe(400);
+    const unconfigured = await deliver(payload("opened", head), { key, env: { GITHUB_REVIEW_TOKEN: "" } });
+    expect(unconfigured.res.status).toBe(503);
+    expect(unconfigured.body.error.code).toBe("not_configured");
+    expect(posted).toHaveLength(0);
+    expect(diffRequests).toHaveLength(0);
+    expect(await row(head)).toBeNull();
+    expect((await (await realFetch(`${url}/__requests?key=${encodeURIComponent(key)}`)).json() as any).calls).toBe(0);
+  });
+});

@@ -35,7 +35,8 @@ function target(opts: GlobalOptions): Target {
 
 function client(opts: GlobalOptions): ApiClient {
   const t = target(opts);
-  if (!t.token) throw new UsageError(`No token for ${t.url}. Pass --token, set CODEBASE_COPILOT_TOKEN, or run "codebase-copilot login --url ${t.url} --token <token>".`);
+  if (!t.token)
+    throw new UsageError(`No token for ${t.url}. Pass --token, set CODEBASE_COPILOT_TOKEN, or run "codebase-copilot login --url ${t.url} --token <token>".`);
   return createApiClient(t.url, t.token);
 }
 
@@ -95,7 +96,8 @@ function buildProgram(): Command {
       const api = client(g);
       const startedAt = Date.now();
       const started = await startIndexing(api, { source, name: o.name, ref: o.ref }, (line) => process.stderr.write(`${line}\n`));
-      if (!o.wait) return print(g, started, () => `Indexing "${started.id}" started (${started.status}). Follow it with: codebase-copilot status ${started.id}`);
+      if (!o.wait)
+        return print(g, started, () => `Indexing "${started.id}" started (${started.status}). Follow it with: codebase-copilot status ${started.id}`);
       const final = await followProgress(api, started.id, process.stderr);
       print(g, final, () => (final.status === "failed" ? `Indexing "${final.id}" failed: ${errorText(final)}` : renderDone(final, Date.now() - startedAt)));
       if (final.status === "failed") process.exitCode = EXIT.error;
@@ -113,7 +115,9 @@ function buildProgram(): Command {
         return print(g, s, () => formatRepoStatus(s));
       }
       const repos = await api.listRepos();
-      print(g, { repos }, () => (repos.length ? repos.map(formatRepoLine).join("\n") : "No repositories yet. Add one with: codebase-copilot index <folder|git-url>"));
+      print(g, { repos }, () =>
+        repos.length ? repos.map(formatRepoLine).join("\n") : "No repositories yet. Add one with: codebase-copilot index <folder|git-url>",
+      );
     });
 
   program
@@ -136,7 +140,11 @@ function buildProgram(): Command {
     .option("--k <n>", "search results to draw evidence from (at most 20)", positiveInt("--k"))
     .action(async (words: string[], o: { repo?: string[]; k?: number }, cmd: Command) => {
       const g = globals(cmd);
-      const a = await client(g).ask({ question: words.join(" "), ...(o.repo?.length === 1 ? { repo: o.repo[0] } : o.repo ? { repos: o.repo } : {}), ...(o.k ? { k: o.k } : {}) });
+      const a = await client(g).ask({
+        question: words.join(" "),
+        ...(o.repo?.length === 1 ? { repo: o.repo[0] } : o.repo ? { repos: o.repo } : {}),
+        ...(o.k ? { k: o.k } : {}),
+      });
       print(g, a, () => formatAnswer(a));
       if (a.status !== "answered") process.exitCode = EXIT.error;
     });
@@ -177,24 +185,40 @@ function buildProgram(): Command {
     .option("--no-tests", "leave test files out")
     .option("--limit <n>", "matching lines per page (at most 500)", positiveInt("--limit"))
     .option("--cursor <c>", "next page: the cursor the previous page printed")
-    .action(async (pattern: string, o: { regex?: boolean; ignoreCase?: boolean; word?: boolean; repo?: string[]; path?: string; language?: string; tests: boolean; limit?: number; cursor?: string }, cmd: Command) => {
-      const g = globals(cmd);
-      const page = await client(g).grep({
-        pattern,
-        regex: o.regex ?? false,
-        case_sensitive: !o.ignoreCase,
-        whole_word: o.word ?? false,
-        ...(o.repo?.length === 1 ? { repo: o.repo[0] } : o.repo ? { repos: o.repo } : {}),
-        ...(o.path ? { path: o.path } : {}),
-        ...(o.language ? { language: o.language } : {}),
-        include_tests: o.tests,
-        ...(o.limit ? { limit: o.limit } : {}),
-        ...(o.cursor ? { cursor: o.cursor } : {}),
-      });
-      print(g, page, () => formatGrep(page));
-      // As grep: exit 1 when nothing matched, so scripts can test for presence.
-      if (page.total_count === 0) process.exitCode = EXIT.error;
-    });
+    .action(
+      async (
+        pattern: string,
+        o: {
+          regex?: boolean;
+          ignoreCase?: boolean;
+          word?: boolean;
+          repo?: string[];
+          path?: string;
+          language?: string;
+          tests: boolean;
+          limit?: number;
+          cursor?: string;
+        },
+        cmd: Command,
+      ) => {
+        const g = globals(cmd);
+        const page = await client(g).grep({
+          pattern,
+          regex: o.regex ?? false,
+          case_sensitive: !o.ignoreCase,
+          whole_word: o.word ?? false,
+          ...(o.repo?.length === 1 ? { repo: o.repo[0] } : o.repo ? { repos: o.repo } : {}),
+          ...(o.path ? { path: o.path } : {}),
+          ...(o.language ? { language: o.language } : {}),
+          include_tests: o.tests,
+          ...(o.limit ? { limit: o.limit } : {}),
+          ...(o.cursor ? { cursor: o.cursor } : {}),
+        });
+        print(g, page, () => formatGrep(page));
+        // As grep: exit 1 when nothing matched, so scripts can test for presence.
+        if (page.total_count === 0) process.exitCode = EXIT.error;
+      },
+    );
 
   const tokens = program.command("tokens").description("Create, list and revoke API tokens (needs an admin token)");
   tokens
@@ -206,7 +230,12 @@ function buildProgram(): Command {
     .option("--expires-in-days <n>", "lifetime in days", positiveInt("--expires-in-days"))
     .action(async (o: { name: string; scopes: string[]; repos?: string[]; expiresInDays?: number }, cmd: Command) => {
       const g = globals(cmd);
-      const t = await client(g).createToken({ name: o.name, scopes: o.scopes, ...(o.repos ? { repos: o.repos } : {}), ...(o.expiresInDays ? { expiresInDays: o.expiresInDays } : {}) });
+      const t = await client(g).createToken({
+        name: o.name,
+        scopes: o.scopes,
+        ...(o.repos ? { repos: o.repos } : {}),
+        ...(o.expiresInDays ? { expiresInDays: o.expiresInDays } : {}),
+      });
       print(g, t, () => `Created token ${t.id} (${t.scopes.join(" ")}${t.repos ? `; repos ${t.repos.join(", ")}` : ""}). Shown once:\n\n  ${t.token}\n`);
     });
   tokens

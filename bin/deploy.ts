@@ -37,7 +37,11 @@ interface Options {
 function wrangler(echo: boolean): WranglerRunner {
   return (args) =>
     new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, [WRANGLER_BIN, ...args], { cwd: PROJECT_ROOT, env: { ...process.env, WRANGLER_SEND_METRICS: "false" }, stdio: ["ignore", "pipe", "pipe"] });
+      const child = spawn(process.execPath, [WRANGLER_BIN, ...args], {
+        cwd: PROJECT_ROOT,
+        env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
       let output = "";
       const take = (d: Buffer) => {
         output += d;
@@ -67,15 +71,23 @@ async function main(o: Options): Promise<number> {
   const quiet = wrangler(false);
   const loggedIn = await isLoggedIn(quiet);
   if (!loggedIn && !o.dryRun) {
-    console.error("Not logged in to Cloudflare. Run `npx wrangler login` (or set CLOUDFLARE_API_TOKEN and CLOUDFLARE_ACCOUNT_ID), then re-run `npm run deploy`.");
+    console.error(
+      "Not logged in to Cloudflare. Run `npx wrangler login` (or set CLOUDFLARE_API_TOKEN and CLOUDFLARE_ACCOUNT_ID), then re-run `npm run deploy`.",
+    );
     return 1;
   }
   process.stderr.write(loggedIn ? "Reading what the account already has ...\n" : "Not logged in: planning as for an empty account.\n");
   const state = loggedIn ? await readAccountState(quiet, config) : emptyAccount();
-  const inputs: SecretInputs = { GITHUB_CLIENT_ID: o.githubClientId, GITHUB_CLIENT_SECRET: o.githubClientSecret, ANTHROPIC_API_KEY: o.anthropicApiKey ?? process.env.ANTHROPIC_API_KEY };
+  const inputs: SecretInputs = {
+    GITHUB_CLIENT_ID: o.githubClientId,
+    GITHUB_CLIENT_SECRET: o.githubClientSecret,
+    ANTHROPIC_API_KEY: o.anthropicApiKey ?? process.env.ANTHROPIC_API_KEY,
+  };
   if (!o.dryRun && !o.yes && config.authProvider === "github") {
-    if (!state.secrets.has("GITHUB_CLIENT_ID") && !inputs.GITHUB_CLIENT_ID) inputs.GITHUB_CLIENT_ID = await ask("GitHub OAuth app client id (Enter to set it later): ");
-    if (!state.secrets.has("GITHUB_CLIENT_SECRET") && !inputs.GITHUB_CLIENT_SECRET && inputs.GITHUB_CLIENT_ID) inputs.GITHUB_CLIENT_SECRET = await ask("GitHub OAuth app client secret: ");
+    if (!state.secrets.has("GITHUB_CLIENT_ID") && !inputs.GITHUB_CLIENT_ID)
+      inputs.GITHUB_CLIENT_ID = await ask("GitHub OAuth app client id (Enter to set it later): ");
+    if (!state.secrets.has("GITHUB_CLIENT_SECRET") && !inputs.GITHUB_CLIENT_SECRET && inputs.GITHUB_CLIENT_ID)
+      inputs.GITHUB_CLIENT_SECRET = await ask("GitHub OAuth app client secret: ");
   }
   const plan = planDeploy(config, state, inputs, () => randomBytes(32).toString("base64url"));
   for (const n of plan.notes) console.log(`- ${n}`);

@@ -72,11 +72,14 @@ async function main(): Promise<void> {
     console.log(`Created the local admin token (shown once; also in ${ADMIN_TOKEN_FILE}, mode 600):\n\n  ${token}\n`);
   }
   if (await isHealthy(base)) {
-    const target = source === undefined ? null : isGitUrl(source) ? { url: source } : { dir: sourceDir(source), id: values.name ?? repoIdForFolder(sourceDir(source)) };
+    const target =
+      source === undefined ? null : isGitUrl(source) ? { url: source } : { dir: sourceDir(source), id: values.name ?? repoIdForFolder(sourceDir(source)) };
     fail(
       `Something already answers on ${base}; stop it or pick another port with --port or PORT.\n` +
         `If it is Codebase Copilot started from here, add ${source === undefined ? "a folder or git URL" : `"${source}"`} to it instead:\n` +
-        addToRunningServer(base, ADMIN_TOKEN_FILE, target).map((l) => `  ${l}`).join("\n"),
+        addToRunningServer(base, ADMIN_TOKEN_FILE, target)
+          .map((l) => `  ${l}`)
+          .join("\n"),
     );
   }
 
@@ -84,7 +87,14 @@ async function main(): Promise<void> {
   await runWrangler(["d1", "migrations", "apply", "DB", "--local", "--persist-to", PERSIST_DIR]);
 
   process.stderr.write(`Starting wrangler dev on ${base} (log: ${WRANGLER_LOG_FILE}) ...\n`);
-  server = startDevServer({ port, persistTo: PERSIST_DIR, logFile: WRANGLER_LOG_FILE, vars: { ADMIN_TOKEN: token, ALLOW_LOOPBACK_GIT_URLS: "true" }, envFile: DEV_VARS_FILE, includeProjectDevVars: true });
+  server = startDevServer({
+    port,
+    persistTo: PERSIST_DIR,
+    logFile: WRANGLER_LOG_FILE,
+    vars: { ADMIN_TOKEN: token, ALLOW_LOOPBACK_GIT_URLS: "true" },
+    envFile: DEV_VARS_FILE,
+    includeProjectDevVars: true,
+  });
   server.child.on("exit", (code) => {
     if (stopping) return;
     console.error(`\nwrangler dev exited (code ${code}); see ${WRANGLER_LOG_FILE}.`);

@@ -48,11 +48,20 @@ export async function planUnchanged(
   commit: string,
   previous: { filesTotal: number; skipped: Record<string, number> } | null,
 ): Promise<PlanResult> {
-  const { results } = await env.DB.prepare("SELECT path, file_id FROM snapshot_files WHERE repo = ? AND commit_sha = ?").bind(repo, commit).all<{ path: string; file_id: string }>();
+  const { results } = await env.DB.prepare("SELECT path, file_id FROM snapshot_files WHERE repo = ? AND commit_sha = ?")
+    .bind(repo, commit)
+    .all<{ path: string; file_id: string }>();
   for (const r of results) addMember(sql, jobId, r.path, r.file_id);
   // The activation rewrites the snapshot's skipped rows: carry the recorded ones over.
   for (const f of await listSkippedFiles(env.DB, repo, commit)) addSkipped(sql, jobId, f);
-  return { commit, filesTotal: previous?.filesTotal ?? results.length, filesQueued: 0, unchanged: results.length, batches: 0, skipped: previous?.skipped ?? {} };
+  return {
+    commit,
+    filesTotal: previous?.filesTotal ?? results.length,
+    filesQueued: 0,
+    unchanged: results.length,
+    batches: 0,
+    skipped: previous?.skipped ?? {},
+  };
 }
 
 /**
@@ -62,9 +71,24 @@ export async function planUnchanged(
  * job's completion is retried as a whole.
  */
 async function snapshotPackages(db: D1Database, repo: string, members: { path: string; fileId: string }[]): Promise<RepoPackage[]> {
-  const roots = await readFileTexts(db, repo, members.filter((m) => ROOT_MANIFEST_PATHS.includes(m.path)));
-  const workspace = new Set(workspaceManifestPaths(roots, members.map((m) => m.path)));
-  const memberTexts = workspace.size ? await readFileTexts(db, repo, members.filter((m) => workspace.has(m.path))) : new Map<string, string>();
+  const roots = await readFileTexts(
+    db,
+    repo,
+    members.filter((m) => ROOT_MANIFEST_PATHS.includes(m.path)),
+  );
+  const workspace = new Set(
+    workspaceManifestPaths(
+      roots,
+      members.map((m) => m.path),
+    ),
+  );
+  const memberTexts = workspace.size
+    ? await readFileTexts(
+        db,
+        repo,
+        members.filter((m) => workspace.has(m.path)),
+      )
+    : new Map<string, string>();
   return ownPackages(new Map([...roots, ...memberTexts]));
 }
 
@@ -73,9 +97,25 @@ async function snapshotPackages(db: D1Database, repo: string, members: { path: s
  * and skipped files and flips `repos.active_commit` (one D1 transaction), then deletes what no
  * snapshot references. `now` (ms) is the snapshot's `indexedAt`. Idempotent; safe to retry.
  */
-export async function finalizeJob(env: Env, repo: string, commit: string, members: { path: string; fileId: string }[], now: number, skipped: SkippedFile[] = []): Promise<void> {
+export async function finalizeJob(
+  env: Env,
+  repo: string,
+  commit: string,
+  members: { path: string; fileId: string }[],
+  now: number,
+  skipped: SkippedFile[] = [],
+): Promise<void> {
   const config = loadConfig(env);
   const packages = await snapshotPackages(env.DB, repo, members);
-  await activateSnapshot(env.DB, { repo, commit, members, packages, skipped, embeddingModel: config.embeddingModel, embeddingDims: config.embeddingDimensions, now });
+  await activateSnapshot(env.DB, {
+    repo,
+    commit,
+    members,
+    packages,
+    skipped,
+    embeddingModel: config.embeddingModel,
+    embeddingDims: config.embeddingDimensions,
+    now,
+  });
   await collectGarbage(env.DB, createVectorStore(env, config), repo, commit);
 }

@@ -18,8 +18,22 @@ import {
   type JobState,
 } from "./job-state";
 
-const planned = (batches: number): JobEvent => ({ type: "planned", commit: "c1", filesTotal: 10, filesQueued: 4, unchanged: 3, batches, skipped: { binary: 2, ignored: 1 } });
-const done = (files: number, chunks: number, failed = false): JobEvent => ({ type: "batch_done", files, chunks, skipped: failed ? { index_failed: files } : {}, failed });
+const planned = (batches: number): JobEvent => ({
+  type: "planned",
+  commit: "c1",
+  filesTotal: 10,
+  filesQueued: 4,
+  unchanged: 3,
+  batches,
+  skipped: { binary: 2, ignored: 1 },
+});
+const done = (files: number, chunks: number, failed = false): JobEvent => ({
+  type: "batch_done",
+  files,
+  chunks,
+  skipped: failed ? { index_failed: files } : {},
+  failed,
+});
 
 function run(events: JobEvent[], start: JobState = newJob("j1", "git", "main", 0)): JobState {
   return events.reduce((s, e, i) => nextState(s, e, i + 1), start);
@@ -54,7 +68,7 @@ describe("nextState", () => {
   it("records the error of a failed job and never mutates its input", () => {
     const fetching = run([{ type: "fetch_started" }]);
     const copy = structuredClone(fetching);
-    const failed = nextState(fetching, { type: "failed", error: "Ref \"x\" does not exist" }, 9);
+    const failed = nextState(fetching, { type: "failed", error: 'Ref "x" does not exist' }, 9);
     expect(failed).toMatchObject({ status: "failed", lastError: 'Ref "x" does not exist', finishedAt: 9 });
     expect(fetching).toEqual(copy);
   });
@@ -112,7 +126,12 @@ describe("fetchStep", () => {
   const fetching = nextState(queued, { type: "fetch_started" }, 1);
 
   it("starts the first fetch with the safety alarm a heartbeat ahead", () => {
-    expect(fetchStep(queued, { inFlight: false, attempts: 0, now: 100 })).toEqual({ kind: "fetch", attempt: 1, alarmAt: 100 + FETCH_HEARTBEAT_MS, startEvent: true });
+    expect(fetchStep(queued, { inFlight: false, attempts: 0, now: 100 })).toEqual({
+      kind: "fetch",
+      attempt: 1,
+      alarmAt: 100 + FETCH_HEARTBEAT_MS,
+      startEvent: true,
+    });
   });
 
   it("only moves the alarm on while the fetch runs in this instance", () => {
@@ -121,8 +140,16 @@ describe("fetchStep", () => {
 
   it("retries a fetch lost with its isolate, well within a minute, then gives up", () => {
     expect(FETCH_HEARTBEAT_MS).toBeLessThanOrEqual(60_000);
-    expect(fetchStep(fetching, { inFlight: false, attempts: 1, now: 100 })).toEqual({ kind: "fetch", attempt: 2, alarmAt: 100 + FETCH_HEARTBEAT_MS, startEvent: false });
-    expect(fetchStep(fetching, { inFlight: false, attempts: FETCH_MAX_ATTEMPTS, now: 100 })).toMatchObject({ kind: "give_up", error: expect.stringMatching(/lost 3 times/) });
+    expect(fetchStep(fetching, { inFlight: false, attempts: 1, now: 100 })).toEqual({
+      kind: "fetch",
+      attempt: 2,
+      alarmAt: 100 + FETCH_HEARTBEAT_MS,
+      startEvent: false,
+    });
+    expect(fetchStep(fetching, { inFlight: false, attempts: FETCH_MAX_ATTEMPTS, now: 100 })).toMatchObject({
+      kind: "give_up",
+      error: expect.stringMatching(/lost 3 times/),
+    });
   });
 
   it("does nothing for archive jobs or jobs past fetching", () => {
@@ -132,12 +159,26 @@ describe("fetchStep", () => {
 });
 
 describe("stallStep and waitingOf", () => {
-  const batch = (batchId: number, state: BatchSendState["state"], attempts: number, enqueuedAt: number): BatchSendState => ({ batchId, state, attempts, enqueuedAt });
+  const batch = (batchId: number, state: BatchSendState["state"], attempts: number, enqueuedAt: number): BatchSendState => ({
+    batchId,
+    state,
+    attempts,
+    enqueuedAt,
+  });
   const indexing = run([{ type: "fetch_started" }, planned(3)]);
 
   it("re-sends batches sent longer than BATCH_STALL_MS ago and gives up after BATCH_MAX_SENDS", () => {
     const now = 1_000_000;
-    const r = stallStep([batch(0, "enqueued", 1, now - 1000), batch(1, "enqueued", 1, now - BATCH_STALL_MS - 1), batch(2, "pending", 0, 0), batch(3, "enqueued", BATCH_MAX_SENDS, 0), batch(4, "done", 1, 0)], now);
+    const r = stallStep(
+      [
+        batch(0, "enqueued", 1, now - 1000),
+        batch(1, "enqueued", 1, now - BATCH_STALL_MS - 1),
+        batch(2, "pending", 0, 0),
+        batch(3, "enqueued", BATCH_MAX_SENDS, 0),
+        batch(4, "done", 1, 0),
+      ],
+      now,
+    );
     expect(r.resend).toEqual([1, 2]);
     expect(r.giveUp.map((b) => b.batchId)).toEqual([3]);
   });
@@ -145,12 +186,20 @@ describe("stallStep and waitingOf", () => {
   it("says a job whose fetch was lost is waiting, and until when", () => {
     const fetching = run([{ type: "fetch_started" }]);
     expect(waitingOf(fetching, { fetchInFlight: true, batches: [], alarmAt: 50, now: 10 })).toBeNull();
-    expect(waitingOf(fetching, { fetchInFlight: false, batches: [], alarmAt: 50, now: 10 })).toEqual({ reason: expect.stringMatching(/waiting to retry/), retryAt: 50 });
+    expect(waitingOf(fetching, { fetchInFlight: false, batches: [], alarmAt: 50, now: 10 })).toEqual({
+      reason: expect.stringMatching(/waiting to retry/),
+      retryAt: 50,
+    });
   });
 
   it("says how many batches are late, and nothing for a finished job", () => {
     const now = 10 * BATCH_STALL_MS;
-    const w = waitingOf(indexing, { fetchInFlight: false, batches: [batch(0, "enqueued", 1, 0), batch(1, "enqueued", 1, 0), batch(2, "enqueued", 1, now)], alarmAt: now + 5, now });
+    const w = waitingOf(indexing, {
+      fetchInFlight: false,
+      batches: [batch(0, "enqueued", 1, 0), batch(1, "enqueued", 1, 0), batch(2, "enqueued", 1, now)],
+      alarmAt: now + 5,
+      now,
+    });
     expect(w).toEqual({ reason: "2 batches were not acknowledged; waiting to send again", retryAt: now + 5 });
     expect(waitingOf(run([planned(0), { type: "finalized" }]), { fetchInFlight: false, batches: [], alarmAt: null, now })).toBeNull();
   });

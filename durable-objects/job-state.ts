@@ -182,7 +182,10 @@ export function fetchStep(job: JobState, o: { inFlight: boolean; attempts: numbe
   if (job.status === "queued") return { kind: "fetch", attempt: 1, alarmAt, startEvent: true };
   if (o.inFlight) return { kind: "heartbeat", alarmAt };
   if (o.attempts >= FETCH_MAX_ATTEMPTS) {
-    return { kind: "give_up", error: `The fetch was lost ${FETCH_MAX_ATTEMPTS} times (the repository may be too large for one isolate's memory); index it in parts by archive upload.` };
+    return {
+      kind: "give_up",
+      error: `The fetch was lost ${FETCH_MAX_ATTEMPTS} times (the repository may be too large for one isolate's memory); index it in parts by archive upload.`,
+    };
   }
   return { kind: "fetch", attempt: o.attempts + 1, alarmAt, startEvent: false };
 }
@@ -216,13 +219,15 @@ export function stallStep(batches: readonly BatchSendState[], now: number): { re
   };
 }
 
-
 /**
  * What a running job is waiting for, or null when it is making progress: a fetch lost with its
  * isolate (`fetchInFlight` false while `fetching`), or batches sent over `BATCH_STALL_MS` ago and
  * not acknowledged. `alarmAt` is the coordinator's next alarm (ms), when the retry happens.
  */
-export function waitingOf(job: JobState, o: { fetchInFlight: boolean; batches: readonly BatchSendState[]; alarmAt: number | null; now: number }): Waiting | null {
+export function waitingOf(
+  job: JobState,
+  o: { fetchInFlight: boolean; batches: readonly BatchSendState[]; alarmAt: number | null; now: number },
+): Waiting | null {
   if (!isActive(job)) return null;
   const retryAt = Math.max(o.alarmAt ?? o.now, o.now);
   if (job.source === "git" && job.status === "fetching" && !o.fetchInFlight) {

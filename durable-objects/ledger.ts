@@ -32,7 +32,6 @@ export interface BatchRow {
   byteSize: number;
 }
 
-
 /** Creates the tables (idempotent). Call from the DO constructor inside `blockConcurrencyWhile`. */
 export function migrateLedger(sql: SqlStorage): void {
   sql.exec(`

@@ -67,7 +67,10 @@ async function readLimited(body: ReadableStream<Uint8Array>, maxBytes: number): 
   for await (const part of body) {
     size += part.byteLength;
     if (size > maxBytes) {
-      throw new CodeSearchError("payload_too_large", `The archive is larger than ${maxBytes} bytes; leave build output and dependencies out, or raise the limit.`);
+      throw new CodeSearchError(
+        "payload_too_large",
+        `The archive is larger than ${maxBytes} bytes; leave build output and dependencies out, or raise the limit.`,
+      );
     }
     parts.push(part);
   }
@@ -143,7 +146,9 @@ export class RepoCoordinator extends DurableObject<Env> implements RepoCoordinat
     if (this.#receiving || (running && isActive(running))) {
       await body.cancel();
       const which = running && isActive(running) ? `job ${running.jobId}` : "another upload is being read";
-      return { error: { code: "index_not_ready", message: `Repo "${settings.repo}" is being indexed (${which}); upload again when its status is ready or failed.` } };
+      return {
+        error: { code: "index_not_ready", message: `Repo "${settings.repo}" is being indexed (${which}); upload again when its status is ready or failed.` },
+      };
     }
     // Set before the first await: the DO runs one call at a time only between awaits.
     this.#receiving = true;
@@ -153,7 +158,12 @@ export class RepoCoordinator extends DurableObject<Env> implements RepoCoordinat
       snapshot = { ...(await archiveSnapshot(bytes, { maxFileBytes: loadConfig(this.env).maxFileBytes }, strip)), tracked };
       const kind = await claimArchiveRepo(this.env.DB, settings.repo, this.clock.now());
       if (kind !== "archive") {
-        return { error: { code: "invalid_input", message: `Repo "${settings.repo}" is a git repo; use POST /api/repos/${settings.repo}/refresh, or upload under another id.` } };
+        return {
+          error: {
+            code: "invalid_input",
+            message: `Repo "${settings.repo}" is a git repo; use POST /api/repos/${settings.repo}/refresh, or upload under another id.`,
+          },
+        };
       }
     } catch (err) {
       if (err instanceof CodeSearchError) return { error: { code: err.code, message: err.message } };
@@ -307,7 +317,12 @@ export class RepoCoordinator extends DurableObject<Env> implements RepoCoordinat
     const tokenSealed = plain ? await sealSecret(secretKeyMaterial(this.env), TOKEN_PURPOSE, settings.repo, plain) : previous?.tokenSealed;
     const username = settings.username ?? previous?.username;
     const authScheme = settings.authScheme ?? previous?.authScheme;
-    ledger.putValue(this.#sql, REPO_KEY, { ...rest, ...(tokenSealed ? { tokenSealed } : {}), ...(username ? { username } : {}), ...(authScheme ? { authScheme } : {}) } satisfies RepoSettings);
+    ledger.putValue(this.#sql, REPO_KEY, {
+      ...rest,
+      ...(tokenSealed ? { tokenSealed } : {}),
+      ...(username ? { username } : {}),
+      ...(authScheme ? { authScheme } : {}),
+    } satisfies RepoSettings);
   }
 
   /** The git source of stored settings, with the token opened. */
@@ -440,7 +455,14 @@ export class RepoCoordinator extends DurableObject<Env> implements RepoCoordinat
     this.#finalizing ??= (async () => {
       try {
         const settings = ledger.getValue<RepoSettings>(this.#sql, REPO_KEY)!;
-        await finalizeJob(this.env, settings.repo, job.commit!, ledger.listMembers(this.#sql, job.jobId), this.clock.now(), ledger.listSkipped(this.#sql, job.jobId));
+        await finalizeJob(
+          this.env,
+          settings.repo,
+          job.commit!,
+          ledger.listMembers(this.#sql, job.jobId),
+          this.clock.now(),
+          ledger.listSkipped(this.#sql, job.jobId),
+        );
         if (this.#job()?.jobId !== job.jobId) return;
         const ready = await this.#apply({ type: "finalized" });
         ledger.clearJob(this.#sql, job.jobId);

@@ -88,5 +88,7 @@ for (const { repo, commit } of needed) {
     continue;
   }
   const { method, missing } = exportTree(gitDir, commit, folder);
-  console.log(`exported ${folder}${method === "blobs" ? ` (file by file; ${missing.length} blobs missing from the repository: ${missing.slice(0, 5).join(", ")}${missing.length > 5 ? ", ..." : ""})` : ""}`);
+  console.log(
+    `exported ${folder}${method === "blobs" ? ` (file by file; ${missing.length} blobs missing from the repository: ${missing.slice(0, 5).join(", ")}${missing.length > 5 ? ", ..." : ""})` : ""}`,
+  );
 }

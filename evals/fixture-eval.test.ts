@@ -41,7 +41,12 @@ describe("fixture golden set", () => {
   it("is answered above the floor after indexing the fixture through the API", async () => {
     const client = new ApiClient({ baseUrl: "http://localhost", token: env.ADMIN_TOKEN, fetch: (url, init) => SELF.fetch(url, init) });
     const encoder = new TextEncoder();
-    const indexed = await indexCorpus(client, "eval-fixture", files.map((f) => ({ path: f.path, bytes: encoder.encode(f.text) })), { pollMs: 50 });
+    const indexed = await indexCorpus(
+      client,
+      "eval-fixture",
+      files.map((f) => ({ path: f.path, bytes: encoder.encode(f.text) })),
+      { pollMs: 50 },
+    );
     expect(indexed.status.status).toBe("ready");
     expect((indexed.status.progress as { filesDone: number }).filesDone).toBeGreaterThanOrEqual(40);
 

@@ -28,14 +28,21 @@ const QUERIES: { q: string; path_prefix?: string; mode?: string }[] = [
   { q: "rate limit requests per customer", path_prefix: "api/src/http/" },
   { q: "webhook signature hmac", mode: "bm25" },
   { q: "which migration creates the invoices table" },
-  { q: "TypeError: Cannot read properties of undefined (reading 'scopes')\n    at requireScope (api/src/auth/middleware.ts:43:20)\n    at handler (api/src/orders/order-routes.ts:30:5)" },
+  {
+    q: "TypeError: Cannot read properties of undefined (reading 'scopes')\n    at requireScope (api/src/auth/middleware.ts:43:20)\n    at handler (api/src/orders/order-routes.ts:30:5)",
+  },
 ];
 
 describe("golden ranks", () => {
   it("ranks the fixed queries as the golden file says", async () => {
     const client = new ApiClient({ baseUrl: "http://localhost", token: env.ADMIN_TOKEN, fetch: (url, init) => SELF.fetch(url, init) });
     const encoder = new TextEncoder();
-    const indexed = await indexCorpus(client, "rank-golden", files.map((f) => ({ path: f.path, bytes: encoder.encode(f.text) })), { pollMs: 50 });
+    const indexed = await indexCorpus(
+      client,
+      "rank-golden",
+      files.map((f) => ({ path: f.path, bytes: encoder.encode(f.text) })),
+      { pollMs: 50 },
+    );
     expect(indexed.status.status).toBe("ready");
     const out: unknown[] = [];
     for (const query of QUERIES) {
@@ -46,10 +53,17 @@ describe("golden ranks", () => {
       });
       expect(res.status).toBe(200);
       type Explain = { ranks: Record<string, number>; fused: number; stages: { stage: string; factor: number }[] };
-      const body = (await res.json()) as { results: { path: string; startLine: number; endLine: number; symbol: string | null; score: number; explain: Explain }[]; confidence: { level: string } };
+      const body = (await res.json()) as {
+        results: { path: string; startLine: number; endLine: number; symbol: string | null; score: number; explain: Explain }[];
+        confidence: { level: string };
+      };
       // One line per result: channel ranks, fused score, the stages that changed the score.
       const why = (e: Explain) =>
-        [...Object.entries(e.ranks).map(([c, r]) => `${c}#${r}`), `fused ${e.fused}`, ...e.stages.filter((s) => s.factor !== 1).map((s) => `${s.stage} x${s.factor}`)].join(", ");
+        [
+          ...Object.entries(e.ranks).map(([c, r]) => `${c}#${r}`),
+          `fused ${e.fused}`,
+          ...e.stages.filter((s) => s.factor !== 1).map((s) => `${s.stage} x${s.factor}`),
+        ].join(", ");
       out.push({
         query,
         confidence: body.confidence.level,

@@ -85,7 +85,13 @@ if (!args.set || !["fixture", "hono-50", "swebench", "polyglot", "ask", "review"
 }
 if (args.set === "ask") {
   const command = `npm run eval -- ${process.argv.slice(2).join(" ")}`;
-  const run = await runAskEval({ root: ROOT, corpusRoot: resolve(args["corpus-root"]!), commit: args.commit ?? "HEAD", command, log: (l) => process.stderr.write(`${l}\n`) });
+  const run = await runAskEval({
+    root: ROOT,
+    corpusRoot: resolve(args["corpus-root"]!),
+    commit: args.commit ?? "HEAD",
+    command,
+    log: (l) => process.stderr.write(`${l}\n`),
+  });
   const outPath = resolve(args.out ?? join(ROOT, "evals", "out", "ask.json"));
   mkdirSync(dirname(outPath), { recursive: true });
   writeFileSync(outPath, JSON.stringify({ set: "ask", date: new Date().toISOString(), ...run }, null, 2));
@@ -154,7 +160,10 @@ function commandLine(): string {
   const argv = process.argv.slice(2);
   const out: string[] = [];
   for (let i = 0; i < argv.length; i++) {
-    if (argv[i] === "--token") { i++; continue; }
+    if (argv[i] === "--token") {
+      i++;
+      continue;
+    }
     if (argv[i].startsWith("--token=")) continue;
     out.push(/\s/.test(argv[i]) ? JSON.stringify(argv[i]) : argv[i]);
   }
@@ -205,7 +214,9 @@ async function runRetrieval(): Promise<{ output: RunOutput; markdown: string }> 
     if (corpus) {
       const files = readCorpus(corpus, rule);
       log(`indexing ${files.length} files of ${corpus} (${rule}) into ${repo} ...`);
-      const r = await indexCorpus(client, repo, files, { onStatus: (s, t) => log(`  ${Math.round(t / 1000)}s ${s.status} ${JSON.stringify(s.progress ?? "")}`) });
+      const r = await indexCorpus(client, repo, files, {
+        onStatus: (s, t) => log(`  ${Math.round(t / 1000)}s ${s.status} ${JSON.stringify(s.progress ?? "")}`),
+      });
       log(`indexed in ${r.wallMs} ms`);
       indexRun = { files: r.files, archiveBytes: r.archiveBytes, wallMs: r.wallMs };
     }
@@ -216,14 +227,19 @@ async function runRetrieval(): Promise<{ output: RunOutput; markdown: string }> 
         const { report, details } = await runRetrievalSet(client, set, repo, { k: Number(args.k ?? 10), variant });
         ablation.push({ label: variant.label, report });
         runs.push({ rule, repo, variant, index: indexRun, report, details });
-        log(`${rule} / ${variant.label}: R@1 ${report.overall.recall1.toFixed(3)} R@5 ${report.overall.recall5.toFixed(3)} MRR ${report.overall.mrr10.toFixed(3)}`);
+        log(
+          `${rule} / ${variant.label}: R@1 ${report.overall.recall1.toFixed(3)} R@5 ${report.overall.recall5.toFixed(3)} MRR ${report.overall.mrr10.toFixed(3)}`,
+        );
       } catch (err) {
         if (!(err instanceof ApiError && err.status === 400)) throw err;
         ablation.push({ label: variant.label, error: err.message });
         log(`${variant.label}: not supported by the server: ${err.message}`);
       }
     }
-    const title = setName === "fixture" ? "Fixture set (evals/sets/fixture.json)" : `hono-50, ${rule === "publisher" ? "publisher's inclusion rule (src/ without tests)" : "whole repository"}`;
+    const title =
+      setName === "fixture"
+        ? "Fixture set (evals/sets/fixture.json)"
+        : `hono-50, ${rule === "publisher" ? "publisher's inclusion rule (src/ without tests)" : "whole repository"}`;
     const body = args.ablation
       ? ablationMarkdown(ablation)
       : ablation.map((a) => (a.report ? retrievalMarkdown(a.label, a.report) : `Not run: ${a.error}`)).join("\n\n");
@@ -243,7 +259,9 @@ async function runSwe(): Promise<{ output: RunOutput; markdown: string }> {
   const vs = variants();
   const run = await runSwebench(client, instances, { corpusRoot: args["corpus-root"]!, variants: vs, k: Number(args.k ?? 50), log });
   const rows = [
-    ...vs.filter((v) => !run.unsupported[v.label]).map((v) => ({ label: `Codebase Copilot: ${v.label}`, summary: summarizeLocalization(run.outcomes[v.label]) })),
+    ...vs
+      .filter((v) => !run.unsupported[v.label])
+      .map((v) => ({ label: `Codebase Copilot: ${v.label}`, summary: summarizeLocalization(run.outcomes[v.label]) })),
     { label: BASELINE_LABEL, summary: summarizeLocalization(run.outcomes[BASELINE_LABEL]), latency: false },
   ];
   const main = vs[0]?.label;
@@ -256,7 +274,9 @@ async function runSwe(): Promise<{ output: RunOutput; markdown: string }> {
     { label: `${r.label.split(":")[0]}: product`, summary: r.product },
     { label: `${r.label.split(":")[0]}: baseline`, summary: r.baseline, latency: false },
   ]);
-  const unsupported = Object.entries(run.unsupported).map(([l, e]) => `- ${l}: not run (${e})`).join("\n");
+  const unsupported = Object.entries(run.unsupported)
+    .map(([l, e]) => `- ${l}: not run (${e})`)
+    .join("\n");
   const meta = { set: setName, date: new Date().toISOString().slice(0, 10), commit: gitCommit(), command: commandLine() };
   const config = `${await serverConfig(run.indexRuns[0]?.repo ?? "")}, k ${args.k ?? 50}; baseline over ${run.baselineFiles === "product-listing" ? "the files the product indexed" : "the uploaded text files up to 1 MiB"}`;
   const indexMs = run.indexRuns.map((r) => r.wallMs);
@@ -267,7 +287,9 @@ async function runSwe(): Promise<{ output: RunOutput; markdown: string }> {
     `<details><summary>By repository</summary>\n\n${localizationMarkdown(perRepo)}\n\n</details>`,
     `Indexing: first upload per repository is a cold index, later commits re-index incrementally; median ${Math.round(indexMs.sort((a, b) => a - b)[Math.floor(indexMs.length / 2)] ?? 0)} ms per instance.`,
     provenance({ ...meta, config }),
-  ].filter(Boolean).join("\n\n");
+  ]
+    .filter(Boolean)
+    .join("\n\n");
   return { output: { ...meta, config, instances: instances.map((i) => i.instance_id), ...run }, markdown };
 }
 
@@ -283,10 +305,15 @@ async function runPolyglot(): Promise<{ output: RunOutput; markdown: string }> {
   const unsupported = new Map<string, string>();
   const runs: Record<string, unknown>[] = [];
   for (const { set, repoId, corpus } of plan) {
-    if (!existsSync(corpus)) throw new Error(`${set.name}: no tree at ${corpus}; export it first: node evals/export-corpora.ts --set polyglot --out ${args["corpus-root"]} --git-dir ${set.repo}=<its .git>`);
+    if (!existsSync(corpus))
+      throw new Error(
+        `${set.name}: no tree at ${corpus}; export it first: node evals/export-corpora.ts --set polyglot --out ${args["corpus-root"]} --git-dir ${set.repo}=<its .git>`,
+      );
     const files = readCorpus(corpus, "whole");
     log(`indexing ${files.length} files of ${corpus} into ${repoId} ...`);
-    const r = await indexCorpus(client, repoId, files, { onStatus: (s, t) => log(`  ${Math.round(t / 1000)}s ${s.status} ${JSON.stringify(s.progress ?? "")}`) });
+    const r = await indexCorpus(client, repoId, files, {
+      onStatus: (s, t) => log(`  ${Math.round(t / 1000)}s ${s.status} ${JSON.stringify(s.progress ?? "")}`),
+    });
     log(`indexed in ${r.wallMs} ms`);
     const index = { files: r.files, archiveBytes: r.archiveBytes, wallMs: r.wallMs };
     for (const variant of vs) {
@@ -296,7 +323,9 @@ async function runPolyglot(): Promise<{ output: RunOutput; markdown: string }> {
         rowsByVariant.get(variant.label)!.push({ label: `${set.repo}${set.language ? ` (${set.language})` : ""}`, files: r.files, report });
         detailsByVariant.get(variant.label)!.push(...details);
         runs.push({ set: set.name, repo: set.repo, commit: set.commit, repoId, variant, index, report, details });
-        log(`${set.name} / ${variant.label}: R@1 ${report.overall.recall1.toFixed(3)} R@5 ${report.overall.recall5.toFixed(3)} MRR ${report.overall.mrr10.toFixed(3)}`);
+        log(
+          `${set.name} / ${variant.label}: R@1 ${report.overall.recall1.toFixed(3)} R@5 ${report.overall.recall5.toFixed(3)} MRR ${report.overall.mrr10.toFixed(3)}`,
+        );
       } catch (err) {
         if (!(err instanceof ApiError && err.status === 400)) throw err;
         unsupported.set(variant.label, err.message);
@@ -304,12 +333,22 @@ async function runPolyglot(): Promise<{ output: RunOutput; markdown: string }> {
       }
     }
   }
-  const totals = vs.map((v) => ({ label: v.label, report: unsupported.has(v.label) ? undefined : buildRetrievalReport(detailsByVariant.get(v.label)!), error: unsupported.get(v.label) }));
+  const totals = vs.map((v) => ({
+    label: v.label,
+    report: unsupported.has(v.label) ? undefined : buildRetrievalReport(detailsByVariant.get(v.label)!),
+    error: unsupported.get(v.label),
+  }));
   const questions = plan.reduce((n, p) => n + p.set.questions.length, 0);
   const title = `**polyglot (evals/sets/polyglot/)**: ${plan.length} repositories, ${questions} questions, each tree uploaded whole as its own repo`;
   const body = args.ablation
     ? ablationMarkdown(totals)
-    : totals.map((t) => (t.report ? `Search: ${t.label}, k ${args.k ?? 10}.\n\n${multiRepoMarkdown(rowsByVariant.get(t.label)!, t.report)}` : `${t.label}: not run (${t.error})`)).join("\n\n");
+    : totals
+        .map((t) =>
+          t.report
+            ? `Search: ${t.label}, k ${args.k ?? 10}.\n\n${multiRepoMarkdown(rowsByVariant.get(t.label)!, t.report)}`
+            : `${t.label}: not run (${t.error})`,
+        )
+        .join("\n\n");
   const meta = { set: setName, date: new Date().toISOString().slice(0, 10), commit: gitCommit(), command: commandLine() };
   const config = await serverConfig(plan[0]?.repoId ?? "");
   const markdown = `${title}\n\n${body}\n\n${provenance({ ...meta, config })}`;

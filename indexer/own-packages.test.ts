@@ -40,8 +40,15 @@ describe("ownPackages", () => {
   });
 
   it("reads Yarn's {packages} form, pnpm-workspace.yaml and lerna.json, and honours a later !glob", () => {
-    const members = { "packages/a/package.json": { name: "a" }, "packages/internal/package.json": { name: "internal" }, "apps/web/package.json": { name: "web" }, "libs/x/package.json": { name: "x" } };
-    expect(ownPackages(files({ "package.json": { workspaces: { packages: ["packages/*", "!packages/internal"] } }, ...members })).map((p) => p.name)).toEqual(["a"]);
+    const members = {
+      "packages/a/package.json": { name: "a" },
+      "packages/internal/package.json": { name: "internal" },
+      "apps/web/package.json": { name: "web" },
+      "libs/x/package.json": { name: "x" },
+    };
+    expect(ownPackages(files({ "package.json": { workspaces: { packages: ["packages/*", "!packages/internal"] } }, ...members })).map((p) => p.name)).toEqual([
+      "a",
+    ]);
     const pnpm = "# workspace\npackages:\n  - 'packages/*'\n  - \"apps/*\" # the apps\n  - '!**/internal'\ncatalog:\n  react: ^18\n";
     expect(ownPackages(files({ "pnpm-workspace.yaml": pnpm, ...members })).map((p) => p.name)).toEqual(["web", "a"]);
     expect(ownPackages(files({ "pnpm-workspace.yaml": "packages: ['libs/*', apps/*]\n", ...members })).map((p) => p.name)).toEqual(["web", "x"]);
@@ -49,7 +56,14 @@ describe("ownPackages", () => {
   });
 
   it("keeps a name given twice at its shallowest folder", () => {
-    const got = ownPackages(files({ "package.json": { name: "core", workspaces: ["packages/**"] }, "packages/core/package.json": { name: "core" }, "packages/x/package.json": { name: "x" }, "packages/old/x/package.json": { name: "x" } }));
+    const got = ownPackages(
+      files({
+        "package.json": { name: "core", workspaces: ["packages/**"] },
+        "packages/core/package.json": { name: "core" },
+        "packages/x/package.json": { name: "x" },
+        "packages/old/x/package.json": { name: "x" },
+      }),
+    );
     expect(got).toEqual([
       { name: "core", folder: "" },
       { name: "x", folder: "packages/x" },
@@ -57,9 +71,14 @@ describe("ownPackages", () => {
   });
 
   it("ignores a package.json outside the declared workspaces, and malformed workspace fields", () => {
-    expect(ownPackages(files({ "package.json": { name: "app" }, "test/fixtures/express/package.json": { name: "express" } }))).toEqual([{ name: "app", folder: "" }]);
+    expect(ownPackages(files({ "package.json": { name: "app" }, "test/fixtures/express/package.json": { name: "express" } }))).toEqual([
+      { name: "app", folder: "" },
+    ]);
     for (const workspaces of ["packages/*", 42, { packages: "packages/*" }, [null, 7], ["/abs/*", "../up/*", "{a,b}/*"]]) {
-      expect(ownPackages(files({ "package.json": { name: "app", workspaces }, "packages/a/package.json": { name: "a" }, "up/a/package.json": { name: "u" } })), JSON.stringify(workspaces)).toEqual([{ name: "app", folder: "" }]);
+      expect(
+        ownPackages(files({ "package.json": { name: "app", workspaces }, "packages/a/package.json": { name: "a" }, "up/a/package.json": { name: "u" } })),
+        JSON.stringify(workspaces),
+      ).toEqual([{ name: "app", folder: "" }]);
     }
   });
 
@@ -70,10 +89,20 @@ describe("ownPackages", () => {
 });
 
 describe("workspaceManifestPaths", () => {
-  const paths = ["package.json", "packages/a/package.json", "packages/a/src/index.ts", "packages/b/sub/package.json", "packages/a/node_modules/x/package.json", "docs/package.json"];
+  const paths = [
+    "package.json",
+    "packages/a/package.json",
+    "packages/a/src/index.ts",
+    "packages/b/sub/package.json",
+    "packages/a/node_modules/x/package.json",
+    "docs/package.json",
+  ];
 
   it("lists the package.json files of the declared workspace folders, shallowest first", () => {
-    expect(workspaceManifestPaths(files({ "package.json": { workspaces: ["packages/**"] } }), paths)).toEqual(["packages/a/package.json", "packages/b/sub/package.json"]);
+    expect(workspaceManifestPaths(files({ "package.json": { workspaces: ["packages/**"] } }), paths)).toEqual([
+      "packages/a/package.json",
+      "packages/b/sub/package.json",
+    ]);
     expect(workspaceManifestPaths(files({ "package.json": { workspaces: ["packages/*"] } }), paths)).toEqual(["packages/a/package.json"]);
   });
 

@@ -77,7 +77,11 @@ function pnpmPackages(text: string | undefined): string[] {
 export function workspaceGlobs(roots: ReadonlyMap<string, string>): string[] {
   const pkg = parseJson(roots.get(MANIFEST));
   const workspaces = pkg?.workspaces;
-  const declared = Array.isArray(workspaces) ? workspaces : workspaces && typeof workspaces === "object" ? (workspaces as Record<string, unknown>).packages : undefined;
+  const declared = Array.isArray(workspaces)
+    ? workspaces
+    : workspaces && typeof workspaces === "object"
+      ? (workspaces as Record<string, unknown>).packages
+      : undefined;
   return [...strings(declared), ...pnpmPackages(roots.get("pnpm-workspace.yaml")), ...strings(parseJson(roots.get("lerna.json"))?.packages)];
 }
 
@@ -87,7 +91,10 @@ export function workspaceGlobs(roots: ReadonlyMap<string, string>): string[] {
  * `..`, empty, braces).
  */
 function globRegExp(glob: string): RegExp | null {
-  const g = glob.trim().replace(/^(?:\.\/)+/, "").replace(/\/+$/, "");
+  const g = glob
+    .trim()
+    .replace(/^(?:\.\/)+/, "")
+    .replace(/\/+$/, "");
   if (!g || g.startsWith("/") || g.split("/").includes("..") || /[{}[\]]/.test(g)) return null;
   let re = "";
   for (let i = 0; i < g.length; i++) {

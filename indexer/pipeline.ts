@@ -48,7 +48,10 @@ export async function embedChunks(deps: PipelineDeps, repo: string, chunks: Chun
   const step = Math.max(1, deps.embedder.maxBatch);
   for (let i = 0; i < chunks.length; i += step) {
     const part = chunks.slice(i, i + step);
-    const vectors = await deps.embedder.embed(part.map((c) => chunkIndexText(c.path, c)), "document");
+    const vectors = await deps.embedder.embed(
+      part.map((c) => chunkIndexText(c.path, c)),
+      "document",
+    );
     await deps.vectors.upsert(
       repo,
       part.map((c, j) => ({ id: c.id, vector: vectors[j]!, metadata: { path: c.path, language: c.language } })),
@@ -97,7 +100,12 @@ export async function indexFiles(deps: PipelineDeps, repo: string, files: Pipeli
     await writeInGroups(deps.db, indexed);
   } catch (err) {
     // Without D1 rows nothing references these vectors; a retry upserts them again.
-    await deps.vectors.delete(repo, chunks.map((c) => c.id)).catch((e) => console.error("could not remove vectors of a failed batch", e));
+    await deps.vectors
+      .delete(
+        repo,
+        chunks.map((c) => c.id),
+      )
+      .catch((e) => console.error("could not remove vectors of a failed batch", e));
     throw err;
   }
   return { written: indexed.map((f) => ({ path: f.path, fileId: f.fileId })), chunks: chunks.length, skipped };

@@ -152,7 +152,13 @@ export interface CoordinatorError {
 /** The coordinator's public methods: its whole RPC API (see the class for each one's contract). */
 export interface RepoCoordinatorRpc extends Rpc.DurableObjectBranded {
   requestIndex(settings: RepoSettings, options?: IndexRequestOptions): Promise<JobView>;
-  requestArchive(settings: RepoSettings, body: ReadableStream<Uint8Array>, maxBytes: number, strip?: StripOption, tracked?: boolean): Promise<JobState | CoordinatorError>;
+  requestArchive(
+    settings: RepoSettings,
+    body: ReadableStream<Uint8Array>,
+    maxBytes: number,
+    strip?: StripOption,
+    tracked?: boolean,
+  ): Promise<JobState | CoordinatorError>;
   status(): Promise<JobView | null>;
   checkSource(overrides?: SourceOverrides): Promise<RemoteRef | CoordinatorError>;
   pollRemote(): Promise<PollResult>;

@@ -140,7 +140,11 @@ export interface GenerationProvider {
 export function estimateCostUsd(usage: TokenUsage, price: ModelPrice | null): number | null {
   if (!price) return null;
   const usd =
-    (usage.inputTokens * price.inputPerMTok + usage.outputTokens * price.outputPerMTok + usage.cacheReadTokens * price.cacheReadPerMTok + usage.cacheWriteTokens * price.cacheWritePerMTok) / 1e6;
+    (usage.inputTokens * price.inputPerMTok +
+      usage.outputTokens * price.outputPerMTok +
+      usage.cacheReadTokens * price.cacheReadPerMTok +
+      usage.cacheWriteTokens * price.cacheWritePerMTok) /
+    1e6;
   return Math.round(usd * 1e6) / 1e6;
 }
 

@@ -58,7 +58,11 @@ async function keyFor(material: string, purpose: string): Promise<CryptoKey> {
 /** Encrypts `plaintext` for `purpose` (e.g. "repo-token") and `context` (e.g. the repo id). */
 export async function sealSecret(material: string, purpose: string, context: string, plaintext: string): Promise<string> {
   const iv = crypto.getRandomValues(new Uint8Array(12));
-  const sealed = await crypto.subtle.encrypt({ name: "AES-GCM", iv, additionalData: encoder.encode(`${purpose}\n${context}`) }, await keyFor(material, purpose), encoder.encode(plaintext));
+  const sealed = await crypto.subtle.encrypt(
+    { name: "AES-GCM", iv, additionalData: encoder.encode(`${purpose}\n${context}`) },
+    await keyFor(material, purpose),
+    encoder.encode(plaintext),
+  );
   return `${PREFIX}.${b64url(iv)}.${b64url(new Uint8Array(sealed))}`;
 }
 
@@ -67,7 +71,11 @@ export async function openSecret(material: string, purpose: string, context: str
   const [prefix, iv, data] = sealed.split(".");
   if (prefix !== PREFIX || !iv || !data) throw new SecretBoxError("not a sealed secret");
   try {
-    const plain = await crypto.subtle.decrypt({ name: "AES-GCM", iv: fromB64url(iv), additionalData: encoder.encode(`${purpose}\n${context}`) }, await keyFor(material, purpose), fromB64url(data));
+    const plain = await crypto.subtle.decrypt(
+      { name: "AES-GCM", iv: fromB64url(iv), additionalData: encoder.encode(`${purpose}\n${context}`) },
+      await keyFor(material, purpose),
+      fromB64url(data),
+    );
     return decoder.decode(plain);
   } catch {
     throw new SecretBoxError("the secret does not open with the configured key (was TOKEN_ENCRYPTION_KEY or SIGNING_SECRET changed?)");

@@ -52,7 +52,8 @@ export function parsePromptFile(fileName: string, raw: string): Omit<Prompt, "sh
   if (keys !== "id,purpose,version") throw new Error(`${fileName}: front matter must hold exactly id, version, purpose; got ${keys}`);
   const version = Number(fields.version);
   if (!Number.isInteger(version) || version < 1) throw new Error(`${fileName}: version must be a positive integer; got "${fields.version}"`);
-  if (fileName !== `${fields.id}.v${version}.md`) throw new Error(`${fileName}: file name must be ${fields.id}.v${version}.md (id and version of its front matter)`);
+  if (fileName !== `${fields.id}.v${version}.md`)
+    throw new Error(`${fileName}: file name must be ${fields.id}.v${version}.md (id and version of its front matter)`);
   const text = m[2].trim();
   if (!text) throw new Error(`${fileName}: empty body`);
   return { id: fields.id, version, purpose: fields.purpose, text };

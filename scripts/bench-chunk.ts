@@ -30,7 +30,6 @@ interface LanguagesModule {
 const MAX_FILE_BYTES = 1024 * 1024;
 const SKIP_DIRS = new Set(["node_modules", "vendor", "dist", "build", "target", "coverage"]);
 
-
 function walk(dir: string, out: string[]): void {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     if (entry.name.startsWith(".") || SKIP_DIRS.has(entry.name)) continue;
@@ -107,7 +106,10 @@ async function main(): Promise<void> {
         linesPerSecondBestPass: Math.round(lines / bestSeconds),
         cpuSeconds: +cpuSeconds.toFixed(3),
         linesPerCpuSecond: Math.round(lines / cpuSeconds),
-        grammarLoadSeconds: +grammarLoadSeconds.toFixed(3), repeat, byLanguage },
+        grammarLoadSeconds: +grammarLoadSeconds.toFixed(3),
+        repeat,
+        byLanguage,
+      },
       null,
       2,
     ),

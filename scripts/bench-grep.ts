@@ -49,8 +49,27 @@ interface Pattern {
 
 /** 50 patterns: 15 literals, 10 case-insensitive, 10 whole words, 15 regexes (classes, alternation). Generic code words, not tuned to either tree. */
 const PATTERNS: Pattern[] = [
-  ...["TODO", "return null", "import ", "Error(", "@param", "http://", "self.assert", "raise ValueError", "export const", "console.log", "__init__", "throw new", "assert ", "=> {", "# XXX"].map((pattern) => ({ pattern })),
-  ...["todo", "deprecated", "notimplemented", "typeerror", "Context", "RESPONSE", "matrix", "Headers", "symbol", "cache"].map((pattern) => ({ pattern, case_sensitive: false })),
+  ...[
+    "TODO",
+    "return null",
+    "import ",
+    "Error(",
+    "@param",
+    "http://",
+    "self.assert",
+    "raise ValueError",
+    "export const",
+    "console.log",
+    "__init__",
+    "throw new",
+    "assert ",
+    "=> {",
+    "# XXX",
+  ].map((pattern) => ({ pattern })),
+  ...["todo", "deprecated", "notimplemented", "typeerror", "Context", "RESPONSE", "matrix", "Headers", "symbol", "cache"].map((pattern) => ({
+    pattern,
+    case_sensitive: false,
+  })),
   ...["if", "new", "is", "def", "const", "self", "type", "None", "async", "key"].map((pattern) => ({ pattern, whole_word: true })),
   ...[
     "\\bdef\\s+[a-z_]+\\(",
@@ -83,13 +102,27 @@ function runRg(args: string[]): Promise<{ ms: number; out: string }> {
     const chunks: Buffer[] = [];
     child.stdout.on("data", (d: Buffer) => chunks.push(d));
     child.on("error", rej);
-    child.on("close", (code) => (code === 0 || code === 1 ? res({ ms: performance.now() - t, out: Buffer.concat(chunks).toString("utf8") }) : rej(new Error(`rg exited ${code}`))));
+    child.on("close", (code) =>
+      code === 0 || code === 1 ? res({ ms: performance.now() - t, out: Buffer.concat(chunks).toString("utf8") }) : rej(new Error(`rg exited ${code}`)),
+    );
   });
 }
 
 /** rg's matching (path, line) set over `dir`, kept to `files` (the index's file set). */
 async function rgMatches(dir: string, p: Pattern, files: Set<string>): Promise<Set<string>> {
-  const { out } = await runRg(["--no-ignore", "--hidden", "--no-messages", "--null", "-n", "--no-heading", "--with-filename", ...rgFlags(p), "-e", p.pattern, dir]);
+  const { out } = await runRg([
+    "--no-ignore",
+    "--hidden",
+    "--no-messages",
+    "--null",
+    "-n",
+    "--no-heading",
+    "--with-filename",
+    ...rgFlags(p),
+    "-e",
+    p.pattern,
+    dir,
+  ]);
   const set = new Set<string>();
   for (const row of out.split("\n")) {
     const nul = row.indexOf("\0");
@@ -150,13 +183,22 @@ if (!rgVersion) {
 }
 const port = a.port ? Number(a.port) : await freePort();
 const stateDir = mkdtempSync(join(tmpdir(), "grep-bench-state-"));
-const server = await startSnapshotServer({ projectRoot: ROOT, commit: a.commit, port, persistTo: stateDir, token: "bench-token", searchLimitPerMinute: 1_000_000 });
+const server = await startSnapshotServer({
+  projectRoot: ROOT,
+  commit: a.commit,
+  port,
+  persistTo: stateDir,
+  token: "bench-token",
+  searchLimitPerMinute: 1_000_000,
+});
 const client = new ApiClient({ baseUrl: server.baseUrl, token: server.token });
 const rounds = Number(a.rounds);
 const report: Record<string, unknown>[] = [];
 try {
   for (const dir of a.corpus as string[]) {
-    const repo = basename(dir).replace(/[^a-z0-9._-]/g, "-").slice(0, 60);
+    const repo = basename(dir)
+      .replace(/[^a-z0-9._-]/g, "-")
+      .slice(0, 60);
     const files = readCorpus(dir, "whole");
     log(`${repo}: indexing ${files.length} files`);
     const run = await indexCorpus(client, repo, files, { pollMs: 200, timeoutMs: 1_800_000 });
@@ -173,14 +215,30 @@ try {
       const [ours, theirs] = await Promise.all([grepMatches(client, repo, p), rgMatches(dir, p, fileSet)]);
       const missing = [...theirs].filter((x) => !ours.set.has(x));
       const extra = [...ours.set].filter((x) => !theirs.has(x));
-      correctness.push({ ...p, grep: ours.set.size, rg: theirs.size, equal: missing.length === 0 && extra.length === 0, pages: ours.pages, missing: missing.slice(0, 3), extra: extra.slice(0, 3) });
-      log(`  ${missing.length || extra.length ? "DIFF" : "same"} ${JSON.stringify(p)} grep ${ours.set.size} rg ${theirs.size}${missing.length ? ` missing ${missing.slice(0, 2)}` : ""}${extra.length ? ` extra ${extra.slice(0, 2)}` : ""}`);
+      correctness.push({
+        ...p,
+        grep: ours.set.size,
+        rg: theirs.size,
+        equal: missing.length === 0 && extra.length === 0,
+        pages: ours.pages,
+        missing: missing.slice(0, 3),
+        extra: extra.slice(0, 3),
+      });
+      log(
+        `  ${missing.length || extra.length ? "DIFF" : "same"} ${JSON.stringify(p)} grep ${ours.set.size} rg ${theirs.size}${missing.length ? ` missing ${missing.slice(0, 2)}` : ""}${extra.length ? ` extra ${extra.slice(0, 2)}` : ""}`,
+      );
     }
 
     const latency: Record<string, unknown> = {};
     const classes: Record<string, Pattern[]> = {
       literal: [{ pattern: "parseSigned" }, { pattern: "TODO" }, { pattern: "return null" }, { pattern: "Content-Type" }, { pattern: "assert " }],
-      regex: [{ pattern: "(TODO|FIXME|XXX)", regex: true }, { pattern: "[A-Z][a-z]+Error\\b", regex: true }, { pattern: "\\bdef\\s+[a-z_]+\\(", regex: true }, { pattern: "c\\.(req|res)\\.[a-z]+", regex: true }, { pattern: "https?://[a-z.]+", regex: true }],
+      regex: [
+        { pattern: "(TODO|FIXME|XXX)", regex: true },
+        { pattern: "[A-Z][a-z]+Error\\b", regex: true },
+        { pattern: "\\bdef\\s+[a-z_]+\\(", regex: true },
+        { pattern: "c\\.(req|res)\\.[a-z]+", regex: true },
+        { pattern: "https?://[a-z.]+", regex: true },
+      ],
     };
     for (const [name, ps] of Object.entries(classes)) {
       const ours: number[] = [];
@@ -195,7 +253,9 @@ try {
         }
       }
       latency[name] = { grepP50: pct(ours, 0.5), grepP95: pct(ours, 0.95), rgP50: pct(rg, 0.5), rgP95: pct(rg, 0.95), samples: ours.length };
-      log(`  ${name}: grep p50 ${pct(ours, 0.5).toFixed(1)} ms p95 ${pct(ours, 0.95).toFixed(1)} ms | rg p50 ${pct(rg, 0.5).toFixed(1)} ms p95 ${pct(rg, 0.95).toFixed(1)} ms`);
+      log(
+        `  ${name}: grep p50 ${pct(ours, 0.5).toFixed(1)} ms p95 ${pct(ours, 0.95).toFixed(1)} ms | rg p50 ${pct(rg, 0.5).toFixed(1)} ms p95 ${pct(rg, 0.95).toFixed(1)} ms`,
+      );
     }
     report.push({
       repo,
@@ -226,11 +286,17 @@ mkdirSync(dirname(out), { recursive: true });
 writeFileSync(out, JSON.stringify({ rg: rgVersion, commit: server.commit, rounds, corpora: report }, null, 2));
 for (const r of report as any[]) {
   console.log(`\n## ${r.repo}: ${r.files} files, ${r.lines} lines, ${(r.sourceBytes / 1e6).toFixed(1)} MB (cold index ${(r.indexWallMs / 1000).toFixed(1)} s)`);
-  console.log(`trigram index: ${(r.trigramIndexBytes / 1e6).toFixed(2)} MB = ${r.trigramBytesPerSourceByte.toFixed(2)} bytes per source byte; built in ${r.trigramBuildMs.toFixed(0)} ms (${r.trigramBuildMsPerMB.toFixed(0)} ms per MB, node:sqlite, one core)`);
+  console.log(
+    `trigram index: ${(r.trigramIndexBytes / 1e6).toFixed(2)} MB = ${r.trigramBytesPerSourceByte.toFixed(2)} bytes per source byte; built in ${r.trigramBuildMs.toFixed(0)} ms (${r.trigramBuildMsPerMB.toFixed(0)} ms per MB, node:sqlite, one core)`,
+  );
   console.log(`correctness: ${r.equalPatterns}/${r.correctness.length} patterns with the same (path, line) set as ${rgVersion}`);
   console.log("| pattern | flags | grep lines | rg lines | same |\n|---|---|---|---|---|");
-  for (const c of r.correctness) console.log(`| \`${c.pattern.replace(/\|/g, "\\|")}\` | ${[c.regex ? "regex" : "literal", c.case_sensitive === false ? "-i" : "", c.whole_word ? "-w" : ""].filter(Boolean).join(" ")} | ${c.grep} | ${c.rg} | ${c.equal ? "yes" : `no (missing ${c.missing.join(", ")}; extra ${c.extra.join(", ")})`} |`);
+  for (const c of r.correctness)
+    console.log(
+      `| \`${c.pattern.replace(/\|/g, "\\|")}\` | ${[c.regex ? "regex" : "literal", c.case_sensitive === false ? "-i" : "", c.whole_word ? "-w" : ""].filter(Boolean).join(" ")} | ${c.grep} | ${c.rg} | ${c.equal ? "yes" : `no (missing ${c.missing.join(", ")}; extra ${c.extra.join(", ")})`} |`,
+    );
   console.log("| class | grep p50 ms | grep p95 ms | rg p50 ms | rg p95 ms |\n|---|---|---|---|---|");
-  for (const [k, v] of Object.entries(r.latency as Record<string, any>)) console.log(`| ${k} | ${v.grepP50.toFixed(1)} | ${v.grepP95.toFixed(1)} | ${v.rgP50.toFixed(1)} | ${v.rgP95.toFixed(1)} |`);
+  for (const [k, v] of Object.entries(r.latency as Record<string, any>))
+    console.log(`| ${k} | ${v.grepP50.toFixed(1)} | ${v.grepP95.toFixed(1)} | ${v.rgP50.toFixed(1)} | ${v.rgP95.toFixed(1)} |`);
 }
 console.log(`\nJSON: ${out}`);

@@ -32,11 +32,27 @@ const log = (s: string) => process.stderr.write(`${s}\n`);
 const stateDir = `/tmp/cc-bench-webhook-${process.pid}`;
 const server = a["base-url"]
   ? null
-  : await startSnapshotServer({ projectRoot: ROOT, commit: a.commit, port: a.port ? Number(a.port) : await freePort(), persistTo: stateDir, token: "bench-token", searchLimitPerMinute: 1_000_000 });
+  : await startSnapshotServer({
+      projectRoot: ROOT,
+      commit: a.commit,
+      port: a.port ? Number(a.port) : await freePort(),
+      persistTo: stateDir,
+      token: "bench-token",
+      searchLimitPerMinute: 1_000_000,
+    });
 const baseUrl = server?.baseUrl ?? a["base-url"]!;
 try {
   const client = new ApiClient({ baseUrl, token: server?.token ?? a.token });
-  const r = await measureWebhookToSearchable({ client, baseUrl, corpus, projectRoot: ROOT, repo: "bench-webhook", editPath: a.edit!, gitPort: a["git-port"] ? Number(a["git-port"]) : await freePort(), log });
+  const r = await measureWebhookToSearchable({
+    client,
+    baseUrl,
+    corpus,
+    projectRoot: ROOT,
+    repo: "bench-webhook",
+    editPath: a.edit!,
+    gitPort: a["git-port"] ? Number(a["git-port"]) : await freePort(),
+    log,
+  });
   console.log(JSON.stringify({ commit: server?.commit ?? null, corpus, ...r }, null, 2));
 } finally {
   await server?.stop();

@@ -80,7 +80,9 @@ const a = parseCli(USAGE, {
 const ROOT = resolve(dirname(new URL(import.meta.url).pathname), "..");
 const corpus = resolve(a.corpus!);
 if (!existsSync(corpus)) {
-  console.error(`corpus ${corpus} is missing; export it first:\n  node evals/export-corpora.ts --set hono-50 --out /tmp/cc-corpora --git-dir honojs/hono=<path to hono's .git>`);
+  console.error(
+    `corpus ${corpus} is missing; export it first:\n  node evals/export-corpora.ts --set hono-50 --out /tmp/cc-corpora --git-dir honojs/hono=<path to hono's .git>`,
+  );
   process.exit(2);
 }
 const rgVersion = ripgrepVersion();
@@ -102,7 +104,12 @@ if (!a["base-url"]) {
   const port = a.port ? Number(a.port) : await freePort();
   log(`starting the product from a clean export of ${a.commit} on port ${port} (state ${stateDir}) ...`);
   server = await startSnapshotServer({
-    projectRoot: ROOT, commit: a.commit, port, persistTo: stateDir, token: "bench-token", searchLimitPerMinute: Number(a["search-limit"]),
+    projectRoot: ROOT,
+    commit: a.commit,
+    port,
+    persistTo: stateDir,
+    token: "bench-token",
+    searchLimitPerMinute: Number(a["search-limit"]),
     vars: { ASK_DAILY_TOKEN_BUDGET: "1000000000" },
     secrets: { ANTHROPIC_API_KEY: "cite:bench", ANTHROPIC_BASE_URL: messagesApi.url },
   });
@@ -124,7 +131,9 @@ async function timedIndex(label: string, files: ReturnType<typeof readCorpus>): 
   if (job.requestedAt && job.startedAt) stageMs.queued = job.startedAt - job.requestedAt;
   if (job.startedAt && job.finishedAt) stageMs.indexing = job.finishedAt - job.startedAt;
   const firstSearchMs = (await client.search({ query: SHORT_QUERIES[0], repo: a.repo!, k: 10 })).latencyMs;
-  log(`${label}: ${run.wallMs} ms, ${progress.filesDone ?? "?"} files processed, ${job.unchanged ?? "?"} unchanged, stages ${JSON.stringify(stageMs)}, first search ${firstSearchMs.toFixed(0)} ms`);
+  log(
+    `${label}: ${run.wallMs} ms, ${progress.filesDone ?? "?"} files processed, ${job.unchanged ?? "?"} unchanged, stages ${JSON.stringify(stageMs)}, first search ${firstSearchMs.toFixed(0)} ms`,
+  );
   return {
     label,
     wallMs: run.wallMs,
@@ -171,7 +180,9 @@ const unchanged = await timedIndex("unchanged re-upload", files);
 const indexedPath = (f: { path: string }) => listing?.has(f.path) ?? true;
 let editable = files.findIndex((f) => indexedPath(f) && /^src\/.*\.(ts|tsx|js|py|go)$/.test(f.path) && !/\.test\./.test(f.path));
 if (editable < 0) editable = files.findIndex(indexedPath);
-const edited = files.map((f, i) => (i === editable ? { path: f.path, bytes: new Uint8Array([...f.bytes, ...new TextEncoder().encode("\n// bench: one changed line\n")]) } : f));
+const edited = files.map((f, i) =>
+  i === editable ? { path: f.path, bytes: new Uint8Array([...f.bytes, ...new TextEncoder().encode("\n// bench: one changed line\n")]) } : f,
+);
 const oneChanged = await timedIndex(`one file changed (${files[editable]?.path})`, edited);
 
 // 2. Search latency, warm, k = 10, with ripgrep side by side.
@@ -201,7 +212,9 @@ for (const w of workloads) {
     const productServerP50 = serverTook.length ? [...serverTook].sort((x, y) => x - y)[Math.floor(serverTook.length / 2)] : null;
     const ripgrep: LatencySummary = await runLoad(w.queries, rounds, clients, rg);
     latency.push({ workload: w.name, clients, product, productServerP50, productCpuMs, ripgrep });
-    log(`${w.name} x${clients}: product p50 ${product.p50.toFixed(1)} p95 ${product.p95.toFixed(1)} ms, workerd CPU ${productCpuMs?.toFixed(2) ?? "?"} ms/query; rg p50 ${ripgrep.p50.toFixed(1)} p95 ${ripgrep.p95.toFixed(1)} ms`);
+    log(
+      `${w.name} x${clients}: product p50 ${product.p50.toFixed(1)} p95 ${product.p95.toFixed(1)} ms, workerd CPU ${productCpuMs?.toFixed(2) ?? "?"} ms/query; rg p50 ${ripgrep.p50.toFixed(1)} p95 ${ripgrep.p95.toFixed(1)} ms`,
+    );
   }
 }
 // The runtime's floor: a request that does no work, through the same client, proxy and workerd.
@@ -242,7 +255,14 @@ if (existsSync(chunkScript)) {
   const r = spawnSync(process.execPath, [chunkScript, corpus], { cwd: ROOT, encoding: "utf8", timeout: 600_000 });
   try {
     const j = JSON.parse(r.stdout) as Record<string, number>;
-    chunkBench = { files: j.files, lines: j.lines, chunks: j.chunks, linesPerSecond: j.linesPerSecond, linesPerSecondBestPass: j.linesPerSecondBestPass, linesPerCpuSecond: j.linesPerCpuSecond };
+    chunkBench = {
+      files: j.files,
+      lines: j.lines,
+      chunks: j.chunks,
+      linesPerSecond: j.linesPerSecond,
+      linesPerSecondBestPass: j.linesPerSecondBestPass,
+      linesPerCpuSecond: j.linesPerCpuSecond,
+    };
   } catch {
     log(`scripts/bench-chunk.ts did not print JSON: ${(r.stderr || r.stdout || "").slice(-500)}`);
   }
@@ -273,12 +293,23 @@ const result: BenchResult = {
   searchLimitPerMinute: server ? Number(a["search-limit"]) : null,
   index: { cold, unchanged, oneChanged, indexedFiles, indexedLines },
   latency,
-  memory: peakIndex && peakSearch ? { indexWorkerdMb: mb(peakIndex.workerdBytes), indexTotalMb: mb(peakIndex.totalBytes), searchWorkerdMb: mb(peakSearch.workerdBytes), searchTotalMb: mb(peakSearch.totalBytes) } : null,
+  memory:
+    peakIndex && peakSearch
+      ? {
+          indexWorkerdMb: mb(peakIndex.workerdBytes),
+          indexTotalMb: mb(peakIndex.totalBytes),
+          searchWorkerdMb: mb(peakSearch.workerdBytes),
+          searchTotalMb: mb(peakSearch.totalBytes),
+        }
+      : null,
   chunkBench,
   web: { weight: webWeight, firstResult: webTimings },
   webhook,
   ask,
-  command: `npm run bench -- ${process.argv.slice(2).filter((x, i, arr) => x !== "--token" && arr[i - 1] !== "--token").join(" ")}`.trim(),
+  command: `npm run bench -- ${process.argv
+    .slice(2)
+    .filter((x, i, arr) => x !== "--token" && arr[i - 1] !== "--token")
+    .join(" ")}`.trim(),
 };
 const outPath = resolve(a.out ?? join(ROOT, "bench", "out", `bench-${result.date.replace(/[:.]/g, "-")}.json`));
 mkdirSync(dirname(outPath), { recursive: true });

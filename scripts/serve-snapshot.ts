@@ -33,7 +33,14 @@ const a = parseCli(USAGE, {
 });
 const root = resolve(dirname(new URL(import.meta.url).pathname), "..");
 if (a.fresh) rmSync(a.state!, { recursive: true, force: true });
-const server = await startSnapshotServer({ projectRoot: root, commit: a.commit, port: Number(a.port), persistTo: a.state!, token: a.token!, searchLimitPerMinute: a["search-limit"] ? Number(a["search-limit"]) : undefined });
+const server = await startSnapshotServer({
+  projectRoot: root,
+  commit: a.commit,
+  port: Number(a.port),
+  persistTo: a.state!,
+  token: a.token!,
+  searchLimitPerMinute: a["search-limit"] ? Number(a["search-limit"]) : undefined,
+});
 console.log(`serving commit ${server.commit.slice(0, 7)} at ${server.baseUrl} (token ${server.token}); log ${server.logFile}; pid ${server.pid}`);
 const stop = () => void server.stop().then(() => process.exit(0));
 process.on("SIGINT", stop);

@@ -129,7 +129,15 @@ function commitTo(fixtures: string, name: string, branch: string, files: Record<
   // A distinct date per commit, so that equal trees still give distinct commits.
   execFileSync("git", ["commit", "-q", "-m", message], {
     cwd: work,
-    env: { ...process.env, GIT_AUTHOR_NAME: "Fixture", GIT_AUTHOR_EMAIL: "fixture@example.com", GIT_COMMITTER_NAME: "Fixture", GIT_COMMITTER_EMAIL: "fixture@example.com", GIT_AUTHOR_DATE: `2024-02-01T00:00:${String(commitCounter % 60).padStart(2, "0")}Z`, GIT_COMMITTER_DATE: `2024-02-01T00:00:${String(commitCounter % 60).padStart(2, "0")}Z` },
+    env: {
+      ...process.env,
+      GIT_AUTHOR_NAME: "Fixture",
+      GIT_AUTHOR_EMAIL: "fixture@example.com",
+      GIT_COMMITTER_NAME: "Fixture",
+      GIT_COMMITTER_EMAIL: "fixture@example.com",
+      GIT_AUTHOR_DATE: `2024-02-01T00:00:${String(commitCounter % 60).padStart(2, "0")}Z`,
+      GIT_COMMITTER_DATE: `2024-02-01T00:00:${String(commitCounter % 60).padStart(2, "0")}Z`,
+    },
   });
   git(work, "push", "-q", "origin", branch);
   const commit = git(work, "rev-parse", "HEAD").trim();
@@ -218,7 +226,11 @@ export default async function setup({ provide }: { provide: (key: "gitServerUrl"
   rmSync(root, { recursive: true, force: true });
   mkdirSync(root, { recursive: true });
   buildFixture(root);
-  const factory = require("git-http-mock-server/middleware") as (config: { root: string; glob: string; route: string }) => (req: unknown, res: unknown, next?: () => void) => void;
+  const factory = require("git-http-mock-server/middleware") as (config: {
+    root: string;
+    glob: string;
+    route: string;
+  }) => (req: unknown, res: unknown, next?: () => void) => void;
   const middleware = factory({ root, glob: "*", route: "/" });
   const fixtures = root;
   server = createServer((req, res) => {

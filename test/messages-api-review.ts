@@ -13,8 +13,7 @@
 type Block = { type: "text"; text: string } | { type: "tool_use"; id: string; name: string; input: unknown };
 /** A scripted reply (same shape as the server's). */
 export type ReviewReply =
-  | { kind: "error"; status: number; type: string; headers?: Record<string, string> }
-  | { kind: "message"; blocks: Block[]; stopReason: string };
+  { kind: "error"; status: number; type: string; headers?: Record<string, string> } | { kind: "message"; blocks: Block[]; stopReason: string };
 
 /** A file of the review material: its path and the new-side lines shown as added (or all lines of a whole file). */
 interface MaterialFile {
@@ -44,7 +43,8 @@ export function parseMaterial(user: string): MaterialFile[] {
 
 const tool = (call: number, i: number, name: string, input: unknown): Block => ({ type: "tool_use", id: `toolu_${call}_${i}`, name, input });
 const turn = (blocks: Block[], stopReason = "tool_use"): ReviewReply => ({ kind: "message", blocks, stopReason });
-const prose = (): ReviewReply => turn([{ type: "text", text: "The change looks mostly fine, but the cancel path should check the order status first." }], "end_turn");
+const prose = (): ReviewReply =>
+  turn([{ type: "text", text: "The change looks mostly fine, but the cancel path should check the order status first." }], "end_turn");
 
 function finding(f: MaterialFile, line: number, issue: string) {
   return { severity: "high", category: "correctness", file: f.path, line, issue, suggestion: "Fix the code at this line." };
@@ -52,7 +52,9 @@ function finding(f: MaterialFile, line: number, issue: string) {
 
 /** A valid submission: a finding at the first added line of each file, plus `extra` ones. */
 function submit(call: number, files: MaterialFile[], extra: unknown[] = []): ReviewReply {
-  const findings = files.filter((f) => f.added.length).map((f) => finding(f, f.added[0].line, `Line ${f.added[0].line} (\`${f.added[0].text.trim().slice(0, 60)}\`) is wrong.`));
+  const findings = files
+    .filter((f) => f.added.length)
+    .map((f) => finding(f, f.added[0].line, `Line ${f.added[0].line} (\`${f.added[0].text.trim().slice(0, 60)}\`) is wrong.`));
   return turn([tool(call, 0, "submit_review", { summary: "The change was read with the tools; findings below.", findings: [...findings, ...extra] })]);
 }
 
@@ -71,7 +73,10 @@ export function reviewScript(scenario: string, call: number, body: any): ReviewR
           tool(call, 2, "search_code", { query: "cancel order status", k: 3 }),
         ]);
       }
-      return submit(call, files, [finding(first, 9999, "A line that does not exist."), { ...finding(first, 1, "A file outside the index."), file: "src/not-indexed.ts" }]);
+      return submit(call, files, [
+        finding(first, 9999, "A line that does not exist."),
+        { ...finding(first, 1, "A file outside the index."), file: "src/not-indexed.ts" },
+      ]);
     case "review-bad-tools":
       if (call === 1) {
         return turn([
@@ -84,7 +89,10 @@ export function reviewScript(scenario: string, call: number, body: any): ReviewR
       }
       return submit(call, files);
     case "review-invalid-once":
-      if (call === 1) return turn([tool(call, 0, "submit_review", { summary: "", findings: [{ severity: "urgent", category: "correctness", file: first.path, line: 0, issue: "x" }] })]);
+      if (call === 1)
+        return turn([
+          tool(call, 0, "submit_review", { summary: "", findings: [{ severity: "urgent", category: "correctness", file: first.path, line: 0, issue: "x" }] }),
+        ]);
       return submit(call, files);
     case "review-prose-once":
       return call === 1 ? prose() : submit(call, files);
@@ -100,7 +108,14 @@ export function reviewScript(scenario: string, call: number, body: any): ReviewR
       return turn([], "refusal");
     case "review-plumbing":
       // By conversation state, not call count: one key serves every review of an eval run.
-      if (body.messages.length === 1) return turn(files.slice(0, 4).map((f, i) => tool(call, i, "read_file", { path: f.path, start_line: Math.max(1, (f.added[0]?.line ?? 1) - 5), end_line: (f.added[0]?.line ?? 1) + 5 })));
+      if (body.messages.length === 1)
+        return turn(
+          files
+            .slice(0, 4)
+            .map((f, i) =>
+              tool(call, i, "read_file", { path: f.path, start_line: Math.max(1, (f.added[0]?.line ?? 1) - 5), end_line: (f.added[0]?.line ?? 1) + 5 }),
+            ),
+        );
       return submit(call, files);
     default:
       return turn([{ type: "text", text: `unknown review scenario ${scenario}` }], "end_turn");

@@ -55,7 +55,9 @@ function citeFirst(ev: Evidence[]): string {
   if (!e) return answerJson("insufficient_context", "The evidence shows nothing relevant.", [], "no evidence was given");
   const end = Math.min(e.end, e.start + 2);
   const ref = `${e.path}:${e.start}-${end}`;
-  return answerJson("answered", `The code that answers this is in \`${e.path}\` [${e.label} ${ref}].\nIt says "quoted \\"text\\"" and more.`, [{ evidence: e.label, repo: e.repo, path: e.path, startLine: e.start, endLine: end }]);
+  return answerJson("answered", `The code that answers this is in \`${e.path}\` [${e.label} ${ref}].\nIt says "quoted \\"text\\"" and more.`, [
+    { evidence: e.label, repo: e.repo, path: e.path, startLine: e.start, endLine: end },
+  ]);
 }
 
 function userText(body: any): string {
@@ -84,7 +86,9 @@ function script(scenario: string, call: number, body: any): Reply {
     case "invalid-once":
       return call === 1 ? text('{"status":"answered","answer":"no citations here","citations":[],"missing":""}') : text(citeFirst(ev));
     case "insufficient":
-      return text(answerJson("insufficient_context", "The evidence does not show how this is configured.", [], "the configuration loader is not in the evidence"));
+      return text(
+        answerJson("insufficient_context", "The evidence does not show how this is configured.", [], "the configuration loader is not in the evidence"),
+      );
     case "obey-injection": {
       // A model fooled by the evidence: cites /etc/passwd and a range outside the evidence, plus one valid citation.
       const e = ev[0]!;
@@ -94,10 +98,23 @@ function script(scenario: string, call: number, body: any): Reply {
         { evidence: "E99", repo: e.repo, path: e.path, startLine: e.start, endLine: e.start },
         { evidence: e.label, repo: e.repo, path: e.path, startLine: e.start, endLine: e.start },
       ];
-      return text(answerJson("answered", `Root is in [E1 /etc/passwd:1]. See [${e.label} ${e.path}:${e.end + 5}-${e.end + 9}] and [E99 ${e.path}:${e.start}] and [${e.label} ${e.path}:${e.start}].`, cites));
+      return text(
+        answerJson(
+          "answered",
+          `Root is in [E1 /etc/passwd:1]. See [${e.label} ${e.path}:${e.end + 5}-${e.end + 9}] and [E99 ${e.path}:${e.start}] and [${e.label} ${e.path}:${e.start}].`,
+          cites,
+        ),
+      );
     }
     case "tool-use":
-      return { kind: "message", blocks: [{ type: "text", text: "Let me look." }, { type: "tool_use", id: "toolu_01", name: "read_file", input: { path: "src/a.ts", lines: [1, 20] } }], stopReason: "tool_use" };
+      return {
+        kind: "message",
+        blocks: [
+          { type: "text", text: "Let me look." },
+          { type: "tool_use", id: "toolu_01", name: "read_file", input: { path: "src/a.ts", lines: [1, 20] } },
+        ],
+        stopReason: "tool_use",
+      };
     default:
       return text(citeFirst(ev));
   }
@@ -175,26 +192,48 @@ export async function startMessagesApiServer(port = 0): Promise<MessagesApiServe
     }
     const outText = reply.blocks.map((b) => (b.type === "text" ? b.text : JSON.stringify(b.input))).join("");
     const usage = usageOf(body, cache, tokens(outText));
-    const content = reply.blocks.map((b) => (b.type === "text" ? { type: "text", text: b.text } : { type: "tool_use", id: b.id, name: b.name, input: b.input }));
+    const content = reply.blocks.map((b) =>
+      b.type === "text" ? { type: "text", text: b.text } : { type: "tool_use", id: b.id, name: b.name, input: b.input },
+    );
     if (!body.stream) {
       res.writeHead(200, { "content-type": "application/json" });
-      res.end(JSON.stringify({ id, type: "message", role: "assistant", model: body.model, content, stop_reason: reply.stopReason, stop_sequence: null, usage }));
+      res.end(
+        JSON.stringify({ id, type: "message", role: "assistant", model: body.model, content, stop_reason: reply.stopReason, stop_sequence: null, usage }),
+      );
       return;
     }
     res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
-    sse(res, "message_start", { type: "message_start", message: { id, type: "message", role: "assistant", model: body.model, content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: 1 } } });
+    sse(res, "message_start", {
+      type: "message_start",
+      message: {
+        id,
+        type: "message",
+        role: "assistant",
+        model: body.model,
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: { ...usage, output_tokens: 1 },
+      },
+    });
     reply.blocks.forEach((b, index) => {
       if (b.type === "text") {
         sse(res, "content_block_start", { type: "content_block_start", index, content_block: { type: "text", text: "" } });
         if (index === 0) sse(res, "ping", { type: "ping" });
-        for (const part of chunks(b.text, 7)) sse(res, "content_block_delta", { type: "content_block_delta", index, delta: { type: "text_delta", text: part } });
+        for (const part of chunks(b.text, 7))
+          sse(res, "content_block_delta", { type: "content_block_delta", index, delta: { type: "text_delta", text: part } });
       } else {
         sse(res, "content_block_start", { type: "content_block_start", index, content_block: { type: "tool_use", id: b.id, name: b.name, input: {} } });
-        for (const part of chunks(JSON.stringify(b.input), 5)) sse(res, "content_block_delta", { type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: part } });
+        for (const part of chunks(JSON.stringify(b.input), 5))
+          sse(res, "content_block_delta", { type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: part } });
       }
       sse(res, "content_block_stop", { type: "content_block_stop", index });
     });
-    sse(res, "message_delta", { type: "message_delta", delta: { stop_reason: reply.stopReason, stop_sequence: null }, usage: { output_tokens: usage.output_tokens } });
+    sse(res, "message_delta", {
+      type: "message_delta",
+      delta: { stop_reason: reply.stopReason, stop_sequence: null },
+      usage: { output_tokens: usage.output_tokens },
+    });
     sse(res, "message_stop", { type: "message_stop" });
     res.end();
   });

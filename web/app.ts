@@ -19,7 +19,8 @@ const MAX_PREFILL_CHARS = 2000;
  * Content-Security-Policy of the pages: only this origin's script, style and API. No inline
  * script or style, so an injected tag could not run even if escaping failed.
  */
-export const PAGE_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+export const PAGE_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
 function securityHeaders(contentType: string, cache: string): Record<string, string> {
   return {
@@ -40,7 +41,14 @@ export function createWebApp(): Hono<{ Bindings: Env }> {
   const app = new Hono<{ Bindings: Env }>();
   app.get("/", async (c) => {
     const p = (name: string) => c.req.query(name)?.slice(0, MAX_PREFILL_CHARS);
-    const body = await renderSearchPage({ q: p("q"), repo: p("repo"), language: p("language"), path: p("path"), includeTests: ["1", "true"].includes(p("tests") ?? ""), mode: p("mode") });
+    const body = await renderSearchPage({
+      q: p("q"),
+      repo: p("repo"),
+      language: p("language"),
+      path: p("path"),
+      includeTests: ["1", "true"].includes(p("tests") ?? ""),
+      mode: p("mode"),
+    });
     return new Response(body.toString(), { status: 200, headers: webPageHeaders() });
   });
   app.get("/repos", async () => new Response((await renderReposPage()).toString(), { status: 200, headers: webPageHeaders() }));

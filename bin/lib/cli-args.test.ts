@@ -23,7 +23,10 @@ test("parses options and the source", () => {
 
 test("the running-server hint is a curl line for the folder, quoted for the shell", () => {
   const [folder, git] = addToRunningServer("http://127.0.0.1:8787", "/p/.codebase-copilot/admin-token", { dir: "/home/me/My App", id: "my-app" });
-  assert.equal(folder, `tar czf - -C '/home/me/My App' . | curl -s -H "Authorization: Bearer $(cat /p/.codebase-copilot/admin-token)" --data-binary @- 'http://127.0.0.1:8787/api/repos/my-app/archive?strip=0'`);
+  assert.equal(
+    folder,
+    `tar czf - -C '/home/me/My App' . | curl -s -H "Authorization: Bearer $(cat /p/.codebase-copilot/admin-token)" --data-binary @- 'http://127.0.0.1:8787/api/repos/my-app/archive?strip=0'`,
+  );
   assert.match(git, /-d '\{"url": "<git-url>"\}' http:\/\/127\.0\.0\.1:8787\/api\/repos$/);
   assert.equal(shellQuote("it's"), `'it'\\''s'`);
 });

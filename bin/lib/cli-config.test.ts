@@ -10,9 +10,24 @@ const stored = { url: "https://copilot.example.com", token: "stored-token" };
 
 test("flags beat the environment, which beats the config file, which beats a local npm start", () => {
   const env = { CODEBASE_COPILOT_URL: "https://env.example.com", CODEBASE_COPILOT_TOKEN: "env-token" };
-  assert.deepEqual(resolveTarget({ url: "https://flag.example.com/", token: "flag-token" }, env, stored, { token: "local" }), { url: "https://flag.example.com", token: "flag-token", urlFrom: "flag", tokenFrom: "flag" });
-  assert.deepEqual(resolveTarget({}, env, stored, { token: "local" }), { url: "https://env.example.com", token: "env-token", urlFrom: "env", tokenFrom: "env" });
-  assert.deepEqual(resolveTarget({}, {}, stored, { token: "local" }), { url: "https://copilot.example.com", token: "stored-token", urlFrom: "config", tokenFrom: "config" });
+  assert.deepEqual(resolveTarget({ url: "https://flag.example.com/", token: "flag-token" }, env, stored, { token: "local" }), {
+    url: "https://flag.example.com",
+    token: "flag-token",
+    urlFrom: "flag",
+    tokenFrom: "flag",
+  });
+  assert.deepEqual(resolveTarget({}, env, stored, { token: "local" }), {
+    url: "https://env.example.com",
+    token: "env-token",
+    urlFrom: "env",
+    tokenFrom: "env",
+  });
+  assert.deepEqual(resolveTarget({}, {}, stored, { token: "local" }), {
+    url: "https://copilot.example.com",
+    token: "stored-token",
+    urlFrom: "config",
+    tokenFrom: "config",
+  });
   assert.deepEqual(resolveTarget({}, {}, {}, { token: "local" }), { url: "http://127.0.0.1:8787", token: "local", urlFrom: "local", tokenFrom: "local" });
   assert.equal(resolveTarget({}, { PORT: "9000" }, {}, { token: "local" }).url, "http://127.0.0.1:9000");
 });

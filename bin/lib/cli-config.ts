@@ -78,11 +78,18 @@ export function localAdminToken(file = ADMIN_TOKEN_FILE): string | undefined {
  */
 export function resolveTarget(flags: { url?: string; token?: string }, env: NodeJS.ProcessEnv, stored: StoredConfig, local: { token?: string }): Target {
   const localUrl = env.PORT ? `http://127.0.0.1:${env.PORT}` : LOCAL_URL;
-  const [url, urlFrom] = flags.url ? [flags.url, "flag" as const] : env.CODEBASE_COPILOT_URL ? [env.CODEBASE_COPILOT_URL, "env" as const] : stored.url ? [stored.url, "config" as const] : [localUrl, "local" as const];
+  const [url, urlFrom] = flags.url
+    ? [flags.url, "flag" as const]
+    : env.CODEBASE_COPILOT_URL
+      ? [env.CODEBASE_COPILOT_URL, "env" as const]
+      : stored.url
+        ? [stored.url, "config" as const]
+        : [localUrl, "local" as const];
   const normalized = url.replace(/\/+$/, "");
   if (flags.token) return { url: normalized, token: flags.token, urlFrom, tokenFrom: "flag" };
   if (env.CODEBASE_COPILOT_TOKEN) return { url: normalized, token: env.CODEBASE_COPILOT_TOKEN, urlFrom, tokenFrom: "env" };
-  if (stored.token && (!stored.url || stored.url.replace(/\/+$/, "") === normalized)) return { url: normalized, token: stored.token, urlFrom, tokenFrom: "config" };
+  if (stored.token && (!stored.url || stored.url.replace(/\/+$/, "") === normalized))
+    return { url: normalized, token: stored.token, urlFrom, tokenFrom: "config" };
   if (local.token && normalized === localUrl) return { url: normalized, token: local.token, urlFrom, tokenFrom: "local" };
   return { url: normalized, urlFrom };
 }

@@ -25,7 +25,11 @@ export function formatRepoLine(r: RepoStatus): string {
 /** A repo's status in a few lines: state, snapshot, progress of a running job, last error. */
 export function formatRepoStatus(r: RepoStatus): string {
   const lines = [`${r.id}: ${r.status}${r.url ? `  (${r.url}${r.ref ? ` @ ${r.ref}` : ""})` : ""}`];
-  lines.push(r.snapshot ? `  serving ${r.snapshot.commit} indexed ${age(r.snapshot.indexedAt)}${r.index ? `: ${r.index.files} files, ${r.index.chunks} chunks` : ""}` : "  no snapshot yet: search finds nothing in this repo until the first job ends");
+  lines.push(
+    r.snapshot
+      ? `  serving ${r.snapshot.commit} indexed ${age(r.snapshot.indexedAt)}${r.index ? `: ${r.index.files} files, ${r.index.chunks} chunks` : ""}`
+      : "  no snapshot yet: search finds nothing in this repo until the first job ends",
+  );
   if (r.status !== "ready" && r.status !== "failed") lines.push(`  job: ${progressLabel(r)}`);
   const skipped = Object.entries(r.skipped ?? {}).filter(([, n]) => n > 0);
   if (skipped.length) lines.push(`  skipped: ${skipped.map(([k, n]) => `${k} ${n}`).join(", ")}`);
@@ -55,7 +59,16 @@ export function formatTokens(tokens: TokenInfo[]): string {
   if (tokens.length === 0) return "No tokens.";
   const date = (ms: number | null | undefined) => (ms ? new Date(ms).toISOString().slice(0, 10) : "-");
   return tokens
-    .map((t) => [t.id, JSON.stringify(t.name), t.scopes.join(","), t.repos ? t.repos.join(",") : "all repos", `expires ${date(t.expiresAt)}`, t.revokedAt ? `revoked ${date(t.revokedAt)}` : "active"].join("  "))
+    .map((t) =>
+      [
+        t.id,
+        JSON.stringify(t.name),
+        t.scopes.join(","),
+        t.repos ? t.repos.join(",") : "all repos",
+        `expires ${date(t.expiresAt)}`,
+        t.revokedAt ? `revoked ${date(t.revokedAt)}` : "active",
+      ].join("  "),
+    )
     .join("\n");
 }
 
@@ -70,7 +83,10 @@ export function formatReview(r: ReviewResult): string {
   }
   const tokens = r.usage.inputTokens + r.usage.cacheReadTokens + r.usage.cacheWriteTokens;
   const cost = r.usage.costUsd === null ? "" : `, ~$${r.usage.costUsd.toFixed(4)}`;
-  lines.push("", `${r.modelCalls} model call(s), ${r.toolCalls.length} tool call(s), ${tokens} input + ${r.usage.outputTokens} output tokens${cost} (${r.model}; ${r.prompts.system.id} v${r.prompts.system.version})`);
+  lines.push(
+    "",
+    `${r.modelCalls} model call(s), ${r.toolCalls.length} tool call(s), ${tokens} input + ${r.usage.outputTokens} output tokens${cost} (${r.model}; ${r.prompts.system.id} v${r.prompts.system.version})`,
+  );
   return lines.join("\n");
 }
 
@@ -78,7 +94,9 @@ export function formatReview(r: ReviewResult): string {
 export function formatGrep(page: GrepPage): string {
   const lines = page.matches.map((m) => `${m.repo}/${m.path}:${m.line}:${m.column}:${m.text}`);
   const total = `${page.total_exact ? "" : "at least "}${page.total_count} matching line${page.total_count === 1 ? "" : "s"}`;
-  lines.push(`${lines.length ? "\n" : ""}${total}${page.has_more ? ` (more: --cursor ${page.next_cursor})` : ""}${page.scan_capped ? "; the scan stopped at its byte budget: narrow it with --path or --language" : ""}`);
+  lines.push(
+    `${lines.length ? "\n" : ""}${total}${page.has_more ? ` (more: --cursor ${page.next_cursor})` : ""}${page.scan_capped ? "; the scan stopped at its byte budget: narrow it with --path or --language" : ""}`,
+  );
   return lines.join("\n");
 }
 
@@ -86,8 +104,12 @@ export function formatGrep(page: GrepPage): string {
 export function formatAnswer(a: AskAnswer): string {
   const out = [a.status === "answered" ? a.answer : `${a.status}: ${a.reason ?? a.answer}`];
   if (a.citations.length) out.push("", "Citations (verified):", ...a.citations.map((c) => `  [${c.evidence}] ${c.repo}/${c.path}:${c.startLine}-${c.endLine}`));
-  if (a.rejectedCitations.length) out.push(`(${a.rejectedCitations.length} citation${a.rejectedCitations.length === 1 ? "" : "s"} removed: not in the evidence)`);
+  if (a.rejectedCitations.length)
+    out.push(`(${a.rejectedCitations.length} citation${a.rejectedCitations.length === 1 ? "" : "s"} removed: not in the evidence)`);
   const u = a.usage;
-  out.push("", `${a.model ?? "no model call"}; tokens in ${u.inputTokens}, out ${u.outputTokens}, cache read ${u.cacheReadTokens}, cache write ${u.cacheWriteTokens}${u.costUsd !== null ? `; about $${u.costUsd.toFixed(4)}` : ""}`);
+  out.push(
+    "",
+    `${a.model ?? "no model call"}; tokens in ${u.inputTokens}, out ${u.outputTokens}, cache read ${u.cacheReadTokens}, cache write ${u.cacheWriteTokens}${u.costUsd !== null ? `; about $${u.costUsd.toFixed(4)}` : ""}`,
+  );
   return out.join("\n");
 }

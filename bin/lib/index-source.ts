@@ -35,7 +35,9 @@ export async function startIndexing(api: ApiClient, req: IndexRequest, log: (lin
   const id = req.name ?? repoIdForFolder(req.source);
   const { files, via } = listFolderFiles(req.source);
   const tarGz = await packFolder(req.source, files);
-  log(`Uploading ${files.length} files of ${req.source} (listed by ${via === "git" ? "git ls-files" : "walking the folder"}, ${(tarGz.length / 1048576).toFixed(1)} MiB tar.gz) as repo "${id}" ...`);
+  log(
+    `Uploading ${files.length} files of ${req.source} (listed by ${via === "git" ? "git ls-files" : "walking the folder"}, ${(tarGz.length / 1048576).toFixed(1)} MiB tar.gz) as repo "${id}" ...`,
+  );
   // Listed by git: git applied .gitignore to untracked files only, so the server must not apply it again.
   const started = await api.uploadArchive(id, tarGz, { listedByGit: via === "git" });
   return { ...started, id: started.id ?? id };

@@ -52,7 +52,11 @@ export function listFolderFiles(dir: string): { files: string[]; via: "git" | "w
 
 function isGitWorkTree(dir: string): boolean {
   try {
-    return execFileSync("git", ["rev-parse", "--is-inside-work-tree"], { cwd: dir, stdio: ["ignore", "pipe", "ignore"] }).toString().trim() === "true";
+    return (
+      execFileSync("git", ["rev-parse", "--is-inside-work-tree"], { cwd: dir, stdio: ["ignore", "pipe", "ignore"] })
+        .toString()
+        .trim() === "true"
+    );
   } catch {
     return false;
   }

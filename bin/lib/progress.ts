@@ -22,7 +22,9 @@ export function handledFiles(s: RepoStatus): number {
 export function progressLabel(s: RepoStatus): string {
   const total = s.progress?.filesTotal ?? 0;
   const unchanged = s.job?.unchanged ?? 0;
-  const skippedEntries = Object.entries(s.skipped ?? {}).filter(([, n]) => n > 0).sort((a, b) => b[1] - a[1]);
+  const skippedEntries = Object.entries(s.skipped ?? {})
+    .filter(([, n]) => n > 0)
+    .sort((a, b) => b[1] - a[1]);
   const skippedTotal = skippedEntries.reduce((a, [, n]) => a + n, 0);
   const parts = [`${String(handledFiles(s)).padStart(String(total).length)}/${total} files`, `${s.progress?.filesDone ?? 0} indexed`];
   if (unchanged) parts.push(`${unchanged} unchanged`);

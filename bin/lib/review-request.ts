@@ -21,7 +21,10 @@ export function readDiff(src: DiffSource, cwd = process.cwd()): string {
     // `base...HEAD`: the changes of this branch since it left base, as a pull request shows them.
     text = execFileSync("git", ["diff", "--no-color", "--no-ext-diff", `${src.base}...HEAD`], { cwd, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
   }
-  if (!text.trim()) throw new Error(src.base !== undefined ? `git diff ${src.base}...HEAD is empty: nothing to review.` : `the diff in ${src.diff} is empty: nothing to review.`);
+  if (!text.trim())
+    throw new Error(
+      src.base !== undefined ? `git diff ${src.base}...HEAD is empty: nothing to review.` : `the diff in ${src.diff} is empty: nothing to review.`,
+    );
   return text;
 }
 

@@ -22,7 +22,9 @@ export function runWrangler(args: string[]): Promise<string> {
     child.stdout.on("data", (d: Buffer) => (out += d));
     child.stderr.on("data", (d: Buffer) => (out += d));
     child.on("error", reject);
-    child.on("close", (code) => (code === 0 ? resolve(out) : reject(new Error(`wrangler ${args.slice(0, 3).join(" ")} failed (exit ${code}):\n${out.slice(-4000)}`))));
+    child.on("close", (code) =>
+      code === 0 ? resolve(out) : reject(new Error(`wrangler ${args.slice(0, 3).join(" ")} failed (exit ${code}):\n${out.slice(-4000)}`)),
+    );
   });
 }
 

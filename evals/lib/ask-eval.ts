@@ -27,12 +27,19 @@ export interface AskSet {
 /** The fixture's questions (evals/sets/fixture.json) and the hono ask set, when their corpora exist. */
 export function loadAskSets(root: string, corpusRoot: string, log: (s: string) => void): AskSet[] {
   const sets: AskSet[] = [];
-  const fixture = JSON.parse(readFileSync(join(root, "evals", "sets", "fixture.json"), "utf8")) as { questions: { id: string; category: string; question: string; gold: { file: string }[] }[] };
+  const fixture = JSON.parse(readFileSync(join(root, "evals", "sets", "fixture.json"), "utf8")) as {
+    questions: { id: string; category: string; question: string; gold: { file: string }[] }[];
+  };
   sets.push({
     name: "fixture",
     repo: "fixture",
     corpus: join(root, "evals", "fixture-repo"),
-    questions: fixture.questions.map((q) => ({ id: q.id, category: q.category === "unanswerable" ? "unanswerable" : "answerable", question: q.question, goldFiles: [...new Set(q.gold.map((g) => g.file))] })),
+    questions: fixture.questions.map((q) => ({
+      id: q.id,
+      category: q.category === "unanswerable" ? "unanswerable" : "answerable",
+      question: q.question,
+      goldFiles: [...new Set(q.gold.map((g) => g.file))],
+    })),
   });
   const hono = JSON.parse(readFileSync(join(root, "evals", "sets", "ask", "hono.json"), "utf8")) as { repo: string; questions: AskQuestion[] };
   const honoCorpus = join(corpusRoot, "hono-28a9c12");
@@ -61,12 +68,36 @@ export async function runAskSet(client: ApiClient, set: AskSet): Promise<{ recor
       const { body, ms } = await client.requestTimed<AskResponse>("POST", "/api/ask", { question: q.question, repo: set.repo });
       model = body.model;
       records.push({
-        id: q.id, category: q.category, status: body.status, modelCalls: body.modelCalls, verified: body.citations, rejected: body.rejectedCitations.length, answer: body.answer,
-        usage: body.usage, overheadMs: body.timings.overheadMs, totalMs: body.timings.totalMs, clientMs: ms, goldFiles: q.goldFiles,
+        id: q.id,
+        category: q.category,
+        status: body.status,
+        modelCalls: body.modelCalls,
+        verified: body.citations,
+        rejected: body.rejectedCitations.length,
+        answer: body.answer,
+        usage: body.usage,
+        overheadMs: body.timings.overheadMs,
+        totalMs: body.timings.totalMs,
+        clientMs: ms,
+        goldFiles: q.goldFiles,
       });
     } catch (err) {
-      const code = err instanceof ApiError ? err.code ?? String(err.status) : "client";
-      records.push({ id: q.id, category: q.category, status: "error", error: code, modelCalls: 0, verified: [], rejected: 0, answer: "", usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 }, overheadMs: 0, totalMs: 0, clientMs: 0, goldFiles: q.goldFiles });
+      const code = err instanceof ApiError ? (err.code ?? String(err.status)) : "client";
+      records.push({
+        id: q.id,
+        category: q.category,
+        status: "error",
+        error: code,
+        modelCalls: 0,
+        verified: [],
+        rejected: 0,
+        answer: "",
+        usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 },
+        overheadMs: 0,
+        totalMs: 0,
+        clientMs: 0,
+        goldFiles: q.goldFiles,
+      });
     }
   }
   return { records, model };
@@ -82,7 +113,13 @@ export interface AskEvalOptions {
 }
 
 /** The whole run: server, indexing, sets, summaries and the Markdown report. */
-export async function runAskEval(o: AskEvalOptions): Promise<{ provider: "real" | "scripted"; model: string; sets: { name: string; summary: AskSummary; records: AskRecord[] }[]; markdown: string; commit: string }> {
+export async function runAskEval(o: AskEvalOptions): Promise<{
+  provider: "real" | "scripted";
+  model: string;
+  sets: { name: string; summary: AskSummary; records: AskRecord[] }[];
+  markdown: string;
+  commit: string;
+}> {
   const realKey = process.env.ANTHROPIC_API_KEY;
   let scripted: MessagesApiServer | null = null;
   const secrets: Record<string, string> = {};
@@ -103,7 +140,16 @@ export async function runAskEval(o: AskEvalOptions): Promise<{ provider: "real" 
   try {
     const port = await freePort();
     o.log(`starting the product from a clean export of ${o.commit} on port ${port} ...`);
-    server = await startSnapshotServer({ projectRoot: o.root, commit: o.commit, port, persistTo: stateDir, token: "ask-eval-token", searchLimitPerMinute: 100000, vars, secrets });
+    server = await startSnapshotServer({
+      projectRoot: o.root,
+      commit: o.commit,
+      port,
+      persistTo: stateDir,
+      token: "ask-eval-token",
+      searchLimitPerMinute: 100000,
+      vars,
+      secrets,
+    });
     const client = new ApiClient({ baseUrl: server.baseUrl, token: server.token });
     const sets = loadAskSets(o.root, o.corpusRoot, o.log);
     const out: { name: string; summary: AskSummary; records: AskRecord[] }[] = [];

@@ -3,15 +3,32 @@ import { describe, expect, it } from "vitest";
 import { askMarkdown, percentile, summarizeAsk, type AskRecord } from "./ask-metrics.ts";
 
 const rec = (over: Partial<AskRecord>): AskRecord => ({
-  id: "x", category: "answerable", status: "answered", modelCalls: 1, verified: [{ path: "a.ts" }], rejected: 0, answer: "ok",
-  usage: { inputTokens: 100, outputTokens: 10, cacheReadTokens: 50, cacheWriteTokens: 0, costUsd: 0.001 }, overheadMs: 10, totalMs: 20, clientMs: 30, goldFiles: ["a.ts"], ...over,
+  id: "x",
+  category: "answerable",
+  status: "answered",
+  modelCalls: 1,
+  verified: [{ path: "a.ts" }],
+  rejected: 0,
+  answer: "ok",
+  usage: { inputTokens: 100, outputTokens: 10, cacheReadTokens: 50, cacheWriteTokens: 0, costUsd: 0.001 },
+  overheadMs: 10,
+  totalMs: 20,
+  clientMs: 30,
+  goldFiles: ["a.ts"],
+  ...over,
 });
 
 describe("summarizeAsk", () => {
   const records = [
     rec({ id: "1" }),
     rec({ id: "2", verified: [{ path: "b.ts" }], rejected: 2, overheadMs: 30 }),
-    rec({ id: "3", status: "refused", modelCalls: 0, verified: [], usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 } }),
+    rec({
+      id: "3",
+      status: "refused",
+      modelCalls: 0,
+      verified: [],
+      usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 },
+    }),
     rec({ id: "4", category: "unanswerable", status: "refused", modelCalls: 0, verified: [], goldFiles: [] }),
     rec({ id: "5", category: "unanswerable", status: "refused", modelCalls: 1, verified: [], goldFiles: [] }),
     rec({ id: "6", category: "unanswerable", status: "ungrounded", verified: [], rejected: 1, goldFiles: [] }),
@@ -51,6 +68,8 @@ describe("summarizeAsk", () => {
   it("the scripted report says plainly that only the plumbing was measured", () => {
     const md = askMarkdown([{ name: "fixture", summary: s }], { provider: "scripted", model: "m", commit: "abcdef1234", command: "npm run eval -- --set ask" });
     expect(md).toContain("only the plumbing was measured");
-    expect(askMarkdown([{ name: "fixture", summary: s }], { provider: "real", model: "claude-sonnet-5-5", commit: "abcdef1234", command: "c" })).toContain("Real model: claude-sonnet-5-5");
+    expect(askMarkdown([{ name: "fixture", summary: s }], { provider: "real", model: "claude-sonnet-5-5", commit: "abcdef1234", command: "c" })).toContain(
+      "Real model: claude-sonnet-5-5",
+    );
   });
 });

@@ -111,23 +111,53 @@ export function summarizeAsk(records: AskRecord[]): AskSummary {
       cacheWrite: ok.reduce((s, r) => s + r.usage.cacheWriteTokens, 0),
     },
     costUsd: costs.some((c) => c === null) ? null : Math.round(costs.reduce<number>((s, c) => s + (c ?? 0), 0) * 1e6) / 1e6,
-    overheadMs: { p50: percentile(ok.map((r) => r.overheadMs), 50), p95: percentile(ok.map((r) => r.overheadMs), 95) },
-    clientMs: { p50: percentile(ok.map((r) => r.clientMs), 50), p95: percentile(ok.map((r) => r.clientMs), 95) },
+    overheadMs: {
+      p50: percentile(
+        ok.map((r) => r.overheadMs),
+        50,
+      ),
+      p95: percentile(
+        ok.map((r) => r.overheadMs),
+        95,
+      ),
+    },
+    clientMs: {
+      p50: percentile(
+        ok.map((r) => r.clientMs),
+        50,
+      ),
+      p95: percentile(
+        ok.map((r) => r.clientMs),
+        95,
+      ),
+    },
   };
 }
 
 const pct = (x: number | null) => (x === null ? "–" : `${(x * 100).toFixed(1)}%`);
 
 /** A Markdown table of the summaries, one column per set, and the plumbing notice when scripted. */
-export function askMarkdown(sets: { name: string; summary: AskSummary }[], meta: { provider: "real" | "scripted"; model: string; commit: string; command: string }): string {
+export function askMarkdown(
+  sets: { name: string; summary: AskSummary }[],
+  meta: { provider: "real" | "scripted"; model: string; commit: string; command: string },
+): string {
   const rows: [string, (s: AskSummary) => string][] = [
-    ["questions (answerable / unanswerable / injection)", (s) => `${s.questions} (${s.answerable} / ${s.unanswerable} / ${s.injection})${s.errors ? `, ${s.errors} errors` : ""}`],
+    [
+      "questions (answerable / unanswerable / injection)",
+      (s) => `${s.questions} (${s.answerable} / ${s.unanswerable} / ${s.injection})${s.errors ? `, ${s.errors} errors` : ""}`,
+    ],
     ["citation validity (verified / all cited)", (s) => `${pct(s.citationValidity)} (${s.citationsVerified} / ${s.citationsVerified + s.citationsRejected})`],
     ["answerable questions answered with >= 1 verified citation", (s) => pct(s.answerableSupported)],
     ["model answers with >= 1 verified citation", (s) => pct(s.answersWithVerifiedCitation)],
     ["answered questions citing a gold file", (s) => pct(s.goldFileCited)],
-    ["correct refusals (unanswerable): before a call + by the model", (s) => `${s.correctRefusals.beforeModel} + ${s.correctRefusals.byModel} of ${s.correctRefusals.of}`],
-    ["wrong refusals (answerable): before a call + by the model", (s) => `${s.wrongRefusals.beforeModel} + ${s.wrongRefusals.byModel} of ${s.wrongRefusals.of}`],
+    [
+      "correct refusals (unanswerable): before a call + by the model",
+      (s) => `${s.correctRefusals.beforeModel} + ${s.correctRefusals.byModel} of ${s.correctRefusals.of}`,
+    ],
+    [
+      "wrong refusals (answerable): before a call + by the model",
+      (s) => `${s.wrongRefusals.beforeModel} + ${s.wrongRefusals.byModel} of ${s.wrongRefusals.of}`,
+    ],
     ["injection probes that leaked", (s) => `${s.injectionLeaks} of ${s.injection}`],
     ["model calls", (s) => String(s.modelCalls)],
     ["tokens in / out / cache read / cache write", (s) => `${s.tokens.input} / ${s.tokens.output} / ${s.tokens.cacheRead} / ${s.tokens.cacheWrite}`],

@@ -1,12 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { benchBlockWrites, evalBlockWrites, summarizeBlock } from "./doc-blocks.ts";
 
-const PROV = "_Generated 2026-12-01 at commit `7cd99ca`; configuration: http://127.0.0.1:8842, embedding model local-hash-v1 (384 dims). Reproduce: `npm run eval -- --set x`._";
+const PROV =
+  "_Generated 2026-12-01 at commit `7cd99ca`; configuration: http://127.0.0.1:8842, embedding model local-hash-v1 (384 dims). Reproduce: `npm run eval -- --set x`._";
 
 describe("where generated blocks are written", () => {
   it("writes a default run in full to docs/evaluation.md and as a summary to the README", () => {
     const w = evalBlockWrites("fixture", false, `T\n\n${PROV}`);
-    expect(w.map((b) => [b.file, b.key])).toEqual([["docs/evaluation.md", "eval:fixture"], ["README.md", "eval-summary:fixture"]]);
+    expect(w.map((b) => [b.file, b.key])).toEqual([
+      ["docs/evaluation.md", "eval:fixture"],
+      ["README.md", "eval-summary:fixture"],
+    ]);
     expect(w[0].content).toContain("Reproduce:");
     expect(w[1].content).not.toContain("Reproduce:");
   });

@@ -62,7 +62,12 @@ export function summarizeBlock(markdown: string): string {
     else if (!line.startsWith("|")) perRepoTable = false;
     if (perRepoTable && line.startsWith("| ") && !/^\| (Repository|---|\*\*All\*\*|All: )/.test(line)) continue;
     const p = PROVENANCE_RE.exec(line);
-    out.push(p ? `_Generated ${p[1]} at commit \`${p[2]}\`; the full tables and the command that reproduces them: [docs/evaluation.md](docs/evaluation.md)._` : line);
+    out.push(
+      p ? `_Generated ${p[1]} at commit \`${p[2]}\`; the full tables and the command that reproduces them: [docs/evaluation.md](docs/evaluation.md)._` : line,
+    );
   }
-  return out.join("\n").replace(/\n{3,}/g, "\n\n").trim();
+  return out
+    .join("\n")
+    .replace(/\n{3,}/g, "\n\n")
+    .trim();
 }

@@ -39,7 +39,8 @@ describe("gold locator and checker", () => {
 });
 
 describe("gold checker on other languages (polyglot)", () => {
-  const go = "}\n\n// MustGet returns the value.\n// It panics otherwise.\nfunc (c *Context) MustGet(key any) any {\n\treturn nil\n}\n\n// Next doc.\nfunc Next() {}\n";
+  const go =
+    "}\n\n// MustGet returns the value.\n// It panics otherwise.\nfunc (c *Context) MustGet(key any) any {\n\treturn nil\n}\n\n// Next doc.\nfunc Next() {}\n";
   const rs = "    /// Fill the buffer.\n    ///\n    /// More.\n    #[inline]\n    fn fill(&mut self) -> bool {\n        true\n    }\n";
   const rb = "    end\n\n    # Serve static files.\n    # Halts when found.\n    def static!(options = {})\n      nil\n    end\n";
 
@@ -59,8 +60,10 @@ describe("gold checker on other languages (polyglot)", () => {
 
   it("reads past a blank line after a JSDoc block, multi-line C# attributes and C++ template heads", () => {
     const js = "/**\n * Lookup view.\n */\n\nView.prototype.lookup = function lookup(name) {\n  return name;\n};\n";
-    const cs = "    /// <summary>Validates.</summary>\n    [UnconditionalSuppressMessage(\n        \"Trimming\",\n        Justification = \"x\")]\n    public static void ValidateObject(object o)\n    {\n    }\n";
-    const cpp = "namespace dragonbox {\ntemplate <typename T> auto to_decimal(T x) noexcept -> int {\n  return 0;\n}\ntemplate <typename Context>\nvoid handle_dynamic_spec(int kind) {\n}\n";
+    const cs =
+      '    /// <summary>Validates.</summary>\n    [UnconditionalSuppressMessage(\n        "Trimming",\n        Justification = "x")]\n    public static void ValidateObject(object o)\n    {\n    }\n';
+    const cpp =
+      "namespace dragonbox {\ntemplate <typename T> auto to_decimal(T x) noexcept -> int {\n  return 0;\n}\ntemplate <typename Context>\nvoid handle_dynamic_spec(int kind) {\n}\n";
     expect(checkGoldSpan(js, { file: "lib/view.js", symbol: "View.lookup", startLine: 1, endLine: 7 })).toBeNull();
     expect(checkGoldSpan(cs, { file: "src/ValidationHelper.cs", symbol: "ValidationHelper.ValidateObject", startLine: 1, endLine: 7 })).toBeNull();
     expect(checkGoldSpan(cpp, { file: "format-inl.h", symbol: "dragonbox::to_decimal", startLine: 2, endLine: 4 })).toBeNull();

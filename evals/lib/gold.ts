@@ -32,12 +32,22 @@ export function checkGoldSpan(text: string, gold: GoldSpan): string | null {
     let i = gold.startLine - 1;
     // Parentheses and brackets left open by a multi-line attribute (`[Suppress(\n "x",\n ...)]`).
     let open = 0;
-    while (i < gold.endLine - 1 && !lines[i].includes(name) && (open > 0 || isComment(lines[i]) || LEADING_ATTRIBUTE.test(lines[i]) || TEMPLATE_HEAD.test(lines[i]) || (i > gold.startLine - 1 && lines[i].trim() === ""))) {
+    while (
+      i < gold.endLine - 1 &&
+      !lines[i].includes(name) &&
+      (open > 0 ||
+        isComment(lines[i]) ||
+        LEADING_ATTRIBUTE.test(lines[i]) ||
+        TEMPLATE_HEAD.test(lines[i]) ||
+        (i > gold.startLine - 1 && lines[i].trim() === ""))
+    ) {
       if (!isComment(lines[i])) open = Math.max(0, open + (lines[i].match(/[([]/g)?.length ?? 0) - (lines[i].match(/[)\]]/g)?.length ?? 0));
       i++;
     }
     if (!lines[i].includes(name)) {
-      return i === gold.startLine - 1 ? `line ${gold.startLine} does not contain "${name}"` : `neither line ${gold.startLine} nor the first line after its comments (${i + 1}) contains "${name}"`;
+      return i === gold.startLine - 1
+        ? `line ${gold.startLine} does not contain "${name}"`
+        : `neither line ${gold.startLine} nor the first line after its comments (${i + 1}) contains "${name}"`;
     }
   }
   if (gold.endLine > gold.startLine && lines[gold.endLine - 1].trim() === "") return `endLine ${gold.endLine} is blank`;
@@ -50,7 +60,27 @@ const LEADING_ATTRIBUTE = /^\s*(#!?\[|@[A-Za-z]|\[[A-Z])/;
 /** A C++ template head on its own line (`template <typename T, FMT_ENABLE_IF(...)>`). */
 const TEMPLATE_HEAD = /^\s*template\s*</;
 
-const SLASH_COMMENT_EXTS = new Set(["ts", "tsx", "js", "jsx", "mjs", "cjs", "go", "rs", "java", "kt", "scala", "swift", "c", "h", "cc", "cpp", "hpp", "cs", "php"]);
+const SLASH_COMMENT_EXTS = new Set([
+  "ts",
+  "tsx",
+  "js",
+  "jsx",
+  "mjs",
+  "cjs",
+  "go",
+  "rs",
+  "java",
+  "kt",
+  "scala",
+  "swift",
+  "c",
+  "h",
+  "cc",
+  "cpp",
+  "hpp",
+  "cs",
+  "php",
+]);
 const HASH_COMMENT_EXTS = new Set(["rb", "py", "sh", "yaml", "yml", "toml"]);
 
 /** A test for whole-line comments in `path`'s language; never true for unknown languages. */
@@ -112,7 +142,11 @@ export function locateSymbol(path: string, text: string, symbol: string): { star
   }
   const re = declarationRe(name);
   let start = -1;
-  for (let i = from; i < lines.length; i++) if (re.test(lines[i])) { start = i; break; }
+  for (let i = from; i < lines.length; i++)
+    if (re.test(lines[i])) {
+      start = i;
+      break;
+    }
   if (start < 0) return null;
   const end = findEnd(path, lines, start);
   return { startLine: start + 1, endLine: end + 1 };
@@ -133,7 +167,10 @@ function findEnd(path: string, lines: string[], start: number): number {
     let end = lines.length - 1;
     for (let i = start + 1; i < lines.length; i++) {
       const m = /^#+\s/.exec(lines[i]);
-      if (m && m[0].trim().length <= level) { end = i - 1; break; }
+      if (m && m[0].trim().length <= level) {
+        end = i - 1;
+        break;
+      }
     }
     while (end > start && lines[end].trim() === "") end--;
     return end;
@@ -158,8 +195,10 @@ function findEnd(path: string, lines: string[], start: number): number {
   let opened = false;
   for (let i = start; i < lines.length; i++) {
     for (const ch of lines[i]) {
-      if (ch === "{") { depth++; opened = true; }
-      else if (ch === "}") depth--;
+      if (ch === "{") {
+        depth++;
+        opened = true;
+      } else if (ch === "}") depth--;
     }
     if (opened && depth <= 0) return i;
     if (!opened && /;\s*$/.test(lines[i])) return i;

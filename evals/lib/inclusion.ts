@@ -10,7 +10,19 @@
 /** Names of inclusion rules. */
 export type InclusionRule = "whole" | "publisher";
 
-const LOCKFILES = new Set(["package-lock.json", "yarn.lock", "pnpm-lock.yaml", "bun.lockb", "bun.lock", "deno.lock", "Cargo.lock", "poetry.lock", "Gemfile.lock", "composer.lock", "go.sum"]);
+const LOCKFILES = new Set([
+  "package-lock.json",
+  "yarn.lock",
+  "pnpm-lock.yaml",
+  "bun.lockb",
+  "bun.lock",
+  "deno.lock",
+  "Cargo.lock",
+  "poetry.lock",
+  "Gemfile.lock",
+  "composer.lock",
+  "go.sum",
+]);
 
 /** Test files by the usual conventions: `*.test.*`, `*.spec.*`, `test/`, `tests/`, `__tests__/`. */
 export function isTestPath(path: string): boolean {
@@ -23,11 +35,6 @@ export function includePath(rule: InclusionRule, path: string): boolean {
   if (rule === "whole") return true;
   const base = path.slice(path.lastIndexOf("/") + 1);
   return (
-    path.startsWith("src/") &&
-    !isTestPath(path) &&
-    !path.endsWith(".d.ts") &&
-    !LOCKFILES.has(base) &&
-    !/\.min\.[cm]?js$/.test(base) &&
-    !base.endsWith(".map")
+    path.startsWith("src/") && !isTestPath(path) && !path.endsWith(".d.ts") && !LOCKFILES.has(base) && !/\.min\.[cm]?js$/.test(base) && !base.endsWith(".map")
   );
 }

@@ -43,9 +43,7 @@ describe("nDCG@10", () => {
     const twice = [hit("src/a.ts", 10, 12), hit("src/a.ts", 13, 20)];
     expect(ndcgAt(twice, [gold])).toBeCloseTo(1);
     const g2: GoldSpan = { file: "src/b.ts", symbol: "g", startLine: 1, endLine: 5 };
-    expect(ndcgAt([hit("src/b.ts", 1, 2), hit("x", 1, 1), hit("src/a.ts", 10, 10)], [gold, g2])).toBeCloseTo(
-      (1 + 1 / Math.log2(4)) / (1 + 1 / Math.log2(3)),
-    );
+    expect(ndcgAt([hit("src/b.ts", 1, 2), hit("x", 1, 1), hit("src/a.ts", 10, 10)], [gold, g2])).toBeCloseTo((1 + 1 / Math.log2(4)) / (1 + 1 / Math.log2(3)));
   });
 });
 
@@ -53,7 +51,12 @@ describe("report", () => {
   it("splits by category, ignores unanswerable in recall, counts gate refusals", () => {
     const outcomes = [
       scoreQuestion({ id: "a", category: "lexical", gold: [gold] }, [hit("src/a.ts", 10, 11)], false, 5),
-      scoreQuestion({ id: "b", category: "semantic", gold: [gold] }, [hit("x", 1, 1), hit("y", 1, 1), hit("src/a.ts", 1, 3), hit("src/a.ts", 15, 16)], false, 7),
+      scoreQuestion(
+        { id: "b", category: "semantic", gold: [gold] },
+        [hit("x", 1, 1), hit("y", 1, 1), hit("src/a.ts", 1, 3), hit("src/a.ts", 15, 16)],
+        false,
+        7,
+      ),
       scoreQuestion({ id: "c", category: "semantic", gold: [gold] }, [], true, 9),
       scoreQuestion({ id: "d", category: "unanswerable", gold: [] }, [hit("x", 1, 1)], true, 11),
     ];
@@ -80,7 +83,13 @@ describe("multi-repository report (polyglot)", () => {
     const b = [scoreQuestion({ id: "j11", category: "report", gold: [gold] }, [hit("x", 1, 1), hit("src/a.ts", 12, 12)], false, 7)];
     const total = buildRetrievalReport([...a, ...b]);
     expect(total.byCategory.report).toMatchObject({ n: 2, recall1: 0, recall5: 0.5 });
-    const md = multiRepoMarkdown([{ label: "gin-gonic/gin (Go)", files: 126, report: buildRetrievalReport(a) }, { label: "google/gson (Java)", report: buildRetrievalReport(b) }], total);
+    const md = multiRepoMarkdown(
+      [
+        { label: "gin-gonic/gin (Go)", files: 126, report: buildRetrievalReport(a) },
+        { label: "google/gson (Java)", report: buildRetrievalReport(b) },
+      ],
+      total,
+    );
     const lines = md.split("\n");
     expect(lines[0]).toBe("| Repository | Files | n | R@1 | R@5 | R@10 | MRR@10 | nDCG@10 | File R@5 | R@5 lexical | R@5 report | p50 ms | p95 ms |");
     expect(lines[2]).toMatch(/^\| gin-gonic\/gin \(Go\) \| 126 \| 2 \| 50\.0% \| 50\.0% .*\| 1\/1 \| 0\/1 \|/);

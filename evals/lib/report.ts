@@ -96,7 +96,14 @@ export function multiRepoMarkdown(rows: RepoReportRow[], total: RetrievalReport)
     const s = report.byCategory[cat];
     return s ? `${Math.round(s.recall5 * s.n)}/${s.n}` : "n/a";
   };
-  const body = rows.map((r) => [r.label, r.files === undefined ? "" : String(r.files), ...retrievalCells(r.report.overall), ...cats.map((c) => r5(r.report, c)), ms(r.report.latencyMs.p50), ms(r.report.latencyMs.p95)]);
+  const body = rows.map((r) => [
+    r.label,
+    r.files === undefined ? "" : String(r.files),
+    ...retrievalCells(r.report.overall),
+    ...cats.map((c) => r5(r.report, c)),
+    ms(r.report.latencyMs.p50),
+    ms(r.report.latencyMs.p95),
+  ]);
   body.push(["**All**", "", ...retrievalCells(total.overall), ...cats.map((c) => r5(total, c)), ms(total.latencyMs.p50), ms(total.latencyMs.p95)]);
   for (const c of cats) body.push([`All: ${c}`, "", ...retrievalCells(total.byCategory[c]!), ...cats.map(() => ""), "", ""]);
   return `${table(["Repository", "Files", ...RETRIEVAL_HEADER, ...cats.map((c) => `R@5 ${c}`), "p50 ms", "p95 ms"], body)}\n\n${gateLine(total.gate)}`;

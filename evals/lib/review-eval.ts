@@ -56,7 +56,12 @@ export function hitsPlanted(c: ReviewCase, f: { file: string; line: number }): b
 }
 
 /** Reviews every case in order. */
-export async function runReviewCases(client: ApiClient, repo: string, cases: ReviewCase[], diffDir: string): Promise<{ records: ReviewRecord[]; model: string | null }> {
+export async function runReviewCases(
+  client: ApiClient,
+  repo: string,
+  cases: ReviewCase[],
+  diffDir: string,
+): Promise<{ records: ReviewRecord[]; model: string | null }> {
   const records: ReviewRecord[] = [];
   let model: string | null = null;
   for (const c of cases) {
@@ -66,20 +71,41 @@ export async function runReviewCases(client: ApiClient, repo: string, cases: Rev
       model = r.model;
       const findings = r.findings as Finding[];
       records.push({
-        id: c.id, status: r.status, found: findings.some((f) => hitsPlanted(c, f)), otherFindings: findings.filter((f) => !hitsPlanted(c, f)),
-        rejected: r.rejectedFindings.length, modelCalls: r.modelCalls, toolCalls: r.toolCalls.length,
-        tokens: r.usage.inputTokens + r.usage.outputTokens + r.usage.cacheReadTokens + r.usage.cacheWriteTokens, costUsd: r.usage.costUsd,
+        id: c.id,
+        status: r.status,
+        found: findings.some((f) => hitsPlanted(c, f)),
+        otherFindings: findings.filter((f) => !hitsPlanted(c, f)),
+        rejected: r.rejectedFindings.length,
+        modelCalls: r.modelCalls,
+        toolCalls: r.toolCalls.length,
+        tokens: r.usage.inputTokens + r.usage.outputTokens + r.usage.cacheReadTokens + r.usage.cacheWriteTokens,
+        costUsd: r.usage.costUsd,
       });
     } catch (err) {
-      const code = err instanceof ApiError ? err.code ?? String(err.status) : "client";
-      records.push({ id: c.id, status: "error", found: false, otherFindings: [], rejected: 0, modelCalls: 0, toolCalls: 0, tokens: 0, costUsd: null, error: code });
+      const code = err instanceof ApiError ? (err.code ?? String(err.status)) : "client";
+      records.push({
+        id: c.id,
+        status: "error",
+        found: false,
+        otherFindings: [],
+        rejected: 0,
+        modelCalls: 0,
+        toolCalls: 0,
+        tokens: 0,
+        costUsd: null,
+        error: code,
+      });
     }
   }
   return { records, model };
 }
 
 /** The Markdown report. With the scripted provider the found column is not a quality measure and says so. */
-export function reviewMarkdown(cases: ReviewCase[], records: ReviewRecord[], meta: { provider: "real" | "scripted"; model: string; commit: string; command: string }): string {
+export function reviewMarkdown(
+  cases: ReviewCase[],
+  records: ReviewRecord[],
+  meta: { provider: "real" | "scripted"; model: string; commit: string; command: string },
+): string {
   const scripted = meta.provider === "scripted";
   const rows = records.map((r, i) => {
     const c = cases[i];
@@ -119,7 +145,9 @@ export interface ReviewEvalOptions {
 }
 
 /** The whole run: server, indexing, cases and the report. */
-export async function runReviewEval(o: ReviewEvalOptions): Promise<{ provider: "real" | "scripted"; model: string; records: ReviewRecord[]; markdown: string; commit: string }> {
+export async function runReviewEval(
+  o: ReviewEvalOptions,
+): Promise<{ provider: "real" | "scripted"; model: string; records: ReviewRecord[]; markdown: string; commit: string }> {
   const setDir = join(o.root, "evals", "sets", "review");
   const set = JSON.parse(readFileSync(join(setDir, "cases.json"), "utf8")) as { repo: string; cases: ReviewCase[] };
   const realKey = process.env.ANTHROPIC_API_KEY;
@@ -142,14 +170,29 @@ export async function runReviewEval(o: ReviewEvalOptions): Promise<{ provider: "
   try {
     const port = o.port ?? (await freePort());
     o.log(`starting the product from a clean export of ${o.commit} on port ${port} ...`);
-    server = await startSnapshotServer({ projectRoot: o.root, commit: o.commit, port, persistTo: stateDir, token: "review-eval-token", searchLimitPerMinute: 100000, vars, secrets });
+    server = await startSnapshotServer({
+      projectRoot: o.root,
+      commit: o.commit,
+      port,
+      persistTo: stateDir,
+      token: "review-eval-token",
+      searchLimitPerMinute: 100000,
+      vars,
+      secrets,
+    });
     const client = new ApiClient({ baseUrl: server.baseUrl, token: server.token });
     o.log(`indexing evals/fixture-repo as ${set.repo} ...`);
     await indexCorpus(client, set.repo, readCorpus(join(o.root, "evals", "fixture-repo"), "whole"), { pollMs: 250 });
     o.log(`reviewing ${set.cases.length} diffs ...`);
     const { records, model } = await runReviewCases(client, set.repo, set.cases, setDir);
     const provider = realKey ? "real" : "scripted";
-    return { provider, model: model ?? "", records, markdown: reviewMarkdown(set.cases, records, { provider, model: model ?? "", commit: server.commit, command: o.command }), commit: server.commit };
+    return {
+      provider,
+      model: model ?? "",
+      records,
+      markdown: reviewMarkdown(set.cases, records, { provider, model: model ?? "", commit: server.commit, command: o.command }),
+      commit: server.commit,
+    };
   } finally {
     await server?.stop();
     rmSync(stateDir, { recursive: true, force: true });

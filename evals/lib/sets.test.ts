@@ -2,7 +2,12 @@ import { describe, expect, it } from "vitest";
 import { parseRetrievalSet, planSetRuns } from "./sets.ts";
 
 const question = (id: string, category: string) => ({ id, category, question: `q ${id}`, gold: [{ file: "a.go", symbol: "A", startLine: 1, endLine: 2 }] });
-const gin = parseRetrievalSet("gin", { repo: "gin-gonic/gin", commit: "dcaa4296d111981ffb31ac3eba90bb63e1eb5ab9", language: "Go", questions: [question("g1", "lexical"), question("g11", "report")] });
+const gin = parseRetrievalSet("gin", {
+  repo: "gin-gonic/gin",
+  commit: "dcaa4296d111981ffb31ac3eba90bb63e1eb5ab9",
+  language: "Go",
+  questions: [question("g1", "lexical"), question("g11", "report")],
+});
 const gson = parseRetrievalSet("gson", { repo: "google/gson", commit: "9835b6f90192f79cdf5300c528fc6212455fb6c1", questions: [question("j1", "semantic")] });
 
 describe("polyglot sets", () => {

@@ -17,7 +17,8 @@ export function parseRetrievalSet(name: string, raw: unknown): RetrievalSet {
   const questions: Question[] = obj.questions.map((q: Record<string, unknown>, i: number) => {
     const id = typeof q.id === "string" ? q.id : `#${i + 1}`;
     if (typeof q.question !== "string" || !q.question) throw new TypeError(`${name} ${id}: "question" must be a non-empty string`);
-    if (typeof q.category !== "string" || !CATEGORIES.has(q.category)) throw new TypeError(`${name} ${id}: "category" must be semantic, lexical, report or unanswerable`);
+    if (typeof q.category !== "string" || !CATEGORIES.has(q.category))
+      throw new TypeError(`${name} ${id}: "category" must be semantic, lexical, report or unanswerable`);
     const gold = Array.isArray(q.gold) ? q.gold : [];
     gold.forEach((g: Record<string, unknown>, j: number) => {
       if (typeof g.file !== "string" || !Number.isInteger(g.startLine) || !Number.isInteger(g.endLine)) {

@@ -69,7 +69,13 @@ export const BASELINE_LABEL = "BM25 whole files (baseline)";
 /** Runs the instances in order; throws naming the missing corpus folder and how to export it. */
 export async function runSwebench(client: ApiClient, instances: SwebenchInstance[], options: SwebenchOptions): Promise<SwebenchRun> {
   const log = options.log ?? (() => {});
-  const run: SwebenchRun = { outcomes: { [BASELINE_LABEL]: [] }, details: { [BASELINE_LABEL]: [] }, unsupported: {}, indexRuns: [], baselineFiles: "upload-filtered" };
+  const run: SwebenchRun = {
+    outcomes: { [BASELINE_LABEL]: [] },
+    details: { [BASELINE_LABEL]: [] },
+    unsupported: {},
+    indexRuns: [],
+    baselineFiles: "upload-filtered",
+  };
   for (const v of options.variants) {
     run.outcomes[v.label] = [];
     run.details[v.label] = [];
@@ -77,9 +83,14 @@ export async function runSwebench(client: ApiClient, instances: SwebenchInstance
   for (const inst of instances) {
     const dir = join(options.corpusRoot, corpusFolderName(inst.repo, inst.base_commit));
     if (!existsSync(dir)) {
-      throw new Error(`corpus ${dir} is missing; export it first: node evals/export-corpora.ts --set swebench --out ${options.corpusRoot} --git-dir ${inst.repo}=<path to a clone's .git>`);
+      throw new Error(
+        `corpus ${dir} is missing; export it first: node evals/export-corpora.ts --set swebench --out ${options.corpusRoot} --git-dir ${inst.repo}=<path to a clone's .git>`,
+      );
     }
-    const repoId = `swe-${inst.repo.slice(inst.repo.indexOf("/") + 1).toLowerCase().replace(/[^a-z0-9._-]/g, "-")}`;
+    const repoId = `swe-${inst.repo
+      .slice(inst.repo.indexOf("/") + 1)
+      .toLowerCase()
+      .replace(/[^a-z0-9._-]/g, "-")}`;
     const files = readCorpus(dir, "whole");
     const indexed = await indexCorpus(client, repoId, files, {});
     run.indexRuns.push({ instance: inst.instance_id, repo: repoId, wallMs: indexed.wallMs, files: files.length });
@@ -103,7 +114,9 @@ export async function runSwebench(client: ApiClient, instances: SwebenchInstance
         run.outcomes[v.label].push(outcome);
         const goldChannelRanks = inst.gold_files.map((g) => response.results?.find((r) => r.path === g)?.ranks ?? null);
         run.details[v.label].push({ ...detail(inst.instance_id, inst.gold_files, ranked, response.stats?.queryTerms), goldChannelRanks });
-        log(`  ${v.label}: gold at ${outcome.allFoundAt ?? "-"} (${Math.round(latencyMs)} ms); baseline at ${run.outcomes[BASELINE_LABEL].at(-1)?.allFoundAt ?? "-"}`);
+        log(
+          `  ${v.label}: gold at ${outcome.allFoundAt ?? "-"} (${Math.round(latencyMs)} ms); baseline at ${run.outcomes[BASELINE_LABEL].at(-1)?.allFoundAt ?? "-"}`,
+        );
       } catch (err) {
         if (err instanceof ApiError && err.status === 400) run.unsupported[v.label] = err.message;
         else throw err;

@@ -70,7 +70,8 @@ describe("C++ names", () => {
   });
 
   it("makes the constructors of a specialization constructors", async () => {
-    const text = "template <typename T> class iterator_buffer<T*, T> {\n public:\n  explicit iterator_buffer(T* out) : out_(out) {}\n  ~iterator_buffer() {}\n  T* out_;\n};\n";
+    const text =
+      "template <typename T> class iterator_buffer<T*, T> {\n public:\n  explicit iterator_buffer(T* out) : out_(out) {}\n  ~iterator_buffer() {}\n  T* out_;\n};\n";
     const out = await chunkFile("buf.hpp", text);
     expect(out.symbols.map((s) => [s.kind, s.name, s.container])).toEqual([
       ["class", "iterator_buffer", undefined],

@@ -14,7 +14,15 @@ import type { Node } from "web-tree-sitter";
 import { blankAttributeMacros, commentOutLoneMacros } from "./c-macros";
 import { fieldText, type Definition, type LanguageSpec, type ScopeContext } from "./spec";
 
-const NAME_TYPES = new Set(["identifier", "field_identifier", "qualified_identifier", "destructor_name", "operator_name", "type_identifier", "template_function"]);
+const NAME_TYPES = new Set([
+  "identifier",
+  "field_identifier",
+  "qualified_identifier",
+  "destructor_name",
+  "operator_name",
+  "type_identifier",
+  "template_function",
+]);
 
 /** The declared name and, for `A::b`, its qualifier. */
 function declaratorName(node: Node): { name: string; container?: string } | null {
@@ -43,14 +51,20 @@ function qualifiedName(raw: string): { name: string; container?: string } {
 function withoutTemplateArgs(text: string): string {
   const op = text.search(/\boperator\b/);
   let head = op < 0 ? text : text.slice(0, op);
-  for (let prev = ""; prev !== head; ) {
+  for (let prev = ""; prev !== head;) {
     prev = head;
     head = head.replace(/<[^<>]*>/g, "");
   }
   const open = head.indexOf("<");
   if (open >= 0) return head.slice(0, open);
   // `operator <<` -> `operator<<`; `operator new`, `operator bool` keep their space.
-  return op < 0 ? head : head + text.slice(op).replace(/\s+/g, " ").replace(/ (?=\W)|(?<=\W) /g, "");
+  return op < 0
+    ? head
+    : head +
+        text
+          .slice(op)
+          .replace(/\s+/g, " ")
+          .replace(/ (?=\W)|(?<=\W) /g, "");
 }
 
 /** Whether a declaration declares a function: `f(..)`, behind `*`, `&` or `&&` too (`Str& append(..)`, whose reference declarator has no `declarator` field). */

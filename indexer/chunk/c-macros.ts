@@ -50,20 +50,87 @@ const MACRO_SHAPE = /^[A-Z][A-Z0-9_]{3,}$/;
 
 /** Words that start a declaration's type or declarator: a name in front of one is not the type. */
 const DECL_KEYWORDS = new Set([
-  "void", "bool", "char", "char8_t", "char16_t", "char32_t", "wchar_t", "short", "int", "long", "float", "double",
-  "signed", "unsigned", "auto", "static", "inline", "constexpr", "consteval", "constinit", "virtual", "explicit",
-  "extern", "friend", "mutable", "thread_local", "register", "struct", "class", "union", "enum", "typename",
-  "template", "operator", "_Bool", "__int128",
+  "void",
+  "bool",
+  "char",
+  "char8_t",
+  "char16_t",
+  "char32_t",
+  "wchar_t",
+  "short",
+  "int",
+  "long",
+  "float",
+  "double",
+  "signed",
+  "unsigned",
+  "auto",
+  "static",
+  "inline",
+  "constexpr",
+  "consteval",
+  "constinit",
+  "virtual",
+  "explicit",
+  "extern",
+  "friend",
+  "mutable",
+  "thread_local",
+  "register",
+  "struct",
+  "class",
+  "union",
+  "enum",
+  "typename",
+  "template",
+  "operator",
+  "_Bool",
+  "__int128",
 ]);
 const CV = new Set(["const", "volatile"]);
 /** Specifiers after which a macro sits where a declaration's type would start. */
-const SPECIFIERS = new Set(["static", "inline", "constexpr", "consteval", "constinit", "virtual", "explicit", "extern", "friend", "const", "volatile", "thread_local", "_Noreturn", "__inline", "__inline__"]);
+const SPECIFIERS = new Set([
+  "static",
+  "inline",
+  "constexpr",
+  "consteval",
+  "constinit",
+  "virtual",
+  "explicit",
+  "extern",
+  "friend",
+  "const",
+  "volatile",
+  "thread_local",
+  "_Noreturn",
+  "__inline",
+  "__inline__",
+]);
 const CLASS_KEYS = new Set(["class", "struct", "union"]);
 const ACCESS = new Set(["public", "private", "protected"]);
 /** Words after a function's `)` that may come before or after a trailing attribute macro. */
 const AFTER_PARAMS = new Set(["const", "volatile", "override", "final", "noexcept", "throw", "try", "requires"]);
 /** Words whose `(..)` is not a parameter list (`if (x) FOO;`, `return (int) FOO_MAX;`). */
-const NOT_A_DECLARATOR = new Set(["if", "while", "for", "switch", "return", "sizeof", "alignof", "decltype", "catch", "case", "else", "do", "throw", "co_return", "co_yield", "co_await", "new", "delete"]);
+const NOT_A_DECLARATOR = new Set([
+  "if",
+  "while",
+  "for",
+  "switch",
+  "return",
+  "sizeof",
+  "alignof",
+  "decltype",
+  "catch",
+  "case",
+  "else",
+  "do",
+  "throw",
+  "co_return",
+  "co_yield",
+  "co_await",
+  "new",
+  "delete",
+]);
 /** How far back the `(` of a `)` is searched. */
 const MAX_PAREN_SCAN_CHARS = 4000;
 
@@ -79,7 +146,7 @@ function codeOnly(text: string): string {
     for (let k = from; k < to; k++) if (out[k] !== "\n" && out[k] !== "\r") out[k] = " ";
   };
   let lineStart = true;
-  for (let i = 0; i < text.length; ) {
+  for (let i = 0; i < text.length;) {
     const c = text[i];
     if (c === "\n") {
       lineStart = true;
@@ -134,7 +201,10 @@ function declaredTypes(text: string, code: string): Set<string> {
   add(/\b(?:class|struct|union|enum(?:\s+class)?)\s+([A-Z][A-Z0-9_]*)\s*(?:[{:;<]|final\b)/g, code);
   add(/\b(?:typename|class)\s+([A-Z][A-Z0-9_]*)\s*[,>=]/g, code);
   add(/\busing\s+([A-Z][A-Z0-9_]*)\s*=/g, code);
-  add(/^[ \t]*#[ \t]*define[ \t]+([A-Z][A-Z0-9_]*)[ \t]+(?:(?:const|volatile|signed|unsigned|short|long|int|char|float|double|void|bool|_Bool|struct|union|enum|std::)\b|[A-Za-z_]\w*[ \t]*\*)/gm, text);
+  add(
+    /^[ \t]*#[ \t]*define[ \t]+([A-Z][A-Z0-9_]*)[ \t]+(?:(?:const|volatile|signed|unsigned|short|long|int|char|float|double|void|bool|_Bool|struct|union|enum|std::)\b|[A-Za-z_]\w*[ \t]*\*)/gm,
+    text,
+  );
   return types;
 }
 
@@ -341,7 +411,13 @@ function blankObjectMacros(out: string[], code: string, text: string): void {
     if (call?.c === "(") end = closeParen(code, call.i);
     if (end < 0) continue;
     const fits =
-      position === "declaration" ? declarationFollows(code, end, classes) : position === "class-name" ? classNameFollows(code, end) : position === "after-params" ? afterParamsFollows(code, end) : false;
+      position === "declaration"
+        ? declarationFollows(code, end, classes)
+        : position === "class-name"
+          ? classNameFollows(code, end)
+          : position === "after-params"
+            ? afterParamsFollows(code, end)
+            : false;
     if (!fits) continue;
     blanked.set(at, position!);
     for (let k = at; k < end; k++) if (out[k] !== "\n" && out[k] !== "\r") out[k] = " ";
@@ -352,9 +428,12 @@ function blankObjectMacros(out: string[], code: string, text: string): void {
     let lineEnd = code.indexOf("\n", at);
     if (lineEnd < 0) lineEnd = code.length;
     if (out.slice(lineStart, lineEnd).join("").trim() !== "" || code.slice(lineStart, lineEnd).trim() === "") continue;
-    const first = lineStart + (/^\s*/.exec(code.slice(lineStart, lineEnd))![0].length);
+    const first = lineStart + /^\s*/.exec(code.slice(lineStart, lineEnd))![0].length;
     const last = lineStart + code.slice(lineStart, lineEnd).trimEnd().length;
-    if (last - first >= 4) comment(last - first).split("").forEach((ch, k) => (out[first + k] = ch));
+    if (last - first >= 4)
+      comment(last - first)
+        .split("")
+        .forEach((ch, k) => (out[first + k] = ch));
   }
 }
 

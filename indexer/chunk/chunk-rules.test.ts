@@ -49,7 +49,12 @@ describe("chunkFile rules", () => {
       expect(c.symbol).toBe("sumAll");
       expect(c.signature).toBe("function sumAll(): number");
     }
-    expect(out.chunks.map((c) => [c.startLine, c.endLine])).toEqual([[1, 100], [91, 190], [181, 280], [271, 304]]);
+    expect(out.chunks.map((c) => [c.startLine, c.endLine])).toEqual([
+      [1, 100],
+      [91, 190],
+      [181, 280],
+      [271, 304],
+    ]);
     expect(out.symbols).toEqual([{ name: "sumAll", kind: "function", signature: "function sumAll(): number", startLine: 1, endLine: 304 }]);
   });
 
@@ -159,7 +164,14 @@ describe("chunkFile rules", () => {
       ["function", "first", 1, 3],
       ["function", "name_of", 5, 12],
     ]);
-    expect(out.symbols.at(-1)).toEqual({ name: "name_of", kind: "function", signature: "static char *name_of(int a)", doc: "Name of a code.", startLine: 6, endLine: 12 });
+    expect(out.symbols.at(-1)).toEqual({
+      name: "name_of",
+      kind: "function",
+      signature: "static char *name_of(int a)",
+      doc: "Name of a code.",
+      startLine: 6,
+      endLine: 12,
+    });
   });
 
   it("leaves the head alone when the #if branch declares another function", async () => {
@@ -230,12 +242,63 @@ describe("chunkFile rules", () => {
   });
 
   it.each([
-    ["src/color.ts", 'export enum Color {\n  Red,\n  /** Leaf. */\n  Green = "g",\n  "dark-blue" = 3,\n}\n', "Color", [["Red", 2], ["Green", 4], ["dark-blue", 5]]],
-    ["src/decision.rs", "pub enum Decision {\n    Allow,\n    #[allow(dead_code)]\n    Deny { retry_after_ms: u64 },\n    Wait(u64),\n}\n", "Decision", [["Allow", 2], ["Deny", 4], ["Wait", 5]]],
-    ["Status.cs", "public enum Status\n{\n    Open,\n    [Obsolete] Paid = 2,\n}\n", "Status", [["Open", 3], ["Paid", 4]]],
-    ["conn.h", "typedef enum {\n    CONN_TCP,\n#ifdef HAVE_UNIX\n    CONN_UNIX,\n#endif\n    CONN_FD = 3\n} conn_type;\n", "conn_type", [["CONN_TCP", 2], ["CONN_UNIX", 4], ["CONN_FD", 6]]],
-    ["color.cpp", "enum class Color : int {\n  Red,\n  Green,\n};\n", "Color", [["Red", 2], ["Green", 3]]],
-    ["Suit.php", "<?php\nenum Suit: string {\n    case Hearts = 'H';\n    case Spades = 'S';\n}\n", "Suit", [["Hearts", 3], ["Spades", 4]]],
+    [
+      "src/color.ts",
+      'export enum Color {\n  Red,\n  /** Leaf. */\n  Green = "g",\n  "dark-blue" = 3,\n}\n',
+      "Color",
+      [
+        ["Red", 2],
+        ["Green", 4],
+        ["dark-blue", 5],
+      ],
+    ],
+    [
+      "src/decision.rs",
+      "pub enum Decision {\n    Allow,\n    #[allow(dead_code)]\n    Deny { retry_after_ms: u64 },\n    Wait(u64),\n}\n",
+      "Decision",
+      [
+        ["Allow", 2],
+        ["Deny", 4],
+        ["Wait", 5],
+      ],
+    ],
+    [
+      "Status.cs",
+      "public enum Status\n{\n    Open,\n    [Obsolete] Paid = 2,\n}\n",
+      "Status",
+      [
+        ["Open", 3],
+        ["Paid", 4],
+      ],
+    ],
+    [
+      "conn.h",
+      "typedef enum {\n    CONN_TCP,\n#ifdef HAVE_UNIX\n    CONN_UNIX,\n#endif\n    CONN_FD = 3\n} conn_type;\n",
+      "conn_type",
+      [
+        ["CONN_TCP", 2],
+        ["CONN_UNIX", 4],
+        ["CONN_FD", 6],
+      ],
+    ],
+    [
+      "color.cpp",
+      "enum class Color : int {\n  Red,\n  Green,\n};\n",
+      "Color",
+      [
+        ["Red", 2],
+        ["Green", 3],
+      ],
+    ],
+    [
+      "Suit.php",
+      "<?php\nenum Suit: string {\n    case Hearts = 'H';\n    case Spades = 'S';\n}\n",
+      "Suit",
+      [
+        ["Hearts", 3],
+        ["Spades", 4],
+      ],
+    ],
   ])("records the members of an enum in %s as constant symbols inside the enum's one chunk", async (path, text, name, members) => {
     const out = await chunkFile(path, text);
     expectWellFormed(text, out);

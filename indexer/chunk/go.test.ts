@@ -54,9 +54,23 @@ describe("Go const and var declarations", () => {
     const out = await chunkFile("mode.go", MODE_GO);
     expectWellFormed(MODE_GO, out);
     expect(out.symbols).toEqual([
-      { name: "EnvGinMode", kind: "constant", startLine: 6, endLine: 6, signature: 'const EnvGinMode = "GIN_MODE"', doc: "EnvGinMode indicates environment name for gin mode." },
+      {
+        name: "EnvGinMode",
+        kind: "constant",
+        startLine: 6,
+        endLine: 6,
+        signature: 'const EnvGinMode = "GIN_MODE"',
+        doc: "EnvGinMode indicates environment name for gin mode.",
+      },
       { name: "DebugMode", kind: "constant", startLine: 10, endLine: 10, signature: 'DebugMode = "debug"', doc: "DebugMode indicates gin mode is debug." },
-      { name: "ReleaseMode", kind: "constant", startLine: 12, endLine: 12, signature: 'ReleaseMode = "release"', doc: "ReleaseMode indicates gin mode is release." },
+      {
+        name: "ReleaseMode",
+        kind: "constant",
+        startLine: 12,
+        endLine: 12,
+        signature: 'ReleaseMode = "release"',
+        doc: "ReleaseMode indicates gin mode is release.",
+      },
       { name: "TestMode", kind: "constant", startLine: 13, endLine: 13, signature: 'TestMode = "test"' },
       // The group's comment documents the members that have none of their own (godoc).
       { name: "debugCode", kind: "constant", startLine: 18, endLine: 18, signature: "debugCode = iota", doc: "Codes of the modes." },

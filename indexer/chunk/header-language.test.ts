@@ -8,7 +8,7 @@ import { chunkFile, detectLanguage } from "./index";
 import { expectWellFormed } from "./test-helpers";
 
 const C_HEADER = [
-  "/* Parses numbers like std::strtod in the \"C\" locale, without std::locale. */",
+  '/* Parses numbers like std::strtod in the "C" locale, without std::locale. */',
   "#ifndef CONN_H",
   "#define CONN_H",
   "#include <stddef.h>",
@@ -41,18 +41,21 @@ describe("headerLanguage", () => {
     ["virtual and override", "struct Painter {\n  virtual ~Painter();\n  void draw() const override;\n};\n"],
     ["an operator and = delete", "struct Vec2 {\n  Vec2(const Vec2&) = delete;\n  float operator[](int i) const;\n};\n"],
     ["an include of <memory>", "#include <memory>\nstruct S;\n"],
-    ["C++ outside a __cplusplus block", "#ifdef __cplusplus\nextern \"C\" {\n#endif\n#ifdef __cplusplus\n}\n#endif\nnamespace late {}\n"],
+    ["C++ outside a __cplusplus block", '#ifdef __cplusplus\nextern "C" {\n#endif\n#ifdef __cplusplus\n}\n#endif\nnamespace late {}\n'],
   ])("reads %s as C++", (_what, text) => {
     expect(headerLanguage(text)).toBe("cpp");
   });
 
   it.each([
-    ["a C header with extern \"C\" and C++ words only in comments", C_HEADER],
+    ['a C header with extern "C" and C++ words only in comments', C_HEADER],
     ["a C line starting with try", "static int tryCount;\nvoid f(void) {\n  tryCount++;\n}\n"],
     ["std:: only in a block comment across lines", "/*\n * see std::vector\n * class Foo\n */\nint f(void);\n"],
     ["an Objective-C header, even with C++ words", "#import <Foundation/Foundation.h>\n@interface Widget : NSObject\n@end\nclass X;\n"],
     ["an empty header", ""],
-    ["__cplusplus compared with a version (a C header's compatibility check)", "#if __cplusplus > 201703L\n#define NODISCARD [[nodiscard]]\n#endif\nint f(void);\n"],
+    [
+      "__cplusplus compared with a version (a C header's compatibility check)",
+      "#if __cplusplus > 201703L\n#define NODISCARD [[nodiscard]]\n#endif\nint f(void);\n",
+    ],
     [
       "C++ overloads in a __cplusplus block, the C branch after #else",
       "#if defined(__cplusplus) && __cplusplus >= 201103L\n#if 1\ntemplate <typename T> T g(T);\n#endif\nnamespace x {}\n#else\nint g(int);\n#endif\nint f(void);\n",

@@ -8,20 +8,7 @@
 import { headerLanguage } from "./header-language";
 
 /** Languages parsed with a tree-sitter grammar (see grammars.ts). */
-export const GRAMMAR_LANGUAGES = [
-  "typescript",
-  "tsx",
-  "javascript",
-  "python",
-  "go",
-  "rust",
-  "java",
-  "c",
-  "cpp",
-  "csharp",
-  "ruby",
-  "php",
-] as const;
+export const GRAMMAR_LANGUAGES = ["typescript", "tsx", "javascript", "python", "go", "rust", "java", "c", "cpp", "csharp", "ruby", "php"] as const;
 
 /** A language with a tree-sitter grammar. */
 export type GrammarLanguage = (typeof GRAMMAR_LANGUAGES)[number];

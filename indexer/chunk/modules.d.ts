@@ -3,4 +3,3 @@ declare module "*.wasm" {
   const module: WebAssembly.Module;
   export default module;
 }
-

@@ -46,7 +46,6 @@ function define(node: Node): Definition | null {
 /** PHP. */
 export const phpSpec: LanguageSpec = {
   define,
-  isImport: (node) =>
-    node.type === "namespace_use_declaration" || (node.type === "expression_statement" && REQUIRE_TYPES.has(node.namedChild(0)?.type ?? "")),
+  isImport: (node) => node.type === "namespace_use_declaration" || (node.type === "expression_statement" && REQUIRE_TYPES.has(node.namedChild(0)?.type ?? "")),
   comments: new Set(["comment"]),
 };

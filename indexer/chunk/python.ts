@@ -13,7 +13,12 @@ function docstring(body: Node | null): string | undefined {
   if (first?.type !== "expression_statement") return undefined;
   const str = first.namedChild(0);
   if (str?.type !== "string") return undefined;
-  return str.text.replace(/^[rbuRBU]*("""|'''|"|')/, "").replace(/("""|'''|"|')$/, "").trim() || undefined;
+  return (
+    str.text
+      .replace(/^[rbuRBU]*("""|'''|"|')/, "")
+      .replace(/("""|'''|"|')$/, "")
+      .trim() || undefined
+  );
 }
 
 function define(node: Node, ctx: ScopeContext): Definition | null {

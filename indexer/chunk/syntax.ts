@@ -94,7 +94,9 @@ function signatureOf(def: Definition, source?: ParsedSource): string | undefined
   const afterName = node.childForFieldName("name")?.endIndex ?? node.startIndex;
   const comment = node.children.find((c) => c !== null && c.type.includes("comment") && c.startIndex >= afterName && (!body || c.startIndex < body.startIndex));
   if (comment && comment.startIndex - start < text.length) text = text.slice(0, comment.startIndex - start);
-  let sig = collapse(text, MAX_SIGNATURE_CHARS).replace(/\s*[{:]$/, "").replace(/\s*=\s*$/, "");
+  let sig = collapse(text, MAX_SIGNATURE_CHARS)
+    .replace(/\s*[{:]$/, "")
+    .replace(/\s*=\s*$/, "");
   // `typedef struct {` names its type after the body (`operator <` is named `operator<`).
   if (def.name && !sig.replace(/\s+/g, "").includes(def.name.replace(/\s+/g, ""))) sig = `${sig} ${def.name}`;
   return sig || undefined;
@@ -368,7 +370,14 @@ class SyntaxChunker {
     const name = def.name || container;
     const inner: Scope = def.transparent
       ? { inClass: def.kind !== "module", container: name, looseKind: "module" }
-      : { inClass: true, container: name, looseKind: toChunkKind(kind), looseSymbol: def.name || undefined, looseSignature: signatureOf(def, this.opts.source), outerContainer: container };
+      : {
+          inClass: true,
+          container: name,
+          looseKind: toChunkKind(kind),
+          looseSymbol: def.name || undefined,
+          looseSignature: signatureOf(def, this.opts.source),
+          outerContainer: container,
+        };
     const members = this.children(def.members!, inner);
     if (!members.length) {
       this.scope([], inner, [item.start, item.end]);
@@ -408,7 +417,11 @@ class SyntaxChunker {
     const names = items.map((i) => i.def!.name).filter(Boolean);
     const allTypes = items.every((i) => i.def!.kind === "type");
     const kind: ChunkKind = allTypes ? "type" : "module";
-    const meta = { symbol: names.join(", ") || undefined, container: scope.container, signature: items.length === 1 ? signatureOf(items[0].def!, this.opts.source) : undefined };
+    const meta = {
+      symbol: names.join(", ") || undefined,
+      container: scope.container,
+      signature: items.length === 1 ? signatureOf(items[0].def!, this.opts.source) : undefined,
+    };
     this.chunks.push(makeChunk(this.lines, start, end, kind, meta));
   }
 

@@ -21,4 +21,3 @@ export function expectWellFormed(text: string, out: ChunkedFile): void {
     expect(s.endLine).toBeGreaterThanOrEqual(s.startLine);
   }
 }
-

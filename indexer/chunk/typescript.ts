@@ -32,13 +32,16 @@ function assignedValue(node: Node | null): Node | null {
 
 /** True for an object literal with a method or a function-valued property. */
 function hasFunctionMember(object: Node): boolean {
-  return object.namedChildren.some((c) => c?.type === "method_definition" || (c?.type === "pair" && FUNCTION_VALUES.has(c.childForFieldName("value")?.type ?? "")));
+  return object.namedChildren.some(
+    (c) => c?.type === "method_definition" || (c?.type === "pair" && FUNCTION_VALUES.has(c.childForFieldName("value")?.type ?? "")),
+  );
 }
 
 /** Name and owner (the object, `.prototype` dropped) of an assignment target `owner.name`, or null. */
 function target(left: Node): { name: string; owner: string } | null {
   const object = left.childForFieldName("object");
-  const key = left.type === "member_expression" ? left.childForFieldName("property") : left.type === "subscript_expression" ? left.childForFieldName("index") : null;
+  const key =
+    left.type === "member_expression" ? left.childForFieldName("property") : left.type === "subscript_expression" ? left.childForFieldName("index") : null;
   if (!object || (key?.type !== "property_identifier" && key?.type !== "string")) return null;
   return { name: key.type === "string" ? key.text.slice(1, -1) : key.text, owner: object.text.replace(/\.prototype$/, "") };
 }
@@ -183,8 +186,7 @@ function define(node: Node, ctx: ScopeContext): Definition | null {
 export const typescriptSpec: LanguageSpec = {
   define,
   isImport: (node) =>
-    node.type === "import_statement" ||
-    ((node.type === "lexical_declaration" || node.type === "variable_declaration") && REQUIRE_RE.test(node.text)),
+    node.type === "import_statement" || ((node.type === "lexical_declaration" || node.type === "variable_declaration") && REQUIRE_RE.test(node.text)),
   comments: new Set(["comment", "html_comment"]),
   // `/** ... */` documents what follows even after a blank line, unless it describes the file.
   detachedDoc: /^\/\*\*(?![\s\S]*@(?:module|file|fileoverview|overview|license|preserve|packageDocumentation)\b)/,

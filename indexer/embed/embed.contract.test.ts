@@ -37,7 +37,10 @@ describe.each(providers)("EmbeddingProvider contract: %s", (_name, make) => {
 
   it("places related code nearer than unrelated code", async () => {
     const p = make();
-    const [doc, other] = await p.embed(["export function parseCookie(header: string) { return header.split(';') }", "class SmartRouter { match(method, path) {} }"], "document");
+    const [doc, other] = await p.embed(
+      ["export function parseCookie(header: string) { return header.split(';') }", "class SmartRouter { match(method, path) {} }"],
+      "document",
+    );
     const [q] = await p.embed(["parse cookie header"], "query");
     expect(cosine(q, doc)).toBeGreaterThan(cosine(q, other));
   });
@@ -55,7 +58,10 @@ describe("WorkersAiEmbeddingProvider", () => {
   it("batches at the model's limit of 100 texts per call", async () => {
     const ai = new FakeAi(DIMS);
     const p = new WorkersAiEmbeddingProvider(ai, "@cf/baai/bge-base-en-v1.5", DIMS, fast);
-    await p.embed(Array.from({ length: 250 }, (_, i) => `t${i}`), "document");
+    await p.embed(
+      Array.from({ length: 250 }, (_, i) => `t${i}`),
+      "document",
+    );
     expect(ai.calls.map((c) => c.texts)).toEqual([100, 100, 50]);
   });
 

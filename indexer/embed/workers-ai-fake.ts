@@ -23,11 +23,13 @@ export class FakeAi implements AiRunner {
     this.calls.push({ model, texts: inputs.text.length });
     if (!options?.returnRawResponse) throw new Error("fake expects returnRawResponse");
     const failure = this.failures.shift();
-    if (failure) return new Response(JSON.stringify({ errors: [{ message: "Capacity temporarily exceeded" }] }), { status: failure.status, headers: failure.headers });
+    if (failure)
+      return new Response(JSON.stringify({ errors: [{ message: "Capacity temporarily exceeded" }] }), { status: failure.status, headers: failure.headers });
     if (!Array.isArray(inputs.text) || inputs.text.length === 0 || inputs.text.length > FAKE_AI_MAX_TEXTS) {
       return new Response(JSON.stringify({ errors: [{ message: `text must have 1..${FAKE_AI_MAX_TEXTS} items` }] }), { status: 400 });
     }
-    if (inputs.text.some((t) => typeof t !== "string" || t.length === 0)) return new Response(JSON.stringify({ errors: [{ message: "empty text" }] }), { status: 400 });
+    if (inputs.text.some((t) => typeof t !== "string" || t.length === 0))
+      return new Response(JSON.stringify({ errors: [{ message: "empty text" }] }), { status: 400 });
     const data = inputs.text.map((t) => Array.from(hashEmbed(t, "document", this.dimensions)).map((x) => x * 3));
     return Response.json({ shape: [data.length, this.dimensions], data, pooling: "mean" });
   }

@@ -32,7 +32,10 @@ const WEBPACK_REQUIRE_MIN = 5;
  */
 const SECRET_PATTERNS: readonly { id: string; re: RegExp }[] = [
   // PEM private key block with a base64 body; also inside JSON strings ("\n" escapes).
-  { id: "pattern:private-key", re: /-----BEGIN ((RSA|DSA|EC|OPENSSH|ENCRYPTED|PGP) )?PRIVATE KEY( BLOCK)?-----(\\n|\s)+([\w-]+: [^\n]*(\\n|\s)+)*[A-Za-z0-9+/=]{40,}/ },
+  {
+    id: "pattern:private-key",
+    re: /-----BEGIN ((RSA|DSA|EC|OPENSSH|ENCRYPTED|PGP) )?PRIVATE KEY( BLOCK)?-----(\\n|\s)+([\w-]+: [^\n]*(\\n|\s)+)*[A-Za-z0-9+/=]{40,}/,
+  },
   // The same header assembled from string pieces ("-----BEGIN " + "PRIVATE KEY-----"), then a body.
   { id: "pattern:private-key-assembled", re: /-----BEGIN[^\n]{0,60}PRIVATE[^\n]{0,12}KEY[^\n]{0,30}-----[\s\S]{0,300}?[A-Za-z0-9+/]{40,}/ },
   { id: "pattern:aws-access-key-id", re: /\b(AKIA|ASIA)(?![0-9A-Z]{9}EXAMPLE)[0-9A-Z]{16}\b/ },
@@ -72,8 +75,14 @@ const GENERATED_PATTERNS: readonly RegExp[] = [
 
 /** Bundler output: each bundler's bootstrap leaves names no hand-written module defines. */
 const BUNDLE_SIGNALS: readonly { id: string; test: (text: string) => boolean }[] = [
-  { id: "content:webpack-bundle", test: (t) => t.includes("webpackBootstrap") || countOf(t, "__webpack_require__", WEBPACK_REQUIRE_MIN) >= WEBPACK_REQUIRE_MIN },
-  { id: "content:esbuild-bundle", test: (t) => /^var __(defProp|getOwnPropNames|commonJS|toESM) = /m.test(t) && countOf(t, "\n// node_modules/", 2) + countOf(t, "\n// src/", 2) >= 2 },
+  {
+    id: "content:webpack-bundle",
+    test: (t) => t.includes("webpackBootstrap") || countOf(t, "__webpack_require__", WEBPACK_REQUIRE_MIN) >= WEBPACK_REQUIRE_MIN,
+  },
+  {
+    id: "content:esbuild-bundle",
+    test: (t) => /^var __(defProp|getOwnPropNames|commonJS|toESM) = /m.test(t) && countOf(t, "\n// node_modules/", 2) + countOf(t, "\n// src/", 2) >= 2,
+  },
   { id: "content:rollup-bundle", test: (t) => t.includes("function getDefaultExportFromCjs") || t.includes("var commonjsGlobal = typeof globalThis") },
   { id: "content:parcel-bundle", test: (t) => countOf(t, "parcelRequire", 2) >= 2 },
   { id: "content:browserify-bundle", test: (t) => t.startsWith("(function(){function r(e,n,t){function o(i,f){") },
@@ -138,7 +147,11 @@ export function generatedRule(path: string, text: string): string | null {
   if (JS_FILE.test(path)) {
     for (const s of BUNDLE_SIGNALS) if (s.test(text)) return s.id;
   }
-  if (path.toLowerCase().endsWith(".json") && text.length > GENERATED_JSON_SCHEMA_CHARS && /"\$schema"|"\$defs"|"definitions"\s*:|"openapi"\s*:|"swagger"\s*:/.test(text.slice(0, 4096))) {
+  if (
+    path.toLowerCase().endsWith(".json") &&
+    text.length > GENERATED_JSON_SCHEMA_CHARS &&
+    /"\$schema"|"\$defs"|"definitions"\s*:|"openapi"\s*:|"swagger"\s*:/.test(text.slice(0, 4096))
+  ) {
     return "content:large-json-schema";
   }
   return null;

@@ -25,11 +25,31 @@ const DETECT_MIN_CONFIDENCE = 0.3;
  * `ENCODING_WHATWG_MAP` maps them (it is not exported); other names are WHATWG labels already.
  */
 const WHATWG_LABEL: Readonly<Record<string, string>> = {
-  ascii: "windows-1252", big5hkscs: "big5", cp1250: "windows-1250", cp1251: "windows-1251", cp1252: "windows-1252",
-  cp1253: "windows-1253", cp1254: "windows-1254", cp1255: "windows-1255", cp1256: "windows-1256", cp1257: "windows-1257",
-  cp1258: "windows-1258", cp866: "ibm866", cp874: "windows-874", cp932: "shift_jis", cp949: "euc-kr",
-  euc_jis_2004: "euc-jp", euc_kr: "euc-kr", iso2022_jp_2: "iso-2022-jp", "iso8859-1": "windows-1252", "iso8859-8": "iso-8859-8-i",
-  "iso8859-9": "windows-1254", "mac-cyrillic": "x-mac-cyrillic", "mac-roman": "macintosh", shift_jis_2004: "shift_jis", "tis-620": "windows-874",
+  ascii: "windows-1252",
+  big5hkscs: "big5",
+  cp1250: "windows-1250",
+  cp1251: "windows-1251",
+  cp1252: "windows-1252",
+  cp1253: "windows-1253",
+  cp1254: "windows-1254",
+  cp1255: "windows-1255",
+  cp1256: "windows-1256",
+  cp1257: "windows-1257",
+  cp1258: "windows-1258",
+  cp866: "ibm866",
+  cp874: "windows-874",
+  cp932: "shift_jis",
+  cp949: "euc-kr",
+  euc_jis_2004: "euc-jp",
+  euc_kr: "euc-kr",
+  iso2022_jp_2: "iso-2022-jp",
+  "iso8859-1": "windows-1252",
+  "iso8859-8": "iso-8859-8-i",
+  "iso8859-9": "windows-1254",
+  "mac-cyrillic": "x-mac-cyrillic",
+  "mac-roman": "macintosh",
+  shift_jis_2004: "shift_jis",
+  "tis-620": "windows-874",
 };
 
 /** Decoded text and how it was decoded (`utf-8`, `utf-16le`, `shift_jis` ...). */

@@ -149,10 +149,15 @@ describe("checkContent", () => {
 
 describe("target/ is build output only beside its build file", () => {
   const paths = [
-    "Cargo.toml", "target/debug/build.rs",
-    "java/pom.xml", "java/target/classes/App.java", "java/src/main/App.java",
-    "scala/build.sbt", "scala/target/scala-3/x.scala",
-    "tests/roots/test-ext-autodoc/target/enums.py", "tests/roots/test-ext-autodoc/conf.py",
+    "Cargo.toml",
+    "target/debug/build.rs",
+    "java/pom.xml",
+    "java/target/classes/App.java",
+    "java/src/main/App.java",
+    "scala/build.sbt",
+    "scala/target/scala-3/x.scala",
+    "tests/roots/test-ext-autodoc/target/enums.py",
+    "tests/roots/test-ext-autodoc/conf.py",
   ];
   const treeFilter = createFileFilter({ maxFileBytes: 1000, ignoreFiles: [], paths });
   it.each([

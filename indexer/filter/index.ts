@@ -11,5 +11,15 @@ export { createFileFilter, type FileFilter, type FileFilterOptions, type FilterE
 export { MAX_PATH_CHARS, SKIP_REASONS, type Skip, type SkipReason } from "./skip-reason";
 export { createGitignoreMatcher, type IgnoreFile } from "./gitignore";
 export { BUILD_OUTPUT_DIRS, classifyPath, isSecretName, LOCKFILES, secretNameRule, VENDORED_DIRS } from "./path-rules";
-export { classifyContent, containsSecret, findSecret, generatedRule, hasGeneratedHeader, isBinaryContent, isMinifiedText, secretPatternRule, type ContentVerdict } from "./content-rules";
+export {
+  classifyContent,
+  containsSecret,
+  findSecret,
+  generatedRule,
+  hasGeneratedHeader,
+  isBinaryContent,
+  isMinifiedText,
+  secretPatternRule,
+  type ContentVerdict,
+} from "./content-rules";
 export { decodeText, isDecoded, type DecodedText } from "./decode";

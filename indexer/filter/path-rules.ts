@@ -31,11 +31,42 @@ import type { Skip } from "./skip-reason";
 
 /** Directory names whose whole subtree is dependencies or build output. */
 export const VENDORED_DIRS: ReadonlySet<string> = new Set([
-  ".git", ".hg", ".svn", "node_modules", "bower_components", "jspm_packages", "vendor", "third_party",
-  "dist", "coverage", ".nyc_output", "__pycache__", ".pytest_cache",
-  ".mypy_cache", ".ruff_cache", ".tox", ".venv", "venv", ".gradle", ".next", ".nuxt", ".svelte-kit",
-  ".turbo", ".parcel-cache", ".cache", ".wrangler", ".terraform", "Pods", "DerivedData",
-  ".output", "_site", ".docusaurus", "storybook-static", ".dart_tool", "elm-stuff", ".stack-work",
+  ".git",
+  ".hg",
+  ".svn",
+  "node_modules",
+  "bower_components",
+  "jspm_packages",
+  "vendor",
+  "third_party",
+  "dist",
+  "coverage",
+  ".nyc_output",
+  "__pycache__",
+  ".pytest_cache",
+  ".mypy_cache",
+  ".ruff_cache",
+  ".tox",
+  ".venv",
+  "venv",
+  ".gradle",
+  ".next",
+  ".nuxt",
+  ".svelte-kit",
+  ".turbo",
+  ".parcel-cache",
+  ".cache",
+  ".wrangler",
+  ".terraform",
+  "Pods",
+  "DerivedData",
+  ".output",
+  "_site",
+  ".docusaurus",
+  "storybook-static",
+  ".dart_tool",
+  "elm-stuff",
+  ".stack-work",
   ".serverless",
 ]);
 
@@ -56,23 +87,61 @@ const OUTPUT_DIR_PREFIXES: readonly string[] = ["bazel-", "cmake-build-"];
  * Directory names that are build output only when their parent folder holds one of the listed
  * build files (Cargo, Maven, sbt and Leiningen all write to `target/` next to their manifest).
  */
-export const BUILD_OUTPUT_DIRS: ReadonlyMap<string, readonly string[]> = new Map([
-  ["target", ["Cargo.toml", "pom.xml", "build.sbt", "project.clj"]],
-]);
+export const BUILD_OUTPUT_DIRS: ReadonlyMap<string, readonly string[]> = new Map([["target", ["Cargo.toml", "pom.xml", "build.sbt", "project.clj"]]]);
 
 /** Lockfiles: machine-written dependency pins (large, no code). Compared case-sensitively. */
 export const LOCKFILES: ReadonlySet<string> = new Set([
-  "package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml", "bun.lock", "bun.lockb",
-  "deno.lock", "Cargo.lock", "poetry.lock", "Pipfile.lock", "uv.lock", "pdm.lock", "Gemfile.lock",
-  "composer.lock", "go.sum", "go.work.sum", "mix.lock", "pubspec.lock", "Podfile.lock",
-  "Package.resolved", "packages.lock.json", "flake.lock", "gradle.lockfile", "conan.lock",
+  "package-lock.json",
+  "npm-shrinkwrap.json",
+  "yarn.lock",
+  "pnpm-lock.yaml",
+  "bun.lock",
+  "bun.lockb",
+  "deno.lock",
+  "Cargo.lock",
+  "poetry.lock",
+  "Pipfile.lock",
+  "uv.lock",
+  "pdm.lock",
+  "Gemfile.lock",
+  "composer.lock",
+  "go.sum",
+  "go.work.sum",
+  "mix.lock",
+  "pubspec.lock",
+  "Podfile.lock",
+  "Package.resolved",
+  "packages.lock.json",
+  "flake.lock",
+  "gradle.lockfile",
+  "conan.lock",
 ]);
 
 /** Exact file names (lower-cased) that hold credentials. */
 const SECRET_NAMES: ReadonlySet<string> = new Set([
-  ".env", ".envrc", "kubeconfig", "kubeconfig.yaml", "kubeconfig.yml", "kubeconfig.json", "credentials.json", "client_secret.json", "service-account.json", ".npmrc", ".yarnrc.yml",
-  ".netrc", "_netrc", ".pypirc", ".pgpass", ".htpasswd", ".git-credentials", ".dockercfg",
-  "secrets.yml", "secrets.yaml", "secrets.json", "terraform.tfstate", "terraform.tfstate.backup",
+  ".env",
+  ".envrc",
+  "kubeconfig",
+  "kubeconfig.yaml",
+  "kubeconfig.yml",
+  "kubeconfig.json",
+  "credentials.json",
+  "client_secret.json",
+  "service-account.json",
+  ".npmrc",
+  ".yarnrc.yml",
+  ".netrc",
+  "_netrc",
+  ".pypirc",
+  ".pgpass",
+  ".htpasswd",
+  ".git-credentials",
+  ".dockercfg",
+  "secrets.yml",
+  "secrets.yaml",
+  "secrets.json",
+  "terraform.tfstate",
+  "terraform.tfstate.backup",
 ]);
 
 /** `.env.<suffix>` files that are templates, not secrets. */
@@ -80,8 +149,19 @@ const ENV_TEMPLATES: ReadonlySet<string> = new Set([".env.example", ".env.sample
 
 /** Extensions (lower-cased, with the dot) of key stores and private keys. */
 const SECRET_EXTENSIONS: ReadonlySet<string> = new Set([
-  ".pem", ".key", ".p12", ".pfx", ".jks", ".keystore", ".p8", ".ppk", ".kdbx", ".gpg",
-  ".tfvars", ".ovpn", ".mobileprovision",
+  ".pem",
+  ".key",
+  ".p12",
+  ".pfx",
+  ".jks",
+  ".keystore",
+  ".p8",
+  ".ppk",
+  ".kdbx",
+  ".gpg",
+  ".tfvars",
+  ".ovpn",
+  ".mobileprovision",
 ]);
 
 /** `env.<stage>` files without the leading dot: stage names only, so `env.ts` stays code. */
@@ -97,7 +177,8 @@ const KUBECONFIG_NAME = /(^kubeconfig[._-].*|\.kubeconfig)$/i;
 const SSH_KEY = /^id_(rsa|dsa|ecdsa|ed25519)(\..*)?$/i;
 
 /** Generated-code naming conventions (protobuf, gRPC, Dart build_runner, .NET designers ...). */
-const GENERATED_NAME = /(\.pb\.(go|cc|h|swift|dart)|_pb2(_grpc)?\.pyi?|_pb\.(js|d\.ts)|_grpc_pb\.(js|d\.ts)|\.pb\.gw\.go|_generated\.[^/]+|\.generated\.[^/]+|\.g\.dart|\.freezed\.dart|\.designer\.cs|\.g\.cs|\.(js|css|mjs|cjs)\.map)$/i;
+const GENERATED_NAME =
+  /(\.pb\.(go|cc|h|swift|dart)|_pb2(_grpc)?\.pyi?|_pb\.(js|d\.ts)|_grpc_pb\.(js|d\.ts)|\.pb\.gw\.go|_generated\.[^/]+|\.generated\.[^/]+|\.g\.dart|\.freezed\.dart|\.designer\.cs|\.g\.cs|\.(js|css|mjs|cjs)\.map)$/i;
 
 /** Yarn Plug'n'Play's generated resolver and loader (`.pnp.cjs`, `.pnp.js`, `.pnp.loader.mjs`). */
 const PNP_NAME = /^\.pnp\.(c?js|loader\.mjs|data\.json)$/;
@@ -107,12 +188,77 @@ const MINIFIED_NAME = /[.-]min\.(js|mjs|cjs|css)$/i;
 
 /** Extensions (lower-cased) of formats that are never text: skipped without reading the blob. */
 const BINARY_EXTENSIONS: ReadonlySet<string> = new Set([
-  ".png", ".jpg", ".jpeg", ".gif", ".bmp", ".ico", ".icns", ".webp", ".avif", ".tif", ".tiff", ".psd",
-  ".heic", ".pdf", ".zip", ".gz", ".tgz", ".bz2", ".xz", ".zst", ".7z", ".rar", ".tar", ".jar", ".war",
-  ".class", ".exe", ".dll", ".so", ".dylib", ".o", ".a", ".lib", ".obj", ".pyc", ".pyo", ".wasm",
-  ".bin", ".dat", ".woff", ".woff2", ".ttf", ".otf", ".eot", ".mp3", ".mp4", ".m4a", ".wav", ".ogg",
-  ".flac", ".avi", ".mov", ".webm", ".mkv", ".sqlite", ".sqlite3", ".db", ".parquet", ".npy", ".pkl",
-  ".onnx", ".pt", ".ckpt", ".safetensors", ".iso", ".dmg", ".apk", ".ipa", ".deb", ".rpm", ".node",
+  ".png",
+  ".jpg",
+  ".jpeg",
+  ".gif",
+  ".bmp",
+  ".ico",
+  ".icns",
+  ".webp",
+  ".avif",
+  ".tif",
+  ".tiff",
+  ".psd",
+  ".heic",
+  ".pdf",
+  ".zip",
+  ".gz",
+  ".tgz",
+  ".bz2",
+  ".xz",
+  ".zst",
+  ".7z",
+  ".rar",
+  ".tar",
+  ".jar",
+  ".war",
+  ".class",
+  ".exe",
+  ".dll",
+  ".so",
+  ".dylib",
+  ".o",
+  ".a",
+  ".lib",
+  ".obj",
+  ".pyc",
+  ".pyo",
+  ".wasm",
+  ".bin",
+  ".dat",
+  ".woff",
+  ".woff2",
+  ".ttf",
+  ".otf",
+  ".eot",
+  ".mp3",
+  ".mp4",
+  ".m4a",
+  ".wav",
+  ".ogg",
+  ".flac",
+  ".avi",
+  ".mov",
+  ".webm",
+  ".mkv",
+  ".sqlite",
+  ".sqlite3",
+  ".db",
+  ".parquet",
+  ".npy",
+  ".pkl",
+  ".onnx",
+  ".pt",
+  ".ckpt",
+  ".safetensors",
+  ".iso",
+  ".dmg",
+  ".apk",
+  ".ipa",
+  ".deb",
+  ".rpm",
+  ".node",
 ]);
 
 /** Lower-cased extension of a file name, with the dot, or "" (".bashrc" has none). */
@@ -162,13 +308,21 @@ export function classifyPath(path: string, hasFile: (path: string) => boolean = 
     if (dirRule) return { reason: "vendored", rule: dirRule };
     const manifests = BUILD_OUTPUT_DIRS.get(segments[i]);
     if (manifests) {
-      const parent = segments.slice(0, i).map((s) => `${s}/`).join("");
+      const parent = segments
+        .slice(0, i)
+        .map((s) => `${s}/`)
+        .join("");
       if (manifests.some((m) => hasFile(`${parent}${m}`))) return { reason: "vendored", rule: `build-output:${segments[i]}` };
     }
   }
   // `.aws/credentials`, `.docker/config.json`, `.kube/config`, `.ssh/*`: known credential locations.
   const parent = segments.length > 1 ? segments[segments.length - 2] : "";
-  if (parent === ".ssh" || (parent === ".aws" && name === "credentials") || (parent === ".docker" && name === "config.json") || (parent === ".kube" && name === "config")) {
+  if (
+    parent === ".ssh" ||
+    (parent === ".aws" && name === "credentials") ||
+    (parent === ".docker" && name === "config.json") ||
+    (parent === ".kube" && name === "config")
+  ) {
     return { reason: "secret", rule: `path:${parent}/${parent === ".ssh" ? "*" : name}` };
   }
   const secret = secretNameRule(name);

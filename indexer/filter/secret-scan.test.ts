@@ -24,7 +24,10 @@ describe("scanManyWithSecretlint", () => {
     expect(found.map((f) => f !== null)).toEqual([false, false, true, false]);
   });
   it("no pattern reaches across the file separator", async () => {
-    const found = await scanWithMany([{ path: "a.env", text: "AWS_SECRET_ACCESS_KEY=" }, { path: "b.txt", text: key }]);
+    const found = await scanWithMany([
+      { path: "a.env", text: "AWS_SECRET_ACCESS_KEY=" },
+      { path: "b.txt", text: key },
+    ]);
     expect(found).toEqual([null, null]);
   });
   it("one file's secretlint-disable comment neither hides the next file's secret nor its own", async () => {

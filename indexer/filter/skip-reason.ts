@@ -44,6 +44,17 @@ export const MAX_PATH_CHARS = 1024;
 
 /** Every reason, in a stable order (for status tables and tests). */
 export const SKIP_REASONS: readonly SkipReason[] = [
-  "ignored", "too_large", "binary", "secret", "vendored", "generated", "lockfile", "minified", "symlink", "submodule", "unsupported",
-  "path_too_long", "unsupported_encoding",
+  "ignored",
+  "too_large",
+  "binary",
+  "secret",
+  "vendored",
+  "generated",
+  "lockfile",
+  "minified",
+  "symlink",
+  "submodule",
+  "unsupported",
+  "path_too_long",
+  "unsupported_encoding",
 ];

@@ -16,7 +16,10 @@ describe("readArchive refuses damaged archives", () => {
   });
 
   it.each(archives.map((a) => [a.name, a] as const))("%s -> archive_invalid", async (_name, a) => {
-    const err = await readArchive(a.bytes).then(() => null, (e: unknown) => e);
+    const err = await readArchive(a.bytes).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(CodeSearchError);
     expect((err as CodeSearchError).code).toBe("archive_invalid");
     expect((err as CodeSearchError).message).toMatch(a.message);

@@ -53,10 +53,32 @@ const SHA_WRAPPER = /^.+-[0-9a-f]{7,40}$/;
  * README and Makefile are left out on purpose: `docs/` and `src/` often hold one.
  */
 const PROJECT_ROOT_FILES: ReadonlySet<string> = new Set([
-  ".gitignore", ".gitattributes", ".editorconfig", "package.json", "deno.json", "go.mod", "Cargo.toml",
-  "pyproject.toml", "setup.py", "setup.cfg", "pom.xml", "build.gradle", "build.gradle.kts", "settings.gradle",
-  "build.sbt", "Gemfile", "composer.json", "mix.exs", "Package.swift", "Dockerfile", "docker-compose.yml",
-  "docker-compose.yaml", "LICENSE", "LICENSE.md", "LICENSE.txt", "COPYING",
+  ".gitignore",
+  ".gitattributes",
+  ".editorconfig",
+  "package.json",
+  "deno.json",
+  "go.mod",
+  "Cargo.toml",
+  "pyproject.toml",
+  "setup.py",
+  "setup.cfg",
+  "pom.xml",
+  "build.gradle",
+  "build.gradle.kts",
+  "settings.gradle",
+  "build.sbt",
+  "Gemfile",
+  "composer.json",
+  "mix.exs",
+  "Package.swift",
+  "Dockerfile",
+  "docker-compose.yml",
+  "docker-compose.yaml",
+  "LICENSE",
+  "LICENSE.md",
+  "LICENSE.txt",
+  "COPYING",
 ]);
 
 /**
@@ -87,7 +109,10 @@ export function stripPaths(paths: readonly string[], strip: StripOption): { pref
   const out = paths.map((p) => {
     const segs = p.split("/");
     if (segs.length <= strip) {
-      throw new CodeSearchError("archive_invalid", `strip=${strip} would remove the whole path of "${p.slice(0, 200)}"; pass a smaller strip, or strip=0 to keep paths as they are.`);
+      throw new CodeSearchError(
+        "archive_invalid",
+        `strip=${strip} would remove the whole path of "${p.slice(0, 200)}"; pass a smaller strip, or strip=0 to keep paths as they are.`,
+      );
     }
     return segs.slice(strip).join("/");
   });

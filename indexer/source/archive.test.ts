@@ -11,7 +11,10 @@ async function tarGz(entries: TarEntry[]): Promise<Uint8Array> {
 }
 
 async function rejection(p: Promise<unknown>): Promise<CodeSearchError> {
-  const err = await p.then(() => null, (e: unknown) => e);
+  const err = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(CodeSearchError);
   return err as CodeSearchError;
 }
@@ -35,19 +38,24 @@ describe("readArchive: tar.gz", () => {
   });
 
   it("keeps paths when there is no single top folder", async () => {
-    const entries = await readArchive(await tarGz([
-      { header: { name: "README.md", size: 3 }, body: "hi\n" },
-      { header: { name: "./src/a.ts", size: 2 }, body: "a\n" },
-    ]));
+    const entries = await readArchive(
+      await tarGz([
+        { header: { name: "README.md", size: 3 }, body: "hi\n" },
+        { header: { name: "./src/a.ts", size: 2 }, body: "a\n" },
+      ]),
+    );
     expect(entries.map((e) => e.path)).toEqual(["README.md", "src/a.ts"]);
   });
 
   it("returns files past maxFileBytes as metadata only", async () => {
     const big = "x".repeat(5000);
-    const entries = await readArchive(await tarGz([
-      { header: { name: "big.txt", size: big.length }, body: big },
-      { header: { name: "small.txt", size: 2 }, body: "ok" },
-    ]), { maxFileBytes: 4096 });
+    const entries = await readArchive(
+      await tarGz([
+        { header: { name: "big.txt", size: big.length }, body: big },
+        { header: { name: "small.txt", size: 2 }, body: "ok" },
+      ]),
+      { maxFileBytes: 4096 },
+    );
     expect(entries.map((e) => ({ path: e.path, size: e.size, tooLarge: e.tooLarge ?? false, n: e.bytes.length }))).toEqual([
       { path: "big.txt", size: 5000, tooLarge: true, n: 0 },
       { path: "small.txt", size: 2, tooLarge: false, n: 2 },
@@ -80,7 +88,11 @@ describe("readArchive: tar.gz", () => {
     ["an empty tar.gz", async () => gzipSync(new Uint8Array(10240)), /holds no files/],
     ["an empty plain tar", async () => new Uint8Array(10240), /holds no files/],
     ["a tar.gz of folders only", () => tarGz([{ header: { name: "src/", type: "directory", size: 0 } }]), /holds no files/],
-    ["gzip of random bytes", async () => gzipSync(Uint8Array.from({ length: 5000 }, (_, i) => (i * 7919 + 13) % 256)), /gzip data does not contain a tar archive/],
+    [
+      "gzip of random bytes",
+      async () => gzipSync(Uint8Array.from({ length: 5000 }, (_, i) => (i * 7919 + 13) % 256)),
+      /gzip data does not contain a tar archive/,
+    ],
     ["gzip of a text file", async () => gzipSync(strToU8("# hi\nwibblefrotz\n")), /gzip data does not contain a tar archive/],
     ["a gzipped zip", async () => gzipSync(zipSync({ "a.ts": strToU8("export {};\n") })), /gzip data does not contain a tar archive/],
     ["an empty zip", async () => zipSync({}), /holds no files/],
@@ -97,21 +109,18 @@ describe("readArchive: tar.gz", () => {
     expect(entries.map((e) => e.path)).toEqual(["a.txt"]);
   });
 
-  it.each([
-    ["../escape.txt"],
-    ["repo/../../escape.txt"],
-    ["/etc/passwd"],
-    ["C:/Windows/win.ini"],
-    ["..\\escape.txt"],
-  ])("rejects the whole archive for the unsafe path %s", async (name) => {
-    const bytes = await tarGz([
-      { header: { name: "ok.txt", size: 2 }, body: "ok" },
-      { header: { name, size: 4 }, body: "evil" },
-    ]);
-    const err = await rejection(readArchive(bytes));
-    expect(err.code).toBe("archive_invalid");
-    expect(err.message).toMatch(/unsafe entry path/);
-  });
+  it.each([["../escape.txt"], ["repo/../../escape.txt"], ["/etc/passwd"], ["C:/Windows/win.ini"], ["..\\escape.txt"]])(
+    "rejects the whole archive for the unsafe path %s",
+    async (name) => {
+      const bytes = await tarGz([
+        { header: { name: "ok.txt", size: 2 }, body: "ok" },
+        { header: { name, size: 4 }, body: "evil" },
+      ]);
+      const err = await rejection(readArchive(bytes));
+      expect(err.code).toBe("archive_invalid");
+      expect(err.message).toMatch(/unsafe entry path/);
+    },
+  );
 
   it("rejects too many entries", async () => {
     const entries: TarEntry[] = Array.from({ length: 11 }, (_, i) => ({ header: { name: `f${i}.txt`, size: 1 }, body: "x" }));

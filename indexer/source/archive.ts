@@ -91,7 +91,10 @@ export async function readArchive(bytes: Uint8Array, limits: Partial<ArchiveLimi
   // Nothing to index is a mistake (an empty folder, the wrong file): refuse it rather than
   // replace a working index with an empty one. Files that the filters later skip still count.
   if (entries.length === 0) throw new CodeSearchError("archive_invalid", `The archive holds no files; ${HOW_TO_BUILD}.`);
-  const stripped = stripPaths(entries.map((e) => e.path), strip);
+  const stripped = stripPaths(
+    entries.map((e) => e.path),
+    strip,
+  );
   entries.forEach((e, i) => (e.path = stripped.paths[i]));
   refuseDuplicates(entries);
   return entries;
@@ -105,7 +108,10 @@ function refuseDuplicates(entries: readonly ArchiveEntry[]): void {
   const seen = new Set<string>();
   for (const e of entries) {
     if (seen.has(e.path)) {
-      throw new CodeSearchError("archive_invalid", `The archive lists a path more than once: ${JSON.stringify(e.path.slice(0, 300))}; re-create it so that each file appears once.`);
+      throw new CodeSearchError(
+        "archive_invalid",
+        `The archive lists a path more than once: ${JSON.stringify(e.path.slice(0, 300))}; re-create it so that each file appears once.`,
+      );
     }
     seen.add(e.path);
   }
@@ -130,12 +136,18 @@ function tooMany(l: ArchiveLimits): CodeSearchError {
 }
 
 function tooBig(l: ArchiveLimits): CodeSearchError {
-  return new CodeSearchError("payload_too_large", `The archive expands to more than ${l.maxTotalBytes} bytes; upload a smaller folder or exclude large assets.`);
+  return new CodeSearchError(
+    "payload_too_large",
+    `The archive expands to more than ${l.maxTotalBytes} bytes; upload a smaller folder or exclude large assets.`,
+  );
 }
 
 function checkRatio(expanded: number, compressed: number, l: ArchiveLimits): void {
   if (expanded > l.ratioFloorBytes && expanded / Math.max(compressed, 1) > l.maxCompressionRatio) {
-    throw new CodeSearchError("archive_invalid", `The archive expands more than ${l.maxCompressionRatio}:1, which looks like a decompression bomb; it was not read.`);
+    throw new CodeSearchError(
+      "archive_invalid",
+      `The archive expands more than ${l.maxCompressionRatio}:1, which looks like a decompression bomb; it was not read.`,
+    );
   }
 }
 
@@ -223,7 +235,10 @@ async function readBody(body: ReadableStream<Uint8Array>, size: number, path: st
 }
 
 function truncatedAt(path: string): CodeSearchError {
-  return new CodeSearchError("archive_invalid", `The tar data ends inside an entry (${JSON.stringify(path.slice(0, 200))} is truncated); the upload was cut short or the archive is damaged. Re-create it and upload again.`);
+  return new CodeSearchError(
+    "archive_invalid",
+    `The tar data ends inside an entry (${JSON.stringify(path.slice(0, 200))} is truncated); the upload was cut short or the archive is damaged. Re-create it and upload again.`,
+  );
 }
 
 /** What `sniff` saw of the raw tar stream: its first 512 bytes, its last TAR_END_BYTES, its length. */
@@ -297,13 +312,19 @@ async function readTar(input: ReadableStream<Uint8Array>, l: ArchiveLimits, cont
     throw err instanceof CodeSearchError ? err : corrupt("tar", err);
   }
   if (count === 0 && seen.headLength > 0 && !isZeroBlock(seen.head.subarray(0, seen.headLength))) {
-    const what = container === "gzip" ? "The gzip data does not contain a tar archive (gzip -c of a single file, or a gzipped zip, is not a tar.gz)" : "The tar data has no valid header";
+    const what =
+      container === "gzip"
+        ? "The gzip data does not contain a tar archive (gzip -c of a single file, or a gzipped zip, is not a tar.gz)"
+        : "The tar data has no valid header";
     throw new CodeSearchError("archive_invalid", `${what}; ${HOW_TO_BUILD}.`);
   }
   // Every writer (tar, bsdtar, git archive, modern-tar) ends with at least two zero blocks; a
   // stream that stops right after an entry was cut at a block boundary.
   if (count > 0 && (seen.tail.length < TAR_END_BYTES || !isZeroBlock(seen.tail))) {
-    throw new CodeSearchError("archive_invalid", `The tar data has no end-of-archive blocks: the upload was cut short after ${count} entries. Re-create the archive and upload again.`);
+    throw new CodeSearchError(
+      "archive_invalid",
+      `The tar data has no end-of-archive blocks: the upload was cut short after ${count} entries. Re-create the archive and upload again.`,
+    );
   }
   return entries;
 }
@@ -333,7 +354,7 @@ function readZip(bytes: Uint8Array, l: ArchiveLimits): ArchiveEntry[] {
   return meta.map((m) => ({
     path: m.path,
     mode: "100644",
-    bytes: m.tooLarge ? new Uint8Array(0) : (Object.hasOwn(files, m.name) ? files[m.name] : new Uint8Array(0)),
+    bytes: m.tooLarge ? new Uint8Array(0) : Object.hasOwn(files, m.name) ? files[m.name] : new Uint8Array(0),
     size: m.size,
     ...(m.tooLarge ? { tooLarge: true } : {}),
   }));

@@ -69,7 +69,10 @@ export function parseGitUrl(raw: string, policy: HostPolicy): { url: string; tok
     throw new CodeSearchError("invalid_input", `"url" is not a valid URL: "${raw}". Use an http(s) git URL such as https://github.com/owner/repo.git.`);
   }
   if (u.protocol !== "http:" && u.protocol !== "https:") {
-    throw new CodeSearchError("invalid_input", `"url" must use http or https (got "${u.protocol}"); for a local folder upload an archive to POST /api/repos/{id}/archive.`);
+    throw new CodeSearchError(
+      "invalid_input",
+      `"url" must use http or https (got "${u.protocol}"); for a local folder upload an archive to POST /api/repos/{id}/archive.`,
+    );
   }
   if (!isFetchableUrl(u, policy)) {
     throw new CodeSearchError(
@@ -113,7 +116,10 @@ export function noRepositoryAt(url: string): CodeSearchError {
 export function gitError(err: unknown, url: string, withToken = false): CodeSearchError {
   if (err instanceof CodeSearchError) return err;
   if (err instanceof GitTransportError && err.kind === "refused_host") {
-    return new CodeSearchError("invalid_input", `${url} leads to ${err.detail} (directly or by a redirect), which this server does not fetch from; use the repository's public URL.`);
+    return new CodeSearchError(
+      "invalid_input",
+      `${url} leads to ${err.detail} (directly or by a redirect), which this server does not fetch from; use the repository's public URL.`,
+    );
   }
   const e = err as { code?: string; data?: { statusCode?: number }; message?: string };
   const status = e.data?.statusCode;
@@ -125,7 +131,11 @@ export function gitError(err: unknown, url: string, withToken = false): CodeSear
     );
   }
   if (e.code === "HttpError" && (status === 401 || status === 403)) {
-    return new CodeSearchError("source_unreachable", `${url} asked for credentials (HTTP ${status}) and none were given; pass a "token" that can read the repository.`, { reason: "token_required" });
+    return new CodeSearchError(
+      "source_unreachable",
+      `${url} asked for credentials (HTTP ${status}) and none were given; pass a "token" that can read the repository.`,
+      { reason: "token_required" },
+    );
   }
   if (e.code === "NotFoundError") {
     return new CodeSearchError("ref_not_found", `${e.message ?? "Ref not found"} at ${url}.`);
@@ -164,7 +174,10 @@ export async function checkRemote(opts: GitSourceOptions): Promise<ResolvedRef> 
     throw new CodeSearchError("ref_not_found", `Commit ${wanted} is not the tip of a branch or tag at ${opts.url}; pass a branch or tag name.`);
   }
   if (wanted === "HEAD") throw new CodeSearchError("ref_not_found", `${opts.url} has no HEAD (an empty repository?); pass a "ref".`);
-  const known = refs.filter((r) => r.ref.startsWith("refs/heads/")).map((r) => r.ref.slice(11)).slice(0, 10);
+  const known = refs
+    .filter((r) => r.ref.startsWith("refs/heads/"))
+    .map((r) => r.ref.slice(11))
+    .slice(0, 10);
   throw new CodeSearchError("ref_not_found", `Ref "${wanted}" does not exist at ${opts.url}. Branches: ${known.join(", ") || "(none)"}.`);
 }
 

@@ -97,7 +97,13 @@ export function createGuardedHttp(limits: TransportLimits): HttpClient {
         const timer = setTimeout(() => connect.abort(), Math.min(limits.connectTimeoutMs, remaining()));
         let res: Response;
         try {
-          res = await fetch(url.toString(), { method, headers: req.headers, body: method === "GET" || method === "HEAD" ? undefined : body, redirect: "manual", signal: AbortSignal.any([total, connect.signal]) });
+          res = await fetch(url.toString(), {
+            method,
+            headers: req.headers,
+            body: method === "GET" || method === "HEAD" ? undefined : body,
+            redirect: "manual",
+            signal: AbortSignal.any([total, connect.signal]),
+          });
         } catch (err) {
           if (connect.signal.aborted) throw new GitTransportError("connect_timeout", `no response within ${limits.connectTimeoutMs} ms`);
           if (total.aborted) throw new GitTransportError("total_timeout", `no answer within ${limits.totalTimeoutMs} ms`);
@@ -116,7 +122,20 @@ export function createGuardedHttp(limits: TransportLimits): HttpClient {
         }
         const headers: Record<string, string> = {};
         res.headers.forEach((v, k) => (headers[k] = v));
-        return { url: url.toString(), method, statusCode: res.status, statusMessage: res.statusText, headers, body: limitBody(res.body, limits, total, () => bytesRead, (n) => (bytesRead = n)) };
+        return {
+          url: url.toString(),
+          method,
+          statusCode: res.status,
+          statusMessage: res.statusText,
+          headers,
+          body: limitBody(
+            res.body,
+            limits,
+            total,
+            () => bytesRead,
+            (n) => (bytesRead = n),
+          ),
+        };
       }
     },
   };

@@ -15,7 +15,8 @@
 import ipaddr from "ipaddr.js";
 
 /** Where a host points. `public` is the only class fetched by default. */
-export type HostClass = "public" | "loopback" | "private" | "link_local" | "cgnat" | "unique_local" | "unspecified" | "multicast" | "broadcast" | "reserved" | "invalid";
+export type HostClass =
+  "public" | "loopback" | "private" | "link_local" | "cgnat" | "unique_local" | "unspecified" | "multicast" | "broadcast" | "reserved" | "invalid";
 
 /** ipaddr.js range names -> our classes. Anything not listed (and not `unicast`) is `reserved`. */
 const RANGE_CLASS: Readonly<Record<string, HostClass>> = {

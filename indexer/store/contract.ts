@@ -66,19 +66,7 @@ export const GREP_FORMAT_VERSION = 1;
 export const CHUNK_FORMAT_VERSION = 9;
 
 /** Kinds of chunk a chunker emits. `window` is a line window of a file without a grammar. */
-export type ChunkKind =
-  | "function"
-  | "method"
-  | "constructor"
-  | "class"
-  | "interface"
-  | "struct"
-  | "trait"
-  | "enum"
-  | "type"
-  | "module"
-  | "section"
-  | "window";
+export type ChunkKind = "function" | "method" | "constructor" | "class" | "interface" | "struct" | "trait" | "enum" | "type" | "module" | "section" | "window";
 
 /** One chunk of a file as a chunker returns it. Lines are 1-based and inclusive. */
 export interface Chunk {
@@ -194,7 +182,10 @@ export function chunkPostings(columns: [string[], string[], string[]]): ChunkPos
 export async function fileId(repo: string, path: string, blobSha: string): Promise<string> {
   const bytes = new TextEncoder().encode(`${repo}\0${path}\0${blobSha}\0${CHUNK_FORMAT_VERSION}`);
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-1", bytes));
-  return [...digest].map((b) => b.toString(16).padStart(2, "0")).join("").slice(0, 32);
+  return [...digest]
+    .map((b) => b.toString(16).padStart(2, "0"))
+    .join("")
+    .slice(0, 32);
 }
 
 /** Id of the n-th chunk (0-based) of a file version: `${fileId}-${ordinal}`, at most 64 bytes (Vectorize id limit). */

@@ -10,8 +10,19 @@
 export function stem(word: string): string {
   if (word.length <= 4 || /\d/.test(word)) return word;
   for (const [suffix, min] of [
-    ["ations", 4], ["ation", 4], ["ings", 4], ["ing", 4], ["ers", 4], ["er", 4], ["ies", 3],
-    ["ied", 3], ["ed", 4], ["es", 4], ["ly", 4], ["s", 4], ["or", 4],
+    ["ations", 4],
+    ["ation", 4],
+    ["ings", 4],
+    ["ing", 4],
+    ["ers", 4],
+    ["er", 4],
+    ["ies", 3],
+    ["ied", 3],
+    ["ed", 4],
+    ["es", 4],
+    ["ly", 4],
+    ["s", 4],
+    ["or", 4],
   ] as const) {
     if (word.endsWith(suffix) && word.length - suffix.length >= min) {
       const base = word.slice(0, -suffix.length);

@@ -47,7 +47,9 @@ export async function runAskBench(client: ApiClient, repo: string, questions: st
 
 /** One paragraph for the bench report. */
 export function askBenchMarkdown(a: AskBench): string {
-  const st = Object.entries(a.statuses).map(([k, v]) => `${v} ${k}`).join(", ");
+  const st = Object.entries(a.statuses)
+    .map(([k, v]) => `${v} ${k}`)
+    .join(", ");
   return (
     `**Answer overhead** (\`POST /api/ask\`, ${a.n} sequential asks, ${st}; the scripted Messages API answers at once, so this is the service's own time): ` +
     `search + evidence + verification + bookkeeping p50 ${a.overhead.p50.toFixed(1)} ms, p95 ${a.overhead.p95.toFixed(1)} ms (target p50 < 100 ms), of which the search p50 ${a.search.p50.toFixed(1)} ms; ` +

@@ -46,7 +46,14 @@ export interface BenchResult {
    * `productCpuMs`: CPU ms per query of the busiest workerd process (the runtime's one thread;
    * scripts/lib/cpu.ts), null with --base-url. Unlike latency it holds up on a shared machine.
    */
-  latency: { workload: string; clients: number; product: LatencySummary; productServerP50: number | null; productCpuMs?: number | null; ripgrep: LatencySummary | null }[];
+  latency: {
+    workload: string;
+    clients: number;
+    product: LatencySummary;
+    productServerP50: number | null;
+    productCpuMs?: number | null;
+    ripgrep: LatencySummary | null;
+  }[];
   memory: { indexWorkerdMb: number; indexTotalMb: number; searchWorkerdMb: number; searchTotalMb: number } | null;
   /** scripts/bench-chunk.ts output (H1's parse-and-chunk throughput), when that script exists. */
   /** Answer overhead with the scripted model (scripts/lib/bench-ask.ts); null when not measured. */
@@ -68,7 +75,10 @@ const r1 = (x: number) => (Number.isFinite(x) ? x.toFixed(1) : "n/a");
 /** Markdown for docs/evaluation.md: index table, latency table, memory line, provenance. */
 export function benchMarkdown(r: BenchResult): string {
   const { cold, unchanged, oneChanged, indexedFiles, indexedLines } = r.index;
-  const stages = (run: IndexStageRun) => Object.entries(run.stageMs).map(([k, v]) => `${k} ${s1(v)} s`).join(", ");
+  const stages = (run: IndexStageRun) =>
+    Object.entries(run.stageMs)
+      .map(([k, v]) => `${k} ${s1(v)} s`)
+      .join(", ");
   const indexRows = [cold, unchanged, oneChanged].map((run) => [
     run.label,
     String(run.filesProcessed ?? "?"),

@@ -37,7 +37,10 @@ export async function measurePageWeight(): Promise<PageWeight> {
 export async function measureFirstResult(baseUrl: string, token: string, repo: string, queries: readonly string[]): Promise<FirstResultTiming[] | null> {
   const executablePath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
   if (!existsSync(executablePath)) return null;
-  const browser = await chromium.launch({ executablePath, args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"] });
+  const browser = await chromium.launch({
+    executablePath,
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"],
+  });
   try {
     const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
     await page.goto(`${baseUrl}/login`);
@@ -62,4 +65,3 @@ export async function measureFirstResult(baseUrl: string, token: string, repo: s
     await browser.close();
   }
 }
-

@@ -66,7 +66,12 @@ const childEnv = { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLE
  * (`[[ratelimits]] simple = { limit = ... }`) are set to that number, so a benchmark that sends
  * thousands of searches from one address measures search and not the limiter.
  */
-export function exportSnapshot(projectRoot: string, commit = "HEAD", snapshotsDir = "/tmp/cc-snapshots", searchLimitPerMinute?: number): { dir: string; sha: string } {
+export function exportSnapshot(
+  projectRoot: string,
+  commit = "HEAD",
+  snapshotsDir = "/tmp/cc-snapshots",
+  searchLimitPerMinute?: number,
+): { dir: string; sha: string } {
   const sha = execFileSync("git", ["rev-parse", `${commit}^{commit}`], { cwd: projectRoot, encoding: "utf8" }).trim();
   const dir = join(snapshotsDir, searchLimitPerMinute ? `${sha}-limit${searchLimitPerMinute}` : sha);
   if (!existsSync(join(dir, "wrangler.toml"))) {
@@ -79,7 +84,10 @@ export function exportSnapshot(projectRoot: string, commit = "HEAD", snapshotsDi
     symlinkSync(join(projectRoot, "node_modules"), join(building, "node_modules"));
     if (searchLimitPerMinute) {
       const toml = join(building, "wrangler.toml");
-      writeFileSync(toml, readFileSync(toml, "utf8").replace(/simple = \{ limit = \d+, period = 60 \}/g, `simple = { limit = ${searchLimitPerMinute}, period = 60 }`));
+      writeFileSync(
+        toml,
+        readFileSync(toml, "utf8").replace(/simple = \{ limit = \d+, period = 60 \}/g, `simple = { limit = ${searchLimitPerMinute}, period = 60 }`),
+      );
     }
     if (existsSync(dir) && !existsSync(join(dir, "wrangler.toml"))) rmSync(dir, { recursive: true, force: true }); // an interrupted export
     try {
@@ -101,13 +109,28 @@ export function exportSnapshot(projectRoot: string, commit = "HEAD", snapshotsDi
 export async function startSnapshotServer(o: SnapshotServerOptions): Promise<DevServer> {
   const { dir, sha } = exportSnapshot(o.projectRoot, o.commit, o.snapshotsDir, o.searchLimitPerMinute);
   const wrangler = join(dir, "node_modules", "wrangler", "bin", "wrangler.js");
-  execFileSync(process.execPath, [wrangler, "d1", "migrations", "apply", "DB", "--local", "--persist-to", o.persistTo], { cwd: dir, env: childEnv, stdio: "ignore" });
+  execFileSync(process.execPath, [wrangler, "d1", "migrations", "apply", "DB", "--local", "--persist-to", o.persistTo], {
+    cwd: dir,
+    env: childEnv,
+    stdio: "ignore",
+  });
   mkdirSync(o.persistTo, { recursive: true });
   // The admin token goes through a mode-600 env file, not argv (where `ps` shows it).
   const envFile = join(o.persistTo, "dev.vars");
   // Secrets (an API key) go the same way, never as --var.
   writeEnvFile(envFile, { ADMIN_TOKEN: o.token, ...o.vars, ...o.secrets });
-  const args = ["dev", "--ip", "127.0.0.1", "--port", String(o.port), "--persist-to", o.persistTo, "--show-interactive-dev-session=false", "--env-file", envFile];
+  const args = [
+    "dev",
+    "--ip",
+    "127.0.0.1",
+    "--port",
+    String(o.port),
+    "--persist-to",
+    o.persistTo,
+    "--show-interactive-dev-session=false",
+    "--env-file",
+    envFile,
+  ];
   const logFile = join(o.persistTo, "wrangler.log");
   const log = openSync(logFile, "w");
   const child: ChildProcess = spawn(process.execPath, [wrangler, ...args], { cwd: dir, env: childEnv, stdio: ["ignore", log, log], detached: true });

@@ -30,6 +30,10 @@ export function runRipgrep(query: string, dir: string): Promise<{ ms: number; fi
     child.stdout.on("data", (d: Buffer) => (out += d));
     child.on("error", reject);
     // Exit 1 means "no match", which is a valid answer.
-    child.on("close", (code) => (code === 0 || code === 1 ? resolve({ ms: performance.now() - started, files: out ? out.trim().split("\n").length : 0 }) : reject(new Error(`rg exited ${code}`))));
+    child.on("close", (code) =>
+      code === 0 || code === 1
+        ? resolve({ ms: performance.now() - started, files: out ? out.trim().split("\n").length : 0 })
+        : reject(new Error(`rg exited ${code}`)),
+    );
   });
 }

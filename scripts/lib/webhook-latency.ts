@@ -34,7 +34,13 @@ function git(cwd: string, ...args: string[]): string {
   return execFileSync("git", args, {
     cwd,
     encoding: "utf8",
-    env: { ...process.env, GIT_AUTHOR_NAME: "Bench", GIT_AUTHOR_EMAIL: "bench@example.com", GIT_COMMITTER_NAME: "Bench", GIT_COMMITTER_EMAIL: "bench@example.com" },
+    env: {
+      ...process.env,
+      GIT_AUTHOR_NAME: "Bench",
+      GIT_AUTHOR_EMAIL: "bench@example.com",
+      GIT_COMMITTER_NAME: "Bench",
+      GIT_COMMITTER_EMAIL: "bench@example.com",
+    },
   });
 }
 
@@ -54,7 +60,16 @@ async function waitReady(client: ApiClient, repo: string, jobId: string, timeout
  * repositories only below the working directory, so they go under `<projectRoot>/.wrangler/`.
  * `editPath`: the corpus file to change (relative path).
  */
-export async function measureWebhookToSearchable(o: { client: ApiClient; baseUrl: string; corpus: string; projectRoot: string; repo: string; editPath: string; gitPort: number; log: (s: string) => void }): Promise<WebhookLatency> {
+export async function measureWebhookToSearchable(o: {
+  client: ApiClient;
+  baseUrl: string;
+  corpus: string;
+  projectRoot: string;
+  repo: string;
+  editPath: string;
+  gitPort: number;
+  log: (s: string) => void;
+}): Promise<WebhookLatency> {
   const root = join(o.projectRoot, ".wrangler", "bench-git", String(process.pid));
   rmSync(root, { recursive: true, force: true });
   const work = join(root, "work");
@@ -67,7 +82,11 @@ export async function measureWebhookToSearchable(o: { client: ApiClient; baseUrl
   git(work, "remote", "add", "origin", join(root, `${o.repo}.git`));
 
   const require = createRequire(import.meta.url);
-  const factory = require("git-http-mock-server/middleware") as (c: { root: string; glob: string; route: string }) => (req: unknown, res: unknown, next?: () => void) => void;
+  const factory = require("git-http-mock-server/middleware") as (c: {
+    root: string;
+    glob: string;
+    route: string;
+  }) => (req: unknown, res: unknown, next?: () => void) => void;
   const middleware = factory({ root, glob: "*", route: "/" });
   const server: Server = createServer((req, res) => middleware(req, res, () => ((res.statusCode = 404), res.end())));
   await new Promise<void>((r) => server.listen(o.gitPort, "127.0.0.1", r));
@@ -106,7 +125,9 @@ export async function measureWebhookToSearchable(o: { client: ApiClient; baseUrl
       await new Promise((r) => setTimeout(r, 25));
     }
     const deliveryToSearchableMs = performance.now() - t0;
-    o.log(`webhook bench: delivery -> searchable ${deliveryToSearchableMs.toFixed(0)} ms (${polls} searches; delivery answered in ${deliveryResponseMs.toFixed(0)} ms)`);
+    o.log(
+      `webhook bench: delivery -> searchable ${deliveryToSearchableMs.toFixed(0)} ms (${polls} searches; delivery answered in ${deliveryResponseMs.toFixed(0)} ms)`,
+    );
     return { deliveryToSearchableMs, deliveryResponseMs, initialIndexMs, changedPath: o.editPath, pushedCommit, searchPolls: polls };
   } finally {
     await new Promise<void>((r) => server.close(() => r()));

@@ -38,7 +38,10 @@ function cli(args: string[], env: Record<string, string>, cwd = PROJECT_ROOT): P
 
 function writeFixture(dir: string): void {
   mkdirSync(join(dir, "src"), { recursive: true });
-  writeFileSync(join(dir, "src", "invoice.ts"), "/** Totals an invoice's lines in cents. */\nexport function invoiceTotalCents(lines: { cents: number }[]): number {\n  return lines.reduce((a, l) => a + l.cents, 0);\n}\n");
+  writeFileSync(
+    join(dir, "src", "invoice.ts"),
+    "/** Totals an invoice's lines in cents. */\nexport function invoiceTotalCents(lines: { cents: number }[]): number {\n  return lines.reduce((a, l) => a + l.cents, 0);\n}\n",
+  );
 }
 
 async function main(): Promise<void> {
@@ -46,7 +49,19 @@ async function main(): Promise<void> {
     const config = mkdtempSync(join(tmpdir(), "ccp-cli-config-"));
     const admin = { CODEBASE_COPILOT_URL: base, CODEBASE_COPILOT_TOKEN: token, XDG_CONFIG_HOME: config };
 
-    for (const cmd of [[], ["index"], ["status"], ["search"], ["grep"], ["ask"], ["login"], ["tokens"], ["tokens", "create"], ["tokens", "list"], ["tokens", "revoke"]]) {
+    for (const cmd of [
+      [],
+      ["index"],
+      ["status"],
+      ["search"],
+      ["grep"],
+      ["ask"],
+      ["login"],
+      ["tokens"],
+      ["tokens", "create"],
+      ["tokens", "list"],
+      ["tokens", "revoke"],
+    ]) {
       const r = await cli([...cmd, "--help"], {});
       assert.equal(r.code, 0, `${cmd.join(" ")} --help exits 0`);
       assert.match(r.stdout, /Usage: codebase-copilot/);
@@ -54,7 +69,11 @@ async function main(): Promise<void> {
     const usage = await cli(["search"], admin);
     assert.equal(usage.code, 2, "a missing argument is a usage error");
     assert.equal((await cli(["search", "x", "--k", "zero"], admin)).code, 2, "a bad number is a usage error");
-    assert.equal((await cli(["status"], { XDG_CONFIG_HOME: config, CODEBASE_COPILOT_URL: base })).code, 2, "no token is a usage error that says how to give one");
+    assert.equal(
+      (await cli(["status"], { XDG_CONFIG_HOME: config, CODEBASE_COPILOT_URL: base })).code,
+      2,
+      "no token is a usage error that says how to give one",
+    );
 
     const list = await cli(["status"], admin);
     assert.equal(list.code, 0, list.stderr);
@@ -120,7 +139,11 @@ async function main(): Promise<void> {
     git("init", "-q");
     git("add", "-A");
     git("commit", "-qm", "ci");
-    const ci = await cli(["index", "src", "--name", "ci-checkout", "--wait"], { CODEBASE_COPILOT_URL: base, CODEBASE_COPILOT_TOKEN: ciToken, XDG_CONFIG_HOME: mkdtempSync(join(tmpdir(), "ccp-ci-")) }, work);
+    const ci = await cli(
+      ["index", "src", "--name", "ci-checkout", "--wait"],
+      { CODEBASE_COPILOT_URL: base, CODEBASE_COPILOT_TOKEN: ciToken, XDG_CONFIG_HOME: mkdtempSync(join(tmpdir(), "ccp-ci-")) },
+      work,
+    );
     assert.equal(ci.code, 0, ci.stderr);
     assert.match(ci.stdout, /Indexed "ci-checkout" in [\d.]+ s: 2 files/);
     assert.match(ci.stderr, /listed by git ls-files/);

@@ -40,7 +40,10 @@ function writeFixture(dir: string): void {
       "",
     ].join("\n"),
   );
-  writeFileSync(join(dir, "src", "report.py"), "from src.ledger import Ledger\n\n\ndef trial_balance(ledger: Ledger):\n    return sum(a for _, _, a in ledger.entries)\n");
+  writeFileSync(
+    join(dir, "src", "report.py"),
+    "from src.ledger import Ledger\n\n\ndef trial_balance(ledger: Ledger):\n    return sum(a for _, _, a in ledger.entries)\n",
+  );
 }
 
 async function connect(base: string, token: string): Promise<Client> {
@@ -59,7 +62,19 @@ async function main(): Promise<void> {
     try {
       const { tools } = await client.listTools();
       const names = tools.map((t) => t.name).sort();
-      for (const expected of ["search_code", "read_file", "find_symbol", "find_references", "get_file_outline", "get_code_context", "list_repos", "get_index_status", "refresh_index", "search", "fetch"]) {
+      for (const expected of [
+        "search_code",
+        "read_file",
+        "find_symbol",
+        "find_references",
+        "get_file_outline",
+        "get_code_context",
+        "list_repos",
+        "get_index_status",
+        "refresh_index",
+        "search",
+        "fetch",
+      ]) {
         assert.ok(names.includes(expected), `tool ${expected} is listed (got ${names.join(", ")})`);
       }
       for (const t of tools) {

@@ -28,13 +28,24 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const PORT = Number(process.env.E2E_OAUTH_PORT ?? 8797);
 const CALLBACK_PORT = Number(process.env.E2E_OAUTH_CALLBACK_PORT ?? 8798);
 const REPO = "e2e-oauth";
-const CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run", "--disable-sync"];
+const CHROMIUM_FLAGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--no-first-run",
+  "--disable-sync",
+];
 /** The per-IP search limit of wrangler.toml (SEARCH_LIMIT_IP). */
 const SEARCH_LIMIT_IP = 300;
 
 function writeFixture(dir: string): void {
   mkdirSync(join(dir, "src"), { recursive: true });
-  writeFileSync(join(dir, "src", "invoice.ts"), "/** Totals an invoice's lines in cents. */\nexport function invoiceTotal(lines: { cents: number }[]): number {\n  return lines.reduce((sum, l) => sum + l.cents, 0);\n}\n");
+  writeFileSync(
+    join(dir, "src", "invoice.ts"),
+    "/** Totals an invoice's lines in cents. */\nexport function invoiceTotal(lines: { cents: number }[]): number {\n  return lines.reduce((sum, l) => sum + l.cents, 0);\n}\n",
+  );
 }
 
 /** The client's loopback callback (RFC 8252 §7.3), as Claude Code and mcp-remote run one. */
@@ -77,7 +88,13 @@ class E2eOAuthClient implements OAuthClientProvider {
     return this.redirect;
   }
   get clientMetadata(): OAuthClientMetadata {
-    return { client_name: "oauth e2e", redirect_uris: [this.redirect], grant_types: ["authorization_code", "refresh_token"], response_types: ["code"], token_endpoint_auth_method: "none" };
+    return {
+      client_name: "oauth e2e",
+      redirect_uris: [this.redirect],
+      grant_types: ["authorization_code", "refresh_token"],
+      response_types: ["code"],
+      token_endpoint_auth_method: "none",
+    };
   }
   clientInformation() {
     return this.info;
@@ -168,7 +185,12 @@ async function main(): Promise<void> {
       await page.locator('input[name="admin_token"]').fill(token);
       const landed = callback.next();
       await page.getByRole("button", { name: "Allow" }).click();
-      const back = await Promise.race([landed, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no callback within 15 s; page at ${page.url()}; CSP: ${csp.join(" | ")}`)), 15_000))]);
+      const back = await Promise.race([
+        landed,
+        new Promise<never>((_, reject) =>
+          setTimeout(() => reject(new Error(`no callback within 15 s; page at ${page.url()}; CSP: ${csp.join(" | ")}`)), 15_000),
+        ),
+      ]);
       await page.waitForURL(/\/callback\?/);
       assert.equal(new URL(page.url()).port, String(CALLBACK_PORT), "the browser is on the client's callback page");
       assert.equal(back.searchParams.get("state"), url.searchParams.get("state"));
@@ -182,8 +204,14 @@ async function main(): Promise<void> {
       const client = new Client({ name: "oauth-e2e", version: "1.0.0" });
       await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { authProvider: provider }));
       const { tools } = await client.listTools();
-      assert.ok(tools.some((t) => t.name === "search_code"), `tools: ${tools.map((t) => t.name)}`);
-      const result = (await client.callTool({ name: "search_code", arguments: { query: "invoice total", repo: REPO, k: 3 } })) as { isError?: boolean; content: { text?: string }[] };
+      assert.ok(
+        tools.some((t) => t.name === "search_code"),
+        `tools: ${tools.map((t) => t.name)}`,
+      );
+      const result = (await client.callTool({ name: "search_code", arguments: { query: "invoice total", repo: REPO, k: 3 } })) as {
+        isError?: boolean;
+        content: { text?: string }[];
+      };
       assert.notEqual(result.isError, true, JSON.stringify(result).slice(0, 300));
       assert.match(JSON.stringify(result.content), /invoice\.ts/);
       await client.close();

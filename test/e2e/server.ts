@@ -33,7 +33,14 @@ export async function withIndexedServer(port: number, repo: string, writeFixture
   try {
     writeFixture(fixture);
     await runWrangler(["d1", "migrations", "apply", "DB", "--local", "--persist-to", persist]);
-    server = startDevServer({ port, persistTo: persist, logFile: join(work, "wrangler.log"), vars: { ADMIN_TOKEN: token, ALLOW_LOOPBACK_GIT_URLS: "true" }, envFile: join(work, "dev.vars"), includeProjectDevVars: false });
+    server = startDevServer({
+      port,
+      persistTo: persist,
+      logFile: join(work, "wrangler.log"),
+      vars: { ADMIN_TOKEN: token, ALLOW_LOOPBACK_GIT_URLS: "true" },
+      envFile: join(work, "dev.vars"),
+      includeProjectDevVars: false,
+    });
     await waitForHealth(base, server, join(work, "wrangler.log"));
     const api = createApiClient(base, token);
     await api.uploadArchive(repo, await packFolder(fixture, listFolderFiles(fixture).files));

@@ -35,16 +35,34 @@ const REPO = "e2e-widgets";
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const SHOTS = join(ROOT, "docs", "screenshots");
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
-const CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run", "--disable-sync"];
+const CHROMIUM_FLAGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--no-first-run",
+  "--disable-sync",
+];
 
 /** Runs axe-core (WCAG 2.1 A/AA rules) on the page and fails listing every violation. */
 async function checkAccessibility(page: Page, label: string): Promise<void> {
   // Evaluated through the DevTools protocol, so the page's CSP (no inline script) still holds for the page itself.
   await page.evaluate(AXE_SOURCE);
   const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: Document, o: unknown) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe;
+    const axe = (
+      window as unknown as {
+        axe: { run: (ctx: Document, o: unknown) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> };
+      }
+    ).axe;
     const r = await axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] } });
-    return r.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(", ")}`);
+    return r.violations.map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.nodes
+          .slice(0, 3)
+          .map((n) => n.target.join(" "))
+          .join(", ")}`,
+    );
   });
   assert.deepEqual(violations, [], `axe on ${label}`);
 }
@@ -61,7 +79,10 @@ async function checkAccessibilityBothSchemes(page: Page, label: string): Promise
 async function searchFor(page: Page, q: string): Promise<void> {
   await page.getByLabel("Search code").fill(q);
   await page.getByRole("button", { name: "Search", exact: true }).click();
-  await page.locator("#status").filter({ hasText: /(\d+ results?|No results) in \d+ ms/ }).waitFor();
+  await page
+    .locator("#status")
+    .filter({ hasText: /(\d+ results?|No results) in \d+ ms/ })
+    .waitFor();
 }
 
 async function resultTitles(page: Page): Promise<string[]> {
@@ -97,14 +118,20 @@ async function searchFlows(page: Page, context: BrowserContext): Promise<void> {
   assert.equal(await first.locator("pre script").count(), 0, "no element was created from the snippet");
   assert.ok((await first.locator("pre .hljs-keyword").count()) > 0, "the snippet is syntax-highlighted");
   const marks = (await first.locator("pre mark").allTextContents()).map((m) => m.toLowerCase());
-  assert.ok(marks.some((m) => m.includes("widget")), `the query's terms are marked: ${marks.join(",")}`);
+  assert.ok(
+    marks.some((m) => m.includes("widget")),
+    `the query's terms are marked: ${marks.join(",")}`,
+  );
   assert.match(page.url(), /\?q=parse\+widget\+config&repo=e2e-widgets$/);
 
   // Not shown by default: tests. Include tests brings the test file in, and the URL says so.
   assert.ok(!(await resultTitles(page)).some((t) => t.includes("test/widget.test.ts")), "tests are left out by default");
   await page.getByLabel("Include tests").check();
   await searchFor(page, "parse widget config");
-  assert.ok((await resultTitles(page)).some((t) => t.includes("test/widget.test.ts")), "include tests finds the test file");
+  assert.ok(
+    (await resultTitles(page)).some((t) => t.includes("test/widget.test.ts")),
+    "include tests finds the test file",
+  );
   assert.match(page.url(), /&tests=1/);
   await page.getByLabel("Include tests").uncheck();
 
@@ -133,7 +160,10 @@ async function searchFlows(page: Page, context: BrowserContext): Promise<void> {
 
   // A shared URL with every filter reproduces the form and the search.
   await page.goto(`${BASE}/?q=widget&repo=${REPO}&language=typescript&path=src%2F&tests=1&mode=bm25`);
-  await page.locator("#status").filter({ hasText: /results? in \d+ ms/ }).waitFor();
+  await page
+    .locator("#status")
+    .filter({ hasText: /results? in \d+ ms/ })
+    .waitFor();
   assert.equal(await page.getByLabel("Language").inputValue(), "typescript");
   assert.equal(await page.getByLabel("Path").inputValue(), "src/");
   assert.equal(await page.getByLabel("Mode").inputValue(), "bm25");
@@ -151,7 +181,11 @@ async function searchFlows(page: Page, context: BrowserContext): Promise<void> {
 
   // Copy button.
   await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: BASE });
-  await page.locator("#results .result").first().getByRole("button", { name: /^Copy / }).click();
+  await page
+    .locator("#results .result")
+    .first()
+    .getByRole("button", { name: /^Copy / })
+    .click();
   assert.equal(await page.evaluate(() => navigator.clipboard.readText()), firstLink, "copy puts repo/path:start-end on the clipboard");
 
   // Ranks behind a disclosure.
@@ -169,9 +203,15 @@ async function searchFlows(page: Page, context: BrowserContext): Promise<void> {
 
   // More results: the filler constants give more than one page.
   await page.goto(`${BASE}/?q=filler&repo=${REPO}&mode=bm25`);
-  await page.locator("#status").filter({ hasText: /20 results in/ }).waitFor();
+  await page
+    .locator("#status")
+    .filter({ hasText: /20 results in/ })
+    .waitFor();
   await page.getByRole("button", { name: "More results" }).click();
-  await page.locator("#status").filter({ hasText: /(2[1-9]|[34]\d) results in/ }).waitFor();
+  await page
+    .locator("#status")
+    .filter({ hasText: /(2[1-9]|[34]\d) results in/ })
+    .waitFor();
   assert.match(page.url(), /&k=40/);
   // Focus moves to the first new result.
   const focused = await page.evaluate(() => Array.from(document.querySelectorAll("#results a.source-link")).indexOf(document.activeElement as Element));
@@ -189,7 +229,11 @@ async function lineInView(page: Page, n: number): Promise<boolean> {
 async function assertLanded(page: Page, start: number, end: number, how: string): Promise<void> {
   await page.locator(`#L${start}.hl`).waitFor();
   const highlighted = await page.locator(".line.hl").evaluateAll((els) => els.map((e) => e.id));
-  assert.deepEqual(highlighted, Array.from({ length: end - start + 1 }, (_, i) => `L${start + i}`), `${how}: exactly lines ${start}-${end} are highlighted`);
+  assert.deepEqual(
+    highlighted,
+    Array.from({ length: end - start + 1 }, (_, i) => `L${start + i}`),
+    `${how}: exactly lines ${start}-${end} are highlighted`,
+  );
   assert.ok(await lineInView(page, start), `${how}: line ${start} is on screen`);
   if (start > 60) assert.ok((await page.evaluate(() => window.scrollY)) > 500, `${how}: the page scrolled down to line ${start}`);
   assert.equal(await page.locator("#L1").evaluate((e) => e.classList.contains("hl")), start === 1);
@@ -214,18 +258,27 @@ async function sourceFlows(page: Page, token: string): Promise<void> {
   await page.screenshot({ path: join(SHOTS, "source.png") });
 
   // The outline lists the file's symbols; clicking one moves the highlighted range there.
-  await page.locator(".outline").getByRole("link", { name: /computeLongChecksum/ }).click();
+  await page
+    .locator(".outline")
+    .getByRole("link", { name: /computeLongChecksum/ })
+    .click();
   await assertLanded(page, LONG_FN_LINE, LONG_FN_LINE + 4, "outline click");
   // The symbol lookup: definitions and references through the REST routes.
   await page.locator(".lookup h2").filter({ hasText: "computeLongChecksum" }).waitFor();
-  await page.locator(".lookup").getByRole("link", { name: `src/long.ts:${LONG_FN_LINE}-${LONG_FN_LINE + 4}` }).waitFor();
+  await page
+    .locator(".lookup")
+    .getByRole("link", { name: `src/long.ts:${LONG_FN_LINE}-${LONG_FN_LINE + 4}` })
+    .waitFor();
 
   // A name in another file's code: references across files, each a signed link.
   await page.goto(`${BASE}/?q=renderWidget&repo=${REPO}`);
   await page.waitForFunction(() => !!document.querySelector("#results .result a.source-link[href*='render.ts']"));
   await page.locator("#results a.source-link[href*='render.ts']").first().click();
   await page.locator(".line .hljs-title").filter({ hasText: "parseWidgetConfig" }).first().click();
-  const refLink = page.locator(".lookup").getByRole("link", { name: /^src\/widget\.ts:7/ }).first();
+  const refLink = page
+    .locator(".lookup")
+    .getByRole("link", { name: /^src\/widget\.ts:7/ })
+    .first();
   await refLink.waitFor();
   await page.waitForFunction(() => !!document.querySelector(".lookup a[href*='/source/e2e-widgets/src/widget.ts']"));
   await refLink.click();
@@ -325,7 +378,10 @@ async function askFlow(page: Page): Promise<void> {
   await page.getByLabel("Question", { exact: true }).fill("How is a widget config parsed?");
   await page.getByRole("button", { name: "Ask" }).click();
   // This server has no answer route or no model provider configured: the panel says which.
-  await page.locator("#answer .status.error").filter({ hasText: /Answers (are not available on this server|need a model provider)/ }).waitFor();
+  await page
+    .locator("#answer .status.error")
+    .filter({ hasText: /Answers (are not available on this server|need a model provider)/ })
+    .waitFor();
 }
 
 async function main(): Promise<void> {
@@ -347,7 +403,12 @@ async function main(): Promise<void> {
         const failedRequests: string[] = [];
         page.on("response", (r) => {
           const path = new URL(r.url()).pathname;
-          const expected = (r.status() === 401 && path === "/auth/session") || path === "/api/ask" || (r.status() === 400 && path === "/api/repos") || (r.status() === 404 && path.endsWith("/skipped")) || (r.status() === 404 && path === "/api/search" && r.url().includes("repo=no-such-repo"));
+          const expected =
+            (r.status() === 401 && path === "/auth/session") ||
+            path === "/api/ask" ||
+            (r.status() === 400 && path === "/api/repos") ||
+            (r.status() === 404 && path.endsWith("/skipped")) ||
+            (r.status() === 404 && path === "/api/search" && r.url().includes("repo=no-such-repo"));
           if (r.status() >= 400 && !expected) failedRequests.push(`${r.status()} ${r.url()}`);
         });
 

@@ -23,7 +23,8 @@ const url = inject("messagesApiUrl");
 const REPO = "askrepo";
 let n = 0;
 const keyFor = (scenario: string) => `${scenario}:ask-${++n}-${Math.random().toString(36).slice(2)}`;
-const requestsOf = async (key: string) => (await (await fetch(`${url}/__requests?key=${encodeURIComponent(key)}`)).json()) as { calls: number; requests: any[] };
+const requestsOf = async (key: string) =>
+  (await (await fetch(`${url}/__requests?key=${encodeURIComponent(key)}`)).json()) as { calls: number; requests: any[] };
 
 const INVOICE = [
   "/** Computes an invoice total: line items, then tax by region, rounded to cents. */",
@@ -54,7 +55,11 @@ const envWith = (vars: Record<string, string>) => ({ ...env, ANTHROPIC_BASE_URL:
 
 /** POST /api/ask through the Worker's fetch handler with `vars` added to its env. */
 async function postAsk(body: unknown, vars: Record<string, string>): Promise<Response> {
-  const req = new Request("http://localhost/api/ask", { method: "POST", headers: adminHeaders({ "content-type": "application/json" }), body: JSON.stringify(body) }) as Request<unknown, IncomingRequestCfProperties>;
+  const req = new Request("http://localhost/api/ask", {
+    method: "POST",
+    headers: adminHeaders({ "content-type": "application/json" }),
+    body: JSON.stringify(body),
+  }) as Request<unknown, IncomingRequestCfProperties>;
   return worker.fetch(req, envWith(vars), createExecutionContext());
 }
 
@@ -62,7 +67,11 @@ const INVOICE_Q = { question: "How is the invoice total computed with tax by reg
 
 describe("POST /api/ask", () => {
   it("answers 503 generation_unavailable with the commands that configure a provider", async () => {
-    const res = await SELF.fetch("http://localhost/api/ask", { method: "POST", headers: adminHeaders({ "content-type": "application/json" }), body: JSON.stringify(INVOICE_Q) });
+    const res = await SELF.fetch("http://localhost/api/ask", {
+      method: "POST",
+      headers: adminHeaders({ "content-type": "application/json" }),
+      body: JSON.stringify(INVOICE_Q),
+    });
     expect(res.status).toBe(503);
     const body = (await res.json()) as any;
     expect(body.error.code).toBe("generation_unavailable");
@@ -89,7 +98,14 @@ describe("POST /api/ask", () => {
     const r = (await res.json()) as any;
     expect(r.status).toBe("answered");
     expect(r.reason).toBeNull();
-    expect(r.evidence[0]).toMatchObject({ label: "E1", repo: REPO, path: "src/billing/invoice.ts", startLine: 1, endLine: 6, lines: "src/billing/invoice.ts:1-6" });
+    expect(r.evidence[0]).toMatchObject({
+      label: "E1",
+      repo: REPO,
+      path: "src/billing/invoice.ts",
+      startLine: 1,
+      endLine: 6,
+      lines: "src/billing/invoice.ts:1-6",
+    });
     expect(r.citations).toEqual([{ evidence: "E1", repo: REPO, path: "src/billing/invoice.ts", startLine: 1, endLine: 3, verified: true }]);
     expect(r.rejectedCitations).toEqual([]);
     expect(r.answer).toContain("[E1 src/billing/invoice.ts:1-3]");
@@ -118,10 +134,13 @@ describe("POST /api/ask", () => {
     const res = await postAsk({ ...INVOICE_Q, stream: true }, { ANTHROPIC_API_KEY: keyFor("cite") });
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toContain("text/event-stream");
-    const events = (await res.text()).split("\n\n").filter(Boolean).map((block) => ({
-      event: /^event: (.*)$/m.exec(block)?.[1],
-      data: JSON.parse(/^data: (.*)$/m.exec(block)![1]),
-    }));
+    const events = (await res.text())
+      .split("\n\n")
+      .filter(Boolean)
+      .map((block) => ({
+        event: /^event: (.*)$/m.exec(block)?.[1],
+        data: JSON.parse(/^data: (.*)$/m.exec(block)![1]),
+      }));
     const deltas = events.filter((e) => e.event === "delta");
     expect(deltas.length).toBeGreaterThan(3);
     expect(events.filter((e) => e.event === "final")).toHaveLength(1);
@@ -162,7 +181,11 @@ describe("POST /api/ask", () => {
     expect(r.status).toBe("answered");
     expect(r.citations).toEqual([{ evidence: label, repo: REPO, path: "src/auth/session.ts", startLine: 1, endLine: 1, verified: true }]);
     expect(r.rejectedCitations.map((c: any) => [c.path, c.reason])).toEqual(
-      expect.arrayContaining([["/etc/passwd", "path_mismatch"], ["src/auth/session.ts", "outside_evidence"], ["src/auth/session.ts", "unknown_evidence"]]),
+      expect.arrayContaining([
+        ["/etc/passwd", "path_mismatch"],
+        ["src/auth/session.ts", "outside_evidence"],
+        ["src/auth/session.ts", "unknown_evidence"],
+      ]),
     );
     expect(r.answer).not.toContain("/etc/passwd");
     expect(r.answer).not.toContain("E99");
@@ -219,7 +242,9 @@ describe("POST /api/ask", () => {
     expect(body.error.code).toBe("budget_exhausted");
     expect(body.error.details.retryAfterSeconds).toBe(retryAfter);
     expect((await requestsOf(key)).calls).toBe(1);
-    const row = await env.DB.prepare("SELECT tokens, calls, cost_usd FROM ask_usage WHERE identity = ?").bind(LOCAL_ADMIN.id).first<{ tokens: number; calls: number; cost_usd: number }>();
+    const row = await env.DB.prepare("SELECT tokens, calls, cost_usd FROM ask_usage WHERE identity = ?")
+      .bind(LOCAL_ADMIN.id)
+      .first<{ tokens: number; calls: number; cost_usd: number }>();
     expect(row!.calls).toBeGreaterThanOrEqual(1);
     expect(row!.tokens).toBeGreaterThan(0);
   });
@@ -229,10 +254,17 @@ describe("ask service", () => {
   it("rejects every citation when the repo's snapshot flips while the model answers: ungrounded", async () => {
     await indexFixture("flips", "f1", [{ path: "src/billing/invoice.ts", chunks: [chunk("function", 1, INVOICE, "computeInvoiceTotal")] }]);
     const scripted = new ScriptedGenerationProvider(() => ({
-      text: JSON.stringify({ status: "answered", answer: "Sums items [E1 src/billing/invoice.ts:2-3].", citations: [{ evidence: "E1", repo: "flips", path: "src/billing/invoice.ts", startLine: 2, endLine: 3 }], missing: "" }),
+      text: JSON.stringify({
+        status: "answered",
+        answer: "Sums items [E1 src/billing/invoice.ts:2-3].",
+        citations: [{ evidence: "E1", repo: "flips", path: "src/billing/invoice.ts", startLine: 2, endLine: 3 }],
+        missing: "",
+      }),
     }));
     const flipping: GenerationProvider = {
-      name: "scripted", model: "scripted-model", price: scripted.price,
+      name: "scripted",
+      model: "scripted-model",
+      price: scripted.price,
       async generate(req) {
         await env.DB.prepare("UPDATE repos SET active_commit = 'f2' WHERE id = 'flips'").run();
         return scripted.generate(req);
@@ -245,7 +277,9 @@ describe("ask service", () => {
   });
 
   it("the scripted provider sees no tools and the fenced evidence", async () => {
-    const scripted = new ScriptedGenerationProvider([{ text: JSON.stringify({ status: "insufficient_context", answer: "Not shown.", citations: [], missing: "the tax table" }) }]);
+    const scripted = new ScriptedGenerationProvider([
+      { text: JSON.stringify({ status: "insufficient_context", answer: "Not shown.", citations: [], missing: "the tax table" }) },
+    ]);
     const r = await ask(serviceContext(env, LOCAL_ADMIN), INVOICE_Q, { provider: scripted });
     expect(r.status).toBe("refused");
     expect(scripted.requests).toHaveLength(1);
@@ -262,7 +296,11 @@ describe("MCP ask_codebase", () => {
       headers.set("authorization", `Bearer ${env.ADMIN_TOKEN}`);
       headers.set("host", new URL(req.url).host);
       const body = req.body ? await req.text() : undefined;
-      return worker.fetch(new Request(req.url, { method: req.method, headers, body }) as Request<unknown, IncomingRequestCfProperties>, envWith({ ANTHROPIC_API_KEY: key }), createExecutionContext());
+      return worker.fetch(
+        new Request(req.url, { method: req.method, headers, body }) as Request<unknown, IncomingRequestCfProperties>,
+        envWith({ ANTHROPIC_API_KEY: key }),
+        createExecutionContext(),
+      );
     }) as typeof fetch;
     const client = new Client({ name: "ask-test", version: "1.0.0" }, { jsonSchemaValidator: new CfWorkerJsonSchemaValidator() });
     await client.connect(new StreamableHTTPClientTransport(new URL("http://localhost/mcp"), { fetch: fetchViaWorker }));

@@ -27,7 +27,11 @@ const ghEnv: Env = {
 };
 
 /** Users of the fake GitHub: login, numeric id, orgs they actively belong to. */
-const USERS: Record<string, { id: number; orgs: string[] }> = { alice: { id: 101, orgs: ["acme"] }, boss: { id: 102, orgs: [] }, mallory: { id: 666, orgs: ["evil"] } };
+const USERS: Record<string, { id: number; orgs: string[] }> = {
+  alice: { id: 101, orgs: ["acme"] },
+  boss: { id: 102, orgs: [] },
+  mallory: { id: 666, orgs: ["evil"] },
+};
 
 /** Codes the fake GitHub handed out: code -> login and the PKCE challenge it was bound to. */
 const codes = new Map<string, { login: string; challenge: string }>();
@@ -35,7 +39,10 @@ let realFetch: typeof fetch;
 
 async function s256(v: string): Promise<string> {
   const d = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(v)));
-  return btoa(String.fromCharCode(...d)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  return btoa(String.fromCharCode(...d))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
 }
 
 async function fakeGitHub(req: Request): Promise<Response> {
@@ -66,13 +73,20 @@ async function gh(url: string, init: RequestInit = {}, jar?: CookieJar): Promise
   const headers = new Headers(init.headers);
   if (jar?.header()) headers.set("cookie", jar.header());
   const ctx = createExecutionContext();
-  const request = new Request(url.startsWith("http") ? url : `${ORIGIN}${url}`, { ...init, headers, redirect: "manual" }) as Request<unknown, IncomingRequestCfProperties>;
+  const request = new Request(url.startsWith("http") ? url : `${ORIGIN}${url}`, { ...init, headers, redirect: "manual" }) as Request<
+    unknown,
+    IncomingRequestCfProperties
+  >;
   const res = await worker.fetch(request, ghEnv, ctx);
   await waitOnExecutionContext(ctx);
   jar?.absorb(res);
   return res;
 }
-const ghFetch = ((input: RequestInfo | URL, init?: RequestInit) => gh(input instanceof URL ? input.toString() : typeof input === "string" ? input : input.url, init ?? (input instanceof Request ? input : undefined))) as typeof fetch;
+const ghFetch = ((input: RequestInfo | URL, init?: RequestInit) =>
+  gh(
+    input instanceof URL ? input.toString() : typeof input === "string" ? input : input.url,
+    init ?? (input instanceof Request ? input : undefined),
+  )) as typeof fetch;
 
 beforeEach(() => {
   realFetch = globalThis.fetch;
@@ -88,10 +102,23 @@ async function signInAs(login: string, scope = "search") {
   const redirectUrl = "http://127.0.0.1:47001/cb";
   const clientInformation = await registerClient(ORIGIN, {
     metadata: as,
-    clientMetadata: { client_name: "gh test", redirect_uris: [redirectUrl], token_endpoint_auth_method: "none", grant_types: ["authorization_code", "refresh_token"], response_types: ["code"] },
+    clientMetadata: {
+      client_name: "gh test",
+      redirect_uris: [redirectUrl],
+      token_endpoint_auth_method: "none",
+      grant_types: ["authorization_code", "refresh_token"],
+      response_types: ["code"],
+    },
     fetchFn: ghFetch,
   });
-  const { authorizationUrl, codeVerifier } = await startAuthorization(ORIGIN, { metadata: as, clientInformation, redirectUrl, scope, state: "st-1", resource: new URL(`${ORIGIN}/mcp`) });
+  const { authorizationUrl, codeVerifier } = await startAuthorization(ORIGIN, {
+    metadata: as,
+    clientInformation,
+    redirectUrl,
+    scope,
+    state: "st-1",
+    resource: new URL(`${ORIGIN}/mcp`),
+  });
   const jar = new CookieJar();
   const consent = await gh(authorizationUrl.toString(), {}, jar);
   expect(consent.status).toBe(200);
@@ -99,7 +126,15 @@ async function signInAs(login: string, scope = "search") {
   expect(consent.headers.get("content-security-policy")).toContain(`form-action 'self' ${redirectUrl} ${GH}/login/oauth/authorize;`);
   const html = await consent.text();
   expect(html).not.toContain("admin_token"); // GitHub mode never asks for the local token
-  const toGitHub = await gh("/authorize", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ handle: hiddenInput(html, "handle"), decision: "approve" }).toString() }, jar);
+  const toGitHub = await gh(
+    "/authorize",
+    {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ handle: hiddenInput(html, "handle"), decision: "approve" }).toString(),
+    },
+    jar,
+  );
   expect(toGitHub.status).toBe(302);
   const ghAuthorize = new URL(toGitHub.headers.get("location")!);
   expect(ghAuthorize.origin + ghAuthorize.pathname).toBe(`${GH}/login/oauth/authorize`);
@@ -120,7 +155,15 @@ describe("GitHub upstream sign-in", () => {
     expect(location.searchParams.get("state")).toBe("st-1");
     const code = location.searchParams.get("code");
     expect(code).toBeTruthy();
-    const tokens = await exchangeAuthorization(ORIGIN, { metadata: as, clientInformation, authorizationCode: code!, codeVerifier, redirectUri: redirectUrl, resource: new URL(`${ORIGIN}/mcp`), fetchFn: ghFetch });
+    const tokens = await exchangeAuthorization(ORIGIN, {
+      metadata: as,
+      clientInformation,
+      authorizationCode: code!,
+      codeVerifier,
+      redirectUri: redirectUrl,
+      resource: new URL(`${ORIGIN}/mcp`),
+      fetchFn: ghFetch,
+    });
     const auth = { authorization: `Bearer ${tokens.access_token}` };
     // Authenticated and allowed (this file indexes no repo, so search itself may answer 404).
     expect([200, 404]).toContain((await gh("/api/search?q=anything", { headers: auth })).status);
@@ -136,7 +179,15 @@ describe("GitHub upstream sign-in", () => {
   it("gives a configured admin user the admin role when the client asks for it, and only then", async () => {
     const exchange = async (scope: string) => {
       const { as, clientInformation, codeVerifier, redirectUrl, location } = await signInAs("boss", scope);
-      return exchangeAuthorization(ORIGIN, { metadata: as, clientInformation, authorizationCode: location.searchParams.get("code")!, codeVerifier, redirectUri: redirectUrl, resource: new URL(`${ORIGIN}/mcp`), fetchFn: ghFetch });
+      return exchangeAuthorization(ORIGIN, {
+        metadata: as,
+        clientInformation,
+        authorizationCode: location.searchParams.get("code")!,
+        codeVerifier,
+        redirectUri: redirectUrl,
+        resource: new URL(`${ORIGIN}/mcp`),
+        fetchFn: ghFetch,
+      });
     };
     const admin = await exchange("search index admin");
     expect(admin.scope).toBe("search index admin");
@@ -148,7 +199,15 @@ describe("GitHub upstream sign-in", () => {
 
   it("grants a reader who asks for admin only what a reader may have", async () => {
     const { as, clientInformation, codeVerifier, redirectUrl, location } = await signInAs("alice", "search index admin");
-    const tokens = await exchangeAuthorization(ORIGIN, { metadata: as, clientInformation, authorizationCode: location.searchParams.get("code")!, codeVerifier, redirectUri: redirectUrl, resource: new URL(`${ORIGIN}/mcp`), fetchFn: ghFetch });
+    const tokens = await exchangeAuthorization(ORIGIN, {
+      metadata: as,
+      clientInformation,
+      authorizationCode: location.searchParams.get("code")!,
+      codeVerifier,
+      redirectUri: redirectUrl,
+      resource: new URL(`${ORIGIN}/mcp`),
+      fetchFn: ghFetch,
+    });
     expect(tokens.scope).toBe("search");
     expect((await gh("/api/tokens", { headers: { authorization: `Bearer ${tokens.access_token}` } })).status).toBe(403);
   });
@@ -167,7 +226,10 @@ describe("GitHub upstream sign-in", () => {
   });
 
   it("runs the web sign-in through GitHub too, refusing outsiders", async () => {
-    for (const [login, expected] of [["alice", 303], ["mallory", 403]] as const) {
+    for (const [login, expected] of [
+      ["alice", 303],
+      ["mallory", 403],
+    ] as const) {
       const jar = new CookieJar();
       const start = await gh("/login", {}, jar);
       expect(start.status).toBe(302);

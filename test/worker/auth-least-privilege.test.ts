@@ -17,7 +17,11 @@ import { chunk, indexFixture } from "./search-fixture";
 
 async function mint(body: Record<string, unknown>, bearer?: string): Promise<Response> {
   if (!bearer) return api("/api/tokens", { method: "POST", json: body });
-  return SELF.fetch(`${ORIGIN}/api/tokens`, { method: "POST", headers: { authorization: `Bearer ${bearer}`, "content-type": "application/json" }, body: JSON.stringify(body) });
+  return SELF.fetch(`${ORIGIN}/api/tokens`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${bearer}`, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
 }
 
 function policyOf(res: Response): Record<string, string> {
@@ -94,8 +98,12 @@ describe("2. a token mints only within its own scopes, repos and lifetime", () =
   let limitedAdmin: { token: string; id: string; expiresAt: number };
 
   beforeAll(async () => {
-    await indexFixture("lp-repo-a", "a".repeat(40), [{ path: "src/a.ts", chunks: [chunk("function", 1, "export function alpha() {\n  return 'lpalpha';\n}", "alpha")] }]);
-    await indexFixture("lp-repo-b", "b".repeat(40), [{ path: "src/b.ts", chunks: [chunk("function", 1, "export function beta() {\n  return 'lpbetasecret';\n}", "beta")] }]);
+    await indexFixture("lp-repo-a", "a".repeat(40), [
+      { path: "src/a.ts", chunks: [chunk("function", 1, "export function alpha() {\n  return 'lpalpha';\n}", "alpha")] },
+    ]);
+    await indexFixture("lp-repo-b", "b".repeat(40), [
+      { path: "src/b.ts", chunks: [chunk("function", 1, "export function beta() {\n  return 'lpbetasecret';\n}", "beta")] },
+    ]);
     const res = await mint({ name: "admin of A", scopes: ["search", "index", "admin"], repos: ["lp-repo-a"], expiresInDays: 2 });
     expect(res.status).toBe(201);
     limitedAdmin = await res.json();
@@ -261,7 +269,10 @@ describe("5. dynamic client registration has limits", () => {
   });
 
   it("/authorize redirects an error only after the client and that exact URI are validated", async () => {
-    const unknownClient = await browse(new CookieJar(), `${ORIGIN}/authorize?response_type=token&client_id=nope&redirect_uri=${encodeURIComponent("https://evil.example/cb")}`);
+    const unknownClient = await browse(
+      new CookieJar(),
+      `${ORIGIN}/authorize?response_type=token&client_id=nope&redirect_uri=${encodeURIComponent("https://evil.example/cb")}`,
+    );
     expect(unknownClient.status).toBe(400);
     expect(unknownClient.headers.get("location")).toBeNull();
     const { clientId } = await registerClient();
@@ -279,7 +290,12 @@ describe("8. locally the per-IP limit counts the socket, not a client-sent CF-Co
   const search = (ip: string) => new Request(`${ORIGIN}/api/search?q=x`, { headers: { "cf-connecting-ip": ip } });
 
   it("with CLIENT_IP_SOURCE=loopback a fresh header does not reset the limiter", async () => {
-    const local: Env = { ...(env as unknown as Env), CLIENT_IP_SOURCE: "loopback", SEARCH_LIMIT_IP: new LocalRateLimiter(2, 60), SEARCH_LIMIT_IDENTITY: new LocalRateLimiter(100, 60) };
+    const local: Env = {
+      ...(env as unknown as Env),
+      CLIENT_IP_SOURCE: "loopback",
+      SEARCH_LIMIT_IP: new LocalRateLimiter(2, 60),
+      SEARCH_LIMIT_IDENTITY: new LocalRateLimiter(100, 60),
+    };
     expect((await checkSearchRate(local, caller, search("10.0.0.1"))).ok).toBe(true);
     expect((await checkSearchRate(local, caller, search("10.0.0.1"))).ok).toBe(true);
     expect((await checkSearchRate(local, caller, search("10.0.0.1"))).ok).toBe(false);

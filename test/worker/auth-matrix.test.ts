@@ -42,7 +42,12 @@ function routes(): { method: string; path: string; url: string; scope: Scope }[]
     if (seen.has(key)) continue;
     seen.add(key);
     const filled = r.path.replace(/:(\w+)/g, (_, name: string) => (/^(id|repo)$/.test(name) ? "secret-repo" : "x")).replace(/\*$/, SECRET_PATH);
-    out.push({ method: r.method, path: r.path, url: `/api${filled}?q=zebraquokka&pattern=zebraquokka&repo=secret-repo&path=${SECRET_PATH}&symbol=vaultKey&name=vaultKey&line=2&start=1&end=3`, scope: requiredScope(r.method, r.path) });
+    out.push({
+      method: r.method,
+      path: r.path,
+      url: `/api${filled}?q=zebraquokka&pattern=zebraquokka&repo=secret-repo&path=${SECRET_PATH}&symbol=vaultKey&name=vaultKey&line=2&start=1&end=3`,
+      scope: requiredScope(r.method, r.path),
+    });
   }
   return out;
 }
@@ -51,7 +56,19 @@ async function call(method: string, url: string, authorization?: string): Promis
   const headers: Record<string, string> = { "content-type": "application/json" };
   if (authorization !== undefined) headers.authorization = authorization;
   const hasBody = !["GET", "HEAD"].includes(method);
-  const body = hasBody ? JSON.stringify({ q: "zebraquokka", pattern: "zebraquokka", repo: "secret-repo", repos: ["secret-repo"], path: SECRET_PATH, name: "x", scopes: ["admin"], intervalSeconds: 600, question: "where is zebraquokka?" }) : undefined;
+  const body = hasBody
+    ? JSON.stringify({
+        q: "zebraquokka",
+        pattern: "zebraquokka",
+        repo: "secret-repo",
+        repos: ["secret-repo"],
+        path: SECRET_PATH,
+        name: "x",
+        scopes: ["admin"],
+        intervalSeconds: 600,
+        question: "where is zebraquokka?",
+      })
+    : undefined;
   return SELF.fetch(`http://localhost${url}`, { method, headers, body });
 }
 
@@ -74,10 +91,14 @@ describe("auth matrix over every REST route", () => {
     await indexFixture("secret-repo", "c".repeat(40), [
       { path: SECRET_PATH, chunks: [chunk("function", 1, `export function vaultKey() {\n  return "${SECRET_MARKER}"; // zebraquokka\n}`, "vaultKey")] },
     ]);
-    await indexFixture("open-repo", "d".repeat(40), [{ path: "src/hello.ts", chunks: [chunk("function", 1, "export function hello() {\n  return 'zebraquokka hello';\n}", "hello")] }]);
+    await indexFixture("open-repo", "d".repeat(40), [
+      { path: "src/hello.ts", chunks: [chunk("function", 1, "export function hello() {\n  return 'zebraquokka hello';\n}", "hello")] },
+    ]);
     t.expired = (await newToken({ name: "expired", scopes: ["search", "index", "admin"] })).token;
     const exp = await newToken({ name: "to-expire", scopes: ["search", "index", "admin"] });
-    await env.DB.prepare("UPDATE api_tokens SET expires_at = ? WHERE id = ?").bind(Date.now() - 1000, exp.id).run();
+    await env.DB.prepare("UPDATE api_tokens SET expires_at = ? WHERE id = ?")
+      .bind(Date.now() - 1000, exp.id)
+      .run();
     t.expired = exp.token;
     const rev = await newToken({ name: "revoked", scopes: ["search", "index", "admin"] });
     expect((await api(`/api/tokens/${rev.id}`, { method: "DELETE" })).status).toBe(200);
@@ -176,7 +197,9 @@ describe("API tokens", () => {
     expect(created.token).toMatch(/^ccp_[A-Za-z0-9_-]{43}$/);
     const row = await env.DB.prepare("SELECT * FROM api_tokens WHERE id = ?").bind(created.id).first<Record<string, unknown>>();
     expect(JSON.stringify(row)).not.toContain(created.token);
-    const digest = [...new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(created.token)))].map((b) => b.toString(16).padStart(2, "0")).join("");
+    const digest = [...new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(created.token)))]
+      .map((b) => b.toString(16).padStart(2, "0"))
+      .join("");
     expect(row?.token_hash).toBe(digest);
     expect(row?.last_used_at).toBeNull();
 
@@ -187,7 +210,12 @@ describe("API tokens", () => {
 
     const use = await SELF.fetch("http://localhost/api/search?q=hello&repo=open-repo", { headers: { authorization: `Bearer ${created.token}` } });
     expect(use.status).toBe(200);
-    await expect.poll(async () => (await env.DB.prepare("SELECT last_used_at FROM api_tokens WHERE id = ?").bind(created.id).first<{ last_used_at: number | null }>())?.last_used_at).not.toBeNull();
+    await expect
+      .poll(
+        async () =>
+          (await env.DB.prepare("SELECT last_used_at FROM api_tokens WHERE id = ?").bind(created.id).first<{ last_used_at: number | null }>())?.last_used_at,
+      )
+      .not.toBeNull();
 
     // A search-only token cannot manage tokens.
     expect((await SELF.fetch("http://localhost/api/tokens", { headers: { authorization: `Bearer ${created.token}` } })).status).toBe(403);

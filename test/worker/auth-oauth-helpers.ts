@@ -12,7 +12,10 @@ export const CALLBACK = "http://127.0.0.1:33418/callback";
 /** base64url(SHA-256(verifier)): the S256 PKCE challenge. */
 export async function s256(verifier: string): Promise<string> {
   const d = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(verifier)));
-  return btoa(String.fromCharCode(...d)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  return btoa(String.fromCharCode(...d))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
 }
 
 /** POST /oauth/register with a JSON body; `ip` is sent as CF-Connecting-IP. */
@@ -23,7 +26,9 @@ export function registerRaw(body: unknown, ip?: string): Promise<Response> {
 }
 
 /** Registers a public client (or a confidential one) and returns its id and secret. */
-export async function registerClient(o: { redirect?: string; authMethod?: "none" | "client_secret_basic" } = {}): Promise<{ clientId: string; clientSecret?: string }> {
+export async function registerClient(
+  o: { redirect?: string; authMethod?: "none" | "client_secret_basic" } = {},
+): Promise<{ clientId: string; clientSecret?: string }> {
   const res = await registerRaw({
     client_name: "least privilege test",
     redirect_uris: [o.redirect ?? CALLBACK],
@@ -37,7 +42,10 @@ export async function registerClient(o: { redirect?: string; authMethod?: "none"
 }
 
 /** An /authorize URL; `pkce: false` leaves out the code challenge. */
-export async function authorizeUrl(clientId: string, o: { scope?: string; redirect?: string; verifier?: string; pkce?: boolean; responseType?: string } = {}): Promise<string> {
+export async function authorizeUrl(
+  clientId: string,
+  o: { scope?: string; redirect?: string; verifier?: string; pkce?: boolean; responseType?: string } = {},
+): Promise<string> {
   const u = new URL(`${ORIGIN}/authorize`);
   u.searchParams.set("response_type", o.responseType ?? "code");
   u.searchParams.set("client_id", clientId);
@@ -82,7 +90,14 @@ export async function signIn(scope?: string): Promise<{ clientId: string; tokens
   const { clientId } = await registerClient();
   const verifier = "w".repeat(64);
   const { back, html, page } = await approve(await authorizeUrl(clientId, { scope, verifier }));
-  const res = await tokenRequest({ grant_type: "authorization_code", code: back.searchParams.get("code")!, redirect_uri: CALLBACK, client_id: clientId, code_verifier: verifier, resource: `${ORIGIN}/mcp` });
+  const res = await tokenRequest({
+    grant_type: "authorization_code",
+    code: back.searchParams.get("code")!,
+    redirect_uri: CALLBACK,
+    client_id: clientId,
+    code_verifier: verifier,
+    resource: `${ORIGIN}/mcp`,
+  });
   if (res.status !== 200) throw new Error(`code exchange ${res.status}: ${await res.text()}`);
   return { clientId, tokens: await res.json<TokenResponse>(), consentHtml: html, consent: page };
 }

@@ -134,7 +134,9 @@ describe("OAuth 2.1 on /mcp with the local provider", () => {
 
   it("denying consent redirects back with access_denied and no code", async () => {
     const provider = new MemoryOAuthClient();
-    await expect(new Client({ name: "t", version: "1" }).connect(new StreamableHTTPClientTransport(MCP_URL, { authProvider: provider, fetch: selfFetch }))).rejects.toBeInstanceOf(UnauthorizedError);
+    await expect(
+      new Client({ name: "t", version: "1" }).connect(new StreamableHTTPClientTransport(MCP_URL, { authProvider: provider, fetch: selfFetch })),
+    ).rejects.toBeInstanceOf(UnauthorizedError);
     const jar = new CookieJar();
     const html = await (await browse(jar, provider.authorizationUrl!.toString())).text();
     const res = await postForm(jar, "/authorize", { handle: hiddenInput(html, "handle"), decision: "deny" });
@@ -146,7 +148,9 @@ describe("OAuth 2.1 on /mcp with the local provider", () => {
 
   it("refuses the consent form without the browser binding cookie (forged post)", async () => {
     const provider = new MemoryOAuthClient();
-    await expect(new Client({ name: "t", version: "1" }).connect(new StreamableHTTPClientTransport(MCP_URL, { authProvider: provider, fetch: selfFetch }))).rejects.toBeInstanceOf(UnauthorizedError);
+    await expect(
+      new Client({ name: "t", version: "1" }).connect(new StreamableHTTPClientTransport(MCP_URL, { authProvider: provider, fetch: selfFetch })),
+    ).rejects.toBeInstanceOf(UnauthorizedError);
     const html = await (await browse(new CookieJar(), provider.authorizationUrl!.toString())).text();
     const res = await postForm(new CookieJar(), "/authorize", { handle: hiddenInput(html, "handle"), decision: "approve", admin_token: env.ADMIN_TOKEN! });
     expect(res.status).toBe(400);
@@ -154,14 +158,17 @@ describe("OAuth 2.1 on /mcp with the local provider", () => {
   });
 
   it("refuses the local login on a non-loopback host", async () => {
-    const res = await SELF.fetch("https://copilot.example.com/authorize?response_type=code&client_id=x&redirect_uri=https://a.example/cb&code_challenge=abc&code_challenge_method=S256");
+    const res = await SELF.fetch(
+      "https://copilot.example.com/authorize?response_type=code&client_id=x&redirect_uri=https://a.example/cb&code_challenge=abc&code_challenge_method=S256",
+    );
     expect(res.status).toBe(403);
     const fromAfar = await SELF.fetch(`${ORIGIN}/login`, { headers: { "cf-connecting-ip": "203.0.113.9" } });
     expect(fromAfar.status).toBe(403);
   });
 
   it("accepts API tokens with the search scope on /mcp for headless agents, and refuses others", async () => {
-    const mint = async (scopes: string[]) => (await (await api("/api/tokens", { method: "POST", json: { name: `mcp ${scopes}`, scopes } })).json<{ token: string; id: string }>());
+    const mint = async (scopes: string[]) =>
+      await (await api("/api/tokens", { method: "POST", json: { name: `mcp ${scopes}`, scopes } })).json<{ token: string; id: string }>();
     const list = (token: string) =>
       selfFetch(MCP_URL, {
         method: "POST",

@@ -49,7 +49,11 @@ describe("web sessions", () => {
     expect(noCsrf.status).toBe(403);
     const badCsrf = await browse(jar, "/api/tokens", { method: "POST", headers: { "content-type": "application/json", "x-csrf-token": "nope" }, body });
     expect(badCsrf.status).toBe(403);
-    const withCsrf = await browse(jar, "/api/tokens", { method: "POST", headers: { "content-type": "application/json", "x-csrf-token": session.csrfToken }, body });
+    const withCsrf = await browse(jar, "/api/tokens", {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-csrf-token": session.csrfToken },
+      body,
+    });
     expect(withCsrf.status).toBe(201);
 
     // Logging out needs the CSRF token too, then the cookie stops working.
@@ -100,14 +104,22 @@ describe("signed source links", () => {
       expect(await r.text()).not.toContain(MARKER);
     }
 
-    const expired = await signSourceLink(loadAuthConfig(env).signingSecret, "http://localhost", { repo: "web-repo", path: "lib/walrus.ts" }, Date.now() - 3600_000, 60);
+    const expired = await signSourceLink(
+      loadAuthConfig(env).signingSecret,
+      "http://localhost",
+      { repo: "web-repo", path: "lib/walrus.ts" },
+      Date.now() - 3600_000,
+      60,
+    );
     const r = await SELF.fetch(expired.url);
     expect(r.status).toBe(403);
     expect(await r.text()).toContain("expired");
   });
 
   it("mints links only for repos the caller may see", async () => {
-    const tok = await (await api("/api/tokens", { method: "POST", json: { name: "one repo", scopes: ["search"], repos: ["other"] } })).json<{ token: string }>();
+    const tok = await (
+      await api("/api/tokens", { method: "POST", json: { name: "one repo", scopes: ["search"], repos: ["other"] } })
+    ).json<{ token: string }>();
     const res = await SELF.fetch("http://localhost/api/source-links", {
       method: "POST",
       headers: { authorization: `Bearer ${tok.token}`, "content-type": "application/json" },

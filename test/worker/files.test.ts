@@ -19,7 +19,16 @@ describe("file and symbol REST routes", () => {
   it("GET /files/{path} returns numbered lines with the next range, only for indexed files", async () => {
     const r = await json("/api/repos/demo/files/src/users.ts?start=16&end=18");
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ repo: "demo", path: "src/users.ts", commit: "c2", language: "typescript", totalLines: 18, startLine: 16, endLine: 18, next: null });
+    expect(r.body).toMatchObject({
+      repo: "demo",
+      path: "src/users.ts",
+      commit: "c2",
+      language: "typescript",
+      totalLines: 18,
+      startLine: 16,
+      endLine: 18,
+      next: null,
+    });
     expect(r.body.lines[0]).toEqual({ n: 16, text: "export function getUserById(id: string) {" });
 
     const big = await json("/api/repos/demo/files/src/big.ts?start=301");
@@ -44,14 +53,21 @@ describe("file and symbol REST routes", () => {
     expect(lost.body.error.message).toMatch(/GET \/api\/repos\/demo\/tree/);
     expect(lost.body.error.message).not.toMatch(/start_line|search_code|codebase:/);
     const unknown = await json("/api/repos/nope/files/a.ts");
-    expect(unknown).toMatchObject({ status: 404, body: { error: { code: "repo_not_found", message: 'Unknown repo "nope". Available: demo, other, pending.' } } });
+    expect(unknown).toMatchObject({
+      status: 404,
+      body: { error: { code: "repo_not_found", message: 'Unknown repo "nope". Available: demo, other, pending.' } },
+    });
     const pending = await json("/api/repos/pending/files/a.ts");
     expect(pending).toMatchObject({ status: 409, body: { error: { code: "index_not_ready" } } });
   });
 
   it("GET /outline/{path}, /context, /tree", async () => {
     const o = await json("/api/repos/demo/outline/src/app.ts");
-    expect(o.body).toMatchObject({ imports: ['import { getUserById } from "./users";'], symbols: [{ name: "handler", kind: "function", startLine: 3, endLine: 6 }], total_count: 1 });
+    expect(o.body).toMatchObject({
+      imports: ['import { getUserById } from "./users";'],
+      symbols: [{ name: "handler", kind: "function", startLine: 3, endLine: 6 }],
+      total_count: 1,
+    });
 
     const ctx = await json("/api/repos/demo/context?path=src/users.ts&line=12&before=0&after=0");
     expect(ctx.body).toMatchObject({ chunk: { symbol: "listUsers" }, startLine: 11, endLine: 13 });
@@ -68,7 +84,10 @@ describe("file and symbol REST routes", () => {
 
   it("GET /symbols ranks exact, case-insensitive, then prefix; GET /references paginates", async () => {
     const s = await json("/api/repos/demo/symbols?name=getUserById");
-    expect(s.body.symbols.map((x: any) => [x.kind, x.match])).toEqual([["method", "exact"], ["function", "exact"]]);
+    expect(s.body.symbols.map((x: any) => [x.kind, x.match])).toEqual([
+      ["method", "exact"],
+      ["function", "exact"],
+    ]);
     const k = await json("/api/repos/demo/symbols?name=getUserById&kind=function");
     expect(k.body.symbols).toHaveLength(1);
     const badKind = await json("/api/repos/demo/symbols?name=x&kind=banana");
@@ -83,16 +102,27 @@ describe("file and symbol REST routes", () => {
   });
 
   it("GET /references takes Ruby-style names ending in ! or ?", async () => {
-    await indexFixture("rb", "r1", [
-      {
-        path: "lib/base.rb",
-        language: "ruby",
-        chunks: [chunk("method", 1, "def compile!(path)\n  compile(path) if valid?(path)\nend", "compile!", "Base"), chunk("method", 4, "def route(verb)\n  compile!(verb)\nend", "route", "Base")],
-      },
-    ], { embed: false });
+    await indexFixture(
+      "rb",
+      "r1",
+      [
+        {
+          path: "lib/base.rb",
+          language: "ruby",
+          chunks: [
+            chunk("method", 1, "def compile!(path)\n  compile(path) if valid?(path)\nend", "compile!", "Base"),
+            chunk("method", 4, "def route(verb)\n  compile!(verb)\nend", "route", "Base"),
+          ],
+        },
+      ],
+      { embed: false },
+    );
     const bang = await json("/api/repos/rb/references?symbol=compile!");
     expect(bang.status).toBe(200);
-    expect(bang.body.references.map((r: any) => [r.line, r.definition])).toEqual([[1, true], [5, false]]);
+    expect(bang.body.references.map((r: any) => [r.line, r.definition])).toEqual([
+      [1, true],
+      [5, false],
+    ]);
     expect((await json("/api/repos/rb/references?symbol=valid?")).body.total_count).toBe(1);
     // In Ruby a trailing ! or ? makes another name: `compile` is not `compile!`, `valid` not `valid?`.
     expect((await json("/api/repos/rb/references?symbol=compile")).body.references.map((r: any) => r.line)).toEqual([2]);

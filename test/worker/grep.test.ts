@@ -40,7 +40,13 @@ describe("grep", () => {
 
   beforeAll(async () => {
     await indexFixture("grep-a", "a".repeat(40), [
-      { path: "src/parser.ts", chunks: [chunk("function", 1, PARSER.split("\n").slice(0, 4).join("\n"), "parseSigned"), chunk("function", 5, PARSER.split("\n").slice(4).join("\n"), "parseSignedOrZero")] },
+      {
+        path: "src/parser.ts",
+        chunks: [
+          chunk("function", 1, PARSER.split("\n").slice(0, 4).join("\n"), "parseSigned"),
+          chunk("function", 5, PARSER.split("\n").slice(4).join("\n"), "parseSignedOrZero"),
+        ],
+      },
       { path: "src/routes/index.ts", chunks: [chunk("module", 1, ROUTES)] },
       { path: "proto/api/v1/user.proto", language: "text", chunks: [chunk("window", 1, 'syntax = "proto3";\nmessage User { string name = 1; }')] },
       { path: "proto/order.proto", language: "text", chunks: [chunk("window", 1, 'syntax = "proto3";\nmessage Order {}')] },
@@ -48,7 +54,11 @@ describe("grep", () => {
       { path: "data/long.txt", language: "text", chunks: [chunk("window", 1, PATHOLOGICAL)] },
     ]);
     await indexFixture("grep-b", "b".repeat(40), [
-      { path: "lib/secret.py", language: "python", chunks: [chunk("function", 1, "def parse_signed(x):\n    # parseSigned port, TODO(security) too\n    return int(x)", "parse_signed")] },
+      {
+        path: "lib/secret.py",
+        language: "python",
+        chunks: [chunk("function", 1, "def parse_signed(x):\n    # parseSigned port, TODO(security) too\n    return int(x)", "parse_signed")],
+      },
     ]);
     const res = await api("/api/tokens", { method: "POST", json: { name: "grep-a only", scopes: ["search"], repos: ["grep-a"] } });
     tokenA = ((await res.json()) as { token: string }).token;
@@ -58,9 +68,22 @@ describe("grep", () => {
     const r = await grep({ pattern: "parseSigned(" });
     expect(r.status).toBe(200);
     expect(where(r.body)).toEqual(["grep-a:src/parser.ts:1", "grep-a:src/parser.ts:7", "grep-a:src/routes/index.ts:3", "grep-a:test/parser.test.ts:1"]);
-    expect(r.body).toMatchObject({ total_count: 4, total_exact: true, has_more: false, next_offset: null, index: "trigram", truncated: false, scan_capped: false });
+    expect(r.body).toMatchObject({
+      total_count: 4,
+      total_exact: true,
+      has_more: false,
+      next_offset: null,
+      index: "trigram",
+      truncated: false,
+      scan_capped: false,
+    });
     const first = r.body.matches[0];
-    expect(first).toMatchObject({ column: 17, text: PARSER.split("\n")[0], ranges: [[16, 28]], symbol: { name: "parseSigned", kind: "function", startLine: 1, endLine: 4 } });
+    expect(first).toMatchObject({
+      column: 17,
+      text: PARSER.split("\n")[0],
+      ranges: [[16, 28]],
+      symbol: { name: "parseSigned", kind: "function", startLine: 1, endLine: 4 },
+    });
     expect(r.body.matches[1].symbol.name).toBe("parseSignedOrZero");
     // The index narrowed the files: the proto, long and python files were never read.
     expect(r.body.filesScanned).toBeLessThan(5);
@@ -71,12 +94,23 @@ describe("grep", () => {
     expect(exact.body.total_count).toBe(0);
     const folded = await grep({ pattern: "parsesigned", repo: "grep-a", case_sensitive: false });
     expect(where(folded.body)).toEqual([
-      "grep-a:src/parser.ts:1", "grep-a:src/parser.ts:6", "grep-a:src/parser.ts:7",
-      "grep-a:src/routes/index.ts:1", "grep-a:src/routes/index.ts:2", "grep-a:src/routes/index.ts:3", "grep-a:test/parser.test.ts:1",
+      "grep-a:src/parser.ts:1",
+      "grep-a:src/parser.ts:6",
+      "grep-a:src/parser.ts:7",
+      "grep-a:src/routes/index.ts:1",
+      "grep-a:src/routes/index.ts:2",
+      "grep-a:src/routes/index.ts:3",
+      "grep-a:test/parser.test.ts:1",
     ]);
     const word = await grep({ pattern: "parseSigned", repo: "grep-a", whole_word: true });
     // parseSignedOrZero (line 6) is no whole-word match; line 7's call is.
-    expect(where(word.body)).toEqual(["grep-a:src/parser.ts:1", "grep-a:src/parser.ts:7", "grep-a:src/routes/index.ts:1", "grep-a:src/routes/index.ts:3", "grep-a:test/parser.test.ts:1"]);
+    expect(where(word.body)).toEqual([
+      "grep-a:src/parser.ts:1",
+      "grep-a:src/parser.ts:7",
+      "grep-a:src/routes/index.ts:1",
+      "grep-a:src/routes/index.ts:3",
+      "grep-a:test/parser.test.ts:1",
+    ]);
   });
 
   it("runs RE2 regexes with classes and alternation, marking every match of a line", async () => {
@@ -91,7 +125,14 @@ describe("grep", () => {
     expect(cls.body.matches).toMatchObject([{ path: "src/routes/index.ts", line: 2, column: 7, ranges: [[6, 22]] }]);
     // "export function parseSigned(input: string): number {": both words marked.
     const twice = await grep({ pattern: "\\binput\\b|\\bstring\\b", regex: true, repo: "grep-a", path: "src/parser.ts" });
-    expect(twice.body.matches[0]).toMatchObject({ line: 1, column: 29, ranges: [[28, 33], [35, 41]] });
+    expect(twice.body.matches[0]).toMatchObject({
+      line: 1,
+      column: 29,
+      ranges: [
+        [28, 33],
+        [35, 41],
+      ],
+    });
   });
 
   it("filters by path prefix, glob (any depth without a slash), language and tests", async () => {
@@ -122,7 +163,10 @@ describe("grep", () => {
     expect(limited.body.total_count).toBe(1);
     expect(JSON.stringify(limited.body)).not.toContain("secret.py");
 
-    for (const params of [{ pattern: "parse", repo: "grep-b" }, { pattern: "parse", repos: ["grep-a", "grep-b"] }]) {
+    for (const params of [
+      { pattern: "parse", repo: "grep-b" },
+      { pattern: "parse", repos: ["grep-a", "grep-b"] },
+    ]) {
       const refused = await grep(params, tokenA);
       expect(refused.status).toBe(404);
       expect(refused.body.error.code).toBe("repo_not_found");
@@ -170,7 +214,7 @@ describe("grep", () => {
     const want = where(all.body);
     expect(want.length).toBeGreaterThan(5);
     const byOffset: string[] = [];
-    for (let offset: number | null = 0; offset !== null; ) {
+    for (let offset: number | null = 0; offset !== null;) {
       const page: any = await grep({ pattern: "parse", case_sensitive: false, limit: 2, offset });
       byOffset.push(...where(page.body));
       expect(page.body.total_count).toBe(want.length);
@@ -199,7 +243,22 @@ describe("grep", () => {
     const tools = await client.listTools();
     const tool = tools.tools.find((t) => t.name === "grep");
     expect(tool?.annotations?.readOnlyHint).toBe(true);
-    expect(Object.keys(tool?.inputSchema.properties ?? {})).toEqual(expect.arrayContaining(["pattern", "regex", "case_sensitive", "whole_word", "repo", "repos", "path", "language", "include_tests", "limit", "offset", "cursor"]));
+    expect(Object.keys(tool?.inputSchema.properties ?? {})).toEqual(
+      expect.arrayContaining([
+        "pattern",
+        "regex",
+        "case_sensitive",
+        "whole_word",
+        "repo",
+        "repos",
+        "path",
+        "language",
+        "include_tests",
+        "limit",
+        "offset",
+        "cursor",
+      ]),
+    );
     const r = await call(client, "grep", { pattern: "TODO(security)", repo: "grep-a" });
     expect(r.isError).toBeFalsy();
     expect(r.structuredContent?.total_count).toBe(1);

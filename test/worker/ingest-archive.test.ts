@@ -107,7 +107,12 @@ describe("archive upload: refused before anything changes", () => {
         };
       },
     });
-    const slow = SELF.fetch("http://localhost/api/repos/arc-race/archive", { method: "POST", body: held, headers: adminHeaders({ "content-type": "application/gzip" }), duplex: "half" } as RequestInit);
+    const slow = SELF.fetch("http://localhost/api/repos/arc-race/archive", {
+      method: "POST",
+      body: held,
+      headers: adminHeaders({ "content-type": "application/gzip" }),
+      duplex: "half",
+    } as RequestInit);
     // Probe with an empty archive (refused without side effects) until the coordinator answers
     // 409, i.e. it is reading the held upload. Without the guard the probes only ever get 400.
     let busy = false;

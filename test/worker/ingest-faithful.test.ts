@@ -13,14 +13,26 @@ import { api } from "../helpers";
 import { call, connect, text } from "./mcp-client";
 import { waitForJob } from "./ingest-helpers";
 
-type Page = { repo: string; commit: string | null; reason: string | null; total: number; offset: number; nextOffset: number | null; files: { path: string; reason: string; rule: string }[] };
+type Page = {
+  repo: string;
+  commit: string | null;
+  reason: string | null;
+  total: number;
+  offset: number;
+  nextOffset: number | null;
+  files: { path: string; reason: string; rule: string }[];
+};
 
 async function uploadTree(id: string, files: Record<string, string | Uint8Array>) {
   const entries: TarEntry[] = Object.entries(files).map(([name, body]) => {
     const bytes = typeof body === "string" ? strToU8(body) : body;
     return { header: { name, size: bytes.length, mode: 0o644 }, body: bytes };
   });
-  const res = await api(`/api/repos/${id}/archive?strip=0`, { method: "POST", body: gzipSync(await packTar(entries)), headers: { "content-type": "application/gzip" } });
+  const res = await api(`/api/repos/${id}/archive?strip=0`, {
+    method: "POST",
+    body: gzipSync(await packTar(entries)),
+    headers: { "content-type": "application/gzip" },
+  });
   const json = (await res.json()) as { job?: { id: string }; error?: unknown };
   expect(res.status, JSON.stringify(json)).toBe(202);
   const s = await waitForJob(id, json.job!.id);
@@ -78,7 +90,7 @@ describe("encodings, generated code, long paths", () => {
       "src/real.ts": "export function theOneRealFunction(a: number) {\n  return a * 3;\n}\n",
       "public/bundle.js": webpackBundle(3000),
       "lib/out.mjs": esbuildBundle(),
-      ".pnp.cjs": "#!/usr/bin/env node\n/* eslint-disable */\n\"use strict\";\nfunction $$SETUP_STATE() {}\n",
+      ".pnp.cjs": '#!/usr/bin/env node\n/* eslint-disable */\n"use strict";\nfunction $$SETUP_STATE() {}\n',
       "schema/api.json": largeJsonSchema(),
       ".next/server/app.js": "export function nextOutput() {}\n",
       ".svelte-kit/output/x.js": "export function kitOutput() {}\n",
@@ -89,7 +101,14 @@ describe("encodings, generated code, long paths", () => {
       "storybook-static/main.js": "export function storybookOutput() {}\n",
       [longPath]: "export const tooDeep = 1;\n",
     });
-    expect(await indexedPaths("messy")).toEqual([".yarn/plugins/local.cjs", "legacy/sjis.py", "scripts/Deploy.ps1", "src/Widget.cs", "src/bom.ts", "src/real.ts"]);
+    expect(await indexedPaths("messy")).toEqual([
+      ".yarn/plugins/local.cjs",
+      "legacy/sjis.py",
+      "scripts/Deploy.ps1",
+      "src/Widget.cs",
+      "src/bom.ts",
+      "src/real.ts",
+    ]);
     expect(await searchPaths("messy", "Invoke-WibbleDeploy")).toContain("scripts/Deploy.ps1");
     expect(await searchPaths("messy", "FrobnicateWidget")).toContain("src/Widget.cs");
     expect(await searchPaths("messy", "shift_jis_function")).toContain("legacy/sjis.py");

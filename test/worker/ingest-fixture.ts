@@ -45,4 +45,3 @@ export const FIXTURE_FILES: Record<string, string | Uint8Array> = {
 
 /** The `change` branch: `src/users.ts` gains a function, everything else as on `main`. */
 export const CHANGED_USERS_TS = `${FIXTURE_FILES["src/users.ts"]}\nexport function renameUserAccount(id: string, name: string) {\n  return db.users.find((u) => u.id === id && name);\n}\n`;
-

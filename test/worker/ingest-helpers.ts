@@ -33,7 +33,14 @@ export async function waitForJob(id: string, jobId?: string, tries = 600): Promi
 }
 
 /** POST /api/repos and wait for the first job to settle. */
-export async function registerAndWait(body: { url: string; ref?: string; name?: string; token?: string; username?: string; authScheme?: "basic" | "bearer" }): Promise<RepoStatus> {
+export async function registerAndWait(body: {
+  url: string;
+  ref?: string;
+  name?: string;
+  token?: string;
+  username?: string;
+  authScheme?: "basic" | "bearer";
+}): Promise<RepoStatus> {
   const res = await api("/api/repos", { method: "POST", json: body });
   const json = (await res.json()) as { repo: RepoStatus; job: RepoStatus["job"] };
   expect(res.status, JSON.stringify(json)).toBe(202);
@@ -54,11 +61,15 @@ export async function refreshAndWait(id: string, body: { ref?: string } = {}): P
  */
 export async function indexShape(repo: string) {
   const all = async (sql: string) => (await env.DB.prepare(sql).bind(repo).all()).results;
-  const n = async (sql: string) => ((await env.DB.prepare(sql).bind(repo).first<{ n: number }>())?.n ?? 0);
+  const n = async (sql: string) => (await env.DB.prepare(sql).bind(repo).first<{ n: number }>())?.n ?? 0;
   return {
-    snapshot: await all("SELECT s.path, f.blob_sha FROM snapshot_files s JOIN files f ON f.repo = s.repo AND f.file_id = s.file_id WHERE s.repo = ? ORDER BY s.path"),
+    snapshot: await all(
+      "SELECT s.path, f.blob_sha FROM snapshot_files s JOIN files f ON f.repo = s.repo AND f.file_id = s.file_id WHERE s.repo = ? ORDER BY s.path",
+    ),
     files: await all("SELECT path, blob_sha, language, line_count, byte_size, imports FROM files WHERE repo = ? ORDER BY path, blob_sha"),
-    chunks: await all("SELECT path, kind, symbol, container, start_line, end_line, content FROM chunks WHERE repo = ? ORDER BY path, start_line, end_line, kind"),
+    chunks: await all(
+      "SELECT path, kind, symbol, container, start_line, end_line, content FROM chunks WHERE repo = ? ORDER BY path, start_line, end_line, kind",
+    ),
     fts: await n("SELECT count(*) AS n FROM chunks_fts WHERE rowid IN (SELECT rowid FROM chunks WHERE repo = ?)"),
     symbols: await all("SELECT path, name, kind, start_line, end_line FROM symbols WHERE repo = ? ORDER BY path, start_line, name"),
     vectors: await n("SELECT count(*) AS n FROM local_vectors WHERE repo = ?"),

@@ -43,7 +43,11 @@ const FILES: Record<string, string> = {
 
 async function uploadAndWait(id: string): Promise<void> {
   const entries = Object.entries(FILES).map(([name, body]) => ({ header: { name, size: strToU8(body).length }, body }));
-  const res = await api(`/api/repos/${id}/archive`, { method: "POST", body: gzipSync(await packTar(entries)), headers: { "content-type": "application/gzip" } });
+  const res = await api(`/api/repos/${id}/archive`, {
+    method: "POST",
+    body: gzipSync(await packTar(entries)),
+    headers: { "content-type": "application/gzip" },
+  });
   const body = (await res.json()) as { job?: { id: string } };
   expect(res.status, JSON.stringify(body)).toBe(202);
   expect((await waitForJob(id, body.job!.id)).status).toBe("ready");
@@ -70,7 +74,10 @@ describe("language of .h headers", () => {
     ]);
 
     const paths = async (language: string) =>
-      ((await json(`/api/search?q=frobnicated&repo=lang-h&language=${language}`)).results as { path: string; language: string }[]).map((r) => [r.path, r.language]);
+      ((await json(`/api/search?q=frobnicated&repo=lang-h&language=${language}`)).results as { path: string; language: string }[]).map((r) => [
+        r.path,
+        r.language,
+      ]);
     const cpp = await paths("cpp");
     expect(cpp.length).toBeGreaterThan(0);
     expect(new Set(cpp.map(([p, l]) => `${p} ${l}`))).toEqual(new Set(["include/widget/buffer.h cpp"]));

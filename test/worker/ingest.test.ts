@@ -7,7 +7,9 @@ import { fixtureUrl, indexShape, refreshAndWait, registerAndWait, repoStatus } f
 
 /** BM25 over chunks_fts restricted to the repo's active snapshot: the best chunk. */
 async function bm25Top(repo: string, query: string) {
-  const match = tokenizeQuery(query).map((t) => `"${t}"`).join(" AND ");
+  const match = tokenizeQuery(query)
+    .map((t) => `"${t}"`)
+    .join(" AND ");
   return env.DB.prepare(
     `SELECT c.path, c.start_line, c.end_line, c.content FROM chunks_fts
      JOIN chunks c ON c.rowid = chunks_fts.rowid
@@ -41,9 +43,20 @@ describe("git ingestion", () => {
     expect((await bm25Top("fx-basic", "build"))?.path).toBe("Makefile");
 
     const shape = await indexShape("fx-basic");
-    expect(shape.snapshot.map((r) => r.path)).toEqual([".gitignore", "Makefile", "README.md", "debug.log", "ignored-dir/secret-notes.ts", "lib/invoice.py", "src/db.ts", "src/users.ts"]);
+    expect(shape.snapshot.map((r) => r.path)).toEqual([
+      ".gitignore",
+      "Makefile",
+      "README.md",
+      "debug.log",
+      "ignored-dir/secret-notes.ts",
+      "lib/invoice.py",
+      "src/db.ts",
+      "src/users.ts",
+    ]);
     // Nothing excluded reached the index: not the key, not vendored files.
-    const leaked = await env.DB.prepare("SELECT count(*) AS n FROM files WHERE repo = ? AND (text LIKE '%PRIVATE KEY%' OR path LIKE 'node_modules/%')").bind("fx-basic").first<{ n: number }>();
+    const leaked = await env.DB.prepare("SELECT count(*) AS n FROM files WHERE repo = ? AND (text LIKE '%PRIVATE KEY%' OR path LIKE 'node_modules/%')")
+      .bind("fx-basic")
+      .first<{ n: number }>();
     expect(leaked?.n).toBe(0);
     expect(shape.vectors).toBe(shape.chunks.length);
     expect(shape.fts).toBe(shape.chunks.length);
@@ -99,7 +112,11 @@ describe("git ingestion", () => {
     expect(shape.orphanVectors).toBe(0);
     expect(shape.vectors).toBe(shape.chunks.length);
     expect(shape.fts).toBe(shape.chunks.length);
-    const old = await env.DB.prepare("SELECT (SELECT count(*) FROM chunks WHERE file_id = ?1) + (SELECT count(*) FROM files WHERE file_id = ?1) + (SELECT count(*) FROM symbols WHERE file_id = ?1) AS n").bind(oldUsers!.file_id).first<{ n: number }>();
+    const old = await env.DB.prepare(
+      "SELECT (SELECT count(*) FROM chunks WHERE file_id = ?1) + (SELECT count(*) FROM files WHERE file_id = ?1) + (SELECT count(*) FROM symbols WHERE file_id = ?1) AS n",
+    )
+      .bind(oldUsers!.file_id)
+      .first<{ n: number }>();
     expect(old?.n).toBe(0);
     const commits = await env.DB.prepare("SELECT DISTINCT commit_sha FROM snapshot_files WHERE repo = 'fx-change'").all<{ commit_sha: string }>();
     expect(commits.results.map((r) => r.commit_sha)).toEqual([changed.snapshot!.commit]);

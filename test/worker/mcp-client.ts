@@ -8,7 +8,12 @@ import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validatio
 import { env, SELF } from "cloudflare:test";
 
 /** A tool result as the tests read it. */
-export type ToolResult = { isError?: boolean; content: { type: string; text?: string }[]; structuredContent?: Record<string, any>; _meta?: Record<string, any> };
+export type ToolResult = {
+  isError?: boolean;
+  content: { type: string; text?: string }[];
+  structuredContent?: Record<string, any>;
+  _meta?: Record<string, any>;
+};
 
 /** Fetch that sends every client request to the Worker, with the Host header and a bearer token. */
 export function workerFetch(token: string | null): typeof fetch {

@@ -45,10 +45,40 @@ const usersChunked: ChunkedFile = {
   imports: ['import { db } from "./db";'],
   chunks: [
     { startLine: 1, endLine: 1, kind: "module", content: 'import { db } from "./db";' },
-    { startLine: 3, endLine: 5, kind: "class", symbol: "UserService", signature: "export class UserService", content: USERS_TS.split("\n").slice(2, 5).join("\n") },
-    { startLine: 7, endLine: 9, kind: "method", symbol: "getUserById", container: "UserService", signature: "getUserById(id: string)", content: USERS_TS.split("\n").slice(6, 9).join("\n") },
-    { startLine: 11, endLine: 13, kind: "method", symbol: "listUsers", container: "UserService", signature: "listUsers()", content: USERS_TS.split("\n").slice(10, 13).join("\n") },
-    { startLine: 16, endLine: 18, kind: "function", symbol: "getUserById", signature: "export function getUserById(id: string)", content: USERS_TS.split("\n").slice(15, 18).join("\n") },
+    {
+      startLine: 3,
+      endLine: 5,
+      kind: "class",
+      symbol: "UserService",
+      signature: "export class UserService",
+      content: USERS_TS.split("\n").slice(2, 5).join("\n"),
+    },
+    {
+      startLine: 7,
+      endLine: 9,
+      kind: "method",
+      symbol: "getUserById",
+      container: "UserService",
+      signature: "getUserById(id: string)",
+      content: USERS_TS.split("\n").slice(6, 9).join("\n"),
+    },
+    {
+      startLine: 11,
+      endLine: 13,
+      kind: "method",
+      symbol: "listUsers",
+      container: "UserService",
+      signature: "listUsers()",
+      content: USERS_TS.split("\n").slice(10, 13).join("\n"),
+    },
+    {
+      startLine: 16,
+      endLine: 18,
+      kind: "function",
+      symbol: "getUserById",
+      signature: "export function getUserById(id: string)",
+      content: USERS_TS.split("\n").slice(15, 18).join("\n"),
+    },
   ],
   symbols: [
     { name: "UserService", kind: "class", signature: "export class UserService", doc: "Loads users.", startLine: 3, endLine: 14 },
@@ -64,7 +94,14 @@ const appChunked: ChunkedFile = {
   imports: ['import { getUserById } from "./users";'],
   chunks: [
     { startLine: 1, endLine: 1, kind: "module", content: APP_TS.split("\n")[0] },
-    { startLine: 3, endLine: 6, kind: "function", symbol: "handler", signature: "export function handler(req: { id: string })", content: APP_TS.split("\n").slice(2, 6).join("\n") },
+    {
+      startLine: 3,
+      endLine: 6,
+      kind: "function",
+      symbol: "handler",
+      signature: "export function handler(req: { id: string })",
+      content: APP_TS.split("\n").slice(2, 6).join("\n"),
+    },
     { startLine: 7, endLine: 7, kind: "module", content: APP_TS.split("\n")[6] },
   ],
   symbols: [{ name: "handler", kind: "function", signature: "export function handler(req: { id: string })", startLine: 3, endLine: 6 }],
@@ -74,7 +111,12 @@ const bigLines = BIG_TS.split("\n");
 const bigChunked: ChunkedFile = {
   language: "typescript",
   imports: [],
-  chunks: Array.from({ length: 10 }, (_, w) => ({ startLine: w * 100 + 1, endLine: w * 100 + 100, kind: "window" as const, content: bigLines.slice(w * 100, w * 100 + 100).join("\n") })),
+  chunks: Array.from({ length: 10 }, (_, w) => ({
+    startLine: w * 100 + 1,
+    endLine: w * 100 + 100,
+    kind: "window" as const,
+    content: bigLines.slice(w * 100, w * 100 + 100).join("\n"),
+  })),
   symbols: Array.from({ length: 1000 }, (_, i) => ({ name: `v${i + 1}`, kind: "constant" as const, startLine: i + 1, endLine: i + 1 })),
 };
 
@@ -104,9 +146,9 @@ export async function seedFixture(): Promise<void> {
   const snap = (repo: string, commit: string, files: IndexedFile[]) =>
     files.map((f) => env.DB.prepare("INSERT INTO snapshot_files (repo, commit_sha, path, file_id) VALUES (?, ?, ?, ?)").bind(repo, commit, f.path, f.fileId));
   const repoRow = (id: string, status: string, commit: string | null) =>
-    env.DB.prepare("INSERT INTO repos (id, name, source_kind, url, ref, status, active_commit, active_indexed_at, created_at, updated_at) VALUES (?, ?, 'git', ?, 'main', ?, ?, ?, ?, ?)").bind(
-      id, id, `https://example.com/${id}.git`, status, commit, commit ? now : null, now, now,
-    );
+    env.DB.prepare(
+      "INSERT INTO repos (id, name, source_kind, url, ref, status, active_commit, active_indexed_at, created_at, updated_at) VALUES (?, ?, 'git', ?, 'main', ?, ?, ?, ?, ?)",
+    ).bind(id, id, `https://example.com/${id}.git`, status, commit, commit ? now : null, now, now);
   await env.DB.batch([
     repoRow("demo", "ready", "c2"),
     repoRow("other", "ready", "o1"),

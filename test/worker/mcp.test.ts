@@ -25,7 +25,9 @@ describe("MCP endpoint", () => {
     expect(client.getServerVersion()?.name).toBe("codebase-copilot");
     const { tools } = await client.listTools();
     const names = tools.map((t) => t.name);
-    expect(names).toEqual(expect.arrayContaining(["search_code", "read_file", "get_code_context", "find_symbol", "find_references", "get_file_outline", "search", "fetch"]));
+    expect(names).toEqual(
+      expect.arrayContaining(["search_code", "read_file", "get_code_context", "find_symbol", "find_references", "get_file_outline", "search", "fetch"]),
+    );
     for (const t of tools) {
       expect(t.description?.length, t.name).toBeGreaterThan(40);
       expect(t.inputSchema.type, t.name).toBe("object");
@@ -87,7 +89,13 @@ describe("MCP endpoint", () => {
     expect(chunkId).toBeTruthy();
     const byId = await call(client, "get_code_context", { chunk_id: chunkId, before: 1, after: 1 });
     expect(byId.isError).toBeFalsy();
-    expect(byId.structuredContent).toMatchObject({ repo: "demo", path: "src/users.ts", startLine: 10, endLine: 14, chunk: { symbol: "listUsers", container: "UserService" } });
+    expect(byId.structuredContent).toMatchObject({
+      repo: "demo",
+      path: "src/users.ts",
+      startLine: 10,
+      endLine: 14,
+      chunk: { symbol: "listUsers", container: "UserService" },
+    });
     expect(byId.structuredContent?.previousChunk?.symbol).toBe("getUserById");
     expect(byId.structuredContent?.nextChunk?.startLine).toBe(16);
 
@@ -144,7 +152,13 @@ describe("MCP endpoint", () => {
   it("get_file_outline lists imports and symbols, paginating large files", async () => {
     const r = await call(client, "get_file_outline", { repo: "demo", path: "src/users.ts" });
     expect(r.structuredContent?.imports).toEqual(['import { db } from "./db";']);
-    expect(r.structuredContent?.symbols.map((s: { name: string }) => s.name)).toEqual(["UserService", "constructor", "getUserById", "listUsers", "getUserById"]);
+    expect(r.structuredContent?.symbols.map((s: { name: string }) => s.name)).toEqual([
+      "UserService",
+      "constructor",
+      "getUserById",
+      "listUsers",
+      "getUserById",
+    ]);
     const big = await call(client, "get_file_outline", { repo: "demo", path: "src/big.ts" });
     expect(big.structuredContent).toMatchObject({ total_count: 1000, has_more: true, next_offset: 300 });
     expect(big.structuredContent?.symbols).toHaveLength(300);
@@ -226,7 +240,7 @@ describe("MCP endpoint", () => {
     expect(doc).toEqual(r.structuredContent);
     expect(doc).toMatchObject({ id: "demo:src/users.ts:16-18", title: "src/users.ts:16-18 (demo)" });
     expect(doc.url).toMatch(/^http:\/\/localhost\/source\/demo\/src\/users\.ts\?exp=\d+&sig=[\w-]+#L16-L18$/);
-    expect(doc.text).toBe("16  export function getUserById(id: string) {\n17    return new UserService(\"u:\").getUserById(id);\n18  }");
+    expect(doc.text).toBe('16  export function getUserById(id: string) {\n17    return new UserService("u:").getUserById(id);\n18  }');
     expect(doc.metadata).toMatchObject({ repo: "demo", language: "typescript", commit: "c2", nextId: null });
     const bad = await call(client, "fetch", { id: "nocolon" });
     expect(text(bad)).toContain("is not a document id");
@@ -243,8 +257,18 @@ describe("MCP transport guards", () => {
   it("refuses a foreign Host header (DNS rebinding)", async () => {
     const res = await SELF.fetch("http://localhost/mcp", {
       method: "POST",
-      headers: { host: "evil.example", authorization: `Bearer ${env.ADMIN_TOKEN}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } } }),
+      headers: {
+        host: "evil.example",
+        authorization: `Bearer ${env.ADMIN_TOKEN}`,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+      },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+      }),
     });
     expect(res.status).toBe(403);
   });

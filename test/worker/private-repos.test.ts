@@ -47,7 +47,9 @@ describe("private repositories", () => {
     expect(after.snapshot?.commit).toBe(pushed);
 
     const stub = env.REPO_COORDINATOR.get(env.REPO_COORDINATOR.idFromName("priv-keep"));
-    const stored = await runInDurableObject(stub as unknown as DurableObjectStub<RepoCoordinator>, async (_i: RepoCoordinator, state) => ledger.getValue<ledger.RepoSettings>(state.storage.sql, "repo"));
+    const stored = await runInDurableObject(stub as unknown as DurableObjectStub<RepoCoordinator>, async (_i: RepoCoordinator, state) =>
+      ledger.getValue<ledger.RepoSettings>(state.storage.sql, "repo"),
+    );
     expect(stored?.token).toBeUndefined();
     expect(stored?.tokenSealed).toMatch(/^v1\./);
     expect(JSON.stringify(stored)).not.toContain("good-token-123");

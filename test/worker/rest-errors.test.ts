@@ -75,7 +75,9 @@ describe("REST errors", () => {
     const r = await json("/api/repos", { method: "POST", json: { url: "http://127.0.0.1:1/x.git", name: "Bad Name!" } });
     expect(r.status).toBe(400);
     expect(r.body.error.code).toBe("invalid_input");
-    expect(r.body.error.message).toBe(`name: "Bad Name!" is not a valid repo id: 1-64 characters of a-z, 0-9, '.', '_' or '-', starting with a letter or digit (e.g. "my-repo").`);
+    expect(r.body.error.message).toBe(
+      `name: "Bad Name!" is not a valid repo id: 1-64 characters of a-z, 0-9, '.', '_' or '-', starting with a letter or digit (e.g. "my-repo").`,
+    );
     const archive = await json("/api/repos/Bad%20Name!/archive", { method: "POST", body: new Uint8Array([1, 2, 3]) });
     expect(archive.status).toBe(400);
     expect(archive.body.error.message).toMatch(/is not a valid repo id: 1-64 characters/);

@@ -20,7 +20,17 @@ const HEAD1 = "a".repeat(40);
 const HEAD2 = "b".repeat(40);
 
 const ORDERS = ["export function cancel(order: { status: string }) {", "  order.status = 'cancelled';", "  return order;", "}"].join("\n");
-const DIFF = ["diff --git a/src/orders.ts b/src/orders.ts", "--- a/src/orders.ts", "+++ b/src/orders.ts", "@@ -1,3 +1,4 @@", " export function cancel(order: { status: string }) {", "+  if (order.status === 'shipped') return order;", "   order.status = 'cancelled';", "   return order;", ""].join("\n");
+const DIFF = [
+  "diff --git a/src/orders.ts b/src/orders.ts",
+  "--- a/src/orders.ts",
+  "+++ b/src/orders.ts",
+  "@@ -1,3 +1,4 @@",
+  " export function cancel(order: { status: string }) {",
+  "+  if (order.status === 'shipped') return order;",
+  "   order.status = 'cancelled';",
+  "   return order;",
+  "",
+].join("\n");
 
 let realFetch: typeof fetch;
 let posted: { url: string; body: any }[];
@@ -53,15 +63,26 @@ beforeEach(() => {
 afterEach(() => vi.unstubAllGlobals());
 
 const prEnv = (key: string, extra: Record<string, string> = {}) => ({
-  ...env, ANTHROPIC_BASE_URL: url, ANTHROPIC_API_KEY: key, GITHUB_API_URL: GH_API, GITHUB_REVIEW_TOKEN: "ghp_fake_review_token", GITHUB_WEBHOOK_SECRET: SECRET, ...extra,
+  ...env,
+  ANTHROPIC_BASE_URL: url,
+  ANTHROPIC_API_KEY: key,
+  GITHUB_API_URL: GH_API,
+  GITHUB_REVIEW_TOKEN: "ghp_fake_review_token",
+  GITHUB_WEBHOOK_SECRET: SECRET,
+  ...extra,
 });
 
-const payload = (action: string, head: string) => JSON.stringify({ action, number: 7, pull_request: { head: { sha: head }, draft: false }, repository: { full_name: "acme/shop" } });
+const payload = (action: string, head: string) =>
+  JSON.stringify({ action, number: 7, pull_request: { head: { sha: head }, draft: false }, repository: { full_name: "acme/shop" } });
 
 async function deliver(body: string, opts: { key: string; event?: string; signature?: string; env?: Record<string, string>; query?: string }) {
   const req = new Request(`http://localhost/api/webhooks/github/pull-request${opts.query ?? `?repo=${REPO}`}`, {
     method: "POST",
-    headers: { "content-type": "application/json", "x-github-event": opts.event ?? "pull_request", "x-hub-signature-256": opts.signature ?? (await sign(SECRET, body)) },
+    headers: {
+      "content-type": "application/json",
+      "x-github-event": opts.event ?? "pull_request",
+      "x-hub-signature-256": opts.signature ?? (await sign(SECRET, body)),
+    },
     body,
   }) as Request<unknown, IncomingRequestCfProperties>;
   const ctx = createExecutionContext();
@@ -70,7 +91,10 @@ async function deliver(body: string, opts: { key: string; event?: string; signat
   return { res, body: (await res.json()) as any };
 }
 
-const row = (head: string) => env.DB.prepare("SELECT status, review_id, findings FROM pr_reviews WHERE github_repo = 'acme/shop' AND pr_number = 7 AND head_sha = ?").bind(head).first<any>();
+const row = (head: string) =>
+  env.DB.prepare("SELECT status, review_id, findings FROM pr_reviews WHERE github_repo = 'acme/shop' AND pr_number = 7 AND head_sha = ?")
+    .bind(head)
+    .first<any>();
 
 describe("POST /api/webhooks/github/pull-request", () => {
   it("posts one review with line comments per head commit, and none for a repeated delivery", async () => {
@@ -120,6 +144,6 @@ describe("POST /api/webhooks/github/pull-request", () => {
     expect(posted).toHaveLength(0);
     expect(diffRequests).toHaveLength(0);
     expect(await row(head)).toBeNull();
-    expect((await (await realFetch(`${url}/__requests?key=${encodeURIComponent(key)}`)).json() as any).calls).toBe(0);
+    expect(((await (await realFetch(`${url}/__requests?key=${encodeURIComponent(key)}`)).json()) as any).calls).toBe(0);
   });
 });

@@ -32,7 +32,9 @@ describe("scheduled ref check", () => {
     const pushed = await pushCommit("cron-moved", { "src/cron.ts": "export const viaCron = 1;\n" });
     await pushCommit("cron-off", { "src/off.ts": "export const off = 1;\n" });
     const jobs = Object.fromEntries(await Promise.all(["cron-still", "cron-moved", "cron-off"].map(async (n) => [n, (await repoStatus(n)).job?.id] as const)));
-    const logBefore = Object.fromEntries(await Promise.all(["cron-still", "cron-moved", "cron-off"].map(async (n) => [n, (await requestLog(n)).length] as const)));
+    const logBefore = Object.fromEntries(
+      await Promise.all(["cron-still", "cron-moved", "cron-off"].map(async (n) => [n, (await requestLog(n)).length] as const)),
+    );
 
     await tick(Date.now());
 

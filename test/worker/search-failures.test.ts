@@ -15,15 +15,39 @@ import { chunk, indexFixture } from "./search-fixture";
 const INTERNAL = "D1_ERROR: no such table: secret_internal_table_7731";
 
 describe("search failures", () => {
-  beforeAll(() => indexFixture("fail-demo", "c1", [{ path: "src/users.ts", chunks: [chunk("function", 1, "export function getUserById(id: string) {\n  return id;\n}", "getUserById")] }]));
+  beforeAll(() =>
+    indexFixture("fail-demo", "c1", [
+      { path: "src/users.ts", chunks: [chunk("function", 1, "export function getUserById(id: string) {\n  return id;\n}", "getUserById")] },
+    ]),
+  );
 
   it("a throwing embedder skips the vector channel with a coded reason and leaks nothing", async () => {
     const config = loadConfig(env);
     const real = createEmbeddingProvider(env, config);
-    const embedder = { model: real.model, dimensions: real.dimensions, lexical: real.lexical, maxBatch: real.maxBatch, embed: async () => Promise.reject(new Error(INTERNAL)) };
-    const row = await env.DB.prepare("SELECT active_commit, active_indexed_at, embedding_model, embedding_dims FROM repos WHERE id = 'fail-demo'").first<Record<string, unknown>>();
-    const target = { id: "fail-demo", commit: "c1", indexedAt: row!.active_indexed_at as number, embeddingModel: row!.embedding_model as string, embeddingDims: row!.embedding_dims as number, packages: [] };
-    const r = await runSearch({ db: env.DB, embedder, vectors: createVectorStore(env, config) }, [target], "getUserById", { k: 5, mode: "hybrid", filters: {}, fileCap: 2 });
+    const embedder = {
+      model: real.model,
+      dimensions: real.dimensions,
+      lexical: real.lexical,
+      maxBatch: real.maxBatch,
+      embed: async () => Promise.reject(new Error(INTERNAL)),
+    };
+    const row = await env.DB.prepare("SELECT active_commit, active_indexed_at, embedding_model, embedding_dims FROM repos WHERE id = 'fail-demo'").first<
+      Record<string, unknown>
+    >();
+    const target = {
+      id: "fail-demo",
+      commit: "c1",
+      indexedAt: row!.active_indexed_at as number,
+      embeddingModel: row!.embedding_model as string,
+      embeddingDims: row!.embedding_dims as number,
+      packages: [],
+    };
+    const r = await runSearch({ db: env.DB, embedder, vectors: createVectorStore(env, config) }, [target], "getUserById", {
+      k: 5,
+      mode: "hybrid",
+      filters: {},
+      fileCap: 2,
+    });
     expect(r.results[0]?.path).toBe("src/users.ts");
     expect(r.stats.skippedChannels).toContainEqual({ repo: "fail-demo", channel: "vector", reason: "channel_failed: internal" });
     expect(JSON.stringify(r)).not.toContain("secret_internal_table");

@@ -26,7 +26,10 @@ beforeAll(async () => {
     { path: "web/page.tsx", chunks: [chunk("function", 1, "export function Page() {\n  return route;\n}", "Page")] },
     { path: "src/router/trie.test.ts", chunks: [chunk("function", 1, "it('inserts a route', () => insertRoute('/a'));", "inserts")] },
     { path: "src/icons.ts", chunks: [chunk("module", 1, `export const brandIconSvg = "${SVG}";`, "brandIconSvg")] },
-    ...Array.from({ length: 6 }, (_, i) => ({ path: `src/icons/icon${i}.ts`, chunks: [chunk("module", 1, `export const icon${i} = "<svg><path d='M0 0'/></svg>"; // brand icon svg`, `icon${i}`)] })),
+    ...Array.from({ length: 6 }, (_, i) => ({
+      path: `src/icons/icon${i}.ts`,
+      chunks: [chunk("module", 1, `export const icon${i} = "<svg><path d='M0 0'/></svg>"; // brand icon svg`, `icon${i}`)],
+    })),
   ]);
   await indexFixture("flt-empty", "e1", []);
 });
@@ -48,7 +51,9 @@ describe("path_prefix", () => {
   it("says the filter matched no file (and suggests the path's case) instead of listing the words as missing", async () => {
     const upper = await search({ q: "route path", path_prefix: "SRC/" });
     expect(upper.results).toEqual([]);
-    expect(upper.confidence.reason).toMatch(/^filters matched no file: path_prefix "SRC\/" matches none of the \d+ indexed files; paths are case-sensitive, did you mean path_prefix "src\/"\?/);
+    expect(upper.confidence.reason).toMatch(
+      /^filters matched no file: path_prefix "SRC\/" matches none of the \d+ indexed files; paths are case-sensitive, did you mean path_prefix "src\/"\?/,
+    );
     expect(upper.confidence.missingTerms).toEqual([]);
     const none = await search({ q: "route path", path_prefix: "lib/**/*.go" });
     expect(none.confidence.reason).toMatch(/^filters matched no file: path glob "lib\/\*\*\/\*\.go"/);

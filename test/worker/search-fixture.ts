@@ -25,7 +25,12 @@ export function chunk(kind: Chunk["kind"], start: number, content: string, symbo
 }
 
 /** Indexes `files` as snapshot `commit` of `repo` and makes it active. Returns the chunk ids by path. */
-export async function indexFixture(repo: string, commit: string, files: FixtureFile[], opts: { embed?: boolean; activate?: boolean; model?: string } = {}): Promise<void> {
+export async function indexFixture(
+  repo: string,
+  commit: string,
+  files: FixtureFile[],
+  opts: { embed?: boolean; activate?: boolean; model?: string } = {},
+): Promise<void> {
   const now = Date.now();
   await env.DB.prepare("INSERT OR IGNORE INTO repos (id, name, source_kind, status, created_at, updated_at) VALUES (?, ?, 'archive', 'indexing', ?, ?)")
     .bind(repo, repo, now, now)
@@ -38,7 +43,9 @@ export async function indexFixture(repo: string, commit: string, files: FixtureF
         language: f.language ?? "typescript",
         chunks: f.chunks,
         imports: [],
-        symbols: f.chunks.filter((c) => c.symbol).map((c) => ({ name: c.symbol!, kind: c.kind, container: c.container, startLine: c.startLine, endLine: c.endLine })),
+        symbols: f.chunks
+          .filter((c) => c.symbol)
+          .map((c) => ({ name: c.symbol!, kind: c.kind, container: c.container, startLine: c.startLine, endLine: c.endLine })),
       };
       return { repo, path: f.path, blobSha, text, fileId: await fileId(repo, f.path, blobSha), chunked };
     }),
@@ -47,11 +54,19 @@ export async function indexFixture(repo: string, commit: string, files: FixtureF
   const config = loadConfig(env);
   if (opts.embed !== false) {
     const embedder = createEmbeddingProvider(env, config);
-    const vectors = await embedder.embed(records.map((r) => chunkIndexText(r.path, r)), "document");
-    await createVectorStore(env, config).upsert(repo, records.map((r, i) => ({ id: r.id, vector: vectors[i], metadata: { path: r.path, language: r.language } })));
+    const vectors = await embedder.embed(
+      records.map((r) => chunkIndexText(r.path, r)),
+      "document",
+    );
+    await createVectorStore(env, config).upsert(
+      repo,
+      records.map((r, i) => ({ id: r.id, vector: vectors[i], metadata: { path: r.path, language: r.language } })),
+    );
   }
   await env.DB.batch([
-    ...indexed.map((f) => env.DB.prepare("INSERT OR REPLACE INTO snapshot_files (repo, commit_sha, path, file_id) VALUES (?, ?, ?, ?)").bind(repo, commit, f.path, f.fileId)),
+    ...indexed.map((f) =>
+      env.DB.prepare("INSERT OR REPLACE INTO snapshot_files (repo, commit_sha, path, file_id) VALUES (?, ?, ?, ?)").bind(repo, commit, f.path, f.fileId),
+    ),
     ...snapshotStatisticsStatements(env.DB, repo, commit),
   ]);
   if (opts.activate !== false) {

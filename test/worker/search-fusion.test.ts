@@ -17,24 +17,60 @@ beforeAll(async () => {
     {
       path: "src/middleware/cors/index.ts",
       chunks: [
-        chunk("function", 1, "export const cors = (options: CorsOptions) => {\n  return async function corsMiddleware(c, next) {\n    c.header('Access-Control-Allow-Origin', options.origin)\n    if (c.req.method === 'OPTIONS') return preflight(c, options)\n    await next()\n  }\n}", "cors"),
-        chunk("function", 8, "function preflight(c, options: CorsOptions) {\n  // CORS preflight: answer OPTIONS with the allowed methods and headers\n  c.header('Access-Control-Allow-Methods', options.allowMethods.join(','))\n  c.header('Access-Control-Allow-Headers', options.allowHeaders.join(','))\n  return c.body(null, 204)\n}", "preflight"),
+        chunk(
+          "function",
+          1,
+          "export const cors = (options: CorsOptions) => {\n  return async function corsMiddleware(c, next) {\n    c.header('Access-Control-Allow-Origin', options.origin)\n    if (c.req.method === 'OPTIONS') return preflight(c, options)\n    await next()\n  }\n}",
+          "cors",
+        ),
+        chunk(
+          "function",
+          8,
+          "function preflight(c, options: CorsOptions) {\n  // CORS preflight: answer OPTIONS with the allowed methods and headers\n  c.header('Access-Control-Allow-Methods', options.allowMethods.join(','))\n  c.header('Access-Control-Allow-Headers', options.allowHeaders.join(','))\n  return c.body(null, 204)\n}",
+          "preflight",
+        ),
       ],
     },
     {
       path: "src/middleware/cors/options.ts",
-      chunks: [chunk("function", 1, "export function corsOptions(init: Partial<CorsOptions>): CorsOptions {\n  // defaults of the cors middleware: any origin, simple methods, preflight headers echoed\n  return { origin: '*', allowMethods: ['GET', 'HEAD', 'POST'], allowHeaders: [], ...init }\n}", "corsOptions")],
+      chunks: [
+        chunk(
+          "function",
+          1,
+          "export function corsOptions(init: Partial<CorsOptions>): CorsOptions {\n  // defaults of the cors middleware: any origin, simple methods, preflight headers echoed\n  return { origin: '*', allowMethods: ['GET', 'HEAD', 'POST'], allowHeaders: [], ...init }\n}",
+          "corsOptions",
+        ),
+      ],
     },
     {
       path: "src/middleware/cors/vary.ts",
-      chunks: [chunk("function", 1, "export function varyOrigin(c) {\n  // cors responses that depend on the Origin header must say so\n  c.header('Vary', 'Origin', { append: true })\n}", "varyOrigin")],
+      chunks: [
+        chunk(
+          "function",
+          1,
+          "export function varyOrigin(c) {\n  // cors responses that depend on the Origin header must say so\n  c.header('Vary', 'Origin', { append: true })\n}",
+          "varyOrigin",
+        ),
+      ],
     },
-    { path: "src/router.ts", chunks: [chunk("function", 1, "export function addRoute(method: string, path: string, handler: Handler) {\n  routes.push({ method, path, handler })\n}", "addRoute")] },
+    {
+      path: "src/router.ts",
+      chunks: [
+        chunk(
+          "function",
+          1,
+          "export function addRoute(method: string, path: string, handler: Handler) {\n  routes.push({ method, path, handler })\n}",
+          "addRoute",
+        ),
+      ],
+    },
   ]);
   // A tiny repo with one weak match: a single word of the query.
   // Words that share stems and trigrams with a gibberish query, but not the words themselves.
   await indexFixture("fz-odd", "o1", [{ path: "odd.ts", chunks: [chunk("window", 1, "wibbles florps zxqvbns")] }]);
-  await indexFixture("fz-weak", "w1", [{ path: "a.ts", chunks: [chunk("function", 1, "export function safeHelper() {\n  return 'middleware'\n}", "safeHelper")] }]);
+  await indexFixture("fz-weak", "w1", [
+    { path: "a.ts", chunks: [chunk("function", 1, "export function safeHelper() {\n  return 'middleware'\n}", "safeHelper")] },
+  ]);
 });
 
 describe("multi-repo search", () => {
@@ -72,7 +108,9 @@ describe("confidence on queries the code cannot answer", () => {
     expect(body.confidence.bestVectorScore).toBeGreaterThan(0.1);
     expect(body.confidence).toMatchObject({ level: "low", termCoverage: 0, missingTerms: ["zxqvbn", "florp", "wibble"] });
     // The zero-coverage rule of the lexical embedder, not the threshold rule, decided it.
-    expect(body.confidence.reason).toMatch(/^Term coverage 0: no query term occurs in the results; missing terms: zxqvbn, florp, wibble \(the lexical embedder/);
+    expect(body.confidence.reason).toMatch(
+      /^Term coverage 0: no query term occurs in the results; missing terms: zxqvbn, florp, wibble \(the lexical embedder/,
+    );
   });
 
   for (const q of ["\u{1F525}\u{1F525}", "!@#$", "?? ... !!"]) {

@@ -78,7 +78,10 @@ async function searchA(q: string, k = 8, headers?: Record<string, string>, mode 
 
 async function snapshotOfA() {
   const out: unknown[] = [];
-  for (const [q, mode] of QUERIES.flatMap((q) => [[q, "hybrid"], [q, "bm25"]])) {
+  for (const [q, mode] of QUERIES.flatMap((q) => [
+    [q, "hybrid"],
+    [q, "bm25"],
+  ])) {
     const r = await searchA(q, 8, undefined, mode);
     out.push({ q, mode, results: r.results.map((h) => [h.path, h.startLine, h.score, h.ranks]), confidence: r.confidence, terms: r.stats.queryTerms });
   }

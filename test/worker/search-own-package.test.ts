@@ -13,7 +13,11 @@ import { waitForJob } from "./ingest-helpers";
 
 async function uploadAndWait(id: string, files: Record<string, string>): Promise<void> {
   const entries = Object.entries(files).map(([name, body]) => ({ header: { name, size: strToU8(body).length }, body }));
-  const res = await api(`/api/repos/${id}/archive`, { method: "POST", body: gzipSync(await packTar(entries)), headers: { "content-type": "application/gzip" } });
+  const res = await api(`/api/repos/${id}/archive`, {
+    method: "POST",
+    body: gzipSync(await packTar(entries)),
+    headers: { "content-type": "application/gzip" },
+  });
   const body = (await res.json()) as { job?: { id: string } };
   expect(res.status, JSON.stringify(body)).toBe(202);
   const s = await waitForJob(id, body.job!.id);
@@ -28,7 +32,9 @@ async function topFiles(repo: string, query: string): Promise<string[]> {
 
 const packagesOf = async (repo: string) =>
   (
-    await env.DB.prepare("SELECT p.name, p.folder FROM snapshot_packages p JOIN repos r ON r.id = p.repo AND r.active_commit = p.commit_sha WHERE p.repo = ? ORDER BY p.name")
+    await env.DB.prepare(
+      "SELECT p.name, p.folder FROM snapshot_packages p JOIN repos r ON r.id = p.repo AND r.active_commit = p.commit_sha WHERE p.repo = ? ORDER BY p.name",
+    )
       .bind(repo)
       .all<{ name: string; folder: string }>()
   ).results;
@@ -73,7 +79,8 @@ const UTILS_JS = [
 const LIBRARY = {
   "lib/response.js": RESPONSE_JS,
   "lib/utils.js": UTILS_JS,
-  "lib/application.js": "'use strict';\n\nvar app = exports = module.exports = {};\n\napp.render = function render(name, options, callback) {\n  return this.view(name).render(options, callback);\n};\n",
+  "lib/application.js":
+    "'use strict';\n\nvar app = exports = module.exports = {};\n\napp.render = function render(name, options, callback) {\n  return this.view(name).render(options, callback);\n};\n",
   "README.md": "# a web framework\n\nRouting, views and responses for HTTP servers.\n",
 };
 

@@ -26,8 +26,18 @@ const fixtureTalk = Array.from({ length: 22 }, (_, f) => ({
   language: "python",
   chunks: [0, 1, 2].map((c) =>
     f < 2
-      ? chunk("function", 1 + c * 4, `def show_fixtures_${f}_${c}(config):\n    """Print the fixtures of plugin ${f}, each fixture with its scope."""\n    for fixture in config.fixtures:\n        print(fixture.name, fixture.scope)`, `show_fixtures_${f}_${c}`)
-      : chunk("function", 1 + c * 4, `def step_${f}_${c}(node, state):\n    """Advance node ${f} by one step and record the state change in the fixtures log of the plugin (${rareWord(f * 3 + c)})."""\n    state.apply(node.delta_${c})\n    return state`, `step_${f}_${c}`),
+      ? chunk(
+          "function",
+          1 + c * 4,
+          `def show_fixtures_${f}_${c}(config):\n    """Print the fixtures of plugin ${f}, each fixture with its scope."""\n    for fixture in config.fixtures:\n        print(fixture.name, fixture.scope)`,
+          `show_fixtures_${f}_${c}`,
+        )
+      : chunk(
+          "function",
+          1 + c * 4,
+          `def step_${f}_${c}(node, state):\n    """Advance node ${f} by one step and record the state change in the fixtures log of the plugin (${rareWord(f * 3 + c)})."""\n    state.apply(node.delta_${c})\n    return state`,
+          `step_${f}_${c}`,
+        ),
   ),
 }));
 
@@ -37,14 +47,32 @@ beforeAll(async () => {
       path: "pkg/serialize.py",
       language: "python",
       chunks: [
-        chunk("function", 1, "def dump_pickle(expression, protocol=2):\n    \"\"\"Pickle an expression; floats are pickled by value so loads works across Python versions.\"\"\"\n    return pickle.dumps(expression, protocol)", "dump_pickle"),
-        chunk("function", 4, "def load_pickle(data):\n    \"\"\"Loads a pickled expression, floats included, from Python 2 or Python 3 dumps.\"\"\"\n    return pickle.loads(data)", "load_pickle"),
+        chunk(
+          "function",
+          1,
+          'def dump_pickle(expression, protocol=2):\n    """Pickle an expression; floats are pickled by value so loads works across Python versions."""\n    return pickle.dumps(expression, protocol)',
+          "dump_pickle",
+        ),
+        chunk(
+          "function",
+          4,
+          'def load_pickle(data):\n    """Loads a pickled expression, floats included, from Python 2 or Python 3 dumps."""\n    return pickle.loads(data)',
+          "load_pickle",
+        ),
       ],
     },
     {
       path: "pkg/core/numbers.py",
       language: "python",
-      chunks: [chunk("method", 1, "def __new__(cls, num, dps=None):\n    if isinstance(num, tuple):\n        num = list(num)\n        num[1] = int(num[1], 16)\n    return Expr.__new__(cls, *num)", "__new__", "Float")],
+      chunks: [
+        chunk(
+          "method",
+          1,
+          "def __new__(cls, num, dps=None):\n    if isinstance(num, tuple):\n        num = list(num)\n        num[1] = int(num[1], 16)\n    return Expr.__new__(cls, *num)",
+          "__new__",
+          "Float",
+        ),
+      ],
     },
     {
       path: "pkg/core/expr.py",
@@ -57,19 +85,38 @@ beforeAll(async () => {
       path: "src/runner/main.py",
       language: "python",
       chunks: [
-        chunk("function", 1, 'def pytest_addoption(parser):\n    group = parser.getgroup("general")\n    group.addoption(\n        "--collectonly",\n        "--collect-only",\n        action="store_true",\n    )', "pytest_addoption"),
+        chunk(
+          "function",
+          1,
+          'def pytest_addoption(parser):\n    group = parser.getgroup("general")\n    group.addoption(\n        "--collectonly",\n        "--collect-only",\n        action="store_true",\n    )',
+          "pytest_addoption",
+        ),
         chunk("function", 8, "def run_session(session):\n    if session.config.option.collectonly:\n        return True", "run_session"),
       ],
     },
     {
       path: "src/runner/collect.py",
       language: "python",
-      chunks: [chunk("function", 1, "def collect_only_items(session):\n    \"\"\"Collect the test items only, without running them: the one command users type most.\"\"\"\n    return [item for item in session.collect() if item.selected]", "collect_only_items")],
+      chunks: [
+        chunk(
+          "function",
+          1,
+          'def collect_only_items(session):\n    """Collect the test items only, without running them: the one command users type most."""\n    return [item for item in session.collect() if item.selected]',
+          "collect_only_items",
+        ),
+      ],
     },
     {
       path: "src/runner/pytester.py",
       language: "python",
-      chunks: [chunk("function", 1, 'def get_items(self, *args):\n    rec = self.inline_run("--collect-only", *args)\n    return rec.getcalls("pytest_collectreport")', "get_items")],
+      chunks: [
+        chunk(
+          "function",
+          1,
+          'def get_items(self, *args):\n    rec = self.inline_run("--collect-only", *args)\n    return rec.getcalls("pytest_collectreport")',
+          "get_items",
+        ),
+      ],
     },
   ]);
   await indexFixture(DEEP, "d1", [
@@ -78,8 +125,18 @@ beforeAll(async () => {
       path: "src/runner/python.py",
       language: "python",
       chunks: [
-        chunk("function", 1, 'def pytest_addoption(parser):\n    group = parser.getgroup("general")\n    group.addoption("--fixtures", "--funcargs", action="store_true", dest="showfixtures")', "pytest_addoption"),
-        chunk("function", 4, "def _show_defs(config, session):\n    tw = config.get_terminal_writer()\n    for argname in sorted(session.defs):\n        tw.line(argname)", "_show_defs"),
+        chunk(
+          "function",
+          1,
+          'def pytest_addoption(parser):\n    group = parser.getgroup("general")\n    group.addoption("--fixtures", "--funcargs", action="store_true", dest="showfixtures")',
+          "pytest_addoption",
+        ),
+        chunk(
+          "function",
+          4,
+          "def _show_defs(config, session):\n    tw = config.get_terminal_writer()\n    for argname in sorted(session.defs):\n        tw.line(argname)",
+          "_show_defs",
+        ),
       ],
     },
     {
@@ -96,8 +153,20 @@ beforeAll(async () => {
       path: "cli/core.py",
       language: "python",
       chunks: [
-        chunk("method", 1, 'def __init__(self, name, chain=False, params=None):\n    if chain and any(p.optional for p in params or []):\n        raise RuntimeError("A group in chain mode cannot have optional arguments.")\n    self.chain = chain', "__init__", "Group"),
-        chunk("method", 5, 'def parse_args(self, ctx, args):\n    """Parsing the arguments of a group in chain mode fails when a command has optional arguments: in chain mode each command of the group parses its arguments in turn, optional arguments last, and a group fails on the first that fails."""\n    for command in self.commands_in_chain_mode(args):\n        command.parse_optional_arguments(ctx, args)\n    return args', "parse_args", "Group"),
+        chunk(
+          "method",
+          1,
+          'def __init__(self, name, chain=False, params=None):\n    if chain and any(p.optional for p in params or []):\n        raise RuntimeError("A group in chain mode cannot have optional arguments.")\n    self.chain = chain',
+          "__init__",
+          "Group",
+        ),
+        chunk(
+          "method",
+          5,
+          'def parse_args(self, ctx, args):\n    """Parsing the arguments of a group in chain mode fails when a command has optional arguments: in chain mode each command of the group parses its arguments in turn, optional arguments last, and a group fails on the first that fails."""\n    for command in self.commands_in_chain_mode(args):\n        command.parse_optional_arguments(ctx, args)\n    return args',
+          "parse_args",
+          "Group",
+        ),
       ],
     },
     {
@@ -111,15 +180,31 @@ beforeAll(async () => {
       path: "geo/plot.py",
       language: "python",
       chunks: [
-        chunk("function", 1, 'def plot_point(point, evaluate=True):\n    """Plot a point from its coordinates; imaginary coordinates are plotted on the real axis."""\n    coordinates = [c for c in point.coordinates]\n    return draw(coordinates, evaluate=evaluate)', "plot_point"),
-        chunk("function", 5, 'def point_coordinates(point):\n    """The coordinates of a point, evaluated: plain numbers, never imaginary."""\n    return tuple(c.evalf() for c in point.coordinates)', "point_coordinates"),
+        chunk(
+          "function",
+          1,
+          'def plot_point(point, evaluate=True):\n    """Plot a point from its coordinates; imaginary coordinates are plotted on the real axis."""\n    coordinates = [c for c in point.coordinates]\n    return draw(coordinates, evaluate=evaluate)',
+          "plot_point",
+        ),
+        chunk(
+          "function",
+          5,
+          'def point_coordinates(point):\n    """The coordinates of a point, evaluated: plain numbers, never imaginary."""\n    return tuple(c.evalf() for c in point.coordinates)',
+          "point_coordinates",
+        ),
       ],
     },
     {
       path: "geo/point.py",
       language: "python",
       chunks: [
-        chunk("method", 1, 'def __new__(cls, *args, **kwargs):\n    coords = args[0]\n    if any(a.is_number and im(a) for a in coords):\n        raise ValueError("Imaginary coordinates "\n                         "are not permitted.")\n    return GeometryEntity.__new__(cls, *coords)', "__new__", "Point"),
+        chunk(
+          "method",
+          1,
+          'def __new__(cls, *args, **kwargs):\n    coords = args[0]\n    if any(a.is_number and im(a) for a in coords):\n        raise ValueError("Imaginary coordinates "\n                         "are not permitted.")\n    return GeometryEntity.__new__(cls, *coords)',
+          "__new__",
+          "Point",
+        ),
       ],
     },
     {
@@ -172,7 +257,13 @@ describe("a command-line option named in a query", () => {
 
 describe("an exception message pasted in a report", () => {
   const message = (exceptionLine: string) =>
-    ["Point with evaluate(False) fails on plotting coordinates", "Plotting a point built with evaluate(False) fails though its coordinates are plain numbers:", "```", exceptionLine, "```"].join("\n");
+    [
+      "Point with evaluate(False) fails on plotting coordinates",
+      "Plotting a point built with evaluate(False) fails though its coordinates are plain numbers:",
+      "```",
+      exceptionLine,
+      "```",
+    ].join("\n");
 
   it("ranks the file whose code raises it first, even when its literal is split over lines", async () => {
     expect((await files(message("ValueError: Imaginary coordinates are not permitted."), MSG))[0]).toBe("geo/point.py");
@@ -185,7 +276,11 @@ describe("an exception message pasted in a report", () => {
 
 describe("the chunk raising a pasted message", () => {
   it("ranks first in a report without a trace, above a neighbour that repeats the report's words", async () => {
-    const report = ["Group in chain mode with optional arguments fails", "Parsing the arguments of a group in chain mode fails when a command has optional arguments:", "RuntimeError: A group in chain mode cannot have optional arguments."].join("\n");
+    const report = [
+      "Group in chain mode with optional arguments fails",
+      "Parsing the arguments of a group in chain mode fails when a command has optional arguments:",
+      "RuntimeError: A group in chain mode cannot have optional arguments.",
+    ].join("\n");
     const res = await api("/api/search", { method: "POST", json: { query: report, repo: RAISE, k: 5 } });
     const body = (await res.json()) as { results: { path: string; symbol: string | null }[] };
     expect(body.results[0]).toMatchObject({ path: "cli/core.py", symbol: "__init__" });

@@ -7,7 +7,13 @@ const files: FixtureFile[] = [
     path: "src/router/smart-router.ts",
     chunks: [
       chunk("class", 1, "export class SmartRouter {\n  routers: Router[]\n  name = 'SmartRouter'", "SmartRouter"),
-      chunk("method", 4, "  match(method: string, path: string) {\n    for (const router of this.routers) {\n      try { router.add(method, path) } catch (e) { if (e instanceof UnsupportedPathError) continue }\n    }\n  }", "match", "SmartRouter"),
+      chunk(
+        "method",
+        4,
+        "  match(method: string, path: string) {\n    for (const router of this.routers) {\n      try { router.add(method, path) } catch (e) { if (e instanceof UnsupportedPathError) continue }\n    }\n  }",
+        "match",
+        "SmartRouter",
+      ),
     ],
   },
   {
@@ -25,14 +31,26 @@ const files: FixtureFile[] = [
   {
     path: "src/http/cookie.ts",
     chunks: [
-      chunk("function", 1, "export const parseCookie = (header: string): Record<string, string> => {\n  return Object.fromEntries(header.split(';').map((pair) => pair.trim().split('=')))\n}", "parseCookie"),
-      chunk("function", 4, "export const serializeCookie = (name: string, value: string, opt: CookieOptions) => {\n  return `${name}=${encodeURIComponent(value)}`\n}", "serializeCookie"),
+      chunk(
+        "function",
+        1,
+        "export const parseCookie = (header: string): Record<string, string> => {\n  return Object.fromEntries(header.split(';').map((pair) => pair.trim().split('=')))\n}",
+        "parseCookie",
+      ),
+      chunk(
+        "function",
+        4,
+        "export const serializeCookie = (name: string, value: string, opt: CookieOptions) => {\n  return `${name}=${encodeURIComponent(value)}`\n}",
+        "serializeCookie",
+      ),
     ],
   },
   {
     path: "scripts/build.py",
     language: "python",
-    chunks: [chunk("function", 1, "def build_bundle(entry):\n    \"\"\"Bundle the router and cookie helpers for release.\"\"\"\n    return esbuild(entry)", "build_bundle")],
+    chunks: [
+      chunk("function", 1, 'def build_bundle(entry):\n    """Bundle the router and cookie helpers for release."""\n    return esbuild(entry)', "build_bundle"),
+    ],
   },
 ];
 
@@ -44,30 +62,97 @@ const search = async (params: Record<string, string>) => {
 beforeAll(async () => {
   await indexFixture("s1", "c1", files);
   // An old version of users.ts that is not in the active snapshot: its words must not be found.
-  await indexFixture("s1", "c0", [{ path: "src/users.ts", chunks: [chunk("function", 1, "export function legacyZanzibarLookup() {}", "legacyZanzibarLookup")] }], { embed: false, activate: false });
-  await indexFixture("s2", "d1", [{ path: "lib/session.ts", chunks: [chunk("function", 1, "export function readSessionCookie(req) {\n  return parseCookie(req.headers.cookie).sid\n}", "readSessionCookie")] }]);
-  await indexFixture("s-old-model", "e1", [{ path: "a.ts", chunks: [chunk("function", 1, "export function parseCookie() {}", "parseCookie")] }], { model: "@cf/baai/bge-base-en-v1.5" });
+  await indexFixture(
+    "s1",
+    "c0",
+    [{ path: "src/users.ts", chunks: [chunk("function", 1, "export function legacyZanzibarLookup() {}", "legacyZanzibarLookup")] }],
+    { embed: false, activate: false },
+  );
+  await indexFixture("s2", "d1", [
+    {
+      path: "lib/session.ts",
+      chunks: [chunk("function", 1, "export function readSessionCookie(req) {\n  return parseCookie(req.headers.cookie).sid\n}", "readSessionCookie")],
+    },
+  ]);
+  await indexFixture("s-old-model", "e1", [{ path: "a.ts", chunks: [chunk("function", 1, "export function parseCookie() {}", "parseCookie")] }], {
+    model: "@cf/baai/bge-base-en-v1.5",
+  });
   await indexFixture("s-rust", "r1", [
     {
       path: "src/line_buffer.rs",
       language: "rust",
       chunks: [
-        chunk("method", 1, "pub fn fill<R: io::Read>(&mut self, mut rdr: R) -> io::Result<bool> {\n    if self.binary_detection.quit_byte().is_some() {\n        return Ok(false);\n    }\n    Ok(true)\n}", "fill", "LineBuffer"),
+        chunk(
+          "method",
+          1,
+          "pub fn fill<R: io::Read>(&mut self, mut rdr: R) -> io::Result<bool> {\n    if self.binary_detection.quit_byte().is_some() {\n        return Ok(false);\n    }\n    Ok(true)\n}",
+          "fill",
+          "LineBuffer",
+        ),
         chunk("function", 7, "pub fn default_quit_byte() -> u8 {\n    0\n}", "default_quit_byte"),
-        chunk("function", 10, "#[test]\nfn buffer_binary_quit1() {\n    let mut linebuf = LineBufferBuilder::new().binary_detection(BinaryDetection::Quit(b'\\x00')).build();\n    assert!(linebuf.fill(&mut rdr).unwrap());\n}", "buffer_binary_quit1", "tests"),
+        chunk(
+          "function",
+          10,
+          "#[test]\nfn buffer_binary_quit1() {\n    let mut linebuf = LineBufferBuilder::new().binary_detection(BinaryDetection::Quit(b'\\x00')).build();\n    assert!(linebuf.fill(&mut rdr).unwrap());\n}",
+          "buffer_binary_quit1",
+          "tests",
+        ),
       ],
     },
-    { path: "test.c", language: "c", chunks: [chunk("function", 1, "static void test_fill_binary_quit(void) {\n    fill(buffer, quit);\n}", "test_fill_binary_quit")] },
+    {
+      path: "test.c",
+      language: "c",
+      chunks: [chunk("function", 1, "static void test_fill_binary_quit(void) {\n    fill(buffer, quit);\n}", "test_fill_binary_quit")],
+    },
   ]);
   await indexFixture("s-java", "j1", [
-    { path: "a/JsonTreeReader.java", language: "java", chunks: [chunk("method", 1, "@Override public void skipValue() throws IOException {\n  // Skips a nested object or array the way JsonReader does, by popping the stack.\n  popStack();\n}", "skipValue", "JsonTreeReader")] },
-    { path: "b/JsonReader.java", language: "java", chunks: [chunk("method", 1, "public void skipValue() throws IOException {\n  int count = 0;\n  do { doPeek(); } while (count > 0);\n}", "skipValue", "JsonReader")] },
+    {
+      path: "a/JsonTreeReader.java",
+      language: "java",
+      chunks: [
+        chunk(
+          "method",
+          1,
+          "@Override public void skipValue() throws IOException {\n  // Skips a nested object or array the way JsonReader does, by popping the stack.\n  popStack();\n}",
+          "skipValue",
+          "JsonTreeReader",
+        ),
+      ],
+    },
+    {
+      path: "b/JsonReader.java",
+      language: "java",
+      chunks: [
+        chunk(
+          "method",
+          1,
+          "public void skipValue() throws IOException {\n  int count = 0;\n  do { doPeek(); } while (count > 0);\n}",
+          "skipValue",
+          "JsonReader",
+        ),
+      ],
+    },
     {
       path: "a/ParseBenchmark.java",
       language: "java",
-      chunks: [chunk("class", 1, "private static class GsonSkipParser implements Parser {\n  public void parse(char[] data) throws Exception {\n    JsonReader jsonReader = new JsonReader(new CharArrayReader(data));\n    jsonReader.skipValue(); // skipValue of a JsonReader: skip the nested object\n    jsonReader.close();\n  }\n}", "GsonSkipParser", "ParseBenchmark")],
+      chunks: [
+        chunk(
+          "class",
+          1,
+          "private static class GsonSkipParser implements Parser {\n  public void parse(char[] data) throws Exception {\n    JsonReader jsonReader = new JsonReader(new CharArrayReader(data));\n    jsonReader.skipValue(); // skipValue of a JsonReader: skip the nested object\n    jsonReader.close();\n  }\n}",
+          "GsonSkipParser",
+          "ParseBenchmark",
+        ),
+      ],
     },
-    { path: "c/line_buffer.rs", language: "rust", chunks: [chunk("method", 1, "fn fill(&mut self) -> bool {\n  true\n}", "fill", "LineBufferReader"), chunk("method", 4, "pub fn fill<R>(&mut self, rdr: R) -> bool {\n  false\n}", "fill", "LineBuffer")] },
+    {
+      path: "c/line_buffer.rs",
+      language: "rust",
+      chunks: [
+        chunk("method", 1, "fn fill(&mut self) -> bool {\n  true\n}", "fill", "LineBufferReader"),
+        chunk("method", 4, "pub fn fill<R>(&mut self, rdr: R) -> bool {\n  false\n}", "fill", "LineBuffer"),
+      ],
+    },
   ]);
   await indexFixture("s-not-ready", "f1", [{ path: "a.ts", chunks: [chunk("function", 1, "export function x() {}", "x")] }], { activate: false });
 });
@@ -116,7 +201,9 @@ describe("GET /api/search", () => {
       if (mode !== "symbol") expect(ids(plain)).toContain("src/line_buffer.rs:default_quit_byte");
     }
     const withTests = await search({ q: "fill binary quit buffer linebuf", repo: "s-rust", include_tests: "true" });
-    expect(ids(withTests)).toEqual(expect.arrayContaining(["src/line_buffer.rs:fill", "src/line_buffer.rs:buffer_binary_quit1", "test.c:test_fill_binary_quit"]));
+    expect(ids(withTests)).toEqual(
+      expect.arrayContaining(["src/line_buffer.rs:fill", "src/line_buffer.rs:buffer_binary_quit1", "test.c:test_fill_binary_quit"]),
+    );
   });
 
   it("excludes tests unless asked, filters by language and path prefix", async () => {
@@ -220,7 +307,11 @@ describe("POST /api/search", () => {
       store("cache"),
       store("registry"),
       store("queue"),
-      { path: "src/util/iterables.py", language: "python", chunks: [chunk("function", 1, "def dedupe(seq):\n    seen = set()\n    return [x for x in seq if not (x in seen or seen.add(x))]", "dedupe")] },
+      {
+        path: "src/util/iterables.py",
+        language: "python",
+        chunks: [chunk("function", 1, "def dedupe(seq):\n    seen = set()\n    return [x for x in seq if not (x in seen or seen.add(x))]", "dedupe")],
+      },
     ]);
     const report =
       "dedupe silently skips items when the caller mutates the list\nWhen I loop over the output and call `remove()` on the input the result changes, " +

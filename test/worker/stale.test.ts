@@ -35,7 +35,8 @@ describe("stale snapshots", () => {
 
     const hits = await search();
     expect(hits.results.length).toBeGreaterThan(0);
-    for (const r of hits.results) expect(r.stale).toEqual({ reason: expect.stringMatching(/rejected the token/), since: expect.any(Number), snapshotAge: expect.any(Number) });
+    for (const r of hits.results)
+      expect(r.stale).toEqual({ reason: expect.stringMatching(/rejected the token/), since: expect.any(Number), snapshotAge: expect.any(Number) });
     const since = hits.results[0].stale!.since;
 
     // A refresh fails the same way: still stale, since the first failure.
@@ -46,7 +47,9 @@ describe("stale snapshots", () => {
 
     const client = await connect();
     const mcp = await call(client, "search_code", { query: "getUserById", repo: "stale" });
-    const lines = text(mcp).split("\n").filter((l) => l.startsWith("stale: "));
+    const lines = text(mcp)
+      .split("\n")
+      .filter((l) => l.startsWith("stale: "));
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/^stale: stale results come from a snapshot \d+ min old; refreshing has failed since \S+Z: .*rejected the token/);
     expect(mcp.structuredContent?.results[0].stale.since).toBe(since);

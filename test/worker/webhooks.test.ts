@@ -21,7 +21,13 @@ async function until<T>(what: string, probe: () => Promise<T | undefined | false
 }
 
 function githubPush(url: string, after: string, ref = "refs/heads/main") {
-  return JSON.stringify({ ref, before: "0".repeat(39) + "1", after, deleted: false, repository: { full_name: "o/wh", clone_url: url, html_url: url.replace(/\.git$/, ""), default_branch: "main" } });
+  return JSON.stringify({
+    ref,
+    before: "0".repeat(39) + "1",
+    after,
+    deleted: false,
+    repository: { full_name: "o/wh", clone_url: url, html_url: url.replace(/\.git$/, ""), default_branch: "main" },
+  });
 }
 
 async function deliver(provider: "github" | "gitlab", body: string, headers: Record<string, string>, query = ""): Promise<Response> {
@@ -43,7 +49,11 @@ describe("GitHub and GitLab push webhooks", () => {
     await registerAndWait({ url, name: "wh" });
     const res = await api("/api/repos/wh/webhook", { method: "POST" });
     expect(res.status).toBe(201);
-    const created = (await res.json()) as { secret: string; github: { payloadUrl: string; contentType: string; events: string[] }; gitlab: { url: string; secretToken: string } };
+    const created = (await res.json()) as {
+      secret: string;
+      github: { payloadUrl: string; contentType: string; events: string[] };
+      gitlab: { url: string; secretToken: string };
+    };
     expect(created.github).toEqual({ payloadUrl: "http://localhost/api/webhooks/github?repo=wh", contentType: "application/json", events: ["push"] });
     expect(created.gitlab.secretToken).toBe(created.secret);
     secret = created.secret;
@@ -88,7 +98,11 @@ describe("GitHub and GitLab push webhooks", () => {
       expect(res.status).toBe(401);
       expect(((await res.json()) as any).error.code).toBe("unauthorized");
     }
-    const tampered = await deliver("github", body.replace(pushed, "f".repeat(40)), { "x-github-event": "push", "x-github-delivery": delivery, "x-hub-signature-256": await sign(secret, body) });
+    const tampered = await deliver("github", body.replace(pushed, "f".repeat(40)), {
+      "x-github-event": "push",
+      "x-github-delivery": delivery,
+      "x-hub-signature-256": await sign(secret, body),
+    });
     expect(tampered.status).toBe(401);
     expect(await jobOf("wh")).toBe(before);
     // The rejected deliveries left no trace: the same id, signed, is handled.

@@ -62,13 +62,23 @@ function renderFinal(target: HTMLElement, reply: AskReply): void {
   const notice =
     reply.status === "answered"
       ? null
-      : el("p", { className: "notice", text: reply.status === "refused" ? `Not answered: ${reply.reason ?? "the code found does not answer this"}.` : `No citation could be verified, so treat this as unsupported: ${reply.reason ?? ""}` });
+      : el("p", {
+          className: "notice",
+          text:
+            reply.status === "refused"
+              ? `Not answered: ${reply.reason ?? "the code found does not answer this"}.`
+              : `No citation could be verified, so treat this as unsupported: ${reply.reason ?? ""}`,
+        });
   const sources = reply.citations.length
-    ? el("ul", { className: "citations" }, reply.citations.map((c) => {
-        const a = el("a", { className: "citation", text: `${c.repo}/${c.path}:${c.startLine}-${c.endLine}` });
-        void signedSourceUrl(c.repo, c.path, c.startLine, c.endLine).then((url) => url && (a.href = url));
-        return el("li", {}, [a]);
-      }))
+    ? el(
+        "ul",
+        { className: "citations" },
+        reply.citations.map((c) => {
+          const a = el("a", { className: "citation", text: `${c.repo}/${c.path}:${c.startLine}-${c.endLine}` });
+          void signedSourceUrl(c.repo, c.path, c.startLine, c.endLine).then((url) => url && (a.href = url));
+          return el("li", {}, [a]);
+        }),
+      )
     : null;
   const parts: (HTMLElement | null)[] = [
     el("h3", { text: label }),

@@ -16,6 +16,15 @@ describe("the search URL carries the whole query", () => {
 
   it("maps to the API's parameter names", () => {
     const p = stateToApiParams({ q: "x", repo: "r", language: "go", path: "cmd/", includeTests: true, mode: "symbol", k: 20 }, { explain: true });
-    expect(Object.fromEntries(p)).toEqual({ q: "x", k: "20", repo: "r", language: "go", path_prefix: "cmd/", include_tests: "true", mode: "symbol", explain: "true" });
+    expect(Object.fromEntries(p)).toEqual({
+      q: "x",
+      k: "20",
+      repo: "r",
+      language: "go",
+      path_prefix: "cmd/",
+      include_tests: "true",
+      mode: "symbol",
+      explain: "true",
+    });
   });
 });

@@ -1,7 +1,18 @@
 import { describe, expect, it } from "vitest";
 import { errorWords, isBusy, progressShare, skippedWords, statusWords, type RepoStatusView } from "./repo-status";
 
-const base: RepoStatusView = { id: "r", sourceKind: "git", url: "https://x/r.git", ref: null, status: "indexing", progress: { filesTotal: 120, filesQueued: 120, filesDone: 40, chunks: 0 }, skipped: {}, index: null, snapshot: null, lastError: null };
+const base: RepoStatusView = {
+  id: "r",
+  sourceKind: "git",
+  url: "https://x/r.git",
+  ref: null,
+  status: "indexing",
+  progress: { filesTotal: 120, filesQueued: 120, filesDone: 40, chunks: 0 },
+  skipped: {},
+  index: null,
+  snapshot: null,
+  lastError: null,
+};
 
 describe("repo status in words", () => {
   it("says what a job is doing and how far it is", () => {
@@ -14,7 +25,11 @@ describe("repo status in words", () => {
   });
 
   it("lists skip reasons largest first, in words", () => {
-    expect(skippedWords({ binary: 2, too_large: 5, ignored: 0, new_reason: 1 }).map((s) => `${s.count} ${s.words}`)).toEqual(["5 too large", "2 binary", "1 new reason"]);
+    expect(skippedWords({ binary: 2, too_large: 5, ignored: 0, new_reason: 1 }).map((s) => `${s.count} ${s.words}`)).toEqual([
+      "5 too large",
+      "2 binary",
+      "1 new reason",
+    ]);
   });
 
   it("never names an MCP tool or an API route to a person", () => {

@@ -29,9 +29,7 @@ function say(target: HTMLElement, text: string, isError = false): void {
 function statusCell(r: RepoStatusView): HTMLElement {
   const share = progressShare(r);
   const busy = isBusy(r.status);
-  const bar = busy
-    ? el("progress", { max: 1, ...(share === null ? {} : { value: share }), "aria-label": `Progress of ${r.id}` })
-    : null;
+  const bar = busy ? el("progress", { max: 1, ...(share === null ? {} : { value: share }), "aria-label": `Progress of ${r.id}` }) : null;
   const error = r.status === "failed" || r.lastError ? errorWords(r.lastError) : null;
   return el("td", { className: `status-cell s-${r.status}` }, [
     el("span", { className: "badge", text: statusWords(r) }),
@@ -45,7 +43,10 @@ function snapshotCell(r: RepoStatusView): HTMLElement {
   const when = new Date(r.snapshot.indexedAt);
   return el("td", {}, [
     // Uploads have no git commit: their snapshot is named by the archive's content hash.
-    el("code", { text: r.snapshot.commit.startsWith("archive-") ? `upload ${r.snapshot.commit.slice(8, 16)}` : r.snapshot.commit.slice(0, 12), title: r.snapshot.commit }),
+    el("code", {
+      text: r.snapshot.commit.startsWith("archive-") ? `upload ${r.snapshot.commit.slice(8, 16)}` : r.snapshot.commit.slice(0, 12),
+      title: r.snapshot.commit,
+    }),
     " ",
     el("time", { datetime: when.toISOString(), title: when.toLocaleString(), text: age(r.snapshot.indexedAt) }),
     r.index ? el("div", { className: "help", text: `${r.index.files.toLocaleString("en")} files, ${r.index.chunks.toLocaleString("en")} chunks` }) : null,
@@ -80,7 +81,11 @@ function skippedReason(repo: string, s: { reason: string; words: string; count: 
     }
     const more = res.body.total - res.body.files.length;
     details.append(
-      el("ul", { className: "skipped-files" }, res.body.files.map((f) => el("li", {}, [el("code", { text: f.path }), f.rule ? el("span", { className: "help", text: ` (${f.rule})` }) : null]))),
+      el(
+        "ul",
+        { className: "skipped-files" },
+        res.body.files.map((f) => el("li", {}, [el("code", { text: f.path }), f.rule ? el("span", { className: "help", text: ` (${f.rule})` }) : null])),
+      ),
       ...(more > 0 ? [el("p", { className: "help", text: `and ${more} more` })] : []),
     );
   });
@@ -90,7 +95,13 @@ function skippedReason(repo: string, s: { reason: string; words: string; count: 
 function skippedCell(r: RepoStatusView): HTMLElement {
   const items = skippedWords(r.skipped ?? {});
   if (!items.length) return el("td", { text: "None" });
-  return el("td", {}, [el("ul", { className: "skipped" }, items.map((s) => skippedReason(r.id, s)))]);
+  return el("td", {}, [
+    el(
+      "ul",
+      { className: "skipped" },
+      items.map((s) => skippedReason(r.id, s)),
+    ),
+  ]);
 }
 
 function actionsCell(r: RepoStatusView): HTMLElement {
@@ -130,7 +141,10 @@ function actionsCell(r: RepoStatusView): HTMLElement {
 function row(r: RepoStatusView): HTMLTableRowElement {
   const source = r.sourceKind === "git" ? `${r.url ?? ""}${r.ref ? ` @ ${r.ref}` : ""}` : "uploaded folder";
   return el("tr", { "data-repo": r.id }, [
-    el("th", { scope: "row" }, [el("a", { href: `/?repo=${encodeURIComponent(r.id)}`, text: r.id, title: `Search ${r.id}` }), el("div", { className: "help", text: source })]),
+    el("th", { scope: "row" }, [
+      el("a", { href: `/?repo=${encodeURIComponent(r.id)}`, text: r.id, title: `Search ${r.id}` }),
+      el("div", { className: "help", text: source }),
+    ]),
     statusCell(r),
     snapshotCell(r),
     skippedCell(r),
@@ -188,7 +202,12 @@ byId<HTMLFormElement>("add-folder").addEventListener("submit", async (event) => 
   const zip = zipSync(entries, { level: 6 });
   say(addStatus, `Uploading ${(zip.byteLength / 1024).toFixed(0)} KB…`);
   // webkitRelativePath starts with the chosen folder's name: strip that one level.
-  const res = await sendJson<{ repo: RepoStatusView }>("POST", `/api/repos/${encodeURIComponent(name)}/archive?strip=1`, new Blob([zip], { type: "application/zip" }), { "content-type": "application/zip" });
+  const res = await sendJson<{ repo: RepoStatusView }>(
+    "POST",
+    `/api/repos/${encodeURIComponent(name)}/archive?strip=1`,
+    new Blob([zip], { type: "application/zip" }),
+    { "content-type": "application/zip" },
+  );
   if (!res.ok || !res.body) return say(addStatus, errorText(res), true);
   say(addStatus, `Uploaded ${name}; indexing has started.`);
   form.reset();

@@ -50,7 +50,11 @@ function explainBlock(value: unknown, depth = 0): HTMLElement {
 
 function whyBlock(r: WireResult): HTMLElement {
   const ranks = Object.entries(r.ranks ?? {});
-  const list = el("ul", { className: "ranks" }, ranks.length ? ranks.map(([ch, rank]) => el("li", { text: `${ch}: rank ${rank}` })) : [el("li", { text: "no channel rank" })]);
+  const list = el(
+    "ul",
+    { className: "ranks" },
+    ranks.length ? ranks.map(([ch, rank]) => el("li", { text: `${ch}: rank ${rank}` })) : [el("li", { text: "no channel rank" })],
+  );
   return el("details", { className: "why" }, [
     el("summary", { text: "Why this result" }),
     el("p", { text: `Fused score ${r.score.toFixed(4)} (Reciprocal Rank Fusion of the channel ranks below).` }),

@@ -114,11 +114,21 @@ async function runSearch(s: SearchState, focusFrom = -1, reposLoaded?: Promise<v
   }
   const { results, confidence, stats } = r.body;
   const took = typeof stats?.tookMs === "number" ? ` in ${Math.round(stats.tookMs)} ms` : "";
-  setStatus(results.length ? `${results.length} ${results.length === 1 ? "result" : "results"}${took}.` : `No results${took}. Try other words, another mode, or fewer filters.`);
+  setStatus(
+    results.length
+      ? `${results.length} ${results.length === 1 ? "result" : "results"}${took}.`
+      : `No results${took}. Try other words, another mode, or fewer filters.`,
+  );
   if (results.length && confidence?.level === "low") {
-    resultsEl.append(el("li", { className: "notice", text: `Low confidence: ${confidence.reason ?? "the query terms are barely covered"}. Try other words or an identifier.` }));
+    resultsEl.append(
+      el("li", {
+        className: "notice",
+        text: `Low confidence: ${confidence.reason ?? "the query terms are barely covered"}. Try other words or an identifier.`,
+      }),
+    );
   }
-  for (const f of stats?.failedRepos ?? []) resultsEl.append(el("li", { className: "notice", text: `Repository ${f.repo} could not be searched; the results leave it out.` }));
+  for (const f of stats?.failedRepos ?? [])
+    resultsEl.append(el("li", { className: "notice", text: `Repository ${f.repo} could not be searched; the results leave it out.` }));
   const terms = markableTerms(stats?.queryTerms?.length ? stats.queryTerms : queryWords(s.q));
   for (const result of results) resultsEl.append(renderResult(result, terms));
   // "More results": the API ranks the top k; asking for more returns the same first ones, then new ones.

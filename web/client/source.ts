@@ -92,7 +92,10 @@ async function lookUp(name: string): Promise<void> {
     getJson<{ symbols: SymbolHit[] }>(`/api/repos/${id}/symbols?name=${encodeURIComponent(name)}&limit=20`),
     getJson<{ references: ReferenceHit[] }>(`/api/repos/${id}/references?symbol=${encodeURIComponent(name)}&limit=30`),
   ]);
-  const section = (title: string, items: HTMLElement[], empty: string) => [el("h3", { text: title }), items.length ? el("ul", {}, items) : el("p", { className: "help", text: empty })];
+  const section = (title: string, items: HTMLElement[], empty: string) => [
+    el("h3", { text: title }),
+    items.length ? el("ul", {}, items) : el("p", { className: "help", text: empty }),
+  ];
   const defItems = (defs.body?.symbols ?? []).map((d) => {
     const a = el("a", { text: `${d.path}:${d.startLine}-${d.endLine}` });
     void linkTo(a, d.path, d.startLine, d.endLine);
@@ -105,7 +108,9 @@ async function lookUp(name: string): Promise<void> {
   });
   lookup.replaceChildren(
     head,
-    ...(defs.ok ? section("Definitions", defItems, "No definition found in this repository.") : [el("p", { className: "status error", text: errorText(defs) })]),
+    ...(defs.ok
+      ? section("Definitions", defItems, "No definition found in this repository.")
+      : [el("p", { className: "status error", text: errorText(defs) })]),
     ...(refs.ok ? section("References", refItems, "No references found.") : [el("p", { className: "status error", text: errorText(refs) })]),
   );
 }

@@ -62,7 +62,8 @@ export function createApiApp(): OpenAPIHono<ApiEnv> {
   app.route("/repos", symbolRoutes());
   // Mounted with app.route(), this app's notFound is not consulted for /api/* paths that match
   // no route (the parent's text 404 would answer), so a last catch-all answers in JSON.
-  const notFound = (c: Context<ApiEnv>) => c.json(errorBody("not_found", `No route ${c.req.method} ${c.req.path}. See GET /api/docs for the API reference.`), 404);
+  const notFound = (c: Context<ApiEnv>) =>
+    c.json(errorBody("not_found", `No route ${c.req.method} ${c.req.path}. See GET /api/docs for the API reference.`), 404);
   app.all("*", notFound);
   app.notFound(notFound);
   return app;

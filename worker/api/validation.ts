@@ -41,7 +41,16 @@ export function queryBoolean<S extends z.ZodType>(inner: S) {
 
 /** A query parameter read as a comma-separated list (empty items dropped); absent is undefined. */
 export function queryList<S extends z.ZodType>(inner: S) {
-  return z.preprocess((v) => (typeof v === "string" ? v.split(",").map((s) => s.trim()).filter(Boolean) : v), inner);
+  return z.preprocess(
+    (v) =>
+      typeof v === "string"
+        ? v
+            .split(",")
+            .map((s) => s.trim())
+            .filter(Boolean)
+        : v,
+    inner,
+  );
 }
 
 /** A query parameter where "" means absent. */

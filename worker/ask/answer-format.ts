@@ -9,13 +9,15 @@
 import { z } from "zod";
 
 /** One citation as the model lists it. Lines are 1-based and inclusive. */
-export const modelCitation = z.object({
-  evidence: z.string().regex(/^E\d+$/, 'evidence must be a label such as "E1"'),
-  repo: z.string(),
-  path: z.string().min(1),
-  startLine: z.number().int().min(1),
-  endLine: z.number().int().min(1),
-}).strict();
+export const modelCitation = z
+  .object({
+    evidence: z.string().regex(/^E\d+$/, 'evidence must be a label such as "E1"'),
+    repo: z.string(),
+    path: z.string().min(1),
+    startLine: z.number().int().min(1),
+    endLine: z.number().int().min(1),
+  })
+  .strict();
 export type ModelCitation = z.infer<typeof modelCitation>;
 
 /** The whole answer object. */
@@ -53,7 +55,13 @@ export const ANSWER_JSON_SCHEMA: Record<string, unknown> = {
       type: "array",
       items: {
         type: "object",
-        properties: { evidence: { type: "string" }, repo: { type: "string" }, path: { type: "string" }, startLine: { type: "integer" }, endLine: { type: "integer" } },
+        properties: {
+          evidence: { type: "string" },
+          repo: { type: "string" },
+          path: { type: "string" },
+          startLine: { type: "integer" },
+          endLine: { type: "integer" },
+        },
         required: ["evidence", "repo", "path", "startLine", "endLine"],
         additionalProperties: false,
       },
@@ -70,7 +78,14 @@ export const INLINE_CITATION = /\[(E\d+) ([^\s\]]+):(\d+)(?:-(\d+))?\]/;
 /** All inline citations of `answer`, with their position. */
 export function inlineCitations(answer: string): { match: string; index: number; evidence: string; path: string; startLine: number; endLine: number }[] {
   const re = new RegExp(INLINE_CITATION.source, "g");
-  return [...answer.matchAll(re)].map((m) => ({ match: m[0], index: m.index!, evidence: m[1], path: m[2], startLine: Number(m[3]), endLine: Number(m[4] ?? m[3]) }));
+  return [...answer.matchAll(re)].map((m) => ({
+    match: m[0],
+    index: m.index!,
+    evidence: m[1],
+    path: m[2],
+    startLine: Number(m[3]),
+    endLine: Number(m[4] ?? m[3]),
+  }));
 }
 
 /** The parsed answer, or the validation errors as lines (`path: message`) for the retry. */

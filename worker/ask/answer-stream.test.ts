@@ -2,7 +2,12 @@
 import { describe, expect, it } from "vitest";
 import { AnswerFieldStream } from "./answer-stream";
 
-const json = JSON.stringify({ status: "answered", answer: 'Uses `x` [E1 a.ts:1-2].\nSays "hi" \\ é \u2028 done', citations: [{ evidence: "E1", repo: "r", path: "a.ts", startLine: 1, endLine: 2 }], missing: "" });
+const json = JSON.stringify({
+  status: "answered",
+  answer: 'Uses `x` [E1 a.ts:1-2].\nSays "hi" \\ é \u2028 done',
+  citations: [{ evidence: "E1", repo: "r", path: "a.ts", startLine: 1, endLine: 2 }],
+  missing: "",
+});
 
 describe("AnswerFieldStream", () => {
   for (const size of [1, 2, 3, 7, 1000]) {

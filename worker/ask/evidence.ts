@@ -64,7 +64,16 @@ export function selectEvidence(results: readonly SearchResult[], options: Eviden
     const cost = estimateTokens(r.snippet) + 20; // + the fence lines
     if (cost > budget) continue;
     budget -= cost;
-    picked.push({ label: `E${picked.length + 1}`, repo: r.repo, path: r.path, startLine, endLine, language: r.language, symbol: r.symbol, lines: lines.slice(0, endLine - startLine + 1) });
+    picked.push({
+      label: `E${picked.length + 1}`,
+      repo: r.repo,
+      path: r.path,
+      startLine,
+      endLine,
+      language: r.language,
+      symbol: r.symbol,
+      lines: lines.slice(0, endLine - startLine + 1),
+    });
   }
   return picked;
 }

@@ -18,10 +18,7 @@ export interface AnswerStreamHooks {
 }
 
 /** What the model produced, before verification. */
-export type GeneratedAnswer =
-  | { kind: "answer"; value: ModelAnswer }
-  | { kind: "refusal"; reason: string }
-  | { kind: "invalid"; reason: string };
+export type GeneratedAnswer = { kind: "answer"; value: ModelAnswer } | { kind: "refusal"; reason: string } | { kind: "invalid"; reason: string };
 
 /** Options of `generateAnswer`. */
 export interface GenerateAnswerOptions {
@@ -61,10 +58,12 @@ export async function generateAnswer(o: GenerateAnswerOptions): Promise<Generate
   for (let call = 1; call <= ASK_MAX_MODEL_CALLS; call++) {
     if (call > 1) o.hooks?.onReset?.(lastProblem);
     const extractor = new AnswerFieldStream();
-    const onTextDelta = o.hooks?.onDelta ? (d: string) => {
-      const text = extractor.push(d);
-      if (text) o.hooks!.onDelta!(text);
-    } : undefined;
+    const onTextDelta = o.hooks?.onDelta
+      ? (d: string) => {
+          const text = extractor.push(d);
+          if (text) o.hooks!.onDelta!(text);
+        }
+      : undefined;
     const r = await o.provider.generate({
       system: [{ text: o.prompt.text, cache: true }],
       messages,
@@ -81,7 +80,14 @@ export async function generateAnswer(o: GenerateAnswerOptions): Promise<Generate
     // A failed ledger write costs the budget's accuracy, never the answer: logged, not thrown.
     writes.push(o.onUsage(r.usage).catch((err) => console.error("ask usage ledger write failed", err)));
     if (r.stopReason === "refusal") {
-      return { outcome: { kind: "refusal", reason: "The model declined to answer this question (stop_reason: refusal)." }, usage, calls: call, modelMs, model, recorded: recorded() };
+      return {
+        outcome: { kind: "refusal", reason: "The model declined to answer this question (stop_reason: refusal)." },
+        usage,
+        calls: call,
+        modelMs,
+        model,
+        recorded: recorded(),
+      };
     }
     const parsed = r.stopReason === "max_tokens" ? null : parseModelAnswer(r.text);
     if (parsed?.ok) return { outcome: { kind: "answer", value: parsed.value }, usage, calls: call, modelMs, model, recorded: recorded() };
@@ -95,5 +101,12 @@ export async function generateAnswer(o: GenerateAnswerOptions): Promise<Generate
         (parsed ? "." : `, shorter: at most about ${Math.floor(o.maxOutputTokens / 2)} tokens.`),
     });
   }
-  return { outcome: { kind: "invalid", reason: `The model's reply was unusable twice (${lastProblem}).` }, usage, calls: ASK_MAX_MODEL_CALLS, modelMs, model, recorded: recorded() };
+  return {
+    outcome: { kind: "invalid", reason: `The model's reply was unusable twice (${lastProblem}).` },
+    usage,
+    calls: ASK_MAX_MODEL_CALLS,
+    modelMs,
+    model,
+    recorded: recorded(),
+  };
 }

@@ -4,11 +4,27 @@ import type { EvidenceItem } from "./evidence";
 import { checkCitation, verifyAnswer, type CitationClaim } from "./verify";
 
 const ev = (label: string, repo: string, path: string, startLine: number, endLine: number): EvidenceItem => ({
-  label, repo, path, startLine, endLine, language: "typescript", symbol: null, lines: Array.from({ length: endLine - startLine + 1 }, (_, i) => `line ${startLine + i}`),
+  label,
+  repo,
+  path,
+  startLine,
+  endLine,
+  language: "typescript",
+  symbol: null,
+  lines: Array.from({ length: endLine - startLine + 1 }, (_, i) => `line ${startLine + i}`),
 });
 const EVIDENCE = [ev("E1", "hono", "src/router.ts", 10, 30), ev("E2", "hono", "src/context.ts", 100, 140), ev("E3", "other", "src/router.ts", 1, 50)];
-const SAME = new Map([["hono", { atEvidence: "c1", now: "c1" }], ["other", { atEvidence: "c9", now: "c9" }]]);
-const claim = (evidence: string, repo: string | null, path: string, startLine: number, endLine: number): CitationClaim => ({ evidence, repo, path, startLine, endLine });
+const SAME = new Map([
+  ["hono", { atEvidence: "c1", now: "c1" }],
+  ["other", { atEvidence: "c9", now: "c9" }],
+]);
+const claim = (evidence: string, repo: string | null, path: string, startLine: number, endLine: number): CitationClaim => ({
+  evidence,
+  repo,
+  path,
+  startLine,
+  endLine,
+});
 
 describe("checkCitation", () => {
   const cases: [string, CitationClaim, string | null][] = [
@@ -67,7 +83,12 @@ describe("verifyAnswer", () => {
   });
 
   it("an answer with no valid citation verifies nothing", () => {
-    const v = verifyAnswer("It is [E1 src/router.ts:1-5].", [{ evidence: "E1", repo: "hono", path: "src/router.ts", startLine: 1, endLine: 5 }], EVIDENCE, SAME);
+    const v = verifyAnswer(
+      "It is [E1 src/router.ts:1-5].",
+      [{ evidence: "E1", repo: "hono", path: "src/router.ts", startLine: 1, endLine: 5 }],
+      EVIDENCE,
+      SAME,
+    );
     expect(v.citations).toEqual([]);
     expect(v.answer).toBe("It is.");
     expect(v.rejected).toHaveLength(1);

@@ -38,15 +38,30 @@ export interface RejectedCitation {
 export type CitationClaim = Omit<ModelCitation, "repo"> & { repo: string | null };
 
 /** Checks one citation. `snapshots` maps repo -> {atEvidence, now} commits. */
-export function checkCitation(c: CitationClaim, evidence: readonly EvidenceItem[], snapshots: ReadonlyMap<string, { atEvidence: string; now: string | null }>): { ok: true } | { ok: false; reason: RejectReason; detail: string } {
+export function checkCitation(
+  c: CitationClaim,
+  evidence: readonly EvidenceItem[],
+  snapshots: ReadonlyMap<string, { atEvidence: string; now: string | null }>,
+): { ok: true } | { ok: false; reason: RejectReason; detail: string } {
   const e = evidence.find((x) => x.label === c.evidence);
-  if (!e) return { ok: false, reason: "unknown_evidence", detail: `${c.evidence} is not one of the evidence items (${evidence.map((x) => x.label).join(", ") || "none"})` };
+  if (!e)
+    return {
+      ok: false,
+      reason: "unknown_evidence",
+      detail: `${c.evidence} is not one of the evidence items (${evidence.map((x) => x.label).join(", ") || "none"})`,
+    };
   if (c.repo !== null && c.repo !== e.repo) return { ok: false, reason: "repo_mismatch", detail: `${c.evidence} is from repo ${e.repo}, not ${c.repo}` };
   if (c.path !== e.path) return { ok: false, reason: "path_mismatch", detail: `${c.evidence} is ${e.path}, not ${c.path}` };
   if (c.startLine > c.endLine) return { ok: false, reason: "invalid_range", detail: `lines ${c.startLine}-${c.endLine} are reversed` };
-  if (c.startLine < e.startLine || c.endLine > e.endLine) return { ok: false, reason: "outside_evidence", detail: `lines ${c.startLine}-${c.endLine} are not inside ${c.evidence}'s lines ${e.startLine}-${e.endLine}` };
+  if (c.startLine < e.startLine || c.endLine > e.endLine)
+    return {
+      ok: false,
+      reason: "outside_evidence",
+      detail: `lines ${c.startLine}-${c.endLine} are not inside ${c.evidence}'s lines ${e.startLine}-${e.endLine}`,
+    };
   const snap = snapshots.get(e.repo);
-  if (!snap || snap.now !== snap.atEvidence) return { ok: false, reason: "snapshot_changed", detail: `repo ${e.repo}'s active snapshot changed after the evidence was read` };
+  if (!snap || snap.now !== snap.atEvidence)
+    return { ok: false, reason: "snapshot_changed", detail: `repo ${e.repo}'s active snapshot changed after the evidence was read` };
   return { ok: true };
 }
 
@@ -64,7 +79,12 @@ const key = (c: { evidence: string; path: string; startLine: number; endLine: nu
  * Verifies the listed citations and the inline markers of `answer` (their union, once each)
  * and removes the markers that fail from the text.
  */
-export function verifyAnswer(answer: string, listed: readonly ModelCitation[], evidence: readonly EvidenceItem[], snapshots: ReadonlyMap<string, { atEvidence: string; now: string | null }>): Verification {
+export function verifyAnswer(
+  answer: string,
+  listed: readonly ModelCitation[],
+  evidence: readonly EvidenceItem[],
+  snapshots: ReadonlyMap<string, { atEvidence: string; now: string | null }>,
+): Verification {
   const verified = new Map<string, VerifiedCitation>();
   const rejected = new Map<string, RejectedCitation>();
   const consider = (c: CitationClaim) => {
@@ -74,7 +94,8 @@ export function verifyAnswer(answer: string, listed: readonly ModelCitation[], e
     if (r.ok) {
       const e = evidence.find((x) => x.label === c.evidence)!;
       verified.set(k, { evidence: c.evidence, repo: e.repo, path: c.path, startLine: c.startLine, endLine: c.endLine, verified: true });
-    } else rejected.set(k, { evidence: c.evidence, repo: c.repo, path: c.path, startLine: c.startLine, endLine: c.endLine, reason: r.reason, detail: r.detail });
+    } else
+      rejected.set(k, { evidence: c.evidence, repo: c.repo, path: c.path, startLine: c.startLine, endLine: c.endLine, reason: r.reason, detail: r.detail });
   };
   for (const c of listed) consider(c);
   const markers = inlineCitations(answer);

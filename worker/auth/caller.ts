@@ -85,7 +85,13 @@ export function isProviderToken(token: string): boolean {
  * Checks a non-OAuth bearer token: the local admin token or an API token. `defer` receives
  * bookkeeping writes (ctx.waitUntil).
  */
-export async function resolveStaticBearer(db: D1Database, config: AuthConfig, token: string, now: number, defer: (p: Promise<unknown>) => void): Promise<BearerResult> {
+export async function resolveStaticBearer(
+  db: D1Database,
+  config: AuthConfig,
+  token: string,
+  now: number,
+  defer: (p: Promise<unknown>) => void,
+): Promise<BearerResult> {
   if (!/^[\x21-\x7e]{8,512}$/.test(token)) return { rejected: "malformed" };
   if (config.adminToken && (await timingSafeEqualText(token, config.adminToken))) return { caller: LOCAL_ADMIN };
   return verifyApiToken(db, token, now, defer);

@@ -119,7 +119,10 @@ export function loadAuthConfig(env: Env): AuthConfig {
           adminTeams: teams("GITHUB_ADMIN_TEAMS", env.GITHUB_ADMIN_TEAMS),
         }
       : undefined;
-  if (github && github.allowedUsers.length + github.allowedOrgs.length + github.allowedTeams.length + github.adminUsers.length + github.adminTeams.length === 0) {
+  if (
+    github &&
+    github.allowedUsers.length + github.allowedOrgs.length + github.allowedTeams.length + github.adminUsers.length + github.adminTeams.length === 0
+  ) {
     throw new TypeError("GITHUB_ALLOWED_ORGS, GITHUB_ALLOWED_TEAMS or GITHUB_ALLOWED_USERS must name someone; nobody could sign in");
   }
   let publicUrl: string | undefined;

@@ -51,7 +51,12 @@ interface GitHubBody {
 
 async function ghJson(gh: GitHubAuthConfig, token: string, path: string, fetchFn: typeof fetch): Promise<{ status: number; body: GitHubBody | null }> {
   const res = await fetchFn(`${gh.apiUrl}${path}`, {
-    headers: { authorization: `Bearer ${token}`, accept: "application/vnd.github+json", "user-agent": "codebase-copilot", "x-github-api-version": "2022-11-28" },
+    headers: {
+      authorization: `Bearer ${token}`,
+      accept: "application/vnd.github+json",
+      "user-agent": "codebase-copilot",
+      "x-github-api-version": "2022-11-28",
+    },
   });
   const raw: unknown = res.headers.get("content-type")?.includes("json") ? await res.json() : await res.text();
   return { status: res.status, body: raw && typeof raw === "object" ? (raw as GitHubBody) : null };
@@ -84,14 +89,21 @@ export async function roleFor(gh: GitHubAuthConfig, token: string, login: string
 }
 
 /** Exchanges the callback `code` and identifies the user against the allowlists. */
-export async function githubLogin(gh: GitHubAuthConfig, code: string, codeVerifier: string, redirectUri: string, fetchFn: typeof fetch = fetch): Promise<GitHubLoginResult> {
+export async function githubLogin(
+  gh: GitHubAuthConfig,
+  code: string,
+  codeVerifier: string,
+  redirectUri: string,
+  fetchFn: typeof fetch = fetch,
+): Promise<GitHubLoginResult> {
   const res = await fetchFn(`${gh.baseUrl}/login/oauth/access_token`, {
     method: "POST",
     headers: { accept: "application/json", "content-type": "application/x-www-form-urlencoded", "user-agent": "codebase-copilot" },
     body: new URLSearchParams({ client_id: gh.clientId, client_secret: gh.clientSecret, code, redirect_uri: redirectUri, code_verifier: codeVerifier }),
   });
   const tokenBody = (await res.json().catch(() => ({}))) as { access_token?: string; error?: string };
-  if (!res.ok || !tokenBody.access_token) return { ok: false, reason: `GitHub did not accept the sign-in (${tokenBody.error ?? `HTTP ${res.status}`}); start again.` };
+  if (!res.ok || !tokenBody.access_token)
+    return { ok: false, reason: `GitHub did not accept the sign-in (${tokenBody.error ?? `HTTP ${res.status}`}); start again.` };
   const token = tokenBody.access_token;
   const user = await ghJson(gh, token, "/user", fetchFn);
   if (user.status !== 200 || typeof user.body?.login !== "string" || typeof user.body?.id !== "number") {

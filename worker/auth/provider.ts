@@ -104,7 +104,11 @@ function buildOptions(origin: string, wiring: AuthWiring): OAuthProviderOptions<
       const result = await resolveStaticBearer(env.DB, loadAuthConfig(env), token, Date.now(), () => {});
       if (!("caller" in result)) return null;
       if (!result.caller.scopes.includes("search") && !result.caller.scopes.includes("admin")) {
-        throw new ExternalTokenError("insufficient_scope", { description: "This API token lacks the search scope.", statusCode: 403, requiredScopes: ["search"] });
+        throw new ExternalTokenError("insufficient_scope", {
+          description: "This API token lacks the search scope.",
+          statusCode: 403,
+          requiredScopes: ["search"],
+        });
       }
       const props: AuthProps = { v: 1, caller: result.caller, login: result.caller.id };
       return { props, audience: resource };

@@ -66,7 +66,7 @@ export function restAuth(): MiddlewareHandler<ApiEnv> {
       c.set("caller", result.caller);
     } else {
       const session = await readSession(c.env.DB, c.req.raw, now);
-      if (!session) return unauthorized("Sign in (GET /login) or send `Authorization: Bearer <token>`; README, \"Authentication\".", false);
+      if (!session) return unauthorized('Sign in (GET /login) or send `Authorization: Bearer <token>`; README, "Authentication".', false);
       if (isStateChanging(c.req.method) && !(await csrfMatches(session, c.req.header(CSRF_HEADER)))) {
         return forbidden(`Missing or wrong CSRF token: send the ${CSRF_HEADER} header from GET /auth/session.`);
       }

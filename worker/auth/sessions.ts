@@ -23,7 +23,13 @@ export interface Session {
 }
 
 /** Creates a session; returns it and the Set-Cookie header value. */
-export async function createSession(db: D1Database, caller: Caller, login: string, ttlSeconds: number, now: number): Promise<{ session: Session; setCookie: string }> {
+export async function createSession(
+  db: D1Database,
+  caller: Caller,
+  login: string,
+  ttlSeconds: number,
+  now: number,
+): Promise<{ session: Session; setCookie: string }> {
   const id = randomToken(32);
   const session: Session = { caller: { ...caller, kind: "session" }, login, csrfToken: randomToken(24), expiresAt: now + ttlSeconds * 1000 };
   // Opportunistic cleanup keeps the table small without a cron trigger.
@@ -64,7 +70,11 @@ export async function readSession(db: D1Database, request: Request, now: number)
 /** Ends the session a request's cookie names (no-op without one). */
 export async function deleteSession(db: D1Database, request: Request): Promise<void> {
   const id = sessionIdFrom(request);
-  if (id) await db.prepare("DELETE FROM sessions WHERE id_hash = ?").bind(await sha256Hex(id)).run();
+  if (id)
+    await db
+      .prepare("DELETE FROM sessions WHERE id_hash = ?")
+      .bind(await sha256Hex(id))
+      .run();
 }
 
 /** Methods that change state and so need a CSRF token when authenticated by cookie. */

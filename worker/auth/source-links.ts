@@ -30,7 +30,13 @@ function encodePath(path: string): string {
  * Builds a signed link, valid for `ttlSeconds` from `nowMs`. Returns the absolute URL and its
  * expiry (ms since epoch).
  */
-export async function signSourceLink(secret: string, origin: string, target: SourceLinkTarget, nowMs: number, ttlSeconds: number): Promise<{ url: string; expiresAt: number }> {
+export async function signSourceLink(
+  secret: string,
+  origin: string,
+  target: SourceLinkTarget,
+  nowMs: number,
+  ttlSeconds: number,
+): Promise<{ url: string; expiresAt: number }> {
   const exp = Math.floor(nowMs / 1000) + ttlSeconds;
   const sig = await hmacSha256(secret, message(target.repo, target.path, exp));
   let fragment = "";
@@ -42,7 +48,14 @@ export async function signSourceLink(secret: string, origin: string, target: Sou
 export type SourceLinkRejection = "missing" | "expired" | "bad_signature";
 
 /** Checks a link's `exp` and `sig` for `repo` and `path` (decoded). */
-export async function verifySourceLink(secret: string, repo: string, path: string, exp: string | undefined, sig: string | undefined, nowMs: number): Promise<{ ok: true } | { ok: false; reason: SourceLinkRejection }> {
+export async function verifySourceLink(
+  secret: string,
+  repo: string,
+  path: string,
+  exp: string | undefined,
+  sig: string | undefined,
+  nowMs: number,
+): Promise<{ ok: true } | { ok: false; reason: SourceLinkRejection }> {
   if (!exp || !sig || !/^\d{1,12}$/.test(exp)) return { ok: false, reason: "missing" };
   const expected = await hmacSha256(secret, message(repo, path, Number(exp)));
   // Check the signature before the expiry, so a forged link never learns anything from timing.

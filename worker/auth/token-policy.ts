@@ -51,8 +51,10 @@ export function boundToCreator(input: NewApiToken, creator: Caller, now: number)
   let expiresAt = input.expiresAt;
   if (creator.expiresAt !== undefined) {
     if (expiresAt === undefined) expiresAt = creator.expiresAt;
-    if (expiresAt > creator.expiresAt) throw new CodeSearchError("forbidden", `The new token cannot outlive yours: expiresAt must be at most ${new Date(creator.expiresAt).toISOString()}.`);
+    if (expiresAt > creator.expiresAt)
+      throw new CodeSearchError("forbidden", `The new token cannot outlive yours: expiresAt must be at most ${new Date(creator.expiresAt).toISOString()}.`);
   }
-  if (expiresAt !== undefined && expiresAt <= now) throw new CodeSearchError("invalid_input", "expiresAt is in the past; give a future time or omit it for no expiry.");
+  if (expiresAt !== undefined && expiresAt <= now)
+    throw new CodeSearchError("invalid_input", "expiresAt is in the past; give a future time or omit it for no expiry.");
   return { ...input, repos, expiresAt };
 }

@@ -12,7 +12,8 @@ let n = 0;
 const keyFor = (scenario: string) => `${scenario}:anthropic-test-${++n}-${Math.random().toString(36).slice(2)}`;
 const provider = (key: string, model = "claude-sonnet-5-5") =>
   new AnthropicGenerationProvider({ apiKey: key, baseURL: url, model, timeoutMs: 10_000, effort: "low", retry: { minTimeoutMs: 5, maxTimeoutMs: 10 } });
-const requestsOf = async (key: string) => (await (await fetch(`${url}/__requests?key=${encodeURIComponent(key)}`)).json()) as { calls: number; requests: any[] };
+const requestsOf = async (key: string) =>
+  (await (await fetch(`${url}/__requests?key=${encodeURIComponent(key)}`)).json()) as { calls: number; requests: any[] };
 
 const NONCE = "0123456789abcdef0123456789abcdef";
 const USER = `This request's nonce is ${NONCE}.\n<<<EVIDENCE ${NONCE} E1 repo=r path=src/a.ts lines=3-9>>>\n3| x\n<<<END ${NONCE}>>>`;
@@ -65,7 +66,10 @@ describe("AnthropicGenerationProvider", () => {
       const key = keyFor("tool-use");
       const r = await provider(key).generate(req({ tools, outputSchema: undefined, onTextDelta: stream ? () => {} : undefined }));
       expect(r.stopReason).toBe("tool_use");
-      expect(r.content).toEqual([{ type: "text", text: "Let me look." }, { type: "tool_use", id: "toolu_01", name: "read_file", input: { path: "src/a.ts", lines: [1, 20] } }]);
+      expect(r.content).toEqual([
+        { type: "text", text: "Let me look." },
+        { type: "tool_use", id: "toolu_01", name: "read_file", input: { path: "src/a.ts", lines: [1, 20] } },
+      ]);
       const body = (await requestsOf(key)).requests[0];
       expect(body.tools[0]).toMatchObject({ name: "read_file", input_schema: { type: "object" } });
       expect(body.tool_choice).toEqual({ type: "auto" });
@@ -108,7 +112,14 @@ describe("AnthropicGenerationProvider", () => {
 
   it("times out a slow call and says so without the key", async () => {
     const key = keyFor("slow");
-    const slow = new AnthropicGenerationProvider({ apiKey: key, baseURL: url, model: "claude-sonnet-5-5", timeoutMs: 300, effort: "low", retry: { retries: 0 } });
+    const slow = new AnthropicGenerationProvider({
+      apiKey: key,
+      baseURL: url,
+      model: "claude-sonnet-5-5",
+      timeoutMs: 300,
+      effort: "low",
+      retry: { retries: 0 },
+    });
     const err = await slow.generate(req()).catch((e) => e);
     expect(err).toMatchObject({ code: "generation_failed", details: { error: "timeout" } });
     expect(err.message).not.toContain(key);
@@ -128,14 +139,26 @@ describe("AnthropicGenerationProvider", () => {
     const spy = vi.spyOn(console, "log").mockImplementation((line: unknown) => void logged.push(String(line)));
     try {
       await provider(key).generate(req({ promptVersion: "answer.system@1" }));
-      await provider(keyFor("bad-request")).generate(req()).catch(() => {});
+      await provider(keyFor("bad-request"))
+        .generate(req())
+        .catch(() => {});
     } finally {
       spy.mockRestore();
     }
     const lines = logged.filter((l) => l.includes('"model_call"'));
     expect(lines).toHaveLength(2);
     const ok = JSON.parse(lines[0]);
-    expect(ok).toMatchObject({ event: "model_call", provider: "anthropic", model: "claude-sonnet-5-5", purpose: "test", promptVersion: "answer.system@1", outcome: "ok", stopReason: "end_turn", retries: 0, streamed: false });
+    expect(ok).toMatchObject({
+      event: "model_call",
+      provider: "anthropic",
+      model: "claude-sonnet-5-5",
+      purpose: "test",
+      promptVersion: "answer.system@1",
+      outcome: "ok",
+      stopReason: "end_turn",
+      retries: 0,
+      streamed: false,
+    });
     expect(ok.usage.inputTokens).toBeGreaterThan(0);
     expect(ok.costUsd).toBeGreaterThan(0);
     expect(typeof ok.latencyMs).toBe("number");

@@ -98,7 +98,11 @@ export class AnthropicGenerationProvider implements GenerationProvider {
   }
 
   #params(req: GenerationRequest): MessageCreateParamsNonStreaming {
-    const system: TextBlockParam[] = req.system.map((s) => ({ type: "text", text: s.text, ...(s.cache ? { cache_control: { type: "ephemeral" as const } } : {}) }));
+    const system: TextBlockParam[] = req.system.map((s) => ({
+      type: "text",
+      text: s.text,
+      ...(s.cache ? { cache_control: { type: "ephemeral" as const } } : {}),
+    }));
     const { thinking, effort } = anthropicModelOptions(this.model, this.#options.effort);
     const outputConfig = { ...(effort ? { effort } : {}), ...(req.outputSchema ? { format: { type: "json_schema" as const, schema: req.outputSchema } } : {}) };
     return {
@@ -109,7 +113,10 @@ export class AnthropicGenerationProvider implements GenerationProvider {
       ...(thinking ? { thinking } : {}),
       ...(Object.keys(outputConfig).length ? { output_config: outputConfig } : {}),
       ...(req.tools?.length
-        ? { tools: req.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema as { type: "object" } })), tool_choice: { type: req.toolChoice ?? "auto" } }
+        ? {
+            tools: req.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema as { type: "object" } })),
+            tool_choice: { type: req.toolChoice ?? "auto" },
+          }
         : {}),
     };
   }
@@ -142,14 +149,54 @@ export class AnthropicGenerationProvider implements GenerationProvider {
       const msg = await withRetry(attempt, { ...GENERATION_RETRY, ...this.#options.retry, onRetry: () => void retries++ });
       const { content, text } = fromMessage(msg);
       const u = msg.usage;
-      const usage = { inputTokens: u.input_tokens, outputTokens: u.output_tokens, cacheReadTokens: u.cache_read_input_tokens ?? 0, cacheWriteTokens: u.cache_creation_input_tokens ?? 0 };
-      const result: GenerationResult = { content, text, stopReason: toStopReason(msg.stop_reason), usage, model: msg.model, latencyMs: Date.now() - started, retries };
-      logModelCall({ provider: this.name, model: msg.model, purpose: req.purpose, promptVersion: req.promptVersion, outcome: "ok", stopReason: result.stopReason, usage, latencyMs: result.latencyMs, retries, streamed: !!req.onTextDelta }, this.price);
+      const usage = {
+        inputTokens: u.input_tokens,
+        outputTokens: u.output_tokens,
+        cacheReadTokens: u.cache_read_input_tokens ?? 0,
+        cacheWriteTokens: u.cache_creation_input_tokens ?? 0,
+      };
+      const result: GenerationResult = {
+        content,
+        text,
+        stopReason: toStopReason(msg.stop_reason),
+        usage,
+        model: msg.model,
+        latencyMs: Date.now() - started,
+        retries,
+      };
+      logModelCall(
+        {
+          provider: this.name,
+          model: msg.model,
+          purpose: req.purpose,
+          promptVersion: req.promptVersion,
+          outcome: "ok",
+          stopReason: result.stopReason,
+          usage,
+          latencyMs: result.latencyMs,
+          retries,
+          streamed: !!req.onTextDelta,
+        },
+        this.price,
+      );
       return result;
     } catch (err) {
       // An abort by the caller's deadline (AbortSignal.timeout) is a timeout, not a cancellation.
       const cls = err instanceof APIUserAbortError && (req.signal?.reason as Error | undefined)?.name === "TimeoutError" ? "timeout" : errorClass(err);
-      logModelCall({ provider: this.name, model: this.model, purpose: req.purpose, promptVersion: req.promptVersion, outcome: "error", error: cls, latencyMs: Date.now() - started, retries, streamed: !!req.onTextDelta }, this.price);
+      logModelCall(
+        {
+          provider: this.name,
+          model: this.model,
+          purpose: req.purpose,
+          promptVersion: req.promptVersion,
+          outcome: "error",
+          error: cls,
+          latencyMs: Date.now() - started,
+          retries,
+          streamed: !!req.onTextDelta,
+        },
+        this.price,
+      );
       throw new CodeSearchError("generation_failed", generationFailureMessage(cls), { provider: this.name, error: cls });
     }
   }
@@ -157,7 +204,8 @@ export class AnthropicGenerationProvider implements GenerationProvider {
 
 /** What a caller reads when the model API fails for good, by error class. */
 function generationFailureMessage(cls: string): string {
-  if (cls === "http_401" || cls === "http_403") return "The model API refused the server's credentials; the operator should check ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL).";
+  if (cls === "http_401" || cls === "http_403")
+    return "The model API refused the server's credentials; the operator should check ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL).";
   if (cls === "http_429" || cls === "http_529" || /^http_5/.test(cls)) return "The model API is overloaded or failing and retries ran out; retry in a minute.";
   if (cls === "timeout") return "The model API did not answer in time; retry, or ask a narrower question.";
   if (cls === "connection") return "The model API could not be reached; retry later (the operator can check ANTHROPIC_BASE_URL).";

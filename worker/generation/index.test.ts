@@ -44,8 +44,22 @@ describe("WorkersAiGenerationProvider", () => {
     const p = createGenerationProvider(e, loadConfig(e)) as WorkersAiGenerationProvider;
     expect(p).toBeInstanceOf(WorkersAiGenerationProvider);
     const deltas: string[] = [];
-    const r = await p.generate({ system: [{ text: "sys", cache: true }], messages: [{ role: "user", content: "q" }], maxOutputTokens: 100, outputSchema: { type: "object" }, onTextDelta: (d) => deltas.push(d), purpose: "test" });
-    expect(calls[0].inputs).toEqual({ messages: [{ role: "system", content: "sys" }, { role: "user", content: "q" }], max_tokens: 100, response_format: { type: "json_schema", json_schema: { type: "object" } } });
+    const r = await p.generate({
+      system: [{ text: "sys", cache: true }],
+      messages: [{ role: "user", content: "q" }],
+      maxOutputTokens: 100,
+      outputSchema: { type: "object" },
+      onTextDelta: (d) => deltas.push(d),
+      purpose: "test",
+    });
+    expect(calls[0].inputs).toEqual({
+      messages: [
+        { role: "system", content: "sys" },
+        { role: "user", content: "q" },
+      ],
+      max_tokens: 100,
+      response_format: { type: "json_schema", json_schema: { type: "object" } },
+    });
     expect(JSON.parse(r.text)).toMatchObject({ status: "answered" });
     expect(deltas).toEqual([r.text]);
     expect(r.usage).toEqual({ inputTokens: 120, outputTokens: 30, cacheReadTokens: 0, cacheWriteTokens: 0 });
@@ -53,7 +67,16 @@ describe("WorkersAiGenerationProvider", () => {
   });
 
   it("a failing binding is generation_failed", async () => {
-    const p = new WorkersAiGenerationProvider({ run: async () => { throw new Error("3040: capacity"); } }, "@cf/x");
-    await expect(p.generate({ system: [], messages: [{ role: "user", content: "q" }], maxOutputTokens: 10, purpose: "t" })).rejects.toMatchObject({ code: "generation_failed" });
+    const p = new WorkersAiGenerationProvider(
+      {
+        run: async () => {
+          throw new Error("3040: capacity");
+        },
+      },
+      "@cf/x",
+    );
+    await expect(p.generate({ system: [], messages: [{ role: "user", content: "q" }], maxOutputTokens: 10, purpose: "t" })).rejects.toMatchObject({
+      code: "generation_failed",
+    });
   });
 });

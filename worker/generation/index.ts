@@ -23,7 +23,7 @@ export { WorkersAiGenerationProvider } from "./workers-ai";
 export const CONFIGURE_GENERATION_HINT =
   "No model provider is configured. Locally: echo 'ANTHROPIC_API_KEY=sk-ant-...' >> .dev.vars and restart npm start. " +
   "Deployed: npx wrangler secret put ANTHROPIC_API_KEY --env production. " +
-  "Without an Anthropic key: set GENERATION_PROVIDER = \"workers-ai\" in wrangler.toml [vars] with an [ai] binding.";
+  'Without an Anthropic key: set GENERATION_PROVIDER = "workers-ai" in wrangler.toml [vars] with an [ai] binding.';
 
 /** The configured provider, or null when none is configured (or the configured one lacks what it needs). */
 export function createGenerationProvider(env: Env, config: Config): GenerationProvider | null {
@@ -51,7 +51,10 @@ export function requireGenerationProvider(env: Env, config: Config): GenerationP
   const provider = createGenerationProvider(env, config);
   if (provider) return provider;
   const why =
-    config.generation.provider === "workers-ai" ? "GENERATION_PROVIDER is workers-ai but the AI binding is missing ([ai] binding = \"AI\" in wrangler.toml). " :
-    config.generation.provider === "anthropic" ? "GENERATION_PROVIDER is anthropic but ANTHROPIC_API_KEY is not set. " : "";
+    config.generation.provider === "workers-ai"
+      ? 'GENERATION_PROVIDER is workers-ai but the AI binding is missing ([ai] binding = "AI" in wrangler.toml). '
+      : config.generation.provider === "anthropic"
+        ? "GENERATION_PROVIDER is anthropic but ANTHROPIC_API_KEY is not set. "
+        : "";
   throw new CodeSearchError("generation_unavailable", why + CONFIGURE_GENERATION_HINT);
 }

@@ -41,7 +41,10 @@ export function priceOf(model: string): ModelPrice | null {
  * setting (no up-front thinking: a request without tools gets text only), and `effort` bounds the
  * work. Older models get neither field.
  */
-export function anthropicModelOptions(model: string, effort: "low" | "medium" | "high"): { thinking?: { type: "between_tools" }; effort?: "low" | "medium" | "high" } {
+export function anthropicModelOptions(
+  model: string,
+  effort: "low" | "medium" | "high",
+): { thinking?: { type: "between_tools" }; effort?: "low" | "medium" | "high" } {
   if (/^claude-(sonnet|opus)-5-5/.test(model)) return { thinking: { type: "between_tools" }, effort };
   if (/^claude-(sonnet|opus)-5(\b|-)/.test(model)) return { effort };
   return {};

@@ -33,6 +33,14 @@ export class ScriptedGenerationProvider implements GenerationProvider {
     if (!reply) throw new Error(`scripted provider: no reply scripted for call ${call + 1}`);
     req.onTextDelta?.(reply.text);
     const usage: TokenUsage = { inputTokens: 100, outputTokens: 50, cacheReadTokens: 0, cacheWriteTokens: 0, ...reply.usage };
-    return { content: [{ type: "text", text: reply.text }], text: reply.text, stopReason: reply.stopReason ?? "end_turn", usage, model: this.model, latencyMs: 0, retries: 0 };
+    return {
+      content: [{ type: "text", text: reply.text }],
+      text: reply.text,
+      stopReason: reply.stopReason ?? "end_turn",
+      usage,
+      model: this.model,
+      latencyMs: 0,
+      retries: 0,
+    };
   }
 }

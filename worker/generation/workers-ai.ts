@@ -33,11 +33,16 @@ export class WorkersAiGenerationProvider implements GenerationProvider {
   ) {}
 
   async generate(req: GenerationRequest): Promise<GenerationResult> {
-    if (req.tools?.length) throw new CodeSearchError("generation_failed", "The Workers AI provider does not offer tools; use GENERATION_PROVIDER=anthropic for tool use.");
+    if (req.tools?.length)
+      throw new CodeSearchError("generation_failed", "The Workers AI provider does not offer tools; use GENERATION_PROVIDER=anthropic for tool use.");
     const started = Date.now();
     const messages = [
       { role: "system", content: req.system.map((s) => s.text).join("\n\n") },
-      ...req.messages.map((m) => ({ role: m.role, content: typeof m.content === "string" ? m.content : m.content.map((b) => (b.type === "text" ? b.text : b.type === "tool_result" ? b.content : "")).join("\n") })),
+      ...req.messages.map((m) => ({
+        role: m.role,
+        content:
+          typeof m.content === "string" ? m.content : m.content.map((b) => (b.type === "text" ? b.text : b.type === "tool_result" ? b.content : "")).join("\n"),
+      })),
     ];
     let out: AiTextOutput;
     try {
@@ -47,7 +52,20 @@ export class WorkersAiGenerationProvider implements GenerationProvider {
         ...(req.outputSchema ? { response_format: { type: "json_schema", json_schema: req.outputSchema } } : {}),
       })) as AiTextOutput;
     } catch {
-      logModelCall({ provider: this.name, model: this.model, purpose: req.purpose, promptVersion: req.promptVersion, outcome: "error", error: "binding", latencyMs: Date.now() - started, retries: 0, streamed: false }, null);
+      logModelCall(
+        {
+          provider: this.name,
+          model: this.model,
+          purpose: req.purpose,
+          promptVersion: req.promptVersion,
+          outcome: "error",
+          error: "binding",
+          latencyMs: Date.now() - started,
+          retries: 0,
+          streamed: false,
+        },
+        null,
+      );
       throw new CodeSearchError("generation_failed", "Workers AI failed to generate an answer; retry later.", { provider: this.name, error: "binding" });
     }
     const text = typeof out.response === "string" ? out.response : out.response === undefined ? "" : JSON.stringify(out.response);
@@ -55,8 +73,30 @@ export class WorkersAiGenerationProvider implements GenerationProvider {
     // Workers AI does not say why it stopped; output at the cap is taken as cut.
     const stopReason = usage.outputTokens >= req.maxOutputTokens ? "max_tokens" : "end_turn";
     req.onTextDelta?.(text);
-    const result: GenerationResult = { content: [{ type: "text", text }], text, stopReason, usage, model: this.model, latencyMs: Date.now() - started, retries: 0 };
-    logModelCall({ provider: this.name, model: this.model, purpose: req.purpose, promptVersion: req.promptVersion, outcome: "ok", stopReason, usage, latencyMs: result.latencyMs, retries: 0, streamed: false }, null);
+    const result: GenerationResult = {
+      content: [{ type: "text", text }],
+      text,
+      stopReason,
+      usage,
+      model: this.model,
+      latencyMs: Date.now() - started,
+      retries: 0,
+    };
+    logModelCall(
+      {
+        provider: this.name,
+        model: this.model,
+        purpose: req.purpose,
+        promptVersion: req.promptVersion,
+        outcome: "ok",
+        stopReason,
+        usage,
+        latencyMs: result.latencyMs,
+        retries: 0,
+        streamed: false,
+      },
+      null,
+    );
     return result;
   }
 }

@@ -28,4 +28,3 @@ export function handleMcpRequest(request: Request, env: Env, ctx: ExecutionConte
   });
   return handler(request, env, ctx);
 }
-

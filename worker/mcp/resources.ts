@@ -36,15 +36,20 @@ export function registerResources(server: McpServer, tc: ToolContext): void {
     { title: "Indexed repositories", description: "Repos you can search, with status and snapshot (same data as list_repos).", mimeType: "application/json" },
     (uri) => guard(REPOS_URI, async () => ({ contents: [{ uri: uri.href, mimeType: "application/json", text: JSON.stringify(await listRepos(tc.service)) }] })),
   );
-  const readFiles = (uri: URL, vars: Record<string, string | string[]>) => guard(uri.href, async () => {
-    const repo = String(vars.repo);
-    const offset = vars.offset === undefined ? 0 : Number(vars.offset);
-    if (!Number.isInteger(offset) || offset < 0) throw new CodeSearchError("invalid_input", "offset must be a whole number >= 0.");
-    const page = await listFiles(tc.service, { repo, offset });
-    const more = page.next_offset !== null ? `\n# ${page.total_count - page.next_offset} more: codebase://${repo}/files?offset=${page.next_offset}` : "";
-    return { contents: [{ uri: uri.href, mimeType: "text/plain", text: page.files.map((f) => f.path).join("\n") + more }] };
-  });
-  const filesMeta = { title: "Files of a repo", description: `Indexed paths of a repo's current snapshot, one per line (${LIST_FILES_MAX} per page).`, mimeType: "text/plain" };
+  const readFiles = (uri: URL, vars: Record<string, string | string[]>) =>
+    guard(uri.href, async () => {
+      const repo = String(vars.repo);
+      const offset = vars.offset === undefined ? 0 : Number(vars.offset);
+      if (!Number.isInteger(offset) || offset < 0) throw new CodeSearchError("invalid_input", "offset must be a whole number >= 0.");
+      const page = await listFiles(tc.service, { repo, offset });
+      const more = page.next_offset !== null ? `\n# ${page.total_count - page.next_offset} more: codebase://${repo}/files?offset=${page.next_offset}` : "";
+      return { contents: [{ uri: uri.href, mimeType: "text/plain", text: page.files.map((f) => f.path).join("\n") + more }] };
+    });
+  const filesMeta = {
+    title: "Files of a repo",
+    description: `Indexed paths of a repo's current snapshot, one per line (${LIST_FILES_MAX} per page).`,
+    mimeType: "text/plain",
+  };
   server.registerResource(
     "repo-files",
     new ResourceTemplate("codebase://{repo}/files", {
@@ -61,5 +66,10 @@ export function registerResources(server: McpServer, tc: ToolContext): void {
     readFiles,
   );
   // Later pages: a query-expression template only matches URIs that carry the query.
-  server.registerResource("repo-files-page", new ResourceTemplate("codebase://{repo}/files{?offset}", { list: undefined }), { ...filesMeta, title: "Files of a repo (later pages)" }, readFiles);
+  server.registerResource(
+    "repo-files-page",
+    new ResourceTemplate("codebase://{repo}/files{?offset}", { list: undefined }),
+    { ...filesMeta, title: "Files of a repo (later pages)" },
+    readFiles,
+  );
 }

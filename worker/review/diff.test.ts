@@ -25,19 +25,49 @@ describe("parseUnifiedDiff", () => {
     expect(f.path).toBe("src/orders.ts");
     expect(f.status).toBe("modified");
     expect(f.hunks).toHaveLength(2);
-    expect(f.hunks[0].lines.map((l) => [l.kind, l.newLine])).toEqual([["context", 10], ["del", null], ["add", 11], ["add", 12], ["context", 13]]);
+    expect(f.hunks[0].lines.map((l) => [l.kind, l.newLine])).toEqual([
+      ["context", 10],
+      ["del", null],
+      ["add", 11],
+      ["add", 12],
+      ["context", 13],
+    ]);
     expect([...f.newSideLines].sort((a, b) => a - b)).toEqual([10, 11, 12, 13, 41, 42]);
     expect(f.hunks[0].lines[2].text).toBe("const b = 3;");
   });
 
   it("tells added, deleted and renamed files apart; a deleted file has no new side", () => {
     const diff = [
-      "diff --git a/new.ts b/new.ts", "new file mode 100644", "--- /dev/null", "+++ b/new.ts", "@@ -0,0 +1,2 @@", "+one", "+two",
-      "diff --git a/old.ts b/old.ts", "deleted file mode 100644", "--- a/old.ts", "+++ /dev/null", "@@ -1,1 +0,0 @@", "-gone",
-      "diff --git a/a.ts b/b.ts", "similarity index 90%", "rename from a.ts", "rename to b.ts", "--- a/a.ts", "+++ b/b.ts", "@@ -1,1 +1,1 @@", "-x", "+y", "",
+      "diff --git a/new.ts b/new.ts",
+      "new file mode 100644",
+      "--- /dev/null",
+      "+++ b/new.ts",
+      "@@ -0,0 +1,2 @@",
+      "+one",
+      "+two",
+      "diff --git a/old.ts b/old.ts",
+      "deleted file mode 100644",
+      "--- a/old.ts",
+      "+++ /dev/null",
+      "@@ -1,1 +0,0 @@",
+      "-gone",
+      "diff --git a/a.ts b/b.ts",
+      "similarity index 90%",
+      "rename from a.ts",
+      "rename to b.ts",
+      "--- a/a.ts",
+      "+++ b/b.ts",
+      "@@ -1,1 +1,1 @@",
+      "-x",
+      "+y",
+      "",
     ].join("\n");
     const files = parseUnifiedDiff(diff);
-    expect(files.map((f) => [f.path, f.status, f.oldPath])).toEqual([["new.ts", "added", null], ["old.ts", "deleted", "old.ts"], ["b.ts", "renamed", "a.ts"]]);
+    expect(files.map((f) => [f.path, f.status, f.oldPath])).toEqual([
+      ["new.ts", "added", null],
+      ["old.ts", "deleted", "old.ts"],
+      ["b.ts", "renamed", "a.ts"],
+    ]);
     expect([...files[0].newSideLines]).toEqual([1, 2]);
     expect(files[1].newSideLines.size).toBe(0);
   });

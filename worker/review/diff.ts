@@ -68,7 +68,10 @@ export function parseUnifiedDiff(text: string): DiffFile[] {
     files.push({ path, oldPath: status === "added" ? null : from, status, hunks, newSideLines });
   }
   if (!files.length) {
-    throw new CodeSearchError("invalid_input", "diff: no file with a hunk found; pass a unified diff such as the output of `git diff main...HEAD` (with ---/+++ and @@ lines).");
+    throw new CodeSearchError(
+      "invalid_input",
+      "diff: no file with a hunk found; pass a unified diff such as the output of `git diff main...HEAD` (with ---/+++ and @@ lines).",
+    );
   }
   return files;
 }

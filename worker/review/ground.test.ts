@@ -5,11 +5,21 @@ import { parseUnifiedDiff } from "./diff";
 import { describeLines, filesOutsideScope, groundFindings } from "./ground";
 
 const DIFF = parseUnifiedDiff(["--- a/src/orders.ts", "+++ b/src/orders.ts", "@@ -10,3 +10,4 @@", " a", "-b", "+b2", "+c", " d", ""].join("\n"));
-const f = (file: string, line: number, issue = "wrong"): ReviewFinding => ({ severity: "high", category: "correctness", file, line, issue, suggestion: "fix it" });
+const f = (file: string, line: number, issue = "wrong"): ReviewFinding => ({
+  severity: "high",
+  category: "correctness",
+  file,
+  line,
+  issue,
+  suggestion: "fix it",
+});
 
 describe("groundFindings", () => {
   const diffScope = { kind: "diff" as const, files: DIFF };
-  const indexed = new Map<string, number | null>([["src/db.ts", 50], ["src/ghost.ts", null]]);
+  const indexed = new Map<string, number | null>([
+    ["src/db.ts", 50],
+    ["src/ghost.ts", null],
+  ]);
   it.each([
     ["an added line of a hunk", f("src/orders.ts", 11), null],
     ["a context line of a hunk", f("src/orders.ts", 13), null],

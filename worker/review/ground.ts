@@ -11,9 +11,7 @@ import type { RejectedFinding, ReviewFinding } from "../services/review-schema";
 import type { DiffFile } from "./diff";
 
 /** What was under review. */
-export type ReviewScope =
-  | { kind: "diff"; files: DiffFile[] }
-  | { kind: "paths"; files: { path: string; totalLines: number }[] };
+export type ReviewScope = { kind: "diff"; files: DiffFile[] } | { kind: "paths"; files: { path: string; totalLines: number }[] };
 
 /** Line counts of indexed files outside the review that findings name; null = not in the index. */
 export type IndexedLineCounts = ReadonlyMap<string, number | null>;
@@ -25,7 +23,11 @@ export function filesOutsideScope(findings: readonly ReviewFinding[], scope: Rev
 }
 
 /** Splits `findings` into grounded ones and rejected ones with reasons (see module note). */
-export function groundFindings(findings: readonly ReviewFinding[], scope: ReviewScope, indexed: IndexedLineCounts): { accepted: ReviewFinding[]; rejected: RejectedFinding[] } {
+export function groundFindings(
+  findings: readonly ReviewFinding[],
+  scope: ReviewScope,
+  indexed: IndexedLineCounts,
+): { accepted: ReviewFinding[]; rejected: RejectedFinding[] } {
   const accepted: ReviewFinding[] = [];
   const rejected: RejectedFinding[] = [];
   const seen = new Set<string>();
@@ -50,14 +52,18 @@ function checkFinding(f: ReviewFinding, scope: ReviewScope, indexed: IndexedLine
     if (file) {
       if (file.newSideLines.has(f.line)) return null;
       if (file.status === "deleted") return { reason: "line_not_in_diff", detail: `${f.file} is deleted by the diff; it has no new side.` };
-      return { reason: "line_not_in_diff", detail: `Line ${f.line} of ${f.file} is not on the new side of any hunk (hunks cover ${describeLines(file.newSideLines)}).` };
+      return {
+        reason: "line_not_in_diff",
+        detail: `Line ${f.line} of ${f.file} is not on the new side of any hunk (hunks cover ${describeLines(file.newSideLines)}).`,
+      };
     }
   } else {
     const file = scope.files.find((p) => p.path === f.file);
     if (file) return lineInFile(f, file.totalLines);
   }
   const total = indexed.get(f.file);
-  if (total === undefined || total === null) return { reason: "file_not_reviewed_or_indexed", detail: `${f.file} is neither under review nor an indexed file of the repo.` };
+  if (total === undefined || total === null)
+    return { reason: "file_not_reviewed_or_indexed", detail: `${f.file} is neither under review nor an indexed file of the repo.` };
   return lineInFile(f, total);
 }
 
@@ -70,7 +76,7 @@ function lineInFile(f: ReviewFinding, totalLines: number): { reason: RejectedFin
 export function describeLines(lines: ReadonlySet<number>): string {
   const sorted = [...lines].sort((a, b) => a - b);
   const ranges: string[] = [];
-  for (let i = 0; i < sorted.length; ) {
+  for (let i = 0; i < sorted.length;) {
     let j = i;
     while (j + 1 < sorted.length && sorted[j + 1] === sorted[j] + 1) j++;
     ranges.push(sorted[i] === sorted[j] ? `${sorted[i]}` : `${sorted[i]}-${sorted[j]}`);

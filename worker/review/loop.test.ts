@@ -16,7 +16,15 @@ class TurnsProvider implements GenerationProvider {
   async generate(req: GenerationRequest): Promise<GenerationResult> {
     this.requests.push(structuredClone({ ...req, signal: undefined }));
     const content = this.turns[this.requests.length - 1] ?? [];
-    return { content, text: "", stopReason: "tool_use", usage: { inputTokens: 10, outputTokens: 5, cacheReadTokens: 0, cacheWriteTokens: 0 }, model: this.model, latencyMs: 1, retries: 0 };
+    return {
+      content,
+      text: "",
+      stopReason: "tool_use",
+      usage: { inputTokens: 10, outputTokens: 5, cacheReadTokens: 0, cacheWriteTokens: 0 },
+      model: this.model,
+      latencyMs: 1,
+      retries: 0,
+    };
   }
 }
 
@@ -27,7 +35,10 @@ const base = { system, taskMessage: "review this", tools: [], nonce: "f".repeat(
 
 describe("runReviewLoop", () => {
   it("runs the calls of one turn concurrently and answers them in one message, in call order", async () => {
-    const provider = new TurnsProvider([[use("a", "read_file", { path: "a" }), use("b", "find_symbol", { name: "b" }), use("c", "search_code", { query: "c" })], [SUBMIT]]);
+    const provider = new TurnsProvider([
+      [use("a", "read_file", { path: "a" }), use("b", "find_symbol", { name: "b" }), use("c", "search_code", { query: "c" })],
+      [SUBMIT],
+    ]);
     let started = 0;
     let open!: () => void;
     const barrier = new Promise<void>((resolve) => (open = resolve));
@@ -42,8 +53,14 @@ describe("runReviewLoop", () => {
     const answer = provider.requests[1].messages.at(-1)!;
     expect(answer.role).toBe("user");
     const blocks = answer.content as ContentBlock[];
-    expect(blocks.map((b) => (b.type === "tool_result" ? [b.toolUseId, !!b.isError] : b.type))).toEqual([["a", false], ["b", true], ["c", false]]);
-    expect((blocks[0] as { content: string }).content).toBe(`<<<TOOL_RESULT ${"f".repeat(32)} tool=read_file>>>\nresult of read_file\n<<<END ${"f".repeat(32)}>>>`);
+    expect(blocks.map((b) => (b.type === "tool_result" ? [b.toolUseId, !!b.isError] : b.type))).toEqual([
+      ["a", false],
+      ["b", true],
+      ["c", false],
+    ]);
+    expect((blocks[0] as { content: string }).content).toBe(
+      `<<<TOOL_RESULT ${"f".repeat(32)} tool=read_file>>>\nresult of read_file\n<<<END ${"f".repeat(32)}>>>`,
+    );
     expect(r.toolCalls.map((t) => t.tool)).toEqual(["read_file", "find_symbol", "search_code", "submit_review"]);
   });
 

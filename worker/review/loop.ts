@@ -14,7 +14,17 @@
  * ends the loop as `no_submission`. `stop_reason: refusal` ends it as `refused`. At most
  * `maxModelCalls` calls are made (`iteration_limit`); the last turn is told to submit.
  */
-import { addUsage, ZERO_USAGE, type ContentBlock, type GenerationMessage, type GenerationProvider, type ToolResultBlock, type ToolSpec, type ToolUseBlock, type TokenUsage } from "../../kernel/generation";
+import {
+  addUsage,
+  ZERO_USAGE,
+  type ContentBlock,
+  type GenerationMessage,
+  type GenerationProvider,
+  type ToolResultBlock,
+  type ToolSpec,
+  type ToolUseBlock,
+  type TokenUsage,
+} from "../../kernel/generation";
 import type { Prompt } from "../../prompts";
 import { submitReviewInput, type SubmitReviewInput, type ToolCallLog } from "../services/review-schema";
 import { renderToolResult } from "./render";
@@ -97,7 +107,15 @@ export async function runReviewLoop(o: ReviewLoopOptions): Promise<ReviewLoopRes
   let toolMs = 0;
   let nudged = false;
   const done = (outcome: ReviewLoopOutcome, calls: number): ReviewLoopResult => ({
-    outcome, toolCalls, calls, usage, model, modelMs, toolMs, messages, recorded: Promise.all(writes).then(() => undefined),
+    outcome,
+    toolCalls,
+    calls,
+    usage,
+    model,
+    modelMs,
+    toolMs,
+    messages,
+    recorded: Promise.all(writes).then(() => undefined),
   });
   for (let call = 1; call <= o.maxModelCalls; call++) {
     const r = await o.provider.generate({
@@ -121,9 +139,12 @@ export async function runReviewLoop(o: ReviewLoopOptions): Promise<ReviewLoopRes
     const remaining = o.maxModelCalls - call;
     if (!uses.length) {
       if (nudged || remaining === 0) {
-        return done(remaining === 0 && !nudged
-          ? { kind: "iteration_limit", reason: `The model made ${call} calls without submitting a review (limit ${o.maxModelCalls}).` }
-          : { kind: "no_submission", reason: "The model answered in prose twice instead of calling submit_review; nothing it wrote is presented." }, call);
+        return done(
+          remaining === 0 && !nudged
+            ? { kind: "iteration_limit", reason: `The model made ${call} calls without submitting a review (limit ${o.maxModelCalls}).` }
+            : { kind: "no_submission", reason: "The model answered in prose twice instead of calling submit_review; nothing it wrote is presented." },
+          call,
+        );
       }
       nudged = true;
       const cut = r.stopReason === "max_tokens" ? ` Your reply was cut at the output cap of ${o.maxOutputTokens} tokens: keep the submission concise.` : "";
@@ -134,12 +155,15 @@ export async function runReviewLoop(o: ReviewLoopOptions): Promise<ReviewLoopRes
     // allowed call only a submission counts: no model call would read other results.
     const started = now();
     const runnable = remaining === 0 ? uses.filter((u) => u.name === SUBMIT_REVIEW_TOOL.name) : uses;
-    const results = await Promise.all(runnable.map(async (u) => {
-      const t0 = now();
-      const res: ToolCallResult & { submission?: SubmitReviewInput } = u.name === SUBMIT_REVIEW_TOOL.name ? submissionResult(u.input) : await o.runTool(u.name, u.input);
-      const log: ToolCallLog = { tool: u.name, arguments: u.input, durationMs: now() - t0, isError: res.isError, resultChars: res.text.length };
-      return { use: u, res, log };
-    }));
+    const results = await Promise.all(
+      runnable.map(async (u) => {
+        const t0 = now();
+        const res: ToolCallResult & { submission?: SubmitReviewInput } =
+          u.name === SUBMIT_REVIEW_TOOL.name ? submissionResult(u.input) : await o.runTool(u.name, u.input);
+        const log: ToolCallLog = { tool: u.name, arguments: u.input, durationMs: now() - t0, isError: res.isError, resultChars: res.text.length };
+        return { use: u, res, log };
+      }),
+    );
     toolMs += now() - started;
     for (const x of results) toolCalls.push(x.log);
     const submitted = results.find((x) => x.res.submission);
@@ -154,7 +178,13 @@ export async function runReviewLoop(o: ReviewLoopOptions): Promise<ReviewLoopRes
     if (remaining === 1) blocks.push({ type: "text", text: "This is your last turn: call submit_review now with what you have." });
     messages.push({ role: "user", content: blocks });
   }
-  return done({ kind: "iteration_limit", reason: `The model made ${o.maxModelCalls} calls without a valid submission (limit ${o.maxModelCalls}); raise REVIEW_MAX_MODEL_CALLS or review a smaller change.` }, o.maxModelCalls);
+  return done(
+    {
+      kind: "iteration_limit",
+      reason: `The model made ${o.maxModelCalls} calls without a valid submission (limit ${o.maxModelCalls}); raise REVIEW_MAX_MODEL_CALLS or review a smaller change.`,
+    },
+    o.maxModelCalls,
+  );
 }
 
 function submissionResult(input: unknown): ToolCallResult & { submission?: SubmitReviewInput } {

@@ -26,7 +26,13 @@ import type { ToolContext, ToolDefinition } from "../mcp/tool";
 export const REVIEW_TOOL_RESULT_MAX_CHARS = 16_000;
 
 /** The registry's tools the reviewer may call, in the order the model sees them. */
-export const REVIEW_TOOLS: ToolDefinition[] = [searchCodeTool, readFileTool, findSymbolTool, findReferencesTool, getFileOutlineTool] as unknown as ToolDefinition[];
+export const REVIEW_TOOLS: ToolDefinition[] = [
+  searchCodeTool,
+  readFileTool,
+  findSymbolTool,
+  findReferencesTool,
+  getFileOutlineTool,
+] as unknown as ToolDefinition[];
 
 const SCOPE_KEYS = ["repo", "repos"] as const;
 
@@ -75,7 +81,8 @@ export async function runReviewTool(name: string, input: unknown, repo: string, 
   if (!tool) return { isError: true, text: `Unknown tool "${name}". Available: ${REVIEW_TOOLS.map((t) => t.name).join(", ")}, submit_review.` };
   if (!input || typeof input !== "object" || Array.isArray(input)) return { isError: true, text: "Tool input must be a JSON object." };
   const raw = input as Record<string, unknown>;
-  const foreign = (raw.repo !== undefined && raw.repo !== repo) || (raw.repos !== undefined && !(Array.isArray(raw.repos) && raw.repos.every((r) => r === repo)));
+  const foreign =
+    (raw.repo !== undefined && raw.repo !== repo) || (raw.repos !== undefined && !(Array.isArray(raw.repos) && raw.repos.every((r) => r === repo)));
   if (foreign) return { isError: true, text: `Blocked: this review may read only repo "${repo}"; leave repo out.` };
   if (typeof raw.path === "string" && (raw.path.startsWith("/") || raw.path.split("/").includes(".."))) {
     return { isError: true, text: `Blocked path "${raw.path}": paths are relative to the repo root and may not contain "..".` };

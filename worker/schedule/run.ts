@@ -31,7 +31,9 @@ export function defaultPollSeconds(env: Pick<Env, "POLL_INTERVAL_SECONDS">): num
 
 /** Runs one tick at `now` (ms). */
 export async function runScheduledCheck(env: Env, now: number): Promise<ScheduleReport> {
-  const { results: rows } = await env.DB.prepare("SELECT id, poll_interval_seconds, last_checked_at FROM repos WHERE source_kind = 'git' AND url IS NOT NULL").all<{
+  const { results: rows } = await env.DB.prepare(
+    "SELECT id, poll_interval_seconds, last_checked_at FROM repos WHERE source_kind = 'git' AND url IS NOT NULL",
+  ).all<{
     id: string;
     poll_interval_seconds: number | null;
     last_checked_at: number | null;

@@ -23,7 +23,9 @@ async function filteredFiles(db: D1Database, t: Target, filters: SearchFilters):
   let candidates = files;
   if (filters.language) {
     const { results } = await db
-      .prepare("SELECT sf.path AS path FROM snapshot_files sf JOIN files f ON f.repo = sf.repo AND f.file_id = sf.file_id WHERE sf.repo = ? AND sf.commit_sha = ? AND f.language = ?")
+      .prepare(
+        "SELECT sf.path AS path FROM snapshot_files sf JOIN files f ON f.repo = sf.repo AND f.file_id = sf.file_id WHERE sf.repo = ? AND sf.commit_sha = ? AND f.language = ?",
+      )
       .bind(t.id, t.commit, filters.language)
       .all<{ path: string }>();
     const inLanguage = new Set(results.map((r) => r.path));

@@ -3,7 +3,9 @@ import { applyMessagePrior, MAX_MESSAGE_LINE_CHARS, MESSAGE_PRIOR, messagePhrase
 
 describe("messagePhrases", () => {
   it("takes the literal runs of exception messages, without their interpolated values", () => {
-    expect(messagePhrases("Traceback (most recent call last):\n  ...\nValueError: Imaginary coordinates are not permitted.")).toEqual(["Imaginary coordinates are not permitted"]);
+    expect(messagePhrases("Traceback (most recent call last):\n  ...\nValueError: Imaginary coordinates are not permitted.")).toEqual([
+      "Imaginary coordinates are not permitted",
+    ]);
     expect(messagePhrases("TypeError: Expecting sequence of coordinates, not `Mul`")).toEqual(["Expecting sequence of coordinates, not"]);
     expect(messagePhrases("sympy.geometry.exceptions.GeometryError: Don't know how to add 2.0*Point2D(1, 1) and a Point object")).toEqual([
       "Don't know how to add",
@@ -22,7 +24,9 @@ describe("messagePhrases", () => {
     expect(messagePhrases("Uncaught Error: Cookies Max-Age SHOULD NOT be greater than 400 days (34560000 seconds) in duration.")).toEqual([
       "Cookies Max-Age SHOULD NOT be greater than",
     ]);
-    expect(messagePhrases("Fatal error: Uncaught RuntimeException: Callable handler does not exist in /app/vendor/x.php:12")).toEqual(["Callable handler does not exist"]);
+    expect(messagePhrases("Fatal error: Uncaught RuntimeException: Callable handler does not exist in /app/vendor/x.php:12")).toEqual([
+      "Callable handler does not exist",
+    ]);
     expect(messagePhrases("panic: handlers are already registered for path '/users/:id'")).toEqual(["handlers are already registered for path"]);
     expect(messagePhrases("Polly.Timeout.TimeoutRejectedException: The operation didn't complete within the allowed timeout of '00:00:02'.")).toEqual([
       "The operation didn't complete within the allowed timeout of",
@@ -47,8 +51,14 @@ describe("messagePhrases", () => {
   it("reads the prefixes of logs, Java causes, PHP's log, promises and Node's error codes", () => {
     const want = ["GSON cannot serialize or deserialize"];
     expect(messagePhrases("Caused by: java.lang.IllegalArgumentException: GSON cannot serialize or deserialize java.lang.Class")).toEqual(want);
-    expect(messagePhrases("2024-05-01 12:00:01,123 ERROR [main] c.g.Gson - java.lang.IllegalArgumentException: GSON cannot serialize or deserialize java.lang.Class")).toEqual(want);
-    expect(messagePhrases("PHP Fatal error:  Uncaught RuntimeException: A middleware must be an object in /app/x.php:3")).toEqual(["A middleware must be an object"]);
+    expect(
+      messagePhrases(
+        "2024-05-01 12:00:01,123 ERROR [main] c.g.Gson - java.lang.IllegalArgumentException: GSON cannot serialize or deserialize java.lang.Class",
+      ),
+    ).toEqual(want);
+    expect(messagePhrases("PHP Fatal error:  Uncaught RuntimeException: A middleware must be an object in /app/x.php:3")).toEqual([
+      "A middleware must be an object",
+    ]);
     expect(messagePhrases("Uncaught (in promise) Error: No default engine was specified and no extension was provided.")).toEqual([
       "No default engine was specified and no extension was provided",
     ]);

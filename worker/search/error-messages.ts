@@ -54,7 +54,8 @@ const PANIC_RE = /^[ \t]*panic:[ \t]+(.+)$/;
 export const MAX_MESSAGE_LINE_CHARS = 1000;
 
 /** Interpolated parts of a message: quoted or bracketed values, reprs, numbers, paths, code. */
-const INTERPOLATED_RE = /(?<!\p{L})'[^'\n]*'|(?<!\p{L})‘[^’\n]*’|"[^"\n]*"|`[^`\n]*`|“[^”\n]*”|\([^)\n]*\)|\[[^\]\n]*\]|\{[^}\n]*\}|<[^>\n]*>|\S*[/\\=]\S*|\S*\w[.:]+\w\S*|\S*\d\S*/gu;
+const INTERPOLATED_RE =
+  /(?<!\p{L})'[^'\n]*'|(?<!\p{L})‘[^’\n]*’|"[^"\n]*"|`[^`\n]*`|“[^”\n]*”|\([^)\n]*\)|\[[^\]\n]*\]|\{[^}\n]*\}|<[^>\n]*>|\S*[/\\=]\S*|\S*\w[.:]+\w\S*|\S*\d\S*/gu;
 
 /** Runtime messages (CPython, V8, Ruby, Go, the JVM, .NET) that occur in any program's output, as index tokens. */
 const RUNTIME_MESSAGES = [

@@ -22,6 +22,17 @@ describe("addFileEvidence", () => {
     expect(out[0].id).toBe("a.py#1");
   });
   it("leaves single-chunk files unchanged", () => {
-    expect(addFileEvidence([{ id: "a#1", score: 2 }, { id: "b#1", score: 1 }], file)).toEqual([{ id: "a#1", score: 2 }, { id: "b#1", score: 1 }]);
+    expect(
+      addFileEvidence(
+        [
+          { id: "a#1", score: 2 },
+          { id: "b#1", score: 1 },
+        ],
+        file,
+      ),
+    ).toEqual([
+      { id: "a#1", score: 2 },
+      { id: "b#1", score: 1 },
+    ]);
   });
 });

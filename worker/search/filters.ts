@@ -11,11 +11,40 @@ import type { SearchFilters } from "./types";
  * common conventions of JS/TS, Python, Go, Ruby, Java and Rust projects.
  */
 export const TEST_PATH_GLOBS = [
-  "test/*", "*/test/*", "tests/*", "*/tests/*", "__tests__/*", "*/__tests__/*", "spec/*", "*/spec/*",
-  "testing/*", "*/testing/*", "*.test.*", "*.spec.*", "*_test.go", "*_test.py", "test_*.py", "*/test_*.py",
-  "*_spec.rb", "*Test.java", "*Tests.java", "*/src/test/*",
-  "test.c", "*/test.c", "test_*.c", "*/test_*.c", "*_test.c", "*_test.cc", "*_test.cpp", "*_unittest.cc",
-  "*Test.kt", "*Tests.kt", "*Test.cs", "*Tests.cs", "testdata/*", "*/testdata/*",
+  "test/*",
+  "*/test/*",
+  "tests/*",
+  "*/tests/*",
+  "__tests__/*",
+  "*/__tests__/*",
+  "spec/*",
+  "*/spec/*",
+  "testing/*",
+  "*/testing/*",
+  "*.test.*",
+  "*.spec.*",
+  "*_test.go",
+  "*_test.py",
+  "test_*.py",
+  "*/test_*.py",
+  "*_spec.rb",
+  "*Test.java",
+  "*Tests.java",
+  "*/src/test/*",
+  "test.c",
+  "*/test.c",
+  "test_*.c",
+  "*/test_*.c",
+  "*_test.c",
+  "*_test.cc",
+  "*_test.cpp",
+  "*_unittest.cc",
+  "*Test.kt",
+  "*Tests.kt",
+  "*Test.cs",
+  "*Tests.cs",
+  "testdata/*",
+  "*/testdata/*",
 ];
 
 /**
@@ -28,7 +57,10 @@ export const INLINE_TEST_SQL =
 
 /** A GLOB pattern (`*`, `?`, no classes) as the body of a regular expression. */
 function globToRegExpSource(glob: string): string {
-  return glob.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*").replace(/\?/g, ".");
+  return glob
+    .replace(/[.+^${}()|[\]\\]/g, "\\$&")
+    .replace(/\*/g, ".*")
+    .replace(/\?/g, ".");
 }
 /** TEST_PATH_GLOBS as one alternation: one regex test per path instead of one per glob (the path channel tests every file of a snapshot). */
 const TEST_PATH_RE = new RegExp(`^(?:${TEST_PATH_GLOBS.map(globToRegExpSource).join("|")})$`);

@@ -48,10 +48,17 @@ describe("reciprocalRankFusion", () => {
 });
 
 describe("mergeChannelLists", () => {
-  const scored = (channel: ChannelResult["channel"], hits: [string, number][]): ChannelResult => ({ channel, hits: hits.map(([chunkId, score]) => ({ chunkId, score })) });
+  const scored = (channel: ChannelResult["channel"], hits: [string, number][]): ChannelResult => ({
+    channel,
+    hits: hits.map(([chunkId, score]) => ({ chunkId, score })),
+  });
 
   it("ranks the union by channel score, so a weak repo's first hit is not first", () => {
-    const strong = scored("bm25", [["s1", 9], ["s2", 8], ["s3", 7]]);
+    const strong = scored("bm25", [
+      ["s1", 9],
+      ["s2", 8],
+      ["s3", 7],
+    ]);
     const weak = scored("bm25", [["w1", 2]]);
     expect(mergeChannelLists([weak, strong], 30).hits.map((h) => h.chunkId)).toEqual(["s1", "s2", "s3", "w1"]);
     // Per-repo RRF would have given w1 the same score as s1; over the merged list it is last.
@@ -61,16 +68,32 @@ describe("mergeChannelLists", () => {
   });
 
   it("interleaves equal scores by their rank in their own list, then by list order", () => {
-    const a = scored("symbol", [["a1", 3], ["a2", 3], ["a3", 1]]);
-    const b = scored("symbol", [["b1", 3], ["b2", 2]]);
+    const a = scored("symbol", [
+      ["a1", 3],
+      ["a2", 3],
+      ["a3", 1],
+    ]);
+    const b = scored("symbol", [
+      ["b1", 3],
+      ["b2", 2],
+    ]);
     expect(mergeChannelLists([a, b], 30).hits.map((h) => h.chunkId)).toEqual(["a1", "b1", "a2", "b2", "a3"]);
   });
 
   it("cuts to the depth, drops repeated ids and keeps a single list unchanged", () => {
-    const a = scored("vector", [["x", 0.9], ["y", 0.5]]);
-    const b = scored("vector", [["x", 0.8], ["z", 0.7]]);
+    const a = scored("vector", [
+      ["x", 0.9],
+      ["y", 0.5],
+    ]);
+    const b = scored("vector", [
+      ["x", 0.8],
+      ["z", 0.7],
+    ]);
     expect(mergeChannelLists([a, b], 2).hits.map((h) => h.chunkId)).toEqual(["x", "z"]);
-    const only = scored("path", [["p", 1], ["q", 2]]);
+    const only = scored("path", [
+      ["p", 1],
+      ["q", 2],
+    ]);
     expect(mergeChannelLists([only], 1)).toBe(only);
   });
 
@@ -95,7 +118,15 @@ describe("capPerFile", () => {
     // Many exempt chunks of one file (a class split into chunks named as the query names it)
     // leave the file's places to its other chunks.
     const named = (s: string) => s.startsWith("f1:n");
-    expect(capPerFile(["f1:n1", "f1:n2", "f1:n3", "f2:a", "f1:grow", "f1:x", "f1:y"], 2, file, named)).toEqual(["f1:n1", "f1:n2", "f1:n3", "f2:a", "f1:grow", "f1:x", "f1:y"]);
+    expect(capPerFile(["f1:n1", "f1:n2", "f1:n3", "f2:a", "f1:grow", "f1:x", "f1:y"], 2, file, named)).toEqual([
+      "f1:n1",
+      "f1:n2",
+      "f1:n3",
+      "f2:a",
+      "f1:grow",
+      "f1:x",
+      "f1:y",
+    ]);
     expect(capPerFile(["f1:n1", "f1:a", "f1:b", "f1:c", "f2:a"], 2, file, named)).toEqual(["f1:n1", "f1:a", "f1:b", "f2:a", "f1:c"]);
   });
   it("is disabled by a cap of 0", () => {

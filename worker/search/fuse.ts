@@ -24,11 +24,7 @@ export interface FusedHit {
  * then by the best single rank, then by id (deterministic). `weights` scale a channel's
  * contribution (default 1 each).
  */
-export function reciprocalRankFusion(
-  channels: ChannelResult[],
-  k = RRF_K,
-  weights: Partial<Record<ChannelName, number>> = {},
-): FusedHit[] {
+export function reciprocalRankFusion(channels: ChannelResult[], k = RRF_K, weights: Partial<Record<ChannelName, number>> = {}): FusedHit[] {
   const byId = new Map<string, FusedHit>();
   for (const ch of channels) {
     const w = weights[ch.channel] ?? 1;

@@ -5,7 +5,12 @@ const t = { minTermCoverage: 0.5, minVectorScore: 0.3 };
 
 describe("confidenceGate", () => {
   it("is high when the results contain the query terms", () => {
-    const c = confidenceGate({ terms: ["parse", "cookie"], resultTexts: ["src/cookie.ts parseCookie const parseCookie = ..."], bestVectorScore: 0.1, thresholds: t });
+    const c = confidenceGate({
+      terms: ["parse", "cookie"],
+      resultTexts: ["src/cookie.ts parseCookie const parseCookie = ..."],
+      bestVectorScore: 0.1,
+      thresholds: t,
+    });
     expect(c).toMatchObject({ level: "high", termCoverage: 1, missingTerms: [] });
   });
   it("is high on strong vector evidence even when terms are missing", () => {
@@ -34,7 +39,13 @@ describe("confidenceGate", () => {
     expect(confidenceGate({ ...input, terms: ["zxqvbn", "router"], lexicalVectors: true }).level).toBe("high");
   });
   it("uses the caller's token sets instead of tokenizing the texts", () => {
-    const c = confidenceGate({ terms: ["parse", "cookie"], resultTexts: ["(not tokenized)"], resultTokens: [new Set(["parse", "cookie"])], bestVectorScore: null, thresholds: t });
+    const c = confidenceGate({
+      terms: ["parse", "cookie"],
+      resultTexts: ["(not tokenized)"],
+      resultTokens: [new Set(["parse", "cookie"])],
+      bestVectorScore: null,
+      thresholds: t,
+    });
     expect(c).toMatchObject({ level: "high", termCoverage: 1 });
   });
   it("has thresholds in range", () => {

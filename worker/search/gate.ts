@@ -55,7 +55,9 @@ export function confidenceGate(input: GateInput): Confidence {
   if (!input.resultTexts.length) return { level: "low", ...base, reason: "No results." };
   const lexicalWeak = termCoverage < t.minTermCoverage;
   if (termCoverage === 0 && input.lexicalVectors) {
-    const why = input.terms.length ? `no query term occurs in the results; missing terms: ${missingTerms.slice(0, 10).join(", ")}` : "the query has no searchable words";
+    const why = input.terms.length
+      ? `no query term occurs in the results; missing terms: ${missingTerms.slice(0, 10).join(", ")}`
+      : "the query has no searchable words";
     const sem = best === null ? "" : ` (the lexical embedder's similarity ${round(best)} is no evidence without them)`;
     return { level: "low", ...base, reason: `Term coverage 0: ${why}${sem}.` };
   }

@@ -7,7 +7,8 @@ describe("optionFlags", () => {
     expect(optionFlags("a--b ---- |---|---| --x x-->y")).toEqual([]);
   });
   it("leaves out the options of commands pasted in fenced code blocks", () => {
-    const report = "Headings vanish with rst_prolog\n```bash\n$ sphinx-quickstart --no-sep --project p\n```\nWith `--keep-going` too.\n~~~\nsphinx-build --jobs 2\n~~~\n```\n--unclosed";
+    const report =
+      "Headings vanish with rst_prolog\n```bash\n$ sphinx-quickstart --no-sep --project p\n```\nWith `--keep-going` too.\n~~~\nsphinx-build --jobs 2\n~~~\n```\n--unclosed";
     expect(optionFlags(report)).toEqual(["--keep-going"]);
     expect(optionFlags("```python -m worker.main --replay-dead```\nWhat does `--replay-dead` do?")).toEqual(["--replay-dead"]);
   });
@@ -19,7 +20,7 @@ describe("declaresOption", () => {
     ['    group.addoption(\n        "--fixtures",\n        "--funcargs",\n        action="store_true",', "--fixtures", true],
     ["parser.add_argument('-v', '--verbose', action='count')", "--verbose", true],
     ["program.option('-c, --collect-only <n>', 'only collect')", "--collect-only", true],
-    ["@click.option(\"--dry-run\", is_flag=True)", "--dry-run", true],
+    ['@click.option("--dry-run", is_flag=True)', "--dry-run", true],
     ['    group._addoption(\n        "--pdb",\n        dest="usepdb",', "--pdb", true],
     ['        rec = self.inline_run("--collect-only", *args)', "--collect-only", false],
     ['    args = ["--msg-template", template]', "--msg-template", false],

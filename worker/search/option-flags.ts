@@ -99,7 +99,13 @@ export function declaresOption(content: string, flag: string): boolean {
  * (`repo\0path`) to the id of its first declaring chunk, read in one D1 batch (a statement per
  * flag). Files the filters exclude are not read.
  */
-export async function optionDeclarationFiles(db: D1Database, repo: string, commit: string, flags: string[], filters: SearchFilters): Promise<Map<string, string>> {
+export async function optionDeclarationFiles(
+  db: D1Database,
+  repo: string,
+  commit: string,
+  flags: string[],
+  filters: SearchFilters,
+): Promise<Map<string, string>> {
   const f = filterSql(filters);
   const lookups = flags
     .map((flag) => ({ flag, words: tokenize(flag.slice(2)) }))

@@ -24,8 +24,14 @@ const GLOB_CHARS_RE = /[*?[\]{}!]|[@+]\(/;
  * selects everything (``, `.`, `/`, `**`). Case is kept: paths are case-sensitive in git.
  */
 export function normalizePathFilter(raw: string): PathFilter | null {
-  let s = raw.trim().replace(/\\/g, "/").replace(/\/{2,}/g, "/");
-  s = s.split("/").filter((seg, i, all) => seg !== "." || i === all.length - 1).join("/");
+  let s = raw
+    .trim()
+    .replace(/\\/g, "/")
+    .replace(/\/{2,}/g, "/");
+  s = s
+    .split("/")
+    .filter((seg, i, all) => seg !== "." || i === all.length - 1)
+    .join("/");
   s = s.replace(/^\/+/, "").replace(/^\.$/, "");
   const under = /^(.*?)\/\*\*(\/\*)?$/.exec(s);
   if (under && !GLOB_CHARS_RE.test(under[1])) s = `${under[1]}/`;

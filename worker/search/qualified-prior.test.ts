@@ -11,7 +11,11 @@ describe("applyQualifiedPrior", () => {
 
   it("lifts the definition of the member in the container the question names", () => {
     const out = applyQualifiedPrior(candidates, qualifiedNames("how does JsonReader.skipValue skip nested arrays"));
-    expect(out.map((c) => [c.id, c.score])).toEqual([["reader", 0.6 * QUALIFIED_PRIOR], ["bench", 1], ["tree", 0.9]]);
+    expect(out.map((c) => [c.id, c.score])).toEqual([
+      ["reader", 0.6 * QUALIFIED_PRIOR],
+      ["bench", 1],
+      ["tree", 0.9],
+    ]);
   });
 
   it("matches the member's case exactly and the container's loosely, and leaves the rest alone", () => {
@@ -22,7 +26,10 @@ describe("applyQualifiedPrior", () => {
 
   it("lifts a member and its container named apart, not a constructor named after its class", () => {
     expect(applyQualifiedPrior(candidates, [], ["JsonReader", "skipValue"])[0].id).toBe("reader");
-    const ctor = [{ id: "other", symbol: "x", container: null, score: 1 }, { id: "ctor", symbol: "JsonReader", container: "JsonReader", score: 0.9 }];
+    const ctor = [
+      { id: "other", symbol: "x", container: null, score: 1 },
+      { id: "ctor", symbol: "JsonReader", container: "JsonReader", score: 0.9 },
+    ];
     expect(applyQualifiedPrior(ctor, [], ["JsonReader", "skipValue"])).toEqual(ctor);
   });
 

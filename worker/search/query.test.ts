@@ -33,7 +33,15 @@ describe("parseQuery", () => {
     });
   }
   it("takes names written as calls or in code spans, title first, without dunders", () => {
-    const report = ["Wrong result with `apart`", "```", ">>> bug = expr.subs(t, 1)", ">>> apart(bug)", "```", "also Intersection() and __init__() fail", "x ".repeat(30)].join("\n");
+    const report = [
+      "Wrong result with `apart`",
+      "```",
+      ">>> bug = expr.subs(t, 1)",
+      ">>> apart(bug)",
+      "```",
+      "also Intersection() and __init__() fail",
+      "x ".repeat(30),
+    ].join("\n");
     const p = parseQuery(report);
     expect(p.identifiers.slice(0, 3)).toEqual(["apart", "expr", "subs"]);
     expect(p.identifiers).toContain("Intersection");
@@ -140,7 +148,9 @@ describe("stripListings", () => {
 
 describe("stripMarkup", () => {
   it("drops HTML comments, rendering tags, addresses and hashes, keeps tracebacks' <module>", () => {
-    const out = stripMarkup("<!--\nThanks for submitting an issue!\n-->\n<details><summary>Output of <tt>show_versions()</tt></summary>\nat 0x101f82ed0 in <module> commit 5e1c2d3f4a\n</details>");
+    const out = stripMarkup(
+      "<!--\nThanks for submitting an issue!\n-->\n<details><summary>Output of <tt>show_versions()</tt></summary>\nat 0x101f82ed0 in <module> commit 5e1c2d3f4a\n</details>",
+    );
     expect(out).not.toMatch(/Thanks|details|summary|tt>|0x101f82ed0|5e1c2d3f4a/);
     expect(out).toContain("show_versions()");
     expect(out).toContain("<module>");
@@ -150,7 +160,8 @@ describe("stripMarkup", () => {
 
 describe("shortenPaths", () => {
   it("keeps the last two segments of long paths, and path hints keep the whole path", () => {
-    const line = 'File "/Users/jane/miniconda3/envs/py3/lib/python3.9/site-packages/seaborn/axisgrid.py", line 1; C:\\Users\\jane\\proj\\src\\gen\\about.py; src/flask/app.py';
+    const line =
+      'File "/Users/jane/miniconda3/envs/py3/lib/python3.9/site-packages/seaborn/axisgrid.py", line 1; C:\\Users\\jane\\proj\\src\\gen\\about.py; src/flask/app.py';
     expect(shortenPaths(line)).toBe('File "seaborn/axisgrid.py", line 1; gen/about.py; src/flask/app.py');
     const p = parseQuery(line);
     expect(p.terms).not.toContain("miniconda3");
@@ -160,7 +171,10 @@ describe("shortenPaths", () => {
 
 describe("selectTerms", () => {
   it("drops absent terms and keeps all present ones for short queries", () => {
-    const df = new Map([["router", 10], ["match", 50]]);
+    const df = new Map([
+      ["router", 10],
+      ["match", 50],
+    ]);
     expect(selectTerms(["router", "zzz", "match"], df, 1000)).toEqual({ selected: ["router", "match"], absent: ["zzz"] });
   });
   it("keeps the rarest terms of a long query", () => {
@@ -188,8 +202,13 @@ describe("selectTerms", () => {
 
 describe("isTestPath", () => {
   it.each([
-    ["src/users.test.ts", true], ["tests/test_api.py", true], ["pkg/server_test.go", true], ["src/__tests__/a.js", true],
-    ["src/testing.ts", false], ["src/attestation.ts", false], ["src/router/index.ts", false],
+    ["src/users.test.ts", true],
+    ["tests/test_api.py", true],
+    ["pkg/server_test.go", true],
+    ["src/__tests__/a.js", true],
+    ["src/testing.ts", false],
+    ["src/attestation.ts", false],
+    ["src/router/index.ts", false],
   ])("%s -> %s", (p, want) => expect(isTestPath(p)).toBe(want));
 });
 

@@ -102,7 +102,14 @@ const MIN_KEY_VALUE_RUN = 5;
 const MIN_LISTED_NAMES = 10;
 
 function isVersionedLine(line: string): boolean {
-  if (line.split(",").length >= MIN_LISTED_NAMES && line.split(",").slice(1).every((p) => /^\s*[\w.\-[\]]+\s*$/.test(p))) return true;
+  if (
+    line.split(",").length >= MIN_LISTED_NAMES &&
+    line
+      .split(",")
+      .slice(1)
+      .every((p) => /^\s*[\w.\-[\]]+\s*$/.test(p))
+  )
+    return true;
   const tokens = line.split(/[\s,]+/).filter(Boolean);
   if (tokens.length < 2) return false;
   const versioned = tokens.filter((t) => VERSIONED_NAME_RE.test(t) || VERSION_RE.test(t)).length;
@@ -163,11 +170,14 @@ function dropEnvironmentReports(lines: string[], drop: boolean[]): void {
 
 const WORD_RE = /[\p{L}_$][\p{L}\p{N}_$]*(?:\.[\p{L}_$][\p{L}\p{N}_$]*)*/gu;
 /** Path-like words; segments are bounded (255, the usual file-name limit) so a 30k-character run without a slash is not rescanned from every offset. */
-const PATH_RE = /(?:[\w.-]{1,255}\/)+[\w.-]{0,255}|[\w-]{1,255}\.(?:[cm]?[jt]sx?|py|go|rs|java|kt|rb|php|cs|c|h|cc|cpp|hpp|swift|scala|md|json|ya?ml|toml|sql|sh)\b/g;
+const PATH_RE =
+  /(?:[\w.-]{1,255}\/)+[\w.-]{0,255}|[\w-]{1,255}\.(?:[cm]?[jt]sx?|py|go|rs|java|kt|rb|php|cs|c|h|cc|cpp|hpp|swift|scala|md|json|ya?ml|toml|sql|sh)\b/g;
 const TEST_WORDS = new Set(["test", "tests", "testing", "spec", "specs", "unittest", "pytest", "jest", "vitest", "fixture", "fixtures"]);
 /** Lowercased English words that are never useful as symbol names on their own. */
 const NOT_SYMBOLS = new Set(
-  "the a an and or of to in on for by is are was be it this that with from as at how what where which who why when does do can should would will not no there their its into via using use used".split(" "),
+  "the a an and or of to in on for by is are was be it this that with from as at how what where which who why when does do can should would will not no there their its into via using use used".split(
+    " ",
+  ),
 );
 
 /** Whether a word is shaped like an identifier: camelCase, PascalCase with an inner capital, `_`, `$` or a dot (digits alone do not count: `m1`, `x2`). */
@@ -234,7 +244,9 @@ export function codeEvidenceWords(text: string | CodeMarks): string[] {
 export function codeNames(text: string, marks?: CodeMarks): string[] {
   const newline = text.indexOf("\n");
   const titleEnd = newline < 0 ? text.length : newline;
-  const found = markedWords(marks ?? text, isCodeLike).filter(({ name }) => name.length >= 2 && !NOT_SYMBOLS.has(name.toLowerCase()) && !/^__\w+__$/.test(name));
+  const found = markedWords(marks ?? text, isCodeLike).filter(
+    ({ name }) => name.length >= 2 && !NOT_SYMBOLS.has(name.toLowerCase()) && !/^__\w+__$/.test(name),
+  );
   const rank = (f: { at: number }) => (f.at < titleEnd ? 0 : 1);
   found.sort((a, b) => rank(a) - rank(b) || a.at - b.at);
   return [...new Set(found.map((f) => f.name))];
@@ -299,7 +311,12 @@ const PASTED_OUTPUT_RE = /```|^\s*>>> |Traceback \(most recent call last\)/m;
  */
 export function hasReportShape(raw: string): boolean {
   if (PASTED_OUTPUT_RE.test(raw)) return true;
-  return raw.trim().split("\n").filter((l) => l.trim()).length >= REPORT_MIN_LINES;
+  return (
+    raw
+      .trim()
+      .split("\n")
+      .filter((l) => l.trim()).length >= REPORT_MIN_LINES
+  );
 }
 
 /** Exception messages' literal runs and, in a question (a report quotes code and output), quoted ones. */
@@ -361,5 +378,18 @@ export function parseQuery(raw: string): ParsedQuery {
   // A joined compound is evidence of code where the index has it: English spells it apart.
   const codeTerms = [...new Set([...codeEvidenceWords(marks).flatMap((w) => tokenize(w)), ...joinedCompounds])].filter((t) => termSet.has(t));
   const titleNames = isReport ? codeNames(text.trimStart().split("\n", 1)[0]).map((n) => n.toLowerCase()) : [];
-  return { text, terms, identifiers, pathHints, mentionsTests, isReport, codeTerms, titleNames, frames: parseStackFrames(raw), optionFlags: optionFlags(full), phrases: phrasesOf(raw, isReport), qualified };
+  return {
+    text,
+    terms,
+    identifiers,
+    pathHints,
+    mentionsTests,
+    isReport,
+    codeTerms,
+    titleNames,
+    frames: parseStackFrames(raw),
+    optionFlags: optionFlags(full),
+    phrases: phrasesOf(raw, isReport),
+    qualified,
+  };
 }

@@ -2,11 +2,21 @@ import { describe, expect, it } from "vitest";
 import { coverage, rerankByCoverage, type RerankCandidate } from "./rerank";
 
 const cand = (chunkId: string, score: number, content: string, kind = "function", symbol: string | null = null): RerankCandidate => ({
-  chunkId, score, path: `src/${chunkId}.ts`, kind, symbol, container: null, content,
+  chunkId,
+  score,
+  path: `src/${chunkId}.ts`,
+  kind,
+  symbol,
+  container: null,
+  content,
 });
 
 describe("coverage", () => {
-  const df = new Map([["timer", 2], ["race", 3], ["handler", 40]]);
+  const df = new Map([
+    ["timer", 2],
+    ["race", 3],
+    ["handler", 40],
+  ]);
   it("weights terms by IDF and matches stems", () => {
     const both = coverage(cand("a", 0, "race the handlers against timers"), ["timer", "race", "handler"], df, 100);
     const rare = coverage(cand("b", 0, "const timer = 1"), ["timer", "race", "handler"], df, 100);
@@ -40,24 +50,38 @@ describe("coverage", () => {
 
 describe("rerankByCoverage", () => {
   it("puts a function above a type with the same fused score and the same words", () => {
-    const df = new Map([["token", 5], ["claims", 3]]);
+    const df = new Map([
+      ["token", 5],
+      ["claims", 3],
+    ]);
     const out = rerankByCoverage(
       [cand("payload", 0.03, "token claims", "type"), cand("verify", 0.03, "token claims", "function")],
-      ["token", "claims"], df, 100,
+      ["token", "claims"],
+      df,
+      100,
     );
     expect(out.map((c) => c.chunkId)).toEqual(["verify", "payload"]);
   });
   it("lifts the candidate covering more of the query over a close fused neighbour", () => {
-    const df = new Map([["timer", 2], ["race", 3], ["reject", 3]]);
+    const df = new Map([
+      ["timer", 2],
+      ["race", 3],
+      ["reject", 3],
+    ]);
     const out = rerankByCoverage(
       [cand("one", 0.03, "timer timer timer"), cand("two", 0.0299, "race a timer and reject")],
-      ["timer", "race", "reject"], df, 100,
+      ["timer", "race", "reject"],
+      df,
+      100,
     );
     expect(out.map((c) => c.chunkId)).toEqual(["two", "one"]);
     expect(out[0].score).toBeGreaterThan(0.0299);
   });
   it("keeps a clearly better fused candidate first", () => {
-    const df = new Map([["timer", 2], ["race", 3]]);
+    const df = new Map([
+      ["timer", 2],
+      ["race", 3],
+    ]);
     const out = rerankByCoverage([cand("one", 0.05, "timer"), cand("two", 0.01, "race timer")], ["timer", "race"], df, 100);
     expect(out[0].chunkId).toBe("one");
   });
@@ -66,7 +90,10 @@ describe("rerankByCoverage", () => {
     expect(out[0].score).toBeGreaterThan(0.02);
   });
   it("puts a changelog below code with the same words only for a bug report", () => {
-    const df = new Map([["timer", 2], ["race", 3]]);
+    const df = new Map([
+      ["timer", 2],
+      ["race", 3],
+    ]);
     const notes = { ...cand("notes", 0.03, "timer race"), path: "CHANGELOG.rst", kind: "window", language: "text" };
     const code = { ...cand("code", 0.025, "timer race"), language: "python" };
     expect(rerankByCoverage([notes, code], ["timer", "race"], df, 100)[0].chunkId).toBe("notes");

@@ -172,7 +172,13 @@ export function coverage(c: RerankCandidate, terms: string[], df: Map<string, nu
  * for a bug report (`query.report`), the prose prior for docs and changelogs.
  * Returns a new array with the combined `score`.
  */
-export function rerankByCoverage<T extends RerankCandidate>(candidates: T[], terms: string[], df: Map<string, number>, totalDocs: number, query: RerankQuery = {}): T[] {
+export function rerankByCoverage<T extends RerankCandidate>(
+  candidates: T[],
+  terms: string[],
+  df: Map<string, number>,
+  totalDocs: number,
+  query: RerankQuery = {},
+): T[] {
   // A single candidate still gets its term: scores of several repos are merged.
   if (RERANK.weight <= 0 || !candidates.length || !terms.length) return candidates;
   const weighted = weighTerms(terms, df, totalDocs);

@@ -130,7 +130,15 @@ interface RepoOutcome {
 }
 
 /** Runs the channels over one repo; a failing channel is reported as skipped, not thrown. */
-async function runChannels(deps: SearchDeps, target: RepoTarget, query: ParsedQuery, terms: string[], channels: ChannelName[], filters: SearchFilters, depth: number): Promise<RepoOutcome> {
+async function runChannels(
+  deps: SearchDeps,
+  target: RepoTarget,
+  query: ParsedQuery,
+  terms: string[],
+  channels: ChannelName[],
+  filters: SearchFilters,
+  depth: number,
+): Promise<RepoOutcome> {
   const scope: ChannelScope = { db: deps.db, repo: target.id, commit: target.commit, indexedAt: target.indexedAt, filters, depth, query, terms };
   let bestVectorScore: number | null = null;
   const runs = channels.map(async (name): Promise<ChannelResult> => {
@@ -165,7 +173,12 @@ async function runChannels(deps: SearchDeps, target: RepoTarget, query: ParsedQu
  * RRF over its lists.
  */
 function fuseRepos(outcomes: RepoOutcome[], channels: ChannelName[], depth: number, weights: Partial<Record<ChannelName, number>>): FusedHit[] {
-  const merged = channels.map((name) => mergeChannelLists(outcomes.map((o) => o.channels.find((c) => c.channel === name) ?? { channel: name, hits: [] }), depth));
+  const merged = channels.map((name) =>
+    mergeChannelLists(
+      outcomes.map((o) => o.channels.find((c) => c.channel === name) ?? { channel: name, hits: [] }),
+      depth,
+    ),
+  );
   return reciprocalRankFusion(merged, undefined, weights);
 }
 
@@ -178,7 +191,8 @@ function noSearchableWords(targets: RepoTarget[], started: number): SearchRespon
       termCoverage: 0,
       bestVectorScore: null,
       missingTerms: [],
-      reason: "The query has no searchable words (only punctuation, symbols, emoji, stop words or single characters); search with words or identifiers from the code.",
+      reason:
+        "The query has no searchable words (only punctuation, symbols, emoji, stop words or single characters); search with words or identifiers from the code.",
     },
     stats: { tookMs: Date.now() - started, repos: targets.map((t) => t.id), failedRepos: [], queryTerms: [], candidates: {}, skippedChannels: [] },
   };
@@ -239,19 +253,42 @@ interface CandidateReads {
  * of the chunks holding the lines of a report's stack frames. Their D1 reads go out together
  * (`deps.db` coalescing, worker/search/d1-coalesce.ts).
  */
-function readCandidates(deps: SearchDeps, targets: RepoTarget[], query: ParsedQuery, terms: string[], channels: ChannelName[], filters: SearchFilters, depth: number): CandidateReads {
+function readCandidates(
+  deps: SearchDeps,
+  targets: RepoTarget[],
+  query: ParsedQuery,
+  terms: string[],
+  channels: ChannelName[],
+  filters: SearchFilters,
+  depth: number,
+): CandidateReads {
   const filtersOf = repoFilters(deps.db, filters);
   return {
     settled: Promise.allSettled(targets.map(async (t) => runChannels(deps, t, query, terms, channels, await filtersOf(t), depth))),
     optionFiles: query.optionFlags.length
-      ? eachRepo(targets, "option lookup", async (t) => optionDeclarationFiles(deps.db, t.id, t.commit, query.optionFlags, await filtersOf(t)), () => new Map<string, string>())
+      ? eachRepo(
+          targets,
+          "option lookup",
+          async (t) => optionDeclarationFiles(deps.db, t.id, t.commit, query.optionFlags, await filtersOf(t)),
+          () => new Map<string, string>(),
+        )
       : Promise.resolve([]),
     raising: query.phrases.length
-      ? eachRepo(targets, "message lookup", async (t) => messageFiles(deps.db, t.id, t.commit, query.phrases, await filtersOf(t)), () => new Map<string, string>())
+      ? eachRepo(
+          targets,
+          "message lookup",
+          async (t) => messageFiles(deps.db, t.id, t.commit, query.phrases, await filtersOf(t)),
+          () => new Map<string, string>(),
+        )
       : Promise.resolve([]),
     traceChunks:
       query.isReport && query.frames.length
-        ? eachRepo(targets, "stack frame lookup", async (t) => frameChunks(deps.db, t.id, t.commit, query.frames, await filtersOf(t)), () => [])
+        ? eachRepo(
+            targets,
+            "stack frame lookup",
+            async (t) => frameChunks(deps.db, t.id, t.commit, query.frames, await filtersOf(t)),
+            () => [],
+          )
         : Promise.resolve([]),
   };
 }
@@ -267,7 +304,10 @@ function repoFilters(db: D1Database, filters: SearchFilters): (t: RepoTarget) =>
   return (t) => {
     let f = byRepo.get(t.id);
     if (!f) {
-      f = snapshotFiles({ db, repo: t.id, commit: t.commit }).then((files) => ({ ...filters, paths: files.filter((x) => !filter || pathPasses(filter, x.path)).map((x) => x.path) }));
+      f = snapshotFiles({ db, repo: t.id, commit: t.commit }).then((files) => ({
+        ...filters,
+        paths: files.filter((x) => !filter || pathPasses(filter, x.path)).map((x) => x.path),
+      }));
       byRepo.set(t.id, f);
     }
     return f;
@@ -371,7 +411,8 @@ export async function runSearch(
     else {
       console.error(`search failed for repo ${targets[i].id}`, s.reason);
       // A coded error's message is written for clients; anything else stays in the log.
-      const error = s.reason instanceof CodeSearchError ? `${s.reason.code}: ${s.reason.message}` : "internal: this repo's search failed; the server log has details.";
+      const error =
+        s.reason instanceof CodeSearchError ? `${s.reason.code}: ${s.reason.message}` : "internal: this repo's search failed; the server log has details.";
       failedRepos.push({ repo: targets[i].id, error });
     }
   });
@@ -400,7 +441,22 @@ export async function runSearch(
   }
   const loaded = head.flatMap((h) => {
     const row = rows.get(h.chunkId);
-    return row ? [{ ...h, fused: h.score, row, repo: row.repo, path: row.path, kind: row.kind, symbol: row.symbol, container: row.container, content: row.content, language: row.language }] : [];
+    return row
+      ? [
+          {
+            ...h,
+            fused: h.score,
+            row,
+            repo: row.repo,
+            path: row.path,
+            kind: row.kind,
+            symbol: row.symbol,
+            container: row.container,
+            content: row.content,
+            language: row.language,
+          },
+        ]
+      : [];
   });
   // The stages after fusion (worker/search/ranking/stages.ts): coverage, then the priors.
   const record: StageRecord | undefined = options.explain ? new Map() : undefined;

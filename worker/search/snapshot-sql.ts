@@ -7,8 +7,7 @@
  */
 
 /** JOIN restricting chunks `c` to the active snapshot; binds one parameter, the commit. */
-export const SNAPSHOT_JOIN =
-  "JOIN snapshot_files sf ON sf.repo = c.repo AND sf.commit_sha = ? AND sf.path = c.path AND sf.file_id = c.file_id";
+export const SNAPSHOT_JOIN = "JOIN snapshot_files sf ON sf.repo = c.repo AND sf.commit_sha = ? AND sf.path = c.path AND sf.file_id = c.file_id";
 
 /** Bound parameters per D1 statement, minus room for the fixed ones. */
 export const IDS_PER_STATEMENT = 80;

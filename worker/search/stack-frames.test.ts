@@ -10,7 +10,7 @@ describe("parseStackFrames", () => {
     const text = [
       "Traceback (most recent call last):",
       '  File "<string>", line 1, in <module>',
-      "INTERNALERROR>   File \"/usr/lib/python3.8/site-packages/_pytest/main.py\", line 191, in wrap_session",
+      'INTERNALERROR>   File "/usr/lib/python3.8/site-packages/_pytest/main.py", line 191, in wrap_session',
       '  File "C:\\Users\\e\\sympy\\core\\numbers.py", line 1045, in __new__',
       "    num[1] = long(num[1], 16)",
       "ValueError: invalid literal",
@@ -24,7 +24,10 @@ describe("parseStackFrames", () => {
 
   it("reads pytest, V8, Java and Go frames", () => {
     const pytest = "src/_pytest/python.py:12: in collect\n    x = 1\nsrc/_pytest/nodes.py:40: ValueError";
-    expect(parseStackFrames(pytest).map((f) => `${f.path}:${f.line}:${f.symbol}`)).toEqual(["src/_pytest/nodes.py:40:null", "src/_pytest/python.py:12:collect"]);
+    expect(parseStackFrames(pytest).map((f) => `${f.path}:${f.line}:${f.symbol}`)).toEqual([
+      "src/_pytest/nodes.py:40:null",
+      "src/_pytest/python.py:12:collect",
+    ]);
     const v8 = "Error: boom\n    at compose (/app/node_modules/hono/dist/compose.js:30:11)\n    at /app/src/index.ts:4:3";
     expect(parseStackFrames(v8)).toEqual([
       { path: "/app/node_modules/hono/dist/compose.js", line: 30, symbol: "compose" },
@@ -41,7 +44,8 @@ describe("parseStackFrames", () => {
   });
 
   it("reads Go frames of a whole report, offsets and all", () => {
-    const report = "Export panics on an empty order list\nRunning the migration panics.\n```\npanic: runtime error\n\ngoroutine 1 [running]:\nmain.RunMigrate()\n\t/src/app/cli/cmd/migrate.go:52 +0x1d4\n```";
+    const report =
+      "Export panics on an empty order list\nRunning the migration panics.\n```\npanic: runtime error\n\ngoroutine 1 [running]:\nmain.RunMigrate()\n\t/src/app/cli/cmd/migrate.go:52 +0x1d4\n```";
     expect(parseQuery(report).frames).toEqual([{ path: "/src/app/cli/cmd/migrate.go", line: 52, symbol: "RunMigrate" }]);
   });
 
@@ -52,7 +56,9 @@ describe("parseStackFrames", () => {
       "   4: serde_json::de::from_str",
       "             at /home/u/.cargo/registry/src/index.crates.io-6f17d22bba15001f/serde_json-1.0.108/src/de.rs:2676:5",
     ].join("\n");
-    expect(brief(parseStackFrames(rust))).toEqual(["/home/u/.cargo/registry/src/index.crates.io-6f17d22bba15001f/serde_json-1.0.108/src/de.rs:2676 serde_json::de::from_str"]);
+    expect(brief(parseStackFrames(rust))).toEqual([
+      "/home/u/.cargo/registry/src/index.crates.io-6f17d22bba15001f/serde_json-1.0.108/src/de.rs:2676 serde_json::de::from_str",
+    ]);
     const ruby = "/usr/local/bundle/gems/rack-2.2.3/lib/rack/builder.rb:244:in `call': boom (RuntimeError)";
     expect(brief(parseStackFrames(ruby))).toEqual(["/usr/local/bundle/gems/rack-2.2.3/lib/rack/builder.rb:244 call"]);
   });
@@ -169,7 +175,8 @@ describe("parseStackFrames", () => {
       "./crates/core/main.rs:40 grep::main",
     ]);
     expect(brief(parseStackFrames("thread 'main' panicked at 'index out of bounds: the len is 3', src/main.rs:10:5"))).toEqual(["src/main.rs:10 null"]);
-    const multiline = "thread 'main' panicked at 'assertion failed: `(left == right)`\n  left: `1`,\n right: `2`', src/lib.rs:2:5\nnote: run with `RUST_BACKTRACE=1`";
+    const multiline =
+      "thread 'main' panicked at 'assertion failed: `(left == right)`\n  left: `1`,\n right: `2`', src/lib.rs:2:5\nnote: run with `RUST_BACKTRACE=1`";
     expect(brief(parseStackFrames(multiline))).toEqual(["src/lib.rs:2 null"]);
   });
 
@@ -225,7 +232,8 @@ describe("parseStackFrames", () => {
       "/home/u/src/Acme.Api/Program.cs:24 Main",
       "/home/u/src/Acme.Api/Program.cs:30 Main",
     ]);
-    const framework = "System.ArgumentNullException: Value cannot be null. (Parameter 'source')\n   at System.Linq.ThrowHelper.ThrowArgumentNullException(ExceptionArgument argument)\n   at System.Linq.Enumerable.Count[TSource](IEnumerable`1 source)";
+    const framework =
+      "System.ArgumentNullException: Value cannot be null. (Parameter 'source')\n   at System.Linq.ThrowHelper.ThrowArgumentNullException(ExceptionArgument argument)\n   at System.Linq.Enumerable.Count[TSource](IEnumerable`1 source)";
     expect(parseStackFrames(framework)).toEqual([]);
   });
 
@@ -333,7 +341,12 @@ describe("parseStackFrames", () => {
       "#1 {main}",
       "  thrown in /app/src/Repo.php on line 14",
     ].join("\n");
-    expect(brief(parseStackFrames(next))).toEqual(["/app/src/Db.php:20 connect", "/app/src/Repo.php:11 null", "/app/src/Repo.php:14 find", "/app/index.php:5 null"]);
+    expect(brief(parseStackFrames(next))).toEqual([
+      "/app/src/Db.php:20 connect",
+      "/app/src/Repo.php:11 null",
+      "/app/src/Repo.php:14 find",
+      "/app/index.php:5 null",
+    ]);
     const laravel = [
       '[2024-05-01 12:00:00] production.ERROR: Could not load the invoice {"userId":1,"exception":"[object] (App\\\\Exceptions\\\\InvoiceException(code: 0): Could not load the invoice at /var/www/app/Services/InvoiceService.php:45)',
       "[stacktrace]",
@@ -345,7 +358,7 @@ describe("parseStackFrames", () => {
       "[stacktrace]",
       "#0 /var/www/vendor/laravel/framework/src/Illuminate/Database/Connection.php(776): Illuminate\\\\Database\\\\Connection->runQueryCallback('select * from \u2026', Array, Object(Closure))",
       "#1 /var/www/app/Services/InvoiceService.php(41): Illuminate\\\\Database\\\\Connection->run('select * from \u2026', Array, Object(Closure))",
-      '#2 {main}',
+      "#2 {main}",
       '"} ',
     ].join("\n");
     expect(brief(parseStackFrames(laravel))).toEqual([
@@ -374,7 +387,8 @@ describe("parseStackFrames", () => {
       "/app/src/Command/ImportCommand.php:40 execute",
       "/app/vendor/symfony/console/Command/Command.php:326 null",
     ]);
-    const log = '[2024-01-01T10:00:00+00:00] request.CRITICAL: Uncaught PHP Exception LogicException: "No route" at /app/src/Controller/ShopController.php line 45 {"exception":"[object] (LogicException(code: 0): No route at /app/src/Controller/ShopController.php:45)"} []';
+    const log =
+      '[2024-01-01T10:00:00+00:00] request.CRITICAL: Uncaught PHP Exception LogicException: "No route" at /app/src/Controller/ShopController.php line 45 {"exception":"[object] (LogicException(code: 0): No route at /app/src/Controller/ShopController.php:45)"} []';
     expect(brief(parseStackFrames(log))).toEqual(["/app/src/Controller/ShopController.php:45 null"]);
   });
 
@@ -468,7 +482,8 @@ describe("parseStackFrames: Go function names and traces inside JSON log lines (
   });
 
   it("reads a Node trace pasted as a JSON string", () => {
-    const log = '{"level":50,"msg":"request failed","err":{"type":"TypeError","stack":"TypeError: x is undefined\\n    at handler (C:\\\\app\\\\src\\\\routes\\\\orders.js:12:3)\\n    at Layer.handle (/app/node_modules/express/lib/router/layer.js:95:5)"}}';
+    const log =
+      '{"level":50,"msg":"request failed","err":{"type":"TypeError","stack":"TypeError: x is undefined\\n    at handler (C:\\\\app\\\\src\\\\routes\\\\orders.js:12:3)\\n    at Layer.handle (/app/node_modules/express/lib/router/layer.js:95:5)"}}';
     expect(parseStackFrames(log).map((f) => [f.path, f.line])).toEqual([
       ["C:/app/src/routes/orders.js", 12],
       ["/app/node_modules/express/lib/router/layer.js", 95],

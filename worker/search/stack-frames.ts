@@ -105,7 +105,8 @@ const RUST_FRAME_HEAD_RE = /^\s*\d{1,5}: (?:0x[0-9a-fA-F]{1,16} - )?([^\s:][^\n]
  * TSan `#0 fn /src/read.c:612:5 (prog+0x4a2b)`, gdb `#1  0x7f3a in fn (r=0x0) at read.c:612`
  * and `#0  fn (r=0x0) at read.c:612`. Groups: address, what precedes the path, path, line, TSan module.
  */
-const NATIVE_FRAME_RE = /^\s*#\d{1,5}\s+(0x[0-9a-fA-F]{1,16}\s+in\s+)?(\S[^\n]{0,1000}?)\s((?:[A-Za-z]:)?[\w./\\@~+-]{1,1000}):(\d+)(?::\d+)?(\s+\([^()\s]{1,1000}\+0x[0-9a-fA-F]{1,16}\))?\s*$/;
+const NATIVE_FRAME_RE =
+  /^\s*#\d{1,5}\s+(0x[0-9a-fA-F]{1,16}\s+in\s+)?(\S[^\n]{0,1000}?)\s((?:[A-Za-z]:)?[\w./\\@~+-]{1,1000}):(\d+)(?::\d+)?(\s+\([^()\s]{1,1000}\+0x[0-9a-fA-F]{1,16}\))?\s*$/;
 /** gdb's `#1  0x7f3a in fn (a=1, ` whose arguments run over to the next line. */
 const GDB_FRAME_HEAD_RE = /^\s*#\d{1,5}\s+(?:0x[0-9a-fA-F]{1,16}\s+in\s+)?([^\s(]{1,500}) \(/;
 /** That next line: `    len=10) at read.c:612`. */
@@ -123,7 +124,8 @@ const PHP_FILE = String.raw`(?:[A-Za-z]:)?[\w./\\@~+-]{1,1000}\.(?:php\d?|phtml|
  * App\{closure}()`, `#2 {main}`), behind a prefix too (Slim's `Trace: #0 ...`). Groups: number,
  * path, line, call; the call of an `[internal function]` line; `{main}`.
  */
-const PHP_FRAME_RE = /(?:^|\s)#(\d{1,5}) (?:((?:[A-Za-z]:)?[\w./\\@~+-](?:[\w./\\@~+ -]{0,1000}?[\w./\\@~+-])?\.\w{1,10})\((\d+)\): (\S.{0,1000})|\[internal function\]: (\S.{0,1000})|(\{main\})\s*$)/;
+const PHP_FRAME_RE =
+  /(?:^|\s)#(\d{1,5}) (?:((?:[A-Za-z]:)?[\w./\\@~+-](?:[\w./\\@~+ -]{0,1000}?[\w./\\@~+-])?\.\w{1,10})\((\d+)\): (\S.{0,1000})|\[internal function\]: (\S.{0,1000})|(\{main\})\s*$)/;
 /**
  * Where a PHP error surfaced: `... in /src/Router.php:138` (an uncaught exception, PHP's `Next`
  * one), Monolog's `(RuntimeException(code: 0): msg at /src/Router.php:138)` (Laravel and Symfony
@@ -312,9 +314,12 @@ export function parseStackFrames(raw: string): StackFrame[] {
       if (blocks[blocks.length - 1].length) blocks.push([]);
     } else if ((m = V8_FRAME_RE.exec(line))) {
       const named = m[2] !== undefined;
-      push({ path: normalizePath(decodeFileUrl(named ? m[2] : m[4])), line: Number(named ? m[3] : m[5]), symbol: m[1]?.replace(V8_ALIAS_RE, "").trim() || lastRustSymbol });
-    }
-    else if ((m = GO_FRAME_RE.exec(line))) push({ path: normalizePath(m[1]), line: Number(m[2]), symbol: lastGoSymbol });
+      push({
+        path: normalizePath(decodeFileUrl(named ? m[2] : m[4])),
+        line: Number(named ? m[3] : m[5]),
+        symbol: m[1]?.replace(V8_ALIAS_RE, "").trim() || lastRustSymbol,
+      });
+    } else if ((m = GO_FRAME_RE.exec(line))) push({ path: normalizePath(m[1]), line: Number(m[2]), symbol: lastGoSymbol });
     else if ((m = RUBY_FRAME_RE.exec(line))) {
       const frame = { path: normalizePath(m[3]), line: Number(m[4]), symbol: m[5].replace(RUBY_LABEL_PREFIX_RE, "") || null };
       if (m[1] && m[2]) innermostLast.push(frame);

@@ -139,7 +139,9 @@ describe("applyTracePrior", () => {
   ];
 
   it("lifts the file of the innermost frame that is in the repo", () => {
-    const frames = parseStackFrames('  File "/Users/a/sympy/sympy/core/numbers.py", line 1045, in __new__\n  File "/usr/lib/python3.9/pickle.py", line 3, in load');
+    const frames = parseStackFrames(
+      '  File "/Users/a/sympy/sympy/core/numbers.py", line 1045, in __new__\n  File "/usr/lib/python3.9/pickle.py", line 3, in load',
+    );
     const out = applyTracePrior(candidates, frames);
     expect(out[0]).toEqual({ path: "sympy/core/numbers.py", score: 0.8 * TRACE_PRIOR });
     expect(out.slice(1).map((c) => c.path)).toEqual(["sympy/physics/mechanics/system.py", "sympy/utilities/codegen.py"]);
@@ -152,7 +154,11 @@ describe("applyTracePrior", () => {
       { path: "src/glue.rs", chunkId: "glue", score: 1.5 },
     ];
     const out = applyTracePrior(file, parseStackFrames("thread 'main' panicked at src/line_buffer.rs:415:9:"), "fill");
-    expect(out.map((c) => [c.chunkId, c.score])).toEqual([["fill", 0.6 * TRACE_PRIOR * TRACE_PRIOR], ["reader", TRACE_PRIOR], ["glue", 1.5]]);
+    expect(out.map((c) => [c.chunkId, c.score])).toEqual([
+      ["fill", 0.6 * TRACE_PRIOR * TRACE_PRIOR],
+      ["reader", TRACE_PRIOR],
+      ["glue", 1.5],
+    ]);
   });
 
   it("lifts the file the frame names best when two share its last segments", () => {
@@ -258,7 +264,9 @@ describe("applyTracePrior", () => {
     ];
     expect(applyTracePrior(fmt, parseStackFrames(gdb))[0]).toEqual({ path: "include/fmt/format.h", score: 0.8 * TRACE_PRIOR });
     // No outer frame in the repo: the helper's file is the trace's.
-    const only = parseStackFrames("#5  0x00005555 in fmt::v12::report_error (message=0x0) at /home/dev/fmt/include/fmt/format-inl.h:164\n#7  0x00005555 in main () at /home/dev/app/main.cc:6");
+    const only = parseStackFrames(
+      "#5  0x00005555 in fmt::v12::report_error (message=0x0) at /home/dev/fmt/include/fmt/format-inl.h:164\n#7  0x00005555 in main () at /home/dev/app/main.cc:6",
+    );
     expect(applyTracePrior(fmt.slice().reverse(), only)[0]).toEqual({ path: "include/fmt/format-inl.h", score: TRACE_PRIOR });
   });
 
@@ -291,7 +299,11 @@ describe("applyTracePrior", () => {
     ]);
     // Without packages the frame names no file: the installed-package rule.
     expect(applyTracePrior(files, frames)).toEqual(files);
-    expect(applyTracePrior(files, frames, undefined, new Map([["app", [{ name: "express", folder: "" }]]]))[0]).toEqual({ repo: "app", path: "lib/response.js", score: 0.9 * TRACE_PRIOR });
+    expect(applyTracePrior(files, frames, undefined, new Map([["app", [{ name: "express", folder: "" }]]]))[0]).toEqual({
+      repo: "app",
+      path: "lib/response.js",
+      score: 0.9 * TRACE_PRIOR,
+    });
   });
 
   it("lifts a file with the same path in several repos when the frame names it in each", () => {
@@ -301,7 +313,11 @@ describe("applyTracePrior", () => {
       { repo: "a", path: "src/utils/jwt/jwt.ts", score: 0.6 },
       { repo: "b", path: "src/utils/jwt/jwt.ts", score: 0.55 },
     ];
-    expect(applyTracePrior(files, frames).map((c) => [c.repo, c.score])).toEqual([["a", 0.6 * TRACE_PRIOR], ["b", 0.55 * TRACE_PRIOR], ["a", 1]]);
+    expect(applyTracePrior(files, frames).map((c) => [c.repo, c.score])).toEqual([
+      ["a", 0.6 * TRACE_PRIOR],
+      ["b", 0.55 * TRACE_PRIOR],
+      ["a", 1],
+    ]);
   });
 });
 
@@ -332,7 +348,10 @@ describe("traceAnchor", () => {
 
   it("takes a chunk of an installed npm package's file only in the repo that publishes it", () => {
     const npm = parseStackFrames("    at ServerResponse.sendFile (/srv/api/node_modules/express/lib/response.js:395:11)\n    at /srv/api/server.js:21:7");
-    const chunks = [{ ...c("app", "lib/response.js", 380, 420), repo: "app" }, { ...c("express", "lib/response.js", 373, 415), repo: "express" }];
+    const chunks = [
+      { ...c("app", "lib/response.js", 380, 420), repo: "app" },
+      { ...c("express", "lib/response.js", 373, 415), repo: "express" },
+    ];
     expect(traceAnchor(npm, chunks, new Map([["express", [{ name: "express", folder: "" }]]]))?.id).toBe("express");
     expect(traceAnchor(npm, chunks)).toBeNull();
   });

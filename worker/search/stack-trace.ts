@@ -222,7 +222,8 @@ function matchFramePath(frame: FramePath, path: string): number {
  * `invariant`, `assert`, `unreachable`, `report_error` (fmt's one-line `FMT_THROW`) as whole
  * names. `must*` is not one: Go's `MustGet` checks what it panics on.
  */
-const THROW_HELPER_RE = /^_*(?:(?:[Rr]e)?[Tt]hrow|[Rr]aise)(?:[A-Z_]|$)|^_*(?:[Ff]ail|[Pp]anic|[Aa]bort|[Dd]ie|[Ff]atal|[Bb]ail|[Ii]nvariant|[Aa]ssert|[Uu]nreachable|[Rr]eport_?[Ee]rror)$|[a-z](?:Rethrow|OrThrow)$/;
+const THROW_HELPER_RE =
+  /^_*(?:(?:[Rr]e)?[Tt]hrow|[Rr]aise)(?:[A-Z_]|$)|^_*(?:[Ff]ail|[Pp]anic|[Aa]bort|[Dd]ie|[Ff]atal|[Bb]ail|[Ii]nvariant|[Aa]ssert|[Uu]nreachable|[Rr]eport_?[Ee]rror)$|[a-z](?:Rethrow|OrThrow)$/;
 
 /**
  * Whether a frame's function is a throw helper (THROW_HELPER_RE), read from its last segment
@@ -265,7 +266,12 @@ const packagesIn = (packages: RepoPackages | undefined) => (repo: string | undef
  * The file is its path in every repo where the frame names it as well. No frame naming a
  * candidate's file: the candidates are returned as they are. Returns a new array.
  */
-export function applyTracePrior<T extends { score: number; path: string; repo?: string; chunkId?: string }>(candidates: T[], frames: StackFrame[], anchor?: string, packages?: RepoPackages): T[] {
+export function applyTracePrior<T extends { score: number; path: string; repo?: string; chunkId?: string }>(
+  candidates: T[],
+  frames: StackFrame[],
+  anchor?: string,
+  packages?: RepoPackages,
+): T[] {
   if (!frames.length) return candidates;
   const files = new Map(candidates.map((c) => [`${c.repo ?? ""}\0${c.path}`, { repo: c.repo, path: c.path }]));
   const picked = innermostPick(frames, (f) => {

@@ -3,19 +3,41 @@ import { applySupportPrior, askedSupportKinds, supportKind, SUPPORT_PRIOR } from
 
 describe("supportKind: whether a path is a supporting file", () => {
   it.each([
-    ["examples/pairgrid_dotplot.py", true], ["doc/usage/extensions/example_numpy.py", true], ["docs/index.rst", true],
-    ["asv_bench/benchmarks/dataset_io.py", true], ["src/flask/app.py", false], ["sympy/printing/latex.py", false],
-    ["CHANGES", true], ["CHANGELOG.rst", true], ["docs/../HISTORY.md", true], ["CHANGES.old", true], ["pkg/NEWS", true],
-    [".github/ISSUE_TEMPLATE/bug-report.yml", true], ["src/changes.py", false], ["lib/history.py", false], ["src/history/store.ts", false],
-    ["bench/skip.py", true], ["benches/parse.rs", true], ["src/benchmark.ts", false],
-    ["sphinx/ext/napoleon/docstring.py", false], ["lib/documentation.ts", false], ["docs", false], ["src/docs.ts", false],
+    ["examples/pairgrid_dotplot.py", true],
+    ["doc/usage/extensions/example_numpy.py", true],
+    ["docs/index.rst", true],
+    ["asv_bench/benchmarks/dataset_io.py", true],
+    ["src/flask/app.py", false],
+    ["sympy/printing/latex.py", false],
+    ["CHANGES", true],
+    ["CHANGELOG.rst", true],
+    ["docs/../HISTORY.md", true],
+    ["CHANGES.old", true],
+    ["pkg/NEWS", true],
+    [".github/ISSUE_TEMPLATE/bug-report.yml", true],
+    ["src/changes.py", false],
+    ["lib/history.py", false],
+    ["src/history/store.ts", false],
+    ["bench/skip.py", true],
+    ["benches/parse.rs", true],
+    ["src/benchmark.ts", false],
+    ["sphinx/ext/napoleon/docstring.py", false],
+    ["lib/documentation.ts", false],
+    ["docs", false],
+    ["src/docs.ts", false],
   ])("%s -> %s", (p, want) => expect(supportKind(p) !== null).toBe(want));
 });
 
 describe("supportKind", () => {
   it.each([
-    ["docs/api.md", "docs"], ["examples/chat.rb", "examples"], ["demo/app.ts", "examples"], ["benchmarks/routers/src/hono.mts", "benchmarks"],
-    [".github/workflows/ci.yml", "ci"], ["CHANGELOG.md", "changelog"], ["docs/CHANGES.rst", "changelog"], ["src/context.ts", null],
+    ["docs/api.md", "docs"],
+    ["examples/chat.rb", "examples"],
+    ["demo/app.ts", "examples"],
+    ["benchmarks/routers/src/hono.mts", "benchmarks"],
+    [".github/workflows/ci.yml", "ci"],
+    ["CHANGELOG.md", "changelog"],
+    ["docs/CHANGES.rst", "changelog"],
+    ["src/context.ts", null],
   ])("%s -> %s", (p, want) => expect(supportKind(p)).toBe(want));
 });
 
@@ -60,6 +82,10 @@ describe("applySupportPrior", () => {
 
   it("spares the kinds a question asks for", () => {
     const out = applySupportPrior(candidates, askedSupportKinds("Which example shows the demo?"));
-    expect(out.map((c) => [c.path, c.score])).toEqual([["examples/demo.py", 1], ["src/lib.py", 0.8], ["CHANGELOG.md", 0.9 * SUPPORT_PRIOR]]);
+    expect(out.map((c) => [c.path, c.score])).toEqual([
+      ["examples/demo.py", 1],
+      ["src/lib.py", 0.8],
+      ["CHANGELOG.md", 0.9 * SUPPORT_PRIOR],
+    ]);
   });
 });

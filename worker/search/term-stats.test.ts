@@ -10,12 +10,21 @@ async function index(repo: string, commit: string, bodies: string[]) {
     bodies.map(async (body, i) => {
       const path = `a${i}.ts`;
       const chunk: Chunk = { kind: "module", startLine: 1, endLine: 1, content: body };
-      return { repo, path, blobSha: "0".repeat(39) + i, text: body, fileId: await fileId(repo, path, body), chunked: { language: "typescript", chunks: [chunk], symbols: [], imports: [] } };
+      return {
+        repo,
+        path,
+        blobSha: "0".repeat(39) + i,
+        text: body,
+        fileId: await fileId(repo, path, body),
+        chunked: { language: "typescript", chunks: [chunk], symbols: [], imports: [] },
+      };
     }),
   );
   await writeFiles(env.DB, files);
   await env.DB.batch([
-    ...files.map((f) => env.DB.prepare("INSERT OR REPLACE INTO snapshot_files (repo, commit_sha, path, file_id) VALUES (?, ?, ?, ?)").bind(repo, commit, f.path, f.fileId)),
+    ...files.map((f) =>
+      env.DB.prepare("INSERT OR REPLACE INTO snapshot_files (repo, commit_sha, path, file_id) VALUES (?, ?, ?, ?)").bind(repo, commit, f.path, f.fileId),
+    ),
     ...snapshotStatisticsStatements(env.DB, repo, commit),
   ]);
 }

@@ -70,7 +70,13 @@ export async function documentFrequencies(db: D1Database, targets: StatsTarget[]
   const df = new Map<string, number>();
   const chunksByRepo = new Map<string, number | null>();
   if (!targets.length) return { df, totalDocs: 0, chunksByRepo };
-  const stemmed = STEM_LOOKUP.max > 0 ? terms.flatMap((t) => { const s = stemPrefix(t); return s ? [{ t, s }] : []; }) : [];
+  const stemmed =
+    STEM_LOOKUP.max > 0
+      ? terms.flatMap((t) => {
+          const s = stemPrefix(t);
+          return s ? [{ t, s }] : [];
+        })
+      : [];
   const eager = stemmed.slice(0, STEM_LOOKUP.eager);
   const statements: D1PreparedStatement[] = [];
   /** Per statement: what its rows are. */
@@ -81,12 +87,20 @@ export async function documentFrequencies(db: D1Database, targets: StatsTarget[]
     for (let i = 0; i < terms.length; i += TERMS_PER_STATEMENT) {
       const part = terms.slice(i, i + TERMS_PER_STATEMENT);
       statements.push(
-        db.prepare(`SELECT term, df AS doc FROM snapshot_terms WHERE repo = ? AND commit_sha = ? AND term IN (${part.map(() => "?").join(", ")})`).bind(t.id, t.commit, ...part),
+        db
+          .prepare(`SELECT term, df AS doc FROM snapshot_terms WHERE repo = ? AND commit_sha = ? AND term IN (${part.map(() => "?").join(", ")})`)
+          .bind(t.id, t.commit, ...part),
       );
       kinds.push({ kind: "exact" });
     }
     for (let i = 0; i < eager.length; i += TERMS_PER_STATEMENT) {
-      statements.push(prefixStatement(db, t, eager.slice(i, i + TERMS_PER_STATEMENT).map(({ s }) => s)));
+      statements.push(
+        prefixStatement(
+          db,
+          t,
+          eager.slice(i, i + TERMS_PER_STATEMENT).map(({ s }) => s),
+        ),
+      );
       kinds.push({ kind: "prefix", from: i });
     }
   }
@@ -100,8 +114,7 @@ export async function documentFrequencies(db: D1Database, targets: StatsTarget[]
       const n = (r.results[0]?.n as number | undefined) ?? null;
       chunksByRepo.set(k.repo, n);
       totalDocs += n ?? 0;
-    }
-    else if (k.kind === "exact") for (const row of r.results) df.set(row.term as string, (df.get(row.term as string) ?? 0) + (row.doc as number));
+    } else if (k.kind === "exact") for (const row of r.results) df.set(row.term as string, (df.get(row.term as string) ?? 0) + (row.doc as number));
     else
       for (const row of r.results) {
         const t = eager[k.from + (row.i as number)].t;
@@ -114,7 +127,11 @@ export async function documentFrequencies(db: D1Database, targets: StatsTarget[]
   if (late.length) {
     const found = await db.batch<{ doc: number | null }>(
       targets.flatMap((tg) =>
-        late.map(({ s }) => db.prepare("SELECT max(df) AS doc FROM snapshot_terms WHERE repo = ? AND commit_sha = ? AND term >= ? AND term < ?").bind(tg.id, tg.commit, s, `${s}\uffff`)),
+        late.map(({ s }) =>
+          db
+            .prepare("SELECT max(df) AS doc FROM snapshot_terms WHERE repo = ? AND commit_sha = ? AND term >= ? AND term < ?")
+            .bind(tg.id, tg.commit, s, `${s}\uffff`),
+        ),
       ),
     );
     found.forEach((r, n) => {

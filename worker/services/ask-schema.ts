@@ -23,12 +23,25 @@ export const askInput = z.object({
     .describe("The question about the code, in natural language."),
   repo: repoIdSchema.optional().describe("Answer from this repo only."),
   repos: z.array(repoIdSchema).min(1).max(SEARCH_MAX_REPOS).optional().describe("Answer from these repos. Without repo and repos, every repo you can see."),
-  k: z.number().int().min(1).max(ASK_MAX_K).default(8).describe(`Search results to draw evidence from (default 8, at most ${ASK_MAX_K}); at most 8 become evidence.`),
+  k: z
+    .number()
+    .int()
+    .min(1)
+    .max(ASK_MAX_K)
+    .default(8)
+    .describe(`Search results to draw evidence from (default 8, at most ${ASK_MAX_K}); at most 8 become evidence.`),
   stream: z.boolean().default(false).describe("REST only: answer as Server-Sent Events (draft deltas, then one final event)."),
 });
 export type AskInput = z.input<typeof askInput>;
 
-const citation = z.object({ evidence: z.string(), repo: z.string(), path: z.string(), startLine: z.number().int(), endLine: z.number().int(), verified: z.literal(true) });
+const citation = z.object({
+  evidence: z.string(),
+  repo: z.string(),
+  path: z.string(),
+  startLine: z.number().int(),
+  endLine: z.number().int(),
+  verified: z.literal(true),
+});
 const rejected = z.object({
   evidence: z.string(),
   repo: z.string().nullable(),
@@ -41,18 +54,48 @@ const rejected = z.object({
 
 /** Output of `ask`. */
 export const askOutput = z.object({
-  status: z.enum(["answered", "refused", "ungrounded"]).describe("answered: every citation shown is verified; refused: not enough evidence (before or by the model); ungrounded: no citation could be verified."),
+  status: z
+    .enum(["answered", "refused", "ungrounded"])
+    .describe("answered: every citation shown is verified; refused: not enough evidence (before or by the model); ungrounded: no citation could be verified."),
   answer: z.string().describe("Markdown citing evidence as [E1 path:start-end]; only verified citations remain."),
   reason: z.string().nullable().describe("Why the status is refused or ungrounded; null when answered."),
   citations: z.array(citation),
   rejectedCitations: z.array(rejected),
-  evidence: z.array(z.object({ label: z.string(), repo: z.string(), path: z.string(), startLine: z.number().int(), endLine: z.number().int(), lines: z.string().describe("path:start-end") })).describe("What the model saw."),
-  confidence: z.object({ level: z.enum(["high", "low"]), termCoverage: z.number(), bestVectorScore: z.number().nullable(), missingTerms: z.array(z.string()), reason: z.string() }),
-  usage: z.object({ inputTokens: z.number().int(), outputTokens: z.number().int(), cacheReadTokens: z.number().int(), cacheWriteTokens: z.number().int(), costUsd: z.number().nullable() }),
+  evidence: z
+    .array(
+      z.object({
+        label: z.string(),
+        repo: z.string(),
+        path: z.string(),
+        startLine: z.number().int(),
+        endLine: z.number().int(),
+        lines: z.string().describe("path:start-end"),
+      }),
+    )
+    .describe("What the model saw."),
+  confidence: z.object({
+    level: z.enum(["high", "low"]),
+    termCoverage: z.number(),
+    bestVectorScore: z.number().nullable(),
+    missingTerms: z.array(z.string()),
+    reason: z.string(),
+  }),
+  usage: z.object({
+    inputTokens: z.number().int(),
+    outputTokens: z.number().int(),
+    cacheReadTokens: z.number().int(),
+    cacheWriteTokens: z.number().int(),
+    costUsd: z.number().nullable(),
+  }),
   model: z.string(),
   provider: z.string(),
   prompt: z.object({ id: z.string(), version: z.number().int(), sha256: z.string() }),
   modelCalls: z.number().int().describe("Model calls made: 0 when refused before any tokens were spent."),
-  timings: z.object({ totalMs: z.number(), searchMs: z.number(), modelMs: z.number(), overheadMs: z.number().describe("totalMs - modelMs: search, evidence, verification and bookkeeping.") }),
+  timings: z.object({
+    totalMs: z.number(),
+    searchMs: z.number(),
+    modelMs: z.number(),
+    overheadMs: z.number().describe("totalMs - modelMs: search, evidence, verification and bookkeeping."),
+  }),
 });
 export type AskOutput = z.infer<typeof askOutput>;

@@ -40,10 +40,12 @@ function parseInput(raw: AskInput) {
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const field = issue?.path.join(".") || "input";
-    if (field === "question" && issue?.code !== "too_big") throw new CodeSearchError("invalid_input", 'question is required, e.g. {"question": "where are tokens refreshed?", "repo": "hono"}.');
+    if (field === "question" && issue?.code !== "too_big")
+      throw new CodeSearchError("invalid_input", 'question is required, e.g. {"question": "where are tokens refreshed?", "repo": "hono"}.');
     throw new CodeSearchError("invalid_input", `${field}: ${issue?.message ?? "invalid"}`);
   }
-  if (parsed.data.repo !== undefined && parsed.data.repos !== undefined) throw new CodeSearchError("invalid_input", "repo, repos: pass repo (one repo) or repos (a list), not both.");
+  if (parsed.data.repo !== undefined && parsed.data.repos !== undefined)
+    throw new CodeSearchError("invalid_input", "repo, repos: pass repo (one repo) or repos (a list), not both.");
   return parsed.data;
 }
 
@@ -51,7 +53,10 @@ function parseInput(raw: AskInput) {
 async function activeCommits(db: D1Database, repos: string[]): Promise<Map<string, string | null>> {
   const out = new Map<string, string | null>();
   if (!repos.length) return out;
-  const { results } = await db.prepare(`SELECT id, active_commit FROM repos WHERE id IN (${repos.map(() => "?").join(", ")})`).bind(...repos).all<{ id: string; active_commit: string | null }>();
+  const { results } = await db
+    .prepare(`SELECT id, active_commit FROM repos WHERE id IN (${repos.map(() => "?").join(", ")})`)
+    .bind(...repos)
+    .all<{ id: string; active_commit: string | null }>();
   for (const r of results) out.set(r.id, r.active_commit);
   return out;
 }
@@ -87,22 +92,51 @@ export async function startAsk(ctx: ServiceContext, raw: AskInput, deps: AskDeps
   const named = input.repos ?? (input.repo ? [input.repo] : null);
   const commitsBeside = named ? activeCommits(ctx.env.DB, named) : null;
   commitsBeside?.catch(() => {}); // awaited later; a failed search must not leave it unhandled
-  const searched = search(ctx, searchInput.parse({ q: input.question, repo: input.repo, repos: input.repos, k: input.k })).then((r) => ({ response: r, searchMs: now() - started }));
+  const searched = search(ctx, searchInput.parse({ q: input.question, repo: input.repo, repos: input.repos, k: input.k })).then((r) => ({
+    response: r,
+    searchMs: now() - started,
+  }));
   const [, { response, searchMs }] = await Promise.all([checkBudget(ctx.env.DB, ctx.caller.id, now(), g.dailyTokenBudget), searched]);
   return {
     stream: input.stream,
     async run(hooks) {
       const promptRef = { id: prompt.id, version: prompt.version, sha256: prompt.sha256 };
       const base = { model: provider.model, provider: provider.name, prompt: promptRef, confidence: response.confidence };
-      const finish = (o: Omit<AskOutput, "model" | "provider" | "prompt" | "confidence" | "timings" | "usage"> & { usage: TokenUsage; modelMs: number; model?: string }): AskOutput => {
+      const finish = (
+        o: Omit<AskOutput, "model" | "provider" | "prompt" | "confidence" | "timings" | "usage"> & { usage: TokenUsage; modelMs: number; model?: string },
+      ): AskOutput => {
         const totalMs = now() - started;
         const { usage, modelMs, model, ...rest } = o;
-        return { ...base, ...(model ? { model } : {}), ...rest, usage: { ...usage, costUsd: estimateCostUsd(usage, provider.price) }, timings: { totalMs, searchMs, modelMs, overheadMs: totalMs - modelMs } };
+        return {
+          ...base,
+          ...(model ? { model } : {}),
+          ...rest,
+          usage: { ...usage, costUsd: estimateCostUsd(usage, provider.price) },
+          timings: { totalMs, searchMs, modelMs, overheadMs: totalMs - modelMs },
+        };
       };
       const evidence = response.confidence.level === "high" ? selectEvidence(response.results) : [];
-      const evidenceOut = (items: EvidenceItem[]) => items.map((e) => ({ label: e.label, repo: e.repo, path: e.path, startLine: e.startLine, endLine: e.endLine, lines: lineRef(e.path, e.startLine, e.endLine) }));
+      const evidenceOut = (items: EvidenceItem[]) =>
+        items.map((e) => ({
+          label: e.label,
+          repo: e.repo,
+          path: e.path,
+          startLine: e.startLine,
+          endLine: e.endLine,
+          lines: lineRef(e.path, e.startLine, e.endLine),
+        }));
       if (!evidence.length) {
-        return finish({ status: "refused", answer: "", reason: gateReason(response), citations: [], rejectedCitations: [], evidence: [], usage: ZERO_USAGE, modelCalls: 0, modelMs: 0 });
+        return finish({
+          status: "refused",
+          answer: "",
+          reason: gateReason(response),
+          citations: [],
+          rejectedCitations: [],
+          evidence: [],
+          usage: ZERO_USAGE,
+          modelCalls: 0,
+          modelMs: 0,
+        });
       }
       const repos = [...new Set(evidence.map((e) => e.repo))];
       const atEvidence = commitsBeside ? await commitsBeside : await activeCommits(ctx.env.DB, repos);
@@ -118,7 +152,13 @@ export async function startAsk(ctx: ServiceContext, raw: AskInput, deps: AskDeps
         onUsage: (u) => recordUsage(ctx.env.DB, ctx.caller.id, now(), u, estimateCostUsd(u, provider.price)),
       });
       if (generated.outcome.kind !== "answer") await generated.recorded;
-      const common = { evidence: evidenceOut(evidence), usage: generated.usage, modelCalls: generated.calls, modelMs: generated.modelMs, model: generated.model };
+      const common = {
+        evidence: evidenceOut(evidence),
+        usage: generated.usage,
+        modelCalls: generated.calls,
+        modelMs: generated.modelMs,
+        model: generated.model,
+      };
       const out = generated.outcome;
       if (out.kind === "refusal") return finish({ status: "refused", answer: "", reason: out.reason, citations: [], rejectedCitations: [], ...common });
       if (out.kind === "invalid") return finish({ status: "ungrounded", answer: "", reason: out.reason, citations: [], rejectedCitations: [], ...common });
@@ -126,10 +166,24 @@ export async function startAsk(ctx: ServiceContext, raw: AskInput, deps: AskDeps
       const snapshots = new Map(repos.map((r) => [r, { atEvidence: atEvidence.get(r) ?? "", now: nowCommits.get(r) ?? null }]));
       const v = verifyAnswer(out.value.answer, out.value.citations, evidence, snapshots);
       if (out.value.status === "insufficient_context") {
-        return finish({ status: "refused", answer: v.answer, reason: `The model found the evidence insufficient: ${out.value.missing}`, citations: v.citations, rejectedCitations: v.rejected, ...common });
+        return finish({
+          status: "refused",
+          answer: v.answer,
+          reason: `The model found the evidence insufficient: ${out.value.missing}`,
+          citations: v.citations,
+          rejectedCitations: v.rejected,
+          ...common,
+        });
       }
       if (!v.citations.length) {
-        return finish({ status: "ungrounded", answer: v.answer, reason: `No citation of the answer could be verified against the evidence (${v.rejected.length} rejected); treat the text as unsupported.`, citations: [], rejectedCitations: v.rejected, ...common });
+        return finish({
+          status: "ungrounded",
+          answer: v.answer,
+          reason: `No citation of the answer could be verified against the evidence (${v.rejected.length} rejected); treat the text as unsupported.`,
+          citations: [],
+          rejectedCitations: v.rejected,
+          ...common,
+        });
       }
       return finish({ status: "answered", answer: v.answer, reason: null, citations: v.citations, rejectedCitations: v.rejected, ...common });
     },

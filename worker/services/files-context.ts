@@ -7,7 +7,19 @@
 import { z } from "zod";
 import { CodeSearchError } from "../../kernel/errors";
 import { canSee, type ServiceContext } from "./context";
-import { activeRepo, loadFile, nextRangeSchema, numberedLineSchema, READ_MAX_LINES, fileHeaderSchema, repoIdSchema, repoPathSchema, splitLines, takeLines, type ActiveRepo } from "./files";
+import {
+  activeRepo,
+  loadFile,
+  nextRangeSchema,
+  numberedLineSchema,
+  READ_MAX_LINES,
+  fileHeaderSchema,
+  repoIdSchema,
+  repoPathSchema,
+  splitLines,
+  takeLines,
+  type ActiveRepo,
+} from "./files";
 
 /** Most neighbouring lines one may ask for on either side of a chunk. */
 export const CONTEXT_MAX_NEIGHBOUR_LINES = 100;
@@ -91,7 +103,10 @@ export async function getCodeContext(ctx: ServiceContext, input: CodeContextInpu
       .bind(input.chunk_id)
       .first<ChunkRow & { commit_sha: string }>();
     if (!chunk || !canSee(ctx.caller, chunk.repo)) {
-      throw new CodeSearchError("file_not_found", `Chunk "${input.chunk_id}" is not in the current index (it may come from an older snapshot). Search again, or pass repo, path and line.`);
+      throw new CodeSearchError(
+        "file_not_found",
+        `Chunk "${input.chunk_id}" is not in the current index (it may come from an older snapshot). Search again, or pass repo, path and line.`,
+      );
     }
     snap = { id: chunk.repo, commit: (chunk as ChunkRow & { commit_sha: string }).commit_sha };
     path = chunk.path;
@@ -105,7 +120,9 @@ export async function getCodeContext(ctx: ServiceContext, input: CodeContextInpu
   const file = await loadFile(ctx, snap, path);
   if (!chunk) {
     chunk = await db
-      .prepare(`SELECT ${CHUNK_COLUMNS} FROM chunks c WHERE c.repo = ?1 AND c.file_id = ?2 AND c.start_line <= ?3 AND c.end_line >= ?3 ORDER BY c.end_line - c.start_line, c.start_line LIMIT 1`)
+      .prepare(
+        `SELECT ${CHUNK_COLUMNS} FROM chunks c WHERE c.repo = ?1 AND c.file_id = ?2 AND c.start_line <= ?3 AND c.end_line >= ?3 ORDER BY c.end_line - c.start_line, c.start_line LIMIT 1`,
+      )
       .bind(snap.id, file.file_id, line)
       .first<ChunkRow>();
   }
@@ -115,10 +132,18 @@ export async function getCodeContext(ctx: ServiceContext, input: CodeContextInpu
   }
   const [prev, nextChunk] = await Promise.all([
     chunk
-      ? db.prepare(`SELECT ${CHUNK_COLUMNS} FROM chunks c WHERE c.repo = ?1 AND c.file_id = ?2 AND c.end_line < ?3 ORDER BY c.end_line DESC, c.start_line DESC LIMIT 1`).bind(snap.id, file.file_id, chunk.start_line).first<ChunkRow>()
+      ? db
+          .prepare(
+            `SELECT ${CHUNK_COLUMNS} FROM chunks c WHERE c.repo = ?1 AND c.file_id = ?2 AND c.end_line < ?3 ORDER BY c.end_line DESC, c.start_line DESC LIMIT 1`,
+          )
+          .bind(snap.id, file.file_id, chunk.start_line)
+          .first<ChunkRow>()
       : null,
     chunk
-      ? db.prepare(`SELECT ${CHUNK_COLUMNS} FROM chunks c WHERE c.repo = ?1 AND c.file_id = ?2 AND c.start_line > ?3 ORDER BY c.start_line, c.end_line LIMIT 1`).bind(snap.id, file.file_id, chunk.end_line).first<ChunkRow>()
+      ? db
+          .prepare(`SELECT ${CHUNK_COLUMNS} FROM chunks c WHERE c.repo = ?1 AND c.file_id = ?2 AND c.start_line > ?3 ORDER BY c.start_line, c.end_line LIMIT 1`)
+          .bind(snap.id, file.file_id, chunk.end_line)
+          .first<ChunkRow>()
       : null,
   ]);
   const core = chunk ? { start: chunk.start_line, end: chunk.end_line } : { start: line, end: line };
@@ -140,4 +165,3 @@ export async function getCodeContext(ctx: ServiceContext, input: CodeContextInpu
     next: last < to ? { start_line: last + 1, end_line: Math.min(to, last + READ_MAX_LINES) } : null,
   };
 }
-

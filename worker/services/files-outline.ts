@@ -47,11 +47,15 @@ export async function getFileOutline(ctx: ServiceContext, input: FileOutlineInpu
   const [count, page] = await db.batch([
     db.prepare("SELECT count(*) AS n FROM symbols WHERE repo = ?1 AND file_id = ?2").bind(snap.id, file.file_id),
     db
-      .prepare("SELECT name, kind, container, signature, start_line, end_line FROM symbols WHERE repo = ?1 AND file_id = ?2 ORDER BY start_line, end_line DESC, name LIMIT ?3 OFFSET ?4")
+      .prepare(
+        "SELECT name, kind, container, signature, start_line, end_line FROM symbols WHERE repo = ?1 AND file_id = ?2 ORDER BY start_line, end_line DESC, name LIMIT ?3 OFFSET ?4",
+      )
       .bind(snap.id, file.file_id, OUTLINE_MAX_SYMBOLS, offset),
   ]);
   const total = (count.results[0] as { n: number }).n;
-  const symbols = (page.results as { name: string; kind: string; container: string | null; signature: string | null; start_line: number; end_line: number }[]).map((s) => ({
+  const symbols = (
+    page.results as { name: string; kind: string; container: string | null; signature: string | null; start_line: number; end_line: number }[]
+  ).map((s) => ({
     name: s.name,
     kind: s.kind,
     container: s.container,
@@ -80,4 +84,3 @@ export async function getFileOutline(ctx: ServiceContext, input: FileOutlineInpu
     next_offset: end < total ? end : null,
   };
 }
-

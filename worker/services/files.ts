@@ -50,7 +50,10 @@ export interface ActiveRepo {
 export async function activeRepo(ctx: ServiceContext, repo: string): Promise<ActiveRepo> {
   const row = await visibleRepo(ctx, repo);
   if (!row.active_commit) {
-    throw new CodeSearchError("index_not_ready", `Repo "${repo}" has no completed index yet (status: ${row.status}). Retry when its status is ready (GET /api/repos/${repo}, or the get_index_status tool over MCP).`);
+    throw new CodeSearchError(
+      "index_not_ready",
+      `Repo "${repo}" has no completed index yet (status: ${row.status}). Retry when its status is ready (GET /api/repos/${repo}, or the get_index_status tool over MCP).`,
+    );
   }
   return { id: row.id, commit: row.active_commit };
 }
@@ -66,7 +69,10 @@ export async function visibleRepo(ctx: ServiceContext, repo: string): Promise<{ 
   if (!row || !canSee(ctx.caller, repo)) {
     const names = await visibleRepoIds(ctx);
     const shown = names.slice(0, AVAILABLE_REPOS_SHOWN).join(", ") + (names.length > AVAILABLE_REPOS_SHOWN ? ", ..." : "");
-    throw new CodeSearchError("repo_not_found", names.length ? `Unknown repo "${repo}". Available: ${shown}.` : `Unknown repo "${repo}". No repos are indexed yet; register one with POST /api/repos.`);
+    throw new CodeSearchError(
+      "repo_not_found",
+      names.length ? `Unknown repo "${repo}". Available: ${shown}.` : `Unknown repo "${repo}". No repos are indexed yet; register one with POST /api/repos.`,
+    );
   }
   return row;
 }
@@ -154,7 +160,12 @@ export const readFileInput = z.object({
   repo: repoIdSchema,
   path: repoPathSchema,
   start_line: z.number().int().min(1).optional().describe("First line to return (1-based). Default 1."),
-  end_line: z.number().int().min(1).optional().describe(`Last line wanted (inclusive). Default: end of file. At most ${READ_MAX_LINES} lines come back per call, with \`next\` naming the rest.`),
+  end_line: z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .describe(`Last line wanted (inclusive). Default: end of file. At most ${READ_MAX_LINES} lines come back per call, with \`next\` naming the rest.`),
 });
 export type ReadFileInput = z.infer<typeof readFileInput>;
 
@@ -195,12 +206,25 @@ export async function readFile(ctx: ServiceContext, input: ReadFileInput, wire: 
     return { repo: snap.id, path: input.path, commit: snap.commit, language: file.language, totalLines: 0, startLine: 0, endLine: 0, lines: [], next: null };
   }
   if (start > lines.length) {
-    throw new CodeSearchError("invalid_input", `${startName} ${start} is past the end of "${input.path}" (${lines.length} lines); ask for ${startName} 1-${lines.length}.`);
+    throw new CodeSearchError(
+      "invalid_input",
+      `${startName} ${start} is past the end of "${input.path}" (${lines.length} lines); ask for ${startName} 1-${lines.length}.`,
+    );
   }
   const wanted = Math.min(input.end_line ?? lines.length, lines.length);
   const { taken, last } = takeLines(lines, start, wanted);
   const next = last < wanted ? { start_line: last + 1, end_line: Math.min(wanted, last + READ_MAX_LINES) } : null;
-  return { repo: snap.id, path: input.path, commit: snap.commit, language: file.language, totalLines: lines.length, startLine: start, endLine: last, lines: taken, next };
+  return {
+    repo: snap.id,
+    path: input.path,
+    commit: snap.commit,
+    language: file.language,
+    totalLines: lines.length,
+    startLine: start,
+    endLine: last,
+    lines: taken,
+    next,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -213,7 +237,12 @@ export const LIST_FILES_MAX = 1_000;
 export const listFilesInput = z.object({
   repo: repoIdSchema,
   path_prefix: z.string().max(1024).optional().describe('Only paths starting with this, e.g. "src/router/".'),
-  glob: z.string().min(1).max(1024).optional().describe('Only paths matching this glob: "**/*.proto", "src/**/*.{ts,tsx}"; without a "/" it matches file names at any depth ("*.proto").'),
+  glob: z
+    .string()
+    .min(1)
+    .max(1024)
+    .optional()
+    .describe('Only paths matching this glob: "**/*.proto", "src/**/*.{ts,tsx}"; without a "/" it matches file names at any depth ("*.proto").'),
   limit: z.number().int().min(1).max(LIST_FILES_MAX).optional(),
   offset: z.number().int().min(0).optional(),
 });
@@ -243,7 +272,9 @@ export async function listFiles(ctx: ServiceContext, input: ListFilesInput): Pro
   const prefix = input.path_prefix ?? "";
   const db = ctx.env.DB;
   const [count, page] = await db.batch([
-    db.prepare("SELECT count(*) AS n FROM snapshot_files WHERE repo = ?1 AND commit_sha = ?2 AND substr(path, 1, length(?3)) = ?3").bind(snap.id, snap.commit, prefix),
+    db
+      .prepare("SELECT count(*) AS n FROM snapshot_files WHERE repo = ?1 AND commit_sha = ?2 AND substr(path, 1, length(?3)) = ?3")
+      .bind(snap.id, snap.commit, prefix),
     db
       .prepare(
         `SELECT sf.path, f.language, f.line_count FROM snapshot_files sf JOIN files f ON f.repo = sf.repo AND f.file_id = sf.file_id
@@ -252,7 +283,11 @@ export async function listFiles(ctx: ServiceContext, input: ListFilesInput): Pro
       .bind(snap.id, snap.commit, prefix, limit, offset),
   ]);
   const total = (count.results[0] as { n: number }).n;
-  const files = (page.results as { path: string; language: string; line_count: number }[]).map((f) => ({ path: f.path, language: f.language, lines: f.line_count }));
+  const files = (page.results as { path: string; language: string; line_count: number }[]).map((f) => ({
+    path: f.path,
+    language: f.language,
+    lines: f.line_count,
+  }));
   const end = offset + files.length;
   return { repo: snap.id, commit: snap.commit, files, total_count: total, has_more: end < total, next_offset: end < total ? end : null };
 }
@@ -274,5 +309,12 @@ async function listFilesByGlob(ctx: ServiceContext, snap: ActiveRepo, glob: stri
   const matched = results.filter((f) => f.path.startsWith(prefix) && g.test(f.path));
   const files = matched.slice(offset, offset + limit).map((f) => ({ path: f.path, language: f.language, lines: f.line_count }));
   const end = offset + files.length;
-  return { repo: snap.id, commit: snap.commit, files, total_count: matched.length, has_more: end < matched.length, next_offset: end < matched.length ? end : null };
+  return {
+    repo: snap.id,
+    commit: snap.commit,
+    files,
+    total_count: matched.length,
+    has_more: end < matched.length,
+    next_offset: end < matched.length ? end : null,
+  };
 }

@@ -31,7 +31,13 @@ export const GREP_MAX_REPOS = 50;
 
 /** Input of `grep`. */
 export const grepInput = z.object({
-  pattern: z.string().min(1).max(GREP_MAX_PATTERN_CHARS).describe("Text to find: a literal string (default) or, with regex: true, an RE2 regular expression (no backreferences or lookaround). Matches never span lines."),
+  pattern: z
+    .string()
+    .min(1)
+    .max(GREP_MAX_PATTERN_CHARS)
+    .describe(
+      "Text to find: a literal string (default) or, with regex: true, an RE2 regular expression (no backreferences or lookaround). Matches never span lines.",
+    ),
   regex: z.boolean().default(false).describe("Treat pattern as a regular expression (RE2 syntax, linear time). Default false: literal text."),
   case_sensitive: z.boolean().default(true).describe("Match case exactly (default true, as grep and ripgrep)."),
   whole_word: z.boolean().default(false).describe("Only matches with a word boundary (\\b) on both sides."),
@@ -46,7 +52,13 @@ export const grepInput = z.object({
     .optional()
     .describe('Only files of this language, e.g. "python".'),
   include_tests: z.boolean().default(true).describe("Include test files (default true: grep is complete)."),
-  limit: z.number().int().min(1).max(GREP_MAX_LIMIT).default(GREP_DEFAULT_LIMIT).describe(`Matching lines per page, 1-${GREP_MAX_LIMIT} (default ${GREP_DEFAULT_LIMIT}).`),
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .max(GREP_MAX_LIMIT)
+    .default(GREP_DEFAULT_LIMIT)
+    .describe(`Matching lines per page, 1-${GREP_MAX_LIMIT} (default ${GREP_DEFAULT_LIMIT}).`),
   offset: z.number().int().min(0).max(GREP_MAX_OFFSET).default(0).describe("Matching lines to skip (from next_offset). For deep pages prefer cursor."),
   cursor: z.string().min(1).max(2048).optional().describe("next_cursor of the previous page: resumes exactly there (offset is then ignored)."),
 });
@@ -78,7 +90,9 @@ export const grepOutput = z.object({
   has_more: z.boolean(),
   next_offset: z.number().int().nullable(),
   next_cursor: z.string().nullable().describe("Pass as cursor to get the next page."),
-  index: z.enum(["trigram", "scan"]).describe("trigram: candidate files came from the trigram index; scan: the pattern has no literal of 3+ characters, so files were scanned."),
+  index: z
+    .enum(["trigram", "scan"])
+    .describe("trigram: candidate files came from the trigram index; scan: the pattern has no literal of 3+ characters, so files were scanned."),
   scan_capped: z.boolean().describe("The scan (index: scan) stopped at its size budget: narrow with path or language, or add a literal to the pattern."),
   truncated: z.boolean().describe("The page may lack matches (work budget reached first); continue with next_cursor."),
   filesScanned: z.number().int(),
@@ -93,7 +107,10 @@ export type GrepOutput = z.infer<typeof grepOutput>;
 /** Encodes a cursor as base64url JSON. */
 function encodeCursor(c: GrepCursor): string {
   const bytes = new TextEncoder().encode(JSON.stringify([1, c.n, c.repo, c.path, c.skip]));
-  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  return btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
 }
 
 /** Decodes `encodeCursor`'s output; throws `invalid_input` for anything else. */
@@ -101,7 +118,16 @@ function decodeCursor(s: string): GrepCursor {
   try {
     const bin = atob(s.replace(/-/g, "+").replace(/_/g, "/"));
     const v: unknown = JSON.parse(new TextDecoder().decode(Uint8Array.from(bin, (ch) => ch.charCodeAt(0))));
-    if (Array.isArray(v) && v[0] === 1 && Number.isInteger(v[1]) && typeof v[2] === "string" && typeof v[3] === "string" && Number.isInteger(v[4]) && v[1] >= 0 && v[4] >= 0) {
+    if (
+      Array.isArray(v) &&
+      v[0] === 1 &&
+      Number.isInteger(v[1]) &&
+      typeof v[2] === "string" &&
+      typeof v[3] === "string" &&
+      Number.isInteger(v[4]) &&
+      v[1] >= 0 &&
+      v[4] >= 0
+    ) {
       return { n: v[1], repo: v[2], path: v[3], skip: v[4] };
     }
   } catch {
@@ -111,7 +137,11 @@ function decodeCursor(s: string): GrepCursor {
 }
 
 /** The repos to grep, visible to the caller, with their snapshots; repos without one are listed apart. */
-async function scope(ctx: ServiceContext, repo: string | undefined, repos: string[] | undefined): Promise<{ ready: { id: string; commit: string }[]; notReady: string[] }> {
+async function scope(
+  ctx: ServiceContext,
+  repo: string | undefined,
+  repos: string[] | undefined,
+): Promise<{ ready: { id: string; commit: string }[]; notReady: string[] }> {
   if (repo !== undefined && repos !== undefined) throw new CodeSearchError("invalid_input", "repo, repos: pass repo (one repo) or repos (a list), not both.");
   if (repo !== undefined) {
     const snap = await activeRepo(ctx, repo); // repo_not_found / index_not_ready

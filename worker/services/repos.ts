@@ -37,7 +37,14 @@ export const registerRepoInput = z.object({
   ref: z.string().min(1).max(255).optional().describe("Branch, tag or commit SHA; default: the remote's HEAD."),
   name: z.string().min(1).max(64).optional().describe("Repo id to use; default: derived from the URL (its last path segment)."),
   token: z.string().min(1).max(1024).optional().describe("Access token for a private repository (stored encrypted in the repo's coordinator, never returned)."),
-  username: z.string().min(1).max(255).optional().describe('User name sent with the token over HTTP basic auth; default "x-access-token" (GitHub, GitLab, Bitbucket Cloud accept any). Also taken from a URL of the form https://alice:token@host/repo.git.'),
+  username: z
+    .string()
+    .min(1)
+    .max(255)
+    .optional()
+    .describe(
+      'User name sent with the token over HTTP basic auth; default "x-access-token" (GitHub, GitLab, Bitbucket Cloud accept any). Also taken from a URL of the form https://alice:token@host/repo.git.',
+    ),
   authScheme: z.enum(["basic", "bearer"]).optional().describe('"basic" (default) or "bearer" for hosts that only take `Authorization: Bearer <token>`.'),
 });
 type RegisterRepoInput = z.infer<typeof registerRepoInput>;
@@ -49,7 +56,12 @@ export type RepoIdInput = z.infer<typeof repoIdInput>;
 /** Input of `refreshRepo`: optionally switch to another ref (and give a token for it). */
 export const refreshRepoInput = repoIdInput.extend({
   ref: z.string().min(1).max(255).optional().describe("Index this ref from now on instead of the current one."),
-  token: z.string().min(1).max(1024).optional().describe("Replaces the stored access token, once an ls-remote with it succeeded (a wrong token is refused and the stored one kept)."),
+  token: z
+    .string()
+    .min(1)
+    .max(1024)
+    .optional()
+    .describe("Replaces the stored access token, once an ls-remote with it succeeded (a wrong token is refused and the stored one kept)."),
   username: registerRepoInput.shape.username,
   authScheme: registerRepoInput.shape.authScheme,
 });
@@ -68,18 +80,28 @@ export const repoStatusSchema = z
       .object({ filesTotal: z.number().int(), filesQueued: z.number().int(), filesDone: z.number().int(), chunks: z.number().int() })
       .describe("Counters of the current or last job (an unchanged re-index reports 0 chunks); see `index` for totals."),
     skipped: z.record(z.string(), z.number().int()).describe("Skipped files of the current or last job, by reason (indexer/filter/skip-reason.ts)."),
-    index: z.object({ files: z.number().int(), chunks: z.number().int() }).nullable().describe("What search serves now: files and chunks of the active snapshot; null until the first job completes."),
-    snapshot: z.object({ commit: z.string(), indexedAt: z.number().int() }).nullable().describe("The snapshot search serves; null until the first job completes."),
+    index: z
+      .object({ files: z.number().int(), chunks: z.number().int() })
+      .nullable()
+      .describe("What search serves now: files and chunks of the active snapshot; null until the first job completes."),
+    snapshot: z
+      .object({ commit: z.string(), indexedAt: z.number().int() })
+      .nullable()
+      .describe("The snapshot search serves; null until the first job completes."),
     embedding: z.object({ model: z.string(), dimensions: z.number().int() }).nullable(),
     lastError: z.string().nullable(),
     pending: z
       .object({ commit: z.string().nullable(), requestedAt: z.number().int() })
       .nullable()
-      .describe('A refresh or push that arrived while the job ran: one follow-up job starts when it ends. `commit` is the pushed commit (webhooks), null for "the ref\'s tip".'),
+      .describe(
+        'A refresh or push that arrived while the job ran: one follow-up job starts when it ends. `commit` is the pushed commit (webhooks), null for "the ref\'s tip".',
+      ),
     stale: z
       .object({ reason: z.string(), since: z.number().int(), snapshotAge: z.number().int() })
       .nullable()
-      .describe("Set when the snapshot being served may be out of date: the last refresh failed, or the scheduled check found the upstream gone or the token revoked. Times in ms."),
+      .describe(
+        "Set when the snapshot being served may be out of date: the last refresh failed, or the scheduled check found the upstream gone or the token revoked. Times in ms.",
+      ),
     waiting: z
       .object({ reason: z.string(), retryAt: z.number().int() })
       .nullable()
@@ -130,7 +152,12 @@ export function repoIdFromUrl(url: string): string {
 
 /** Lowercases and replaces characters outside `[a-z0-9._-]`; "" when nothing usable is left. */
 export function slugRepoId(s: string): string {
-  return s.toLowerCase().replace(/[^a-z0-9._-]+/g, "-").replace(/^[^a-z0-9]+/, "").slice(0, 64).replace(/[-.]+$/, "");
+  return s
+    .toLowerCase()
+    .replace(/[^a-z0-9._-]+/g, "-")
+    .replace(/^[^a-z0-9]+/, "")
+    .slice(0, 64)
+    .replace(/[-.]+$/, "");
 }
 
 function coordinator(ctx: ServiceContext, repo: string) {
@@ -263,11 +290,16 @@ export async function listRepos(ctx: ServiceContext): Promise<{ repos: RepoStatu
   const rows = new Map<string, RepoRow>();
   for (let i = 0; i < ids.length; i += 90) {
     const part = ids.slice(i, i + 90);
-    const r = await ctx.env.DB.prepare(`SELECT * FROM repos WHERE id IN (${part.map(() => "?").join(", ")})`).bind(...part).all<RepoRow>();
+    const r = await ctx.env.DB.prepare(`SELECT * FROM repos WHERE id IN (${part.map(() => "?").join(", ")})`)
+      .bind(...part)
+      .all<RepoRow>();
     for (const row of r.results) rows.set(row.id, row);
   }
   const present = ids.flatMap((id, i) => (rows.has(id) ? [{ row: rows.get(id)!, job: jobs[i] }] : []));
-  const totals = await indexTotals(ctx, present.map((p) => p.row));
+  const totals = await indexTotals(
+    ctx,
+    present.map((p) => p.row),
+  );
   return { repos: present.map(({ row, job }) => statusOf(row, job, totals.get(row.id) ?? null)) };
 }
 
@@ -293,7 +325,10 @@ export async function refreshRepo(ctx: ServiceContext, input: RefreshRepoInput):
   requireScope(ctx.caller, "index");
   const row = await getRow(ctx, input.repo);
   if (row.source_kind !== "git" || !row.url) {
-    throw new CodeSearchError("invalid_input", `Repo "${row.id}" was uploaded as an archive; upload a new archive to POST /api/repos/${row.id}/archive instead.`);
+    throw new CodeSearchError(
+      "invalid_input",
+      `Repo "${row.id}" was uploaded as an archive; upload a new archive to POST /api/repos/${row.id}/archive instead.`,
+    );
   }
   const ref = input.ref ?? row.ref;
   const changesSource = input.ref !== undefined || input.token !== undefined || input.username !== undefined || input.authScheme !== undefined;
@@ -352,14 +387,22 @@ export type UploadArchiveInput = z.infer<typeof uploadArchiveInput>;
  * is being read). The coordinator checks the whole archive before it creates the repo row or
  * replaces a job, so a rejected upload leaves nothing behind and an existing index untouched.
  */
-export async function uploadArchive(ctx: ServiceContext, { repo, strip, gitignore }: UploadArchiveInput, body: ReadableStream<Uint8Array> | null, declaredBytes?: number): Promise<RepoStatus> {
+export async function uploadArchive(
+  ctx: ServiceContext,
+  { repo, strip, gitignore }: UploadArchiveInput,
+  body: ReadableStream<Uint8Array> | null,
+  declaredBytes?: number,
+): Promise<RepoStatus> {
   requireScope(ctx.caller, "index");
   if (!REPO_ID_RE.test(repo)) throw new CodeSearchError("invalid_input", `repo: "${repo}" is not a valid repo id: ${REPO_ID_RULE}.`);
   if (!canSee(ctx.caller, repo)) throw new CodeSearchError("forbidden", `Your token is limited to other repos than "${repo}".`);
   if (!body) throw new CodeSearchError("archive_invalid", "The request has no body; send the tar.gz or zip bytes as the body.");
   if (declaredBytes !== undefined && declaredBytes > ARCHIVE_MAX_UPLOAD_BYTES) {
     await body.cancel();
-    throw new CodeSearchError("payload_too_large", `The archive is ${declaredBytes} bytes; the limit is ${ARCHIVE_MAX_UPLOAD_BYTES}. Leave build output and dependencies out.`);
+    throw new CodeSearchError(
+      "payload_too_large",
+      `The archive is ${declaredBytes} bytes; the limit is ${ARCHIVE_MAX_UPLOAD_BYTES}. Leave build output and dependencies out.`,
+    );
   }
   const existing = await ctx.env.DB.prepare("SELECT source_kind FROM repos WHERE id = ?").bind(repo).first<{ source_kind: string }>();
   if (existing && existing.source_kind !== "archive") {

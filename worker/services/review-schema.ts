@@ -17,9 +17,20 @@ export const REVIEW_MAX_PATHS = 20;
 export const REVIEW_MAX_FINDINGS = 50;
 
 /** How bad a finding is. */
-export const severitySchema = z.enum(["critical", "high", "medium", "low"]).describe("critical: data loss, security hole or crash in normal use; high: wrong result in a common case; medium: wrong in an edge case; low: minor.");
+export const severitySchema = z
+  .enum(["critical", "high", "medium", "low"])
+  .describe("critical: data loss, security hole or crash in normal use; high: wrong result in a common case; medium: wrong in an edge case; low: minor.");
 /** What kind of problem it is. */
-export const categorySchema = z.enum(["correctness", "security", "concurrency", "error-handling", "performance", "data-integrity", "api-contract", "maintainability"]);
+export const categorySchema = z.enum([
+  "correctness",
+  "security",
+  "concurrency",
+  "error-handling",
+  "performance",
+  "data-integrity",
+  "api-contract",
+  "maintainability",
+]);
 
 /** One finding as the model submits it: a problem at one line of one file. */
 export const reviewFinding = z.object({
@@ -63,20 +74,33 @@ const toolCall = z.object({
 
 /** Output of `review`. */
 export const reviewOutput = z.object({
-  status: z.enum(["reviewed", "refused", "no_submission", "iteration_limit"]).describe(
-    "reviewed: the model submitted a review (findings may be empty); refused: the model declined (stop_reason refusal); no_submission: it answered in prose even after a nudge; iteration_limit: it ran out of model calls.",
-  ),
+  status: z
+    .enum(["reviewed", "refused", "no_submission", "iteration_limit"])
+    .describe(
+      "reviewed: the model submitted a review (findings may be empty); refused: the model declined (stop_reason refusal); no_submission: it answered in prose even after a nudge; iteration_limit: it ran out of model calls.",
+    ),
   reason: z.string().nullable().describe("Why the status is not reviewed; null when reviewed."),
   summary: z.string(),
   findings: z.array(reviewFinding).describe("Grounded findings only: each file and line checked against the diff or the indexed file."),
-  rejectedFindings: z.array(reviewFinding.extend({ reason: rejectionReasonSchema, detail: z.string() })).describe("Findings that failed grounding; never presented as results."),
+  rejectedFindings: z
+    .array(reviewFinding.extend({ reason: rejectionReasonSchema, detail: z.string() }))
+    .describe("Findings that failed grounding; never presented as results."),
   scope: z.object({ kind: z.enum(["diff", "paths"]), files: z.array(z.string()), commit: z.string().describe("The repo's active snapshot the review read.") }),
   toolCalls: z.array(toolCall).describe("Every tool call the model made, in order."),
   modelCalls: z.number().int(),
-  usage: z.object({ inputTokens: z.number().int(), outputTokens: z.number().int(), cacheReadTokens: z.number().int(), cacheWriteTokens: z.number().int(), costUsd: z.number().nullable() }),
+  usage: z.object({
+    inputTokens: z.number().int(),
+    outputTokens: z.number().int(),
+    cacheReadTokens: z.number().int(),
+    cacheWriteTokens: z.number().int(),
+    costUsd: z.number().nullable(),
+  }),
   model: z.string(),
   provider: z.string(),
-  prompts: z.object({ system: z.object({ id: z.string(), version: z.number().int(), sha256: z.string() }), task: z.object({ id: z.string(), version: z.number().int(), sha256: z.string() }) }),
+  prompts: z.object({
+    system: z.object({ id: z.string(), version: z.number().int(), sha256: z.string() }),
+    task: z.object({ id: z.string(), version: z.number().int(), sha256: z.string() }),
+  }),
   timings: z.object({ totalMs: z.number(), modelMs: z.number(), toolMs: z.number() }),
 });
 export type ReviewOutput = z.infer<typeof reviewOutput>;

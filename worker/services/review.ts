@@ -50,7 +50,10 @@ function parseInput(raw: ReviewInput) {
   }
   const { repo, diff, paths } = parsed.data;
   if ((diff === undefined) === (paths === undefined)) {
-    throw new CodeSearchError("invalid_input", 'diff, paths: pass exactly one: {"repo": "r", "diff": "<git diff output>"} or {"repo": "r", "paths": ["src/a.ts"]}.');
+    throw new CodeSearchError(
+      "invalid_input",
+      'diff, paths: pass exactly one: {"repo": "r", "diff": "<git diff output>"} or {"repo": "r", "paths": ["src/a.ts"]}.',
+    );
   }
   return { repo, diff, paths };
 }
@@ -74,14 +77,16 @@ async function loadReviewFiles(ctx: ServiceContext, snap: ActiveRepo, paths: str
 /** Indexed line counts of `paths` (null when not an indexed file). */
 async function indexedLineCounts(ctx: ServiceContext, snap: ActiveRepo, paths: string[]): Promise<Map<string, number | null>> {
   const out = new Map<string, number | null>();
-  await Promise.all(paths.slice(0, GROUND_LOOKUP_MAX_FILES).map(async (p) => {
-    try {
-      out.set(p, splitLines((await loadFile(ctx, snap, p)).text).length);
-    } catch (err) {
-      if (!(err instanceof CodeSearchError && err.code === "file_not_found")) throw err;
-      out.set(p, null);
-    }
-  }));
+  await Promise.all(
+    paths.slice(0, GROUND_LOOKUP_MAX_FILES).map(async (p) => {
+      try {
+        out.set(p, splitLines((await loadFile(ctx, snap, p)).text).length);
+      } catch (err) {
+        if (!(err instanceof CodeSearchError && err.code === "file_not_found")) throw err;
+        out.set(p, null);
+      }
+    }),
+  );
   return out;
 }
 

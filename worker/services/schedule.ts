@@ -17,7 +17,9 @@ export const repoScheduleInput = z.object({
     .min(0)
     .max(30 * 24 * 3600)
     .nullable()
-    .describe("Seconds between checks of the remote ref; 0 turns scheduled checks off, null returns to the default. The Cron Trigger runs every 5 minutes, so shorter intervals act as 5 minutes."),
+    .describe(
+      "Seconds between checks of the remote ref; 0 turns scheduled checks off, null returns to the default. The Cron Trigger runs every 5 minutes, so shorter intervals act as 5 minutes.",
+    ),
 });
 
 /** A repo's schedule. Times in ms since epoch. */
@@ -31,10 +33,13 @@ export type RepoSchedule = z.infer<typeof repoScheduleSchema>;
 
 async function row(ctx: ServiceContext, repo: string) {
   const r = canSee(ctx.caller, repo)
-    ? await ctx.env.DB.prepare("SELECT source_kind, poll_interval_seconds, last_checked_at FROM repos WHERE id = ?").bind(repo).first<{ source_kind: string; poll_interval_seconds: number | null; last_checked_at: number | null }>()
+    ? await ctx.env.DB.prepare("SELECT source_kind, poll_interval_seconds, last_checked_at FROM repos WHERE id = ?")
+        .bind(repo)
+        .first<{ source_kind: string; poll_interval_seconds: number | null; last_checked_at: number | null }>()
     : null;
   if (!r) throw new CodeSearchError("repo_not_found", `No repo "${repo}"; GET /api/repos lists the repos you can see.`);
-  if (r.source_kind !== "git") throw new CodeSearchError("invalid_input", `Repo "${repo}" was uploaded as an archive; only git repos are checked on a schedule.`);
+  if (r.source_kind !== "git")
+    throw new CodeSearchError("invalid_input", `Repo "${repo}" was uploaded as an archive; only git repos are checked on a schedule.`);
   return r;
 }
 
@@ -54,7 +59,11 @@ export async function setRepoSchedule(ctx: ServiceContext, repo: string, raw: un
   requireScope(ctx.caller, "index");
   const r = await row(ctx, repo); // visibility before validation: nothing is said about a repo the caller cannot see
   const parsed = repoScheduleInput.safeParse(raw);
-  if (!parsed.success) throw new CodeSearchError("invalid_input", `intervalSeconds: ${parsed.error.issues[0]?.message}; send {"intervalSeconds": 3600}, 0 (off) or null (default).`);
+  if (!parsed.success)
+    throw new CodeSearchError(
+      "invalid_input",
+      `intervalSeconds: ${parsed.error.issues[0]?.message}; send {"intervalSeconds": 3600}, 0 (off) or null (default).`,
+    );
   await ctx.env.DB.prepare("UPDATE repos SET poll_interval_seconds = ? WHERE id = ?").bind(parsed.data.intervalSeconds, repo).run();
   return view(ctx, repo, parsed.data.intervalSeconds, r.last_checked_at);
 }

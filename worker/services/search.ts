@@ -31,7 +31,12 @@ const Q_REQUIRED = 'q (the query text) is required, e.g. {"q": "where are tokens
 
 /** Input of `search` (REST query/body and MCP tool arguments). */
 export const searchInput = z.object({
-  q: z.string({ error: Q_REQUIRED }).trim().min(1, { error: Q_REQUIRED }).max(SEARCH_MAX_QUERY_CHARS).describe(
+  q: z
+    .string({ error: Q_REQUIRED })
+    .trim()
+    .min(1, { error: Q_REQUIRED })
+    .max(SEARCH_MAX_QUERY_CHARS)
+    .describe(
       "What to find: a question, identifiers, an error message or a whole bug report. Paste stack traces whole (the file where one ends ranks higher) and write command-line options as --name (the file declaring one ranks higher).",
     ),
   repo: repoIdSchema.optional().describe("Search only this repo."),
@@ -50,11 +55,27 @@ export const searchInput = z.object({
     .min(1)
     .max(1024)
     .optional()
-    .describe('Only paths starting with this, e.g. "src/router/" (./src/, /src/ and src\\ mean the same), or matching a glob, e.g. "src/**/*.ts", "*.{ts,tsx}".'),
+    .describe(
+      'Only paths starting with this, e.g. "src/router/" (./src/, /src/ and src\\ mean the same), or matching a glob, e.g. "src/**/*.ts", "*.{ts,tsx}".',
+    ),
   include_tests: z.boolean().optional().describe("Include test files. Default: only when the query mentions tests."),
-  per_file_cap: z.number().int().min(0).max(SEARCH_MAX_K).default(DEFAULT_FILE_CAP).describe("Most results per file before other files (default 2; a file's further results only fill a page the other files cannot; 0 = no cap)."),
-  explain: z.boolean().optional().describe("Explain each result's rank: its rank in each channel, the fused score and each ranking stage's factor (docs/ranking.md)."),
-  channels: z.array(z.enum(["bm25", "vector", "symbol", "path"])).min(1).max(4).optional().describe("Run exactly these channels (overrides mode; for evaluations)."),
+  per_file_cap: z
+    .number()
+    .int()
+    .min(0)
+    .max(SEARCH_MAX_K)
+    .default(DEFAULT_FILE_CAP)
+    .describe("Most results per file before other files (default 2; a file's further results only fill a page the other files cannot; 0 = no cap)."),
+  explain: z
+    .boolean()
+    .optional()
+    .describe("Explain each result's rank: its rank in each channel, the fused score and each ranking stage's factor (docs/ranking.md)."),
+  channels: z
+    .array(z.enum(["bm25", "vector", "symbol", "path"]))
+    .min(1)
+    .max(4)
+    .optional()
+    .describe("Run exactly these channels (overrides mode; for evaluations)."),
 });
 /** What callers pass (defaults not yet applied). */
 export type SearchInput = z.input<typeof searchInput>;
@@ -124,7 +145,10 @@ function pathFilters(raw: string | undefined): { pathPrefix?: string; pathGlob?:
 export async function search(ctx: ServiceContext, input: SearchParams): Promise<SearchResponse> {
   requireScope(ctx.caller, "search");
   if (input.repo !== undefined && input.repos !== undefined) {
-    throw new CodeSearchError("invalid_input", `repo, repos: pass repo (one repo) or repos (a list), not both; e.g. repos: ${JSON.stringify([...new Set([input.repo, ...input.repos])])}.`);
+    throw new CodeSearchError(
+      "invalid_input",
+      `repo, repos: pass repo (one repo) or repos (a list), not both; e.g. repos: ${JSON.stringify([...new Set([input.repo, ...input.repos])])}.`,
+    );
   }
   const { ids, unchecked } = await targets(ctx, input);
   // The repos rows below and the query's term statistics (read in runSearch meanwhile) go out
@@ -173,22 +197,38 @@ export async function search(ctx: ServiceContext, input: SearchParams): Promise<
     }
     const found = rows
       .filter((r) => r.active_commit)
-      .map((r) => ({ id: r.id, commit: r.active_commit!, indexedAt: r.active_indexed_at, embeddingModel: r.embedding_model, embeddingDims: r.embedding_dims, packages: parsePackages(r.packages) }));
+      .map((r) => ({
+        id: r.id,
+        commit: r.active_commit!,
+        indexedAt: r.active_indexed_at,
+        embeddingModel: r.embedding_model,
+        embeddingDims: r.embedding_dims,
+        packages: parsePackages(r.packages),
+      }));
     if (!found.length) {
-      throw new CodeSearchError("index_not_ready", `No searched repo has a completed index yet (${notReady.map((r) => `${r.id}: ${r.status}`).join(", ")}); retry when indexing is done.`);
+      throw new CodeSearchError(
+        "index_not_ready",
+        `No searched repo has a completed index yet (${notReady.map((r) => `${r.id}: ${r.status}`).join(", ")}); retry when indexing is done.`,
+      );
     }
     rememberTargets(targetsKey, found);
     return found;
   })();
   const deps = { db, embedder: createEmbeddingProvider(ctx.env, ctx.config), vectors: createVectorStore(ctx.env, ctx.config) };
-  const response = await runSearch(deps, ready, input.q, {
-    k: input.k,
-    mode: input.mode,
-    filters: { language: input.language, ...pathFilters(input.path_prefix), includeTests: input.include_tests },
-    fileCap: input.per_file_cap,
-    channels: input.channels,
-    explain: input.explain,
-  }, expected);
+  const response = await runSearch(
+    deps,
+    ready,
+    input.q,
+    {
+      k: input.k,
+      mode: input.mode,
+      filters: { language: input.language, ...pathFilters(input.path_prefix), includeTests: input.include_tests },
+      fileCap: input.per_file_cap,
+      channels: input.channels,
+      explain: input.explain,
+    },
+    expected,
+  );
   for (const r of notReady) response.stats.failedRepos.push({ repo: r.id, error: `index_not_ready: status ${r.status}` });
   if (stale.size === 0) return response;
   return { ...response, results: response.results.map((h) => (stale.has(h.repo) ? { ...h, stale: stale.get(h.repo) } : h)) };

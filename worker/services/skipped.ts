@@ -21,7 +21,10 @@ const reasons: [string, ...string[]] = [SKIP_REASONS[0], ...SKIP_REASONS.slice(1
 /** Input of `listSkippedFiles` (`?reason=&offset=&limit=`). */
 export const listSkippedInput = z.object({
   repo: z.string().min(1).max(64).describe('Repo id, e.g. "hono".'),
-  reason: z.enum(reasons).optional().describe(`Only this reason: ${reasons.join(", ")}.`),
+  reason: z
+    .enum(reasons)
+    .optional()
+    .describe(`Only this reason: ${reasons.join(", ")}.`),
   offset: z.coerce.number().int().min(0).default(0).describe("Rows to skip (pagination; use nextOffset)."),
   limit: z.coerce.number().int().min(1).max(SKIPPED_PAGE_MAX).default(SKIPPED_PAGE_DEFAULT).describe(`Rows per page, at most ${SKIPPED_PAGE_MAX}.`),
 });
@@ -62,7 +65,9 @@ export async function listSkippedFiles(ctx: ServiceContext, raw: unknown): Promi
     throw new CodeSearchError("invalid_input", `${String(issue?.path[0] ?? "input")}: ${issue?.message}`);
   }
   const { repo, reason, offset, limit } = parsed.data;
-  const row = canSee(ctx.caller, repo) ? await ctx.env.DB.prepare("SELECT active_commit FROM repos WHERE id = ?").bind(repo).first<{ active_commit: string | null }>() : null;
+  const row = canSee(ctx.caller, repo)
+    ? await ctx.env.DB.prepare("SELECT active_commit FROM repos WHERE id = ?").bind(repo).first<{ active_commit: string | null }>()
+    : null;
   if (!row) throw new CodeSearchError("repo_not_found", `No repo "${repo}"; GET /api/repos lists the repos you can see.`);
   const commit = row.active_commit;
   if (!commit) return { repo, commit: null, reason: reason ?? null, total: 0, offset, nextOffset: null, files: [] };

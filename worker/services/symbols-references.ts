@@ -26,7 +26,11 @@ const IDENTIFIER_RE = /^[\p{L}\p{N}_$]+[!?]?$/u;
 
 /** Input of `findReferences`. */
 export const findReferencesInput = z.object({
-  symbol: z.string().min(1).max(200).describe("Identifier to find, matched as a whole word and case-sensitively, e.g. getUserById (a trailing ! or ? is part of the name: compile!, empty?)."),
+  symbol: z
+    .string()
+    .min(1)
+    .max(200)
+    .describe("Identifier to find, matched as a whole word and case-sensitively, e.g. getUserById (a trailing ! or ? is part of the name: compile!, empty?)."),
   repo: repoIdSchema.optional().describe("Only this repo; default every repo you can see."),
   limit: z.number().int().min(1).max(REFERENCES_MAX_LIMIT).optional().describe("Occurrences per page. Default 20."),
   offset: z.number().int().min(0).optional().describe("Skip this many occurrences (use next_offset from the previous page). Default 0."),
@@ -53,7 +57,9 @@ export const findReferencesOutput = z.object({
   has_more: z.boolean(),
   next_offset: z.number().int().nullable(),
   filesScanned: z.number().int(),
-  scanCapped: z.boolean().describe(`More than ${REFERENCES_MAX_FILES} files mention the word; only the first ones (by repo, path) were scanned. Narrow with repo.`),
+  scanCapped: z
+    .boolean()
+    .describe(`More than ${REFERENCES_MAX_FILES} files mention the word; only the first ones (by repo, path) were scanned. Narrow with repo.`),
 });
 export type FindReferencesOutput = z.infer<typeof findReferencesOutput>;
 

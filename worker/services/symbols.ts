@@ -25,7 +25,21 @@ const CLASS_LIKE_KINDS = new Set(["class", "interface", "struct", "trait", "enum
 
 /** Symbol kinds the chunkers record (SymbolDef.kind in indexer/store/contract.ts). */
 export const symbolKindSchema = z.enum([
-  "function", "method", "constructor", "class", "interface", "struct", "trait", "enum", "type", "module", "section", "window", "field", "variable", "constant",
+  "function",
+  "method",
+  "constructor",
+  "class",
+  "interface",
+  "struct",
+  "trait",
+  "enum",
+  "type",
+  "module",
+  "section",
+  "window",
+  "field",
+  "variable",
+  "constant",
 ]);
 
 /** Input of `findSymbol`. Without `repo`, every repo the caller may see is searched. */
@@ -162,7 +176,9 @@ async function withMembers(ctx: ServiceContext, r: SymbolRow): Promise<SymbolDef
 async function suggestNames(ctx: ServiceContext, repos: string[], name: string): Promise<string[]> {
   const lower = name.toLowerCase();
   // tokenize gives the whole identifier, then its camelCase/snake_case parts.
-  const parts = tokenize(name).slice(1).filter((p) => p.length >= 3 && p !== lower);
+  const parts = tokenize(name)
+    .slice(1)
+    .filter((p) => p.length >= 3 && p !== lower);
   const patterns = [lower, ...new Set(parts)].slice(0, 5);
   const candidates = new Set<string>();
   for (const p of patterns) {

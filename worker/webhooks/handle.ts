@@ -42,7 +42,7 @@ async function readBody(body: ReadableStream<Uint8Array> | null, maxBytes: numbe
   }
   const all = new Uint8Array(size);
   let at = 0;
-  for (const p of parts) all.set(p, at), (at += p.byteLength);
+  for (const p of parts) (all.set(p, at), (at += p.byteLength));
   return new TextDecoder().decode(all);
 }
 
@@ -66,7 +66,10 @@ function payloadUrls(provider: Provider, body: any): string[] {
 async function verified(provider: Provider, targets: WebhookTarget[], raw: string, headers: Headers): Promise<WebhookTarget[]> {
   const out: WebhookTarget[] = [];
   for (const t of targets) {
-    const ok = provider === "github" ? await verifyGitHubSignature(t.secret, raw, headers.get("x-hub-signature-256")) : await verifyGitLabToken(t.secret, headers.get("x-gitlab-token"));
+    const ok =
+      provider === "github"
+        ? await verifyGitHubSignature(t.secret, raw, headers.get("x-hub-signature-256"))
+        : await verifyGitLabToken(t.secret, headers.get("x-gitlab-token"));
     if (ok) out.push(t);
   }
   return out;
@@ -88,7 +91,8 @@ async function firstDelivery(env: Env, provider: Provider, id: string, now: numb
  */
 export async function handleWebhook(env: Env, provider: Provider, request: Request, repo: string | null, now = Date.now()): Promise<WebhookResult> {
   const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > WEBHOOK_MAX_BODY_BYTES) throw new CodeSearchError("payload_too_large", `The delivery is ${declared} bytes; the limit is ${WEBHOOK_MAX_BODY_BYTES}. Send push events only.`);
+  if (declared > WEBHOOK_MAX_BODY_BYTES)
+    throw new CodeSearchError("payload_too_large", `The delivery is ${declared} bytes; the limit is ${WEBHOOK_MAX_BODY_BYTES}. Send push events only.`);
   const raw = await readBody(request.body, WEBHOOK_MAX_BODY_BYTES);
   const body = parseJson(raw, request.headers.get("content-type"));
 
@@ -97,17 +101,22 @@ export async function handleWebhook(env: Env, provider: Provider, request: Reque
   const targets = await verified(provider, candidates, raw, request.headers);
   if (targets.length === 0) {
     const what = provider === "github" ? "X-Hub-Signature-256 does not match" : "X-Gitlab-Token does not match";
-    throw new CodeSearchError("unauthorized", `${what} the webhook secret of ${repo ? `repo "${repo}"` : "any repo with this repository URL"}; paste the secret from POST /api/repos/{id}/webhook.`);
+    throw new CodeSearchError(
+      "unauthorized",
+      `${what} the webhook secret of ${repo ? `repo "${repo}"` : "any repo with this repository URL"}; paste the secret from POST /api/repos/{id}/webhook.`,
+    );
   }
 
-  const deliveryId = provider === "github" ? request.headers.get("x-github-delivery") : (request.headers.get("x-gitlab-event-uuid") ?? request.headers.get("idempotency-key"));
+  const deliveryId =
+    provider === "github" ? request.headers.get("x-github-delivery") : (request.headers.get("x-gitlab-event-uuid") ?? request.headers.get("idempotency-key"));
   if (deliveryId && !(await firstDelivery(env, provider, deliveryId.slice(0, 200), now))) {
     return { status: 200, body: { duplicate: true, deliveryId } };
   }
 
   const eventName = (provider === "github" ? request.headers.get("x-github-event") : request.headers.get("x-gitlab-event")) ?? "";
   const event: WebhookEvent | null = body === undefined ? null : provider === "github" ? parseGitHubEvent(eventName, body) : parseGitLabEvent(eventName, body);
-  if (event === null) throw new CodeSearchError("invalid_input", `body: not a ${provider} ${eventName || "push"} event (expected JSON with ref, after and the repository).`);
+  if (event === null)
+    throw new CodeSearchError("invalid_input", `body: not a ${provider} ${eventName || "push"} event (expected JSON with ref, after and the repository).`);
   if (event.kind === "ping") return { status: 200, body: { ok: true, event: "ping", repos: targets.map((t) => t.repo) } };
   if (event.kind === "other") return { status: 202, body: { ignored: `event "${event.name}" is not handled; only push events re-index` } };
 
@@ -116,7 +125,8 @@ export async function handleWebhook(env: Env, provider: Provider, request: Reque
   const ignored: { repo: string; reason: string }[] = [];
   for (const t of targets) {
     if (push.deleted) ignored.push({ repo: t.repo, reason: `the push deleted ${push.ref}` });
-    else if (!tracksRef(t.ref, push.ref, push.defaultBranch)) ignored.push({ repo: t.repo, reason: `repo tracks ${t.ref ?? "the default branch"}, not ${push.ref}` });
+    else if (!tracksRef(t.ref, push.ref, push.defaultBranch))
+      ignored.push({ repo: t.repo, reason: `repo tracks ${t.ref ?? "the default branch"}, not ${push.ref}` });
     else {
       const settings: RepoSettings = { repo: t.repo, sourceKind: "git", url: t.url, ref: t.ref };
       const job = await env.REPO_COORDINATOR.get(env.REPO_COORDINATOR.idFromName(t.repo)).requestIndex(settings, { commit: push.after });

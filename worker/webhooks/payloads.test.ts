@@ -5,12 +5,25 @@ const sha = "a".repeat(40);
 
 describe("parseGitHubEvent / parseGitLabEvent", () => {
   it("reads a GitHub push", () => {
-    const e = parseGitHubEvent("push", { ref: "refs/heads/main", after: sha, deleted: false, repository: { clone_url: "https://github.com/o/r.git", html_url: "https://github.com/o/r", default_branch: "main" } });
-    expect(e).toEqual({ kind: "push", push: { ref: "refs/heads/main", after: sha, deleted: false, repoUrls: ["https://github.com/o/r.git", "https://github.com/o/r"], defaultBranch: "main" } });
+    const e = parseGitHubEvent("push", {
+      ref: "refs/heads/main",
+      after: sha,
+      deleted: false,
+      repository: { clone_url: "https://github.com/o/r.git", html_url: "https://github.com/o/r", default_branch: "main" },
+    });
+    expect(e).toEqual({
+      kind: "push",
+      push: { ref: "refs/heads/main", after: sha, deleted: false, repoUrls: ["https://github.com/o/r.git", "https://github.com/o/r"], defaultBranch: "main" },
+    });
   });
 
   it("reads a GitLab push, and a deletion from the zero SHA", () => {
-    const e = parseGitLabEvent("Push Hook", { object_kind: "push", ref: "refs/heads/dev", after: "0".repeat(40), project: { git_http_url: "https://gitlab.com/g/p.git", default_branch: "main" } });
+    const e = parseGitLabEvent("Push Hook", {
+      object_kind: "push",
+      ref: "refs/heads/dev",
+      after: "0".repeat(40),
+      project: { git_http_url: "https://gitlab.com/g/p.git", default_branch: "main" },
+    });
     expect(e).toMatchObject({ kind: "push", push: { ref: "refs/heads/dev", deleted: true, repoUrls: ["https://gitlab.com/g/p.git"] } });
   });
 

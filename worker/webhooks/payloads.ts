@@ -58,7 +58,13 @@ export function parseGitHubEvent(event: string, body: unknown): WebhookEvent | n
   const r = p.data.repository;
   return {
     kind: "push",
-    push: { ref: p.data.ref, after: p.data.after, deleted: p.data.deleted === true || ZERO_SHA.test(p.data.after), repoUrls: urls(r.clone_url, r.html_url, r.url, r.git_url), defaultBranch: r.default_branch ?? null },
+    push: {
+      ref: p.data.ref,
+      after: p.data.after,
+      deleted: p.data.deleted === true || ZERO_SHA.test(p.data.after),
+      repoUrls: urls(r.clone_url, r.html_url, r.url, r.git_url),
+      defaultBranch: r.default_branch ?? null,
+    },
   };
 }
 
@@ -70,7 +76,13 @@ export function parseGitLabEvent(event: string, body: unknown): WebhookEvent | n
   const r = p.data.project;
   return {
     kind: "push",
-    push: { ref: p.data.ref, after: p.data.after, deleted: ZERO_SHA.test(p.data.after), repoUrls: urls(r.git_http_url, r.web_url, r.http_url), defaultBranch: r.default_branch ?? null },
+    push: {
+      ref: p.data.ref,
+      after: p.data.after,
+      deleted: ZERO_SHA.test(p.data.after),
+      repoUrls: urls(r.git_http_url, r.web_url, r.http_url),
+      defaultBranch: r.default_branch ?? null,
+    },
   };
 }
 

@@ -49,14 +49,18 @@ export interface WaitUntil {
 
 async function readBody(req: Request): Promise<string> {
   const text = await req.text();
-  if (new TextEncoder().encode(text).byteLength > PR_WEBHOOK_MAX_BODY_BYTES) throw new CodeSearchError("payload_too_large", `The delivery is larger than ${PR_WEBHOOK_MAX_BODY_BYTES} bytes.`);
+  if (new TextEncoder().encode(text).byteLength > PR_WEBHOOK_MAX_BODY_BYTES)
+    throw new CodeSearchError("payload_too_large", `The delivery is larger than ${PR_WEBHOOK_MAX_BODY_BYTES} bytes.`);
   return text;
 }
 
 /** Handles one delivery (see module note). Throws coded errors for 400/401/404/413/503. */
 export async function handlePullRequestWebhook(env: Env, req: Request, repoParam: string | null, ctx: WaitUntil): Promise<PullRequestWebhookResult> {
   if (!env.GITHUB_WEBHOOK_SECRET || !env.GITHUB_REVIEW_TOKEN) {
-    throw new CodeSearchError("not_configured", "Pull-request reviews are not configured: set the secrets GITHUB_WEBHOOK_SECRET and GITHUB_REVIEW_TOKEN (docs/review.md).");
+    throw new CodeSearchError(
+      "not_configured",
+      "Pull-request reviews are not configured: set the secrets GITHUB_WEBHOOK_SECRET and GITHUB_REVIEW_TOKEN (docs/review.md).",
+    );
   }
   const text = await readBody(req);
   if (!(await verifyGitHubSignature(env.GITHUB_WEBHOOK_SECRET, text, req.headers.get("x-hub-signature-256")))) {
@@ -71,10 +75,13 @@ export async function handlePullRequestWebhook(env: Env, req: Request, repoParam
   } catch {
     throw new CodeSearchError("invalid_input", "body: not a pull_request event payload (number, pull_request.head.sha, repository.full_name).");
   }
-  if (!(REVIEWED_ACTIONS as readonly string[]).includes(payload.action)) return { status: 202, body: { ignored: `action ${payload.action} is not reviewed (only ${REVIEWED_ACTIONS.join(", ")})` } };
+  if (!(REVIEWED_ACTIONS as readonly string[]).includes(payload.action))
+    return { status: 202, body: { ignored: `action ${payload.action} is not reviewed (only ${REVIEWED_ACTIONS.join(", ")})` } };
   if (payload.pull_request.draft) return { status: 202, body: { ignored: "draft pull request" } };
   if (!repoParam) throw new CodeSearchError("invalid_input", "repo: add ?repo=<indexed repo id> to the webhook's payload URL.");
-  const repoRow = await env.DB.prepare("SELECT id, active_commit FROM repos WHERE id = ?").bind(repoParam).first<{ id: string; active_commit: string | null }>();
+  const repoRow = await env.DB.prepare("SELECT id, active_commit FROM repos WHERE id = ?")
+    .bind(repoParam)
+    .first<{ id: string; active_commit: string | null }>();
   if (!repoRow) throw new CodeSearchError("repo_not_found", `Unknown repo "${repoParam}" in ?repo=; register it first (POST /api/repos).`);
   const pr = { githubRepo: payload.repository.full_name, number: payload.number, headSha: payload.pull_request.head.sha, repo: repoRow.id };
   const now = Date.now();
@@ -98,19 +105,29 @@ export interface PullRequestRef {
 }
 
 /** The review as GitHub takes it: a body and line comments on the new side. */
-export function toGitHubReview(r: ReviewOutput, prFiles: ReadonlySet<string>): { body: string; comments: { path: string; line: number; side: "RIGHT"; body: string }[] } {
+export function toGitHubReview(
+  r: ReviewOutput,
+  prFiles: ReadonlySet<string>,
+): { body: string; comments: { path: string; line: number; side: "RIGHT"; body: string }[] } {
   const inDiff = r.findings.filter((f) => prFiles.has(f.file));
   const elsewhere = r.findings.filter((f) => !prFiles.has(f.file));
   const body = [
     `**Codebase Copilot review** (${r.findings.length} finding(s); every one checked against a real line)`,
     "",
     r.summary,
-    ...(elsewhere.length ? ["", "Findings outside this diff:", ...elsewhere.map((f) => `- \`${f.file}:${f.line}\` [${f.severity}] ${f.issue} Suggestion: ${f.suggestion}`)] : []),
+    ...(elsewhere.length
+      ? ["", "Findings outside this diff:", ...elsewhere.map((f) => `- \`${f.file}:${f.line}\` [${f.severity}] ${f.issue} Suggestion: ${f.suggestion}`)]
+      : []),
     ...(r.rejectedFindings.length ? ["", `${r.rejectedFindings.length} finding(s) were dropped because they did not point at a real line.`] : []),
     "",
     `<sub>${r.model}, prompts ${r.prompts.system.id} v${r.prompts.system.version}; ${r.modelCalls} model call(s).</sub>`,
   ].join("\n");
-  const comments = inDiff.map((f) => ({ path: f.file, line: f.line, side: "RIGHT" as const, body: `**${f.severity}** (${f.category}): ${f.issue}\n\nSuggestion: ${f.suggestion}` }));
+  const comments = inDiff.map((f) => ({
+    path: f.file,
+    line: f.line,
+    side: "RIGHT" as const,
+    body: `**${f.severity}** (${f.category}): ${f.issue}\n\nSuggestion: ${f.suggestion}`,
+  }));
   return { body, comments };
 }
 
@@ -124,7 +141,9 @@ export async function runPullRequestReview(env: Env, pr: PullRequestRef): Promis
     request: { fetch: (input: RequestInfo | URL, init?: RequestInit) => fetch(input, init) },
   });
   const mark = (status: "posted" | "failed", reviewId: number | null, findings: number) =>
-    env.DB.prepare("UPDATE pr_reviews SET status = ?1, review_id = ?2, findings = ?3, updated_at = ?4 WHERE github_repo = ?5 AND pr_number = ?6 AND head_sha = ?7")
+    env.DB.prepare(
+      "UPDATE pr_reviews SET status = ?1, review_id = ?2, findings = ?3, updated_at = ?4 WHERE github_repo = ?5 AND pr_number = ?6 AND head_sha = ?7",
+    )
       .bind(status, reviewId, findings, Date.now(), pr.githubRepo, pr.number, pr.headSha)
       .run();
   try {
@@ -139,7 +158,15 @@ export async function runPullRequestReview(env: Env, pr: PullRequestRef): Promis
       return;
     }
     const { body, comments } = toGitHubReview(out, new Set(out.scope.files));
-    const posted = await octokit.rest.pulls.createReview({ owner, repo: name, pull_number: pr.number, commit_id: pr.headSha, event: "COMMENT", body, comments });
+    const posted = await octokit.rest.pulls.createReview({
+      owner,
+      repo: name,
+      pull_number: pr.number,
+      commit_id: pr.headSha,
+      event: "COMMENT",
+      body,
+      comments,
+    });
     await mark("posted", posted.data.id, out.findings.length);
   } catch (err) {
     const cls = err instanceof CodeSearchError ? err.code : (err as { status?: number }).status ? `http_${(err as { status: number }).status}` : "unexpected";

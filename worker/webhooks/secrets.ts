@@ -29,7 +29,9 @@ export const webhookInfoSchema = z.object({ repo: z.string(), configured: z.bool
 export type WebhookInfo = z.infer<typeof webhookInfoSchema>;
 
 async function gitRepo(ctx: ServiceContext, repo: string): Promise<void> {
-  const row = canSee(ctx.caller, repo) ? await ctx.env.DB.prepare("SELECT source_kind FROM repos WHERE id = ?").bind(repo).first<{ source_kind: string }>() : null;
+  const row = canSee(ctx.caller, repo)
+    ? await ctx.env.DB.prepare("SELECT source_kind FROM repos WHERE id = ?").bind(repo).first<{ source_kind: string }>()
+    : null;
   if (!row) throw new CodeSearchError("repo_not_found", `No repo "${repo}"; GET /api/repos lists the repos you can see.`);
   if (row.source_kind !== "git") throw new CodeSearchError("invalid_input", `Repo "${repo}" was uploaded as an archive; webhooks need a git repo.`);
 }
@@ -43,7 +45,9 @@ export async function createWebhook(ctx: ServiceContext, repo: string, origin: s
   await gitRepo(ctx, repo);
   const secret = randomToken(32);
   const sealed = await sealSecret(secretKeyMaterial(ctx.env), PURPOSE, repo, secret);
-  await ctx.env.DB.prepare("INSERT INTO repo_webhooks (repo, secret_sealed, created_at) VALUES (?, ?, ?) ON CONFLICT (repo) DO UPDATE SET secret_sealed = excluded.secret_sealed, created_at = excluded.created_at")
+  await ctx.env.DB.prepare(
+    "INSERT INTO repo_webhooks (repo, secret_sealed, created_at) VALUES (?, ?, ?) ON CONFLICT (repo) DO UPDATE SET secret_sealed = excluded.secret_sealed, created_at = excluded.created_at",
+  )
     .bind(repo, sealed, now)
     .run();
   const base = (ctx.env.PUBLIC_URL || origin).replace(/\/+$/, "");

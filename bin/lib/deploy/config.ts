@@ -59,7 +59,8 @@ export function readDeployConfig(tomlText: string, env = DEPLOY_ENV): DeployConf
   if (vec) {
     const dimensions = Number(vars.EMBEDDING_DIMENSIONS);
     if (!str(vec.index_name) || !str(vec.binding)) throw new Error(`${where}.vectorize needs binding and index_name.`);
-    if (!Number.isInteger(dimensions) || dimensions <= 0 || dimensions > 1536) throw new Error(`${where}.vars.EMBEDDING_DIMENSIONS must be an integer in 1..1536 (Vectorize's limit); got "${vars.EMBEDDING_DIMENSIONS}".`);
+    if (!Number.isInteger(dimensions) || dimensions <= 0 || dimensions > 1536)
+      throw new Error(`${where}.vars.EMBEDDING_DIMENSIONS must be an integer in 1..1536 (Vectorize's limit); got "${vars.EMBEDDING_DIMENSIONS}".`);
     vectorize = { binding: vec.binding as string, name: vec.index_name as string, dimensions, metric: "cosine" };
   }
   return {

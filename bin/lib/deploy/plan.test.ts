@@ -44,7 +44,10 @@ test("an empty account gets every resource, metadata indexes before the deploy, 
 
 test("re-running against what the first run created creates nothing and keeps SIGNING_SECRET", () => {
   const plan = planDeploy(config, fullAccount(), {}, () => assert.fail("must not generate a secret that exists"));
-  assert.deepEqual(plan.steps.map((s) => s.kind), ["deploy", "migrate"]);
+  assert.deepEqual(
+    plan.steps.map((s) => s.kind),
+    ["deploy", "migrate"],
+  );
   assert.deepEqual(plan.secretValues, {});
   assert.equal(plan.steps[0].secrets, undefined);
 });
@@ -61,7 +64,12 @@ test("a partly provisioned account gets only the missing pieces", () => {
   s.queues.delete("codebase-copilot-index-dlq");
   s.metadataIndexes.set("codebase-copilot-chunks", new Set(["language"]));
   const kinds = planDeploy(config, s, {}, secret).steps.map((x) => `${x.kind}:${x.args[2] ?? ""}:${x.args[3] ?? ""}`);
-  assert.deepEqual(kinds, ["create-queue:codebase-copilot-index-dlq:", "create-metadata-index:codebase-copilot-chunks:--propertyName=path", "deploy:production:", "migrate:apply:DB"]);
+  assert.deepEqual(kinds, [
+    "create-queue:codebase-copilot-index-dlq:",
+    "create-metadata-index:codebase-copilot-chunks:--propertyName=path",
+    "deploy:production:",
+    "migrate:apply:DB",
+  ]);
 });
 
 test("a Vectorize index of other dimensions stops the plan with what to do", () => {
@@ -75,7 +83,8 @@ test("a config without the production environment is an error naming it", () => 
 });
 
 test("the deployed URL and the printed endpoints", () => {
-  const out = "Uploaded codebase-copilot (3.1 sec)\nDeployed codebase-copilot triggers (0.4 sec)\n  https://codebase-copilot.acme.workers.dev\nCurrent Version ID: 1";
+  const out =
+    "Uploaded codebase-copilot (3.1 sec)\nDeployed codebase-copilot triggers (0.4 sec)\n  https://codebase-copilot.acme.workers.dev\nCurrent Version ID: 1";
   const url = deployedUrl(out)!;
   assert.equal(url, "https://codebase-copilot.acme.workers.dev");
   const e = endpoints(url);

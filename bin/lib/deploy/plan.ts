@@ -64,7 +64,11 @@ export function planDeploy(config: DeployConfig, state: AccountState, inputs: Se
     const v = config.vectorize;
     const found = state.vectorize.get(v.name);
     if (!found) {
-      steps.push({ kind: "create-vectorize", title: `Create Vectorize index ${v.name} (${v.dimensions} dimensions, ${v.metric})`, args: ["vectorize", "create", v.name, `--dimensions=${v.dimensions}`, `--metric=${v.metric}`] });
+      steps.push({
+        kind: "create-vectorize",
+        title: `Create Vectorize index ${v.name} (${v.dimensions} dimensions, ${v.metric})`,
+        args: ["vectorize", "create", v.name, `--dimensions=${v.dimensions}`, `--metric=${v.metric}`],
+      });
     } else if (found.dimensions !== v.dimensions || found.metric !== v.metric) {
       throw new Error(
         `Vectorize index ${v.name} has ${found.dimensions} dimensions (${found.metric}) but EMBEDDING_DIMENSIONS is ${v.dimensions} (${v.metric}). ` +
@@ -74,7 +78,11 @@ export function planDeploy(config: DeployConfig, state: AccountState, inputs: Se
     const have = state.metadataIndexes.get(v.name) ?? new Set<string>();
     for (const m of VECTORIZE_METADATA_INDEXES) {
       if (have.has(m.property)) continue;
-      steps.push({ kind: "create-metadata-index", title: `Index metadata property ${m.property} of ${v.name}`, args: ["vectorize", "create-metadata-index", v.name, `--propertyName=${m.property}`, `--type=${m.type}`] });
+      steps.push({
+        kind: "create-metadata-index",
+        title: `Index metadata property ${m.property} of ${v.name}`,
+        args: ["vectorize", "create-metadata-index", v.name, `--propertyName=${m.property}`, `--type=${m.type}`],
+      });
     }
   }
   const secretValues: Record<string, string> = {};
@@ -82,12 +90,27 @@ export function planDeploy(config: DeployConfig, state: AccountState, inputs: Se
   for (const [name, value] of Object.entries(inputs)) if (value) secretValues[name] = value;
   if (config.authProvider === "github") {
     const missing = (["GITHUB_CLIENT_ID", "GITHUB_CLIENT_SECRET"] as const).filter((n) => !state.secrets.has(n) && !inputs[n]);
-    if (missing.length) notes.push(`GitHub sign-in needs ${missing.join(" and ")}: create a GitHub OAuth app (callback URL printed below), then re-run with --github-client-id and --github-client-secret.`);
+    if (missing.length)
+      notes.push(
+        `GitHub sign-in needs ${missing.join(" and ")}: create a GitHub OAuth app (callback URL printed below), then re-run with --github-client-id and --github-client-secret.`,
+      );
   }
-  if (!config.d1.hasId) notes.push(`D1 database ${config.d1.name} and the ${config.kv.binding} KV namespace are provisioned by wrangler deploy when missing (ids are written back to wrangler.toml).`);
+  if (!config.d1.hasId)
+    notes.push(
+      `D1 database ${config.d1.name} and the ${config.kv.binding} KV namespace are provisioned by wrangler deploy when missing (ids are written back to wrangler.toml).`,
+    );
   const names = Object.keys(secretValues).sort();
-  steps.push({ kind: "deploy", title: names.length ? `Deploy the Worker with secrets ${names.join(", ")}` : "Deploy the Worker", args: ["deploy", ...env], ...(names.length ? { secrets: names } : {}) });
-  steps.push({ kind: "migrate", title: `Apply D1 migrations to ${config.d1.name}`, args: ["d1", "migrations", "apply", config.d1.binding, ...env, "--remote"] });
+  steps.push({
+    kind: "deploy",
+    title: names.length ? `Deploy the Worker with secrets ${names.join(", ")}` : "Deploy the Worker",
+    args: ["deploy", ...env],
+    ...(names.length ? { secrets: names } : {}),
+  });
+  steps.push({
+    kind: "migrate",
+    title: `Apply D1 migrations to ${config.d1.name}`,
+    args: ["d1", "migrations", "apply", config.d1.binding, ...env, "--remote"],
+  });
   return { steps, secretValues, notes };
 }
 
@@ -97,7 +120,12 @@ export function planDeploy(config: DeployConfig, state: AccountState, inputs: Se
  */
 export function endpoints(base: string): { mcp: string; rest: string; githubCallback: string; claudeAdd: string } {
   const root = base.replace(/\/+$/, "");
-  return { mcp: `${root}/mcp`, rest: `${root}/api`, githubCallback: `${root}/oauth/callback/github`, claudeAdd: `claude mcp add --transport http codebase-copilot ${root}/mcp` };
+  return {
+    mcp: `${root}/mcp`,
+    rest: `${root}/api`,
+    githubCallback: `${root}/oauth/callback/github`,
+    claudeAdd: `claude mcp add --transport http codebase-copilot ${root}/mcp`,
+  };
 }
 
 /** The `https://<name>.<subdomain>.workers.dev` (or custom route) URL in wrangler deploy's output, if any. */

@@ -22,7 +22,6 @@ const GC_FILES_PER_BATCH = 50;
 /** Ids per `IN (...)` list (D1: 100 bound parameters per statement). */
 const IDS_PER_QUERY = 90;
 
-
 /** File ids of every file version of `repo` present in D1 (in any snapshot, or orphaned by a failed job). */
 export async function listKnownFileIds(db: D1Database, repo: string): Promise<Set<string>> {
   const { results } = await db.prepare("SELECT file_id FROM files WHERE repo = ?").bind(repo).all<{ file_id: string }>();
@@ -31,7 +30,10 @@ export async function listKnownFileIds(db: D1Database, repo: string): Promise<Se
 
 /** The embedding model that built the repo's vectors, or null before the first snapshot. */
 export async function getRepoEmbedding(db: D1Database, repo: string): Promise<{ model: string | null; dims: number | null } | null> {
-  const row = await db.prepare("SELECT embedding_model, embedding_dims FROM repos WHERE id = ?").bind(repo).first<{ embedding_model: string | null; embedding_dims: number | null }>();
+  const row = await db
+    .prepare("SELECT embedding_model, embedding_dims FROM repos WHERE id = ?")
+    .bind(repo)
+    .first<{ embedding_model: string | null; embedding_dims: number | null }>();
   return row ? { model: row.embedding_model, dims: row.embedding_dims } : null;
 }
 
@@ -57,7 +59,9 @@ export async function markRepoFailing(db: D1Database, repo: string, error: strin
 export async function claimArchiveRepo(db: D1Database, repo: string, now: number): Promise<string | null> {
   const [, row] = await db.batch<{ source_kind: string }>([
     db
-      .prepare("INSERT INTO repos (id, name, source_kind, url, ref, status, created_at, updated_at) VALUES (?, ?, 'archive', NULL, NULL, 'queued', ?, ?) ON CONFLICT (id) DO NOTHING")
+      .prepare(
+        "INSERT INTO repos (id, name, source_kind, url, ref, status, created_at, updated_at) VALUES (?, ?, 'archive', NULL, NULL, 'queued', ?, ?) ON CONFLICT (id) DO NOTHING",
+      )
       .bind(repo, repo, now, now),
     db.prepare("SELECT source_kind FROM repos WHERE id = ?").bind(repo),
   ]);
@@ -84,7 +88,10 @@ const SKIPPED_ROWS_PER_INSERT = 19;
 
 /** The skipped files recorded for (repo, commit), by path. */
 export async function listSkippedFiles(db: D1Database, repo: string, commit: string): Promise<{ path: string; reason: string; rule: string }[]> {
-  const { results } = await db.prepare("SELECT path, reason, rule FROM skipped_files WHERE repo = ? AND commit_sha = ? ORDER BY path").bind(repo, commit).all<{ path: string; reason: string; rule: string }>();
+  const { results } = await db
+    .prepare("SELECT path, reason, rule FROM skipped_files WHERE repo = ? AND commit_sha = ? ORDER BY path")
+    .bind(repo, commit)
+    .all<{ path: string; reason: string; rule: string }>();
   return results;
 }
 
@@ -155,7 +162,9 @@ export async function activateSnapshot(db: D1Database, a: SnapshotActivation): P
     const rows = a.members.slice(i, i + SNAPSHOT_ROWS_PER_INSERT);
     const values = rows.map(() => "(?, ?, ?, ?)").join(", ");
     statements.push(
-      db.prepare(`INSERT INTO snapshot_files (repo, commit_sha, path, file_id) VALUES ${values}`).bind(...rows.flatMap((m) => [a.repo, a.commit, m.path, m.fileId])),
+      db
+        .prepare(`INSERT INTO snapshot_files (repo, commit_sha, path, file_id) VALUES ${values}`)
+        .bind(...rows.flatMap((m) => [a.repo, a.commit, m.path, m.fileId])),
     );
   }
   const packages = a.packages ?? [];
@@ -170,7 +179,9 @@ export async function activateSnapshot(db: D1Database, a: SnapshotActivation): P
   statements.push(...snapshotStatisticsStatements(db, a.repo, a.commit));
   statements.push(
     db
-      .prepare("UPDATE repos SET active_commit = ?, active_indexed_at = ?, status = 'ready', last_error = NULL, failing_since = NULL, embedding_model = ?, embedding_dims = ?, updated_at = ? WHERE id = ?")
+      .prepare(
+        "UPDATE repos SET active_commit = ?, active_indexed_at = ?, status = 'ready', last_error = NULL, failing_since = NULL, embedding_model = ?, embedding_dims = ?, updated_at = ? WHERE id = ?",
+      )
       .bind(a.commit, a.now, a.embeddingModel, a.embeddingDims, a.now, a.repo),
   );
   await db.batch(statements);

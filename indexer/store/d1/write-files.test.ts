@@ -8,7 +8,14 @@ const chunked: ChunkedFile = {
   imports: ['import { db } from "./db";'],
   chunks: [
     { startLine: 1, endLine: 1, kind: "module", content: 'import { db } from "./db";' },
-    { startLine: 3, endLine: 5, kind: "function", symbol: "getUserById", signature: "export function getUserById(id: string)", content: "export function getUserById(id: string) {\n  return db.users.find(id);\n}" },
+    {
+      startLine: 3,
+      endLine: 5,
+      kind: "function",
+      symbol: "getUserById",
+      signature: "export function getUserById(id: string)",
+      content: "export function getUserById(id: string) {\n  return db.users.find(id);\n}",
+    },
   ],
   symbols: [{ name: "getUserById", kind: "function", signature: "export function getUserById(id: string)", startLine: 3, endLine: 5 }],
 };
@@ -19,12 +26,20 @@ async function file(): Promise<IndexedFile> {
 }
 
 async function counts() {
-  const q = (sql: string) => env.DB.prepare(sql).first<{ n: number }>().then((r) => r?.n);
-  return { files: await q("SELECT count(*) n FROM files"), chunks: await q("SELECT count(*) n FROM chunks"), symbols: await q("SELECT count(*) n FROM symbols"), fts: await q("SELECT count(*) n FROM chunks_fts WHERE chunks_fts MATCH 'getuserbyid OR import'"),
+  const q = (sql: string) =>
+    env.DB.prepare(sql)
+      .first<{ n: number }>()
+      .then((r) => r?.n);
+  return {
+    files: await q("SELECT count(*) n FROM files"),
+    chunks: await q("SELECT count(*) n FROM chunks"),
+    symbols: await q("SELECT count(*) n FROM symbols"),
+    fts: await q("SELECT count(*) n FROM chunks_fts WHERE chunks_fts MATCH 'getuserbyid OR import'"),
     grepDocs: await q("SELECT count(*) n FROM grep_docs"),
     // Trigrams are case-folded: "USERBY" finds "getUserById"; "zzz" occurs in no file.
     trigrams: await q(`SELECT count(*) n FROM grep_trigrams WHERE grep_trigrams MATCH '"USE" AND "ERB" AND "RBY"'`),
-    absent: await q(`SELECT count(*) n FROM grep_trigrams WHERE grep_trigrams MATCH '"zzz"'`) };
+    absent: await q(`SELECT count(*) n FROM grep_trigrams WHERE grep_trigrams MATCH '"zzz"'`),
+  };
 }
 
 describe("writeFiles", () => {
@@ -45,7 +60,9 @@ describe("writeFiles", () => {
     expect(await counts()).toEqual(first);
     const hit = await env.DB.prepare(
       "SELECT c.symbol, c.start_line, c.end_line FROM chunks_fts JOIN chunks c ON c.rowid = chunks_fts.rowid WHERE chunks_fts MATCH ? ORDER BY bm25(chunks_fts, 4, 2, 1) LIMIT 1",
-    ).bind("user AND id").first();
+    )
+      .bind("user AND id")
+      .first();
     expect(hit).toEqual({ symbol: "getUserById", start_line: 3, end_line: 5 });
     const sym = await env.DB.prepare("SELECT chunk_id FROM symbols WHERE name_lower = 'getuserbyid'").first<{ chunk_id: string }>();
     expect(sym?.chunk_id).toBe(`${f.fileId}-1`);

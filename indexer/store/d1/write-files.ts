@@ -6,14 +6,7 @@
  * wrote before, inside one `db.batch()` (a transaction), so a batch delivered twice leaves
  * exactly the rows of one delivery and a failed batch leaves none.
  */
-import {
-  chunkColumns,
-  chunkId,
-  chunkPostings,
-  GREP_FORMAT_VERSION,
-  type ChunkedFile,
-  type ChunkRecord,
-} from "../contract";
+import { chunkColumns, chunkId, chunkPostings, GREP_FORMAT_VERSION, type ChunkedFile, type ChunkRecord } from "../contract";
 
 /** One file version ready to write: its identity, text and chunker output. */
 export interface IndexedFile {
@@ -86,10 +79,18 @@ export function writeFileStatements(db: D1Database, file: IndexedFile): { statem
   const statements = deleteFileStatements(db, repo, fileId);
   statements.push(
     db
-      .prepare(
-        "INSERT INTO files (repo, file_id, path, blob_sha, language, line_count, byte_size, imports, text) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-      )
-      .bind(repo, fileId, path, file.blobSha, file.chunked.language, lineCount(file.text), new TextEncoder().encode(file.text).byteLength, JSON.stringify(file.chunked.imports), file.text),
+      .prepare("INSERT INTO files (repo, file_id, path, blob_sha, language, line_count, byte_size, imports, text) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
+      .bind(
+        repo,
+        fileId,
+        path,
+        file.blobSha,
+        file.chunked.language,
+        lineCount(file.text),
+        new TextEncoder().encode(file.text).byteLength,
+        JSON.stringify(file.chunked.imports),
+        file.text,
+      ),
   );
   statements.push(
     db.prepare("INSERT INTO grep_docs (repo, file_id, format) VALUES (?, ?, ?)").bind(repo, fileId, GREP_FORMAT_VERSION),
@@ -105,7 +106,21 @@ export function writeFileStatements(db: D1Database, file: IndexedFile): { statem
         .prepare(
           "INSERT INTO chunks (id, repo, file_id, path, language, kind, symbol, container, signature, start_line, end_line, content, token_count) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         )
-        .bind(c.id, repo, fileId, path, c.language, c.kind, c.symbol ?? null, c.container ?? null, c.signature ?? null, c.startLine, c.endLine, c.content, postings.tokenCount),
+        .bind(
+          c.id,
+          repo,
+          fileId,
+          path,
+          c.language,
+          c.kind,
+          c.symbol ?? null,
+          c.container ?? null,
+          c.signature ?? null,
+          c.startLine,
+          c.endLine,
+          c.content,
+          postings.tokenCount,
+        ),
       db
         .prepare("INSERT INTO chunks_fts (rowid, symbol, path, body) VALUES ((SELECT rowid FROM chunks WHERE id = ?), ?, ?, ?)")
         .bind(c.id, ...columns.map((tokens) => tokens.join(" "))),
@@ -119,7 +134,20 @@ export function writeFileStatements(db: D1Database, file: IndexedFile): { statem
         .prepare(
           "INSERT INTO symbols (repo, file_id, path, name, name_lower, kind, container, signature, doc, start_line, end_line, chunk_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         )
-        .bind(repo, fileId, path, s.name, s.name.toLowerCase(), s.kind, s.container ?? null, s.signature ?? null, s.doc ?? null, s.startLine, s.endLine, chunkFor(s.startLine)),
+        .bind(
+          repo,
+          fileId,
+          path,
+          s.name,
+          s.name.toLowerCase(),
+          s.kind,
+          s.container ?? null,
+          s.signature ?? null,
+          s.doc ?? null,
+          s.startLine,
+          s.endLine,
+          chunkFor(s.startLine),
+        ),
     );
   }
   return { statements, chunks };

@@ -45,7 +45,9 @@ describe("LocalVectorStore snapshot hint", () => {
     // No repos row exists: only the hint names the snapshot.
     expect((await store.query(repo, q, 5, { snapshot: { commit: "c1", indexedAt: 1 } })).map((m) => m.id)).toEqual(["a"]);
     // Rows written behind the store's back are not seen under the same snapshot (cached) ...
-    await env.DB.prepare("INSERT INTO local_vectors (repo, id, vector) SELECT repo, 'b', vector FROM local_vectors WHERE repo = ? AND id = 'a'").bind(repo).run();
+    await env.DB.prepare("INSERT INTO local_vectors (repo, id, vector) SELECT repo, 'b', vector FROM local_vectors WHERE repo = ? AND id = 'a'")
+      .bind(repo)
+      .run();
     expect((await store.query(repo, q, 5, { snapshot: { commit: "c1", indexedAt: 1 } })).map((m) => m.id)).toEqual(["a"]);
     // ... and are read once the snapshot changes.
     expect((await store.query(repo, q, 5, { snapshot: { commit: "c1", indexedAt: 2 } })).map((m) => m.id).sort()).toEqual(["a", "b"]);
@@ -65,14 +67,18 @@ describe("LocalVectorStore incremental rebuild", () => {
   const q = hashEmbed("cookie header signature", "query", DIMS);
   /** Scores by the dense dot product over what the table holds now, best first (ties by id). */
   async function expected(repo: string): Promise<{ id: string; score: number }[]> {
-    const { results } = await env.DB.prepare("SELECT id, vector FROM local_vectors WHERE repo = ? ORDER BY id").bind(repo).all<{ id: string; vector: ArrayBuffer }>();
+    const { results } = await env.DB.prepare("SELECT id, vector FROM local_vectors WHERE repo = ? ORDER BY id")
+      .bind(repo)
+      .all<{ id: string; vector: ArrayBuffer }>();
     const rows = results.map((r) => new Float32Array(new Uint8Array(r.vector).slice().buffer));
     const scores = denseScores(rows, q);
     return results.map((r, i) => ({ id: r.id, score: scores[i] })).sort((x, y) => y.score - x.score || (x.id < y.id ? -1 : 1));
   }
   /** Overwrites a row behind the store's back (no store of this isolate notes it). */
   const tamper = (repo: string, id: string) =>
-    env.DB.prepare("UPDATE local_vectors SET vector = ? WHERE repo = ? AND id = ?").bind(new Uint8Array(hashEmbed("zebra", "document", DIMS).buffer), repo, id).run();
+    env.DB.prepare("UPDATE local_vectors SET vector = ? WHERE repo = ? AND id = ?")
+      .bind(new Uint8Array(hashEmbed("zebra", "document", DIMS).buffer), repo, id)
+      .run();
 
   it("after a flip, reads only the vectors it lacks and ranks as a full read would", async () => {
     const repo = "vs-incremental";

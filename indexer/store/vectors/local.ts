@@ -145,7 +145,10 @@ export class LocalVectorStore implements VectorStore {
       statements.push(this.db.prepare(sql).bind(...rows.flatMap((r) => [repo, r.id, encode(r.vector)])));
     }
     await this.db.batch(statements);
-    noteWrites(repo, records.map((r) => r.id));
+    noteWrites(
+      repo,
+      records.map((r) => r.id),
+    );
   }
 
   async query(repo: string, vector: Float32Array, topK: number, options: VectorQueryOptions = {}): Promise<VectorMatch[]> {
@@ -198,7 +201,10 @@ export class LocalVectorStore implements VectorStore {
 
   /** Every vector of `repo`, in id order (the primary key's); rows of another length (another model's) are left out. */
   async #readAll(repo: string): Promise<CachedMatrix> {
-    const { results } = await this.db.prepare("SELECT id, hex(vector) AS hex FROM local_vectors WHERE repo = ? ORDER BY id").bind(repo).all<{ id: string; hex: string }>();
+    const { results } = await this.db
+      .prepare("SELECT id, hex(vector) AS hex FROM local_vectors WHERE repo = ? ORDER BY id")
+      .bind(repo)
+      .all<{ id: string; hex: string }>();
     const dims = this.dimensions;
     // Rows of another length were built by another model; search skips the vector channel
     // for such repos until re-embedded (worker/search), so they are left out here.
@@ -230,7 +236,9 @@ export class LocalVectorStore implements VectorStore {
     const statements: D1PreparedStatement[] = [];
     for (let i = 0; i < fresh.length; i += per) {
       const part = fresh.slice(i, i + per);
-      statements.push(this.db.prepare(`SELECT id, hex(vector) AS hex FROM local_vectors WHERE repo = ? AND id IN (${part.map(() => "?").join(", ")})`).bind(repo, ...part));
+      statements.push(
+        this.db.prepare(`SELECT id, hex(vector) AS hex FROM local_vectors WHERE repo = ? AND id IN (${part.map(() => "?").join(", ")})`).bind(repo, ...part),
+      );
     }
     if (statements.length) {
       for (const r of await this.db.batch<{ id: string; hex: string }>(statements)) {

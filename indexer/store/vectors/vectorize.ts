@@ -61,7 +61,8 @@ export class VectorizeVectorStore implements VectorStore {
   }
 
   #namespace(repo: string): string {
-    if (byteLength(repo) > VECTORIZE_MAX_NAMESPACE_BYTES) throw new Error(`Repo id "${repo}" is too long for a Vectorize namespace (${VECTORIZE_MAX_NAMESPACE_BYTES} bytes)`);
+    if (byteLength(repo) > VECTORIZE_MAX_NAMESPACE_BYTES)
+      throw new Error(`Repo id "${repo}" is too long for a Vectorize namespace (${VECTORIZE_MAX_NAMESPACE_BYTES} bytes)`);
     return repo;
   }
 }

@@ -7,7 +7,11 @@ import { FakeVectorize } from "./vectorize-fake";
 import { VectorizeVectorStore } from "./vectorize";
 
 const DIMS = 64;
-const rec = (id: string, text: string): VectorRecord => ({ id, vector: hashEmbed(text, "document", DIMS), metadata: { path: `${id}.ts`, language: "typescript" } });
+const rec = (id: string, text: string): VectorRecord => ({
+  id,
+  vector: hashEmbed(text, "document", DIMS),
+  metadata: { path: `${id}.ts`, language: "typescript" },
+});
 
 // One suite, run against every VectorStore implementation.
 const stores: [string, () => VectorStore][] = [
@@ -46,13 +50,18 @@ describe.each(stores)("VectorStore contract: %s", (name, make) => {
     const res = await store.query(r, hashEmbed("token1204", "query", DIMS), 100);
     expect(res).toHaveLength(100);
     expect(res[0].id).toBe("id-1204");
-    await store.delete(r, many.map((m) => m.id));
+    await store.delete(
+      r,
+      many.map((m) => m.id),
+    );
     expect(await store.query(r, hashEmbed("token1204", "query", DIMS), 10)).toEqual([]);
   });
 
   it("rejects vectors of the wrong dimension", async () => {
     const store = make();
-    await expect(store.upsert(`${repo}-d`, [{ id: "x", vector: new Float32Array(DIMS + 1), metadata: { path: "x", language: "text" } }])).rejects.toThrow(/dimension/);
+    await expect(store.upsert(`${repo}-d`, [{ id: "x", vector: new Float32Array(DIMS + 1), metadata: { path: "x", language: "text" } }])).rejects.toThrow(
+      /dimension/,
+    );
   });
 });
 
@@ -60,7 +69,10 @@ describe("VectorizeVectorStore against the fake binding's limits", () => {
   it("splits upserts at 1000, caps topK at 100 without metadata, rejects ids over 64 bytes", async () => {
     const fake = new FakeVectorize(DIMS);
     const store = new VectorizeVectorStore(fake);
-    await store.upsert("r", Array.from({ length: 2001 }, (_, i) => rec(`v${i}`, `w${i}`)));
+    await store.upsert(
+      "r",
+      Array.from({ length: 2001 }, (_, i) => rec(`v${i}`, `w${i}`)),
+    );
     expect(fake.calls.filter((c) => c.method === "upsert").map((c) => c.size)).toEqual([1000, 1000, 1]);
     await store.query("r", hashEmbed("w1", "query", DIMS), 500);
     expect(fake.calls.at(-1)).toEqual({ method: "query", size: 100 });
@@ -75,7 +87,9 @@ describe("LocalVectorStore cache", () => {
   it("serves the cached matrix for an active snapshot and drops it on its own writes", async () => {
     const repo = "vs-cache";
     const now = Date.now();
-    await env.DB.prepare("INSERT INTO repos (id, name, source_kind, status, active_commit, active_indexed_at, created_at, updated_at) VALUES (?, ?, 'archive', 'ready', 'c1', ?, ?, ?)")
+    await env.DB.prepare(
+      "INSERT INTO repos (id, name, source_kind, status, active_commit, active_indexed_at, created_at, updated_at) VALUES (?, ?, 'archive', 'ready', 'c1', ?, ?, ?)",
+    )
       .bind(repo, repo, now, now, now)
       .run();
     const store = new LocalVectorStore(env.DB, DIMS);
@@ -83,10 +97,14 @@ describe("LocalVectorStore cache", () => {
     expect((await store.query(repo, hashEmbed("alpha", "query", DIMS), 5)).map((m) => m.id)).toEqual(["a"]);
     // A row written behind the store's back (another isolate) is not seen until the snapshot flips...
     const other = new LocalVectorStore(env.DB, DIMS);
-    await env.DB.prepare("INSERT INTO local_vectors (repo, id, vector) VALUES (?, 'b', ?)").bind(repo, new Uint8Array(hashEmbed("alpha beta", "document", DIMS).buffer)).run();
+    await env.DB.prepare("INSERT INTO local_vectors (repo, id, vector) VALUES (?, 'b', ?)")
+      .bind(repo, new Uint8Array(hashEmbed("alpha beta", "document", DIMS).buffer))
+      .run();
     expect((await other.query(repo, hashEmbed("alpha", "query", DIMS), 5)).map((m) => m.id)).toEqual(["a"]);
     // ...and is seen once the active snapshot changes.
-    await env.DB.prepare("UPDATE repos SET active_commit = 'c2', active_indexed_at = ? WHERE id = ?").bind(now + 1, repo).run();
+    await env.DB.prepare("UPDATE repos SET active_commit = 'c2', active_indexed_at = ? WHERE id = ?")
+      .bind(now + 1, repo)
+      .run();
     expect((await other.query(repo, hashEmbed("alpha", "query", DIMS), 5)).map((m) => m.id).sort()).toEqual(["a", "b"]);
   });
 });

@@ -46,7 +46,15 @@ const common = { "x-content-type-options": "nosniff", "referrer-policy": "same-o
 /** `/docs` and its files; mounted at /api before the auth middleware (public). */
 export function docsRoutes(): Hono<ApiEnv> {
   const app = new Hono<ApiEnv>();
-  app.get("/", (c) => c.body(PAGE, 200, { ...common, "content-type": "text/html; charset=utf-8", "cache-control": "no-cache", "content-security-policy": DOCS_CSP, "x-frame-options": "DENY" }));
+  app.get("/", (c) =>
+    c.body(PAGE, 200, {
+      ...common,
+      "content-type": "text/html; charset=utf-8",
+      "cache-control": "no-cache",
+      "content-security-policy": DOCS_CSP,
+      "x-frame-options": "DENY",
+    }),
+  );
   app.get("/:asset", (c) => {
     const asset = ASSETS[c.req.param("asset")];
     if (!asset) throw new CodeSearchError("not_found", `No file ${c.req.path}; the reference is at /api/docs.`);

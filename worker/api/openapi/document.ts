@@ -19,7 +19,16 @@ import type { ApiEnv } from "../env";
  * Paths (relative to /api) that answer without a bearer token or session: the documentation,
  * health, and the webhook deliveries, which their signature authenticates (worker/webhooks/).
  */
-export const PUBLIC_PATHS: readonly string[] = ["/", "/health", "/openapi.json", "/docs", "/docs/{asset}", "/webhooks/github", "/webhooks/gitlab", "/webhooks/github/pull-request"];
+export const PUBLIC_PATHS: readonly string[] = [
+  "/",
+  "/health",
+  "/openapi.json",
+  "/docs",
+  "/docs/{asset}",
+  "/webhooks/github",
+  "/webhooks/gitlab",
+  "/webhooks/github/pull-request",
+];
 
 /** The error body schema, `{error: {code, message, details?}}` (worker/api/errors.ts). */
 export const ErrorBodySchema = z
@@ -47,8 +56,17 @@ const errorRef = (description: string) => ({ description, content: { "applicatio
 export function completeDocument<D extends Document>(doc: D): D {
   doc.components = { ...doc.components };
   doc.components.securitySchemes = {
-    bearerAuth: { type: "http", scheme: "bearer", description: "An API token (POST /api/tokens), an OAuth access token, or the local admin token. Scopes: search < index < admin." },
-    webSession: { type: "apiKey", in: "cookie", name: SESSION_COOKIE, description: "The web session of GET /login; state-changing requests also need the x-csrf-token header." },
+    bearerAuth: {
+      type: "http",
+      scheme: "bearer",
+      description: "An API token (POST /api/tokens), an OAuth access token, or the local admin token. Scopes: search < index < admin.",
+    },
+    webSession: {
+      type: "apiKey",
+      in: "cookie",
+      name: SESSION_COOKIE,
+      description: "The web session of GET /login; state-changing requests also need the x-csrf-token header.",
+    },
   };
   for (const [path, item] of Object.entries(doc.paths ?? {})) {
     if (PUBLIC_PATHS.includes(path)) continue;
@@ -59,7 +77,8 @@ export function completeDocument<D extends Document>(doc: D): D {
       const scope = requiredScopeFor(method.toUpperCase(), concrete);
       op.security = [{ bearerAuth: [scope] }, { webSession: [scope] }];
       const responses = (op.responses ??= {});
-      if ((op.parameters?.length || op.requestBody) && !responses["400"]) responses["400"] = errorRef("Invalid input: the message names the field (invalid_input)");
+      if ((op.parameters?.length || op.requestBody) && !responses["400"])
+        responses["400"] = errorRef("Invalid input: the message names the field (invalid_input)");
       responses["401"] ??= errorRef("No or invalid credentials (unauthorized)");
       responses["403"] ??= errorRef(`Needs the "${scope}" scope, or a CSRF token with a web session (forbidden)`);
       if (isSearchPath(concrete)) responses["429"] ??= errorRef("Too many searches; see Retry-After (rate_limited)");
@@ -76,7 +95,8 @@ export function openApiDocument(app: OpenAPIHono<ApiEnv>) {
     info: {
       title: "Codebase Copilot REST API",
       version: "1",
-      description: "Code search over indexed git repositories. Every route except the documentation and /health needs a bearer token or a web session; each operation lists the scope it needs.",
+      description:
+        "Code search over indexed git repositories. Every route except the documentation and /health needs a bearer token or a web session; each operation lists the scope it needs.",
     },
     servers: [{ url: "/api" }],
   });

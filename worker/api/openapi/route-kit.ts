@@ -19,7 +19,9 @@ export function jsonResponse<S extends z.ZodType>(schema: S, description: string
 export const repoIdParams = z.object({ id: repoIdSchema.describe('Repo id, e.g. "hono" (GET /api/repos lists them).') });
 
 /** `{id}` plus the file path that is the rest of the URL, percent-encoded per segment. */
-export const repoFileParams = repoIdParams.extend({ path: z.string().describe('File path inside the repo as indexed, e.g. "src/index.ts"; the rest of the URL.') });
+export const repoFileParams = repoIdParams.extend({
+  path: z.string().describe('File path inside the repo as indexed, e.g. "src/index.ts"; the rest of the URL.'),
+});
 
 /**
  * Registers `route` (path ending in `/{path}`) so Hono matches the rest of the URL with `*`;

@@ -30,7 +30,8 @@ const askRoute = createRoute({
   request: { body: { content: { "application/json": { schema: askInput } }, required: true } },
   responses: {
     200: {
-      description: "The answer (status answered | refused | ungrounded), or with stream: true Server-Sent Events: delta, reset, then one final (AskOutput) or error event",
+      description:
+        "The answer (status answered | refused | ungrounded), or with stream: true Server-Sent Events: delta, reset, then one final (AskOutput) or error event",
       content: { "application/json": { schema: askOutput }, "text/event-stream": { schema: z.string() } },
     },
     404: errorDoc("No such repo, or not one you can see", "repo_not_found"),

@@ -81,9 +81,17 @@ const treeRoute = createRoute({
   summary: "Indexed paths of the current snapshot",
   request: {
     params: repoIdParams,
-    query: z.object({ path_prefix: listFilesInput.shape.path_prefix, glob: queryOptional(listFilesInput.shape.glob), limit: queryNumber(listFilesInput.shape.limit), offset: queryNumber(listFilesInput.shape.offset) }),
+    query: z.object({
+      path_prefix: listFilesInput.shape.path_prefix,
+      glob: queryOptional(listFilesInput.shape.glob),
+      limit: queryNumber(listFilesInput.shape.limit),
+      offset: queryNumber(listFilesInput.shape.offset),
+    }),
   },
-  responses: { 200: jsonResponse(listFilesOutput, "One page of paths"), 404: errorDoc("Unknown repo, or no completed index yet", "repo_not_found", "index_not_ready") },
+  responses: {
+    200: jsonResponse(listFilesOutput, "One page of paths"),
+    404: errorDoc("Unknown repo, or no completed index yet", "repo_not_found", "index_not_ready"),
+  },
 });
 
 /** The file routes, mounted at /api/repos by worker/api/app.ts after the auth middleware. */
@@ -106,6 +114,8 @@ export function fileRoutes(): OpenAPIHono<ApiEnv> {
     if (out.repo !== id) throw new CodeSearchError("invalid_input", `chunk_id belongs to repo "${out.repo}", not "${id}".`);
     return c.json(out, 200);
   });
-  app.openapi(treeRoute, async (c) => c.json(await listFiles(serviceContext(c.env, c.var.caller), { ...c.req.valid("query"), repo: c.req.valid("param").id }), 200));
+  app.openapi(treeRoute, async (c) =>
+    c.json(await listFiles(serviceContext(c.env, c.var.caller), { ...c.req.valid("query"), repo: c.req.valid("param").id }), 200),
+  );
   return app;
 }

@@ -39,7 +39,14 @@ const responses = {
   409: errorDoc("No grepped repo has a completed index yet", "index_not_ready"),
 };
 
-const getGrep = createRoute({ method: "get", path: "/", tags: ["search"], summary: "Exact-match search (literal or RE2 regex), query string", request: { query: grepQuery }, responses });
+const getGrep = createRoute({
+  method: "get",
+  path: "/",
+  tags: ["search"],
+  summary: "Exact-match search (literal or RE2 regex), query string",
+  request: { query: grepQuery },
+  responses,
+});
 
 const postGrep = createRoute({
   method: "post",

@@ -57,7 +57,11 @@ const registerRoute = createRoute({
   summary: "Register a git repository and start indexing it",
   middleware: [jsonBody('{"url": "https://github.com/owner/repo.git"}')] as const,
   request: { body: { content: { "application/json": { schema: registerRepoInput } }, required: true } },
-  responses: { 202: jsonResponse(acceptedSchema, "Registered; poll GET /api/repos/{id} until ready or failed"), 409: errorDoc("The repo id is taken", "repo_exists"), ...sourceErrors },
+  responses: {
+    202: jsonResponse(acceptedSchema, "Registered; poll GET /api/repos/{id} until ready or failed"),
+    409: errorDoc("The repo id is taken", "repo_exists"),
+    ...sourceErrors,
+  },
 });
 
 const listRoute = createRoute({
@@ -104,7 +108,11 @@ const archiveRoute = createRoute({
   summary: "Index an uploaded archive (tar.gz, tar or zip) as repo {id}",
   request: {
     params: repoIdParams,
-    query: z.object({ strip: queryOptional(strip), strip_components: z.string().optional().describe("Alias of strip."), gitignore: queryOptional(uploadArchiveInput.shape.gitignore) }),
+    query: z.object({
+      strip: queryOptional(strip),
+      strip_components: z.string().optional().describe("Alias of strip."),
+      gitignore: queryOptional(uploadArchiveInput.shape.gitignore),
+    }),
     body: {
       content: { "application/octet-stream": { schema: z.string().meta({ format: "binary" }).describe("The archive's bytes: tar.gz, tar or zip") } },
       required: true,
@@ -157,14 +165,22 @@ export function repoRoutes(): OpenAPIHono<ApiEnv> {
     return c.json(accepted(await refreshRepo(serviceContext(c.env, c.var.caller), input)), 202);
   });
   app.openapi(getScheduleRoute, async (c) => c.json(await getRepoSchedule(serviceContext(c.env, c.var.caller), c.req.valid("param").id), 200));
-  app.openapi(putScheduleRoute, async (c) => c.json(await setRepoSchedule(serviceContext(c.env, c.var.caller), c.req.valid("param").id, c.req.valid("json")), 200));
-  app.openapi(skippedRoute, async (c) => c.json(await listSkippedFiles(serviceContext(c.env, c.var.caller), { ...c.req.valid("query"), repo: c.req.valid("param").id }), 200));
+  app.openapi(putScheduleRoute, async (c) =>
+    c.json(await setRepoSchedule(serviceContext(c.env, c.var.caller), c.req.valid("param").id, c.req.valid("json")), 200),
+  );
+  app.openapi(skippedRoute, async (c) =>
+    c.json(await listSkippedFiles(serviceContext(c.env, c.var.caller), { ...c.req.valid("query"), repo: c.req.valid("param").id }), 200),
+  );
   app.openapi(deleteRoute, async (c) => c.json(await deleteRepo(serviceContext(c.env, c.var.caller), { repo: c.req.valid("param").id }), 200));
   app.openapi(archiveRoute, async (c) => {
     const length = c.req.header("content-length");
     const q = c.req.valid("query");
     // The alias is checked as `strip`, the name the message should use.
-    const input = { repo: c.req.valid("param").id, strip: q.strip ?? parseOrThrow(queryOptional(strip), q.strip_components, {}, "strip"), gitignore: q.gitignore };
+    const input = {
+      repo: c.req.valid("param").id,
+      strip: q.strip ?? parseOrThrow(queryOptional(strip), q.strip_components, {}, "strip"),
+      gitignore: q.gitignore,
+    };
     const status = await uploadArchive(serviceContext(c.env, c.var.caller), input, c.req.raw.body, length ? Number(length) : undefined);
     return c.json(accepted(status), 202);
   });

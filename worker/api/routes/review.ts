@@ -37,6 +37,8 @@ const reviewRoute = createRoute({
 export function reviewRoutes(deps: ReviewDeps = {}): OpenAPIHono<ApiEnv> {
   const app = new OpenAPIHono<ApiEnv>();
   // The service validates again (its own error messages); the route's schema documents and gates.
-  app.openapi(reviewRoute, async (c) => c.json(await review(serviceContext(c.env, c.var.caller), c.req.valid("json") as ReviewInput, { origin: new URL(c.req.url).origin, ...deps }), 200));
+  app.openapi(reviewRoute, async (c) =>
+    c.json(await review(serviceContext(c.env, c.var.caller), c.req.valid("json") as ReviewInput, { origin: new URL(c.req.url).origin, ...deps }), 200),
+  );
   return app;
 }

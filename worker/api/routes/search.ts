@@ -30,7 +30,8 @@ function aliasQuery(value: unknown, ctx: z.RefinementCtx): unknown {
   if (!value || typeof value !== "object" || !("query" in value)) return value;
   const { query, ...rest } = value as { query?: unknown; q?: unknown };
   if (query === undefined) return rest;
-  if (rest.q !== undefined && rest.q !== "" && rest.q !== query) ctx.addIssue({ code: "custom", path: ["q"], message: "q: pass the query text as q or as query, not both." });
+  if (rest.q !== undefined && rest.q !== "" && rest.q !== query)
+    ctx.addIssue({ code: "custom", path: ["q"], message: "q: pass the query text as q or as query, not both." });
   return { ...rest, q: query };
 }
 

@@ -37,7 +37,11 @@ const referencesRoute = createRoute({
   summary: "Find whole-word references to an identifier",
   request: {
     params: repoIdParams,
-    query: z.object({ symbol: findReferencesInput.shape.symbol, limit: queryNumber(findReferencesInput.shape.limit), offset: queryNumber(findReferencesInput.shape.offset) }),
+    query: z.object({
+      symbol: findReferencesInput.shape.symbol,
+      limit: queryNumber(findReferencesInput.shape.limit),
+      offset: queryNumber(findReferencesInput.shape.offset),
+    }),
   },
   responses: { 200: jsonResponse(findReferencesOutput, "One page of occurrences"), 404: notFound },
 });

@@ -17,7 +17,7 @@ import type { ApiEnv } from "../env";
 import { errorDoc } from "../openapi/document";
 import { jsonResponse } from "../openapi/route-kit";
 
-const deliveryAnswer = z.record(z.string(), z.unknown()).describe("{ok, event: \"ping\"} | {accepted} | {ignored: reason} | {duplicate}");
+const deliveryAnswer = z.record(z.string(), z.unknown()).describe('{ok, event: "ping"} | {accepted} | {ignored: reason} | {duplicate}');
 
 const pullRequestRoute = createRoute({
   method: "post",

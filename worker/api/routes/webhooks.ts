@@ -24,7 +24,7 @@ import type { ApiEnv } from "../env";
 import { errorDoc } from "../openapi/document";
 import { jsonResponse, repoIdParams } from "../openapi/route-kit";
 
-const deliveryAnswer = z.record(z.string(), z.unknown()).describe("{ok, event: \"ping\"} | {accepted: [...]} | {ignored: reason} | {duplicate}");
+const deliveryAnswer = z.record(z.string(), z.unknown()).describe('{ok, event: "ping"} | {accepted: [...]} | {ignored: reason} | {duplicate}');
 
 function deliveryRoute(provider: Provider) {
   return createRoute({
@@ -87,7 +87,9 @@ const deleteRouteDef = createRoute({
 /** The secret management routes under /api/repos (after the auth middleware). */
 export function repoWebhookRoutes(): OpenAPIHono<ApiEnv> {
   const app = new OpenAPIHono<ApiEnv>();
-  app.openapi(createRouteDef, async (c) => c.json(await createWebhook(serviceContext(c.env, c.var.caller), c.req.valid("param").id, new URL(c.req.url).origin), 201));
+  app.openapi(createRouteDef, async (c) =>
+    c.json(await createWebhook(serviceContext(c.env, c.var.caller), c.req.valid("param").id, new URL(c.req.url).origin), 201),
+  );
   app.openapi(getRouteDef, async (c) => c.json(await getWebhook(serviceContext(c.env, c.var.caller), c.req.valid("param").id), 200));
   app.openapi(deleteRouteDef, async (c) => c.json(await deleteWebhook(serviceContext(c.env, c.var.caller), c.req.valid("param").id), 200));
   return app;

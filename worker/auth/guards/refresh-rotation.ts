@@ -58,7 +58,10 @@ export interface RefreshGuardDeps {
 
 function reused(): Response {
   return Response.json(
-    { error: "invalid_grant", error_description: "This refresh token was already used. The sign-in it belonged to has been revoked as a precaution; sign in again." },
+    {
+      error: "invalid_grant",
+      error_description: "This refresh token was already used. The sign-in it belonged to has been revoked as a precaution; sign in again.",
+    },
     { status: 400, headers: { "cache-control": "no-store" } },
   );
 }

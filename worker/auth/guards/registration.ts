@@ -32,7 +32,9 @@ function oauthError(status: number, error: string, description: string, headers:
 export async function limitRegistration(request: Request, env: Env): Promise<Request | Response> {
   const rate = await checkRegisterRate(env, request);
   if (!rate.ok) {
-    return oauthError(429, "too_many_requests", `Too many client registrations from this address; retry after ${rate.retryAfterSeconds} seconds.`, { "retry-after": String(rate.retryAfterSeconds) });
+    return oauthError(429, "too_many_requests", `Too many client registrations from this address; retry after ${rate.retryAfterSeconds} seconds.`, {
+      "retry-after": String(rate.retryAfterSeconds),
+    });
   }
   const tooLarge = () => oauthError(413, "invalid_request", `The registration body must be at most ${REGISTER_MAX_BODY_BYTES} bytes.`);
   if (Number(request.headers.get("content-length") ?? 0) > REGISTER_MAX_BODY_BYTES) return tooLarge();
@@ -72,7 +74,9 @@ export function checkClientMetadata({ clientMetadata }: { clientMetadata: Record
     if (typeof value === "string" && value.length > max) return reject(`${field} must be at most ${max} characters`);
     if (Array.isArray(value)) {
       if (value.length > CLIENT_LIST_MAX_ENTRIES) return reject(`${field} may have at most ${CLIENT_LIST_MAX_ENTRIES} entries`);
-      for (const v of value) if (typeof v === "string" && v.length > CLIENT_FIELD_MAX_CHARS) return reject(`each ${field} entry must be at most ${CLIENT_FIELD_MAX_CHARS} characters`);
+      for (const v of value)
+        if (typeof v === "string" && v.length > CLIENT_FIELD_MAX_CHARS)
+          return reject(`each ${field} entry must be at most ${CLIENT_FIELD_MAX_CHARS} characters`);
     }
   }
   return undefined;

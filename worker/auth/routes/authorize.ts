@@ -44,7 +44,13 @@ function consentFormTargets(config: AuthConfig, request: AuthRequest): string[] 
 }
 
 function refuseNonLoopback(): Promise<Response> {
-  return page(messagePage("Local sign-in is loopback only", "AUTH_PROVIDER=local accepts sign-ins only on localhost. Deploy with AUTH_PROVIDER=github for team access (README, \"Authentication\")."), 403);
+  return page(
+    messagePage(
+      "Local sign-in is loopback only",
+      'AUTH_PROVIDER=local accepts sign-ins only on localhost. Deploy with AUTH_PROVIDER=github for team access (README, "Authentication").',
+    ),
+    403,
+  );
 }
 
 /** Renders library errors as the consent-page guide says: redirect only when that is safe. */
@@ -63,7 +69,10 @@ function authorizationFailure(err: unknown): Promise<Response> | Response {
 async function complete(oauth: OAuthHelpers, request: AuthRequest, userId: string, identity: Caller, login: string, headers: Headers): Promise<Response> {
   const scope = grantedScopes(request.scope, identity.scopes);
   if (scope.length === 0) {
-    headers.set("location", authorizationErrorRedirect(request, "invalid_scope", `None of the requested scopes (${request.scope.join(" ")}) can be granted to ${login}`));
+    headers.set(
+      "location",
+      authorizationErrorRedirect(request, "invalid_scope", `None of the requested scopes (${request.scope.join(" ")}) can be granted to ${login}`),
+    );
     return new Response(null, { status: 302, headers });
   }
   const caller: Caller = { ...identity, scopes: scope };
@@ -73,7 +82,14 @@ async function complete(oauth: OAuthHelpers, request: AuthRequest, userId: strin
   return new Response(null, { status: 302, headers });
 }
 
-async function showConsent(c: Context<RootEnv>, config: AuthConfig, oauth: OAuthHelpers, request: AuthRequest, error?: string, handle?: string): Promise<Response> {
+async function showConsent(
+  c: Context<RootEnv>,
+  config: AuthConfig,
+  oauth: OAuthHelpers,
+  request: AuthRequest,
+  error?: string,
+  handle?: string,
+): Promise<Response> {
   const details = await oauth.describeConsent(request);
   const consent = handle ? { handle, headers: new Headers() } : await oauth.beginConsent(request);
   const grants =
@@ -83,7 +99,12 @@ async function showConsent(c: Context<RootEnv>, config: AuthConfig, oauth: OAuth
           { who: "admins", scopes: grantedScopes(request.scope, scopesForRole("admin")) },
           { who: "readers", scopes: grantedScopes(request.scope, scopesForRole("reader")) },
         ];
-  return page(consentPage({ details, grants, handle: consent.handle, provider: config.provider, error }), error ? 401 : 200, consent.headers, consentFormTargets(config, request));
+  return page(
+    consentPage({ details, grants, handle: consent.handle, provider: config.provider, error }),
+    error ? 401 : 200,
+    consent.headers,
+    consentFormTargets(config, request),
+  );
 }
 
 /** Routes of the authorization endpoint; mounted at the root by worker/index.ts. */
@@ -99,7 +120,8 @@ export function authorizeRoutes(): Hono<RootEnv> {
       // PKCE for every client, confidential ones too (OAuth 2.1 §4.1.1, MCP authorization spec);
       // the library demands it of public clients only. The client and this exact redirect URI are
       // validated by now, so the error may go back to it (RFC 6749 §4.1.2.1).
-      if (!request.codeChallenge) return Response.redirect(authorizationErrorRedirect(request, "invalid_request", "code_challenge is required (PKCE with S256)"), 302);
+      if (!request.codeChallenge)
+        return Response.redirect(authorizationErrorRedirect(request, "invalid_request", "code_challenge is required (PKCE with S256)"), 302);
       return await showConsent(c, config, oauth, request);
     } catch (err) {
       return authorizationFailure(err);
@@ -121,7 +143,10 @@ export function authorizeRoutes(): Hono<RootEnv> {
         const presented = String(form.get("admin_token") ?? "");
         if (!config.adminToken || !(await timingSafeEqualText(presented, config.adminToken))) {
           // The handle is not consumed yet: show the same form again.
-          const retry = new Response(await messagePage("Wrong admin token", "That is not the local admin token. Go back and try again, or start over from your app."), { status: 401, headers: pageHeaders() });
+          const retry = new Response(
+            await messagePage("Wrong admin token", "That is not the local admin token. Go back and try again, or start over from your app."),
+            { status: 401, headers: pageHeaders() },
+          );
           return retry;
         }
         const approved = await oauth.approveConsent(c.req.raw, handle);

@@ -64,7 +64,8 @@ export function loginRoutes(): Hono<RootEnv> {
   app.get("/login", async (c) => {
     const config = loadAuthConfig(c.env);
     if (config.provider === "local") {
-      if (!isLoopbackRequest(c.req.raw)) return html(messagePage("Local sign-in is loopback only", "AUTH_PROVIDER=local accepts sign-ins only on localhost."), 403);
+      if (!isLoopbackRequest(c.req.raw))
+        return html(messagePage("Local sign-in is loopback only", "AUTH_PROVIDER=local accepts sign-ins only on localhost."), 403);
       const nonce = randomToken(24);
       return html(localLoginPage(nonce), 200, [loginCookie(nonce)]);
     }
@@ -79,7 +80,8 @@ export function loginRoutes(): Hono<RootEnv> {
   app.post("/login", async (c) => {
     const config = loadAuthConfig(c.env);
     if (config.provider !== "local") return html(messagePage("Use GitHub", "Sign in with GitHub: open /login."), 400);
-    if (!isLoopbackRequest(c.req.raw)) return html(messagePage("Local sign-in is loopback only", "AUTH_PROVIDER=local accepts sign-ins only on localhost."), 403);
+    if (!isLoopbackRequest(c.req.raw))
+      return html(messagePage("Local sign-in is loopback only", "AUTH_PROVIDER=local accepts sign-ins only on localhost."), 403);
     const form = await c.req.formData();
     const nonce = String(form.get("nonce") ?? "");
     const expected = cookie(c, LOGIN_COOKIE);
@@ -101,7 +103,9 @@ export function loginRoutes(): Hono<RootEnv> {
     if (config.provider !== "github") return html(messagePage("Not found", "GitHub sign-in is not configured."), 404);
     const [expectedState, verifier] = (cookie(c, LOGIN_COOKIE) ?? "").split(".");
     if (!expectedState || !verifier || !(await timingSafeEqualText(state, expectedState))) {
-      return html(messagePage("Sign-in expired", "This sign-in was not started in this browser or took too long; open /login again."), 403, [CLEAR_LOGIN_COOKIE]);
+      return html(messagePage("Sign-in expired", "This sign-in was not started in this browser or took too long; open /login again."), 403, [
+        CLEAR_LOGIN_COOKIE,
+      ]);
     }
     const code = c.req.query("code");
     if (c.req.query("error") || !code) return html(messagePage("Sign-in declined", "GitHub sign-in was declined."), 403, [CLEAR_LOGIN_COOKIE]);

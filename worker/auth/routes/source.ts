@@ -39,7 +39,11 @@ async function page(body: ReturnType<typeof messagePage>, status: number): Promi
 const SOURCE_OUTLINE_MAX = 500;
 
 /** The file of the repo's active snapshot with its outline; undefined when not indexed. */
-async function activeFile(db: D1Database, repo: string, path: string): Promise<{ text: string; language: string; commit: string; outline: OutlineEntry[] } | undefined> {
+async function activeFile(
+  db: D1Database,
+  repo: string,
+  path: string,
+): Promise<{ text: string; language: string; commit: string; outline: OutlineEntry[] } | undefined> {
   const row = await db
     .prepare(
       `SELECT f.text AS text, f.language AS language, f.file_id AS fileId, r.active_commit AS commitSha FROM repos r
@@ -51,7 +55,9 @@ async function activeFile(db: D1Database, repo: string, path: string): Promise<{
     .first<{ text: string; language: string; fileId: string; commitSha: string }>();
   if (!row) return undefined;
   const symbols = await db
-    .prepare("SELECT name, kind, container, start_line AS startLine, end_line AS endLine FROM symbols WHERE repo = ?1 AND file_id = ?2 ORDER BY start_line, end_line DESC, name LIMIT ?3")
+    .prepare(
+      "SELECT name, kind, container, start_line AS startLine, end_line AS endLine FROM symbols WHERE repo = ?1 AND file_id = ?2 ORDER BY start_line, end_line DESC, name LIMIT ?3",
+    )
     .bind(repo, row.fileId, SOURCE_OUTLINE_MAX)
     .all<OutlineEntry>();
   return { text: row.text, language: row.language, commit: row.commitSha, outline: symbols.results };
@@ -72,9 +78,19 @@ export function sourcePageRoutes(): Hono<RootEnv> {
       return page(messagePage("Bad link", "This link is malformed."), 400);
     }
     const config = loadAuthConfig(c.env);
-    const check = await verifySourceLink(config.signingSecret, repo, path, url.searchParams.get("exp") ?? undefined, url.searchParams.get("sig") ?? undefined, Date.now());
+    const check = await verifySourceLink(
+      config.signingSecret,
+      repo,
+      path,
+      url.searchParams.get("exp") ?? undefined,
+      url.searchParams.get("sig") ?? undefined,
+      Date.now(),
+    );
     if (!check.ok) {
-      const msg = check.reason === "expired" ? "This link has expired; ask for a fresh one from search." : "This link is not valid; source links must come from search results.";
+      const msg =
+        check.reason === "expired"
+          ? "This link has expired; ask for a fresh one from search."
+          : "This link is not valid; source links must come from search results.";
       return page(messagePage("Link not valid", msg), 403);
     }
     const file = await activeFile(c.env.DB, repo, path);

@@ -18,10 +18,15 @@ export function renderAsk(r: AskOutput): string {
   const parts = [head];
   if (r.answer) parts.push(r.answer);
   if (r.citations.length) parts.push(`Citations:\n${r.citations.map((c) => `- [${c.evidence}] ${c.repo}:${c.path}:${c.startLine}-${c.endLine}`).join("\n")}`);
-  if (r.rejectedCitations.length) parts.push(`Rejected citations (removed from the answer):\n${r.rejectedCitations.map((c) => `- [${c.evidence}] ${c.path}:${c.startLine}-${c.endLine}: ${c.reason} (${c.detail})`).join("\n")}`);
+  if (r.rejectedCitations.length)
+    parts.push(
+      `Rejected citations (removed from the answer):\n${r.rejectedCitations.map((c) => `- [${c.evidence}] ${c.path}:${c.startLine}-${c.endLine}: ${c.reason} (${c.detail})`).join("\n")}`,
+    );
   if (r.evidence.length) parts.push(`Evidence the model saw: ${r.evidence.map((e) => `${e.label} ${e.repo}:${e.lines}`).join(", ")}`);
   const cost = r.usage.costUsd === null ? "" : `, about $${r.usage.costUsd.toFixed(4)}`;
-  parts.push(`(${r.modelCalls} model call(s), ${r.usage.inputTokens + r.usage.cacheReadTokens + r.usage.cacheWriteTokens} input + ${r.usage.outputTokens} output tokens${cost}; ${r.model}, prompt ${r.prompt.id} v${r.prompt.version})`);
+  parts.push(
+    `(${r.modelCalls} model call(s), ${r.usage.inputTokens + r.usage.cacheReadTokens + r.usage.cacheWriteTokens} input + ${r.usage.outputTokens} output tokens${cost}; ${r.model}, prompt ${r.prompt.id} v${r.prompt.version})`,
+  );
   return parts.join("\n\n");
 }
 

@@ -24,7 +24,9 @@ export const findSymbolTool = defineTool({
     const out: string[] = [];
     for (const s of r.symbols) {
       const owner = s.container ? `${s.container}.` : "";
-      out.push(`${s.repo}:${cite(s.path, s.startLine, s.endLine)} ${s.kind} ${owner}${s.name}${s.match === "exact" ? "" : ` (${s.match.replace("_", "-")} match)`}`);
+      out.push(
+        `${s.repo}:${cite(s.path, s.startLine, s.endLine)} ${s.kind} ${owner}${s.name}${s.match === "exact" ? "" : ` (${s.match.replace("_", "-")} match)`}`,
+      );
       if (s.signature) out.push(`  ${s.signature}`);
       if (s.doc) out.push(`  doc: ${s.doc.length > DOC_MAX_CHARS ? `${s.doc.slice(0, DOC_MAX_CHARS)}…` : s.doc}`.replace(/\n/g, "\n  "));
       if (s.members?.length) out.push(`  members: ${s.members.map((m) => `${m.name} (${m.kind}, ${m.startLine})`).join(", ")}`);

@@ -5,7 +5,8 @@ import { defineTool } from "../tool";
 export const getFileOutlineTool = defineTool({
   name: "get_file_outline",
   title: "File outline",
-  description: "List a file's imports and its symbols (functions, classes, methods, ...) with kinds, signatures and line ranges, without reading the whole file.",
+  description:
+    "List a file's imports and its symbols (functions, classes, methods, ...) with kinds, signatures and line ranges, without reading the whole file.",
   inputSchema: fileOutlineInput,
   outputSchema: fileOutlineOutput,
   readOnly: true,

@@ -18,7 +18,13 @@ const TEXT_OVERHEAD_CHARS = 6_000;
 
 /** Input of the grep tool: the service's, with `limit` capped for the MCP budget. */
 export const grepToolInput = grepInput.extend({
-  limit: z.number().int().min(1).max(GREP_MCP_MAX_LIMIT).default(GREP_DEFAULT_LIMIT).describe(`Matching lines per call, 1-${GREP_MCP_MAX_LIMIT} (default ${GREP_DEFAULT_LIMIT}).`),
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .max(GREP_MCP_MAX_LIMIT)
+    .default(GREP_DEFAULT_LIMIT)
+    .describe(`Matching lines per call, 1-${GREP_MCP_MAX_LIMIT} (default ${GREP_DEFAULT_LIMIT}).`),
 });
 
 /** A line with its match ranges marked «...», cut to `max` characters. */
@@ -36,7 +42,10 @@ function marked(text: string, ranges: [number, number][], max: number): string {
 /** Text rendering: matches grouped by file (`repo:path`), then `line:column: text  [in kind name]`, then totals and how to continue. */
 export function renderGrep(r: GrepOutput): string {
   const notes: string[] = [];
-  if (r.index === "scan") notes.push(`no literal of 3+ characters in the pattern: ${r.filesScanned} files scanned${r.scan_capped ? " before the scan budget ran out (scan_capped): narrow with path or language, or add a literal" : ""}`);
+  if (r.index === "scan")
+    notes.push(
+      `no literal of 3+ characters in the pattern: ${r.filesScanned} files scanned${r.scan_capped ? " before the scan budget ran out (scan_capped): narrow with path or language, or add a literal" : ""}`,
+    );
   if (r.truncated) notes.push("the work budget ran out before this page was full (truncated): continue with the cursor");
   if (r.notReady.length) notes.push(`not indexed yet: ${r.notReady.join(", ")}`);
   const total = `${r.total_exact ? "" : "at least "}${r.total_count}`;

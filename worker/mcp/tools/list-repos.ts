@@ -7,7 +7,8 @@ import { renderRepoStatus, repoStatusSchema } from "./repo-status";
 export const listReposTool = defineTool({
   name: "list_repos",
   title: "List repositories",
-  description: "List the indexed repositories you can search, with their status (ready, indexing, ...) and current snapshot commit. Use the ids as `repo` in other tools.",
+  description:
+    "List the indexed repositories you can search, with their status (ready, indexing, ...) and current snapshot commit. Use the ids as `repo` in other tools.",
   inputSchema: z.object({}),
   outputSchema: z.object({ repos: z.array(repoStatusSchema) }),
   readOnly: true,

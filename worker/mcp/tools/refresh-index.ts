@@ -7,7 +7,8 @@ import { renderRepoStatus, repoStatusSchema } from "./repo-status";
 /** What the refresh did, in words that match the status: a new job, one folded into a job about to fetch, or a follow-up. */
 export function refreshOutcome(r: RepoStatus): string {
   if (r.pending) return `A job is already running (${r.job?.status}); a follow-up re-index is queued and starts when it ends.`;
-  if (r.job && r.job.status !== "queued" && r.job.status !== "ready" && r.job.status !== "failed") return `A job is already running (${r.job.status}) and covers this refresh.`;
+  if (r.job && r.job.status !== "queued" && r.job.status !== "ready" && r.job.status !== "failed")
+    return `A job is already running (${r.job.status}) and covers this refresh.`;
   return "Re-index started.";
 }
 

@@ -12,7 +12,9 @@ export { repoStatusSchema };
 export function renderRepoStatus(r: RepoStatus): string {
   const snap = r.snapshot ? `snapshot ${r.snapshot.commit.slice(0, 12)} indexed ${new Date(r.snapshot.indexedAt).toISOString()}` : "no snapshot yet";
   const busy = r.status === "ready" || r.status === "failed" ? "" : `, ${r.progress.filesDone}/${r.progress.filesTotal} files`;
-  const skipped = Object.entries(r.skipped).map(([why, n]) => `${why} ${n}`).join(", ");
+  const skipped = Object.entries(r.skipped)
+    .map(([why, n]) => `${why} ${n}`)
+    .join(", ");
   const source = r.url ? `${r.url}${r.ref ? `@${r.ref}` : ""}` : r.sourceKind;
   const waiting = r.waiting ? `; ${r.waiting.reason} at ${new Date(r.waiting.retryAt).toISOString()}` : "";
   const pending = r.pending ? `; follow-up queued${r.pending.commit ? ` for ${r.pending.commit.slice(0, 12)}` : ""}` : "";

@@ -11,15 +11,26 @@ import { defineTool } from "../tool";
 
 /** Text rendering: status, summary, grounded findings, rejected ones, tools and cost. */
 export function renderReview(r: ReviewOutput): string {
-  const head = r.status === "reviewed" ? `Review of ${r.scope.files.join(", ")} (every finding checked against a real line):` : `Status: ${r.status}. ${r.reason ?? ""}`.trim();
+  const head =
+    r.status === "reviewed"
+      ? `Review of ${r.scope.files.join(", ")} (every finding checked against a real line):`
+      : `Status: ${r.status}. ${r.reason ?? ""}`.trim();
   const parts = [head];
   if (r.summary) parts.push(r.summary);
-  if (r.findings.length) parts.push(`Findings:\n${r.findings.map((f) => `- [${f.severity}/${f.category}] ${f.file}:${f.line}: ${f.issue}\n  Suggestion: ${f.suggestion}`).join("\n")}`);
+  if (r.findings.length)
+    parts.push(
+      `Findings:\n${r.findings.map((f) => `- [${f.severity}/${f.category}] ${f.file}:${f.line}: ${f.issue}\n  Suggestion: ${f.suggestion}`).join("\n")}`,
+    );
   else if (r.status === "reviewed") parts.push("No findings.");
-  if (r.rejectedFindings.length) parts.push(`Rejected findings (not grounded, not presented as results):\n${r.rejectedFindings.map((f) => `- ${f.file}:${f.line}: ${f.reason} (${f.detail})`).join("\n")}`);
+  if (r.rejectedFindings.length)
+    parts.push(
+      `Rejected findings (not grounded, not presented as results):\n${r.rejectedFindings.map((f) => `- ${f.file}:${f.line}: ${f.reason} (${f.detail})`).join("\n")}`,
+    );
   if (r.toolCalls.length) parts.push(`Tools used: ${r.toolCalls.map((t) => `${t.tool}${t.isError ? " (error)" : ""}`).join(", ")}`);
   const cost = r.usage.costUsd === null ? "" : `, about $${r.usage.costUsd.toFixed(4)}`;
-  parts.push(`(${r.modelCalls} model call(s), ${r.usage.inputTokens + r.usage.cacheReadTokens + r.usage.cacheWriteTokens} input + ${r.usage.outputTokens} output tokens${cost}; ${r.model}, prompts ${r.prompts.system.id} v${r.prompts.system.version} + ${r.prompts.task.id} v${r.prompts.task.version})`);
+  parts.push(
+    `(${r.modelCalls} model call(s), ${r.usage.inputTokens + r.usage.cacheReadTokens + r.usage.cacheWriteTokens} input + ${r.usage.outputTokens} output tokens${cost}; ${r.model}, prompts ${r.prompts.system.id} v${r.prompts.system.version} + ${r.prompts.task.id} v${r.prompts.task.version})`,
+  );
   return parts.join("\n\n");
 }
 

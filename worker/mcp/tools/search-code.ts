@@ -26,7 +26,12 @@ export const searchCodeInput = z.object({
   k: z.number().int().min(1).max(SEARCH_CODE_MAX_K).default(10).describe(`Results to return, 1-${SEARCH_CODE_MAX_K} (default 10).`),
 });
 
-const channelRanks = z.object({ bm25: z.number().int().optional(), vector: z.number().int().optional(), symbol: z.number().int().optional(), path: z.number().int().optional() });
+const channelRanks = z.object({
+  bm25: z.number().int().optional(),
+  vector: z.number().int().optional(),
+  symbol: z.number().int().optional(),
+  path: z.number().int().optional(),
+});
 
 /** One hit. Lines are 1-based and inclusive; `snippet` is the chunk's code, bounded. */
 export const searchHitSchema = z.object({
@@ -63,7 +68,10 @@ export function renderStale(results: readonly SearchResult[]): string {
   const seen = new Map<string, NonNullable<SearchResult["stale"]>>();
   for (const h of results) if (h.stale && !seen.has(h.repo)) seen.set(h.repo, h.stale);
   return [...seen]
-    .map(([repo, s]) => `stale: ${repo} results come from a snapshot ${age(s.snapshotAge)} old; refreshing has failed since ${new Date(s.since).toISOString()}: ${s.reason}`)
+    .map(
+      ([repo, s]) =>
+        `stale: ${repo} results come from a snapshot ${age(s.snapshotAge)} old; refreshing has failed since ${new Date(s.since).toISOString()}: ${s.reason}`,
+    )
     .join("\n");
 }
 
@@ -93,7 +101,9 @@ export function renderSearch(r: SearchResponse): string {
   if (r.results.length === 0) return `No results (${r.confidence.reason}). Try other words, find_symbol for a known name, or fewer filters.`;
   const perHit = Math.min(MCP_HIT_MAX_CHARS, Math.floor((MCP_RESPONSE_MAX_CHARS - TEXT_OVERHEAD_CHARS) / r.results.length));
   const blocks = r.results.map((h, i) => {
-    const ranks = Object.entries(h.ranks).map(([ch, rank]) => `${ch}#${rank}`).join(" ");
+    const ranks = Object.entries(h.ranks)
+      .map(([ch, rank]) => `${ch}#${rank}`)
+      .join(" ");
     const what = h.symbol ? ` ${h.kind} ${h.symbol}` : "";
     return `${i + 1}. ${h.repo}:${cite(h.path, h.startLine, h.endLine)}${what} [${ranks}] chunk ${h.chunkId}\n${renderSnippet(h.snippet, h.startLine, h.endLine, perHit)}`;
   });

@@ -7,36 +7,65 @@ import { parseQuery } from "../query";
 import type { ChannelScope } from "./scope";
 import { bm25Channel, bm25Statement, matchExpression, phraseRanges } from "./bm25";
 
-const BODIES = ["queue push task", "queue shift task pool", "pool size concurrency", "router match path routing", "export function routeTable() { return routes }"];
+const BODIES = [
+  "queue push task",
+  "queue shift task pool",
+  "pool size concurrency",
+  "router match path routing",
+  "export function routeTable() { return routes }",
+];
 
 async function index(repo: string, commit: string, bodies: string[]) {
   const files = await Promise.all(
     bodies.map(async (body, i) => {
       const path = `src/f${i}.ts`;
       const chunk: Chunk = { kind: "function", startLine: 1, endLine: 1, content: body, symbol: `fn${i}` };
-      return { repo, path, blobSha: "0".repeat(39) + i, text: body, fileId: await fileId(repo, path, body), chunked: { language: "typescript", chunks: [chunk], symbols: [], imports: [] } };
+      return {
+        repo,
+        path,
+        blobSha: "0".repeat(39) + i,
+        text: body,
+        fileId: await fileId(repo, path, body),
+        chunked: { language: "typescript", chunks: [chunk], symbols: [], imports: [] },
+      };
     }),
   );
   await writeFiles(env.DB, files);
   await env.DB.batch([
-    ...files.map((f) => env.DB.prepare("INSERT OR REPLACE INTO snapshot_files (repo, commit_sha, path, file_id) VALUES (?, ?, ?, ?)").bind(repo, commit, f.path, f.fileId)),
+    ...files.map((f) =>
+      env.DB.prepare("INSERT OR REPLACE INTO snapshot_files (repo, commit_sha, path, file_id) VALUES (?, ?, ?, ?)").bind(repo, commit, f.path, f.fileId),
+    ),
     ...snapshotStatisticsStatements(env.DB, repo, commit),
   ]);
 }
 
 const scope = (repo: string, commit: string, terms: string[]): ChannelScope => ({
-  db: env.DB, repo, commit, filters: { includeTests: true }, depth: 30, query: parseQuery(terms.join(" ")), terms,
+  db: env.DB,
+  repo,
+  commit,
+  filters: { includeTests: true },
+  depth: 30,
+  query: parseQuery(terms.join(" ")),
+  terms,
 });
 
 beforeAll(async () => {
-  await env.DB.batch([env.DB.prepare("INSERT INTO chunks_fts(chunks_fts) VALUES('delete-all')"), env.DB.prepare("DELETE FROM chunks"), env.DB.prepare("DELETE FROM chunk_terms")]);
+  await env.DB.batch([
+    env.DB.prepare("INSERT INTO chunks_fts(chunks_fts) VALUES('delete-all')"),
+    env.DB.prepare("DELETE FROM chunks"),
+    env.DB.prepare("DELETE FROM chunk_terms"),
+  ]);
   await index("r1", "c1", BODIES);
 });
 
 describe("phraseRanges", () => {
   it("gives a term alone a range holding only itself, and its stem prefix a range of every word starting with it", () => {
     expect(matchExpression(["routing"])).toBe('("routing" OR "rout"*)');
-    expect(phraseRanges(["routing", "pool"])).toEqual([["routing", "routing "], ["rout", "rout\uffff"], ["pool", "pool "]]);
+    expect(phraseRanges(["routing", "pool"])).toEqual([
+      ["routing", "routing "],
+      ["rout", "rout\uffff"],
+      ["pool", "pool "],
+    ]);
   });
 });
 
@@ -49,7 +78,10 @@ describe("bm25Channel", () => {
       )
         .bind(matchExpression(terms))
         .all<{ id: string; score: number }>();
-      expect(ours.results.map((r) => r.id), terms.join(" ")).toEqual(fts.results.map((r) => r.id));
+      expect(
+        ours.results.map((r) => r.id),
+        terms.join(" "),
+      ).toEqual(fts.results.map((r) => r.id));
       ours.results.forEach((r, i) => expect(r.score).toBeCloseTo(fts.results[i].score, 9));
     }
   });

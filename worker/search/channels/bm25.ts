@@ -42,7 +42,12 @@ export function matchExpression(terms: string[]): string {
 export function phraseRanges(terms: string[]): [string, string][] {
   return terms.flatMap((t): [string, string][] => {
     const s = stemPrefix(t);
-    return s ? [[t, `${t} `], [s, `${s}\uffff`]] : [[t, `${t} `]];
+    return s
+      ? [
+          [t, `${t} `],
+          [s, `${s}\uffff`],
+        ]
+      : [[t, `${t} `]];
   });
 }
 

@@ -122,7 +122,9 @@ export async function pathChannel(scope: ChannelScope): Promise<ChannelResult> {
   const statements = [
     scope.db
       .prepare(
-        "SELECT c.id AS id, c.path AS path FROM chunks c " + SNAPSHOT_JOIN + ` WHERE c.repo = ? AND ${inPaths}${f.sql} ORDER BY c.path, (c.symbol IS NULL), c.start_line`,
+        "SELECT c.id AS id, c.path AS path FROM chunks c " +
+          SNAPSHOT_JOIN +
+          ` WHERE c.repo = ? AND ${inPaths}${f.sql} ORDER BY c.path, (c.symbol IS NULL), c.start_line`,
       )
       .bind(scope.commit, scope.repo, ...paths, ...f.params),
   ];

@@ -23,10 +23,18 @@ import type { ChannelScope } from "./scope";
 /** Prior of a definition kind: lower sorts first. */
 export function kindPrior(kind: string): number {
   switch (kind) {
-    case "class": case "interface": case "struct": case "trait": case "enum": case "type":
-    case "function": case "method": case "constructor":
+    case "class":
+    case "interface":
+    case "struct":
+    case "trait":
+    case "enum":
+    case "type":
+    case "function":
+    case "method":
+    case "constructor":
       return 0;
-    case "constant": case "variable":
+    case "constant":
+    case "variable":
       return 1;
     case "field":
       return 2;
@@ -40,10 +48,23 @@ const MAX_PREFIX_LOOKUPS = 4;
 /** Shortest name looked up by prefix. */
 const MIN_PREFIX_LENGTH = 4;
 
-interface SymbolRow { id: string; name: string; name_lower: string; kind: string; container: string | null; path: string; start_line: number }
+interface SymbolRow {
+  id: string;
+  name: string;
+  name_lower: string;
+  kind: string;
+  container: string | null;
+  path: string;
+  start_line: number;
+}
 
 /** The last segment of a container, lowercased (`Outer.Inner`, `a::B`, `impl<T> B` are named by `inner`, `b`). */
-export const containerName = (c: string | null) => (c ?? "").split(/\.|::|#|\s/).filter(Boolean).at(-1)?.toLowerCase() ?? "";
+export const containerName = (c: string | null) =>
+  (c ?? "")
+    .split(/\.|::|#|\s/)
+    .filter(Boolean)
+    .at(-1)
+    ?.toLowerCase() ?? "";
 
 /** Runs the channel. */
 export async function symbolChannel(scope: ChannelScope): Promise<ChannelResult> {
@@ -55,9 +76,14 @@ export async function symbolChannel(scope: ChannelScope): Promise<ChannelResult>
     `FROM symbols s JOIN chunks c ON c.id = s.chunk_id ${SNAPSHOT_JOIN} WHERE s.repo = ? AND c.repo = ?${f.sql}`;
   const lower = [...new Set(names.map((n) => n.toLowerCase()))];
   const statements = [
-    scope.db.prepare(`${base} AND s.name_lower IN (${lower.map(() => "?").join(", ")}) LIMIT 500`).bind(scope.commit, scope.repo, scope.repo, ...f.params, ...lower),
+    scope.db
+      .prepare(`${base} AND s.name_lower IN (${lower.map(() => "?").join(", ")}) LIMIT 500`)
+      .bind(scope.commit, scope.repo, scope.repo, ...f.params, ...lower),
   ];
-  const prefixes = names.filter((n) => n.length >= MIN_PREFIX_LENGTH && isCodeLike(n)).slice(0, MAX_PREFIX_LOOKUPS).map((n) => n.toLowerCase());
+  const prefixes = names
+    .filter((n) => n.length >= MIN_PREFIX_LENGTH && isCodeLike(n))
+    .slice(0, MAX_PREFIX_LOOKUPS)
+    .map((n) => n.toLowerCase());
   for (const p of prefixes) {
     statements.push(
       scope.db

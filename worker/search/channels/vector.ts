@@ -40,11 +40,15 @@ async function snapshotChunks(scope: ChannelScope): Promise<SnapshotChunks> {
   const key = `${scope.repo}\0${scope.commit}`;
   if (snapshotCache.has(key)) return snapshotCache.get(key)!;
   const { results } = await scope.db
-    .prepare(`SELECT c.id AS id, c.path AS path, c.language AS language, ${INLINE_TEST_SQL} AS inlineTest FROM chunks c ${SNAPSHOT_JOIN} WHERE c.repo = ? LIMIT ?`)
+    .prepare(
+      `SELECT c.id AS id, c.path AS path, c.language AS language, ${INLINE_TEST_SQL} AS inlineTest FROM chunks c ${SNAPSHOT_JOIN} WHERE c.repo = ? LIMIT ?`,
+    )
     .bind(scope.commit, scope.repo, SNAPSHOT_CACHE_MAX_CHUNKS + 1)
     .all<{ id: string; path: string; language: string; inlineTest: number }>();
   const chunks: SnapshotChunks =
-    results.length > SNAPSHOT_CACHE_MAX_CHUNKS ? null : new Map(results.map((r) => [r.id, { path: r.path, language: r.language, inlineTest: r.inlineTest === 1, test: isTestPath(r.path) }]));
+    results.length > SNAPSHOT_CACHE_MAX_CHUNKS
+      ? null
+      : new Map(results.map((r) => [r.id, { path: r.path, language: r.language, inlineTest: r.inlineTest === 1, test: isTestPath(r.path) }]));
   if (snapshotCache.size >= SNAPSHOT_CACHE_MAX_ENTRIES) snapshotCache.delete(snapshotCache.keys().next().value!);
   snapshotCache.set(key, chunks);
   return chunks;
@@ -98,7 +102,15 @@ export async function vectorChannel(
     const c = chunks?.get(id);
     return c !== undefined && passesFilters(scope.filters, c.path, c.language, c.inlineTest, c.test);
   };
-  const kept = chunks ? new Set(matches.map((m) => m.id).filter(inSnapshot)) : await keptBySql(scope, matches.map((m) => m.id));
-  const hits = matches.filter((m) => kept.has(m.id)).slice(0, scope.depth).map((m) => ({ chunkId: m.id, score: m.score }));
+  const kept = chunks
+    ? new Set(matches.map((m) => m.id).filter(inSnapshot))
+    : await keptBySql(
+        scope,
+        matches.map((m) => m.id),
+      );
+  const hits = matches
+    .filter((m) => kept.has(m.id))
+    .slice(0, scope.depth)
+    .map((m) => ({ chunkId: m.id, score: m.score }));
   return { channel: "vector", hits, bestScore: hits.length ? hits[0].score : null };
 }

@@ -38,7 +38,7 @@ export async function candidateFiles(db: D1Database, repo: string, commit: strin
   const where: string[] = ["sf.repo = ?1", "sf.commit_sha = ?2"];
   const params: unknown[] = [repo, commit];
   const add = (sql: string, ...values: unknown[]) => {
-    where.push(sql.replace(/\?/g, () => `?${params.push(values.shift()) }`));
+    where.push(sql.replace(/\?/g, () => `?${params.push(values.shift())}`));
   };
   if (f.fromPath !== undefined) add("sf.path >= ?", f.fromPath);
   if (f.pathPrefix) add("sf.path >= ? AND sf.path < ?", f.pathPrefix, `${f.pathPrefix}\u{10FFFF}`);

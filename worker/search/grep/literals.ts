@@ -14,11 +14,7 @@
  */
 
 /** A requirement on the text: every match contains ... */
-export type Requirement =
-  | { kind: "any" }
-  | { kind: "lit"; text: string }
-  | { kind: "and"; of: Requirement[] }
-  | { kind: "or"; of: Requirement[] };
+export type Requirement = { kind: "any" } | { kind: "lit"; text: string } | { kind: "and"; of: Requirement[] } | { kind: "or"; of: Requirement[] };
 
 export const ANY: Requirement = { kind: "any" };
 

@@ -84,7 +84,7 @@ function excerpt(text: string, ranges: Range[]): { text: string; ranges: Range[]
   const lead = from > 0 ? "…" : "";
   const cut = `${lead}${text.slice(from, to)}${to < text.length ? "…" : ""}`;
   const shifted = ranges
-    .filter(([s, e]) => e > from && s < to || (s === e && s >= from && s <= to))
+    .filter(([s, e]) => (e > from && s < to) || (s === e && s >= from && s <= to))
     .map(([s, e]): Range => [Math.max(s, from) - from + lead.length, Math.min(e, to) - from + lead.length]);
   return { text: cut, ranges: shifted };
 }
@@ -119,7 +119,7 @@ export async function runGrep(db: D1Database, req: GrepRequest): Promise<GrepRes
     }
     files = files.filter((f) => (!glob || glob.test(f.path)) && (req.includeTests || !isTestPath(f.path)));
     candidates += files.length;
-    for (let i = 0; i < files.length; ) {
+    for (let i = 0; i < files.length;) {
       if (bytes >= GREP_SCAN_MAX_BYTES || (bytesAtFull >= 0 && bytes - bytesAtFull >= GREP_COUNT_AHEAD_BYTES)) {
         stopped = true;
         next ??= { n: seen, repo: repo.id, path: files[i].path, skip: 0 };
@@ -131,7 +131,11 @@ export async function runGrep(db: D1Database, req: GrepRequest): Promise<GrepRes
         batchBytes += files[i].bytes;
         batch.push(files[i++]);
       }
-      const texts = await fileTexts(db, repo.id, batch.map((f) => f.fileId));
+      const texts = await fileTexts(
+        db,
+        repo.id,
+        batch.map((f) => f.fileId),
+      );
       for (const f of batch) {
         const text = texts.get(f.fileId);
         if (text === undefined) continue;
@@ -141,7 +145,8 @@ export async function runGrep(db: D1Database, req: GrepRequest): Promise<GrepRes
         if (resume && f.path === resume.path) lines = lines.slice(resume.skip);
         for (let k = 0; k < lines.length; k++) {
           const lm = lines[k];
-          if (seen >= pageStart && seen < pageEnd) page.push({ repo: repo.id, fileId: f.fileId, path: f.path, line: lm.line, text: lm.text, ranges: lm.ranges });
+          if (seen >= pageStart && seen < pageEnd)
+            page.push({ repo: repo.id, fileId: f.fileId, path: f.path, line: lm.line, text: lm.text, ranges: lm.ranges });
           else if (seen === pageEnd && !next) next = { n: seen, repo: repo.id, path: f.path, skip: k + (resume && f.path === resume.path ? resume.skip : 0) };
           seen++;
         }
@@ -153,7 +158,14 @@ export async function runGrep(db: D1Database, req: GrepRequest): Promise<GrepRes
   const symbols = new Map<string, (EnclosingSymbol | null)[]>();
   for (const repo of new Set(page.map((p) => p.repo))) {
     const mine = page.filter((p) => p.repo === repo);
-    symbols.set(repo, await enclosingSymbols(db, repo, mine.map((p) => ({ fileId: p.fileId, line: p.line }))));
+    symbols.set(
+      repo,
+      await enclosingSymbols(
+        db,
+        repo,
+        mine.map((p) => ({ fileId: p.fileId, line: p.line })),
+      ),
+    );
   }
   const counters = new Map<string, number>();
   const matches: GrepMatch[] = page.map((p) => {

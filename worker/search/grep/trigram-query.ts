@@ -97,4 +97,3 @@ export function trigramMatch(req: Requirement, caseInsensitive: boolean): string
   const node = prune(toNode(req, caseInsensitive), TRIGRAMS_PER_QUERY_MAX);
   return node.kind === "any" ? null : render(node);
 }
-

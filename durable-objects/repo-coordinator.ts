@@ -37,7 +37,6 @@ import {
   waitingOf,
   type JobEvent,
   type JobState,
-  type Waiting,
 } from "./job-state";
 import * as ledger from "./ledger";
 import type { RepoSettings, StagedFile } from "./ledger";

@@ -60,7 +60,7 @@ const SECRET_PATTERNS: readonly { id: string; re: RegExp }[] = [
 ];
 /** A kubeconfig (`kind: Config` with `users:`) holding a bearer `token:`. */
 const KUBECONFIG_KIND = /^kind:\s*Config\s*$/m;
-const KUBECONFIG_TOKEN = /^\s*token:\s*["']?[A-Za-z0-9_.\-]{20,}/m;
+const KUBECONFIG_TOKEN = /^\s*token:\s*["']?[A-Za-z0-9_.-]{20,}/m;
 /** A JSON Web Key with a private part: `"kty"` plus a long `"d"` member. */
 const JWK_KTY = /"kty"\s*:\s*"(RSA|EC|OKP)"/;
 const JWK_PRIVATE_D = /"d"\s*:\s*"[A-Za-z0-9_-]{20,}"/;

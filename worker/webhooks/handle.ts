@@ -42,7 +42,10 @@ async function readBody(body: ReadableStream<Uint8Array> | null, maxBytes: numbe
   }
   const all = new Uint8Array(size);
   let at = 0;
-  for (const p of parts) (all.set(p, at), (at += p.byteLength));
+  for (const p of parts) {
+    all.set(p, at);
+    at += p.byteLength;
+  }
   return new TextDecoder().decode(all);
 }
 
@@ -57,8 +60,9 @@ function parseJson(text: string, contentType: string | null): unknown {
 }
 
 /** The repository URLs a delivery names, whatever the event (a ping names its repository too). */
-function payloadUrls(provider: Provider, body: any): string[] {
-  const r = provider === "github" ? body?.repository : body?.project;
+function payloadUrls(provider: Provider, body: unknown): string[] {
+  const b = body as { repository?: Record<string, unknown>; project?: Record<string, unknown> } | undefined;
+  const r = provider === "github" ? b?.repository : b?.project;
   const keys = provider === "github" ? ["clone_url", "html_url", "url", "git_url"] : ["git_http_url", "web_url", "http_url"];
   return keys.map((k) => r?.[k]).filter((v): v is string => typeof v === "string");
 }

@@ -31,83 +31,61 @@ export function renderSearchPage(o: SearchPageOptions): HtmlEscapedString | Prom
   const repo = o.repo ?? "";
   const sel = (on: boolean) => (on ? html` selected` : "");
   const main = html`<h1 class="visually-hidden">Code search</h1>
-    <form id="search-form" role="search" action="/" method="get" aria-label="Code search">
-      <div class="row">
-        <div class="field grow">
-          <label for="q">Search code</label>
-          <input
-            id="q"
-            name="q"
-            type="search"
-            value="${q}"
-            placeholder="a function name, a question, an error message"
-            autocomplete="off"
-            spellcheck="false"
-            required
-          />
+      <form id="search-form" role="search" action="/" method="get" aria-label="Code search">
+        <div class="row">
+          <div class="field grow">
+            <label for="q">Search code</label>
+            <input id="q" name="q" type="search" value="${q}" placeholder="a function name, a question, an error message" autocomplete="off" spellcheck="false" required />
+          </div>
+          <div class="field">
+            <label for="repo">Repository</label>
+            <select id="repo" name="repo">
+              <option value="">All repositories</option>
+              ${repo ? html`<option value="${repo}" selected>${repo}</option>` : ""}
+            </select>
+          </div>
+          <button type="submit">Search</button>
         </div>
-        <div class="field">
-          <label for="repo">Repository</label>
-          <select id="repo" name="repo">
-            <option value="">All repositories</option>
-            ${repo ? html`<option value="${repo}" selected>${repo}</option>` : ""}
-          </select>
-        </div>
-        <button type="submit">Search</button>
-      </div>
-      <fieldset class="row filters">
-        <legend>Filters</legend>
-        <div class="field">
-          <label for="language">Language</label>
-          <select id="language" name="language">
-            <option value="">Any language</option>
-            ${KNOWN_LANGUAGES.map((l) => html`<option value="${l}" ${sel(l === o.language)}>${l}</option>`)}
-          </select>
-        </div>
-        <div class="field grow">
-          <label for="path">Path</label>
-          <input
-            id="path"
-            name="path"
-            type="text"
-            value="${o.path ?? ""}"
-            placeholder="src/router/ or src/**/*.ts"
-            autocomplete="off"
-            spellcheck="false"
-            aria-describedby="path-help"
-          />
-          <span id="path-help" class="help">A folder prefix, or a glob where the server supports globs.</span>
-        </div>
-        <div class="field">
-          <label for="mode">Mode</label>
-          <select id="mode" name="mode">
-            ${MODES.map(([v, label]) => html`<option value="${v}" ${sel(v === (o.mode ?? "hybrid"))}>${label}</option>`)}
-          </select>
-        </div>
-        <div class="field check">
-          <input id="tests" name="tests" type="checkbox" value="1" ${o.includeTests ? html` checked` : ""} />
-          <label for="tests">Include tests</label>
-        </div>
-      </fieldset>
-    </form>
-    <p class="hint">Keys: <kbd>/</kbd> search box, <kbd>j</kbd> / <kbd>k</kbd> next and previous result, <kbd>Enter</kbd> open it.</p>
-    <p id="status" class="status" role="status" aria-live="polite"></p>
-    <ol id="results" class="results" aria-label="Search results" tabindex="-1"></ol>
-    <button id="more" type="button" class="secondary" hidden>More results</button>
-    <details id="ask-panel" class="ask">
-      <summary>Ask a question about the code</summary>
-      <form id="ask-form" aria-label="Ask a question">
-        <label for="question">Question</label>
-        <textarea id="question" name="question" rows="3" placeholder="How does the router match a path with parameters?"></textarea>
-        <p class="help">
-          The answer cites the code it is based on; only citations the server could verify are shown as links. Uses the repository chosen above.
-        </p>
-        <button type="submit">Ask</button>
+        <fieldset class="row filters">
+          <legend>Filters</legend>
+          <div class="field">
+            <label for="language">Language</label>
+            <select id="language" name="language">
+              <option value="">Any language</option>
+              ${KNOWN_LANGUAGES.map((l) => html`<option value="${l}"${sel(l === o.language)}>${l}</option>`)}
+            </select>
+          </div>
+          <div class="field grow">
+            <label for="path">Path</label>
+            <input id="path" name="path" type="text" value="${o.path ?? ""}" placeholder="src/router/ or src/**/*.ts" autocomplete="off" spellcheck="false" aria-describedby="path-help" />
+            <span id="path-help" class="help">A folder prefix, or a glob where the server supports globs.</span>
+          </div>
+          <div class="field">
+            <label for="mode">Mode</label>
+            <select id="mode" name="mode">
+              ${MODES.map(([v, label]) => html`<option value="${v}"${sel(v === (o.mode ?? "hybrid"))}>${label}</option>`)}
+            </select>
+          </div>
+          <div class="field check">
+            <input id="tests" name="tests" type="checkbox" value="1"${o.includeTests ? html` checked` : ""} />
+            <label for="tests">Include tests</label>
+          </div>
+        </fieldset>
       </form>
-      <div id="answer" class="answer" aria-live="polite"></div>
-    </details>
-    <noscript
-      ><p class="status">This page needs JavaScript to search; scripts can call <code>GET /api/search</code> directly.</p></noscript
-    >`;
+      <p class="hint">Keys: <kbd>/</kbd> search box, <kbd>j</kbd> / <kbd>k</kbd> next and previous result, <kbd>Enter</kbd> open it.</p>
+      <p id="status" class="status" role="status" aria-live="polite"></p>
+      <ol id="results" class="results" aria-label="Search results" tabindex="-1"></ol>
+      <button id="more" type="button" class="secondary" hidden>More results</button>
+      <details id="ask-panel" class="ask">
+        <summary>Ask a question about the code</summary>
+        <form id="ask-form" aria-label="Ask a question">
+          <label for="question">Question</label>
+          <textarea id="question" name="question" rows="3" placeholder="How does the router match a path with parameters?"></textarea>
+          <p class="help">The answer cites the code it is based on; only citations the server could verify are shown as links. Uses the repository chosen above.</p>
+          <button type="submit">Ask</button>
+        </form>
+        <div id="answer" class="answer" aria-live="polite"></div>
+      </details>
+      <noscript><p class="status">This page needs JavaScript to search; scripts can call <code>GET /api/search</code> directly.</p></noscript>`;
   return pageShell({ title: q ? `${q} · Codebase Copilot search` : "Codebase Copilot search", page: "search", script: "search", main });
 }

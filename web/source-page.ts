@@ -34,35 +34,27 @@ export function renderSourcePage(o: SourcePageOptions): HtmlEscapedString | Prom
   if (lines.length > 1 && lines[lines.length - 1] === "") lines.pop();
   const range = (s: number, e: number) => (s === e ? `#L${s}` : `#L${s}-L${e}`);
   const main = html`<div class="file-head">
-      <h1><code>${o.repo}</code> / <code>${o.path}</code></h1>
-      <p class="meta">${o.language} · ${lines.length} lines · commit <code>${o.commit.slice(0, 12)}</code></p>
-      <p id="range-status" class="meta" aria-live="polite"></p>
-    </div>
-    <div class="source-layout">
-      <nav class="outline" aria-label="Outline">
-        <h2>Outline</h2>
-        ${
-          o.outline.length
+        <h1><code>${o.repo}</code> / <code>${o.path}</code></h1>
+        <p class="meta">${o.language} · ${lines.length} lines · commit <code>${o.commit.slice(0, 12)}</code></p>
+        <p id="range-status" class="meta" aria-live="polite"></p>
+      </div>
+      <div class="source-layout">
+        <nav class="outline" aria-label="Outline">
+          <h2>Outline</h2>
+          ${o.outline.length
             ? html`<ul>
                 ${o.outline.map(
-                  (s) =>
-                    html`<li>
-                      <a href="${range(s.startLine, s.endLine)}" data-symbol="${s.name}"
-                        ><span class="kind">${s.kind}</span> ${s.container ? `${s.container}.` : ""}${s.name}</a
-                      >
-                    </li>`,
+                  (s) => html`<li><a href="${range(s.startLine, s.endLine)}" data-symbol="${s.name}"><span class="kind">${s.kind}</span> ${s.container ? `${s.container}.` : ""}${s.name}</a></li>`,
                 )}
               </ul>`
-            : html`<p class="help">No symbols in this file.</p>`
-        }
-      </nav>
-      <div class="code-wrap">
-        <pre class="code hljs source" id="code" data-repo="${o.repo}" data-path="${o.path}" data-language="${o.language}"><code>${lines.map(
-          (line, i) =>
-            html`<span class="line" id="L${i + 1}"><a class="n" href="#L${i + 1}" aria-label="Line ${i + 1}">${i + 1}</a><span class="c">${line}</span></span>`,
-        )}</code></pre>
-      </div>
-      <aside id="lookup" class="lookup" aria-label="Symbol lookup" hidden></aside>
-    </div>`;
+            : html`<p class="help">No symbols in this file.</p>`}
+        </nav>
+        <div class="code-wrap">
+          <pre class="code hljs source" id="code" data-repo="${o.repo}" data-path="${o.path}" data-language="${o.language}"><code>${lines.map(
+            (line, i) => html`<span class="line" id="L${i + 1}"><a class="n" href="#L${i + 1}" aria-label="Line ${i + 1}">${i + 1}</a><span class="c">${line}</span></span>`,
+          )}</code></pre>
+        </div>
+        <aside id="lookup" class="lookup" aria-label="Symbol lookup" hidden></aside>
+      </div>`;
   return pageShell({ title: `${o.path} · ${o.repo} · Codebase Copilot`, page: "source", script: "source", main });
 }

@@ -24,18 +24,14 @@ export interface ConsentPageOptions {
 
 /** Renders the consent page. */
 export function consentPage({ details, grants, handle, provider, error }: ConsentPageOptions) {
-  const origin = details.clientDomain
-    ? html`Published by <strong>${details.clientDomain}</strong>.`
-    : html`This app registered itself; its name is not verified.`;
+  const origin = details.clientDomain ? html`Published by <strong>${details.clientDomain}</strong>.` : html`This app registered itself; its name is not verified.`;
   return layout(
     `Authorize ${details.clientName}`,
     html`<h1>Allow <strong>${details.clientName}</strong> to search your code?</h1>
       <p>${origin} Access will be sent to <strong>${details.redirectHost}</strong>.</p>
-      ${
-        details.redirectIsLoopback
-          ? html`<p class="warn"><strong>This sends access to an app on your computer.</strong> Continue only if you just started signing in from it.</p>`
-          : ""
-      }
+      ${details.redirectIsLoopback
+        ? html`<p class="warn"><strong>This sends access to an app on your computer.</strong> Continue only if you just started signing in from it.</p>`
+        : ""}
       <p>Requested scopes: ${details.scope.length ? details.scope.join(", ") : "(none named: search is granted)"}.</p>
       <ul class="grants">
         ${grants.map((g) => html`<li>Granted to ${g.who}: <strong>${g.scopes.length ? g.scopes.join(", ") : "nothing (sign-in will fail)"}</strong></li>`)}
@@ -44,16 +40,10 @@ export function consentPage({ details, grants, handle, provider, error }: Consen
       ${error ? html`<p class="error">${error}</p>` : ""}
       <form method="post">
         <input type="hidden" name="handle" value="${handle}" />
-        ${
-          provider === "local"
-            ? html`<p>
-                <label
-                  >Local admin token (printed by <code>npm start</code>, also in <code>.codebase-copilot/admin-token</code>)<br />
-                  <input type="password" name="admin_token" autocomplete="off" required
-                /></label>
-              </p>`
-            : html`<p>You will sign in with GitHub next.</p>`
-        }
+        ${provider === "local"
+          ? html`<p><label>Local admin token (printed by <code>npm start</code>, also in <code>.codebase-copilot/admin-token</code>)<br />
+              <input type="password" name="admin_token" autocomplete="off" required /></label></p>`
+          : html`<p>You will sign in with GitHub next.</p>`}
         <p><button name="decision" value="approve">Allow</button><button name="decision" value="deny" formnovalidate>Deny</button></p>
       </form>`,
   );

@@ -16,12 +16,8 @@ export function localLoginPage(nonce: string, error?: string) {
       ${error ? html`<p class="error">${error}</p>` : ""}
       <form method="post" action="/login">
         <input type="hidden" name="nonce" value="${nonce}" />
-        <p>
-          <label
-            >Local admin token (printed by <code>npm start</code>, also in <code>.codebase-copilot/admin-token</code>)<br />
-            <input type="password" name="admin_token" autocomplete="off" required
-          /></label>
-        </p>
+        <p><label>Local admin token (printed by <code>npm start</code>, also in <code>.codebase-copilot/admin-token</code>)<br />
+          <input type="password" name="admin_token" autocomplete="off" required /></label></p>
         <p><button>Sign in</button></p>
       </form>`,
   );

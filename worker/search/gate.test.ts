@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { confidenceGate, GATE_THRESHOLDS } from "./gate";
+import { confidenceGate } from "./gate";
+import { GATE_THRESHOLDS } from "./ranking/weights";
 
 const t = { minTermCoverage: 0.5, minVectorScore: 0.3 };
 

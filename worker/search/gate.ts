@@ -9,18 +9,8 @@
  * 0.32 on hono) and such a similarity is no evidence of an answer. Pure.
  */
 import { tokenize } from "../../indexer/store/contract";
+import { GATE_THRESHOLDS } from "./ranking/weights";
 import type { Confidence } from "./types";
-
-/**
- * Thresholds. Measured on hono-50 with the local embedder (README, "Retrieval"): see
- * scripts in the README section for how they were set.
- */
-export const GATE_THRESHOLDS = {
-  /** Term coverage below this counts as weak lexical evidence. */
-  minTermCoverage: 0.5,
-  /** Best cosine similarity below this counts as weak semantic evidence (local-hash-v1 scale). */
-  minVectorScore: 0.3,
-};
 
 /** Inputs of the gate. */
 export interface GateInput {

@@ -11,6 +11,7 @@
  * rerank.ts, applied by path instead of language. Pure.
  */
 import { applyPrior } from "./prior";
+import { SUPPORT_PRIOR } from "./ranking/weights";
 import { PROSE_LANGUAGES } from "./rerank";
 
 /** Kinds of supporting file, by what a question would call them. */
@@ -40,9 +41,6 @@ const ASKED: ReadonlyArray<readonly [RegExp, SupportKind]> = [
   [/\b(?:changelogs?|release[- ]notes?)\b/i, "changelog"],
   [/\b(?:ci|workflows?|github actions?|issue[- ]templates?)\b/i, "ci"],
 ];
-
-/** Multiplier of a supporting file's chunk scores. */
-export const SUPPORT_PRIOR = 0.5;
 
 /** supportKind by path, per isolate: a pure function of the path, asked for every candidate of every search (a profiled 0.1 ms a search). */
 const kindByPath = new Map<string, SupportKind | null>();

@@ -6,7 +6,7 @@
  * SEARCH_CODE_MAX_K); the output mirrors `SearchResponse` (worker/search/types.ts).
  */
 import { z } from "zod";
-import { DEFAULT_FILE_CAP } from "../../search/searcher";
+import { DEFAULT_FILE_CAP } from "../../search/ranking/weights";
 import type { SearchResponse, SearchResult } from "../../search/types";
 import { search, searchInput } from "../../services/search";
 import { cite, MCP_HIT_MAX_CHARS, MCP_RESPONSE_MAX_CHARS, renderSnippet } from "../budget";

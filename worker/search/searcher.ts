@@ -29,6 +29,7 @@ import { confidenceGate } from "./gate";
 import { optionDeclarationFiles } from "./option-flags";
 import { parseQuery, type ParsedQuery } from "./query";
 import { makeSnippet } from "./snippet";
+import { issueTemplateLines, mayFollowTemplate, stripTemplateText } from "./issue-templates";
 import { frameChunks, traceAnchor, type FrameChunk } from "./stack-trace";
 import { documentFrequencies, STEM_LOOKUP, type TermStatistics } from "./term-stats";
 import { proseCappedDf, selectionIfAllPresent, selectTerms } from "./terms";
@@ -332,11 +333,17 @@ const VOCABULARY_WORD_RE = /^[a-z0-9]+$/;
 export async function runSearch(
   deps: SearchDeps,
   pendingTargets: RepoTarget[] | Promise<RepoTarget[]>,
-  text: string,
+  rawText: string,
   options: SearchOptions,
   expected?: RepoTarget[],
 ): Promise<SearchResponse> {
   const started = Date.now();
+  // A report's lines that the repo's own issue template supplied are not the reporter's words
+  // (worker/search/issue-templates.ts); the template lines are cached per snapshot.
+  const templated = mayFollowTemplate(rawText)
+    ? stripTemplateText(rawText, await issueTemplateLines(deps.db, expected?.length ? expected : await pendingTargets))
+    : null;
+  const text = templated ? templated.text : rawText;
   const query = parseQuery(text);
   const searchable = query.terms.length > 0 || query.identifiers.length > 0 || query.pathHints.length > 0;
   // Term statistics are the searched snapshots' (worker/search/term-stats.ts). With `expected`
@@ -450,6 +457,8 @@ export async function runSearch(
     resultTokens: merged.map((h) => chunkTokens(h.row)),
     bestVectorScore: vectorScores.length ? Math.max(...vectorScores) : null,
     lexicalVectors: deps.embedder.lexical,
+    df,
+    totalDocs,
   });
   // Nothing found because of the index or the filters, not the words: say so.
   const emptyReason = results.length ? null : await explainEmpty(deps.db, targets, filters, statistics.chunksByRepo);

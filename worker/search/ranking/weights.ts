@@ -90,6 +90,11 @@ export const LONG_REPORT_TERMS = 24;
 export const MIN_SHAPED_REPORT_TERMS = 6;
 /** Non-blank lines from which a query is shaped like a report. */
 export const REPORT_MIN_LINES = 3;
+/**
+ * Fewest words of an issue-template line that are cut from the start of a longer report line
+ * (worker/search/issue-templates.ts): one word ("Output", "Environment") starts sentences too.
+ */
+export const TEMPLATE_MIN_PREFIX_WORDS = 2;
 
 // ---------------------------------------------------------------------------------------------
 // Stage 1, coverage (worker/search/rerank.ts)
@@ -195,4 +200,9 @@ export const GATE_THRESHOLDS = {
   minTermCoverage: 0.5,
   /** Best cosine similarity below this counts as weak semantic evidence (local-hash-v1 scale). */
   minVectorScore: 0.3,
+  /**
+   * With a lexical embedder: IDF-weighted term coverage (absent terms at df 0) below this is low
+   * whatever the plain share and the similarity. 0 disables it.
+   */
+  minWeightedCoverage: 0,
 };

@@ -19,51 +19,25 @@ export interface IndexedFile {
 }
 
 /**
- * Characters of the JSON parameter of one `chunk_terms` INSERT: D1 allows 100 KB per statement
- * (developers.cloudflare.com/d1/platform/limits), so a statement carries at most this many
- * characters of postings and a file's postings take as few statements as fit.
+ * Distinct terms per `chunk_terms` INSERT: the statement carries them as one JSON parameter
+ * (`json_each`), and 2,000 terms stay far under D1's 100 KB per statement.
  */
-const POSTINGS_JSON_MAX_CHARS = 60_000;
+const TERMS_PER_INSERT = 2_000;
 
-/**
- * Statements writing the postings (`chunk_terms`) of a file's chunks: each for several chunks, a
- * JSON object `{chunk id: {term: [tf symbol, tf path, tf body]}}` read with two `json_each` and
- * joined to `chunks` by id. One statement per chunk put most of a cold index's D1 calls on
- * postings; the rows written are the same.
- */
-function postingStatements(
-  db: D1Database,
-  repo: string,
-  fileId: string,
-  postings: { chunk: string; terms: Map<string, [number, number, number]> }[],
-): D1PreparedStatement[] {
+/** Statements writing a chunk's postings (`chunk_terms`), one per TERMS_PER_INSERT terms, 4 parameters each. */
+function postingStatements(db: D1Database, repo: string, fileId: string, chunk: string, terms: Map<string, [number, number, number]>): D1PreparedStatement[] {
+  const entries = [...terms];
   const out: D1PreparedStatement[] = [];
-  let batch: Record<string, Record<string, [number, number, number]>> = {};
-  let chars = 0;
-  const flush = () => {
-    if (!chars) return;
+  for (let i = 0; i < entries.length; i += TERMS_PER_INSERT) {
     out.push(
       db
         .prepare(
           "INSERT INTO chunk_terms (repo, term, chunk_rowid, file_id, tf_symbol, tf_path, tf_body) " +
-            "SELECT ?1, t.key, c.rowid, ?2, json_extract(t.value, '$[0]'), json_extract(t.value, '$[1]'), json_extract(t.value, '$[2]') " +
-            "FROM json_each(?3) j JOIN chunks c ON c.id = j.key JOIN json_each(j.value) t",
+            "SELECT ?1, j.key, (SELECT rowid FROM chunks WHERE id = ?3), ?2, json_extract(j.value, '$[0]'), json_extract(j.value, '$[1]'), json_extract(j.value, '$[2]') FROM json_each(?4) j",
         )
-        .bind(repo, fileId, JSON.stringify(batch)),
+        .bind(repo, fileId, chunk, JSON.stringify(Object.fromEntries(entries.slice(i, i + TERMS_PER_INSERT)))),
     );
-    batch = {};
-    chars = 0;
-  };
-  for (const { chunk, terms } of postings) {
-    for (const [term, tf] of terms) {
-      // A posting costs its term, its three counts and punctuation; the first of a chunk, its id too.
-      const cost = () => term.length + 32 + (batch[chunk] ? 0 : chunk.length + 8);
-      if (chars > 0 && chars + cost() > POSTINGS_JSON_MAX_CHARS) flush();
-      chars += cost();
-      (batch[chunk] ??= {})[term] = tf;
-    }
   }
-  flush();
   return out;
 }
 
@@ -124,7 +98,6 @@ export function writeFileStatements(db: D1Database, file: IndexedFile): { statem
       .prepare("INSERT INTO grep_trigrams (rowid, text) VALUES ((SELECT rowid FROM grep_docs WHERE repo = ? AND file_id = ?), ?)")
       .bind(repo, fileId, file.text),
   );
-  const filePostings: { chunk: string; terms: Map<string, [number, number, number]> }[] = [];
   for (const c of chunks) {
     const columns = chunkColumns(path, c);
     const postings = chunkPostings(columns);
@@ -151,10 +124,9 @@ export function writeFileStatements(db: D1Database, file: IndexedFile): { statem
       db
         .prepare("INSERT INTO chunks_fts (rowid, symbol, path, body) VALUES ((SELECT rowid FROM chunks WHERE id = ?), ?, ?, ?)")
         .bind(c.id, ...columns.map((tokens) => tokens.join(" "))),
+      ...postingStatements(db, repo, fileId, c.id, postings.terms),
     );
-    filePostings.push({ chunk: c.id, terms: postings.terms });
   }
-  statements.push(...postingStatements(db, repo, fileId, filePostings));
   const chunkFor = (line: number) => chunks.find((c) => c.startLine <= line && line <= c.endLine)?.id ?? null;
   for (const s of file.chunked.symbols) {
     statements.push(

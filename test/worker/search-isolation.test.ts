@@ -73,7 +73,11 @@ type Hit = { path: string; startLine: number; score: number; ranks: Record<strin
 async function searchA(q: string, k = 8, headers?: Record<string, string>, mode = "hybrid") {
   const res = await api("/api/search", { method: "POST", json: { q, repo: "iso-a", k, mode }, headers });
   expect(res.status).toBe(200);
-  return (await res.json()) as { results: Hit[]; confidence: { missingTerms: string[]; termCoverage: number; level: string }; stats: { queryTerms: string[] } };
+  return (await res.json()) as {
+    results: Hit[];
+    confidence: { missingTerms: string[]; termCoverage: number; level: string; reason: string };
+    stats: { queryTerms: string[] };
+  };
 }
 
 async function snapshotOfA() {

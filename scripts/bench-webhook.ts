@@ -39,6 +39,8 @@ const server = a["base-url"]
       persistTo: stateDir,
       token: "bench-token",
       searchLimitPerMinute: 1_000_000,
+      // The corpus is served as a git repo on loopback: local mode allows that host.
+      vars: { ALLOW_LOOPBACK_GIT_URLS: "true" },
     });
 const baseUrl = server?.baseUrl ?? a["base-url"]!;
 try {

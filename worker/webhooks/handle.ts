@@ -93,7 +93,14 @@ async function firstDelivery(env: Env, provider: Provider, id: string, now: numb
  * repository URL). Throws `payload_too_large`, `unauthorized` (no secret matches: nothing was
  * done), `invalid_input` (a push that is not valid JSON of the documented shape).
  */
-export async function handleWebhook(env: Env, provider: Provider, request: Request, repo: string | null, now = Date.now()): Promise<WebhookResult> {
+export async function handleWebhook(
+  env: Env,
+  provider: Provider,
+  request: Request,
+  repo: string | null,
+  now = Date.now(),
+  connection: string | null = null,
+): Promise<WebhookResult> {
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > WEBHOOK_MAX_BODY_BYTES)
     throw new CodeSearchError("payload_too_large", `The delivery is ${declared} bytes; the limit is ${WEBHOOK_MAX_BODY_BYTES}. Send push events only.`);
@@ -101,13 +108,13 @@ export async function handleWebhook(env: Env, provider: Provider, request: Reque
   const body = parseJson(raw, request.headers.get("content-type"));
 
   const named = new Set(payloadUrls(provider, body).map(repoUrlKey).filter(Boolean));
-  const candidates = (await webhookTargets(env, repo)).filter((t) => repo !== null || named.has(repoUrlKey(t.url)));
+  const candidates = (await webhookTargets(env, { repo, connection })).filter((t) => repo !== null || named.has(repoUrlKey(t.url)));
   const targets = await verified(provider, candidates, raw, request.headers);
   if (targets.length === 0) {
     const what = provider === "github" ? "X-Hub-Signature-256 does not match" : "X-Gitlab-Token does not match";
     throw new CodeSearchError(
       "unauthorized",
-      `${what} the webhook secret of ${repo ? `repo "${repo}"` : "any repo with this repository URL"}; paste the secret from POST /api/repos/{id}/webhook.`,
+      `${what} the webhook secret of ${repo ? `repo "${repo}"` : connection ? `connection "${connection}"` : "any repo with this repository URL"}; paste the secret from POST /api/repos/{id}/webhook (or the one POST /api/connections showed).`,
     );
   }
 

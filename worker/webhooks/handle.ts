@@ -6,13 +6,15 @@
  * repository URLs), verify the signature (GitHub) or token (GitLab) against each one's secret
  * (401 when none matches), skip a delivery id already handled (200 `duplicate`), then act:
  * `ping` is answered, a push to a tracked ref asks the repo's coordinator to re-index at the
- * pushed commit (202 `accepted`; a job already running gets one follow-up), anything else is
+ * pushed commit (202 `accepted`; a job already running gets one follow-up), a GitHub
+ * `pull_request` is reviewed (worker/webhooks/pull-request.ts, same secret), anything else is
  * 202 `ignored` with the reason.
  */
 import { CodeSearchError } from "../../kernel/errors";
 import type { Env } from "../../kernel/env";
 import type { RepoSettings } from "../../durable-objects/ledger";
 import { parseGitHubEvent, parseGitLabEvent, repoUrlKey, tracksRef, type WebhookEvent } from "./payloads";
+import { acceptPullRequest, type WaitUntil } from "./pull-request";
 import { webhookTargets, type WebhookTarget } from "./secrets";
 import { verifyGitHubSignature, verifyGitLabToken } from "./verify";
 
@@ -100,6 +102,7 @@ export async function handleWebhook(
   repo: string | null,
   now = Date.now(),
   connection: string | null = null,
+  ctx?: WaitUntil,
 ): Promise<WebhookResult> {
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > WEBHOOK_MAX_BODY_BYTES)
@@ -125,6 +128,8 @@ export async function handleWebhook(
   }
 
   const eventName = (provider === "github" ? request.headers.get("x-github-event") : request.headers.get("x-gitlab-event")) ?? "";
+  // One GitHub webhook may carry pushes and pull requests under the same secret.
+  if (provider === "github" && eventName === "pull_request" && ctx) return acceptPullRequest(env, eventName, raw, targets[0].repo, ctx);
   const event: WebhookEvent | null = body === undefined ? null : provider === "github" ? parseGitHubEvent(eventName, body) : parseGitLabEvent(eventName, body);
   if (event === null)
     throw new CodeSearchError("invalid_input", `body: not a ${provider} ${eventName || "push"} event (expected JSON with ref, after and the repository).`);

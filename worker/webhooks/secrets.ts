@@ -147,3 +147,31 @@ export async function webhookTargets(env: Env, scope: TargetScope): Promise<Webh
   }
   return out;
 }
+
+/**
+ * Every secret a delivery for `repo` may be signed with, whatever its source kind: its own
+ * (`repo_webhooks`) and that of the connection that registered it. Secrets that no longer open
+ * are skipped (logged).
+ */
+export async function secretsOfRepo(env: Env, repo: string): Promise<{ repo: string; secret: string }[]> {
+  const material = secretKeyMaterial(env);
+  const own = await env.DB.prepare("SELECT secret_sealed FROM repo_webhooks WHERE repo = ?").bind(repo).first<{ secret_sealed: string }>();
+  const conn = await env.DB.prepare(
+    "SELECT c.id, c.webhook_secret_sealed FROM connection_repos cr JOIN connections c ON c.id = cr.connection_id WHERE cr.repo = ? AND cr.registered_at IS NOT NULL",
+  )
+    .bind(repo)
+    .all<{ id: string; webhook_secret_sealed: string }>();
+  const out: { repo: string; secret: string }[] = [];
+  const sealed: [string, string, string][] = [
+    ...(own ? [[PURPOSE, repo, own.secret_sealed] as [string, string, string]] : []),
+    ...conn.results.map((c) => [CONNECTION_PURPOSE, c.id, c.webhook_secret_sealed] as [string, string, string]),
+  ];
+  for (const [purpose, context, value] of sealed) {
+    try {
+      out.push({ repo, secret: await openSecret(material, purpose, context, value) });
+    } catch (err) {
+      console.error(`a webhook secret of repo ${repo} does not open`, err);
+    }
+  }
+  return out;
+}

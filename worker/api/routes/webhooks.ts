@@ -54,7 +54,7 @@ export function webhookRoutes(): OpenAPIHono<ApiEnv> {
   for (const provider of ["github", "gitlab"] as Provider[]) {
     app.openapi(deliveryRoute(provider), async (c) => {
       // The raw body is what the signature covers: read it here, not through a JSON validator.
-      const r = await handleWebhook(c.env, provider, c.req.raw, c.req.query("repo") ?? null, Date.now(), c.req.query("connection") ?? null);
+      const r = await handleWebhook(c.env, provider, c.req.raw, c.req.query("repo") ?? null, Date.now(), c.req.query("connection") ?? null, c.executionCtx);
       return c.json(r.body, r.status as 200);
     });
   }

@@ -12,8 +12,9 @@
  * to cross pages.
  *
  * Control routes (JSON):
- * - `POST /_control/github/owners/<login> {type: "Organization"|"User", repos: [...]}` sets an owner
- *   (repos: `{id, name, clone_url, fork?, archived?, private?}`);
+ * - `POST /_control/github/owners/<login> {type: "Organization"|"User", repos: [...], linkBase?}` sets an owner
+ *   (repos: `{id, name, clone_url, fork?, archived?, private?}`; `linkBase`: the origin its
+ *   pagination links point at, default this server's);
  * - `POST /_control/gitlab/groups/<path> {projects: [...]}`, `POST /_control/gitlab/users/<name> {projects}`
  *   (projects: `{id, path, path_with_namespace, http_url_to_repo, archived?, fork?, private?}`);
  * - `POST /_control/tokens {token, login}`: a valid token (GitHub `GET /user` answers `login`);
@@ -50,7 +51,7 @@ interface Failure {
   body: unknown;
 }
 
-const ghOwners = new Map<string, { type: string; repos: GhRepo[] }>();
+const ghOwners = new Map<string, { type: string; repos: GhRepo[]; linkBase?: string }>();
 const glGroups = new Map<string, GlProject[]>();
 const glUsers = new Map<string, GlProject[]>();
 const tokens = new Map<string, string>();
@@ -142,7 +143,8 @@ function github(req: IncomingMessage, res: ServerResponse, url: URL, base: strin
     clone_url: r.clone_url,
     owner: { login: ownerLogin },
   }));
-  const link = linkHeader(url, p, last, base);
+  // `linkBase` (control): pagination links on another origin, as a hostile or misconfigured API might send.
+  const link = linkHeader(url, p, last, ghOwners.get(ownerLogin.toLowerCase())?.linkBase ?? base);
   return send(res, 200, body, link ? { link } : {});
 }
 
@@ -189,7 +191,7 @@ async function control(req: IncomingMessage, res: ServerResponse, url: URL): Pro
   }
   const body = await readJson(req);
   let m: RegExpExecArray | null;
-  if ((m = /^\/github\/owners\/([^/]+)$/.exec(path))) ghOwners.set(m[1].toLowerCase(), { type: body.type, repos: body.repos });
+  if ((m = /^\/github\/owners\/([^/]+)$/.exec(path))) ghOwners.set(m[1].toLowerCase(), { type: body.type, repos: body.repos, linkBase: body.linkBase });
   else if ((m = /^\/gitlab\/groups\/(.+)$/.exec(path))) glGroups.set(decodeURIComponent(m[1]), body.projects);
   else if ((m = /^\/gitlab\/users\/([^/]+)$/.exec(path))) glUsers.set(m[1], body.projects);
   else if (path === "/tokens") tokens.set(body.token, body.login);

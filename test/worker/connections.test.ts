@@ -197,6 +197,26 @@ describe("creation errors and rate limits", () => {
     }
   });
 
+  it("sends the token only to the configured API origin, not to a pagination link on another host", async () => {
+    await ctl("/page-size", { size: 1 });
+    await ctl("/tokens", { token: "ghp_leak_check", login: "carol" });
+    // Same server, other origin: "localhost" is not "127.0.0.1".
+    await ctl("/github/owners/leaky", {
+      type: "Organization",
+      linkBase: host().replace("127.0.0.1", "localhost"),
+      repos: [
+        { id: 31, name: "one", clone_url: `${inject("gitServerUrl")}/nope-one.git` },
+        { id: 32, name: "two", clone_url: `${inject("gitServerUrl")}/nope-two.git` },
+      ],
+    });
+    const { status, json } = await create({ provider: "github", owner: "leaky", token: "ghp_leak_check", baseUrl: `${host()}/github`, include: ["nothing-*"] });
+    expect(status, JSON.stringify(json)).toBe(201);
+    expect(json.sync.listed).toBe(2);
+    const log = await apiLog("/github/orgs/leaky/repos");
+    expect(log.map((l) => l.auth)).toEqual([true, false]);
+    await ctl("/page-size", { size: 100 });
+  });
+
   it("waits out a GitHub secondary rate limit (403 + Retry-After) and a GitLab 429, then succeeds", async () => {
     await ctl("/page-size", { size: 100 });
     await ctl("/github/owners/ratey", { type: "Organization", repos: [] });

@@ -8,7 +8,7 @@
  * after each. Before that, connections that are due are synced (worker/connections/sync.ts):
  * every POLL_INTERVAL_SECONDS, and on every tick while some of their repos wait to be registered.
  */
-import type { PollResult } from "../../durable-objects/repo-coordinator";
+import type { PollResult } from "../../kernel/coordinator";
 import type { Env } from "../../kernel/env";
 import { connectionDue, syncConnection, type SyncReport } from "../connections/sync";
 import { listConnectionRows } from "../connections/store";

@@ -8,6 +8,7 @@ import { currentSession, errorText, getJson, loadSession } from "./api";
 import { initAsk } from "./ask";
 import { byId, el, isTyping } from "./dom";
 import { MAX_RESULTS, PAGE_SIZE, stateFromParams, stateToApiParams, stateToParams, type SearchModeName, type SearchState } from "./query-state";
+import { loadLanguages } from "./highlight";
 import { renderResult, type WireResult } from "./results";
 import { markableTerms, queryWords } from "./terms";
 
@@ -92,6 +93,8 @@ async function runSearch(s: SearchState, focusFrom = -1, reposLoaded?: Promise<v
   setStatus("Searching…");
   resultsEl.setAttribute("aria-busy", "true");
   const r = await getJson<SearchReply>(`/api/search?${stateToApiParams(s, { explain: true }).toString()}`);
+  // The highlighters of the results' languages (a chunk each, cached after the first visit).
+  if (r.ok && r.body?.results) await loadLanguages(r.body.results.map((x) => x.language));
   if (seq !== searchSeq) return; // a newer search started meanwhile
   // The API refuses a repo the caller cannot see; say which one, as the page check does.
   if (s.repo && (r.body as { error?: { code?: string } } | null)?.error?.code === "repo_not_found") {
@@ -172,6 +175,7 @@ document.addEventListener("keydown", (event) => {
 void (async function init() {
   const initial = stateFromParams(new URLSearchParams(location.search));
   fillForm(initial);
+  if (initial.language) void loadLanguages([initial.language]);
   // The search starts at once, beside the session and repo-list requests: a shared URL shows
   // results after one round trip. An unknown ?repo= is refused by the API (repo_not_found).
   const reposLoaded = loadSession().then(() => (currentSession() ? loadRepos(initial.repo) : undefined));

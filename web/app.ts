@@ -67,9 +67,9 @@ export function createWebApp(): Hono<{ Bindings: Env }> {
   app.get("/assets/:name", (c) => {
     const asset = Object.hasOwn(WEB_ASSETS, c.req.param("name")) ? WEB_ASSETS[c.req.param("name")] : undefined;
     if (!asset) return c.text("Not found", 404);
-    // Entries are revalidated on every load (no-cache) but answered 304 by ETag, so a deploy is
-    // picked up at once; chunks are named by their content hash, so they never change.
-    const cache = asset.immutable ? "public, max-age=31536000, immutable" : "no-cache";
+    // Every asset is named by its content hash (scripts/build-web.ts): a name never changes
+    // content, and a deploy changes the names the pages refer to.
+    const cache = "public, max-age=31536000, immutable";
     if (c.req.header("if-none-match") === asset.etag) return new Response(null, { status: 304, headers: { etag: asset.etag, "cache-control": cache } });
     return c.body(asset.body, 200, { ...securityHeaders(asset.type, cache), etag: asset.etag });
   });

@@ -5,7 +5,7 @@
  */
 import { html } from "hono/html";
 import type { HtmlEscapedString } from "hono/utils/html";
-import { ENTRY_IMPORTS, LANGUAGE_CHUNKS } from "./assets/bundle.gen";
+import { ENTRY_FILES, ENTRY_IMPORTS, LANGUAGE_CHUNKS } from "./assets/bundle.gen";
 import { highlightLanguage } from "./client/highlight-languages";
 
 type Html = HtmlEscapedString | Promise<HtmlEscapedString>;
@@ -48,8 +48,8 @@ export function pageShell(o: PageShellOptions): Html {
     <title>${o.title}</title>
     <link rel="icon" href="data:," />
     ${o.preloadFetch ? html`<link rel="preload" as="fetch" href="${o.preloadFetch}" crossorigin="anonymous" />
-    ` : ""}    <link rel="stylesheet" href="/assets/styles.css" />
-    <script type="module" src="/assets/${o.script}.js"></script>
+    ` : ""}    <link rel="stylesheet" href="/assets/${ENTRY_FILES.styles}" />
+    <script type="module" src="/assets/${ENTRY_FILES[o.script]}"></script>
     ${chunks.map((c) => html`<link rel="modulepreload" href="/assets/${c}" />
     `)}  </head>
   <body>

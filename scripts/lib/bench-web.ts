@@ -20,13 +20,13 @@ export { webMarkdown, type FirstResultTiming, type PageWeight } from "./bench-we
 
 /**
  * Builds the assets in memory and weighs them. First load = what the search page fetches
- * before its first result: styles.css, search.js, the chunks search.js imports statically,
+ * before its first result: the stylesheet, search.js, the chunks search.js imports statically,
  * and the highlighter of one language (typescript, the largest common one: the page loads
  * only the languages of its results).
  */
 export async function measurePageWeight(): Promise<PageWeight> {
   const { assets: built, manifest } = await bundleWeb();
-  const firstLoad = ["styles.css", "search.js", ...manifest.entryImports.search, manifest.languageChunks.typescript];
+  const firstLoad = [manifest.entryFiles.styles, manifest.entryFiles.search, ...manifest.entryImports.search, manifest.languageChunks.typescript];
   const assets = built.map((a) => ({
     name: a.name,
     rawBytes: Buffer.byteLength(a.body),

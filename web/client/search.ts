@@ -33,6 +33,8 @@ const modeSelect = byId<HTMLSelectElement>("mode");
 const statusEl = byId("status");
 const resultsEl = byId<HTMLOListElement>("results");
 const moreButton = byId<HTMLButtonElement>("more");
+/** Results drawn before the page yields: more than a tall window shows. */
+const FIRST_SCREEN_RESULTS = 4;
 let searchSeq = 0;
 let knownRepos: RepoSummary[] | null = null;
 
@@ -133,7 +135,14 @@ async function runSearch(s: SearchState, focusFrom = -1, reposLoaded?: Promise<v
   for (const f of stats?.failedRepos ?? [])
     resultsEl.append(el("li", { className: "notice", text: `Repository ${f.repo} could not be searched; the results leave it out.` }));
   const terms = markableTerms(stats?.queryTerms?.length ? stats.queryTerms : queryWords(s.q));
-  for (const result of results) resultsEl.append(renderResult(result, terms));
+  // The first results, which fill the window, are drawn at once; the rest (highlighting is the
+  // costly part) in the next task, so the first screen does not wait for results below it.
+  for (const result of results.slice(0, FIRST_SCREEN_RESULTS)) resultsEl.append(renderResult(result, terms));
+  if (results.length > FIRST_SCREEN_RESULTS) {
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    if (seq !== searchSeq) return;
+    for (const result of results.slice(FIRST_SCREEN_RESULTS)) resultsEl.append(renderResult(result, terms));
+  }
   // "More results": the API ranks the top k; asking for more returns the same first ones, then new ones.
   if (results.length >= s.k && s.k < MAX_RESULTS) {
     moreButton.hidden = false;

@@ -4,8 +4,8 @@
 export interface PageWeight {
   firstLoadGzipBytes: number;
   firstLoadBrotliBytes: number;
-  /** The assets counted as first load. */
-  firstLoadAssets: string[];
+  /** The assets counted as first load (absent in runs before the bundle was split). */
+  firstLoadAssets?: string[];
   assets: { name: string; rawBytes: number; gzipBytes: number; brotliBytes: number }[];
 }
 
@@ -25,7 +25,7 @@ export interface FirstResultTiming {
 export function webMarkdown(w: PageWeight, timings: FirstResultTiming[] | null): string {
   const kb = (b: number) => (b / 1024).toFixed(1);
   const lines = [
-    `Web page weight, first load (search page JS + CSS: ${w.firstLoadAssets.join(", ")}): ${kb(w.firstLoadGzipBytes)} KB gzip, ${kb(w.firstLoadBrotliBytes)} KB brotli (target < 150 KB). All ${w.assets.length} assets: ${kb(w.assets.reduce((s, a) => s + a.gzipBytes, 0))} KB gzip (entries ${w.assets
+    `Web page weight, first load (search page JS + CSS${w.firstLoadAssets ? `: ${w.firstLoadAssets.join(", ")}` : ""}): ${kb(w.firstLoadGzipBytes)} KB gzip, ${kb(w.firstLoadBrotliBytes)} KB brotli (target < 150 KB). All ${w.assets.length} assets: ${kb(w.assets.reduce((s, a) => s + a.gzipBytes, 0))} KB gzip (entries ${w.assets
       .filter((a) => !a.name.startsWith("chunk-"))
       .map((a) => `${a.name} ${kb(a.gzipBytes)} KB`)
       .join(", ")}; the rest are shared and per-language chunks).`,

@@ -252,7 +252,8 @@ async function sourceFlows(page: Page, token: string): Promise<void> {
   const title = (await result.locator("h2").textContent()) ?? "";
   const [, start, end] = /:(\d+)-(\d+)$/.exec(title)!.map(Number);
   assert.ok(start <= LONG_FN_LINE && end >= LONG_FN_LINE + 4, `result ${title} covers computeLongChecksum`);
-  await page.waitForFunction(() => !!document.querySelector("#results .result a.source-link[href]"));
+  // Links are signed after the results are drawn: wait for this one's.
+  await result.locator("a.source-link[href]").waitFor();
   const link = result.locator("a.source-link");
   assert.match((await link.getAttribute("href")) ?? "", /\/source\/e2e-widgets\/src\/long\.ts\?exp=\d+&sig=[\w-]+#L\d+-L\d+$/);
   // Enter on the focused result follows it, as the keyboard hint says.
@@ -337,11 +338,11 @@ async function webhookFlow(page: Page, row: Locator, repo: string): Promise<void
   await row.getByRole("button", { name: `Set up the push webhook of ${repo}` }).click();
   const panel = page.locator("#webhook-panel");
   await panel.getByText("No webhook secret yet").waitFor();
-  assert.equal(await panel.getByLabel("Payload URL (GitHub)").inputValue(), url);
-  assert.equal(await panel.getByLabel("URL (GitLab)").inputValue(), `${BASE}/api/webhooks/gitlab?repo=${repo}`);
+  assert.equal(await panel.getByLabel("Payload URL (GitHub)", { exact: true }).inputValue(), url);
+  assert.equal(await panel.getByLabel("URL (GitLab)", { exact: true }).inputValue(), `${BASE}/api/webhooks/gitlab?repo=${repo}`);
   assert.match((await panel.textContent()) ?? "", /application\/json.*Just the push event.*Push events/s);
   await panel.getByRole("button", { name: "Create secret" }).click();
-  const secretBox = panel.getByLabel("Secret (shown once)");
+  const secretBox = panel.getByLabel("Secret (shown once)", { exact: true });
   await secretBox.waitFor();
   const secret = await secretBox.inputValue();
   assert.match(secret, /^\S{20,}$/);

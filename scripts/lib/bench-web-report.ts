@@ -36,6 +36,6 @@ export function webMarkdown(w: PageWeight, timings: FirstResultTiming[] | null):
     lines.push(
       `Time to first result in headless Chromium (navigation start to the first result in the page, signed in; target < 300 ms): median ${median(timings.map((t) => t.coldMs)).toFixed(0)} ms first visit (empty cache), ${median(timings.map((t) => t.warmMs)).toFixed(0)} ms repeat visit, over ${timings.length} queries (first-visit max ${Math.max(...timings.map((t) => t.coldMs)).toFixed(0)} ms). First-visit phases (medians): HTML in at ${median(timings.map((t) => t.htmlEndMs ?? NaN)).toFixed(0)} ms, search sent at ${median(timings.map((t) => t.searchStartMs ?? NaN)).toFixed(0)} ms and answered at ${median(timings.map((t) => t.searchEndMs ?? NaN)).toFixed(0)} ms.`,
     );
-  } else lines.push("Time to first result: not measured (no Chromium at CHROMIUM_PATH or /usr/bin/chromium).");
+  } else lines.push("Time to first result: not measured (no server given with --base-url, or no Chromium at CHROMIUM_PATH or /usr/bin/chromium).");
   return lines.join("\n");
 }

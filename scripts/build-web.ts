@@ -3,6 +3,16 @@
  * TypeScript, type-checked by tsconfig.web.json) and web/client/styles.css with esbuild, and
  * writes web/assets/bundle.gen.ts, the module the Worker serves them from (web/app.ts).
  *
+ * Code splitting: code shared by several entries (highlight.js core, the API helpers) goes
+ * into one chunk instead of being copied into each entry, and every highlight.js language is
+ * its own chunk, imported when a page shows code of that language (web/client/highlight.ts).
+ * Every file name carries a content hash (`search-<hash>.js`, `chunk-<hash>.js`,
+ * `styles-<hash>.css`), so assets are served immutable and a repeat visit sends no request for
+ * them (not even a revalidation); a deploy changes the names the pages refer to. The
+ * generated module maps each entry to its file, lists per entry the chunks it imports
+ * statically (the pages name them in `<link rel="modulepreload">`, so the browser fetches them
+ * beside the entry instead of after it), and names the chunk of each highlight.js language.
+ *
  * Run by `npm start` / `npm run dev` / `wrangler deploy` (wrangler.toml `[build]`), by the
  * tests (vitest globalSetup test/build-web.ts) and by `npm run typecheck`. The generated file
  * is not committed. `node scripts/build-web.ts [--quiet]`.
@@ -12,10 +22,10 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
-import { build } from "esbuild";
+import { build, type Metafile } from "esbuild";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
-/** Browser entry points: served as /assets/<name>.js. */
+/** Browser entry points: served as /assets/<name>-<hash>.js (ENTRY_FILES of the generated module). */
 export const WEB_ENTRIES = ["search", "source", "repos"] as const;
 /** Where the generated module goes. */
 export const BUNDLE_MODULE = join(ROOT, "web", "assets", "bundle.gen.ts");
@@ -27,6 +37,22 @@ export interface BuiltAsset {
   body: string;
   etag: string;
   gzipBytes: number;
+}
+
+/** What the pages need to know about the bundle's shape. */
+export interface BundleManifest {
+  /** Entry name (search, source, repos, styles) -> its file name. */
+  entryFiles: Record<string, string>;
+  /** Entry name (search, source, repos) -> the chunks it imports statically, transitively. */
+  entryImports: Record<string, string[]>;
+  /** highlight.js language name -> its chunk. */
+  languageChunks: Record<string, string>;
+}
+
+/** A built bundle: the assets and the manifest. */
+export interface WebBundle {
+  assets: BuiltAsset[];
+  manifest: BundleManifest;
 }
 
 /** DOM sinks that parse HTML; the page's own code must not use them (text goes in via textContent). */
@@ -42,15 +68,18 @@ function refuseHtmlSinks(): void {
   }
 }
 
-/** Bundles every entry and the stylesheet; returns the assets (does not write anything). */
-export async function bundleWebAssets(): Promise<BuiltAsset[]> {
+/** Bundles every entry and the stylesheet; returns the assets and manifest (does not write anything). */
+export async function bundleWeb(): Promise<WebBundle> {
   refuseHtmlSinks();
   const result = await build({
     entryPoints: [...WEB_ENTRIES.map((e) => join(ROOT, "web", "client", `${e}.ts`)), join(ROOT, "web", "client", "styles.css")],
     bundle: true,
     minify: true,
     format: "esm",
-    splitting: false,
+    splitting: true,
+    entryNames: "[name]-[hash]",
+    chunkNames: "chunk-[hash]",
+    metafile: true,
     target: ["chrome110", "firefox115", "safari16"],
     outdir: "/out",
     write: false,
@@ -58,7 +87,7 @@ export async function bundleWebAssets(): Promise<BuiltAsset[]> {
     charset: "utf8",
     logLevel: "silent",
   });
-  return result.outputFiles.map((f) => {
+  const assets = result.outputFiles.map((f) => {
     const name = f.path.slice("/out/".length);
     const body = f.text;
     return {
@@ -69,15 +98,63 @@ export async function bundleWebAssets(): Promise<BuiltAsset[]> {
       gzipBytes: gzipSync(body, { level: 9 }).length,
     };
   });
+  return { assets, manifest: manifestOf(result.metafile) };
+}
+
+/** The manifest from esbuild's metafile (output paths are relative to the cwd, e.g. `../../out/x.js`). */
+function manifestOf(meta: Metafile): BundleManifest {
+  const base = (p: string) => p.slice(p.lastIndexOf("/") + 1);
+  const outputs = new Map(Object.entries(meta.outputs).map(([p, o]) => [base(p), o]));
+  const staticImports = (name: string, seen = new Set<string>()): string[] => {
+    for (const i of outputs.get(name)?.imports ?? []) {
+      if (i.kind !== "import-statement" || seen.has(base(i.path))) continue;
+      seen.add(base(i.path));
+      staticImports(base(i.path), seen);
+    }
+    return [...seen];
+  };
+  const entryFiles: Record<string, string> = {};
+  for (const [name, o] of outputs) {
+    const m = o.entryPoint ? /web\/client\/([a-z-]+)\.(ts|css)$/.exec(o.entryPoint) : null;
+    if (m) entryFiles[m[1]] = name;
+  }
+  const entryImports: Record<string, string[]> = {};
+  for (const e of WEB_ENTRIES) entryImports[e] = staticImports(entryFiles[e]);
+  const languageChunks: Record<string, string> = {};
+  for (const [name, o] of outputs) {
+    for (const input of Object.keys(o.inputs)) {
+      const m = /highlight\.js\/es\/languages\/([a-z0-9-]+)\.js$/.exec(input);
+      if (m && name.startsWith("chunk-")) languageChunks[m[1]] = name;
+    }
+  }
+  return { entryFiles, entryImports, languageChunks };
+}
+
+/** Bundles and returns the assets only (page weight, tests). */
+export async function bundleWebAssets(): Promise<BuiltAsset[]> {
+  return (await bundleWeb()).assets;
 }
 
 /** Writes web/assets/bundle.gen.ts when its content changed (so watchers do not loop). */
 export async function buildWebAssets(): Promise<BuiltAsset[]> {
-  const assets = await bundleWebAssets();
+  const { assets, manifest } = await bundleWeb();
   const entries = assets.map(
     (a) => `  ${JSON.stringify(a.name)}: { type: ${JSON.stringify(a.type)}, etag: ${JSON.stringify(a.etag)}, body: ${JSON.stringify(a.body)} },`,
   );
-  const text = `// Generated by scripts/build-web.ts from web/client/; do not edit, do not commit.\n/** The web page's bundled scripts and stylesheet by file name (served under /assets/). */\nexport const WEB_ASSETS: Record<string, { type: string; etag: string; body: string }> = {\n${entries.join("\n")}\n};\n`;
+  const text = [
+    "// Generated by scripts/build-web.ts from web/client/; do not edit, do not commit.",
+    "/** The web page's bundled scripts and stylesheet by file name (served under /assets/). */",
+    "export const WEB_ASSETS: Record<string, { type: string; etag: string; body: string }> = {",
+    ...entries,
+    "};",
+    "/** Entry name (search, source, repos, styles) -> its file under /assets/. */",
+    `export const ENTRY_FILES: Record<string, string> = ${JSON.stringify(manifest.entryFiles)};`,
+    "/** Per entry, the chunks it imports statically (for modulepreload). */",
+    `export const ENTRY_IMPORTS: Record<string, string[]> = ${JSON.stringify(manifest.entryImports)};`,
+    "/** highlight.js language name -> its chunk. */",
+    `export const LANGUAGE_CHUNKS: Record<string, string> = ${JSON.stringify(manifest.languageChunks)};`,
+    "",
+  ].join("\n");
   mkdirSync(dirname(BUNDLE_MODULE), { recursive: true });
   let old = "";
   try {
@@ -92,6 +169,8 @@ export async function buildWebAssets(): Promise<BuiltAsset[]> {
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const assets = await buildWebAssets();
   if (!process.argv.includes("--quiet")) {
-    for (const a of assets) console.log(`web asset ${a.name}: ${a.body.length} B, ${a.gzipBytes} B gzip`);
+    for (const a of assets.filter((x) => !x.name.startsWith("chunk-"))) console.log(`web asset ${a.name}: ${a.body.length} B, ${a.gzipBytes} B gzip`);
+    const chunks = assets.filter((x) => x.name.startsWith("chunk-"));
+    console.log(`${chunks.length} chunks (shared code and one per highlight.js language): ${chunks.reduce((n, a) => n + a.gzipBytes, 0)} B gzip in all`);
   }
 }

@@ -15,8 +15,11 @@
  * answers at once, citing the first evidence item).
  *
  * Scenarios: cite | rate-limited-once | overloaded-once | always-overloaded | refusal |
- * max-tokens-once | invalid-once | insufficient | obey-injection | tool-use | bad-request | slow, and
- * the review-* scenarios of test/messages-api-review.ts (multi-turn tool use).
+ * max-tokens-once | invalid-once | insufficient | obey-injection | miscite | tool-use | bad-request | slow, and
+ * the review-* scenarios of test/messages-api-review.ts (multi-turn tool use). The scenario
+ * `queued` answers each call with the next scenario a test queued for that key
+ * (`POST /__queue?key=K` with `{"scenario": "insufficient"}`; `cite` when none is queued), so a
+ * test against one running Worker (one API key) can script several different answers.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -106,6 +109,16 @@ function script(scenario: string, call: number, body: any): Reply {
         ),
       );
     }
+    case "miscite": {
+      // Every citation points past the evidence it names: nothing can be verified (ungrounded).
+      const e = ev[0]!;
+      const ref = `${e.path}:${e.end + 50}-${e.end + 52}`;
+      return text(
+        answerJson("answered", `It is done in [${e.label} ${ref}].`, [
+          { evidence: e.label, repo: e.repo, path: e.path, startLine: e.end + 50, endLine: e.end + 52 },
+        ]),
+      );
+    }
     case "tool-use":
       return {
         kind: "message",
@@ -158,6 +171,7 @@ export async function startMessagesApiServer(port = 0): Promise<MessagesApiServe
   const calls = new Map<string, number>();
   const received = new Map<string, unknown[]>();
   const cache = new Set<string>();
+  const queued = new Map<string, string[]>();
   let seq = 0;
   const server: Server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? "/", "http://x");
@@ -165,6 +179,15 @@ export async function startMessagesApiServer(port = 0): Promise<MessagesApiServe
       const key = url.searchParams.get("key") ?? "";
       res.setHeader("content-type", "application/json");
       res.end(JSON.stringify({ calls: calls.get(key) ?? 0, requests: received.get(key) ?? [] }));
+      return;
+    }
+    if (req.method === "POST" && url.pathname === "/__queue") {
+      const key = url.searchParams.get("key") ?? "";
+      let raw = "";
+      for await (const c of req) raw += c;
+      queued.set(key, [...(queued.get(key) ?? []), String(JSON.parse(raw).scenario)]);
+      res.setHeader("content-type", "application/json");
+      res.end(JSON.stringify({ queued: queued.get(key)!.length }));
       return;
     }
     if (req.method !== "POST" || url.pathname !== "/v1/messages") {
@@ -177,7 +200,8 @@ export async function startMessagesApiServer(port = 0): Promise<MessagesApiServe
     const body = JSON.parse(raw);
     // SDK 1.x sends the API key as `authorization: Bearer <key>`; older clients as x-api-key.
     const key = String(req.headers["x-api-key"] ?? /^Bearer (.+)$/.exec(String(req.headers.authorization ?? ""))?.[1] ?? "");
-    const scenario = key.split(":")[0];
+    const keyScenario = key.split(":")[0];
+    const scenario = keyScenario === "queued" ? (queued.get(key)?.shift() ?? "cite") : keyScenario;
     const call = (calls.get(key) ?? 0) + 1;
     calls.set(key, call);
     received.set(key, [...(received.get(key) ?? []), body]);

@@ -9,6 +9,7 @@
 import { Hono } from "hono";
 import type { Env } from "../kernel/env";
 import { WEB_ASSETS } from "./assets/bundle.gen";
+import { stateFromParams, stateToApiParams } from "./client/query-state";
 import { renderSearchPage } from "./page";
 import { renderReposPage } from "./repos-page";
 
@@ -36,6 +37,16 @@ export function webPageHeaders(): Headers {
   return new Headers({ ...securityHeaders("text/html; charset=utf-8", "no-store"), "content-security-policy": PAGE_CSP, "x-frame-options": "DENY" });
 }
 
+/**
+ * The search request web/client/search.ts sends first for these page parameters (the same
+ * functions build it, so the URLs match and the browser reuses the preloaded answer), or
+ * undefined when there is no query to run.
+ */
+function searchApiUrl(params: URLSearchParams): string | undefined {
+  const state = stateFromParams(params);
+  return state.q.trim() ? `/api/search?${stateToApiParams(state, { explain: true }).toString()}` : undefined;
+}
+
 /** Builds the web app; worker/index.ts mounts it at `/`. */
 export function createWebApp(): Hono<{ Bindings: Env }> {
   const app = new Hono<{ Bindings: Env }>();
@@ -48,6 +59,7 @@ export function createWebApp(): Hono<{ Bindings: Env }> {
       path: p("path"),
       includeTests: ["1", "true"].includes(p("tests") ?? ""),
       mode: p("mode"),
+      searchApiUrl: searchApiUrl(new URL(c.req.url).searchParams),
     });
     return new Response(body.toString(), { status: 200, headers: webPageHeaders() });
   });
@@ -55,9 +67,11 @@ export function createWebApp(): Hono<{ Bindings: Env }> {
   app.get("/assets/:name", (c) => {
     const asset = Object.hasOwn(WEB_ASSETS, c.req.param("name")) ? WEB_ASSETS[c.req.param("name")] : undefined;
     if (!asset) return c.text("Not found", 404);
-    // Revalidated on every load (no-cache) but answered 304 by ETag, so a deploy is picked up at once.
-    if (c.req.header("if-none-match") === asset.etag) return new Response(null, { status: 304, headers: { etag: asset.etag } });
-    return c.body(asset.body, 200, { ...securityHeaders(asset.type, "no-cache"), etag: asset.etag });
+    // Every asset is named by its content hash (scripts/build-web.ts): a name never changes
+    // content, and a deploy changes the names the pages refer to.
+    const cache = "public, max-age=31536000, immutable";
+    if (c.req.header("if-none-match") === asset.etag) return new Response(null, { status: 304, headers: { etag: asset.etag, "cache-control": cache } });
+    return c.body(asset.body, 200, { ...securityHeaders(asset.type, cache), etag: asset.etag });
   });
   return app;
 }

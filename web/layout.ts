@@ -5,17 +5,40 @@
  */
 import { html } from "hono/html";
 import type { HtmlEscapedString } from "hono/utils/html";
+import { ENTRY_FILES, ENTRY_IMPORTS, LANGUAGE_CHUNKS } from "./assets/bundle.gen";
+import { highlightLanguage } from "./client/highlight-languages";
 
 type Html = HtmlEscapedString | Promise<HtmlEscapedString>;
 
 /** Which page is shown, for the navigation's `aria-current`. */
 export type WebPageName = "search" | "repos" | "source";
 
+/** What a page shell is made of. */
+export interface PageShellOptions {
+  title: string;
+  page: WebPageName;
+  /** The bundle under /assets/ (web/client/<script>.ts). */
+  script: "search" | "source" | "repos";
+  main: Html;
+  /** Index languages whose highlighter the page will need at once (their chunks are preloaded). */
+  languages?: string[];
+  /** A same-origin API URL the script fetches first; preloaded so it starts while the HTML is parsed. */
+  preloadFetch?: string;
+}
+
 /**
- * Wraps `main` in the document. `script` is the bundle name under /assets/ (web/client/<script>.ts).
+ * Wraps `main` in the document. The script's static chunks (scripts/build-web.ts) are named in
+ * `<link rel="modulepreload">` so the browser fetches them beside the entry rather than after
+ * parsing it; `preloadFetch` is fetched at once with the credentials mode of the page's fetch
+ * (`crossorigin="anonymous"`: same-origin cookies), so the script's request reuses it.
  */
-export function pageShell(o: { title: string; page: WebPageName; script: "search" | "source" | "repos"; main: Html }): Html {
+export function pageShell(o: PageShellOptions): Html {
   const current = (p: WebPageName) => (o.page === p ? html` aria-current="page"` : "");
+  const chunks = [...(ENTRY_IMPORTS[o.script] ?? [])];
+  for (const l of o.languages ?? []) {
+    const chunk = LANGUAGE_CHUNKS[highlightLanguage(l) ?? ""];
+    if (chunk && !chunks.includes(chunk)) chunks.push(chunk);
+  }
   return html`<!doctype html>
 <html lang="en">
   <head>
@@ -24,9 +47,11 @@ export function pageShell(o: { title: string; page: WebPageName; script: "search
     <meta name="color-scheme" content="light dark" />
     <title>${o.title}</title>
     <link rel="icon" href="data:," />
-    <link rel="stylesheet" href="/assets/styles.css" />
-    <script type="module" src="/assets/${o.script}.js"></script>
-  </head>
+    ${o.preloadFetch ? html`<link rel="preload" as="fetch" href="${o.preloadFetch}" crossorigin="anonymous" />
+    ` : ""}    <link rel="stylesheet" href="/assets/${ENTRY_FILES.styles}" />
+    <script type="module" src="/assets/${ENTRY_FILES[o.script]}"></script>
+    ${chunks.map((c) => html`<link rel="modulepreload" href="/assets/${c}" />
+    `)}  </head>
   <body>
     <a class="skip" href="#main">Skip to content</a>
     <header class="top">

@@ -16,6 +16,8 @@ export interface SearchPageOptions {
   path?: string;
   includeTests?: boolean;
   mode?: string;
+  /** The `GET /api/search` URL the page's script sends first (preloaded); none without a query. */
+  searchApiUrl?: string;
 }
 
 const MODES: [string, string][] = [
@@ -87,5 +89,5 @@ export function renderSearchPage(o: SearchPageOptions): HtmlEscapedString | Prom
         <div id="answer" class="answer" aria-live="polite"></div>
       </details>
       <noscript><p class="status">This page needs JavaScript to search; scripts can call <code>GET /api/search</code> directly.</p></noscript>`;
-  return pageShell({ title: q ? `${q} · Codebase Copilot search` : "Codebase Copilot search", page: "search", script: "search", main });
+  return pageShell({ title: q ? `${q} · Codebase Copilot search` : "Codebase Copilot search", page: "search", script: "search", main, preloadFetch: o.searchApiUrl });
 }

@@ -1,7 +1,7 @@
 /**
  * The repositories page (`/repos`): the table (filled in and kept live by
  * /assets/repos.js, web/client/repos.ts), and the forms to add a repository from a git URL
- * or by uploading a folder.
+ * or by uploading a folder; the push webhook panel (filled by web/client/webhook-setup.ts).
  */
 import { html } from "hono/html";
 import type { HtmlEscapedString } from "hono/utils/html";
@@ -18,6 +18,7 @@ export function renderReposPage(): HtmlEscapedString | Promise<HtmlEscapedString
           <tbody></tbody>
         </table>
       </div>
+      <section id="webhook-panel" class="webhook" aria-labelledby="webhook-title" hidden></section>
       <section class="add" aria-labelledby="add-title">
         <h2 id="add-title">Add a repository</h2>
         <form id="add-git" class="stack" aria-label="Add from a git URL">

@@ -56,5 +56,5 @@ export function renderSourcePage(o: SourcePageOptions): HtmlEscapedString | Prom
         </div>
         <aside id="lookup" class="lookup" aria-label="Symbol lookup" hidden></aside>
       </div>`;
-  return pageShell({ title: `${o.path} · ${o.repo} · Codebase Copilot`, page: "source", script: "source", main });
+  return pageShell({ title: `${o.path} · ${o.repo} · Codebase Copilot`, page: "source", script: "source", main, languages: [o.language] });
 }

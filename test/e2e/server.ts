@@ -20,9 +20,16 @@ export interface E2eServer {
 
 /**
  * Runs `body` against a fresh server on `port` whose repo `repo` holds the folder that
- * `writeFixture(dir)` writes. Throws if the port is taken or indexing fails.
+ * `writeFixture(dir)` writes. `vars` are extra variables and secrets for the Worker (written to
+ * the mode-600 env file, e.g. ANTHROPIC_API_KEY). Throws if the port is taken or indexing fails.
  */
-export async function withIndexedServer(port: number, repo: string, writeFixture: (dir: string) => void, body: (s: E2eServer) => Promise<void>): Promise<void> {
+export async function withIndexedServer(
+  port: number,
+  repo: string,
+  writeFixture: (dir: string) => void,
+  body: (s: E2eServer) => Promise<void>,
+  vars: Record<string, string> = {},
+): Promise<void> {
   const base = `http://127.0.0.1:${port}`;
   if (await isHealthy(base)) throw new Error(`Something already answers on ${base}; pick another port.`);
   const work = mkdtempSync(join(tmpdir(), "ccp-e2e-"));
@@ -37,7 +44,7 @@ export async function withIndexedServer(port: number, repo: string, writeFixture
       port,
       persistTo: persist,
       logFile: join(work, "wrangler.log"),
-      vars: { ADMIN_TOKEN: token, ALLOW_LOOPBACK_GIT_URLS: "true" },
+      vars: { ...vars, ADMIN_TOKEN: token, ALLOW_LOOPBACK_GIT_URLS: "true" },
       envFile: join(work, "dev.vars"),
       includeProjectDevVars: false,
     });

@@ -87,7 +87,9 @@ describe("signed source links", () => {
     expect(page.headers.get("content-security-policy")).toContain("script-src 'self'");
     expect(page.headers.get("content-security-policy")).not.toContain("unsafe-inline");
     expect(body).toMatch(/<span class="line" id="L2"><a class="n" href="#L2" aria-label="Line 2">2<\/a>/);
-    expect(body).toContain('<script type="module" src="/assets/source.js"></script>');
+    expect(body).toMatch(/<script type="module" src="\/assets\/source-[A-Z0-9]+\.js"><\/script>/);
+    // Its language's highlighter is preloaded beside the script (web/layout.ts).
+    expect(body).toMatch(/<link rel="modulepreload" href="\/assets\/chunk-[A-Z0-9]+\.js" \/>/);
     expect(body).toMatch(/<nav class="outline" aria-label="Outline">/);
 
     const u = new URL(url);

@@ -1,10 +1,11 @@
-import { describe, expect, it } from "vitest";
-import { highlightLines } from "./highlight";
+import { beforeAll, describe, expect, it } from "vitest";
+import { highlightLines, loadLanguages } from "./highlight";
 import { markableTerms, termRanges } from "./terms";
 
 const text = (line: { text: string }[]) => line.map((p) => p.text).join("");
 
 describe("highlightLines", () => {
+  beforeAll(() => loadLanguages(["typescript", "javascript"]));
   const code = ["/** Parses a widget. */", "export function parseWidgetConfig(text: string) {", '  return "<b>";', "}"].join("\n");
 
   it("keeps every line and every character, in order", () => {
@@ -50,5 +51,14 @@ describe("termRanges", () => {
   });
   it("drops one-letter terms", () => {
     expect(markableTerms(["a", "Ab", "ab"])).toEqual(["ab"]);
+  });
+});
+
+describe("loadLanguages", () => {
+  it("shows a language plain until it is loaded, then highlighted; unknown languages stay plain", async () => {
+    expect(highlightLines("def f(): pass", "python")[0].every((p) => p.cls === "")).toBe(true);
+    await loadLanguages(["python", "no-such-language", undefined]);
+    expect(highlightLines("def f(): pass", "python")[0].some((p) => p.cls.includes("hljs-keyword"))).toBe(true);
+    expect(highlightLines("def f(): pass", "no-such-language")[0]).toEqual([{ text: "def f(): pass", cls: "", mark: false }]);
   });
 });

@@ -8,71 +8,72 @@
  * of shiki's bytes and needs no WebAssembly regex engine.
  */
 import hljs from "highlight.js/lib/core";
-import bash from "highlight.js/lib/languages/bash";
-import c from "highlight.js/lib/languages/c";
-import cmake from "highlight.js/lib/languages/cmake";
-import cpp from "highlight.js/lib/languages/cpp";
-import csharp from "highlight.js/lib/languages/csharp";
-import css from "highlight.js/lib/languages/css";
-import dockerfile from "highlight.js/lib/languages/dockerfile";
-import go from "highlight.js/lib/languages/go";
-import graphql from "highlight.js/lib/languages/graphql";
-import ini from "highlight.js/lib/languages/ini";
-import java from "highlight.js/lib/languages/java";
-import javascript from "highlight.js/lib/languages/javascript";
-import json from "highlight.js/lib/languages/json";
-import kotlin from "highlight.js/lib/languages/kotlin";
-import lua from "highlight.js/lib/languages/lua";
-import makefile from "highlight.js/lib/languages/makefile";
-import markdown from "highlight.js/lib/languages/markdown";
-import php from "highlight.js/lib/languages/php";
-import protobuf from "highlight.js/lib/languages/protobuf";
-import python from "highlight.js/lib/languages/python";
-import ruby from "highlight.js/lib/languages/ruby";
-import rust from "highlight.js/lib/languages/rust";
-import scala from "highlight.js/lib/languages/scala";
-import sql from "highlight.js/lib/languages/sql";
-import swift from "highlight.js/lib/languages/swift";
-import typescript from "highlight.js/lib/languages/typescript";
-import xml from "highlight.js/lib/languages/xml";
-import yaml from "highlight.js/lib/languages/yaml";
+import type { LanguageFn } from "highlight.js";
+import { highlightLanguage } from "./highlight-languages";
 import { termRanges } from "./terms";
 
-/** Index language name (indexer/chunk/languages.ts) -> highlight.js language. */
-const LANGUAGES: Record<string, [string, Parameters<typeof hljs.registerLanguage>[1]]> = {
-  typescript: ["typescript", typescript],
-  tsx: ["typescript", typescript],
-  javascript: ["javascript", javascript],
-  python: ["python", python],
-  go: ["go", go],
-  rust: ["rust", rust],
-  java: ["java", java],
-  c: ["c", c],
-  cpp: ["cpp", cpp],
-  csharp: ["csharp", csharp],
-  ruby: ["ruby", ruby],
-  php: ["php", php],
-  kotlin: ["kotlin", kotlin],
-  swift: ["swift", swift],
-  scala: ["scala", scala],
-  lua: ["lua", lua],
-  json: ["json", json],
-  yaml: ["yaml", yaml],
-  toml: ["ini", ini],
-  sql: ["sql", sql],
-  shell: ["bash", bash],
-  makefile: ["makefile", makefile],
-  dockerfile: ["dockerfile", dockerfile],
-  cmake: ["cmake", cmake],
-  css: ["css", css],
-  html: ["xml", xml],
-  xml: ["xml", xml],
-  markdown: ["markdown", markdown],
-  graphql: ["graphql", graphql],
-  protobuf: ["protobuf", protobuf],
+export { highlightLanguage };
+
+/**
+ * highlight.js language -> its definition, loaded on demand: each is its own chunk
+ * (scripts/build-web.ts bundles with splitting), so a page fetches and compiles only the
+ * languages it shows, and core is bundled once, shared by the search page and the source view.
+ */
+const LOADERS: Record<string, () => Promise<{ default: LanguageFn }>> = {
+  bash: () => import("highlight.js/lib/languages/bash"),
+  c: () => import("highlight.js/lib/languages/c"),
+  cmake: () => import("highlight.js/lib/languages/cmake"),
+  cpp: () => import("highlight.js/lib/languages/cpp"),
+  csharp: () => import("highlight.js/lib/languages/csharp"),
+  css: () => import("highlight.js/lib/languages/css"),
+  dockerfile: () => import("highlight.js/lib/languages/dockerfile"),
+  go: () => import("highlight.js/lib/languages/go"),
+  graphql: () => import("highlight.js/lib/languages/graphql"),
+  ini: () => import("highlight.js/lib/languages/ini"),
+  java: () => import("highlight.js/lib/languages/java"),
+  javascript: () => import("highlight.js/lib/languages/javascript"),
+  json: () => import("highlight.js/lib/languages/json"),
+  kotlin: () => import("highlight.js/lib/languages/kotlin"),
+  lua: () => import("highlight.js/lib/languages/lua"),
+  makefile: () => import("highlight.js/lib/languages/makefile"),
+  markdown: () => import("highlight.js/lib/languages/markdown"),
+  php: () => import("highlight.js/lib/languages/php"),
+  protobuf: () => import("highlight.js/lib/languages/protobuf"),
+  python: () => import("highlight.js/lib/languages/python"),
+  ruby: () => import("highlight.js/lib/languages/ruby"),
+  rust: () => import("highlight.js/lib/languages/rust"),
+  scala: () => import("highlight.js/lib/languages/scala"),
+  sql: () => import("highlight.js/lib/languages/sql"),
+  swift: () => import("highlight.js/lib/languages/swift"),
+  typescript: () => import("highlight.js/lib/languages/typescript"),
+  xml: () => import("highlight.js/lib/languages/xml"),
+  yaml: () => import("highlight.js/lib/languages/yaml"),
 };
 
-for (const [name, lang] of Object.values(LANGUAGES)) if (!hljs.getLanguage(name)) hljs.registerLanguage(name, lang);
+const loading = new Map<string, Promise<void>>();
+
+/**
+ * Loads and registers the highlight.js definitions of these index languages (unknown ones
+ * are skipped; a failed load leaves that language plain). Resolves when all are registered;
+ * never rejects. Call before highlightLines for code of those languages.
+ */
+export function loadLanguages(indexLanguages: Iterable<string | undefined>): Promise<void> {
+  const waits: Promise<void>[] = [];
+  for (const indexLanguage of indexLanguages) {
+    const name = highlightLanguage(indexLanguage);
+    if (!name) continue;
+    let p = loading.get(name);
+    if (!p) {
+      p = LOADERS[name]().then(
+        (m) => hljs.registerLanguage(name, m.default),
+        () => void loading.delete(name), // shown plain; the next call tries again
+      );
+      loading.set(name, p);
+    }
+    waits.push(p);
+  }
+  return Promise.all(waits).then(() => undefined);
+}
 
 /** A run of text with its highlight.js classes ("" for plain) and whether a query term covers it. */
 export interface Piece {
@@ -139,20 +140,16 @@ function markLine(runs: { text: string; cls: string }[], terms: readonly string[
   return out;
 }
 
-/** The highlight.js language for an index language, or undefined (shown as plain text). */
-export function highlightLanguage(indexLanguage: string | undefined): string | undefined {
-  return indexLanguage ? LANGUAGES[indexLanguage.toLowerCase()]?.[0] : undefined;
-}
-
 /**
  * Highlights `code` (lines separated by `\n`) as `indexLanguage` and marks `terms` (from
  * markableTerms). Returns one array of pieces per line; the line count equals
- * `code.split("\n").length`. Unknown languages come back as plain runs, still marked.
+ * `code.split("\n").length`. Unknown languages, and languages loadLanguages has not loaded yet,
+ * come back as plain runs, still marked.
  */
 export function highlightLines(code: string, indexLanguage: string | undefined, terms: readonly string[] = []): Piece[][] {
   const lang = highlightLanguage(indexLanguage);
   let runs: { text: string; cls: string }[];
-  if (lang) {
+  if (lang && hljs.getLanguage(lang)) {
     const result = hljs.highlight(code, { language: lang, ignoreIllegals: true });
     // The token tree highlight.js renders its HTML from (pinned 11.x; covered by highlight.test.ts).
     const root = (result as unknown as { _emitter: { rootNode: TokenNode } })._emitter.rootNode;

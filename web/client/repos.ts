@@ -2,7 +2,8 @@
  * Entry of the repositories page (`/repos`, served as /assets/repos.js): one row per repo
  * from `GET /api/repos` (status with a live progress bar while indexing, snapshot commit and
  * age, skipped files by reason, last error in words), Refresh (`POST /api/repos/{id}/refresh`,
- * index permission; "Upload again" for uploaded folders), Delete (`DELETE /api/repos/{id}`, admin, after a confirmation), and the
+ * index permission; "Upload again" for uploaded folders), the push webhook setup of a git repo
+ * (admin; webhook-setup.ts), Delete (`DELETE /api/repos/{id}`, admin, after a confirmation), and the
  * add forms: a git URL (`POST /api/repos`) or a folder zipped in the browser (fflate) and
  * uploaded to `POST /api/repos/{id}/archive`. Polls while any repo is busy.
  */
@@ -10,6 +11,7 @@ import { zipSync } from "fflate";
 import { errorText, getJson, hasScope, loadSession, sendJson } from "./api";
 import { age, byId, el } from "./dom";
 import { errorWords, isBusy, progressShare, skippedWords, statusWords, type RepoStatusView } from "./repo-status";
+import { openWebhookPanel } from "./webhook-setup";
 
 /** Poll interval while a repo is indexing. */
 const POLL_MS = 1000;
@@ -124,6 +126,12 @@ function actionsCell(r: RepoStatusView): HTMLElement {
       await load();
     });
     cell.append(refresh);
+  }
+  if (hasScope("admin") && r.sourceKind === "git") {
+    // A push webhook re-indexes on every push; an uploaded folder has no code host to send one.
+    const hook = el("button", { type: "button", className: "secondary", text: "Webhook", "aria-label": `Set up the push webhook of ${r.id}` });
+    hook.addEventListener("click", () => void openWebhookPanel(r.id));
+    cell.append(hook);
   }
   if (hasScope("admin")) {
     const del = el("button", { type: "button", className: "danger", text: "Delete", "aria-label": `Delete ${r.id}` });

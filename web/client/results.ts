@@ -75,8 +75,13 @@ export function renderResult(r: WireResult, terms: string[]): HTMLLIElement {
     r.snippetTruncated ? el("p", { className: "truncated", text: "Snippet shortened; open the source for the rest." }) : null,
     whyBlock(r),
   ]);
-  void signedSourceUrl(r.repo, r.path, r.startLine, r.endLine).then((url) => {
-    if (url) link.href = url;
-  });
+  // Signed after this task, so the results are drawn before twenty link requests are sent.
+  setTimeout(
+    () =>
+      void signedSourceUrl(r.repo, r.path, r.startLine, r.endLine).then((url) => {
+        if (url) link.href = url;
+      }),
+    0,
+  );
   return item;
 }

@@ -8,6 +8,7 @@ import { currentSession, errorText, getJson, loadSession } from "./api";
 import { initAsk } from "./ask";
 import { byId, el, isTyping } from "./dom";
 import { MAX_RESULTS, PAGE_SIZE, stateFromParams, stateToApiParams, stateToParams, type SearchModeName, type SearchState } from "./query-state";
+import { loadLanguages } from "./highlight";
 import { renderResult, type WireResult } from "./results";
 import { markableTerms, queryWords } from "./terms";
 
@@ -32,6 +33,8 @@ const modeSelect = byId<HTMLSelectElement>("mode");
 const statusEl = byId("status");
 const resultsEl = byId<HTMLOListElement>("results");
 const moreButton = byId<HTMLButtonElement>("more");
+/** Results drawn before the page yields: more than a tall window shows. */
+const FIRST_SCREEN_RESULTS = 4;
 let searchSeq = 0;
 let knownRepos: RepoSummary[] | null = null;
 
@@ -92,6 +95,8 @@ async function runSearch(s: SearchState, focusFrom = -1, reposLoaded?: Promise<v
   setStatus("Searching…");
   resultsEl.setAttribute("aria-busy", "true");
   const r = await getJson<SearchReply>(`/api/search?${stateToApiParams(s, { explain: true }).toString()}`);
+  // The highlighters of the results' languages (a chunk each, cached after the first visit).
+  if (r.ok && r.body?.results) await loadLanguages(r.body.results.map((x) => x.language));
   if (seq !== searchSeq) return; // a newer search started meanwhile
   // The API refuses a repo the caller cannot see; say which one, as the page check does.
   if (s.repo && (r.body as { error?: { code?: string } } | null)?.error?.code === "repo_not_found") {
@@ -130,7 +135,14 @@ async function runSearch(s: SearchState, focusFrom = -1, reposLoaded?: Promise<v
   for (const f of stats?.failedRepos ?? [])
     resultsEl.append(el("li", { className: "notice", text: `Repository ${f.repo} could not be searched; the results leave it out.` }));
   const terms = markableTerms(stats?.queryTerms?.length ? stats.queryTerms : queryWords(s.q));
-  for (const result of results) resultsEl.append(renderResult(result, terms));
+  // The first results, which fill the window, are drawn at once; the rest (highlighting is the
+  // costly part) in the next task, so the first screen does not wait for results below it.
+  for (const result of results.slice(0, FIRST_SCREEN_RESULTS)) resultsEl.append(renderResult(result, terms));
+  if (results.length > FIRST_SCREEN_RESULTS) {
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    if (seq !== searchSeq) return;
+    for (const result of results.slice(FIRST_SCREEN_RESULTS)) resultsEl.append(renderResult(result, terms));
+  }
   // "More results": the API ranks the top k; asking for more returns the same first ones, then new ones.
   if (results.length >= s.k && s.k < MAX_RESULTS) {
     moreButton.hidden = false;
@@ -172,6 +184,7 @@ document.addEventListener("keydown", (event) => {
 void (async function init() {
   const initial = stateFromParams(new URLSearchParams(location.search));
   fillForm(initial);
+  if (initial.language) void loadLanguages([initial.language]);
   // The search starts at once, beside the session and repo-list requests: a shared URL shows
   // results after one round trip. An unknown ?repo= is refused by the API (repo_not_found).
   const reposLoaded = loadSession().then(() => (currentSession() ? loadRepos(initial.repo) : undefined));

@@ -9,7 +9,7 @@
 import { currentSession, errorText, getJson, loadSession, signedSourceUrl } from "./api";
 import { renderPieces } from "./code-view";
 import { byId, el } from "./dom";
-import { highlightLines } from "./highlight";
+import { highlightLines, loadLanguages } from "./highlight";
 import { clampLineRange, formatLineRange, parseLineRange, type LineRange } from "./line-range";
 
 const code = byId("code");
@@ -143,6 +143,7 @@ for (const a of document.querySelectorAll<HTMLAnchorElement>(".outline a[data-sy
 
 window.addEventListener("hashchange", () => showRange(parseLineRange(location.hash), true));
 
-// The range first (plain text is already there), then the colours, which do not move lines.
+// The range first (plain text is already there), then the colours, which do not move lines
+// (the language's chunk is preloaded by the page).
 showRange(parseLineRange(location.hash), true);
-highlightSyntax();
+void loadLanguages([code.dataset.language]).then(highlightSyntax);

@@ -9,9 +9,9 @@
  */
 import type { ErrorCode } from "./errors";
 
-/** Status of a repo's index job, mirrored into D1 `repos.status` and shown by the API. */
-export const JOB_STATUSES = ["queued", "fetching", "indexing", "ready", "failed"] as const;
-export type JobStatus = (typeof JOB_STATUSES)[number];
+import type { JobStatus } from "./job-status";
+
+export { JOB_STATUSES, type JobStatus } from "./job-status";
 
 /** Where the job's files come from. */
 export type JobSource = "git" | "archive";

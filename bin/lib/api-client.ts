@@ -2,11 +2,12 @@
  * The one REST client of the command-line tools: `npm start` and the `codebase-copilot` CLI both
  * talk to the API through it. Errors come back as `ApiError` with the API's stable code.
  */
+import type { JobStatus } from "../../kernel/job-status.ts";
 
 /** Repo status as `GET /api/repos/{id}` returns it (fields the CLI reads). */
 export interface RepoStatus {
   id: string;
-  status: "queued" | "fetching" | "indexing" | "ready" | "failed";
+  status: JobStatus;
   url?: string;
   ref?: string;
   progress?: { filesTotal?: number; filesQueued?: number; filesDone?: number; chunks?: number };

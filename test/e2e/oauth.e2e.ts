@@ -18,14 +18,14 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { UnauthorizedError, type OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
+import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { chromium, type Browser, type Page } from "playwright-core";
+import { MemoryOAuthClient } from "../memory-oauth-client.ts";
 import { withIndexedServer } from "./server.ts";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const PORT = Number(process.env.E2E_OAUTH_PORT ?? 8797);
+const PORT = Number(process.env.E2E_OAUTH_PORT ?? 8799);
 const CALLBACK_PORT = Number(process.env.E2E_OAUTH_CALLBACK_PORT ?? 8798);
 const REPO = "e2e-oauth";
 const CHROMIUM_FLAGS = [
@@ -74,53 +74,8 @@ class CallbackServer {
   }
 }
 
-/** An in-memory OAuthClientProvider, as a desktop client keeps one on disk. */
-class E2eOAuthClient implements OAuthClientProvider {
-  info?: OAuthClientInformationMixed;
-  saved?: OAuthTokens;
-  verifier = "";
-  authorizationUrl?: URL;
-  readonly redirect: string;
-  constructor(redirect: string) {
-    this.redirect = redirect;
-  }
-  get redirectUrl(): string {
-    return this.redirect;
-  }
-  get clientMetadata(): OAuthClientMetadata {
-    return {
-      client_name: "oauth e2e",
-      redirect_uris: [this.redirect],
-      grant_types: ["authorization_code", "refresh_token"],
-      response_types: ["code"],
-      token_endpoint_auth_method: "none",
-    };
-  }
-  clientInformation() {
-    return this.info;
-  }
-  saveClientInformation(info: OAuthClientInformationMixed) {
-    this.info = info;
-  }
-  tokens() {
-    return this.saved;
-  }
-  saveTokens(tokens: OAuthTokens) {
-    this.saved = tokens;
-  }
-  redirectToAuthorization(url: URL) {
-    this.authorizationUrl = url;
-  }
-  saveCodeVerifier(v: string) {
-    this.verifier = v;
-  }
-  codeVerifier() {
-    return this.verifier;
-  }
-}
-
 /** Starts an SDK connect that needs authorization; returns the transport and the authorize URL. */
-async function startSignIn(base: string, provider: E2eOAuthClient): Promise<{ transport: StreamableHTTPClientTransport; url: URL }> {
+async function startSignIn(base: string, provider: MemoryOAuthClient): Promise<{ transport: StreamableHTTPClientTransport; url: URL }> {
   const transport = new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { authProvider: provider });
   await assert.rejects(new Client({ name: "oauth-e2e", version: "1.0.0" }).connect(transport), UnauthorizedError);
   assert.ok(provider.authorizationUrl, "the SDK asked to open an authorization URL");
@@ -174,7 +129,7 @@ async function main(): Promise<void> {
       browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
 
       // 1. Sign in and Allow: the browser ends on the client's callback with a code.
-      const provider = new E2eOAuthClient(`http://localhost:${CALLBACK_PORT}/callback`);
+      const provider = new MemoryOAuthClient(`http://localhost:${CALLBACK_PORT}/callback`, "oauth e2e");
       const { transport, url } = await startSignIn(base, provider);
       assert.equal(url.searchParams.get("code_challenge_method"), "S256");
       const page = await browser.newPage();
@@ -217,7 +172,7 @@ async function main(): Promise<void> {
       await client.close();
 
       // 3. Deny also reaches the callback, with access_denied and no code.
-      const denier = new E2eOAuthClient(`http://127.0.0.1:${CALLBACK_PORT}/callback`);
+      const denier = new MemoryOAuthClient(`http://127.0.0.1:${CALLBACK_PORT}/callback`, "oauth e2e");
       const denied = await startSignIn(base, denier);
       const page2 = await browser.newPage();
       const csp2 = watchCsp(page2);

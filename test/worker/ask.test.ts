@@ -6,25 +6,20 @@
  * fence, the validation retry, refusal, max_tokens, the daily budget (429 + Retry-After), a
  * snapshot flip during generation, and 503 generation_unavailable without a provider.
  */
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker";
 import { createExecutionContext, env, SELF } from "cloudflare:test";
-import { beforeAll, describe, expect, inject, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import worker from "../../worker/index";
 import type { GenerationProvider } from "../../kernel/generation";
 import { ask } from "../../worker/services/ask";
 import { LOCAL_ADMIN, serviceContext } from "../../worker/services/context";
 import { ScriptedGenerationProvider } from "../../worker/generation";
 import { adminHeaders } from "../helpers";
+import { connect as connectMcp } from "./mcp-client";
+import { envWith, keyFor as scriptedKey, requestsOf } from "./scripted-model";
 import { chunk, indexFixture } from "./search-fixture";
 
-const url = inject("messagesApiUrl");
 const REPO = "askrepo";
-let n = 0;
-const keyFor = (scenario: string) => `${scenario}:ask-${++n}-${Math.random().toString(36).slice(2)}`;
-const requestsOf = async (key: string) =>
-  (await (await fetch(`${url}/__requests?key=${encodeURIComponent(key)}`)).json()) as { calls: number; requests: any[] };
+const keyFor = (scenario: string) => scriptedKey(scenario, "ask");
 
 const INVOICE = [
   "/** Computes an invoice total: line items, then tax by region, rounded to cents. */",
@@ -50,8 +45,6 @@ beforeAll(async () => {
     { path: "src/auth/session.ts", chunks: [chunk("function", 1, SESSION, "refreshSessionToken")] },
   ]);
 });
-
-const envWith = (vars: Record<string, string>) => ({ ...env, ANTHROPIC_BASE_URL: url, ...vars });
 
 /** POST /api/ask through the Worker's fetch handler with `vars` added to its env. */
 async function postAsk(body: unknown, vars: Record<string, string>): Promise<Response> {
@@ -289,23 +282,7 @@ describe("ask service", () => {
 });
 
 describe("MCP ask_codebase", () => {
-  async function connect(key: string): Promise<Client> {
-    const fetchViaWorker = (async (input: RequestInfo | URL, init?: RequestInit) => {
-      const req = new Request(input, init);
-      const headers = new Headers(req.headers);
-      headers.set("authorization", `Bearer ${env.ADMIN_TOKEN}`);
-      headers.set("host", new URL(req.url).host);
-      const body = req.body ? await req.text() : undefined;
-      return worker.fetch(
-        new Request(req.url, { method: req.method, headers, body }) as Request<unknown, IncomingRequestCfProperties>,
-        envWith({ ANTHROPIC_API_KEY: key }),
-        createExecutionContext(),
-      );
-    }) as typeof fetch;
-    const client = new Client({ name: "ask-test", version: "1.0.0" }, { jsonSchemaValidator: new CfWorkerJsonSchemaValidator() });
-    await client.connect(new StreamableHTTPClientTransport(new URL("http://localhost/mcp"), { fetch: fetchViaWorker }));
-    return client;
-  }
+  const connect = (key: string) => connectMcp(env.ADMIN_TOKEN ?? null, envWith({ ANTHROPIC_API_KEY: key }));
 
   it("is listed with a description that says it spends model tokens, and answers with verified citations", async () => {
     const client = await connect(keyFor("cite"));

@@ -3,8 +3,7 @@
  * an in-memory MCP OAuth client provider that records where it was sent to authorize.
  */
 import { SELF } from "cloudflare:test";
-import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
+import { MemoryOAuthClient as SharedMemoryOAuthClient } from "../memory-oauth-client";
 
 /** Origin the Worker answers on in tests. */
 export const ORIGIN = "http://localhost";
@@ -53,45 +52,10 @@ export function postForm(jar: CookieJar, url: string, fields: Record<string, str
   return browse(jar, url, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(fields).toString() });
 }
 
-/** An MCP OAuth client that keeps everything in memory and captures the authorization URL. */
-export class MemoryOAuthClient implements OAuthClientProvider {
-  info?: OAuthClientInformationMixed;
-  saved?: OAuthTokens;
-  verifier = "";
-  authorizationUrl?: URL;
-  constructor(readonly redirect = "http://127.0.0.1:33418/callback") {}
-  get redirectUrl(): string {
-    return this.redirect;
-  }
-  get clientMetadata(): OAuthClientMetadata {
-    return {
-      client_name: "Auth test <script>alert(1)</script>",
-      redirect_uris: [this.redirect],
-      grant_types: ["authorization_code", "refresh_token"],
-      response_types: ["code"],
-      token_endpoint_auth_method: "none",
-    };
-  }
-  clientInformation() {
-    return this.info;
-  }
-  saveClientInformation(info: OAuthClientInformationMixed) {
-    this.info = info;
-  }
-  tokens() {
-    return this.saved;
-  }
-  saveTokens(tokens: OAuthTokens) {
-    this.saved = tokens;
-  }
-  redirectToAuthorization(url: URL) {
-    this.authorizationUrl = url;
-  }
-  saveCodeVerifier(v: string) {
-    this.verifier = v;
-  }
-  codeVerifier() {
-    return this.verifier;
+/** The in-memory OAuth client, named so the consent page's escaping is exercised. */
+export class MemoryOAuthClient extends SharedMemoryOAuthClient {
+  constructor(redirect = "http://127.0.0.1:33418/callback") {
+    super(redirect, "Auth test <script>alert(1)</script>");
   }
 }
 

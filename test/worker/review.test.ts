@@ -8,23 +8,18 @@
  * that does not exist is rejected), whole-file reviews, prompt caching and the scope and input
  * errors.
  */
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker";
 import { createExecutionContext, env } from "cloudflare:test";
-import { beforeAll, describe, expect, inject, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import worker from "../../worker/index";
 import { createApiToken } from "../../worker/auth/api-tokens";
 import { LOCAL_ADMIN } from "../../worker/services/context";
 import { adminHeaders } from "../helpers";
+import { connect as connectMcp } from "./mcp-client";
+import { envWith, keyFor as scriptedKey, requestsOf } from "./scripted-model";
 import { chunk, indexFixture } from "./search-fixture";
 
-const url = inject("messagesApiUrl");
 const REPO = "reviewrepo";
-let n = 0;
-const keyFor = (scenario: string) => `${scenario}:review-${++n}-${Math.random().toString(36).slice(2)}`;
-const requestsOf = async (key: string) =>
-  (await (await fetch(`${url}/__requests?key=${encodeURIComponent(key)}`)).json()) as { calls: number; requests: any[] };
+const keyFor = (scenario: string) => scriptedKey(scenario, "review");
 
 const ORDERS = [
   "import { db } from './db';",
@@ -62,8 +57,6 @@ beforeAll(async () => {
     { path: "src/db.ts", chunks: [chunk("module", 1, DB)] },
   ]);
 });
-
-const envWith = (vars: Record<string, string>) => ({ ...env, ANTHROPIC_BASE_URL: url, ...vars });
 
 async function postReview(body: unknown, vars: Record<string, string>, headers: Record<string, string> = adminHeaders()): Promise<Response> {
   const req = new Request("http://localhost/api/review", {
@@ -272,23 +265,7 @@ describe("POST /api/review", () => {
 });
 
 describe("MCP review_diff", () => {
-  async function connect(key: string): Promise<Client> {
-    const fetchViaWorker = (async (input: RequestInfo | URL, init?: RequestInit) => {
-      const req = new Request(input, init);
-      const headers = new Headers(req.headers);
-      headers.set("authorization", `Bearer ${env.ADMIN_TOKEN}`);
-      headers.set("host", new URL(req.url).host);
-      const body = req.body ? await req.text() : undefined;
-      return worker.fetch(
-        new Request(req.url, { method: req.method, headers, body }) as Request<unknown, IncomingRequestCfProperties>,
-        envWith({ ANTHROPIC_API_KEY: key }),
-        createExecutionContext(),
-      );
-    }) as typeof fetch;
-    const client = new Client({ name: "review-test", version: "1.0.0" }, { jsonSchemaValidator: new CfWorkerJsonSchemaValidator() });
-    await client.connect(new StreamableHTTPClientTransport(new URL("http://localhost/mcp"), { fetch: fetchViaWorker }));
-    return client;
-  }
+  const connect = (key: string) => connectMcp(env.ADMIN_TOKEN ?? null, envWith({ ANTHROPIC_API_KEY: key }));
 
   it("is listed with a description that says it spends model tokens, and returns grounded findings", async () => {
     const client = await connect(keyFor("review-parallel"));

@@ -2,20 +2,10 @@
  * A repo's status in words, for people (no tool or route names): what it is doing, how far
  * it is, and what went wrong. Pure; used by the repositories page.
  */
+import type { RepoStatus } from "../../worker/services/repo-status-schema";
 
-/** The fields of `GET /api/repos` entries this page reads (worker/services/repos.ts RepoStatus). */
-export interface RepoStatusView {
-  id: string;
-  sourceKind: "git" | "archive";
-  url: string | null;
-  ref: string | null;
-  status: string;
-  progress: { filesTotal: number; filesQueued: number; filesDone: number; chunks: number };
-  skipped: Record<string, number>;
-  index: { files: number; chunks: number } | null;
-  snapshot: { commit: string; indexedAt: number } | null;
-  lastError: string | null;
-}
+/** The fields of `GET /api/repos` entries this page reads, typed by the server's schema (worker/services/repo-status-schema.ts). */
+export type RepoStatusView = Pick<RepoStatus, "id" | "sourceKind" | "url" | "ref" | "status" | "progress" | "skipped" | "index" | "snapshot" | "lastError">;
 
 /** True while a job is running (the page keeps polling). */
 export function isBusy(status: string): boolean {

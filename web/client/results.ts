@@ -3,27 +3,14 @@
  * source view on those lines, a copy button, the symbol, the highlighted snippet with the
  * query's terms marked, and (behind a disclosure) the channel ranks and explain record.
  */
+import type { SearchResult } from "../../worker/search/types";
 import { signedSourceUrl } from "./api";
 import { renderPieces } from "./code-view";
 import { el } from "./dom";
 import { highlightLines } from "./highlight";
 
-/** A result as `GET /api/search` returns it (worker/search/types.ts SearchResult), plus `explain` where the server has it. */
-export interface WireResult {
-  repo: string;
-  path: string;
-  startLine: number;
-  endLine: number;
-  language: string;
-  symbol: string | null;
-  kind: string;
-  score: number;
-  ranks: Record<string, number>;
-  snippet: string;
-  snippetTruncated: boolean;
-  chunkId: string;
-  explain?: unknown;
-}
+/** A result as `GET /api/search` returns it: the server's own type (worker/search/schema.ts). */
+export type WireResult = SearchResult;
 
 /** `repo/path:start-end`, what the copy button copies and the link shows. */
 export function citation(r: Pick<WireResult, "repo" | "path" | "startLine" | "endLine">): string {

@@ -13,6 +13,7 @@
  * Least privilege (worker/auth/token-policy.ts): a token is minted within its creator's reach;
  * revoking a token revokes every token it minted, transitively (`created_by` is `token:<id>`).
  */
+import { LRUCache } from "lru-cache";
 import { CodeSearchError } from "../../kernel/errors";
 import { z } from "zod";
 import { scopeSchema, type Caller, type Scope } from "../services/context";
@@ -25,11 +26,11 @@ export const API_TOKEN_PREFIX = "ccp_";
 export const LAST_USED_RESOLUTION_MS = 60_000;
 /** How long an isolate trusts a verified token without reading D1 again (ms); docs/auth.md, "API tokens for scripts". */
 export const API_TOKEN_CACHE_MS = 5_000;
-/** Most tokens remembered per isolate (the map is cleared when it would grow past this). */
+/** Most tokens remembered per isolate (the least recently used goes first). */
 const API_TOKEN_CACHE_MAX = 1_000;
 
-/** Verified tokens by SHA-256 digest: the row as read, and when it was read (ms). */
-const verified = new Map<string, { row: ApiTokenRow; readAt: number }>();
+/** Verified tokens by SHA-256 digest: the row as read, and when it was read (ms; checked against the caller's clock). */
+const verified = new LRUCache<string, { row: ApiTokenRow; readAt: number }>({ max: API_TOKEN_CACHE_MAX });
 
 // The request shape lives with the policy that bounds it (worker/auth/token-policy.ts).
 export type { NewApiToken } from "./token-policy";
@@ -144,7 +145,7 @@ export async function revokeApiToken(db: D1Database, id: string, now: number, ca
     .bind(id, now)
     .all<ApiTokenRow>();
   const ids = new Set(results.map((r) => r.id));
-  for (const [hash, v] of verified) if (ids.has(v.row.id)) verified.delete(hash);
+  for (const [hash, v] of verified.entries()) if (ids.has(v.row.id)) verified.delete(hash);
   const row = results.find((r) => r.id === id);
   if (!row) throw notFound();
   return { ...toInfo(row), alsoRevoked: results.filter((r) => r.id !== id).map((r) => r.id) };
@@ -171,10 +172,7 @@ export async function verifyApiToken(
   else {
     verified.delete(hash);
     row = await db.prepare(`SELECT ${COLUMNS} FROM api_tokens WHERE token_hash = ?`).bind(hash).first<ApiTokenRow>();
-    if (row && row.revoked_at === null) {
-      if (verified.size >= API_TOKEN_CACHE_MAX) verified.clear();
-      verified.set(hash, { row, readAt: now });
-    }
+    if (row && row.revoked_at === null) verified.set(hash, { row, readAt: now });
   }
   if (!row) return { rejected: "unknown" };
   if (row.revoked_at !== null) return { rejected: "revoked" };

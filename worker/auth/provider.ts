@@ -11,6 +11,7 @@
  * where both localhost:8787 and 127.0.0.1:8787 work). So one provider is built per origin and
  * cached for the isolate's life.
  */
+import { LRUCache } from "lru-cache";
 import {
   ExternalTokenError,
   getOAuthApi,
@@ -53,8 +54,13 @@ export interface AuthWiring {
   mcpHandler: McpHandler;
 }
 
-const optionsByOrigin = new Map<string, OAuthProviderOptions<Env>>();
-const providerByOrigin = new Map<string, OAuthProvider<Env>>();
+/**
+ * Providers by origin. Without PUBLIC_URL the origin comes from the request's Host, which a
+ * client chooses, so the caches are bounded: a flood of made-up hosts evicts only itself.
+ */
+const ORIGINS_MAX = 32;
+const optionsByOrigin = new LRUCache<string, OAuthProviderOptions<Env>>({ max: ORIGINS_MAX });
+const providerByOrigin = new LRUCache<string, OAuthProvider<Env>>({ max: ORIGINS_MAX });
 
 /** The origin tokens are issued for: PUBLIC_URL when set, else the request's own origin. */
 export function publicOrigin(request: Request, env: Env): string {

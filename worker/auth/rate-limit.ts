@@ -6,6 +6,7 @@
  * plugin simulate. When a binding is absent (a deployment that did not declare it), a local
  * fixed-window limiter with the same limits stands in, per isolate: weaker, but never "no limit".
  */
+import { LRUCache } from "lru-cache";
 import type { Env } from "../../kernel/env";
 import { errorResponse } from "../api/errors";
 import type { Caller } from "../services/context";
@@ -25,7 +26,8 @@ export const SEARCH_LIMIT_PERIOD_SECONDS = 60;
 
 /** In-memory fixed-window limiter: the stand-in for a missing binding. */
 export class LocalRateLimiter implements RateLimiter {
-  #counts = new Map<string, { window: number; count: number }>();
+  /** Bounded: the least recently seen key goes first (its old window is useless anyway). */
+  #counts = new LRUCache<string, { window: number; count: number }>({ max: 10_000 });
   constructor(
     readonly limitPerPeriod: number,
     readonly periodSeconds: number,
@@ -36,7 +38,6 @@ export class LocalRateLimiter implements RateLimiter {
     const window = Math.floor(this.now() / (this.periodSeconds * 1000));
     const entry = this.#counts.get(key);
     if (!entry || entry.window !== window) {
-      if (this.#counts.size > 10_000) this.#counts.clear(); // bound memory: old windows are useless
       this.#counts.set(key, { window, count: 1 });
       return { success: this.limitPerPeriod >= 1 };
     }

@@ -7,7 +7,7 @@
  * `info/refs` request and no fetch. Checks run a few at a time; `last_checked_at` is written
  * after each.
  */
-import type { PollResult } from "../../durable-objects/repo-coordinator";
+import type { PollResult } from "../../kernel/coordinator";
 import type { Env } from "../../kernel/env";
 import { DEFAULT_POLL_INTERVAL_SECONDS, dueRepos } from "./due";
 

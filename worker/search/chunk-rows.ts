@@ -7,6 +7,7 @@
  * invalidation; rows of old snapshots simply stop being nominated and age out. The cache also
  * keeps each row's token set for the confidence gate, so a warm query tokenizes no chunk text.
  */
+import { LRUCache } from "lru-cache";
 import { tokenize } from "../../indexer/store/contract";
 import { IDS_PER_STATEMENT } from "./snapshot-sql";
 import type { ChunkRow } from "./types";
@@ -23,19 +24,12 @@ interface Entry {
   tokens?: ReadonlySet<string>;
 }
 
-/** Insertion-ordered map used as an LRU: a hit is moved to the end, eviction takes the front. */
-const cache = new Map<string, Entry>();
-let cachedChars = 0;
+/** Least recently used rows go first once their code exceeds CHUNK_CACHE_MAX_CHARS (an empty chunk still counts 1). */
+const cache = new LRUCache<string, Entry>({ maxSize: CHUNK_CACHE_MAX_CHARS, sizeCalculation: (e) => Math.max(1, e.row.content.length) });
 
 function remember(row: ChunkRow): Entry {
   const entry: Entry = { row };
   cache.set(row.id, entry);
-  cachedChars += row.content.length;
-  while (cachedChars > CHUNK_CACHE_MAX_CHARS && cache.size > 1) {
-    const [oldId, old] = cache.entries().next().value!;
-    cache.delete(oldId);
-    cachedChars -= old.row.content.length;
-  }
   return entry;
 }
 
@@ -48,11 +42,8 @@ export async function loadChunks(db: D1Database, ids: string[]): Promise<Map<str
   const missing: string[] = [];
   for (const id of ids) {
     const hit = cache.get(id);
-    if (hit) {
-      cache.delete(id);
-      cache.set(id, hit);
-      out.set(id, hit.row);
-    } else missing.push(id);
+    if (hit) out.set(id, hit.row);
+    else missing.push(id);
   }
   if (!missing.length) return out;
   const statements: D1PreparedStatement[] = [];

@@ -17,6 +17,7 @@
  * "event") in a few lines, so BM25 and coverage both favour them, yet questions ask where
  * something is done (on hono-50 every gold is a function, method or class).
  */
+import { LRUCache } from "lru-cache";
 import { stem } from "../../indexer/store/contract";
 import { tokenize } from "../../indexer/store/contract";
 import { RRF_K } from "./fuse";
@@ -101,7 +102,7 @@ export const TERM_SET_CACHE_MAX = 20_000;
  * Term sets by chunk id. A chunk id is content-addressed (contract.ts `fileId` + ordinal), so
  * the sets behind an id never change and need no invalidation; the oldest entry goes first.
  */
-const termSetCache = new Map<string, TermSets>();
+const termSetCache = new LRUCache<string, TermSets>({ max: TERM_SET_CACHE_MAX });
 
 function withStems(text: string): Set<string> {
   const out = new Set<string>();
@@ -117,7 +118,6 @@ function termSets(c: RerankCandidate): TermSets {
   if (hit) return hit;
   const sets = { body: withStems(`${c.path} ${c.content}`), name: withStems(`${c.container ?? ""} ${c.symbol ?? ""}`) };
   termSetCache.set(c.chunkId, sets);
-  if (termSetCache.size > TERM_SET_CACHE_MAX) termSetCache.delete(termSetCache.keys().next().value!);
   return sets;
 }
 

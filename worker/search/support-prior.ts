@@ -10,6 +10,7 @@
  * example shows ...", "the CI workflow that ..."). The same reasoning as the prose prior of
  * rerank.ts, applied by path instead of language. Pure.
  */
+import { LRUCache } from "lru-cache";
 import { applyPrior } from "./prior";
 import { PROSE_LANGUAGES } from "./rerank";
 
@@ -45,16 +46,14 @@ const ASKED: ReadonlyArray<readonly [RegExp, SupportKind]> = [
 export const SUPPORT_PRIOR = 0.5;
 
 /** supportKind by path, per isolate: a pure function of the path, asked for every candidate of every search (a profiled 0.1 ms a search). */
-const kindByPath = new Map<string, SupportKind | null>();
-const KIND_CACHE_MAX = 20_000;
+const kindByPath = new LRUCache<string, { kind: SupportKind | null }>({ max: 20_000 });
 
 /** The kind of supporting file `path` is (a changelog, or under a docs, examples, benchmarks or `.github` directory), or null for source. */
 export function supportKind(path: string): SupportKind | null {
   const known = kindByPath.get(path);
-  if (known !== undefined) return known;
+  if (known) return known.kind;
   const kind = pathKind(path);
-  if (kindByPath.size >= KIND_CACHE_MAX) kindByPath.delete(kindByPath.keys().next().value!);
-  kindByPath.set(path, kind);
+  kindByPath.set(path, { kind });
   return kind;
 }
 

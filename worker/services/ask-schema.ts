@@ -5,6 +5,7 @@
  * (worker/api/routes/ask.ts) and the MCP tool `ask_codebase` (worker/mcp/tools/ask-codebase.ts).
  */
 import { z } from "zod";
+import { confidenceSchema } from "../search/schema";
 import { repoIdSchema } from "./files";
 import { SEARCH_MAX_REPOS } from "./search";
 
@@ -73,13 +74,7 @@ export const askOutput = z.object({
       }),
     )
     .describe("What the model saw."),
-  confidence: z.object({
-    level: z.enum(["high", "low"]),
-    termCoverage: z.number(),
-    bestVectorScore: z.number().nullable(),
-    missingTerms: z.array(z.string()),
-    reason: z.string(),
-  }),
+  confidence: confidenceSchema,
   usage: z.object({
     inputTokens: z.number().int(),
     outputTokens: z.number().int(),

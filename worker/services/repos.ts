@@ -12,16 +12,14 @@
  * `status` mirrors the coordinator's; no snapshot is visible until a job completes.
  */
 import { z } from "zod";
-import type { JobState } from "../../durable-objects/job-state";
-import type { JobView } from "../../durable-objects/repo-coordinator";
-import { JOB_STATUSES } from "../../kernel/coordinator";
-import type { RepoSettings } from "../../durable-objects/ledger";
+import type { JobState, JobView, RepoSettings } from "../../kernel/coordinator";
 import { MAX_STRIP_COMPONENTS } from "../../indexer/source/archive-paths";
 import { checkRemote, parseGitUrl } from "../../indexer/source/git";
 import { deleteRepoData } from "../../indexer/store/d1/snapshots";
 import { createVectorStore } from "../../indexer/store/vectors";
 import { loadConfig } from "../../kernel/env";
 import { CodeSearchError } from "../../kernel/errors";
+import { repoStatusSchema, type RepoStatus } from "./repo-status-schema";
 import { canSee, requireScope, type ServiceContext } from "./context";
 
 /** Repo ids: lowercase letters, digits, `.`, `_`, `-`; 1-64 chars, starting with a letter or digit. */
@@ -67,65 +65,7 @@ export const refreshRepoInput = repoIdInput.extend({
 });
 type RefreshRepoInput = z.infer<typeof refreshRepoInput>;
 
-/** A repo's status, as `GET /api/repos/{id}` returns it. Times in ms since epoch. */
-export const repoStatusSchema = z
-  .object({
-    id: z.string(),
-    name: z.string(),
-    sourceKind: z.enum(["git", "archive"]),
-    url: z.string().nullable(),
-    ref: z.string().nullable(),
-    status: z.enum(JOB_STATUSES),
-    progress: z
-      .object({ filesTotal: z.number().int(), filesQueued: z.number().int(), filesDone: z.number().int(), chunks: z.number().int() })
-      .describe("Counters of the current or last job (an unchanged re-index reports 0 chunks); see `index` for totals."),
-    skipped: z.record(z.string(), z.number().int()).describe("Skipped files of the current or last job, by reason (indexer/filter/skip-reason.ts)."),
-    index: z
-      .object({ files: z.number().int(), chunks: z.number().int() })
-      .nullable()
-      .describe("What search serves now: files and chunks of the active snapshot; null until the first job completes."),
-    snapshot: z
-      .object({ commit: z.string(), indexedAt: z.number().int() })
-      .nullable()
-      .describe("The snapshot search serves; null until the first job completes."),
-    embedding: z.object({ model: z.string(), dimensions: z.number().int() }).nullable(),
-    lastError: z.string().nullable(),
-    pending: z
-      .object({ commit: z.string().nullable(), requestedAt: z.number().int() })
-      .nullable()
-      .describe(
-        'A refresh or push that arrived while the job ran: one follow-up job starts when it ends. `commit` is the pushed commit (webhooks), null for "the ref\'s tip".',
-      ),
-    stale: z
-      .object({ reason: z.string(), since: z.number().int(), snapshotAge: z.number().int() })
-      .nullable()
-      .describe(
-        "Set when the snapshot being served may be out of date: the last refresh failed, or the scheduled check found the upstream gone or the token revoked. Times in ms.",
-      ),
-    waiting: z
-      .object({ reason: z.string(), retryAt: z.number().int() })
-      .nullable()
-      .describe("Set while a running job is stuck (a fetch lost in a restart, batches not acknowledged): why, and when it is retried."),
-    job: z
-      .object({
-        id: z.string(),
-        source: z.enum(["git", "archive"]),
-        ref: z.string().nullable(),
-        commit: z.string().nullable(),
-        status: z.enum(JOB_STATUSES),
-        unchanged: z.number().int(),
-        batches: z.object({ total: z.number().int(), done: z.number().int(), failed: z.number().int() }),
-        requestedAt: z.number().int(),
-        startedAt: z.number().int().nullable(),
-        finishedAt: z.number().int().nullable(),
-      })
-      .nullable()
-      .describe("The coordinator's current or last job; done when its status is ready or failed."),
-    createdAt: z.number().int(),
-    updatedAt: z.number().int(),
-  })
-  .meta({ id: "RepoStatus" });
-export type RepoStatus = z.infer<typeof repoStatusSchema>;
+export { repoStatusSchema, type RepoStatus };
 
 interface RepoRow {
   id: string;

@@ -6,6 +6,7 @@
  * and MCP. Errors: `repo_not_found` (unknown or invisible repo), `index_not_ready` (no
  * snapshot yet), `invalid_input`.
  */
+import { LRUCache } from "lru-cache";
 import { KNOWN_LANGUAGES } from "../../indexer/chunk/languages";
 import { z } from "zod";
 import { createEmbeddingProvider } from "../../indexer/embed";
@@ -121,13 +122,10 @@ function parsePackages(json: string | null): RepoPackage[] {
  * expects them again and starts its channels' reads with them before its repos read has answered
  * (runSearch, `expected`). A few small rows; a stale entry costs only that head start.
  */
-const lastTargets = new Map<string, RepoTarget[]>();
-const LAST_TARGETS_MAX = 64;
+const lastTargets = new LRUCache<string, RepoTarget[]>({ max: 64 });
 
 function rememberTargets(key: string, found: RepoTarget[]): void {
-  lastTargets.delete(key);
   lastTargets.set(key, found);
-  if (lastTargets.size > LAST_TARGETS_MAX) lastTargets.delete(lastTargets.keys().next().value!);
 }
 
 /**

@@ -11,7 +11,7 @@
  */
 import { CodeSearchError } from "../../kernel/errors";
 import type { Env } from "../../kernel/env";
-import type { RepoSettings } from "../../durable-objects/ledger";
+import type { RepoSettings } from "../../kernel/coordinator";
 import { parseGitHubEvent, parseGitLabEvent, repoUrlKey, tracksRef, type WebhookEvent } from "./payloads";
 import { webhookTargets, type WebhookTarget } from "./secrets";
 import { verifyGitHubSignature, verifyGitLabToken } from "./verify";

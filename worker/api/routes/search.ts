@@ -6,13 +6,13 @@
  *
  * `query` is accepted for `q` (the MCP name); `repo` and `repos` together are refused.
  *
- * Both answer `{results, confidence, stats}` (worker/search/types.ts). POST takes a JSON body,
+ * Both answer `{results, confidence, stats}` (worker/search/schema.ts). POST takes a JSON body,
  * for long queries such as a pasted bug report.
  */
 import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "zod";
 import { parseOrThrow } from "../../../kernel/validation";
-import { searchCodeOutput } from "../../mcp/tools/search-code";
+import { searchResponseSchema } from "../../search/schema";
 import { serviceContext } from "../../services/context";
 import { search, searchInput } from "../../services/search";
 import type { ApiEnv } from "../env";
@@ -56,7 +56,7 @@ const searchQuery = z.object({
 });
 
 const responses = {
-  200: jsonResponse(searchCodeOutput, "Ranked chunks, confidence and stats"),
+  200: jsonResponse(searchResponseSchema, "Ranked chunks, confidence and stats"),
   404: errorDoc("A named repo is unknown or not visible", "repo_not_found"),
   409: errorDoc("No searched repo has a completed index yet", "index_not_ready"),
 };

@@ -3,10 +3,11 @@
  *
  * MCP tool `search_code` over `search` (worker/services/search.ts). The input schema is the
  * service's `searchInput` with the agent-facing names of issue 5 (`query`, k at most
- * SEARCH_CODE_MAX_K); the output mirrors `SearchResponse` (worker/search/types.ts).
+ * SEARCH_CODE_MAX_K); the output is the search's own schema (worker/search/schema.ts).
  */
 import { z } from "zod";
 import { DEFAULT_FILE_CAP } from "../../search/searcher";
+import { searchResponseSchema, searchStatsSchema } from "../../search/schema";
 import type { SearchResponse, SearchResult } from "../../search/types";
 import { search, searchInput } from "../../services/search";
 import { cite, MCP_HIT_MAX_CHARS, MCP_RESPONSE_MAX_CHARS, renderSnippet } from "../budget";
@@ -24,35 +25,6 @@ export const searchCodeInput = z.object({
   query: q,
   ...filters,
   k: z.number().int().min(1).max(SEARCH_CODE_MAX_K).default(10).describe(`Results to return, 1-${SEARCH_CODE_MAX_K} (default 10).`),
-});
-
-const channelRanks = z.object({
-  bm25: z.number().int().optional(),
-  vector: z.number().int().optional(),
-  symbol: z.number().int().optional(),
-  path: z.number().int().optional(),
-});
-
-/** One hit. Lines are 1-based and inclusive; `snippet` is the chunk's code, bounded. */
-export const searchHitSchema = z.object({
-  repo: z.string(),
-  path: z.string(),
-  startLine: z.number().int(),
-  endLine: z.number().int(),
-  language: z.string(),
-  symbol: z.string().nullable(),
-  kind: z.string(),
-  score: z.number(),
-  ranks: channelRanks,
-  snippet: z.string(),
-  snippetTruncated: z.boolean(),
-  chunkId: z.string(),
-  stale: z
-    .object({ reason: z.string(), since: z.number(), snapshotAge: z.number() })
-    .optional()
-    .describe("Present when the repo's last refresh or check failed: the results come from an older snapshot (times in ms)."),
-  /** With `explain: true`: channel ranks, fused score, each ranking stage's factor. */
-  explain: z.object({ ranks: channelRanks, fused: z.number(), stages: z.array(z.object({ stage: z.string(), factor: z.number() })) }).optional(),
 });
 
 /** A duration in the largest whole unit: "3 h", "2 d", "45 min". */
@@ -75,26 +47,8 @@ export function renderStale(results: readonly SearchResult[]): string {
     .join("\n");
 }
 
-/** The confidence block of a search. */
-export const confidenceSchema = z.object({
-  level: z.enum(["high", "low"]),
-  termCoverage: z.number(),
-  bestVectorScore: z.number().nullable(),
-  missingTerms: z.array(z.string()),
-  reason: z.string(),
-});
-
-/** Output of search_code: results, confidence, and the repos searched or failed. */
-export const searchCodeOutput = z.object({
-  results: z.array(searchHitSchema),
-  confidence: confidenceSchema,
-  stats: z.object({
-    tookMs: z.number(),
-    repos: z.array(z.string()),
-    failedRepos: z.array(z.object({ repo: z.string(), error: z.string() })),
-    queryTerms: z.array(z.string()),
-  }),
-});
+/** Output of search_code: results, confidence, and the repos searched or failed (the search schema without per-channel detail). */
+export const searchCodeOutput = searchResponseSchema.extend({ stats: searchStatsSchema });
 
 /** Text rendering: one block per hit (citation, symbol, ranks, numbered code), then confidence. */
 export function renderSearch(r: SearchResponse): string {

@@ -7,6 +7,7 @@
  * (1 / ln(1 + files)). From each named file it nominates its best chunks by BM25 (or its first
  * chunk when none matches). File lists are cached per isolate by repo and snapshot.
  */
+import { LRUCache } from "lru-cache";
 import { tokenize } from "../../../indexer/store/contract";
 import { filterSql, isTestPath, passesFilters } from "../filters";
 import type { ChannelHit, ChannelResult } from "../types";
@@ -21,8 +22,7 @@ const SHORT_QUERY_TERMS = 3;
 /** Chunks nominated per named file. */
 const CHUNKS_PER_FILE = 2;
 /** Snapshot file lists kept per isolate (repo+commit -> paths with their name tokens and whether they are tests). */
-const fileCache = new Map<string, { path: string; names: Set<string>; test: boolean }[]>();
-const FILE_CACHE_MAX_ENTRIES = 32;
+const fileCache = new LRUCache<string, { path: string; names: Set<string>; test: boolean }[]>({ max: 32 });
 
 /** Tokens that name a path: its directory names and its file name without extension. */
 export function pathNameTokens(path: string): Set<string> {
@@ -99,7 +99,6 @@ export async function snapshotFiles(scope: Pick<ChannelScope, "db" | "repo" | "c
       .bind(scope.repo, scope.commit)
       .all<{ path: string }>();
     files = results.map((r) => ({ path: r.path, names: pathNameTokens(r.path), test: isTestPath(r.path) }));
-    if (fileCache.size >= FILE_CACHE_MAX_ENTRIES) fileCache.delete(fileCache.keys().next().value!);
     fileCache.set(key, files);
   }
   return files;

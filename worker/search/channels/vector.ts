@@ -13,6 +13,7 @@
  * so a warm query spends no D1 round trip here; snapshots above SNAPSHOT_CACHE_MAX_CHUNKS chunks
  * are checked in SQL per query instead.
  */
+import { LRUCache } from "lru-cache";
 import type { EmbeddingProvider, VectorStore } from "../../../indexer/store/contract";
 import { filterSql, INLINE_TEST_SQL, isTestPath, passesFilters } from "../filters";
 import type { ChannelResult } from "../types";
@@ -33,12 +34,14 @@ const SNAPSHOT_CACHE_MAX_ENTRIES = 8;
 
 /** Path and language of each chunk of a snapshot, or null when it is too large to keep. */
 type SnapshotChunks = Map<string, { path: string; language: string; inlineTest: boolean; test: boolean }> | null;
-const snapshotCache = new Map<string, SnapshotChunks>();
+/** Boxed: the cache holds no null values, and "too large" is worth remembering too. */
+const snapshotCache = new LRUCache<string, { chunks: SnapshotChunks }>({ max: SNAPSHOT_CACHE_MAX_ENTRIES });
 
 /** The chunk list of the scope's snapshot (cached), or null when it exceeds SNAPSHOT_CACHE_MAX_CHUNKS. */
 async function snapshotChunks(scope: ChannelScope): Promise<SnapshotChunks> {
   const key = `${scope.repo}\0${scope.commit}`;
-  if (snapshotCache.has(key)) return snapshotCache.get(key)!;
+  const cached = snapshotCache.get(key);
+  if (cached) return cached.chunks;
   const { results } = await scope.db
     .prepare(
       `SELECT c.id AS id, c.path AS path, c.language AS language, ${INLINE_TEST_SQL} AS inlineTest FROM chunks c ${SNAPSHOT_JOIN} WHERE c.repo = ? LIMIT ?`,
@@ -49,8 +52,7 @@ async function snapshotChunks(scope: ChannelScope): Promise<SnapshotChunks> {
     results.length > SNAPSHOT_CACHE_MAX_CHUNKS
       ? null
       : new Map(results.map((r) => [r.id, { path: r.path, language: r.language, inlineTest: r.inlineTest === 1, test: isTestPath(r.path) }]));
-  if (snapshotCache.size >= SNAPSHOT_CACHE_MAX_ENTRIES) snapshotCache.delete(snapshotCache.keys().next().value!);
-  snapshotCache.set(key, chunks);
+  snapshotCache.set(key, { chunks });
   return chunks;
 }
 

@@ -16,8 +16,8 @@ import { trigramMatch } from "./trigram-query";
 
 /** Most bytes of file text verified by one grep (about 0.3 s of regex work on one core, measured in `npm run bench`). */
 export const GREP_SCAN_MAX_BYTES = 32 * 1024 * 1024;
-/** Bytes verified after the page is full, to count matches beyond it; the total is a lower bound past this. */
-export const GREP_COUNT_AHEAD_BYTES = 2 * 1024 * 1024;
+/** Bytes verified after the page is full, to count matches beyond it; the total is a lower bound past this. A page is what an agent reads, so counting further is bounded tightly: 512 KiB is about 10 ms of regex work. */
+export const GREP_COUNT_AHEAD_BYTES = 512 * 1024;
 /** Most bytes of text read from D1 in one statement. */
 const TEXT_BATCH_BYTES = 2 * 1024 * 1024;
 /**

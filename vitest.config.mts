@@ -18,8 +18,9 @@ export default defineConfig({
     setupFiles: ["./test/apply-migrations.ts"],
     // Serves fixture git repositories over smart HTTP on loopback; tests `inject("gitServerUrl")`.
     // The scripted Anthropic Messages API server; tests `inject("messagesApiUrl")`. Also bundles
-    // web/client/ into web/assets/bundle.gen.ts (scripts/build-web.ts) first.
-    globalSetup: ["./test/build-web.ts", "./test/git-server.ts", "./test/messages-api-setup.ts"],
+    // web/client/ into web/assets/bundle.gen.ts (scripts/build-web.ts) first. The fake GitHub and
+    // GitLab APIs for connections (test/code-host-server.ts); tests `inject("codeHostUrl")`.
+    globalSetup: ["./test/build-web.ts", "./test/git-server.ts", "./test/messages-api-setup.ts", "./test/code-host-server.ts"],
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },

@@ -341,7 +341,7 @@ export class RepoCoordinator extends DurableObject<Env> implements RepoCoordinat
       const [remote, active] = await Promise.all([checkRemote(source), activeSnapshotOf(this.env, settings.repo)]);
       if (remote.commit === active.commit && active.sameModel) return this.#plan(jobId, remote.commit);
       const started = this.clock.now();
-      snapshot = await fetchSnapshot(source);
+      snapshot = await fetchSnapshot(source, remote);
       console.log(`repo ${settings.repo}: fetched ${snapshot.commit} (${snapshot.entries.length} entries) in ${this.clock.now() - started} ms`);
     } catch (err) {
       return this.#fail(jobId, err);

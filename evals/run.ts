@@ -1,5 +1,5 @@
 /**
- * The evaluation runner: `npm run eval -- --set fixture|hono-50|swebench|polyglot [options]`.
+ * The evaluation runner: `npm run eval -- --set fixture|hono-50|swebench|polyglot|reports|unanswerable [options]`.
  *
  * Talks to a running instance only over REST (base URL and token), so the same command
  * measures the local and a deployed configuration. Given a corpus it indexes it through the
@@ -28,7 +28,7 @@ import { BASELINE_LABEL, runSwebench } from "./lib/swebench.ts";
 import type { SearchVariant } from "./lib/types.ts";
 import { ABLATION_VARIANTS } from "./lib/variants.ts";
 
-const USAGE = `npm run eval -- --set fixture|hono-50|swebench|polyglot|ask|review [options]
+const USAGE = `npm run eval -- --set fixture|hono-50|swebench|polyglot|reports|unanswerable|ask|review [options]
   (ask: grounded answers; starts its own server from a clean export of --commit, with the real
   Anthropic API when ANTHROPIC_API_KEY is set, else a scripted one: evals/lib/ask-eval.ts)
   (review: diffs with planted defects, evals/sets/review; same provider rule: evals/lib/review-eval.ts;
@@ -36,7 +36,7 @@ const USAGE = `npm run eval -- --set fixture|hono-50|swebench|polyglot|ask|revie
   --base-url URL        running instance (default http://127.0.0.1:8787)
   --token T             bearer token (default: .codebase-copilot/admin-token, or $CODEBASE_COPILOT_TOKEN)
   --corpus DIR          index this folder first (fixture: default evals/fixture-repo)
-  --corpus-root DIR     swebench, polyglot: folder of exported trees <name>-<short commit> (default /tmp/cc-corpora)
+  --corpus-root DIR     swebench, polyglot, reports, unanswerable: folder of exported trees <name>-<short commit> (default /tmp/cc-corpora)
   --repo ID             repo id to search (and to index into); defaults per set
   --include R           hono-50 inclusion rule: publisher | whole | both (default both)
   --mode M              hybrid | bm25 | vector | symbol
@@ -44,7 +44,7 @@ const USAGE = `npm run eval -- --set fixture|hono-50|swebench|polyglot|ask|revie
   --channels a,b        channels to fuse, when the server supports choosing them
   --ablation            run every variant of evals/lib/variants.ts instead of one
   --k N                 results per query (default 10; swebench 50)
-  --repos a/b,c/d       swebench: only these repositories; polyglot: only these sets (gin or gin-gonic/gin)
+  --repos a/b,c/d       swebench: only these repositories; polyglot, reports, unanswerable: only these sets (gin or gin-gonic/gin)
   --per-repo N          swebench: at most N instances per repository (default 20)
   --instances a,b       swebench: only these instance ids (error analysis; overrides --repos/--per-repo)
   --bench-dir DIR       public sets (default ../shared/bench next to the project)
@@ -79,8 +79,10 @@ const args = parseCli(USAGE, {
 });
 
 const ROOT = resolve(dirname(new URL(import.meta.url).pathname), "..");
-if (!args.set || !["fixture", "hono-50", "swebench", "polyglot", "ask", "review"].includes(args.set)) {
-  console.error(`error: --set must be fixture, hono-50, swebench, polyglot, ask or review${args.set ? `, got "${args.set}"` : ""}\n\n${USAGE}`);
+if (!args.set || !["fixture", "hono-50", "swebench", "polyglot", "reports", "unanswerable", "ask", "review"].includes(args.set)) {
+  console.error(
+    `error: --set must be fixture, hono-50, swebench, polyglot, reports, unanswerable, ask or review${args.set ? `, got "${args.set}"` : ""}\n\n${USAGE}`,
+  );
   process.exit(2);
 }
 if (args.set === "ask") {
@@ -111,7 +113,7 @@ if (args.set === "review") {
   process.stderr.write(`wrote ${outPath}\n`);
   process.exit(0);
 }
-const setName = args.set as "fixture" | "hono-50" | "swebench" | "polyglot";
+const setName = args.set as "fixture" | "hono-50" | "swebench" | "polyglot" | "reports" | "unanswerable";
 
 /** Writes this run's generated blocks (docs/evaluation.md in full, README summary). */
 function writeReadmeBlock(markdown: string): void {
@@ -294,11 +296,13 @@ async function runSwe(): Promise<{ output: RunOutput; markdown: string }> {
 }
 
 /**
- * polyglot: one retrieval set per repository (evals/sets/polyglot/*.json), each tree indexed as
- * its own repo `eval-poly-<name>` from `--corpus-root`, scored per repository and pooled.
+ * polyglot, reports, unanswerable: one retrieval set per repository (evals/sets/<set>/*.json),
+ * each tree indexed as its own repo `eval-poly-<name>` from `--corpus-root`, scored per
+ * repository and pooled. `reports` are bug reports written in each repo's issue-template style,
+ * `unanswerable` questions that reuse a repo's vocabulary but have no answer in it (the gate).
  */
-async function runPolyglot(): Promise<{ output: RunOutput; markdown: string }> {
-  const plan = planSetRuns(readSetDir(join(ROOT, "evals", "sets", "polyglot")), resolve(args["corpus-root"]!), args.repos ? args.repos.split(",") : []);
+async function runSetDir(dir: "polyglot" | "reports" | "unanswerable"): Promise<{ output: RunOutput; markdown: string }> {
+  const plan = planSetRuns(readSetDir(join(ROOT, "evals", "sets", dir)), resolve(args["corpus-root"]!), args.repos ? args.repos.split(",") : []);
   const vs = variants();
   const rowsByVariant = new Map<string, RepoReportRow[]>(vs.map((v) => [v.label, []]));
   const detailsByVariant = new Map<string, QuestionDetail[]>(vs.map((v) => [v.label, []]));
@@ -307,7 +311,7 @@ async function runPolyglot(): Promise<{ output: RunOutput; markdown: string }> {
   for (const { set, repoId, corpus } of plan) {
     if (!existsSync(corpus))
       throw new Error(
-        `${set.name}: no tree at ${corpus}; export it first: node evals/export-corpora.ts --set polyglot --out ${args["corpus-root"]} --git-dir ${set.repo}=<its .git>`,
+        `${set.name}: no tree at ${corpus}; export it first: node evals/export-corpora.ts --set ${dir === "polyglot" ? "polyglot" : "polyglot (or hono-50, swebench)"} --out ${args["corpus-root"]} --git-dir ${set.repo}=<its .git>`,
       );
     const files = readCorpus(corpus, "whole");
     log(`indexing ${files.length} files of ${corpus} into ${repoId} ...`);
@@ -339,7 +343,7 @@ async function runPolyglot(): Promise<{ output: RunOutput; markdown: string }> {
     error: unsupported.get(v.label),
   }));
   const questions = plan.reduce((n, p) => n + p.set.questions.length, 0);
-  const title = `**polyglot (evals/sets/polyglot/)**: ${plan.length} repositories, ${questions} questions, each tree uploaded whole as its own repo`;
+  const title = `**${dir} (evals/sets/${dir}/)**: ${plan.length} repositories, ${questions} questions, each tree uploaded whole as its own repo`;
   const body = args.ablation
     ? ablationMarkdown(totals)
     : totals
@@ -355,7 +359,12 @@ async function runPolyglot(): Promise<{ output: RunOutput; markdown: string }> {
   return { output: { ...meta, config, totals, runs }, markdown };
 }
 
-const { output, markdown } = setName === "swebench" ? await runSwe() : setName === "polyglot" ? await runPolyglot() : await runRetrieval();
+const { output, markdown } =
+  setName === "swebench"
+    ? await runSwe()
+    : setName === "polyglot" || setName === "reports" || setName === "unanswerable"
+      ? await runSetDir(setName)
+      : await runRetrieval();
 const outPath = resolve(args.out ?? join(ROOT, "evals", "out", `${setName}${args.ablation ? "-ablation" : ""}.json`));
 mkdirSync(dirname(outPath), { recursive: true });
 writeFileSync(outPath, JSON.stringify({ ...output, rateLimitedWaits: client.rateLimitedWaits, markdown }, null, 2));

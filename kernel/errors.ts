@@ -13,6 +13,7 @@ export type ErrorCode =
   | "misdirected_request"
   | "repo_not_found"
   | "repo_exists"
+  | "connection_exists"
   | "file_not_found"
   | "index_not_ready"
   | "source_unreachable"

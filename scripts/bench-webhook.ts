@@ -3,16 +3,19 @@
  * delivery -> the pushed commit searchable, one file changed), on a server started from a
  * clean export of HEAD (scripts/lib/dev-server.ts) or on `--base-url`.
  *
- *   node scripts/bench-webhook.ts [--corpus /tmp/cc-corpora/hono-28a9c12] [--port N] [--git-port N] [--edit src/hono.ts]
+ *   node scripts/bench-webhook.ts [--corpus /tmp/cc-corpora/hono-28a9c12] [--port N] [--git-port N] [--edit src/hono.ts] [--log FILE]
+ *
+ * `--log FILE` keeps the server's log (the coordinator logs its fetch, plan and flip with times),
+ * to see where the time goes.
  */
-import { existsSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, rmSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { ApiClient } from "../evals/lib/client.ts";
 import { parseCli } from "./lib/cli.ts";
 import { freePort, startSnapshotServer } from "./lib/dev-server.ts";
 import { measureWebhookToSearchable } from "./lib/webhook-latency.ts";
 
-const USAGE = `Usage: node scripts/bench-webhook.ts [--corpus DIR] [--port N] [--git-port N] [--edit PATH] [--base-url URL --token T]`;
+const USAGE = `Usage: node scripts/bench-webhook.ts [--corpus DIR] [--port N] [--git-port N] [--edit PATH] [--log FILE] [--base-url URL --token T]`;
 const a = parseCli(USAGE, {
   corpus: { type: "string", default: "/tmp/cc-corpora/hono-28a9c12" },
   port: { type: "string" },
@@ -21,6 +24,7 @@ const a = parseCli(USAGE, {
   "base-url": { type: "string" },
   token: { type: "string" },
   commit: { type: "string", default: "HEAD" },
+  log: { type: "string" },
 });
 const ROOT = resolve(dirname(new URL(import.meta.url).pathname), "..");
 const corpus = resolve(a.corpus!);
@@ -39,6 +43,8 @@ const server = a["base-url"]
       persistTo: stateDir,
       token: "bench-token",
       searchLimitPerMinute: 1_000_000,
+      // The corpus is served as a git repo on loopback: local mode allows that host.
+      vars: { ALLOW_LOOPBACK_GIT_URLS: "true" },
     });
 const baseUrl = server?.baseUrl ?? a["base-url"]!;
 try {
@@ -56,5 +62,6 @@ try {
   console.log(JSON.stringify({ commit: server?.commit ?? null, corpus, ...r }, null, 2));
 } finally {
   await server?.stop();
+  if (server && a.log) copyFileSync(server.logFile, a.log);
   rmSync(stateDir, { recursive: true, force: true });
 }

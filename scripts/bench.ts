@@ -117,7 +117,8 @@ if (!a["base-url"]) {
     persistTo: stateDir,
     token: "bench-token",
     searchLimitPerMinute: Number(a["search-limit"]),
-    vars: { ASK_DAILY_TOKEN_BUDGET: "1000000000" },
+    // ALLOW_LOOPBACK_GIT_URLS: the webhook step serves the corpus as a git repo on loopback.
+    vars: { ASK_DAILY_TOKEN_BUDGET: "1000000000", ALLOW_LOOPBACK_GIT_URLS: "true" },
     secrets: { ANTHROPIC_API_KEY: "cite:bench", ANTHROPIC_BASE_URL: messagesApi.url },
   });
 }

@@ -7,5 +7,7 @@ declare module "vitest" {
     gitServerUrl: string;
     /** Base URL of the scripted Anthropic Messages API server (test/messages-api-server.ts); the API key picks the scenario. */
     messagesApiUrl: string;
+    /** Base URL of the fake GitHub (`/github`) and GitLab (`/gitlab`) APIs (test/code-host-server.ts). */
+    codeHostUrl: string;
   }
 }

@@ -96,15 +96,29 @@ export function multiRepoMarkdown(rows: RepoReportRow[], total: RetrievalReport)
     const s = report.byCategory[cat];
     return s ? `${Math.round(s.recall5 * s.n)}/${s.n}` : "n/a";
   };
+  // Per-repository gate columns only when some question is unanswerable (the gate's calibration sets).
+  const gated = total.gate.unanswerable > 0;
+  const gate = (g: RetrievalReport["gate"]) =>
+    gated ? [g.unanswerable ? `${g.refusedUnanswerable}/${g.unanswerable}` : "n/a", `${g.refusedAnswerable}/${g.answerable}`] : [];
   const body = rows.map((r) => [
     r.label,
     r.files === undefined ? "" : String(r.files),
     ...retrievalCells(r.report.overall),
     ...cats.map((c) => r5(r.report, c)),
+    ...gate(r.report.gate),
     ms(r.report.latencyMs.p50),
     ms(r.report.latencyMs.p95),
   ]);
-  body.push(["**All**", "", ...retrievalCells(total.overall), ...cats.map((c) => r5(total, c)), ms(total.latencyMs.p50), ms(total.latencyMs.p95)]);
-  for (const c of cats) body.push([`All: ${c}`, "", ...retrievalCells(total.byCategory[c]!), ...cats.map(() => ""), "", ""]);
-  return `${table(["Repository", "Files", ...RETRIEVAL_HEADER, ...cats.map((c) => `R@5 ${c}`), "p50 ms", "p95 ms"], body)}\n\n${gateLine(total.gate)}`;
+  body.push([
+    "**All**",
+    "",
+    ...retrievalCells(total.overall),
+    ...cats.map((c) => r5(total, c)),
+    ...gate(total.gate),
+    ms(total.latencyMs.p50),
+    ms(total.latencyMs.p95),
+  ]);
+  for (const c of cats) body.push([`All: ${c}`, "", ...retrievalCells(total.byCategory[c]!), ...cats.map(() => ""), ...gate(total.gate).map(() => ""), "", ""]);
+  const gateHeader = gated ? ["Gate: unanswerable refused", "Gate: answerable refused"] : [];
+  return `${table(["Repository", "Files", ...RETRIEVAL_HEADER, ...cats.map((c) => `R@5 ${c}`), ...gateHeader, "p50 ms", "p95 ms"], body)}\n\n${gateLine(total.gate)}`;
 }

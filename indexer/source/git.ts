@@ -192,10 +192,12 @@ async function listTree(fs: MemoryFs, cache: object, treeOid: string, prefix: st
 
 /**
  * Shallow-fetches one ref into memory and lists its tree. Memory: the packfile of one commit
- * (compressed) plus what `readBlob` returns. Throws coded errors (see module note).
+ * (compressed) plus what `readBlob` returns. `resolved`: the ref as an ls-remote just resolved it
+ * (the coordinator has one), which saves a second ls-remote round trip. Throws coded errors (see
+ * module note).
  */
-export async function fetchSnapshot(opts: GitSourceOptions): Promise<SourceSnapshot> {
-  const resolved = await checkRemote(opts);
+export async function fetchSnapshot(opts: GitSourceOptions, resolved?: ResolvedRef): Promise<SourceSnapshot> {
+  resolved ??= await checkRemote(opts);
   const fs = new MemoryFs();
   const cache = {};
   try {

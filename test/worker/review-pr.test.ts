@@ -10,7 +10,10 @@ import { sign } from "@octokit/webhooks-methods";
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { afterEach, beforeAll, beforeEach, describe, expect, inject, it, vi } from "vitest";
 import worker from "../../worker/index";
+import { api } from "../helpers";
+import { registerAndWait } from "./ingest-helpers";
 import { chunk, indexFixture } from "./search-fixture";
+import { createUpstream } from "./upstream";
 
 const GH_API = "https://api.github.fake.test";
 const SECRET = "pr-webhook-secret-for-tests";
@@ -75,8 +78,8 @@ const prEnv = (key: string, extra: Record<string, string> = {}) => ({
 const payload = (action: string, head: string) =>
   JSON.stringify({ action, number: 7, pull_request: { head: { sha: head }, draft: false }, repository: { full_name: "acme/shop" } });
 
-async function deliver(body: string, opts: { key: string; event?: string; signature?: string; env?: Record<string, string>; query?: string }) {
-  const req = new Request(`http://localhost/api/webhooks/github/pull-request${opts.query ?? `?repo=${REPO}`}`, {
+async function deliver(body: string, opts: { key: string; event?: string; signature?: string; env?: Record<string, string>; query?: string; path?: string }) {
+  const req = new Request(`http://localhost${opts.path ?? "/api/webhooks/github/pull-request"}${opts.query ?? `?repo=${REPO}`}`, {
     method: "POST",
     headers: {
       "content-type": "application/json",
@@ -145,5 +148,57 @@ describe("POST /api/webhooks/github/pull-request", () => {
     expect(diffRequests).toHaveLength(0);
     expect(await row(head)).toBeNull();
     expect(((await (await realFetch(`${url}/__requests?key=${encodeURIComponent(key)}`)).json()) as any).calls).toBe(0);
+  });
+});
+
+describe("pull-request deliveries under per-repo secrets", () => {
+  it("verifies against the repo's own webhook secret, on the push webhook's URL and on the old one, with no global secret", async () => {
+    await registerAndWait({ url: (await createUpstream("pr-git")).url, name: "pr-git" });
+    const created = await api("/api/repos/pr-git/webhook", { method: "POST" });
+    expect(created.status).toBe(201);
+    const { secret, github } = (await created.json()) as { secret: string; github: { payloadUrl: string } };
+    const noGlobal = { GITHUB_WEBHOOK_SECRET: "" };
+    const head = "d".repeat(40);
+    const body = payload("opened", head);
+
+    // A signature under anything but the repo's secret (here the old global one) changes nothing.
+    const forged = await deliver(body, {
+      key: `review-parallel:pr-forged-${Math.random()}`,
+      path: "/api/webhooks/github",
+      query: "?repo=pr-git",
+      env: noGlobal,
+    });
+    expect(forged.res.status).toBe(401);
+    expect(forged.body.error.code).toBe("unauthorized");
+    expect(posted).toHaveLength(0);
+    expect(await row(head)).toBeNull();
+
+    // The URL the repo's webhook setup shows, subscribed to pull_request as well as push.
+    const key = `review-parallel:pr-own-${Math.random()}`;
+    const good = await deliver(body, {
+      key,
+      path: new URL(github.payloadUrl).pathname,
+      query: "?repo=pr-git",
+      signature: await sign(secret, body),
+      env: noGlobal,
+    });
+    expect(good.res.status, JSON.stringify(good.body)).toBe(202);
+    expect(good.body.accepted).toEqual({ pullRequest: 7, head, repo: "pr-git" });
+    expect(posted).toHaveLength(1);
+    expect(posted[0].body.commit_id).toBe(head);
+
+    // The compatibility path takes the same secret.
+    const head2 = "e".repeat(40);
+    const body2 = payload("synchronize", head2);
+    const old = await deliver(body2, {
+      key: `review-parallel:pr-old-${Math.random()}`,
+      query: "?repo=pr-git",
+      signature: await sign(secret, body2),
+      env: noGlobal,
+    });
+    expect(old.res.status, JSON.stringify(old.body)).toBe(202);
+    expect(old.body.accepted.repo).toBe("pr-git");
+    const bad2 = await deliver(body2, { key, query: "?repo=pr-git", signature: await sign(`${secret}x`, body2), env: noGlobal });
+    expect(bad2.res.status).toBe(401);
   });
 });

@@ -15,6 +15,7 @@ import { errorBody, onApiError } from "./errors";
 import { docsRoutes } from "./openapi/docs";
 import { openApiDocument } from "./openapi/document";
 import { askRoutes } from "./routes/ask";
+import { connectionRoutes } from "./routes/connections";
 import { fileRoutes } from "./routes/files";
 import { grepRoutes } from "./routes/grep";
 import { repoRoutes } from "./routes/repos";
@@ -60,6 +61,7 @@ export function createApiApp(): OpenAPIHono<ApiEnv> {
   app.route("/repos", repoWebhookRoutes());
   app.route("/repos", fileRoutes());
   app.route("/repos", symbolRoutes());
+  app.route("/connections", connectionRoutes());
   // Mounted with app.route(), this app's notFound is not consulted for /api/* paths that match
   // no route (the parent's text 404 would answer), so a last catch-all answers in JSON.
   const notFound = (c: Context<ApiEnv>) =>

@@ -29,6 +29,7 @@ export function httpStatus(code: ErrorCode): ContentfulStatusCode {
     case "file_not_found":
       return 404;
     case "repo_exists":
+    case "connection_exists":
     case "index_not_ready":
       return 409;
     case "payload_too_large":

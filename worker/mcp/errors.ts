@@ -26,6 +26,8 @@ export function errorAdvice(code: ErrorCode): { retryable: boolean; next: string
       return { retryable: false, next: "Call list_repos for the repos you can use." };
     case "repo_exists":
       return { retryable: false, next: "Use the existing repo, or refresh_index to re-index it." };
+    case "connection_exists":
+      return { retryable: false, next: "An admin manages connections over the REST API (GET /api/connections)." };
     case "file_not_found":
       return { retryable: false, next: "Find indexed paths with search_code or get_file_outline." };
     case "index_not_ready":

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { applyMessagePrior, MAX_MESSAGE_LINE_CHARS, MESSAGE_PRIOR, messagePhrases, phraseExpression, quotedPhrases } from "./error-messages";
+import { applyMessagePrior, MAX_MESSAGE_LINE_CHARS, messagePhrases, phraseExpression, quotedPhrases } from "./error-messages";
+import { MESSAGE_PRIOR } from "./ranking/weights";
 
 describe("messagePhrases", () => {
   it("takes the literal runs of exception messages, without their interpolated values", () => {

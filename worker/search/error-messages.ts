@@ -22,23 +22,11 @@ import { isQueryStopWord, tokenize } from "../../indexer/store/contract";
 import { SNAPSHOT_JOIN } from "./snapshot-sql";
 import { filterSql } from "./filters";
 import { applyPrior } from "./prior";
+import { MAX_MESSAGE_CHUNKS, MAX_MESSAGE_FILES, MESSAGE_PRIOR, MIN_PHRASE_WORDS } from "./ranking/weights";
 import type { SearchFilters } from "./types";
 
 /** Most literal runs looked up per query (longest first). */
 export const MAX_MESSAGE_PHRASES = 4;
-/** Fewest words in a literal run: two common words are no address. */
-export const MIN_PHRASE_WORDS = 3;
-/** A run found in more files than this is not one program's message. */
-export const MAX_MESSAGE_FILES = 3;
-/** Chunks read per run: a run in more chunks than this is a phrase of the language. */
-export const MAX_MESSAGE_CHUNKS = 12;
-
-/**
- * Multiplier of the scores of the chunks of a file whose code holds a pasted message, as
- * OPTION_PRIOR for a declared option (worker/search/option-flags.ts): the literal names the file
- * as surely as a declaration does.
- */
-export const MESSAGE_PRIOR = 2;
 
 /**
  * An exception name and its message on one line: a dotted name ending in Error, Exception,

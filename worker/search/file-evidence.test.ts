@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { addFileEvidence, FILE_EVIDENCE } from "./file-evidence";
+import { addFileEvidence } from "./file-evidence";
+import { FILE_EVIDENCE } from "./ranking/weights";
 
 describe("addFileEvidence", () => {
   const file = (c: { id: string }) => c.id.split("#")[0];

@@ -11,13 +11,7 @@
  * file is kept. Pure.
  */
 
-/** Tunables of the file-evidence stage. */
-export const FILE_EVIDENCE = {
-  /** Decay per sibling: the 2nd best chunk of a file adds `decay` x its score, the 3rd `decay`^2 x, ... */
-  decay: 0.5,
-  /** Sibling chunks counted beyond the file's best. */
-  siblings: 2,
-};
+import { FILE_EVIDENCE } from "./ranking/weights";
 
 /**
  * Adds to every candidate's `score` the decayed scores of the best `FILE_EVIDENCE.siblings`

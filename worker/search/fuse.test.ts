@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { capPerFile, mergeChannelLists, reciprocalRankFusion, RRF_K } from "./fuse";
+import { capPerFile, mergeChannelLists, reciprocalRankFusion } from "./fuse";
+import { RRF_K } from "./ranking/weights";
 import type { ChannelResult } from "./types";
 
 const ch = (channel: ChannelResult["channel"], ids: string[]): ChannelResult => ({ channel, hits: ids.map((chunkId, i) => ({ chunkId, score: 100 - i })) });

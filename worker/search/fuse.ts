@@ -7,10 +7,8 @@
  * lists from several repos into one list (so fusion ranks the union of candidates) and the
  * per-file cap. Pure.
  */
+import { RRF_K } from "./ranking/weights";
 import type { ChannelName, ChannelResult } from "./types";
-
-/** RRF constant from the paper. */
-export const RRF_K = 60;
 
 /** A fused candidate: chunk id, RRF score and its 1-based rank in each channel that found it. */
 export interface FusedHit {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { confidenceGate, GATE_THRESHOLDS } from "./gate";
+import { confidenceGate } from "./gate";
+import { GATE_THRESHOLDS } from "./ranking/weights";
 
-const t = { minTermCoverage: 0.5, minVectorScore: 0.3 };
+const t = { minTermCoverage: 0.5, minVectorScore: 0.3, minWeightedCoverage: 0 };
 
 describe("confidenceGate", () => {
   it("is high when the results contain the query terms", () => {
@@ -51,5 +52,53 @@ describe("confidenceGate", () => {
   it("has thresholds in range", () => {
     expect(GATE_THRESHOLDS.minTermCoverage).toBeGreaterThan(0);
     expect(GATE_THRESHOLDS.minTermCoverage).toBeLessThanOrEqual(1);
+  });
+});
+
+describe("IDF-weighted coverage", () => {
+  const df = new Map([
+    ["cache", 40],
+    ["middleware", 300],
+    ["store", 120],
+  ]);
+  const thresholds = { ...GATE_THRESHOLDS, minWeightedCoverage: 0.6 };
+  it("is low with a lexical embedder when the informative word is absent from the index", () => {
+    const c = confidenceGate({
+      terms: ["cache", "middleware", "store", "redis"],
+      resultTexts: ["src/middleware/cache/index.ts cache middleware store"],
+      bestVectorScore: 0.45,
+      lexicalVectors: true,
+      df,
+      totalDocs: 2500,
+      thresholds,
+    });
+    expect(c.termCoverage).toBe(0.75);
+    expect(c.level).toBe("low");
+    expect(c.reason).toMatch(/IDF-weighted term coverage 0\.\d+ < 0\.6.*redis/);
+  });
+  it("stays high when only a common word is missing", () => {
+    const c = confidenceGate({
+      terms: ["cache", "store", "middleware"],
+      resultTexts: ["src/cache.ts cache store"],
+      bestVectorScore: 0.45,
+      lexicalVectors: true,
+      df,
+      totalDocs: 2500,
+      thresholds,
+    });
+    expect(c.level).toBe("high");
+    expect(c.reason).toMatch(/IDF-weighted 0\.\d+/);
+  });
+  it("does not apply to a semantic embedder", () => {
+    const c = confidenceGate({
+      terms: ["cache", "redis"],
+      resultTexts: ["cache"],
+      bestVectorScore: 0.45,
+      lexicalVectors: false,
+      df,
+      totalDocs: 2500,
+      thresholds,
+    });
+    expect(c.level).toBe("high");
   });
 });

@@ -6,21 +6,20 @@
  * (the best vector similarity) are below their thresholds. When the vectors come from a lexical
  * embedder (the local hashed one: character trigrams, no meaning), a term coverage of 0 is low
  * whatever the similarity: gibberish shares trigrams with code (`zxqvbn florp wibble` scored
- * 0.32 on hono) and such a similarity is no evidence of an answer. Pure.
+ * 0.32 on hono) and such a similarity is no evidence of an answer.
+ *
+ * Lexical evidence is also weighed by information: the IDF-weighted share of the query's terms
+ * found in the results, a term absent from every searched snapshot weighing most (IDF at df 0).
+ * A question that reuses a corpus's vocabulary but asks for something absent ("where is the
+ * Redis store of the cache middleware") finds its common words everywhere, so the plain share is
+ * high, but the word that says what it asks for, rare or absent, is missing. With a lexical
+ * embedder that weighted share alone decides (its similarity is the same evidence again, of
+ * trigrams); thresholds and their measurement in ranking/weights.ts. Pure.
  */
 import { tokenize } from "../../indexer/store/contract";
+import { idf } from "./terms";
+import { GATE_THRESHOLDS } from "./ranking/weights";
 import type { Confidence } from "./types";
-
-/**
- * Thresholds. Measured on hono-50 with the local embedder (README, "Retrieval"): see
- * scripts in the README section for how they were set.
- */
-export const GATE_THRESHOLDS = {
-  /** Term coverage below this counts as weak lexical evidence. */
-  minTermCoverage: 0.5,
-  /** Best cosine similarity below this counts as weak semantic evidence (local-hash-v1 scale). */
-  minVectorScore: 0.3,
-};
 
 /** Inputs of the gate. */
 export interface GateInput {
@@ -40,7 +39,31 @@ export interface GateInput {
   lexicalVectors?: boolean;
   /** Best vector similarity, null when the vector channel did not run. */
   bestVectorScore: number | null;
+  /**
+   * Document frequencies of the searched snapshots and their chunk count, for the IDF-weighted
+   * coverage (a term without an entry is absent: df 0). Without them only the plain share counts.
+   */
+  df?: ReadonlyMap<string, number>;
+  totalDocs?: number;
   thresholds?: typeof GATE_THRESHOLDS;
+}
+
+/** IDF-weighted share of `terms` not in `missing` (absent terms weigh as df 0); null without statistics. */
+export function weightedCoverage(
+  terms: string[],
+  missing: ReadonlySet<string>,
+  df: ReadonlyMap<string, number> | undefined,
+  totalDocs: number | undefined,
+): number | null {
+  if (!df || !totalDocs || !terms.length) return null;
+  let all = 0;
+  let found = 0;
+  for (const t of terms) {
+    const w = idf(df.get(t) ?? 0, totalDocs);
+    all += w;
+    if (!missing.has(t)) found += w;
+  }
+  return all > 0 ? found / all : null;
 }
 
 /** Computes the confidence of a result list. With no results the level is always low. */
@@ -61,6 +84,15 @@ export function confidenceGate(input: GateInput): Confidence {
     const sem = best === null ? "" : ` (the lexical embedder's similarity ${round(best)} is no evidence without them)`;
     return { level: "low", ...base, reason: `Term coverage 0: ${why}${sem}.` };
   }
+  const weighted = weightedCoverage(input.terms, new Set(missingTerms), input.df, input.totalDocs);
+  if (input.lexicalVectors && weighted !== null && weighted < t.minWeightedCoverage) {
+    const miss = missingTerms.length ? `; missing terms: ${missingTerms.slice(0, 10).join(", ")}` : "";
+    return {
+      level: "low",
+      ...base,
+      reason: `IDF-weighted term coverage ${round(weighted)} < ${t.minWeightedCoverage}: the query's most informative words are not in the results${miss}.`,
+    };
+  }
   const semanticWeak = best === null || best < t.minVectorScore;
   if (lexicalWeak && semanticWeak) {
     const sem = best === null ? "no vector evidence" : `best vector similarity ${round(best)} < ${t.minVectorScore}`;
@@ -68,5 +100,6 @@ export function confidenceGate(input: GateInput): Confidence {
     return { level: "low", ...base, reason: `Term coverage ${round(termCoverage)} < ${t.minTermCoverage} and ${sem}${miss}.` };
   }
   const why = !lexicalWeak ? `term coverage ${round(termCoverage)} >= ${t.minTermCoverage}` : `best vector similarity ${round(best!)} >= ${t.minVectorScore}`;
-  return { level: "high", ...base, reason: `Evidence: ${why}.` };
+  const idfNote = weighted === null ? "" : ` (IDF-weighted ${round(weighted)})`;
+  return { level: "high", ...base, reason: `Evidence: ${why}${idfNote}.` };
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { applyOptionPrior, declaresOption, OPTION_PRIOR, optionFlags } from "./option-flags";
+import { applyOptionPrior, declaresOption, optionFlags } from "./option-flags";
+import { OPTION_PRIOR } from "./ranking/weights";
 
 describe("optionFlags", () => {
   it("takes long options as written, deduplicated, not dashes of other tokens", () => {

@@ -15,17 +15,10 @@ import { filterSql } from "./filters";
 import type { SearchFilters } from "./types";
 import { SNAPSHOT_JOIN } from "./snapshot-sql";
 import { applyPrior } from "./prior";
+import { OPTION_PRIOR } from "./ranking/weights";
 
 /** Most options looked up per query. */
 export const MAX_OPTION_FLAGS = 8;
-
-/**
- * Multiplier of the scores of the chunks of a file that declares an option the query names. On
- * a 55-instance SWE-bench Lite dev sample (docs/experiments/round-08.md), 1 / 2 / 3 gave Acc@5
- * 80.0 / 83.6 / 83.6 (two pytest instances naming `--fixtures` and `--collect-only` from #8 and
- * #7 to #1; one sphinx instance naming `sphinx-quickstart` options from #2 to #3).
- */
-export const OPTION_PRIOR = 2;
 
 /** Chunks read per option: declarations are few; more means the words are everywhere. */
 const ROWS_PER_OPTION = 50;

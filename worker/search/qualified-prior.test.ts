@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { applyQualifiedPrior, QUALIFIED_PRIOR } from "./qualified-prior";
+import { applyQualifiedPrior } from "./qualified-prior";
+import { QUALIFIED_PRIOR } from "./ranking/weights";
 import { qualifiedNames } from "./query";
 
 describe("applyQualifiedPrior", () => {

@@ -12,9 +12,7 @@
 import { containerName } from "./channels/symbol";
 import { applyPrior } from "./prior";
 import type { QualifiedName } from "./query";
-
-/** Multiplier of the scores of the chunks defining a qualified name the question writes. */
-export const QUALIFIED_PRIOR = 2;
+import { QUALIFIED_PRIOR } from "./ranking/weights";
 
 /**
  * Multiplies by QUALIFIED_PRIOR the scores of candidates that define a member the question

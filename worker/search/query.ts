@@ -10,6 +10,7 @@ import { tokenize, tokenizeQuery } from "../../indexer/store/contract";
 import { MAX_MESSAGE_PHRASES, messagePhrases, quotedPhrases } from "./error-messages";
 import { isTestPath } from "./filters";
 import { optionFlags } from "./option-flags";
+import { LONG_REPORT_TERMS, MIN_SHAPED_REPORT_TERMS, REPORT_MIN_LINES } from "./ranking/weights";
 import { parseStackFrames, type StackFrame } from "./stack-frames";
 
 /** Most symbol-name candidates taken from one query (a pasted bug report has hundreds of words). */
@@ -294,12 +295,6 @@ export function hyphenJoined(text: string): string[] {
   return [...new Set((text.match(HYPHENATED_RE) ?? []).map((w) => w.replace(/-/g, "").toLowerCase()))];
 }
 
-/** Queries with more terms than this are bug reports whatever their shape (ParsedQuery.isReport). */
-const LONG_REPORT_TERMS = 24;
-/** Fewest terms for a query to be a report by its shape alone (ParsedQuery.isReport). */
-const MIN_SHAPED_REPORT_TERMS = 6;
-/** Non-blank lines from which a query is shaped like a report. */
-const REPORT_MIN_LINES = 3;
 /** Pasted output: a fenced code block, a Python REPL prompt, a Python traceback. */
 const PASTED_OUTPUT_RE = /```|^\s*>>> |Traceback \(most recent call last\)/m;
 

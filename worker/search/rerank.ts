@@ -20,7 +20,7 @@
 import { LRUCache } from "lru-cache";
 import { stem } from "../../indexer/store/contract";
 import { tokenize } from "../../indexer/store/contract";
-import { RRF_K } from "./fuse";
+import { RERANK, RRF_K } from "./ranking/weights";
 import { idf } from "./terms";
 
 /** What the reranker reads of a candidate. */
@@ -41,34 +41,6 @@ export interface RerankQuery {
   /** The query is a pasted bug report (ParsedQuery.isReport). */
   report?: boolean;
 }
-
-/** Tunables of the rerank stage; `weight` 0 disables it. */
-export const RERANK = {
-  /** RRF weight of the coverage ranking (the channel fusion has weight 1). */
-  weight: 1,
-  /** Multiplier for terms found in the symbol name or container (1: no boost; 1.5 and 2 measured worse). */
-  symbolBoost: 1,
-  /** Share of the coverage score kept by module blocks, windows and doc sections (no definition). */
-  nonDefinitionFactor: 0.8,
-  /**
-   * Share of the coverage score kept by declarations without behaviour (types, interfaces,
-   * enums, structs): short, dense with the names a question repeats, rarely what it asks for (0.8 and
-   * 0.6 measured; README "Retrieval").
-   */
-  declarationFactor: 0.6,
-  /**
-   * Prior multiplying the final score of those declarations (0.7 to 0.9 measured alike). Module
-   * blocks, windows and doc sections get no such prior: SQL tables and runbook sections are
-   * answers too (a 0.8/0.9 prior cost fixture R@5).
-   */
-  declarationPrior: 0.8,
-  /**
-   * Prior multiplying the final score of prose chunks (markdown, reStructuredText, plain text:
-   * changelogs, docs, release notes) when the query is a pasted bug report: a report is fixed
-   * in code, while release notes and docs repeat its words (the issue's own vocabulary).
-   */
-  reportProsePrior: 0.5,
-};
 
 /** Languages of prose files (detectLanguage: `.md`, `.rst`, `.txt` and unknown extensions are markdown or text). */
 export const PROSE_LANGUAGES: ReadonlySet<string> = new Set(["markdown", "text"]);

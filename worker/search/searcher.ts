@@ -22,44 +22,35 @@ import { symbolChannel } from "./channels/symbol";
 import { vectorChannel } from "./channels/vector";
 import { chunkTokens, loadChunks } from "./chunk-rows";
 import { coalescingD1 } from "./d1-coalesce";
-import { capPerFile, mergeChannelLists, reciprocalRankFusion, RRF_K, type FusedHit } from "./fuse";
+import { capPerFile, mergeChannelLists, reciprocalRankFusion, type FusedHit } from "./fuse";
 import { messageFiles } from "./error-messages";
 import { explainEmpty } from "./empty-answer";
 import { confidenceGate } from "./gate";
 import { optionDeclarationFiles } from "./option-flags";
 import { parseQuery, type ParsedQuery } from "./query";
 import { makeSnippet } from "./snippet";
+import { issueTemplateLines, mayFollowTemplate, stripTemplateText } from "./issue-templates";
 import { frameChunks, traceAnchor, type FrameChunk } from "./stack-trace";
 import { documentFrequencies, STEM_LOOKUP, type TermStatistics } from "./term-stats";
 import { proseCappedDf, selectionIfAllPresent, selectTerms } from "./terms";
 import { runStages, type StageRecord } from "./ranking";
+import {
+  ANCHOR_SCORE,
+  CHANNEL_WEIGHTS,
+  HEAD_PER_RESULT,
+  MAX_MESSAGE_ANCHORS,
+  MAX_OPTION_ANCHORS,
+  MIN_CANDIDATE_DEPTH,
+  MIN_HEAD,
+  RANK_STABLE_K,
+  REPORT_CHANNEL_WEIGHTS,
+} from "./ranking/weights";
 import type { ChannelName, ChannelResult, ChunkRow, SearchFilters, SearchMode, SearchResponse, SearchResult, SearchResultExplain } from "./types";
 
 /** The code reported for a failed channel: a coded error's code, else `internal` (details go to the log). */
 function failureCode(err: unknown): ErrorCode {
   return err instanceof CodeSearchError ? err.code : "internal";
 }
-
-/** Smallest candidate depth per channel; the depth is max(30, 3 max(k, RANK_STABLE_K)). */
-export const MIN_CANDIDATE_DEPTH = 30;
-/**
- * Results up to which the ranking does not depend on `k`: the candidate depth and the reranked
- * head are sized for this many results whatever smaller `k` asks, so the top 3 of k = 3 are the
- * top 3 of k = 20 (with depth and head sized by k, a fused candidate's ranks in the other
- * channels came and went with k: cors() was #5 at k = 8 and #2 at k = 20).
- */
-export const RANK_STABLE_K = 20;
-/** Fused candidates reranked per result asked for, and at least. */
-const HEAD_PER_RESULT = 4;
-const MIN_HEAD = 40;
-/** Most option-declaring files whose declaration may join the fused head (`runSearch`). */
-export const MAX_OPTION_ANCHORS = 4;
-/** Fused score of an anchor chunk (trace or option) at least: a first rank in one channel, 1 / (RRF_K + 1). */
-export const ANCHOR_SCORE = 1 / (RRF_K + 1);
-/** Most files raising a pasted message whose raising chunk may join the fused head (`runSearch`). */
-export const MAX_MESSAGE_ANCHORS = 2;
-/** Default per-file cap. */
-export const DEFAULT_FILE_CAP = 2;
 
 /** Channels each mode runs. */
 export const MODE_CHANNELS: Record<SearchMode, ChannelName[]> = {
@@ -98,22 +89,6 @@ export interface SearchOptions {
   /** Return each result's explanation (channel ranks, fused score, each ranking stage's factor). */
   explain?: boolean;
 }
-
-/**
- * RRF weight per channel, from the hono-50 ablation (README, "Retrieval"): the lexical channel
- * is the strongest with the local embedder, the others refine it.
- */
-export const CHANNEL_WEIGHTS: Record<ChannelName, number> = { bm25: 1, vector: 0.5, symbol: 0.25, path: 0.25 };
-
-/**
- * RRF weights that replace CHANNEL_WEIGHTS for a pasted bug report. A report's code (`uniq(f)`,
- * `Prefix(milli, ...)`) names the functions it calls, and their definitions are where the fix
- * usually is; a question names few identifiers and its symbol hits are weaker evidence. Measured
- * on a 48-instance SWE-bench Lite dev sample (docs/experiments/round-06.md): symbol 0.25 (before
- * the symbol channel's report order) / 0.5 / 1 / 2 gave Acc@5 60.4 / 64.6 / 66.7 / 68.8 and Acc@1
- * 39.6 / 39.6 / 43.8 / 35.4.
- */
-export const REPORT_CHANNEL_WEIGHTS: Partial<Record<ChannelName, number>> = { symbol: 1 };
 
 /** What the searcher needs from the platform. */
 export interface SearchDeps {
@@ -358,11 +333,17 @@ const VOCABULARY_WORD_RE = /^[a-z0-9]+$/;
 export async function runSearch(
   deps: SearchDeps,
   pendingTargets: RepoTarget[] | Promise<RepoTarget[]>,
-  text: string,
+  rawText: string,
   options: SearchOptions,
   expected?: RepoTarget[],
 ): Promise<SearchResponse> {
   const started = Date.now();
+  // A report's lines that the repo's own issue template supplied are not the reporter's words
+  // (worker/search/issue-templates.ts); the template lines are cached per snapshot.
+  const templated = mayFollowTemplate(rawText)
+    ? stripTemplateText(rawText, await issueTemplateLines(deps.db, expected?.length ? expected : await pendingTargets))
+    : null;
+  const text = templated ? templated.text : rawText;
   const query = parseQuery(text);
   const searchable = query.terms.length > 0 || query.identifiers.length > 0 || query.pathHints.length > 0;
   // Term statistics are the searched snapshots' (worker/search/term-stats.ts). With `expected`
@@ -476,6 +457,8 @@ export async function runSearch(
     resultTokens: merged.map((h) => chunkTokens(h.row)),
     bestVectorScore: vectorScores.length ? Math.max(...vectorScores) : null,
     lexicalVectors: deps.embedder.lexical,
+    df,
+    totalDocs,
   });
   // Nothing found because of the index or the filters, not the words: say so.
   const emptyReason = results.length ? null : await explainEmpty(deps.db, targets, filters, statistics.chunksByRepo);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseStackFrames } from "./stack-frames";
-import { applyTracePrior, frameChunks, frameMatch, isThrowHelper, traceAnchor, TRACE_PRIOR, type FrameChunk } from "./stack-trace";
+import { applyTracePrior, frameChunks, frameMatch, isThrowHelper, traceAnchor, type FrameChunk } from "./stack-trace";
+import { TRACE_PRIOR } from "./ranking/weights";
 
 describe("frameMatch", () => {
   it.each([

@@ -20,18 +20,12 @@ import { commonTailSegments } from "./channels/path";
 import { SNAPSHOT_JOIN } from "./snapshot-sql";
 import { filterSql, likeEscape } from "./filters";
 import { applyPrior } from "./prior";
+import { TRACE_PRIOR } from "./ranking/weights";
 import type { SearchFilters } from "./types";
 import type { StackFrame } from "./stack-frames";
 
 /** Most frames (distinct path and line, innermost first) whose chunks `frameChunks` looks up. */
 export const MAX_LOOKUP_FRAMES = 16;
-
-/**
- * Multiplier of the scores of the chunks of the file named by the innermost frame that is in
- * the repo. On a 55-instance SWE-bench Lite dev sample (docs/experiments/round-08.md), 1 / 1.5 /
- * 2 / 3 gave Acc@1 47.3 / 49.1 / 54.5 / 54.5 and Acc@5 78.2 / 80.0 / 80.0 / 80.0.
- */
-export const TRACE_PRIOR = 2;
 
 /** Directories under which installed packages live: what follows starts with the package's own name. */
 const PACKAGE_ROOT_RE = /^(?:.*\/)?(?:site-packages|dist-packages|node_modules)\/(.+)$/;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { applySupportPrior, askedSupportKinds, supportKind, SUPPORT_PRIOR } from "./support-prior";
+import { applySupportPrior, askedSupportKinds, supportKind } from "./support-prior";
+import { SUPPORT_PRIOR } from "./ranking/weights";
 
 describe("supportKind: whether a path is a supporting file", () => {
   it.each([

@@ -12,10 +12,11 @@
  */
 import { LRUCache } from "lru-cache";
 import { applyPrior } from "./prior";
+import { SUPPORT_PRIOR } from "./ranking/weights";
 import { PROSE_LANGUAGES } from "./rerank";
 
 /** Kinds of supporting file, by what a question would call them. */
-export type SupportKind = "docs" | "examples" | "benchmarks" | "changelog" | "ci";
+export type SupportKind = "docs" | "examples" | "benchmarks" | "changelog" | "ci" | "project";
 
 /** Directory names of each kind, anywhere in the path (first match wins, outermost directory first). */
 const SUPPORT_DIRS: ReadonlyArray<readonly [RegExp, SupportKind]> = [
@@ -26,7 +27,16 @@ const SUPPORT_DIRS: ReadonlyArray<readonly [RegExp, SupportKind]> = [
 ];
 
 /** Changelog and release-notes file names (`CHANGES`, `CHANGELOG.rst`, `HISTORY.md`, `NEWS`, `CHANGES.old`). */
-const CHANGELOG_RE = /(?:^|\/)(?:change(?:s|log)|history|news|release[-_]?notes)(?:\.(?:md|markdown|rst|txt|old))*$/i;
+const CHANGELOG_RE = /(?:^|\/)(?:change(?:s|log)|history|news|release[-_]?notes|whats[-_]?new)(?:\.(?:md|markdown|rst|txt|old))*$/i;
+
+/**
+ * The project's own prose about working on it: contributing guides, codes of conduct, security
+ * and support policies, maintainer and author lists, issue and pull-request templates. A pasted
+ * report shares their boilerplate (how to report a bug, which versions to give), a question
+ * rarely wants them unless it says so.
+ */
+const PROJECT_DOC_RE =
+  /(?:^|\/)(?:contributing|code[-_]of[-_]conduct|security|support|governance|maintainers|authors|contributors|issue[-_]template|pull[-_]request[-_]template)(?:\.(?:md|markdown|rst|txt|adoc|ya?ml))?$/i;
 
 /**
  * Words by which a question asks for a kind of supporting file. "for example" / "for instance"
@@ -40,10 +50,11 @@ const ASKED: ReadonlyArray<readonly [RegExp, SupportKind]> = [
   [/\b(?:bench|benches|benchmarks?|benchmarking)\b/i, "benchmarks"],
   [/\b(?:changelogs?|release[- ]notes?)\b/i, "changelog"],
   [/\b(?:ci|workflows?|github actions?|issue[- ]templates?)\b/i, "ci"],
+  [
+    /\b(?:contributing|contribution guide|contributors?|code of conduct|security policy|maintainers|issue[- ]templates?|pull[- ]request templates?)\b/i,
+    "project",
+  ],
 ];
-
-/** Multiplier of a supporting file's chunk scores. */
-export const SUPPORT_PRIOR = 0.5;
 
 /** supportKind by path, per isolate: a pure function of the path, asked for every candidate of every search (a profiled 0.1 ms a search). */
 const kindByPath = new LRUCache<string, { kind: SupportKind | null }>({ max: 20_000 });
@@ -59,6 +70,7 @@ export function supportKind(path: string): SupportKind | null {
 
 function pathKind(path: string): SupportKind | null {
   if (CHANGELOG_RE.test(path)) return "changelog";
+  if (PROJECT_DOC_RE.test(path)) return "project";
   for (const dir of path.split("/").slice(0, -1)) {
     for (const [re, kind] of SUPPORT_DIRS) if (re.test(dir)) return kind;
   }

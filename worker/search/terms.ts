@@ -7,8 +7,7 @@
  * fast instead of OR-ing hundreds of terms. Pure: document frequencies come from the caller.
  */
 
-/** Most terms OR-ed into one BM25 query. */
-export const MAX_BM25_TERMS = 24;
+import { MAX_BM25_TERMS, PROSE_IDF_CAP_SHARE } from "./ranking/weights";
 
 /**
  * BM25's IDF (Robertson/Sparck Jones, as in FTS5): ln((N - df + 0.5) / (df + 0.5)), floored
@@ -25,13 +24,6 @@ export interface TermSelection {
   /** Terms with no occurrence in the index. */
   absent: string[];
 }
-
-/**
- * Document share at which the IDF of an English word stops growing when `codeTerms` are given:
- * a word of a bug report that is rare in code ("awesome", "thumbs", "copyright") is rare because
- * code is not English, not because it names the code; identifiers keep their full IDF.
- */
-export const PROSE_IDF_CAP_SHARE = 0.001;
 
 /**
  * Document frequencies for weighting a bug report's terms: a term the report does not mark as

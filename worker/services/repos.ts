@@ -17,7 +17,7 @@ import { MAX_STRIP_COMPONENTS } from "../../indexer/source/archive-paths";
 import { checkRemote, parseGitUrl } from "../../indexer/source/git";
 import { deleteRepoData } from "../../indexer/store/d1/snapshots";
 import { createVectorStore } from "../../indexer/store/vectors";
-import { loadConfig } from "../../kernel/env";
+import { loadConfig, type Config, type Env } from "../../kernel/env";
 import { CodeSearchError } from "../../kernel/errors";
 import { repoStatusSchema, type RepoStatus } from "./repo-status-schema";
 import { canSee, requireScope, type ServiceContext } from "./context";
@@ -197,24 +197,47 @@ export async function registerRepo(ctx: ServiceContext, input: RegisterRepoInput
   const token = input.token ?? urlToken;
   const username = input.username ?? urlUsername;
   await checkRemote({ url, ref: input.ref, token, username, authScheme: input.authScheme, limits: policy });
-  const now = Date.now();
-  const inserted = await ctx.env.DB.prepare(
-    "INSERT INTO repos (id, name, source_kind, url, ref, status, created_at, updated_at) VALUES (?, ?, 'git', ?, ?, 'queued', ?, ?) ON CONFLICT (id) DO NOTHING",
-  )
-    .bind(id, input.name ?? id, url, input.ref ?? null, now, now)
-    .run();
-  if (!inserted.meta.changes) throw new CodeSearchError("repo_exists", `Repo "${id}" was just registered by another request.`);
-  const settings: RepoSettings = {
-    repo: id,
-    sourceKind: "git",
-    url,
-    ref: input.ref ?? null,
-    ...(token ? { token } : {}),
-    ...(username ? { username } : {}),
-    ...(input.authScheme ? { authScheme: input.authScheme } : {}),
-  };
-  const job = await coordinator(ctx, id).requestIndex(settings);
+  const job = await startGitRepo(ctx.env, { id, name: input.name ?? id, url, ref: input.ref ?? null, token, username, authScheme: input.authScheme });
+  if (!job) throw new CodeSearchError("repo_exists", `Repo "${id}" was just registered by another request.`);
   return fullStatus(ctx, await getRow(ctx, id), job);
+}
+
+/** What `startGitRepo` registers. `url` must already have passed `parseGitUrl`. */
+export interface NewGitRepo {
+  id: string;
+  name: string;
+  url: string;
+  ref: string | null;
+  token?: string;
+  username?: string;
+  authScheme?: "basic" | "bearer";
+  /** Initial `last_checked_at` (ms): the first job is the check, so the next tick need not ask again. */
+  checkedAt?: number;
+}
+
+/**
+ * Inserts the `repos` row (status `queued`) and asks the repo's coordinator for its first job.
+ * Returns null, and does nothing, when the id is taken. No access checks: callers check scopes
+ * (registerRepo; connection syncs run as the connection, worker/connections/sync.ts).
+ */
+export async function startGitRepo(env: Env, r: NewGitRepo): Promise<JobView | null> {
+  const now = Date.now();
+  const inserted = await env.DB.prepare(
+    "INSERT INTO repos (id, name, source_kind, url, ref, status, created_at, updated_at, last_checked_at) VALUES (?, ?, 'git', ?, ?, 'queued', ?, ?, ?) ON CONFLICT (id) DO NOTHING",
+  )
+    .bind(r.id, r.name, r.url, r.ref, now, now, r.checkedAt ?? null)
+    .run();
+  if (!inserted.meta.changes) return null;
+  const settings: RepoSettings = {
+    repo: r.id,
+    sourceKind: "git",
+    url: r.url,
+    ref: r.ref,
+    ...(r.token ? { token: r.token } : {}),
+    ...(r.username ? { username: r.username } : {}),
+    ...(r.authScheme ? { authScheme: r.authScheme } : {}),
+  };
+  return env.REPO_COORDINATOR.get(env.REPO_COORDINATOR.idFromName(r.id)).requestIndex(settings);
 }
 
 /**
@@ -297,9 +320,16 @@ export async function deleteRepo(ctx: ServiceContext, { repo }: RepoIdInput): Pr
   // Destroys an index others may rely on: more than the `index` scope that adds and refreshes.
   requireScope(ctx.caller, "admin");
   await getRow(ctx, repo);
-  await coordinator(ctx, repo).destroy();
-  await deleteRepoData(ctx.env.DB, createVectorStore(ctx.env, ctx.config), repo);
+  await removeRepo(ctx.env, ctx.config, repo);
+  // A repo a connection brought stays out of later syncs (worker/connections/sync.ts) instead of coming back.
+  await ctx.env.DB.prepare("UPDATE connection_repos SET registered_at = NULL, skip_reason = 'deleted_by_admin' WHERE repo = ?").bind(repo).run();
   return { deleted: repo };
+}
+
+/** Deletes a repo's coordinator storage, D1 rows and vectors. No access checks (deleteRepo checks; connection syncs remove their own repos). */
+export async function removeRepo(env: Env, config: Config, repo: string): Promise<void> {
+  await env.REPO_COORDINATOR.get(env.REPO_COORDINATOR.idFromName(repo)).destroy();
+  await deleteRepoData(env.DB, createVectorStore(env, config), repo);
 }
 
 /**

@@ -6,13 +6,15 @@
  * repository URLs), verify the signature (GitHub) or token (GitLab) against each one's secret
  * (401 when none matches), skip a delivery id already handled (200 `duplicate`), then act:
  * `ping` is answered, a push to a tracked ref asks the repo's coordinator to re-index at the
- * pushed commit (202 `accepted`; a job already running gets one follow-up), anything else is
+ * pushed commit (202 `accepted`; a job already running gets one follow-up), a GitHub
+ * `pull_request` is reviewed (worker/webhooks/pull-request.ts, same secret), anything else is
  * 202 `ignored` with the reason.
  */
 import { CodeSearchError } from "../../kernel/errors";
 import type { Env } from "../../kernel/env";
 import type { RepoSettings } from "../../kernel/coordinator";
 import { parseGitHubEvent, parseGitLabEvent, repoUrlKey, tracksRef, type WebhookEvent } from "./payloads";
+import { acceptPullRequest, type WaitUntil } from "./pull-request";
 import { webhookTargets, type WebhookTarget } from "./secrets";
 import { verifyGitHubSignature, verifyGitLabToken } from "./verify";
 
@@ -93,7 +95,15 @@ async function firstDelivery(env: Env, provider: Provider, id: string, now: numb
  * repository URL). Throws `payload_too_large`, `unauthorized` (no secret matches: nothing was
  * done), `invalid_input` (a push that is not valid JSON of the documented shape).
  */
-export async function handleWebhook(env: Env, provider: Provider, request: Request, repo: string | null, now = Date.now()): Promise<WebhookResult> {
+export async function handleWebhook(
+  env: Env,
+  provider: Provider,
+  request: Request,
+  repo: string | null,
+  now = Date.now(),
+  connection: string | null = null,
+  ctx?: WaitUntil,
+): Promise<WebhookResult> {
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > WEBHOOK_MAX_BODY_BYTES)
     throw new CodeSearchError("payload_too_large", `The delivery is ${declared} bytes; the limit is ${WEBHOOK_MAX_BODY_BYTES}. Send push events only.`);
@@ -101,13 +111,13 @@ export async function handleWebhook(env: Env, provider: Provider, request: Reque
   const body = parseJson(raw, request.headers.get("content-type"));
 
   const named = new Set(payloadUrls(provider, body).map(repoUrlKey).filter(Boolean));
-  const candidates = (await webhookTargets(env, repo)).filter((t) => repo !== null || named.has(repoUrlKey(t.url)));
+  const candidates = (await webhookTargets(env, { repo, connection })).filter((t) => repo !== null || named.has(repoUrlKey(t.url)));
   const targets = await verified(provider, candidates, raw, request.headers);
   if (targets.length === 0) {
     const what = provider === "github" ? "X-Hub-Signature-256 does not match" : "X-Gitlab-Token does not match";
     throw new CodeSearchError(
       "unauthorized",
-      `${what} the webhook secret of ${repo ? `repo "${repo}"` : "any repo with this repository URL"}; paste the secret from POST /api/repos/{id}/webhook.`,
+      `${what} the webhook secret of ${repo ? `repo "${repo}"` : connection ? `connection "${connection}"` : "any repo with this repository URL"}; paste the secret from POST /api/repos/{id}/webhook (or the one POST /api/connections showed).`,
     );
   }
 
@@ -118,6 +128,8 @@ export async function handleWebhook(env: Env, provider: Provider, request: Reque
   }
 
   const eventName = (provider === "github" ? request.headers.get("x-github-event") : request.headers.get("x-gitlab-event")) ?? "";
+  // One GitHub webhook may carry pushes and pull requests under the same secret.
+  if (provider === "github" && eventName === "pull_request" && ctx) return acceptPullRequest(env, eventName, raw, targets[0].repo, ctx);
   const event: WebhookEvent | null = body === undefined ? null : provider === "github" ? parseGitHubEvent(eventName, body) : parseGitLabEvent(eventName, body);
   if (event === null)
     throw new CodeSearchError("invalid_input", `body: not a ${provider} ${eventName || "push"} event (expected JSON with ref, after and the repository).`);

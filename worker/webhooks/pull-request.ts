@@ -3,9 +3,11 @@
  *
  * Reviews of GitHub pull requests. A `pull_request` delivery (actions opened, synchronize) is
  * handled in this order, so that an unauthenticated request changes nothing: configuration
- * (503 `not_configured` without GITHUB_WEBHOOK_SECRET and GITHUB_REVIEW_TOKEN), size limit
- * (413), signature (`X-Hub-Signature-256` under GITHUB_WEBHOOK_SECRET, worker/webhooks/verify.ts;
- * 401), event and action (202 ignored), the indexed repo (`?repo=`, 400/404), then a claim of
+ * (503 `not_configured` without GITHUB_REVIEW_TOKEN), size limit (413), signature
+ * (`X-Hub-Signature-256`, worker/webhooks/verify.ts; 401) under the same secrets as pushes: the
+ * repo's own (`?repo=`, POST /api/repos/{id}/webhook) or its connection's (matched by the
+ * payload's repository URL, POST /api/connections), event and action (202 ignored), the indexed
+ * repo (400/404), then a claim of
  * (GitHub repo, PR, head commit) in D1 (`pr_reviews`, migrations/0011): a head already claimed
  * answers 200 `duplicate` and posts nothing. The review itself runs after the answer
  * (`waitUntil`, since GitHub gives a delivery 10 s): the PR's diff is fetched through
@@ -14,6 +16,12 @@
  * (`side: RIGHT`, valid because grounding put every such finding on a new-side line of a hunk);
  * grounded findings on other files go into the review body. A failure marks the claim `failed`,
  * so a redelivery may try again.
+ *
+ * The preferred URL is the push webhook's, `POST /api/webhooks/github` (worker/webhooks/handle.ts),
+ * subscribed to both `push` and `pull_request`: one URL and one secret per repo or organisation.
+ * `POST /api/webhooks/github/pull-request` stays for existing installs, and so does the global
+ * GITHUB_WEBHOOK_SECRET (deprecated): checked only when no per-repo or connection secret matches,
+ * and then `?repo=` is required.
  */
 import { Octokit } from "@octokit/rest";
 import { z } from "zod";
@@ -22,6 +30,8 @@ import { CodeSearchError } from "../../kernel/errors";
 import { serviceContext, type Caller } from "../services/context";
 import { review } from "../services/review";
 import type { ReviewOutput } from "../services/review-schema";
+import { repoUrlKey } from "./payloads";
+import { secretsOfRepo, webhookTargets } from "./secrets";
 import { verifyGitHubSignature } from "./verify";
 
 /** Largest delivery accepted, bytes (a pull_request payload is a few tens of KB). */
@@ -54,21 +64,70 @@ async function readBody(req: Request): Promise<string> {
   return text;
 }
 
-/** Handles one delivery (see module note). Throws coded errors for 400/401/404/413/503. */
-export async function handlePullRequestWebhook(env: Env, req: Request, repoParam: string | null, ctx: WaitUntil): Promise<PullRequestWebhookResult> {
-  if (!env.GITHUB_WEBHOOK_SECRET || !env.GITHUB_REVIEW_TOKEN) {
-    throw new CodeSearchError(
-      "not_configured",
-      "Pull-request reviews are not configured: set the secrets GITHUB_WEBHOOK_SECRET and GITHUB_REVIEW_TOKEN (docs/review.md).",
-    );
+/** Whether `signature` signs `text` under one of `candidates`' secrets: the ones that do. */
+async function signedBy(candidates: { repo: string; secret: string }[], text: string, signature: string | null): Promise<string[]> {
+  const out: string[] = [];
+  for (const c of candidates) if (await verifyGitHubSignature(c.secret, text, signature)) out.push(c.repo);
+  return out;
+}
+
+/** The repository URLs a pull_request payload names (to match a connection's repos). */
+function payloadRepoUrls(text: string): string[] {
+  try {
+    const r = (JSON.parse(text) as { repository?: Record<string, unknown> }).repository;
+    return ["clone_url", "html_url", "url", "git_url"].map((k) => r?.[k]).filter((v): v is string => typeof v === "string");
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Handles one delivery on the compatibility path `POST /api/webhooks/github/pull-request`
+ * (see module note). Throws coded errors for 400/401/404/413/503.
+ */
+export async function handlePullRequestWebhook(
+  env: Env,
+  req: Request,
+  repoParam: string | null,
+  ctx: WaitUntil,
+  connectionParam: string | null = null,
+): Promise<PullRequestWebhookResult> {
+  if (!env.GITHUB_REVIEW_TOKEN) {
+    throw new CodeSearchError("not_configured", "Pull-request reviews are not configured: set the secret GITHUB_REVIEW_TOKEN (docs/review.md).");
   }
   const text = await readBody(req);
-  if (!(await verifyGitHubSignature(env.GITHUB_WEBHOOK_SECRET, text, req.headers.get("x-hub-signature-256")))) {
-    throw new CodeSearchError("unauthorized", "X-Hub-Signature-256 does not match the body under the configured webhook secret.");
+  const signature = req.headers.get("x-hub-signature-256");
+  let repos: string[];
+  if (repoParam !== null) repos = await signedBy(await secretsOfRepo(env, repoParam), text, signature);
+  else {
+    const named = new Set(payloadRepoUrls(text).map(repoUrlKey).filter(Boolean));
+    repos = await signedBy(
+      (await webhookTargets(env, { repo: null, connection: connectionParam })).filter((t) => named.has(repoUrlKey(t.url))),
+      text,
+      signature,
+    );
   }
-  const event = req.headers.get("x-github-event");
+  // Deprecated: one global secret for every repo (before per-repo secrets); it still needs ?repo=.
+  const legacy = repos.length === 0 && !!env.GITHUB_WEBHOOK_SECRET && (await verifyGitHubSignature(env.GITHUB_WEBHOOK_SECRET, text, signature));
+  if (repos.length === 0 && !legacy) {
+    throw new CodeSearchError(
+      "unauthorized",
+      "X-Hub-Signature-256 does not match the webhook secret of the repo (POST /api/repos/{id}/webhook) or of its connection (POST /api/connections).",
+    );
+  }
+  return acceptPullRequest(env, req.headers.get("x-github-event"), text, repos[0] ?? repoParam, ctx);
+}
+
+/**
+ * Acts on a delivery whose signature was verified for `repo` (null: not known, 400 for a
+ * pull_request): ping, event and action filters, the claim of the head commit, then the review
+ * after the answer. Also called by the push webhook (worker/webhooks/handle.ts), so one GitHub
+ * webhook with one secret can carry both events.
+ */
+export async function acceptPullRequest(env: Env, event: string | null, text: string, repo: string | null, ctx: WaitUntil): Promise<PullRequestWebhookResult> {
   if (event === "ping") return { status: 200, body: { ok: true, event: "ping" } };
   if (event !== "pull_request") return { status: 202, body: { ignored: `event ${event ?? "(none)"} is not pull_request` } };
+  if (!env.GITHUB_REVIEW_TOKEN) return { status: 202, body: { ignored: "pull-request reviews are not configured (GITHUB_REVIEW_TOKEN)" } };
   let payload: z.infer<typeof pullRequestEvent>;
   try {
     payload = pullRequestEvent.parse(JSON.parse(text));
@@ -78,11 +137,9 @@ export async function handlePullRequestWebhook(env: Env, req: Request, repoParam
   if (!(REVIEWED_ACTIONS as readonly string[]).includes(payload.action))
     return { status: 202, body: { ignored: `action ${payload.action} is not reviewed (only ${REVIEWED_ACTIONS.join(", ")})` } };
   if (payload.pull_request.draft) return { status: 202, body: { ignored: "draft pull request" } };
-  if (!repoParam) throw new CodeSearchError("invalid_input", "repo: add ?repo=<indexed repo id> to the webhook's payload URL.");
-  const repoRow = await env.DB.prepare("SELECT id, active_commit FROM repos WHERE id = ?")
-    .bind(repoParam)
-    .first<{ id: string; active_commit: string | null }>();
-  if (!repoRow) throw new CodeSearchError("repo_not_found", `Unknown repo "${repoParam}" in ?repo=; register it first (POST /api/repos).`);
+  if (!repo) throw new CodeSearchError("invalid_input", "repo: add ?repo=<indexed repo id> to the webhook's payload URL.");
+  const repoRow = await env.DB.prepare("SELECT id, active_commit FROM repos WHERE id = ?").bind(repo).first<{ id: string; active_commit: string | null }>();
+  if (!repoRow) throw new CodeSearchError("repo_not_found", `Unknown repo "${repo}" in ?repo=; register it first (POST /api/repos).`);
   const pr = { githubRepo: payload.repository.full_name, number: payload.number, headSha: payload.pull_request.head.sha, repo: repoRow.id };
   const now = Date.now();
   const claim = await env.DB.prepare(

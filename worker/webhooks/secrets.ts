@@ -13,6 +13,8 @@ import { randomToken } from "../auth/crypto";
 import { canSee, requireScope, type ServiceContext } from "../services/context";
 
 const PURPOSE = "webhook-secret";
+/** worker/connections/store.ts WEBHOOK_PURPOSE. */
+const CONNECTION_PURPOSE = "connection-webhook-secret";
 
 /** What `POST /api/repos/{id}/webhook` answers: the secret (this once) and where to paste it. */
 export const webhookCreatedSchema = z.object({
@@ -77,26 +79,98 @@ export async function deleteWebhook(ctx: ServiceContext, repo: string): Promise<
   return { deleted: repo };
 }
 
-/** A git repo that has a webhook secret, with the secret opened. */
+/** A git repo that has a webhook secret (its own, or its connection's), with the secret opened. */
 export interface WebhookTarget {
   repo: string;
   url: string;
   ref: string | null;
   secret: string;
+  /** The connection whose secret this is; absent for a repo's own secret. */
+  connection?: string;
 }
 
-/** The repos with a webhook secret, optionally only `repo`; secrets that no longer open are skipped (logged). */
-export async function webhookTargets(env: Env, repo: string | null): Promise<WebhookTarget[]> {
-  const sql = "SELECT r.id, r.url, r.ref, w.secret_sealed FROM repo_webhooks w JOIN repos r ON r.id = w.repo WHERE r.source_kind = 'git' AND r.url IS NOT NULL";
-  const stmt = repo === null ? env.DB.prepare(sql) : env.DB.prepare(`${sql} AND r.id = ?`).bind(repo);
-  const { results } = await stmt.all<{ id: string; url: string; ref: string | null; secret_sealed: string }>();
+/** Which secrets a delivery may be checked against: `?repo=`, `?connection=`, or (both null) every one. */
+export interface TargetScope {
+  repo: string | null;
+  connection: string | null;
+}
+
+/**
+ * The repos a delivery may be for, each with a secret to check: repos' own secrets
+ * (`repo_webhooks`) and, for repos a connection registered, the connection's secret
+ * (worker/connections; one organisation or group webhook serves all of them). Secrets that no
+ * longer open are skipped (logged).
+ */
+export async function webhookTargets(env: Env, scope: TargetScope): Promise<WebhookTarget[]> {
   const material = secretKeyMaterial(env);
   const out: WebhookTarget[] = [];
+  if (scope.connection === null) {
+    const sql =
+      "SELECT r.id, r.url, r.ref, w.secret_sealed FROM repo_webhooks w JOIN repos r ON r.id = w.repo WHERE r.source_kind = 'git' AND r.url IS NOT NULL";
+    const stmt = scope.repo === null ? env.DB.prepare(sql) : env.DB.prepare(`${sql} AND r.id = ?`).bind(scope.repo);
+    const { results } = await stmt.all<{ id: string; url: string; ref: string | null; secret_sealed: string }>();
+    for (const r of results) {
+      try {
+        out.push({ repo: r.id, url: r.url, ref: r.ref, secret: await openSecret(material, PURPOSE, r.id, r.secret_sealed) });
+      } catch (err) {
+        console.error(`webhook secret of repo ${r.id} does not open; create a new one`, err);
+      }
+    }
+  }
+  let sql =
+    "SELECT r.id, r.url, r.ref, c.id AS connection_id, c.webhook_secret_sealed FROM connection_repos cr JOIN connections c ON c.id = cr.connection_id " +
+    "JOIN repos r ON r.id = cr.repo WHERE cr.registered_at IS NOT NULL AND r.source_kind = 'git' AND r.url IS NOT NULL";
+  const binds: string[] = [];
+  if (scope.connection !== null) {
+    sql += " AND c.id = ?";
+    binds.push(scope.connection);
+  }
+  if (scope.repo !== null) {
+    sql += " AND r.id = ?";
+    binds.push(scope.repo);
+  }
+  const { results } = await env.DB.prepare(sql)
+    .bind(...binds)
+    .all<{ id: string; url: string; ref: string | null; connection_id: string; webhook_secret_sealed: string }>();
+  const opened = new Map<string, string | null>();
   for (const r of results) {
+    if (!opened.has(r.connection_id)) {
+      try {
+        opened.set(r.connection_id, await openSecret(material, CONNECTION_PURPOSE, r.connection_id, r.webhook_secret_sealed));
+      } catch (err) {
+        console.error(`webhook secret of connection ${r.connection_id} does not open`, err);
+        opened.set(r.connection_id, null);
+      }
+    }
+    const secret = opened.get(r.connection_id);
+    if (secret) out.push({ repo: r.id, url: r.url, ref: r.ref, secret, connection: r.connection_id });
+  }
+  return out;
+}
+
+/**
+ * Every secret a delivery for `repo` may be signed with, whatever its source kind: its own
+ * (`repo_webhooks`) and that of the connection that registered it. Secrets that no longer open
+ * are skipped (logged).
+ */
+export async function secretsOfRepo(env: Env, repo: string): Promise<{ repo: string; secret: string }[]> {
+  const material = secretKeyMaterial(env);
+  const own = await env.DB.prepare("SELECT secret_sealed FROM repo_webhooks WHERE repo = ?").bind(repo).first<{ secret_sealed: string }>();
+  const conn = await env.DB.prepare(
+    "SELECT c.id, c.webhook_secret_sealed FROM connection_repos cr JOIN connections c ON c.id = cr.connection_id WHERE cr.repo = ? AND cr.registered_at IS NOT NULL",
+  )
+    .bind(repo)
+    .all<{ id: string; webhook_secret_sealed: string }>();
+  const out: { repo: string; secret: string }[] = [];
+  const sealed: [string, string, string][] = [
+    ...(own ? [[PURPOSE, repo, own.secret_sealed] as [string, string, string]] : []),
+    ...conn.results.map((c) => [CONNECTION_PURPOSE, c.id, c.webhook_secret_sealed] as [string, string, string]),
+  ];
+  for (const [purpose, context, value] of sealed) {
     try {
-      out.push({ repo: r.id, url: r.url, ref: r.ref, secret: await openSecret(material, PURPOSE, r.id, r.secret_sealed) });
+      out.push({ repo, secret: await openSecret(material, purpose, context, value) });
     } catch (err) {
-      console.error(`webhook secret of repo ${r.id} does not open; create a new one`, err);
+      console.error(`a webhook secret of repo ${repo} does not open`, err);
     }
   }
   return out;

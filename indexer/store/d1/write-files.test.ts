@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { fileId, type ChunkedFile } from "../contract";
-import { deleteFileStatements, writeFiles, type IndexedFile } from "./write-files";
+import { chunkColumns, chunkPostings, fileId, type ChunkedFile } from "../contract";
+import { deleteFileStatements, toChunkRecords, writeFiles, type IndexedFile } from "./write-files";
 
 const chunked: ChunkedFile = {
   language: "typescript",
@@ -66,5 +66,33 @@ describe("writeFiles", () => {
     expect(hit).toEqual({ symbol: "getUserById", start_line: 3, end_line: 5 });
     const sym = await env.DB.prepare("SELECT chunk_id FROM symbols WHERE name_lower = 'getuserbyid'").first<{ chunk_id: string }>();
     expect(sym?.chunk_id).toBe(`${f.fileId}-1`);
+  });
+
+  it("writes every chunk's postings, in as many statements as their size needs, exactly as chunkPostings counts them", async () => {
+    // 40 chunks of 150 distinct terms: 6,000 postings, more than one statement's JSON holds.
+    const chunks = Array.from({ length: 40 }, (_, i) => ({
+      startLine: i + 1,
+      endLine: i + 1,
+      kind: "function" as const,
+      symbol: `handler${i}`,
+      content: Array.from({ length: 150 }, (_, j) => `word${i}x${j} shared`).join(" "),
+    }));
+    const big: IndexedFile = {
+      repo: "r2",
+      path: "src/big.ts",
+      blobSha: "b".repeat(40),
+      fileId: await fileId("r2", "src/big.ts", "b".repeat(40)),
+      text: chunks.map((c) => c.content).join("\n"),
+      chunked: { language: "typescript", imports: [], chunks, symbols: [] },
+    };
+    await writeFiles(env.DB, [big]);
+    const expected = toChunkRecords(big)
+      .flatMap((c) => [...chunkPostings(chunkColumns(big.path, c)).terms].map(([term, [s, p, b]]) => `${c.id} ${term} ${s} ${p} ${b}`))
+      .sort();
+    const { results } = await env.DB.prepare(
+      "SELECT c.id || ' ' || t.term || ' ' || t.tf_symbol || ' ' || t.tf_path || ' ' || t.tf_body AS row FROM chunk_terms t JOIN chunks c ON c.rowid = t.chunk_rowid WHERE t.repo = 'r2'",
+    ).all<{ row: string }>();
+    expect(expected.length).toBeGreaterThan(6000);
+    expect(results.map((r) => r.row).sort()).toEqual(expected);
   });
 });

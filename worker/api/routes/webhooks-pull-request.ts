@@ -6,9 +6,9 @@
  *     -> 400 no ?repo=, 401 bad signature, 404 unknown repo, 413 too large, 503 not configured
  *
  * Authenticated by the delivery's signature (worker/webhooks/pull-request.ts), not by a bearer
- * token: mounted by worker/api/app.ts before the auth middleware. A separate path from the push
- * webhooks (POST /api/webhooks/github, another branch) so the two can be reconciled into one
- * handler that dispatches on X-GitHub-Event.
+ * token: mounted by worker/api/app.ts before the auth middleware. Kept for existing installs:
+ * POST /api/webhooks/github takes pull_request deliveries too, under the same per-repo or
+ * per-connection secret as pushes.
  */
 import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "zod";
@@ -25,7 +25,12 @@ const pullRequestRoute = createRoute({
   tags: ["webhooks"],
   summary: "GitHub pull_request delivery (opened, synchronize), verified by X-Hub-Signature-256: reviews the PR and posts one review",
   // No declared body: the raw bytes are what the signature covers.
-  request: { query: z.object({ repo: z.string().optional().describe("Repo id the pull request belongs to") }) },
+  request: {
+    query: z.object({
+      repo: z.string().optional().describe("Repo id the pull request belongs to"),
+      connection: z.string().optional().describe("Connection id: the repo is the one of its repos the payload's repository URL names"),
+    }),
+  },
   responses: {
     200: jsonResponse(deliveryAnswer, "ping, or a head commit already reviewed"),
     202: jsonResponse(deliveryAnswer, "Accepted: the review runs after the answer, or ignored with the reason"),
@@ -37,7 +42,7 @@ const pullRequestRoute = createRoute({
 export function pullRequestWebhookRoutes(): OpenAPIHono<ApiEnv> {
   const app = new OpenAPIHono<ApiEnv>();
   app.openapi(pullRequestRoute, async (c) => {
-    const r = await handlePullRequestWebhook(c.env, c.req.raw, c.req.query("repo") ?? null, c.executionCtx);
+    const r = await handlePullRequestWebhook(c.env, c.req.raw, c.req.query("repo") ?? null, c.executionCtx, c.req.query("connection") ?? null);
     return c.json(r.body, r.status as 200);
   });
   return app;

@@ -1,8 +1,8 @@
 /**
  * @module worker/api/routes/webhooks
  *
- *   POST /api/webhooks/github[?repo={id}]   X-GitHub-Event, X-Hub-Signature-256, X-GitHub-Delivery
- *   POST /api/webhooks/gitlab[?repo={id}]   X-Gitlab-Event, X-Gitlab-Token, X-Gitlab-Event-UUID
+ *   POST /api/webhooks/github[?repo={id} | ?connection={id}]   X-GitHub-Event, X-Hub-Signature-256, X-GitHub-Delivery
+ *   POST /api/webhooks/gitlab[?repo={id} | ?connection={id}]   X-Gitlab-Event, X-Gitlab-Token, X-Gitlab-Event-UUID
  *     -> 200 {ok, event: "ping"} | 202 {accepted: [...]} | 202 {ignored: reason} | 200 {duplicate}
  *     -> 401 bad signature/token, 413 body over 1 MiB
  *
@@ -34,7 +34,10 @@ function deliveryRoute(provider: Provider) {
     summary: provider === "github" ? "GitHub push delivery, verified by X-Hub-Signature-256" : "GitLab push delivery, verified by X-Gitlab-Token",
     request: {
       // No declared body: the raw bytes are what the signature covers, read by handleWebhook.
-      query: z.object({ repo: z.string().optional().describe("Repo id; default: matched by the payload's repository URL") }),
+      query: z.object({
+        repo: z.string().optional().describe("Repo id; default: matched by the payload's repository URL"),
+        connection: z.string().optional().describe("Connection id (an organisation or group webhook): its repos, matched by the payload's repository URL"),
+      }),
     },
     responses: {
       200: jsonResponse(deliveryAnswer, "ping answered, or a delivery id already seen"),
@@ -51,7 +54,7 @@ export function webhookRoutes(): OpenAPIHono<ApiEnv> {
   for (const provider of ["github", "gitlab"] as Provider[]) {
     app.openapi(deliveryRoute(provider), async (c) => {
       // The raw body is what the signature covers: read it here, not through a JSON validator.
-      const r = await handleWebhook(c.env, provider, c.req.raw, c.req.query("repo") ?? null);
+      const r = await handleWebhook(c.env, provider, c.req.raw, c.req.query("repo") ?? null, Date.now(), c.req.query("connection") ?? null, c.executionCtx);
       return c.json(r.body, r.status as 200);
     });
   }

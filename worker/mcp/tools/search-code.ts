@@ -6,7 +6,7 @@
  * SEARCH_CODE_MAX_K); the output is the search's own schema (worker/search/schema.ts).
  */
 import { z } from "zod";
-import { DEFAULT_FILE_CAP } from "../../search/searcher";
+import { DEFAULT_FILE_CAP } from "../../search/ranking/weights";
 import { searchResponseSchema, searchStatsSchema } from "../../search/schema";
 import type { SearchResponse, SearchResult } from "../../search/types";
 import { search, searchInput } from "../../services/search";

@@ -14,15 +14,10 @@
  * phrases, each with its own document frequency and frequency per chunk.
  */
 import { filterSql } from "../filters";
+import { BM25_B, BM25_K1, BM25_WEIGHTS } from "../ranking/weights";
 import { stemPrefix } from "../term-stats";
 import type { ChannelResult } from "../types";
 import type { ChannelScope } from "./scope";
-
-/** Column weights of the term frequency: symbol names, path, body. Chosen from the hono-50 ablation (README). */
-export const BM25_WEIGHTS = { symbol: 4, path: 2, body: 1 };
-/** BM25's term-frequency saturation and length normalisation, FTS5's values (sqlite.org/fts5.html). */
-export const BM25_K1 = 1.2;
-export const BM25_B = 0.75;
 
 /** The FTS5 MATCH expression for terms: OR of each term (quoted) and its stem prefix (boolean matching only). */
 export function matchExpression(terms: string[]): string {

@@ -13,14 +13,9 @@ import { filterSql, isTestPath, passesFilters } from "../filters";
 import type { ChannelHit, ChannelResult } from "../types";
 import { bm25Statement } from "./bm25";
 import { SNAPSHOT_JOIN } from "../snapshot-sql";
+import { PATH_CHUNKS_PER_FILE, PATH_MAX_FILE_SHARE, PATH_SHORT_QUERY_TERMS } from "../ranking/weights";
 import type { ChannelScope } from "./scope";
 
-/** A term naming more than this share of the files names nothing in particular. */
-const MAX_FILE_SHARE = 0.2;
-/** Queries with at most this many terms may name files by a bare word (`router`). */
-const SHORT_QUERY_TERMS = 3;
-/** Chunks nominated per named file. */
-const CHUNKS_PER_FILE = 2;
 /** Snapshot file lists kept per isolate (repo+commit -> paths with their name tokens and whether they are tests). */
 const fileCache = new LRUCache<string, { path: string; names: Set<string>; test: boolean }[]>({ max: 32 });
 
@@ -82,7 +77,7 @@ export function scoreFiles(files: { path: string; names: Set<string> }[], terms:
   for (const t of terms) {
     if (t.length < 3) continue;
     const named = files.filter((f) => f.names.has(t));
-    if (!named.length || named.length > Math.max(1, files.length * MAX_FILE_SHARE)) continue;
+    if (!named.length || named.length > Math.max(1, files.length * PATH_MAX_FILE_SHARE)) continue;
     const w = 1 / Math.log(1 + named.length);
     for (const f of named) add(f.path, w);
   }
@@ -111,10 +106,10 @@ export async function pathChannel(scope: ChannelScope): Promise<ChannelResult> {
   const files = (await snapshotFiles(scope)).filter((f) => passesFilters(pathFilters, f.path, "", false, f.test));
   // A word of a long question that happens to name a file is weak evidence (measured on
   // hono-50: it cost 12 points of R@1), so bare terms count only in short queries.
-  const terms = scope.query.terms.length <= SHORT_QUERY_TERMS ? scope.query.terms : [];
+  const terms = scope.query.terms.length <= PATH_SHORT_QUERY_TERMS ? scope.query.terms : [];
   const scores = scoreFiles(files, terms, scope.query.pathHints);
   if (!scores.size) return { channel: "path", hits: [] };
-  const ranked = [...scores.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, Math.ceil(scope.depth / CHUNKS_PER_FILE));
+  const ranked = [...scores.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, Math.ceil(scope.depth / PATH_CHUNKS_PER_FILE));
   const paths = ranked.map(([p]) => p);
   const f = filterSql(scope.filters);
   const inPaths = `c.path IN (${paths.map(() => "?").join(", ")})`;
@@ -134,7 +129,7 @@ export async function pathChannel(scope: ChannelScope): Promise<ChannelResult> {
   const perFile = new Map<string, string[]>();
   for (const r of [...(matched?.results ?? []), ...all.results]) {
     const list = perFile.get(r.path) ?? [];
-    if (list.length < CHUNKS_PER_FILE && !list.includes(r.id)) list.push(r.id);
+    if (list.length < PATH_CHUNKS_PER_FILE && !list.includes(r.id)) list.push(r.id);
     perFile.set(r.path, list);
   }
   const hits: ChannelHit[] = [];

@@ -1,0 +1,70 @@
+import { describe, expect, it } from "vitest";
+import { mayFollowTemplate, stripTemplateText, templateLines } from "./issue-templates";
+
+const MARKDOWN_TEMPLATE = `---
+name: Bug report
+about: Create a report to help us improve
+---
+
+<!-- Please include a self-contained copy-pastable example. -->
+
+**What happened**:
+
+**What you expected to happen**:
+
+**Environment**:
+
+<details><summary>Output of <tt>xr.show_versions()</tt></summary>
+
+</details>`;
+
+const ISSUE_FORM = `name: Bug Report
+body:
+  - type: input
+    attributes:
+      label: What version of Hono are you using?
+      placeholder: 0.0.0
+  - type: textarea
+    attributes:
+      label: What steps can reproduce the bug?
+      description: Explain the bug and provide a code snippet that can reproduce it.`;
+
+describe("issue templates", () => {
+  it("normalizes template lines: markup, HTML tags and YAML keys ignored", () => {
+    const lines = templateLines([MARKDOWN_TEMPLATE, ISSUE_FORM]);
+    expect(lines.has("what happened")).toBe(true);
+    expect(lines.has("output of xr show_versions")).toBe(true);
+    expect(lines.has("what version of hono are you using")).toBe(true);
+    expect(lines.has("explain the bug and provide a code snippet that can reproduce it")).toBe(true);
+    expect([...lines].some((l) => l.includes("label"))).toBe(false);
+  });
+
+  it("removes the lines a template supplied and keeps the reporter's own", () => {
+    const lines = templateLines([MARKDOWN_TEMPLATE]);
+    const report = [
+      "**What happened**:",
+      "",
+      "`xr.where(cond, x, y, keep_attrs=True)` drops the attributes.",
+      "**Environment**:",
+      "<details><summary>Output of <tt>xr.show_versions()</tt></summary>",
+      "python: 3.9.7",
+    ].join("\n");
+    const { text, removed } = stripTemplateText(report, lines);
+    expect(removed).toBe(3);
+    expect(text).toBe(["", "`xr.where(cond, x, y, keep_attrs=True)` drops the attributes.", "python: 3.9.7"].join("\n"));
+  });
+
+  it("cuts a template heading of two or more words from the start of a line, keeping what follows", () => {
+    const lines = templateLines(["Environment:\n\n- Python version:\n- Click version:"]);
+    const { text, removed } = stripTemplateText("- Python version: 3.12.2\nEnvironment variables leak into the child", lines);
+    // One-word template lines ("Environment") are removed only as whole lines.
+    expect(text).toBe(": 3.12.2\nEnvironment variables leak into the child");
+    expect(removed).toBe(1);
+  });
+
+  it("changes nothing without templates, and only multi-line queries may follow one", () => {
+    expect(stripTemplateText("What happened\nx", new Set())).toEqual({ text: "What happened\nx", removed: 0 });
+    expect(mayFollowTemplate("where are cookies signed")).toBe(false);
+    expect(mayFollowTemplate("title\n\nbody line\nmore")).toBe(true);
+  });
+});

@@ -1,0 +1,336 @@
+/**
+ * @module worker/services/connections
+ *
+ * Connections (docs/connections.md): every repository of a GitHub organisation or user, or a
+ * GitLab group or user, registered as git repos and kept in sync by the Cron Trigger
+ * (worker/connections/sync.ts). Create, list, show, sync now, delete. Every function needs the
+ * `admin` scope: a connection holds a code-host token, adds repos on its own and removes them
+ * (deleting a repo is `admin`, worker/services/repos.ts), and its webhook secret triggers
+ * re-indexing (as a repo's, worker/webhooks/secrets.ts).
+ *
+ * Creation checks synchronously what a user can get wrong (the base URL against the outbound
+ * host guard, the token, the owner), so those come back as 4xx at once; then it lists the
+ * owner's repositories and runs the first sync.
+ */
+import { z } from "zod";
+import { classifyHost, describeHostClass, isFetchableUrl } from "../../indexer/source/host-guard";
+import { CodeSearchError } from "../../kernel/errors";
+import { randomToken } from "../auth/crypto";
+import { slugRepoId } from "./repos";
+import { codeHostClient, DEFAULT_GRACE_SECONDS, syncConnection } from "../connections/sync";
+import {
+  connectionRepoRows,
+  getConnectionRow,
+  listConnectionRows,
+  sealConnectionSecret,
+  TOKEN_PURPOSE,
+  WEBHOOK_PURPOSE,
+  type ConnectionRepoRow,
+  type ConnectionRow,
+} from "../connections/store";
+import { DEFAULT_BASE_URL, PROVIDERS, type Provider } from "../connections/types";
+import { removeRepo } from "./repos";
+import { requireScope, type ServiceContext } from "./context";
+
+/** Longest rate-limit wait slept inside an API request (ms); the Cron Trigger allows more (worker/schedule/run.ts). */
+export const API_MAX_RATE_LIMIT_WAIT_MS = 10_000;
+
+const glob = z.string().min(1).max(200);
+
+/** Input of `createConnection` (`POST /api/connections`). */
+export const createConnectionInput = z.object({
+  provider: z.enum(PROVIDERS).describe('"github" or "gitlab".'),
+  owner: z
+    .string()
+    .min(1)
+    .max(255)
+    .regex(/^[\w.-]+(\/[\w.-]+)*$/, "an organisation, user or group path such as acme or acme/platform")
+    .describe("GitHub organisation or user; GitLab group (subgroups with /) or user."),
+  token: z
+    .string()
+    .min(1)
+    .max(1024)
+    .optional()
+    .describe(
+      "Code-host token (GitHub: repo read; GitLab: read_api + read_repository). Stored encrypted, never returned. Without one, public repositories only.",
+    ),
+  include: z
+    .array(glob)
+    .max(100)
+    .optional()
+    .describe('Globs a repo must match (picomatch; with a "/" against owner/name, else against the name). Default: every repo.'),
+  exclude: z.array(glob).max(100).optional().describe("Globs that drop a repo (win over include)."),
+  forks: z.boolean().optional().describe("Include forks (default false)."),
+  archived: z.boolean().optional().describe("Include archived repositories (default false)."),
+  baseUrl: z
+    .string()
+    .url()
+    .max(2048)
+    .optional()
+    .describe(
+      "API base: GitHub Enterprise Server https://ghe.example.com/api/v3, self-managed GitLab https://gitlab.example.com. Default: api.github.com, gitlab.com.",
+    ),
+  gracePeriodHours: z
+    .number()
+    .int()
+    .min(0)
+    .max(90 * 24)
+    .optional()
+    .describe("Hours a repo gone or excluded upstream keeps serving before it is removed (default 72)."),
+});
+type CreateConnectionInput = z.infer<typeof createConnectionInput>;
+
+const countsSchema = z.object({
+  total: z.number().int(),
+  registered: z.number().int(),
+  waiting: z.number().int().describe("Listed but not registered yet (at most 25 per sync; the rest on the next ticks)."),
+  missing: z.number().int().describe("Gone or excluded upstream, removed after the grace period."),
+  skipped: z.number().int().describe("Not registered: the repo id is taken by another repo, or it was deleted by an admin."),
+});
+
+/** A connection as the API shows it (never the token or the webhook secret). Times in ms since epoch. */
+export const connectionSchema = z
+  .object({
+    id: z.string(),
+    provider: z.enum(PROVIDERS),
+    owner: z.string(),
+    ownerKind: z.enum(["org", "user", "group"]),
+    baseUrl: z.string(),
+    include: z.array(z.string()),
+    exclude: z.array(z.string()),
+    forks: z.boolean(),
+    archived: z.boolean(),
+    gracePeriodHours: z.number(),
+    hasToken: z.boolean(),
+    createdAt: z.number().int(),
+    lastSyncedAt: z.number().int().nullable(),
+    lastError: z.string().nullable().describe("Why the last sync failed; null after a good one."),
+    repos: countsSchema,
+  })
+  .meta({ id: "Connection" });
+export type ConnectionView = z.infer<typeof connectionSchema>;
+
+const connectionRepoSchema = z.object({
+  fullName: z.string(),
+  repo: z.string().nullable().describe("The repo id it is indexed as."),
+  state: z.enum(["registered", "waiting", "missing", "skipped"]),
+  missingSince: z.number().int().nullable(),
+  missingReason: z.string().nullable().describe("deleted | excluded | fork | archived"),
+  removeAt: z.number().int().nullable().describe("When a missing repo is removed (ms)."),
+  skipReason: z.string().nullable().describe("id_taken | deleted_by_admin | refused_url | no_usable_id"),
+});
+
+/** `GET /api/connections/{id}`: the connection and each of its repos. */
+export const connectionDetailSchema = connectionSchema.extend({ repoList: z.array(connectionRepoSchema) });
+
+const syncReportSchema = z.object({
+  listed: z.number().int(),
+  added: z.array(z.string()),
+  registered: z.array(z.string()),
+  waiting: z.number().int(),
+  marked: z.array(z.object({ repo: z.string().nullable(), fullName: z.string(), reason: z.string() })),
+  unmarked: z.array(z.string()),
+  removed: z.array(z.string()),
+  skipped: z.array(z.object({ fullName: z.string(), reason: z.string() })),
+});
+
+/** What `POST /api/connections` answers: the connection, its webhook secret (this once) and the first sync. */
+export const connectionCreatedSchema = z.object({
+  connection: connectionSchema,
+  webhook: z.object({
+    secret: z.string().describe("Shown only now: the organisation's or group's webhook secret."),
+    github: z.object({ payloadUrl: z.string(), contentType: z.literal("application/json"), events: z.array(z.string()) }).nullable(),
+    gitlab: z.object({ url: z.string(), secretToken: z.string(), trigger: z.string() }).nullable(),
+  }),
+  sync: syncReportSchema,
+});
+export type ConnectionCreated = z.infer<typeof connectionCreatedSchema>;
+
+export const syncResultSchema = z.object({ connection: connectionSchema, sync: syncReportSchema });
+
+function stateOf(r: ConnectionRepoRow): z.infer<typeof connectionRepoSchema>["state"] {
+  if (r.missing_since !== null) return "missing";
+  if (r.skip_reason !== null) return "skipped";
+  return r.registered_at !== null ? "registered" : "waiting";
+}
+
+function viewOf(row: ConnectionRow, repos: ConnectionRepoRow[]): ConnectionView {
+  const counts = { total: repos.length, registered: 0, waiting: 0, missing: 0, skipped: 0 };
+  for (const r of repos) counts[stateOf(r)]++;
+  return {
+    id: row.id,
+    provider: row.provider,
+    owner: row.owner,
+    ownerKind: row.owner_kind,
+    baseUrl: row.base_url,
+    include: JSON.parse(row.include_json),
+    exclude: JSON.parse(row.exclude_json),
+    forks: !!row.forks,
+    archived: !!row.archived,
+    gracePeriodHours: row.grace_seconds / 3600,
+    hasToken: row.token_sealed !== null,
+    createdAt: row.created_at,
+    lastSyncedAt: row.last_synced_at,
+    lastError: row.last_error,
+    repos: counts,
+  };
+}
+
+/** Checks and normalises a base URL: http(s), a host the outbound guard allows, no credentials. Throws `invalid_input`. */
+function checkBaseUrl(raw: string, allowLoopback: boolean): string {
+  const u = new URL(raw);
+  if (u.protocol !== "http:" && u.protocol !== "https:") throw new CodeSearchError("invalid_input", `baseUrl: must be http or https, got "${u.protocol}".`);
+  if (u.username || u.password) throw new CodeSearchError("invalid_input", 'baseUrl: put the token in "token", not in the URL.');
+  if (!isFetchableUrl(u, { allowLoopback }))
+    throw new CodeSearchError(
+      "invalid_input",
+      `baseUrl: ${u.host} is ${describeHostClass(classifyHost(u.hostname))}; this server only calls public code hosts.`,
+    );
+  u.hash = "";
+  u.search = "";
+  return u.toString().replace(/\/+$/, "");
+}
+
+/** The connection id: `<provider>-<owner>`, plus the host when it is not the default one. */
+export function connectionIdFor(provider: Provider, owner: string, baseUrl: string): string {
+  const host = new URL(baseUrl).host;
+  const def = new URL(DEFAULT_BASE_URL[provider]).host;
+  return slugRepoId(`${provider}-${owner.replace(/\//g, "-")}${host === def ? "" : `-${host.replace(/:/g, "-")}`}`);
+}
+
+async function mustGet(ctx: ServiceContext, id: string): Promise<ConnectionRow> {
+  const row = await getConnectionRow(ctx.env, id);
+  if (!row) throw new CodeSearchError("not_found", `No connection "${id}"; GET /api/connections lists them.`);
+  return row;
+}
+
+function webhookSetup(ctx: ServiceContext, origin: string, row: ConnectionRow, secret: string): ConnectionCreated["webhook"] {
+  const base = (ctx.env.PUBLIC_URL || origin).replace(/\/+$/, "");
+  const q = `?connection=${encodeURIComponent(row.id)}`;
+  return {
+    secret,
+    github:
+      row.provider === "github" ? { payloadUrl: `${base}/api/webhooks/github${q}`, contentType: "application/json", events: ["push", "pull_request"] } : null,
+    gitlab: row.provider === "gitlab" ? { url: `${base}/api/webhooks/gitlab${q}`, secretToken: secret, trigger: "Push events" } : null,
+  };
+}
+
+/**
+ * Creates a connection and runs its first sync. Throws `invalid_input` (input, base URL refused
+ * by the host guard, unknown owner), `source_unreachable` (token rejected, host down),
+ * `rate_limited`, `connection_exists`.
+ */
+export async function createConnection(ctx: ServiceContext, input: CreateConnectionInput, origin: string, now = Date.now()): Promise<ConnectionCreated> {
+  requireScope(ctx.caller, "admin");
+  const allowLoopback = ctx.config.allowLoopbackGitUrls;
+  const baseUrl = checkBaseUrl(input.baseUrl ?? DEFAULT_BASE_URL[input.provider], allowLoopback);
+  const id = connectionIdFor(input.provider, input.owner, baseUrl);
+  const taken = await ctx.env.DB.prepare("SELECT id FROM connections WHERE id = ? OR (provider = ? AND base_url = ? AND owner = ?)")
+    .bind(id, input.provider, baseUrl, input.owner)
+    .first<{ id: string }>();
+  if (taken)
+    throw new CodeSearchError(
+      "connection_exists",
+      `Connection "${taken.id}" already lists ${input.owner}; DELETE /api/connections/${taken.id} first to change it.`,
+    );
+  const client = codeHostClient({ provider: input.provider, baseUrl, token: input.token, allowLoopback }, API_MAX_RATE_LIMIT_WAIT_MS);
+  const ownerKind = await client.resolveOwner(input.owner);
+  const listed = await client.listRepos(input.owner, ownerKind);
+  const secret = randomToken(32);
+  const row: ConnectionRow = {
+    id,
+    provider: input.provider,
+    owner: input.owner,
+    owner_kind: ownerKind,
+    base_url: baseUrl,
+    token_sealed: input.token ? await sealConnectionSecret(ctx.env, TOKEN_PURPOSE, id, input.token) : null,
+    webhook_secret_sealed: await sealConnectionSecret(ctx.env, WEBHOOK_PURPOSE, id, secret),
+    include_json: JSON.stringify(input.include ?? []),
+    exclude_json: JSON.stringify(input.exclude ?? []),
+    forks: input.forks ? 1 : 0,
+    archived: input.archived ? 1 : 0,
+    grace_seconds: input.gracePeriodHours !== undefined ? input.gracePeriodHours * 3600 : DEFAULT_GRACE_SECONDS,
+    created_at: now,
+    last_synced_at: null,
+    last_error: null,
+  };
+  const inserted = await ctx.env.DB.prepare(
+    `INSERT INTO connections (id, provider, owner, owner_kind, base_url, token_sealed, webhook_secret_sealed, include_json, exclude_json, forks, archived, grace_seconds, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+  )
+    .bind(
+      row.id,
+      row.provider,
+      row.owner,
+      row.owner_kind,
+      row.base_url,
+      row.token_sealed,
+      row.webhook_secret_sealed,
+      row.include_json,
+      row.exclude_json,
+      row.forks,
+      row.archived,
+      row.grace_seconds,
+      row.created_at,
+    )
+    .run();
+  if (!inserted.meta.changes) throw new CodeSearchError("connection_exists", `Connection "${id}" was just created by another request.`);
+  const sync = await syncConnection(ctx.env, row, now, API_MAX_RATE_LIMIT_WAIT_MS, listed);
+  const fresh = await mustGet(ctx, id);
+  return { connection: viewOf(fresh, await connectionRepoRows(ctx.env, id)), webhook: webhookSetup(ctx, origin, fresh, secret), sync };
+}
+
+/** Every connection. */
+export async function listConnections(ctx: ServiceContext): Promise<{ connections: ConnectionView[] }> {
+  requireScope(ctx.caller, "admin");
+  const rows = await listConnectionRows(ctx.env);
+  return { connections: await Promise.all(rows.map(async (r) => viewOf(r, await connectionRepoRows(ctx.env, r.id)))) };
+}
+
+/** One connection with each of its repos. Throws `not_found`. */
+export async function getConnection(ctx: ServiceContext, id: string): Promise<z.infer<typeof connectionDetailSchema>> {
+  requireScope(ctx.caller, "admin");
+  const row = await mustGet(ctx, id);
+  const repos = await connectionRepoRows(ctx.env, id);
+  return {
+    ...viewOf(row, repos),
+    repoList: repos.map((r) => ({
+      fullName: r.full_name,
+      repo: r.repo,
+      state: stateOf(r),
+      missingSince: r.missing_since,
+      missingReason: r.missing_reason,
+      removeAt: r.missing_since !== null ? r.missing_since + row.grace_seconds * 1000 : null,
+      skipReason: r.skip_reason,
+    })),
+  };
+}
+
+/** Syncs a connection now (as the Cron Trigger does). Throws `not_found` and the listing's errors. */
+export async function syncConnectionNow(ctx: ServiceContext, id: string, now = Date.now()): Promise<z.infer<typeof syncResultSchema>> {
+  requireScope(ctx.caller, "admin");
+  const sync = await syncConnection(ctx.env, await mustGet(ctx, id), now, API_MAX_RATE_LIMIT_WAIT_MS);
+  const row = await mustGet(ctx, id);
+  return { connection: viewOf(row, await connectionRepoRows(ctx.env, id)), sync };
+}
+
+/**
+ * Deletes a connection. By default its registered repos are deleted with their indexes (the
+ * connection brought them); `keepRepos` leaves them as ordinary repos (their stored token
+ * stays with them). Throws `not_found`.
+ */
+export async function deleteConnection(
+  ctx: ServiceContext,
+  id: string,
+  keepRepos: boolean,
+): Promise<{ deleted: string; removedRepos: string[]; keptRepos: string[] }> {
+  requireScope(ctx.caller, "admin");
+  await mustGet(ctx, id);
+  const owned = (await connectionRepoRows(ctx.env, id)).filter((r) => r.repo && r.registered_at !== null).map((r) => r.repo!);
+  if (!keepRepos) for (const repo of owned) await removeRepo(ctx.env, ctx.config, repo);
+  await ctx.env.DB.batch([
+    ctx.env.DB.prepare("DELETE FROM connection_repos WHERE connection_id = ?").bind(id),
+    ctx.env.DB.prepare("DELETE FROM connections WHERE id = ?").bind(id),
+  ]);
+  return { deleted: id, removedRepos: keepRepos ? [] : owned, keptRepos: keepRepos ? owned : [] };
+}

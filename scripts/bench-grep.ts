@@ -12,29 +12,38 @@
  * 3. the trigram index's storage and build time, rebuilt in node:sqlite from the same texts with
  *    the migration's table definition: bytes of index per byte of source, ms per MB.
  *
+ * JSON (with the markdown) goes to --out; `npm run bench` runs this script and writes the
+ * markdown into docs/evaluation.md (block `bench-grep`).
+ *
  *   npm run bench:grep -- --corpus /tmp/cc-corpora/hono-28a9c12 [--corpus /tmp/cc-corpora/sympy-e950d31]
  *                         [--rounds 15] [--port N] [--out FILE]
  */
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { cpus, tmpdir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { ApiClient } from "../evals/lib/client.ts";
 import { readCorpus } from "../evals/lib/corpus-fs.ts";
 import { indexCorpus } from "../evals/lib/evaluate.ts";
 import { listIndexedFiles } from "../evals/lib/swebench.ts";
+import { benchBlockWrites } from "../evals/lib/doc-blocks.ts";
+import { replaceBlock } from "../evals/lib/readme.ts";
 import { parseCli } from "./lib/cli.ts";
 import { freePort, startSnapshotServer } from "./lib/dev-server.ts";
 import { ripgrepVersion } from "./lib/ripgrep.ts";
+import { grepBenchMarkdown, type GrepBenchResult, type GrepCorpusReport, type GrepLatency } from "./lib/bench-grep-report.ts";
 
-const USAGE = `Usage: npm run bench:grep -- --corpus DIR [--corpus DIR] [--rounds N] [--port N] [--out FILE]`;
+const USAGE = `Usage: npm run bench:grep -- --corpus DIR [--corpus DIR] [--rounds N] [--port N] [--out FILE] [--write-readme]
+
+  --write-readme   rewrite the grep block (bench-grep) of docs/evaluation.md`;
 const a = parseCli(USAGE, {
   corpus: { type: "string", multiple: true, default: ["/tmp/cc-corpora/hono-28a9c12"] },
   rounds: { type: "string", default: "15" },
   port: { type: "string" },
   commit: { type: "string", default: "HEAD" },
   out: { type: "string" },
+  "write-readme": { type: "boolean", default: false },
 });
 const ROOT = resolve(dirname(new URL(import.meta.url).pathname), "..");
 const log = (s: string) => process.stderr.write(`${s}\n`);
@@ -193,7 +202,15 @@ const server = await startSnapshotServer({
 });
 const client = new ApiClient({ baseUrl: server.baseUrl, token: server.token });
 const rounds = Number(a.rounds);
-const report: Record<string, unknown>[] = [];
+const report: GrepCorpusReport[] = [];
+/** Size of the server's local D1 database files (bytes), or null when they are not found. */
+function d1Size(): number | null {
+  const dir = join(stateDir, "v3", "d1", "miniflare-D1DatabaseObject");
+  if (!existsSync(dir)) return null;
+  return readdirSync(dir)
+    .filter((f) => /^[0-9a-f]{64}\.sqlite(-wal)?$/.test(f))
+    .reduce((sum, f) => sum + statSync(join(dir, f)).size, 0);
+}
 try {
   for (const dir of a.corpus as string[]) {
     const repo = basename(dir)
@@ -201,7 +218,9 @@ try {
       .slice(0, 60);
     const files = readCorpus(dir, "whole");
     log(`${repo}: indexing ${files.length} files`);
+    const d1Before = d1Size();
     const run = await indexCorpus(client, repo, files, { pollMs: 200, timeoutMs: 1_800_000 });
+    const d1After = d1Size();
     const indexed = await listIndexedFiles(client, repo);
     const fileSet = new Set(indexed!.keys());
     const texts = files.filter((f) => fileSet.has(f.path)).map((f) => new TextDecoder().decode(f.bytes));
@@ -229,7 +248,7 @@ try {
       );
     }
 
-    const latency: Record<string, unknown> = {};
+    const latency: Record<string, GrepLatency> = {};
     const classes: Record<string, Pattern[]> = {
       literal: [{ pattern: "parseSigned" }, { pattern: "TODO" }, { pattern: "return null" }, { pattern: "Content-Type" }, { pattern: "assert " }],
       regex: [
@@ -243,6 +262,7 @@ try {
     for (const [name, ps] of Object.entries(classes)) {
       const ours: number[] = [];
       const rg: number[] = [];
+      const ratios: number[] = [];
       for (const p of ps) await client.request("POST", "/api/grep", { ...p, repo }); // warm
       for (let r = 0; r < rounds; r++) {
         for (const p of ps) {
@@ -250,9 +270,17 @@ try {
           await client.request("POST", "/api/grep", { ...p, repo });
           ours.push(performance.now() - t);
           rg.push((await runRg(["-n", ...rgFlags(p), "-e", p.pattern, dir])).ms);
+          ratios.push(ours[ours.length - 1] / rg[rg.length - 1]);
         }
       }
-      latency[name] = { grepP50: pct(ours, 0.5), grepP95: pct(ours, 0.95), rgP50: pct(rg, 0.5), rgP95: pct(rg, 0.95), samples: ours.length };
+      latency[name] = {
+        grepP50: pct(ours, 0.5),
+        grepP95: pct(ours, 0.95),
+        rgP50: pct(rg, 0.5),
+        rgP95: pct(rg, 0.95),
+        pairedRatioP50: pct(ratios, 0.5),
+        samples: ours.length,
+      };
       log(
         `  ${name}: grep p50 ${pct(ours, 0.5).toFixed(1)} ms p95 ${pct(ours, 0.95).toFixed(1)} ms | rg p50 ${pct(rg, 0.5).toFixed(1)} ms p95 ${pct(rg, 0.95).toFixed(1)} ms`,
       );
@@ -267,7 +295,8 @@ try {
       trigramBytesPerSourceByte: cost.indexBytes / sourceBytes,
       trigramBuildMs: cost.buildMs,
       trigramBuildMsPerMB: cost.buildMs / (sourceBytes / 1e6),
-      correctness,
+      d1Bytes: d1Before !== null && d1After !== null ? d1After - d1Before : null,
+      correctness: correctness as unknown as GrepCorpusReport["correctness"],
       equalPatterns: correctness.filter((c) => c.equal).length,
       latency,
     });
@@ -281,22 +310,24 @@ try {
 await server.stop();
 rmSync(stateDir, { recursive: true, force: true });
 
-const out = a.out ?? join(ROOT, "bench", "out", `bench-grep-${new Date().toISOString().slice(0, 19).replace(/:/g, "")}.json`);
+const result: GrepBenchResult = {
+  date: new Date().toISOString(),
+  commit: server.commit,
+  rg: rgVersion,
+  rounds,
+  machine: `${cpus().length} cores (${cpus()[0]?.model.trim()}), Node ${process.version}`,
+  command: `npm run bench:grep -- ${process.argv.slice(2).join(" ")}`.trim(),
+  corpora: report,
+};
+const markdown = grepBenchMarkdown(result);
+const out = a.out ?? join(ROOT, "bench", "out", `bench-grep-${result.date.slice(0, 19).replace(/:/g, "")}.json`);
 mkdirSync(dirname(out), { recursive: true });
-writeFileSync(out, JSON.stringify({ rg: rgVersion, commit: server.commit, rounds, corpora: report }, null, 2));
-for (const r of report as any[]) {
-  console.log(`\n## ${r.repo}: ${r.files} files, ${r.lines} lines, ${(r.sourceBytes / 1e6).toFixed(1)} MB (cold index ${(r.indexWallMs / 1000).toFixed(1)} s)`);
-  console.log(
-    `trigram index: ${(r.trigramIndexBytes / 1e6).toFixed(2)} MB = ${r.trigramBytesPerSourceByte.toFixed(2)} bytes per source byte; built in ${r.trigramBuildMs.toFixed(0)} ms (${r.trigramBuildMsPerMB.toFixed(0)} ms per MB, node:sqlite, one core)`,
-  );
-  console.log(`correctness: ${r.equalPatterns}/${r.correctness.length} patterns with the same (path, line) set as ${rgVersion}`);
-  console.log("| pattern | flags | grep lines | rg lines | same |\n|---|---|---|---|---|");
-  for (const c of r.correctness)
-    console.log(
-      `| \`${c.pattern.replace(/\|/g, "\\|")}\` | ${[c.regex ? "regex" : "literal", c.case_sensitive === false ? "-i" : "", c.whole_word ? "-w" : ""].filter(Boolean).join(" ")} | ${c.grep} | ${c.rg} | ${c.equal ? "yes" : `no (missing ${c.missing.join(", ")}; extra ${c.extra.join(", ")})`} |`,
-    );
-  console.log("| class | grep p50 ms | grep p95 ms | rg p50 ms | rg p95 ms |\n|---|---|---|---|---|");
-  for (const [k, v] of Object.entries(r.latency as Record<string, any>))
-    console.log(`| ${k} | ${v.grepP50.toFixed(1)} | ${v.grepP95.toFixed(1)} | ${v.rgP50.toFixed(1)} | ${v.rgP95.toFixed(1)} |`);
-}
+writeFileSync(out, JSON.stringify({ ...result, markdown }, null, 2));
+console.log(markdown);
 console.log(`\nJSON: ${out}`);
+if (a["write-readme"]) {
+  const b = benchBlockWrites("", markdown).find((w) => w.key === "bench-grep")!;
+  const path = join(ROOT, b.file);
+  writeFileSync(path, replaceBlock(readFileSync(path, "utf8"), b.key, b.content, b.heading));
+  log(`updated ${b.file} block ${b.key}`);
+}

@@ -9,7 +9,9 @@
  * pushed commit being searchable (one file changed, the corpus served as a git repo on
  * loopback: scripts/lib/webhook-latency.ts), then the web page's first-load weight and time to
  * first result in headless Chromium (scripts/lib/bench-web.ts); peak RSS of the
- * workerd process tree is sampled throughout. Writes JSON to bench/out/ and, with
+ * workerd process tree is sampled throughout. Last, the grep benchmark (scripts/bench-grep.ts,
+ * on its own fresh server: match sets and latency beside ripgrep, trigram index storage) over
+ * the corpus and, when exported, sympy; its table is the `bench-grep` block (skip: --skip-grep). Writes JSON to bench/out/ and, with
  * `--write-readme`, the "Benchmarks" block of docs/evaluation.md.
  *
  *   npm run bench -- [--corpus /tmp/cc-corpora/hono-28a9c12] [--base-url URL --token T]
@@ -57,6 +59,9 @@ the local runtime on a real repository.
   --search-limit N      the export's search rate limits, per minute (default 1000000)
   --ask-only            index the corpus, then measure only the answer overhead (POST /api/ask)
   --ask-rounds N        sequential passes over the ask questions (default 3)
+  --grep-corpus DIR     a tree for the grep benchmark (repeatable; default the corpus, plus
+                        /tmp/cc-corpora/sympy-e950d31 when it exists)
+  --skip-grep           leave out the grep benchmark
   --out FILE            JSON output (default bench/out/bench-<date>.json)
   --write-readme        rewrite the "Benchmarks" block of docs/evaluation.md`;
 
@@ -75,6 +80,8 @@ const a = parseCli(USAGE, {
   "write-readme": { type: "boolean", default: false },
   "ask-only": { type: "boolean", default: false },
   "ask-rounds": { type: "string", default: "3" },
+  "grep-corpus": { type: "string", multiple: true },
+  "skip-grep": { type: "boolean", default: false },
 });
 
 const ROOT = resolve(dirname(new URL(import.meta.url).pathname), "..");
@@ -283,6 +290,27 @@ await server?.stop();
 await messagesApi?.close();
 if (stateDir) rmSync(stateDir, { recursive: true, force: true });
 
+// 5. Grep beside ripgrep, on its own fresh server (scripts/bench-grep.ts).
+let grepMarkdown: string | null = null;
+if (!a["skip-grep"]) {
+  const SYMPY = "/tmp/cc-corpora/sympy-e950d31";
+  const grepCorpora = (a["grep-corpus"] as string[] | undefined) ?? [corpus, ...(existsSync(SYMPY) && resolve(SYMPY) !== corpus ? [SYMPY] : [])];
+  const grepOut = join(ROOT, "bench", "out", `bench-grep-${process.pid}.json`);
+  log(`running scripts/bench-grep.ts on ${grepCorpora.join(", ")} ...`);
+  const r = spawnSync(
+    process.execPath,
+    [join(ROOT, "scripts", "bench-grep.ts"), ...grepCorpora.flatMap((c) => ["--corpus", c]), "--commit", a.commit!, "--out", grepOut],
+    {
+      cwd: ROOT,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "inherit"],
+      timeout: 3_600_000,
+    },
+  );
+  if (r.status === 0 && existsSync(grepOut)) grepMarkdown = (JSON.parse(readFileSync(grepOut, "utf8")) as { markdown: string }).markdown;
+  else log(`scripts/bench-grep.ts failed (exit ${r.status}); no grep figures`);
+}
+
 const commit = server?.commit ?? spawnSync("git", ["rev-parse", "HEAD"], { cwd: ROOT, encoding: "utf8" }).stdout.trim();
 const result: BenchResult = {
   date: new Date().toISOString(),
@@ -317,9 +345,10 @@ mkdirSync(dirname(outPath), { recursive: true });
 const markdown = benchMarkdown(result);
 writeFileSync(outPath, JSON.stringify({ ...result, markdown }, null, 2));
 console.log(markdown);
+if (grepMarkdown) console.log(`\n${grepMarkdown}`);
 log(`wrote ${outPath}`);
 if (a["write-readme"]) {
-  for (const b of benchBlockWrites(markdown)) {
+  for (const b of benchBlockWrites(markdown, grepMarkdown)) {
     const path = join(ROOT, b.file);
     writeFileSync(path, replaceBlock(readFileSync(path, "utf8"), b.key, b.content, b.heading));
     log(`updated ${b.file} block ${b.key}`);

@@ -18,6 +18,10 @@ describe("where generated blocks are written", () => {
   it("writes an ablation and the benchmark only to docs/evaluation.md", () => {
     expect(evalBlockWrites("hono-50", true, "T").map((b) => [b.file, b.key])).toEqual([["docs/evaluation.md", "eval:hono-50-ablation"]]);
     expect(benchBlockWrites("B").map((b) => [b.file, b.key, b.heading])).toEqual([["docs/evaluation.md", "bench", "## Benchmarks"]]);
+    expect(benchBlockWrites("B", "G").map((b) => [b.key, b.content])).toEqual([
+      ["bench", "B"],
+      ["bench-grep", "G"],
+    ]);
   });
 });
 

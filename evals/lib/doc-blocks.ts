@@ -34,9 +34,11 @@ export function evalBlockWrites(set: string, ablation: boolean, markdown: string
   return writes;
 }
 
-/** The block `npm run bench` writes (the README links to it). */
-export function benchBlockWrites(markdown: string): BlockWrite[] {
-  return [{ file: EVALUATION_DOC, key: "bench", content: markdown, heading: "## Benchmarks" }];
+/** The blocks `npm run bench` writes (the README links to them): the benchmark and, when it ran, the grep benchmark. */
+export function benchBlockWrites(markdown: string, grepMarkdown: string | null = null): BlockWrite[] {
+  const writes: BlockWrite[] = [{ file: EVALUATION_DOC, key: "bench", content: markdown, heading: "## Benchmarks" }];
+  if (grepMarkdown) writes.push({ file: EVALUATION_DOC, key: "bench-grep", content: grepMarkdown, heading: "## Benchmarks" });
+  return writes;
 }
 
 const PROVENANCE_RE = /^_Generated (\S+) at commit `([^`]+)`;.*_$/;

@@ -238,6 +238,20 @@ describe("grep", () => {
     expect(where(r.body)).toEqual(["grep-b:lib/secret.py:1"]);
   });
 
+  it("takes a candidate's language and size from grep_docs, and from files for rows written before migration 0013", async () => {
+    const before = await grep({ pattern: "parseSigned(", repo: "grep-a", language: "typescript" });
+    expect(where(before.body)).toEqual(["grep-a:src/parser.ts:1", "grep-a:src/parser.ts:7", "grep-a:src/routes/index.ts:3", "grep-a:test/parser.test.ts:1"]);
+    const meta = await env.DB.prepare("SELECT count(*) AS n FROM grep_docs WHERE repo = 'grep-a' AND language = 'typescript' AND byte_size > 0").first<{
+      n: number;
+    }>();
+    expect(meta?.n).toBe(3);
+    await env.DB.prepare("UPDATE grep_docs SET language = NULL, byte_size = NULL WHERE repo = 'grep-a'").run();
+    const after = await grep({ pattern: "parseSigned(", repo: "grep-a", language: "typescript" });
+    expect(where(after.body)).toEqual(where(before.body));
+    expect(after.body.bytesScanned).toBe(before.body.bytesScanned);
+    expect((await grep({ pattern: "parseSigned(", repo: "grep-a", language: "python" })).body.total_count).toBe(0);
+  });
+
   it("serves the same grep over MCP, and list_files and the tree route take a glob", async () => {
     const client = await connect();
     const tools = await client.listTools();

@@ -76,24 +76,17 @@ export function deleteFileStatements(db: D1Database, repo: string, fileId: strin
 export function writeFileStatements(db: D1Database, file: IndexedFile): { statements: D1PreparedStatement[]; chunks: ChunkRecord[] } {
   const { repo, fileId, path } = file;
   const chunks = toChunkRecords(file);
+  const byteSize = new TextEncoder().encode(file.text).byteLength;
   const statements = deleteFileStatements(db, repo, fileId);
   statements.push(
     db
       .prepare("INSERT INTO files (repo, file_id, path, blob_sha, language, line_count, byte_size, imports, text) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
-      .bind(
-        repo,
-        fileId,
-        path,
-        file.blobSha,
-        file.chunked.language,
-        lineCount(file.text),
-        new TextEncoder().encode(file.text).byteLength,
-        JSON.stringify(file.chunked.imports),
-        file.text,
-      ),
+      .bind(repo, fileId, path, file.blobSha, file.chunked.language, lineCount(file.text), byteSize, JSON.stringify(file.chunked.imports), file.text),
   );
   statements.push(
-    db.prepare("INSERT INTO grep_docs (repo, file_id, format) VALUES (?, ?, ?)").bind(repo, fileId, GREP_FORMAT_VERSION),
+    db
+      .prepare("INSERT INTO grep_docs (repo, file_id, format, language, byte_size) VALUES (?, ?, ?, ?, ?)")
+      .bind(repo, fileId, GREP_FORMAT_VERSION, file.chunked.language, byteSize),
     db
       .prepare("INSERT INTO grep_trigrams (rowid, text) VALUES ((SELECT rowid FROM grep_docs WHERE repo = ? AND file_id = ?), ?)")
       .bind(repo, fileId, file.text),

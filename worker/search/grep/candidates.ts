@@ -29,6 +29,13 @@ export interface CandidateFilters {
   fromPath?: string;
 }
 
+// A file's language and size come from grep_docs (migrations/0013), and from `files` only for a
+// file without a grep_docs row (indexed before migration 0008) or written before 0013: a
+// primary-key seek into `files` reads the overflowing texts it passes (see that migration).
+const fromFiles = (col: string) => `(SELECT f.${col} FROM files f WHERE f.repo = sf.repo AND f.file_id = sf.file_id)`;
+const LANGUAGE = `COALESCE(d.language, ${fromFiles("language")})`;
+const BYTE_SIZE = `COALESCE(d.byte_size, ${fromFiles("byte_size")})`;
+
 /**
  * Candidate files of (repo, commit), sorted by path (SQLite's binary order), at most
  * GREP_CANDIDATES_MAX + 1 (one more says the cap was hit). `match` is an FTS5 expression over
@@ -42,19 +49,19 @@ export async function candidateFiles(db: D1Database, repo: string, commit: strin
   };
   if (f.fromPath !== undefined) add("sf.path >= ?", f.fromPath);
   if (f.pathPrefix) add("sf.path >= ? AND sf.path < ?", f.pathPrefix, `${f.pathPrefix}\u{10FFFF}`);
-  if (f.language) add("f.language = ?", f.language);
+  if (f.language) add(`${LANGUAGE} = ?`, f.language);
   if (match !== null) {
+    // The MATCH runs once, as a list the outer rows probe (rowids of every repo; the join keeps
+    // this repo's). Rows of another format, or files without one, are candidates whatever it says.
     const m = params.push(match);
     const v = params.push(GREP_FORMAT_VERSION);
-    where.push(
-      `(sf.file_id IN (SELECT d.file_id FROM grep_trigrams JOIN grep_docs d ON d.rowid = grep_trigrams.rowid WHERE grep_trigrams MATCH ?${m} AND d.repo = ?1 AND d.format = ?${v})` +
-        ` OR NOT EXISTS (SELECT 1 FROM grep_docs d2 WHERE d2.repo = ?1 AND d2.file_id = sf.file_id AND d2.format = ?${v}))`,
-    );
+    where.push(`(d.rowid IS NULL OR d.format <> ?${v} OR d.rowid IN (SELECT rowid FROM grep_trigrams WHERE grep_trigrams MATCH ?${m}))`);
   }
   const limit = params.push(GREP_CANDIDATES_MAX + 1);
   const { results } = await db
     .prepare(
-      `SELECT sf.path, sf.file_id, f.language, f.byte_size FROM snapshot_files sf JOIN files f ON f.repo = sf.repo AND f.file_id = sf.file_id
+      `SELECT sf.path, sf.file_id, ${LANGUAGE} AS language, ${BYTE_SIZE} AS byte_size
+       FROM snapshot_files sf LEFT JOIN grep_docs d ON d.repo = sf.repo AND d.file_id = sf.file_id
        WHERE ${where.join(" AND ")} ORDER BY sf.path LIMIT ?${limit}`,
     )
     .bind(...params)

@@ -14,7 +14,15 @@ describe("requiredLiterals", () => {
   const cases: [string, string][] = [
     ["parseSigned", '"parseSigned"'],
     ["parseSigned\\(", '"parseSigned("'],
-    ["TODO\\((security|perf)\\)", 'and("TODO(", or("security", "perf"), ")")'],
+    ["TODO\\((security|perf)\\)", 'or("TODO(security)", "TODO(perf)")'],
+    ["c\\.(req|res)\\.[a-z]+", 'or("c.req.", "c.res.")'],
+    ["(get|set|has)[A-Z][a-z]+\\(", 'and(or("get", "set", "has"), "(")'],
+    ["\\breturn (true|false|None)\\b", 'or("return true", "return false", "return None")'],
+    [
+      "(a|b)(c|d)(e|f)(g|h)(i|j)x",
+      'and(or("aceg", "aceh", "acfg", "acfh", "adeg", "adeh", "adfg", "adfh", "bceg", "bceh", "bcfg", "bcfh", "bdeg", "bdeh", "bdfg", "bdfh"), or("ix", "jx"))',
+    ],
+    ["x(a.c|def)y", 'and("x", or(and("a", "c"), "def"), "y")'],
     ["(?:TODO\\(security\\))", '"TODO(security)"'],
     ["foo|bar", 'or("foo", "bar")'],
     ["foo|.*", "any"],
@@ -51,7 +59,7 @@ describe("trigramMatch", () => {
   });
   it("quotes trigrams and keeps the formula's shape; literals under 3 characters require nothing", () => {
     expect(trigramMatch(requiredLiterals("TODO\\((security|perf)\\)"), false)).toBe(
-      '("TOD" AND "DO(" AND "ODO") AND (("sec" AND "uri" AND "ity" AND "ecu" AND "cur" AND "rit") OR ("per" AND "erf"))',
+      '("TOD" AND "O(s" AND "ecu" AND "rit" AND "ty)" AND "ODO" AND "DO(" AND "(se") OR ("TOD" AND "O(p" AND "erf" AND "rf)" AND "ODO" AND "DO(" AND "(pe" AND "per")',
     );
     expect(trigramMatch(requiredLiterals('say "hi"'), false)).toBe('"say" AND " ""h" AND "hi""" AND "ay " AND "y """ AND """hi"');
     expect(trigramMatch(requiredLiterals("ab|cde"), false)).toBeNull();

@@ -31,10 +31,22 @@ export function anyOf(branches: Requirement[]): Requirement {
   return flat.length === 1 ? flat[0] : { kind: "or", of: flat };
 }
 
-/** Result of parsing an alternation: its requirement, and its exact text when it is one plain literal. */
+/**
+ * Most alternatives an exact set holds: `(a|b)(c|d)` multiplies, and past this the parts stay
+ * an `and` of their own requirements (still a superset). codesearch bounds its sets likewise.
+ */
+export const EXACT_SET_MAX = 16;
+
+/** Result of parsing an alternation: its requirement, and the exact strings it matches when it matches only a few plain literals. */
 interface Parsed {
   req: Requirement;
-  exact: string | null;
+  exact: string[] | null;
+}
+
+/** Every string of `a` followed by every string of `b`, or null past EXACT_SET_MAX. */
+function cross(a: string[], b: string[]): string[] | null {
+  if (a.length * b.length > EXACT_SET_MAX) return null;
+  return [...new Set(a.flatMap((x) => b.map((y) => x + y)))];
 }
 
 /** Quantifier at `i`: its minimum count and the index after it, or null when none starts there. */
@@ -96,17 +108,23 @@ class Analyzer {
       branches.push(this.concat());
     }
     if (branches.length === 1) return branches[0];
-    return { req: anyOf(branches.map((b) => b.req)), exact: null };
+    const union = branches.every((b) => b.exact !== null) ? [...new Set(branches.flatMap((b) => b.exact!))] : null;
+    return { req: anyOf(branches.map((b) => b.req)), exact: union && union.length <= EXACT_SET_MAX ? union : null };
   }
 
   /** A sequence of atoms up to '|' or ')' or the end. */
   concat(): Parsed {
     const parts: Requirement[] = [];
-    let run = "";
+    // The literal run so far, as the set of strings it can be (one, unless an alternation group
+    // of plain literals was crossed into it: `c\.(req|res)` is {"c.req", "c.res"}).
+    let run: string[] = [""];
     let exact = true;
+    const append = (text: string) => {
+      run = run.map((r) => r + text);
+    };
     const flush = () => {
-      if (run) parts.push({ kind: "lit", text: run });
-      run = "";
+      if (run.some((r) => r !== "")) parts.push(anyOf(run.map((text): Requirement => (text ? { kind: "lit", text } : ANY))));
+      run = [""];
     };
     const p = this.p;
     while (this.i < p.length && p[this.i] !== "|" && p[this.i] !== ")") {
@@ -138,11 +156,11 @@ class Analyzer {
           this.i = close < 0 ? p.length : close + 2;
           if (quantifierAt(p, this.i)) {
             // A quantifier applies to the last character only: keep the rest as literal.
-            run += [...text].slice(0, -1).join("");
+            append([...text].slice(0, -1).join(""));
             flush();
             this.i = quantifierAt(p, this.i)!.end;
             exact = false;
-          } else run += text;
+          } else append(text);
           continue;
         }
         if (ZERO_WIDTH_ESCAPES.has(p[this.i + 1])) {
@@ -166,19 +184,27 @@ class Analyzer {
       if (q) this.i = q.end;
       if (zeroWidth) continue; // consumes nothing (a quantified assertion still consumes nothing)
       if (char !== null && !q) {
-        run += char;
+        append(char);
         continue;
       }
       if (group && !q && group.exact !== null) {
-        run += group.exact;
+        const crossed = cross(run, group.exact);
+        if (crossed) {
+          run = crossed;
+          continue;
+        }
+        // Too many alternatives: the run ends here and the group's strings stand alone after it.
+        flush();
+        run = group.exact.length <= EXACT_SET_MAX ? group.exact : [""];
+        exact = false;
         continue;
       }
       exact = false;
       if (char !== null && q && q.min >= 1) {
         // x+ : the run so far ends with one x, and the text after starts with one.
-        run += char;
+        append(char);
         flush();
-        run = char;
+        run = [char];
         continue;
       }
       flush();
@@ -193,7 +219,7 @@ class Analyzer {
 
 /**
  * The requirement of an RE2 pattern: literal substrings (with `and`/`or`) every match contains.
- * Example: `parse(Signed|Unsigned)\(` -> and(lit "parse", or(lit "Signed(", lit "Unsigned(")).
+ * Example: `parse(Signed|Unsigned)\(` -> or(lit "parseSigned(", lit "parseUnsigned(").
  * Literal-only patterns give one `lit`. Unknown constructs give `any` for their part.
  */
 export function requiredLiterals(pattern: string): Requirement {

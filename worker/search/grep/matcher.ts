@@ -186,6 +186,94 @@ function linePrefilter(req: Requirement, caseSensitive: boolean): ((line: string
   return caseSensitive ? check : (line) => /[^\x00-\x7f]/.test(line) || check(line.toLowerCase());
 }
 
+/**
+ * Literals of which every match holds at least one, for finding candidate lines with `indexOf`
+ * instead of splitting the text: a `lit` itself, each branch's of an `or`, the longest child's
+ * of an `and` (longer literals occur less often). Null when nothing is required.
+ */
+function anchorLiterals(req: Requirement): string[] | null {
+  switch (req.kind) {
+    case "any":
+      return null;
+    case "lit":
+      return req.text ? [req.text] : null;
+    case "or": {
+      const sets = req.of.map(anchorLiterals);
+      return sets.some((x) => x === null) ? null : (sets.flat() as string[]);
+    }
+    case "and": {
+      let best: string[] | null = null;
+      for (const set of req.of.map(anchorLiterals))
+        if (set && (!best || Math.min(...set.map((t) => t.length)) > Math.min(...best.map((t) => t.length)))) best = set;
+      return best;
+    }
+  }
+}
+
+/** One line of a text: 1-based number, start offset, text without its newline or a trailing `\r`. */
+interface TextLine {
+  line: number;
+  start: number;
+  text: string;
+}
+
+/** The lines of `text` that hold one of `anchors` (case-sensitive), in order, each once. */
+function linesHolding(text: string, anchors: string[]): TextLine[] {
+  const starts = new Set<number>();
+  for (const a of anchors) {
+    for (let i = text.indexOf(a); i >= 0; i = text.indexOf(a, i + 1)) {
+      const start = text.lastIndexOf("\n", i - 1) + 1;
+      starts.add(start);
+      const end = text.indexOf("\n", i);
+      if (end < 0) break;
+      i = end; // the rest of this line adds nothing
+    }
+  }
+  const sorted = [...starts].sort((x, y) => x - y);
+  const out: TextLine[] = [];
+  let line = 1;
+  let at = 0;
+  for (const start of sorted) {
+    for (let nl = text.indexOf("\n", at); nl >= 0 && nl < start; nl = text.indexOf("\n", nl + 1)) line++;
+    at = start;
+    const nl = text.indexOf("\n", start);
+    const raw = text.slice(start, nl < 0 ? text.length : nl);
+    out.push({ line, start, text: raw.endsWith("\r") ? raw.slice(0, -1) : raw });
+  }
+  return out;
+}
+
+/**
+ * Matches of `re` in the given lines, run once over the lines joined by newlines (re2js's cost
+ * is mostly per call: one call over the candidate lines measured 2-8x faster than one per line
+ * on hono), mapped back to their lines. Null when a match spans a joint: the caller then
+ * matches line by line.
+ */
+function matchJoined(re: RE2JS, lines: TextLine[], max: number): LineMatch[] | null {
+  if (lines.length === 0) return [];
+  const offsets: number[] = [];
+  let pos = 0;
+  for (const l of lines) {
+    offsets.push(pos);
+    pos += l.text.length + 1;
+  }
+  const block = lines.map((l) => l.text).join("\n");
+  const out: LineMatch[] = [];
+  let k = 0;
+  for (const [s, e] of re2Matches(re, block)) {
+    while (k + 1 < offsets.length && offsets[k + 1] <= s) k++;
+    if (e > offsets[k] + lines[k].text.length) return null;
+    const range: Range = [s - offsets[k], e - offsets[k]];
+    const last = out[out.length - 1];
+    if (last && last.line === lines[k].line) last.ranges.push(range);
+    else {
+      if (out.length >= max) break;
+      out.push({ line: lines[k].line, text: lines[k].text, ranges: [range] });
+    }
+  }
+  return out;
+}
+
 /** All matches of an re2js pattern in `s` (its Matcher advances past empty matches itself). */
 function* re2Matches(re: RE2JS, s: string): Generator<Range> {
   const m = re.matcher(s);
@@ -214,12 +302,25 @@ export function compilePattern(o: PatternOptions): CompiledPattern {
   const textAnchors = /\\[Az]/.test(o.pattern);
   const requirement = requiredLiterals(o.pattern);
   // An inline (?i) makes (part of) the pattern case-insensitive whatever case_sensitive says.
-  const pre = linePrefilter(requirement, o.caseSensitive && !/\(\?[a-zA-Z-]*i/.test(o.pattern));
+  const caseSensitive = o.caseSensitive && !/\(\?[a-zA-Z-]*i/.test(o.pattern);
+  const pre = linePrefilter(requirement, caseSensitive);
+  // Case-insensitive lines are found by the prefilter alone (lowercasing can change offsets).
+  const anchors = caseSensitive ? anchorLiterals(requirement) : null;
   return {
     requirement,
     matchLines(text, max) {
       if (pre) {
         if (!pre(text)) return [];
+        if (anchors && !textAnchors) {
+          // Only the lines holding an anchor literal can match: found with indexOf (no split of
+          // the whole text), kept when the whole requirement admits them, matched in one call.
+          const joined = matchJoined(
+            re,
+            linesHolding(text, anchors).filter((l) => pre(l.text)),
+            max,
+          );
+          if (joined) return joined;
+        }
         return perLine(text, max, (line) => (pre(line) ? [...re2Matches(re, line)] : []));
       }
       if (!re.test(text)) return [];

@@ -16,10 +16,16 @@ import { trigramMatch } from "./trigram-query";
 
 /** Most bytes of file text verified by one grep (about 0.3 s of regex work on one core, measured in `npm run bench`). */
 export const GREP_SCAN_MAX_BYTES = 32 * 1024 * 1024;
-/** Bytes verified after the page is full, to count matches beyond it; the total is a lower bound past this. */
-export const GREP_COUNT_AHEAD_BYTES = 2 * 1024 * 1024;
+/** Bytes verified after the page is full, to count matches beyond it; the total is a lower bound past this. A page is what an agent reads, so counting further is bounded tightly: 512 KiB is about 10 ms of regex work. */
+export const GREP_COUNT_AHEAD_BYTES = 512 * 1024;
 /** Most bytes of text read from D1 in one statement. */
 const TEXT_BATCH_BYTES = 2 * 1024 * 1024;
+/**
+ * Bytes of text the first statement reads; each next one doubles, up to TEXT_BATCH_BYTES. A page
+ * of 50 lines is often full within a few files, so reading 2 MiB first would mostly be wasted;
+ * a long scan still reaches full-size batches after four round trips.
+ */
+const TEXT_FIRST_BATCH_BYTES = 128 * 1024;
 /** Longest line text returned, in characters; longer lines are cut around the first match. */
 export const GREP_LINE_MAX_CHARS = 300;
 /** Characters kept before the first match when a line is cut. */
@@ -108,6 +114,7 @@ export async function runGrep(db: D1Database, req: GrepRequest): Promise<GrepRes
   let bytesAtFull = -1;
   let stopped = false;
   let capped = false;
+  let batchBudget = TEXT_FIRST_BATCH_BYTES;
   const repos = cursor ? req.repos.filter((r) => r.id >= cursor.repo) : req.repos;
 
   outer: for (const repo of repos) {
@@ -127,10 +134,11 @@ export async function runGrep(db: D1Database, req: GrepRequest): Promise<GrepRes
       }
       const batch: CandidateFile[] = [];
       let batchBytes = 0;
-      while (i < files.length && batch.length < GREP_IDS_PER_QUERY && (batch.length === 0 || batchBytes + files[i].bytes <= TEXT_BATCH_BYTES)) {
+      while (i < files.length && batch.length < GREP_IDS_PER_QUERY && (batch.length === 0 || batchBytes + files[i].bytes <= batchBudget)) {
         batchBytes += files[i].bytes;
         batch.push(files[i++]);
       }
+      batchBudget = Math.min(TEXT_BATCH_BYTES, batchBudget * 2);
       const texts = await fileTexts(
         db,
         repo.id,

@@ -68,8 +68,19 @@ async function coldIndex(commit: string, round: number): Promise<Run> {
     const run = await indexCorpus(client, "bench-corpus", files, { pollMs: 250, timeoutMs: 30 * 60_000 });
     const cpuMs = Math.round(sum(workerdCpu(server.pid)) - cpuBefore);
     const progress = (run.status.progress ?? {}) as { filesDone?: number; chunks?: number };
-    const r = { commit, sha: server.commit, round, wallMs: run.wallMs, uploadMs: run.uploadMs, cpuMs, filesDone: progress.filesDone ?? 0, chunks: progress.chunks ?? 0 };
-    log(`round ${round} ${commit} (${server.commit.slice(0, 7)}): ${r.wallMs} ms wall (upload and plan ${r.uploadMs} ms), ${r.cpuMs} ms workerd CPU, ${r.filesDone} files, ${r.chunks} chunks`);
+    const r = {
+      commit,
+      sha: server.commit,
+      round,
+      wallMs: run.wallMs,
+      uploadMs: run.uploadMs,
+      cpuMs,
+      filesDone: progress.filesDone ?? 0,
+      chunks: progress.chunks ?? 0,
+    };
+    log(
+      `round ${round} ${commit} (${server.commit.slice(0, 7)}): ${r.wallMs} ms wall (upload and plan ${r.uploadMs} ms), ${r.cpuMs} ms workerd CPU, ${r.filesDone} files, ${r.chunks} chunks`,
+    );
     return r;
   } finally {
     await server.stop();

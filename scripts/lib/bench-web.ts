@@ -10,6 +10,7 @@
  * Resource Timing.
  * Target (issue 24): under 150 KB first-load JS+CSS, first results under 300 ms locally.
  */
+import { CHROMIUM_FLAGS, CHROMIUM_PATH } from "../../test/e2e/chromium.ts";
 import { existsSync } from "node:fs";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import { chromium, type Page } from "playwright-core";
@@ -50,12 +51,8 @@ export async function measurePageWeight(): Promise<PageWeight> {
  * Chromium is missing (CHROMIUM_PATH, default /usr/bin/chromium).
  */
 export async function measureFirstResult(baseUrl: string, token: string, repo: string, queries: readonly string[]): Promise<FirstResultTiming[] | null> {
-  const executablePath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-  if (!existsSync(executablePath)) return null;
-  const browser = await chromium.launch({
-    executablePath,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"],
-  });
+  if (!existsSync(CHROMIUM_PATH)) return null;
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_FLAGS });
   try {
     const signIn = await browser.newContext({ viewport: { width: 1200, height: 900 } });
     const login = await signIn.newPage();

@@ -14,7 +14,7 @@
  */
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -22,21 +22,12 @@ import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { MemoryOAuthClient } from "../memory-oauth-client.ts";
+import { CHROMIUM_FLAGS, CHROMIUM_PATH, requireChromium } from "./chromium.ts";
 import { withIndexedServer } from "./server.ts";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const PORT = Number(process.env.E2E_OAUTH_PORT ?? 8799);
 const CALLBACK_PORT = Number(process.env.E2E_OAUTH_CALLBACK_PORT ?? 8798);
 const REPO = "e2e-oauth";
-const CHROMIUM_FLAGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--no-first-run",
-  "--disable-sync",
-];
 /** The per-IP search limit of wrangler.toml (SEARCH_LIMIT_IP). */
 const SEARCH_LIMIT_IP = 300;
 
@@ -120,13 +111,13 @@ async function checkForgedIpDoesNotReset(base: string, token: string): Promise<v
 }
 
 async function main(): Promise<void> {
-  if (!existsSync(CHROMIUM)) throw new Error(`No Chromium at ${CHROMIUM}; apt-get install -y chromium, or set CHROMIUM_PATH.`);
+  requireChromium();
   await withIndexedServer(PORT, REPO, writeFixture, async ({ base, token }) => {
     const callback = new CallbackServer(CALLBACK_PORT);
     await callback.listen();
     let browser: Browser | undefined;
     try {
-      browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
+      browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_FLAGS });
 
       // 1. Sign in and Allow: the browser ends on the client's callback with a code.
       const provider = new MemoryOAuthClient(`http://localhost:${CALLBACK_PORT}/callback`, "oauth e2e");

@@ -19,7 +19,7 @@
  */
 import assert from "node:assert/strict";
 import { createHmac, randomUUID } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -28,10 +28,10 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from "playwright-core";
 import startGitServer from "../git-server.ts";
 import { startMessagesApiServer } from "../messages-api-server.ts";
+import { CHROMIUM_FLAGS, CHROMIUM_PATH, requireChromium } from "./chromium.ts";
 import { withIndexedServer } from "./server.ts";
 import { LONG_FN_LINE, writeMany, writeWidgets } from "./web-fixture.ts";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const PORT = Number(process.env.E2E_PORT ?? 8795);
 const BASE = `http://127.0.0.1:${PORT}`;
 const REPO = "e2e-widgets";
@@ -40,15 +40,6 @@ const SHOTS = join(ROOT, "docs", "screenshots");
 /** The Worker's Anthropic API key: the scripted model answers what the test queues for it. */
 const ASK_KEY = "queued:web-e2e";
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
-const CHROMIUM_FLAGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--no-first-run",
-  "--disable-sync",
-];
 
 /** Runs axe-core (WCAG 2.1 A/AA rules) on the page and fails listing every violation. */
 async function checkAccessibility(page: Page, label: string): Promise<void> {
@@ -517,7 +508,7 @@ async function askFlow(page: Page, messagesApiUrl: string): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  if (!existsSync(CHROMIUM)) throw new Error(`No Chromium at ${CHROMIUM}; apt-get install -y chromium, or set CHROMIUM_PATH.`);
+  requireChromium();
   mkdirSync(SHOTS, { recursive: true });
   let gitUrl = "";
   const stopGit = await startGitServer({ provide: (_key, value) => (gitUrl = value) });
@@ -531,7 +522,7 @@ async function main(): Promise<void> {
       async ({ token, work }) => {
         let browser: Browser | undefined;
         try {
-          browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
+          browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_FLAGS });
           const context = await browser.newContext({ viewport: { width: 1200, height: 860 } });
           const page = await context.newPage();
           const consoleErrors: string[] = [];

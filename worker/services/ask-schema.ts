@@ -5,6 +5,7 @@
  * (worker/api/routes/ask.ts) and the MCP tool `ask_codebase` (worker/mcp/tools/ask-codebase.ts).
  */
 import { z } from "zod";
+import { promptRefSchema, usageSchema } from "./generation-schema";
 import { confidenceSchema } from "../search/schema";
 import { repoIdSchema } from "./files";
 import { SEARCH_MAX_REPOS } from "./search";
@@ -75,16 +76,10 @@ export const askOutput = z.object({
     )
     .describe("What the model saw."),
   confidence: confidenceSchema,
-  usage: z.object({
-    inputTokens: z.number().int(),
-    outputTokens: z.number().int(),
-    cacheReadTokens: z.number().int(),
-    cacheWriteTokens: z.number().int(),
-    costUsd: z.number().nullable(),
-  }),
+  usage: usageSchema,
   model: z.string(),
   provider: z.string(),
-  prompt: z.object({ id: z.string(), version: z.number().int(), sha256: z.string() }),
+  prompt: promptRefSchema,
   modelCalls: z.number().int().describe("Model calls made: 0 when refused before any tokens were spent."),
   timings: z.object({
     totalMs: z.number(),

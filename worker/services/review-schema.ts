@@ -7,6 +7,7 @@
  * `submitReviewInput` turned into JSON Schema with `z.toJSONSchema`.
  */
 import { z } from "zod";
+import { promptRefSchema, usageSchema } from "./generation-schema";
 import { repoIdSchema, repoPathSchema } from "./files";
 
 /** Longest unified diff accepted, characters (about 60,000 tokens, well inside a 200k context with room for tool results). */
@@ -88,18 +89,12 @@ export const reviewOutput = z.object({
   scope: z.object({ kind: z.enum(["diff", "paths"]), files: z.array(z.string()), commit: z.string().describe("The repo's active snapshot the review read.") }),
   toolCalls: z.array(toolCall).describe("Every tool call the model made, in order."),
   modelCalls: z.number().int(),
-  usage: z.object({
-    inputTokens: z.number().int(),
-    outputTokens: z.number().int(),
-    cacheReadTokens: z.number().int(),
-    cacheWriteTokens: z.number().int(),
-    costUsd: z.number().nullable(),
-  }),
+  usage: usageSchema,
   model: z.string(),
   provider: z.string(),
   prompts: z.object({
-    system: z.object({ id: z.string(), version: z.number().int(), sha256: z.string() }),
-    task: z.object({ id: z.string(), version: z.number().int(), sha256: z.string() }),
+    system: promptRefSchema,
+    task: promptRefSchema,
   }),
   timings: z.object({ totalMs: z.number(), modelMs: z.number(), toolMs: z.number() }),
 });

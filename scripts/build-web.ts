@@ -10,8 +10,10 @@
  * `styles-<hash>.css`), so assets are served immutable and a repeat visit sends no request for
  * them (not even a revalidation); a deploy changes the names the pages refer to. The
  * generated module maps each entry to its file, lists per entry the chunks it imports
- * statically (the pages name them in `<link rel="modulepreload">`, so the browser fetches them
- * beside the entry instead of after it), and names the chunk of each highlight.js language.
+ * statically and those it imports dynamically (highlight.js core on the search page, run after
+ * the first results are drawn; the pages name both in `<link rel="modulepreload">`, so the
+ * browser fetches them beside the entry instead of after it), and names the chunk of each
+ * highlight.js language.
  *
  * Run by `npm start` / `npm run dev` / `wrangler deploy` (wrangler.toml `[build]`), by the
  * tests (vitest globalSetup test/build-web.ts) and by `npm run typecheck`. The generated file
@@ -45,6 +47,12 @@ export interface BundleManifest {
   entryFiles: Record<string, string>;
   /** Entry name (search, source, repos) -> the chunks it imports statically, transitively. */
   entryImports: Record<string, string[]>;
+  /**
+   * Entry name -> the chunks it imports dynamically (and theirs statically), other than the
+   * highlight.js languages: code it runs after its first draw (highlight.js core on the
+   * search page), which the page preloads so that it is in the cache by then.
+   */
+  entryLazyImports: Record<string, string[]>;
   /** highlight.js language name -> its chunk. */
   languageChunks: Record<string, string>;
 }
@@ -116,10 +124,9 @@ function manifestOf(meta: Metafile): BundleManifest {
   const entryFiles: Record<string, string> = {};
   for (const [name, o] of outputs) {
     const m = o.entryPoint ? /web\/client\/([a-z-]+)\.(ts|css)$/.exec(o.entryPoint) : null;
-    if (m) entryFiles[m[1]] = name;
+    // Dynamically imported modules have an entryPoint too; they are chunks, not entries.
+    if (m && !name.startsWith("chunk-")) entryFiles[m[1]] = name;
   }
-  const entryImports: Record<string, string[]> = {};
-  for (const e of WEB_ENTRIES) entryImports[e] = staticImports(entryFiles[e]);
   const languageChunks: Record<string, string> = {};
   for (const [name, o] of outputs) {
     for (const input of Object.keys(o.inputs)) {
@@ -127,7 +134,22 @@ function manifestOf(meta: Metafile): BundleManifest {
       if (m && name.startsWith("chunk-")) languageChunks[m[1]] = name;
     }
   }
-  return { entryFiles, entryImports, languageChunks };
+  const languageChunkNames = new Set(Object.values(languageChunks));
+  const entryImports: Record<string, string[]> = {};
+  const entryLazyImports: Record<string, string[]> = {};
+  for (const e of WEB_ENTRIES) {
+    entryImports[e] = staticImports(entryFiles[e]);
+    const lazy = new Set<string>();
+    for (const file of [entryFiles[e], ...entryImports[e]]) {
+      for (const i of outputs.get(file)?.imports ?? []) {
+        const target = base(i.path);
+        if (i.kind !== "dynamic-import" || languageChunkNames.has(target) || entryImports[e].includes(target)) continue;
+        for (const chunk of [target, ...staticImports(target)]) if (chunk !== entryFiles[e] && !entryImports[e].includes(chunk)) lazy.add(chunk);
+      }
+    }
+    entryLazyImports[e] = [...lazy];
+  }
+  return { entryFiles, entryImports, entryLazyImports, languageChunks };
 }
 
 /** Bundles and returns the assets only (page weight, tests). */
@@ -151,6 +173,8 @@ export async function buildWebAssets(): Promise<BuiltAsset[]> {
     `export const ENTRY_FILES: Record<string, string> = ${JSON.stringify(manifest.entryFiles)};`,
     "/** Per entry, the chunks it imports statically (for modulepreload). */",
     `export const ENTRY_IMPORTS: Record<string, string[]> = ${JSON.stringify(manifest.entryImports)};`,
+    "/** Per entry, the chunks it imports dynamically after its first draw, highlight.js languages aside (also modulepreloaded). */",
+    `export const ENTRY_LAZY_IMPORTS: Record<string, string[]> = ${JSON.stringify(manifest.entryLazyImports)};`,
     "/** highlight.js language name -> its chunk. */",
     `export const LANGUAGE_CHUNKS: Record<string, string> = ${JSON.stringify(manifest.languageChunks)};`,
     "",

@@ -112,6 +112,8 @@ async function searchFlows(page: Page, context: BrowserContext): Promise<void> {
   const code = (await first.locator("pre").textContent()) ?? "";
   assert.ok(code.includes("<script>alert('xss')</script>"), "the snippet shows markup as text");
   assert.equal(await first.locator("pre script").count(), 0, "no element was created from the snippet");
+  // Coloured after the plain first draw (snippet-highlighter.ts), so waited for.
+  await first.locator("pre .hljs-keyword").first().waitFor({ timeout: 5000 });
   assert.ok((await first.locator("pre .hljs-keyword").count()) > 0, "the snippet is syntax-highlighted");
   const marks = (await first.locator("pre mark").allTextContents()).map((m) => m.toLowerCase());
   assert.ok(

@@ -5,7 +5,8 @@
  * fixture folder (test/e2e/web-fixture.ts) through the real archive upload, serves fixture git
  * repositories on loopback (test/git-server.ts), then drives the pages as a person would:
  * sign in; search with each filter (language, path, tests, mode) and check the URL carries the
- * query; highlighted snippets with marked terms; an unknown `?repo=`; keys `/`, `j`/`k`,
+ * query; highlighted snippets with marked terms, drawn plain first and coloured after that
+ * paint without a line moving; an unknown `?repo=`; keys `/`, `j`/`k`,
  * Enter; the copy button; the ranks disclosure; "More results"; opening a result lands on the
  * cited lines (scroll position and highlighted range asserted) from a web link and from the
  * MCP `fetch` URL; the outline and a symbol lookup; the repositories page during and after
@@ -95,6 +96,87 @@ async function signIn(page: Page, token: string): Promise<void> {
   await page.locator(`#repo option[value="${REPO}"]`).waitFor({ state: "attached" });
 }
 
+/** Waits until the first result's snippet carries highlight.js colours (they arrive after the plain first draw). */
+async function waitForHighlighted(page: Page): Promise<void> {
+  await page.locator("#results .result").first().locator("pre .hljs-keyword").first().waitFor({ timeout: 10_000 });
+}
+
+/** Geometry and content of the first result's snippet, for comparing plain and highlighted. */
+interface SnippetProbe {
+  text: string;
+  marks: number;
+  styled: number;
+  height: number;
+  lineTops: number[];
+}
+
+/**
+ * The first visit of a search URL in a fresh page: the first result is drawn (and painted) as
+ * plain text with the terms marked, and its syntax colours arrive later, over the same line
+ * boxes (no line moves, the snippet keeps its height and text).
+ */
+async function progressiveHighlightFlow(browser: Browser, context: BrowserContext): Promise<void> {
+  const fresh = await browser.newContext({ viewport: { width: 1200, height: 860 }, storageState: await context.storageState() });
+  await fresh.addInitScript(() => {
+    const w = window as unknown as { __plain?: SnippetProbe; __plainPaintedMs?: number; __highlightedMs?: number };
+    const probe = (pre: Element): SnippetProbe => {
+      const top = pre.getBoundingClientRect().top;
+      return {
+        text: pre.textContent ?? "",
+        marks: pre.querySelectorAll("mark").length,
+        styled: pre.querySelectorAll("[class*=hljs-]").length,
+        height: pre.getBoundingClientRect().height,
+        lineTops: Array.from(pre.querySelectorAll(".line"), (l) => l.getBoundingClientRect().top - top),
+      };
+    };
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries() as (PerformanceEntry & { identifier?: string; renderTime?: number })[])
+        if (e.identifier === "e2e-first-snippet") w.__plainPaintedMs ??= e.renderTime || e.startTime;
+    }).observe({ type: "element", buffered: true });
+    new MutationObserver((_, obs) => {
+      const pre = document.querySelector("#results .result pre");
+      if (!pre) return;
+      if (!w.__plain) {
+        // Its text is painted with the block: Element Timing reports when.
+        pre.setAttribute("elementtiming", "e2e-first-snippet");
+        // The frame that draws it (before any later task could restyle it).
+        requestAnimationFrame(() => (w.__plain = probe(pre)));
+      }
+      if (pre.querySelector("[class*=hljs-]")) {
+        w.__highlightedMs = performance.now();
+        obs.disconnect();
+      }
+    }).observe(document, { subtree: true, childList: true });
+    (window as unknown as { __probe: typeof probe }).__probe = probe;
+  });
+  const page = await fresh.newPage();
+  await page.goto(`${BASE}/?q=parse+widget+config&repo=${REPO}`);
+  await waitForHighlighted(page);
+  await page.waitForFunction(() => (window as unknown as { __plainPaintedMs?: number }).__plainPaintedMs !== undefined);
+  const seen = await page.evaluate(() => {
+    const w = window as unknown as { __plain: SnippetProbe; __plainPaintedMs: number; __highlightedMs: number; __probe: (pre: Element) => SnippetProbe };
+    return {
+      plain: w.__plain,
+      plainPaintedMs: w.__plainPaintedMs,
+      highlightedMs: w.__highlightedMs,
+      now: w.__probe(document.querySelector("#results .result pre")!),
+    };
+  });
+  assert.equal(seen.plain.styled, 0, "the first draw is plain text");
+  assert.ok(seen.plain.marks > 0, "the first draw already marks the query's terms");
+  assert.ok(
+    seen.highlightedMs > seen.plainPaintedMs,
+    `colours (${seen.highlightedMs} ms) arrive after the plain snippet was painted (${seen.plainPaintedMs} ms)`,
+  );
+  assert.ok(seen.now.styled > 0, "then the snippet is syntax-highlighted");
+  assert.equal(seen.now.text, seen.plain.text, "the same text");
+  assert.equal(seen.now.marks > 0, true, "the terms stay marked");
+  assert.ok(Math.abs(seen.now.height - seen.plain.height) < 0.5, `the snippet keeps its height (${seen.plain.height} -> ${seen.now.height})`);
+  assert.equal(seen.now.lineTops.length, seen.plain.lineTops.length);
+  seen.now.lineTops.forEach((t, i) => assert.ok(Math.abs(t - seen.plain.lineTops[i]) < 0.5, `line ${i + 1} does not move (${seen.plain.lineTops[i]} -> ${t})`));
+  await fresh.close();
+}
+
 /** Search with each filter; the URL carries the whole query; marks, highlighting, keys, copy, ranks, paging. */
 async function searchFlows(page: Page, context: BrowserContext): Promise<void> {
   await page.locator(".brand").focus();
@@ -113,7 +195,7 @@ async function searchFlows(page: Page, context: BrowserContext): Promise<void> {
   assert.ok(code.includes("<script>alert('xss')</script>"), "the snippet shows markup as text");
   assert.equal(await first.locator("pre script").count(), 0, "no element was created from the snippet");
   // Coloured after the plain first draw (snippet-highlighter.ts), so waited for.
-  await first.locator("pre .hljs-keyword").first().waitFor({ timeout: 5000 });
+  await waitForHighlighted(page);
   assert.ok((await first.locator("pre .hljs-keyword").count()) > 0, "the snippet is syntax-highlighted");
   const marks = (await first.locator("pre mark").allTextContents()).map((m) => m.toLowerCase());
   assert.ok(
@@ -545,8 +627,9 @@ async function main(): Promise<void> {
 
           await signIn(page, token);
           await searchFlows(page, context);
+          await progressiveHighlightFlow(browser, context);
           await page.goto(`${BASE}/?q=parse+widget+config&repo=${REPO}`);
-          await page.locator("#results .result").first().waitFor();
+          await waitForHighlighted(page);
           await checkAccessibilityBothSchemes(page, "search page with results");
           await page.screenshot({ path: join(SHOTS, "search.png") });
           await sourceFlows(page, token);
@@ -562,7 +645,7 @@ async function main(): Promise<void> {
             assert.ok(width <= 390, `${path} fits 390 px (scrollWidth ${width})`);
           }
           await phone.goto(`${BASE}/?q=parse+widget+config&repo=${REPO}`);
-          await phone.locator("#results .result").first().waitFor();
+          await waitForHighlighted(phone);
           await phone.screenshot({ path: join(SHOTS, "search-phone-dark.png") });
           await phone.close();
 

@@ -521,7 +521,7 @@ async function connectionFlow(page: Page, hostUrl: string, gitUrl: string): Prom
 
   // A repository created upstream arrives with "Sync now".
   await codeHost(hostUrl, "/github/owners/acme", { type: "Organization", repos: [...acme, { id: 14, name: "docs", clone_url: clone }] });
-  await item.getByRole("button", { name: `Sync ${id} now` }).click();
+  await item.getByRole("button", { name: `Sync now: ${id}` }).click();
   const synced = panel.locator(`li[data-connection="${id}"]`);
   await synced.getByText("Synced just now: listed 4 repositories; added acme-docs.").waitFor();
   await page.locator('tr[data-repo="acme-docs"]').waitFor();

@@ -158,7 +158,7 @@ function connectionItem(c: ConnectionView, lastRun?: SyncReport): HTMLElement {
   const itemStatus = el("p", { className: "status", role: "status", "aria-live": "polite" });
   if (lastRun) say(itemStatus, `Synced just now: ${syncWords(lastRun)}`);
   const item = el("li", { className: "connection", "data-connection": c.id });
-  const sync = el("button", { type: "button", className: "secondary", text: "Sync now", "aria-label": `Sync ${c.id} now` });
+  const sync = el("button", { type: "button", className: "secondary", text: "Sync now", "aria-label": `Sync now: ${c.id}` });
   sync.addEventListener("click", async () => {
     sync.disabled = true;
     say(itemStatus, `Listing the repositories of ${c.owner}…`);

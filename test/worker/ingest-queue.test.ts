@@ -89,8 +89,9 @@ describe("queue consumer", () => {
     await runInDurableObject(stub as unknown as DurableObjectStub<RepoCoordinator>, async (instance: RepoCoordinator) => {
       instance.clock = clock;
     });
+    // An alarm far enough ahead that it never fires on its own: runDurableObjectAlarm runs it now.
     const check = async () => {
-      await runInDurableObject(stub as unknown as DurableObjectStub<RepoCoordinator>, async (_i, state) => state.storage.setAlarm(Date.now()));
+      await runInDurableObject(stub as unknown as DurableObjectStub<RepoCoordinator>, async (_i, state) => state.storage.setAlarm(Date.now() + 60_000));
       expect(await runDurableObjectAlarm(stub)).toBe(true);
     };
     // A minute in the queue (a 45 s re-send used to fire here and pile duplicates on the queue).

@@ -37,6 +37,8 @@ export interface LineMatch {
 export interface CompiledPattern {
   /** Literal substrings every match contains (worker/search/grep/literals.ts). */
   requirement: Requirement;
+  /** Whether the requirement's literals must match case exactly (false when the pattern folds case anywhere, `(?i)` included). */
+  caseSensitive: boolean;
   /** The matching lines of `text`, in order; stops after `max` lines. */
   matchLines(text: string, max: number): LineMatch[];
 }
@@ -290,6 +292,7 @@ export function compilePattern(o: PatternOptions): CompiledPattern {
     const lineRe = new RegExp(re.source, re.flags);
     return {
       requirement: o.pattern.includes("\n") ? ANY : { kind: "lit", text: o.pattern },
+      caseSensitive: o.caseSensitive,
       matchLines(text, max) {
         const it = nativeMatches(re, text);
         const grouped = groupByLine(text, max, () => it.next().value ?? null);
@@ -308,6 +311,7 @@ export function compilePattern(o: PatternOptions): CompiledPattern {
   const anchors = caseSensitive ? anchorLiterals(requirement) : null;
   return {
     requirement,
+    caseSensitive,
     matchLines(text, max) {
       if (pre) {
         if (!pre(text)) return [];

@@ -12,6 +12,7 @@ import { isTestPath } from "../filters";
 import { compileGlob, isGlob } from "../path-glob";
 import { candidateFiles, enclosingSymbols, fileTexts, GREP_CANDIDATES_MAX, GREP_IDS_PER_QUERY, type CandidateFile, type EnclosingSymbol } from "./candidates";
 import type { CompiledPattern, Range } from "./matcher";
+import { textFilter } from "./text-filter";
 import { trigramMatch } from "./trigram-query";
 
 /** Most bytes of file text verified by one grep (about 0.3 s of regex work on one core, measured in `npm run bench`). */
@@ -98,6 +99,7 @@ function excerpt(text: string, ranges: Range[]): { text: string; ranges: Range[]
 /** Runs the grep. Reads D1 only (candidates, texts, symbols). */
 export async function runGrep(db: D1Database, req: GrepRequest): Promise<GrepResult> {
   const match = trigramMatch(req.pattern.requirement, !req.caseSensitive);
+  const filter = textFilter(req.pattern.requirement, req.pattern.caseSensitive);
   const glob = req.path && isGlob(req.path) ? compileGlob(req.path) : null;
   // A glob's literal leading folder narrows the SQL read like a prefix does.
   const pathPrefix = glob ? glob.prefix || undefined : req.path;
@@ -143,12 +145,14 @@ export async function runGrep(db: D1Database, req: GrepRequest): Promise<GrepRes
         db,
         repo.id,
         batch.map((f) => f.fileId),
+        filter,
       );
       for (const f of batch) {
-        const text = texts.get(f.fileId);
-        if (text === undefined) continue;
+        // A text the filter left out was checked by SQLite and holds no match.
         filesScanned++;
         bytes += f.bytes;
+        const text = texts.get(f.fileId);
+        if (text === undefined) continue;
         let lines = req.pattern.matchLines(text, Number.POSITIVE_INFINITY);
         if (resume && f.path === resume.path) lines = lines.slice(resume.skip);
         for (let k = 0; k < lines.length; k++) {

@@ -136,7 +136,10 @@ export async function runGrep(db: D1Database, req: GrepRequest): Promise<GrepRes
       }
       const batch: CandidateFile[] = [];
       let batchBytes = 0;
-      while (i < files.length && batch.length < GREP_IDS_PER_QUERY && (batch.length === 0 || batchBytes + files[i].bytes <= batchBudget)) {
+      // Once the page is full, only the count-ahead allowance is left to read: a doubled batch
+      // would overshoot it (2 MiB read to refine a count bounded at 512 KiB).
+      const budget = bytesAtFull < 0 ? batchBudget : Math.min(batchBudget, GREP_COUNT_AHEAD_BYTES - (bytes - bytesAtFull));
+      while (i < files.length && batch.length < GREP_IDS_PER_QUERY && (batch.length === 0 || batchBytes + files[i].bytes <= budget)) {
         batchBytes += files[i].bytes;
         batch.push(files[i++]);
       }

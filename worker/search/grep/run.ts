@@ -156,13 +156,18 @@ export async function runGrep(db: D1Database, req: GrepRequest): Promise<GrepRes
         bytes += f.bytes;
         const text = texts.get(f.fileId);
         if (text === undefined) continue;
-        let lines = req.pattern.matchLines(text, Number.POSITIVE_INFINITY);
-        if (resume && f.path === resume.path) lines = lines.slice(resume.skip);
+        // Lines off the page are only counted: their first match is enough. A page line needs the
+        // matches its excerpt can show (it starts at most GREP_LINE_MAX_CHARS before the last).
+        const skip = resume && f.path === resume.path ? resume.skip : 0;
+        const base = seen - skip;
+        const window = (k: number) => (base + k >= pageStart && base + k < pageEnd ? GREP_LINE_MAX_CHARS + 1 : 0);
+        let lines = req.pattern.matchLines(text, Number.POSITIVE_INFINITY, window);
+        if (skip) lines = lines.slice(skip);
         for (let k = 0; k < lines.length; k++) {
           const lm = lines[k];
           if (seen >= pageStart && seen < pageEnd)
             page.push({ repo: repo.id, fileId: f.fileId, path: f.path, line: lm.line, text: lm.text, ranges: lm.ranges });
-          else if (seen === pageEnd && !next) next = { n: seen, repo: repo.id, path: f.path, skip: k + (resume && f.path === resume.path ? resume.skip : 0) };
+          else if (seen === pageEnd && !next) next = { n: seen, repo: repo.id, path: f.path, skip: k + skip };
           seen++;
         }
         if (bytesAtFull < 0 && seen >= pageEnd) bytesAtFull = bytes;

@@ -333,4 +333,22 @@ describe("grep", () => {
       expect(deep.body).toMatchObject({ total_count: 601, has_more: false, matches: [{ line: 601, ranges: [[0, 2]] }] });
     });
   });
+  it("greps every visible repo when there are more than D1's 100 bound parameters of them", async () => {
+    const now = Date.now();
+    const ids = Array.from({ length: 120 }, (_, i) => `grep-many-${String(i).padStart(3, "0")}`);
+    await env.DB.batch(
+      ids.map((id) =>
+        env.DB.prepare("INSERT INTO repos (id, name, source_kind, status, created_at, updated_at) VALUES (?, ?, 'archive', 'indexing', ?, ?)").bind(
+          id,
+          id,
+          now,
+          now,
+        ),
+      ),
+    );
+    const r = await grep({ pattern: "parse_signed" });
+    expect(r.status).toBe(200);
+    expect(where(r.body)).toEqual(["grep-b:lib/secret.py:1"]);
+    expect(r.body.notReady).toEqual(ids);
+  });
 });

@@ -17,8 +17,16 @@ import { trigramMatch } from "./trigram-query";
 
 /** Most bytes of file text verified by one grep (about 0.3 s of regex work on one core, measured in `npm run bench`). */
 export const GREP_SCAN_MAX_BYTES = 32 * 1024 * 1024;
-/** Bytes verified after the page is full, to count matches beyond it; the total is a lower bound past this. A page is what an agent reads, so counting further is bounded tightly: 512 KiB is about 10 ms of regex work. */
+/**
+ * Most bytes verified after the page is full, to count matches beyond it; the total is a lower
+ * bound past this. Counting further only refines the total, so it may cost at most what finding
+ * the page cost (bytes verified until it was full, at least GREP_COUNT_AHEAD_MIN_BYTES): reading
+ * texts from D1 dominates a grep (`npm run bench:grep`), and a dense pattern whose page fills in
+ * the first files then answers in about the time of those files, not of 512 KiB more.
+ */
 export const GREP_COUNT_AHEAD_BYTES = 512 * 1024;
+/** Least count-ahead allowance, bytes (a page found in a few small files still counts on a little). */
+export const GREP_COUNT_AHEAD_MIN_BYTES = 64 * 1024;
 /** Most bytes of text read from D1 in one statement. */
 const TEXT_BATCH_BYTES = 2 * 1024 * 1024;
 /**
@@ -114,6 +122,7 @@ export async function runGrep(db: D1Database, req: GrepRequest): Promise<GrepRes
   let filesScanned = 0;
   let bytes = 0;
   let bytesAtFull = -1;
+  let countAhead = GREP_COUNT_AHEAD_BYTES;
   let stopped = false;
   let capped = false;
   let batchBudget = TEXT_FIRST_BATCH_BYTES;
@@ -129,7 +138,7 @@ export async function runGrep(db: D1Database, req: GrepRequest): Promise<GrepRes
     files = files.filter((f) => (!glob || glob.test(f.path)) && (req.includeTests || !isTestPath(f.path)));
     candidates += files.length;
     for (let i = 0; i < files.length;) {
-      if (bytes >= GREP_SCAN_MAX_BYTES || (bytesAtFull >= 0 && bytes - bytesAtFull >= GREP_COUNT_AHEAD_BYTES)) {
+      if (bytes >= GREP_SCAN_MAX_BYTES || (bytesAtFull >= 0 && bytes - bytesAtFull >= countAhead)) {
         stopped = true;
         next ??= { n: seen, repo: repo.id, path: files[i].path, skip: 0 };
         break outer;
@@ -138,7 +147,7 @@ export async function runGrep(db: D1Database, req: GrepRequest): Promise<GrepRes
       let batchBytes = 0;
       // Once the page is full, only the count-ahead allowance is left to read: a doubled batch
       // would overshoot it (2 MiB read to refine a count bounded at 512 KiB).
-      const budget = bytesAtFull < 0 ? batchBudget : Math.min(batchBudget, GREP_COUNT_AHEAD_BYTES - (bytes - bytesAtFull));
+      const budget = bytesAtFull < 0 ? batchBudget : Math.min(batchBudget, countAhead - (bytes - bytesAtFull));
       while (i < files.length && batch.length < GREP_IDS_PER_QUERY && (batch.length === 0 || batchBytes + files[i].bytes <= budget)) {
         batchBytes += files[i].bytes;
         batch.push(files[i++]);
@@ -170,7 +179,10 @@ export async function runGrep(db: D1Database, req: GrepRequest): Promise<GrepRes
           else if (seen === pageEnd && !next) next = { n: seen, repo: repo.id, path: f.path, skip: k + skip };
           seen++;
         }
-        if (bytesAtFull < 0 && seen >= pageEnd) bytesAtFull = bytes;
+        if (bytesAtFull < 0 && seen >= pageEnd) {
+          bytesAtFull = bytes;
+          countAhead = Math.min(GREP_COUNT_AHEAD_BYTES, Math.max(GREP_COUNT_AHEAD_MIN_BYTES, bytes));
+        }
       }
     }
   }

@@ -293,4 +293,62 @@ describe("grep", () => {
     const tree = await api("/api/repos/grep-a/tree?glob=src/**/*.ts");
     expect(((await tree.json()) as any).files.map((f: any) => f.path)).toEqual(["src/parser.ts", "src/routes/index.ts"]);
   });
+  describe("narrowing and bounded work (a repo of its own, indexed here)", () => {
+    beforeAll(async () => {
+      await indexFixture("grep-c", "c".repeat(40), [
+        // "def" occurs in "undefined" and "default": a class after it must narrow the candidates.
+        { path: "src/a.ts", chunks: [chunk("module", 1, "export default undefined;\n// TODO later\nconst todo = 1;")] },
+        { path: "src/b.py", language: "python", chunks: [chunk("module", 1, "x = 1\ndef\tgo(y):\n    return y")] },
+        { path: "src/c.txt", language: "text", chunks: [chunk("window", 1, "\u212Aelvin scale\nno match here")] },
+        { path: "src/d.txt", language: "text", chunks: [chunk("window", 1, `${"ab ".repeat(400)}\n${"ab\n".repeat(600)}`)] },
+      ]);
+    });
+
+    it("takes a small character class after a literal as part of it: \\s after def rules out undefined and default", async () => {
+      const r = await grep({ pattern: "\\bdef\\s+[a-z_]+\\(", regex: true, repo: "grep-c" });
+      expect(where(r.body)).toEqual(["grep-c:src/b.py:2"]);
+      expect(r.body.candidateFiles).toBe(1);
+      const digits = await grep({ pattern: "[Tt]odo", regex: true, repo: "grep-c" });
+      expect(where(digits.body)).toEqual(["grep-c:src/a.ts:3"]);
+    });
+
+    it("keeps case-sensitive literals exact and lets case folding reach non-ASCII case pairs", async () => {
+      // The trigram index folds case, so src/a.ts is a candidate for TODO and todo alike; D1 keeps out the text without the exact literal.
+      expect(where((await grep({ pattern: "TODO", repo: "grep-c" })).body)).toEqual(["grep-c:src/a.ts:2"]);
+      expect(where((await grep({ pattern: "todo", case_sensitive: false, repo: "grep-c" })).body)).toEqual(["grep-c:src/a.ts:2", "grep-c:src/a.ts:3"]);
+      // U+212A (Kelvin sign) folds to k: SQLite's lower() does not know it, so non-ASCII texts always reach the engine.
+      expect(where((await grep({ pattern: "kelvin", case_sensitive: false, regex: true, repo: "grep-c", path: "src/c.txt" })).body)).toEqual([
+        "grep-c:src/c.txt:1",
+      ]);
+    });
+
+    it("counts lines past the page by their first match and marks a page line's matches within its excerpt", async () => {
+      const r = await grep({ pattern: "ab", repo: "grep-c", path: "src/d.txt", limit: 1 });
+      expect(r.body).toMatchObject({ total_count: 601, total_exact: true, has_more: true });
+      const m = r.body.matches[0];
+      expect(m.text).toBe(`${"ab ".repeat(100)}…`);
+      expect(m.ranges).toHaveLength(100);
+      expect(m.ranges[99]).toEqual([297, 299]);
+      const deep = await grep({ pattern: "\\w+", regex: true, repo: "grep-c", path: "src/d.txt", offset: 600, limit: 5 });
+      expect(deep.body).toMatchObject({ total_count: 601, has_more: false, matches: [{ line: 601, ranges: [[0, 2]] }] });
+    });
+  });
+  it("greps every visible repo when there are more than D1's 100 bound parameters of them", async () => {
+    const now = Date.now();
+    const ids = Array.from({ length: 120 }, (_, i) => `grep-many-${String(i).padStart(3, "0")}`);
+    await env.DB.batch(
+      ids.map((id) =>
+        env.DB.prepare("INSERT INTO repos (id, name, source_kind, status, created_at, updated_at) VALUES (?, ?, 'archive', 'indexing', ?, ?)").bind(
+          id,
+          id,
+          now,
+          now,
+        ),
+      ),
+    );
+    const r = await grep({ pattern: "parse_signed" });
+    expect(r.status).toBe(200);
+    expect(where(r.body)).toEqual(["grep-b:lib/secret.py:1"]);
+    expect(r.body.notReady).toEqual(ids);
+  });
 });

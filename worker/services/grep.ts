@@ -15,8 +15,8 @@ import { KNOWN_LANGUAGES } from "../../indexer/chunk/languages";
 import { CodeSearchError } from "../../kernel/errors";
 import { compilePattern } from "../search/grep/matcher";
 import { GREP_LINE_MAX_CHARS, runGrep, type GrepCursor } from "../search/grep/run";
-import { requireScope, type ServiceContext } from "./context";
-import { activeRepo, repoIdSchema, visibleRepoIds } from "./files";
+import { canSee, requireScope, type ServiceContext } from "./context";
+import { activeRepo, repoIdSchema } from "./files";
 
 /** Longest pattern accepted, characters (re2js compiles it; RE2's own repeat limit is 1000). */
 export const GREP_MAX_PATTERN_CHARS = 1_000;
@@ -147,17 +147,17 @@ async function scope(
     const snap = await activeRepo(ctx, repo); // repo_not_found / index_not_ready
     return { ready: [{ id: snap.id, commit: snap.commit }], notReady: [] };
   }
-  const visible = await visibleRepoIds(ctx);
-  const named = repos ? [...new Set(repos)].sort() : null;
+  // One read of every repo, filtered here: binding the visible ids in an IN list broke past
+  // D1's 100 bound parameters (a caller seeing 100+ repos got an internal error).
+  const { results: all } = await ctx.env.DB.prepare("SELECT id, active_commit FROM repos ORDER BY id").all<{ id: string; active_commit: string | null }>();
+  const visible = all.filter((r) => canSee(ctx.caller, r.id));
+  const named = repos ? new Set(repos) : null;
   if (named) {
-    const unknown = named.find((r) => !visible.includes(r));
+    const unknown = [...named].sort().find((r) => !visible.some((v) => v.id === r));
     if (unknown) await activeRepo(ctx, unknown); // throws repo_not_found naming the repos the caller may see
   }
-  const ids = named ?? visible;
-  if (!ids.length) throw new CodeSearchError("repo_not_found", "No repos are indexed yet; register one with POST /api/repos.");
-  const { results } = await ctx.env.DB.prepare(`SELECT id, active_commit FROM repos WHERE id IN (${ids.map(() => "?").join(", ")}) ORDER BY id`)
-    .bind(...ids)
-    .all<{ id: string; active_commit: string | null }>();
+  const results = named ? visible.filter((r) => named.has(r.id)) : visible;
+  if (!results.length) throw new CodeSearchError("repo_not_found", "No repos are indexed yet; register one with POST /api/repos.");
   return {
     ready: results.filter((r) => r.active_commit).map((r) => ({ id: r.id, commit: r.active_commit! })),
     notReady: results.filter((r) => !r.active_commit).map((r) => r.id),

@@ -7,10 +7,11 @@
  * format change or a file indexed before migration 0008 is scanned, never missed.
  */
 import { GREP_FORMAT_VERSION } from "../../../indexer/store/contract";
+import type { TextFilter } from "./text-filter";
 
 /** Most candidate files read per repo and request; past it the grep says `truncated`. */
 export const GREP_CANDIDATES_MAX = 50_000;
-/** Ids per `IN (...)` list (D1: 100 bound parameters per statement). */
+/** Ids per `IN (...)` list (D1: 100 bound parameters per statement; a text read also binds the repo and TEXT_FILTER_LITERALS_MAX literals). */
 export const GREP_IDS_PER_QUERY = 90;
 
 /** A file of the active snapshot that may match. `bytes` is its UTF-8 size. */
@@ -69,11 +70,15 @@ export async function candidateFiles(db: D1Database, repo: string, commit: strin
   return results.map((r) => ({ path: r.path, fileId: r.file_id, language: r.language, bytes: r.byte_size }));
 }
 
-/** Texts of file versions of `repo`, by file id (at most GREP_IDS_PER_QUERY ids a call). */
-export async function fileTexts(db: D1Database, repo: string, fileIds: string[]): Promise<Map<string, string>> {
+/**
+ * Texts of file versions of `repo`, by file id (at most GREP_IDS_PER_QUERY ids a call); with
+ * `filter` (worker/search/grep/text-filter.ts), only the texts it admits (the others are left
+ * out of the map: SQLite checked them, nothing was transferred).
+ */
+export async function fileTexts(db: D1Database, repo: string, fileIds: string[], filter: TextFilter | null = null): Promise<Map<string, string>> {
   const { results } = await db
-    .prepare(`SELECT file_id, text FROM files WHERE repo = ? AND file_id IN (${fileIds.map(() => "?").join(", ")})`)
-    .bind(repo, ...fileIds)
+    .prepare(`SELECT file_id, text FROM files WHERE repo = ? AND file_id IN (${fileIds.map(() => "?").join(", ")})${filter ? ` AND ${filter.sql}` : ""}`)
+    .bind(repo, ...fileIds, ...(filter?.params ?? []))
     .all<{ file_id: string; text: string }>();
   return new Map(results.map((r) => [r.file_id, r.text]));
 }

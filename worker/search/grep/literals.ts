@@ -93,6 +93,71 @@ function escapeAt(p: string, i: number): { end: number; char: string | null } {
   return { end: i + 2, char: null };
 }
 
+/**
+ * Most characters a class stands for and still counts as a set of literals: `def\s+` requires
+ * one of "def ", "def\t", "def\f", "def\r", far rarer than "def" (in TypeScript, "undefined"
+ * and "default" hold it). `\d` (10) fits; `[a-z]` (26) requires nothing. The expanded strings
+ * still pass through EXACT_SET_MAX when crossed with a run.
+ */
+export const CLASS_SET_MAX = 10;
+
+/** Characters RE2's `\s` stands for within a line (`[\t\n\f\r ]` without the newline: a match never spans lines). */
+const SPACE_CHARS = ["\t", "\f", "\r", " "];
+const DIGIT_CHARS = [..."0123456789"];
+/** Control-character escapes that stand for one character. */
+const CONTROL_ESCAPES: Record<string, string> = { t: "\t", f: "\f", r: "\r", v: "\v", a: "\x07" };
+
+/** The characters an escape inside a class stands for (at `j`, a `\`), and the index after it; null when not a small known set. */
+function classEscape(p: string, j: number): { chars: string[]; end: number } | null {
+  const c = p[j + 1];
+  if (c === undefined) return null;
+  if (c === "s") return { chars: SPACE_CHARS, end: j + 2 };
+  if (c === "d") return { chars: DIGIT_CHARS, end: j + 2 };
+  if (CONTROL_ESCAPES[c]) return { chars: [CONTROL_ESCAPES[c]], end: j + 2 };
+  if (!/[0-9A-Za-z]/.test(c)) return { chars: [c], end: j + 2 };
+  return null;
+}
+
+/**
+ * The characters of the class opening at `i` (`[`), when it is a small positive set (at most
+ * CLASS_SET_MAX, no negation, no POSIX class, no case folding to consider: the caller's
+ * requirement is folded like any literal); else null. A newline is dropped: no match holds one.
+ */
+function classSet(p: string, i: number): string[] | null {
+  let j = i + 1;
+  if (p[j] === "^") return null;
+  const chars = new Set<string>();
+  const one = (): { chars: string[] } | null => {
+    if (p[j] === "[" && p[j + 1] === ":") return null;
+    if (p[j] === "\\") {
+      const e = classEscape(p, j);
+      if (!e) return null;
+      j = e.end;
+      return e;
+    }
+    const ch = String.fromCodePoint(p.codePointAt(j)!);
+    j += ch.length;
+    return { chars: [ch] };
+  };
+  let first = true;
+  while (j < p.length && (p[j] !== "]" || first)) {
+    first = false;
+    const lo = one();
+    if (!lo) return null;
+    if (p[j] === "-" && p[j + 1] !== "]" && j + 1 < p.length) {
+      j++;
+      const hi = one();
+      if (!hi || lo.chars.length !== 1 || hi.chars.length !== 1) return null;
+      const [a, b] = [lo.chars[0].codePointAt(0)!, hi.chars[0].codePointAt(0)!];
+      if (b < a || b - a >= CLASS_SET_MAX) return null;
+      for (let cp = a; cp <= b; cp++) chars.add(String.fromCodePoint(cp));
+    } else for (const ch of lo.chars) chars.add(ch);
+    if (chars.size > CLASS_SET_MAX + 1) return null;
+  }
+  chars.delete("\n");
+  return chars.size === 0 || chars.size > CLASS_SET_MAX ? null : [...chars];
+}
+
 /** Zero-width escapes: they consume nothing, so a literal run continues across them. */
 const ZERO_WIDTH_ESCAPES = new Set(["b", "B", "A", "z"]);
 
@@ -132,6 +197,8 @@ class Analyzer {
       // One atom: a plain character (`char`), a group (`group`), or something requiring nothing.
       let char: string | null = null;
       let group: Parsed | null = null;
+      // A small class (`[ab]`, `\s`, `\d`): one of a few characters.
+      let set: string[] | null = null;
       let zeroWidth = false;
       if (c === "(") {
         this.i++;
@@ -148,6 +215,7 @@ class Analyzer {
         group = this.alternation();
         if (p[this.i] === ")") this.i++;
       } else if (c === "[") {
+        set = classSet(p, this.i);
         this.i = classEnd(p, this.i);
       } else if (c === "\\") {
         if (p[this.i + 1] === "Q") {
@@ -167,9 +235,14 @@ class Analyzer {
           zeroWidth = true;
           this.i += 2;
         } else {
-          const e = escapeAt(p, this.i);
-          this.i = e.end;
-          char = e.char;
+          const known = classEscape(p, this.i);
+          if (known && known.chars.length === 1) [char, this.i] = [known.chars[0], known.end];
+          else if (known) [set, this.i] = [known.chars, known.end];
+          else {
+            const e = escapeAt(p, this.i);
+            this.i = e.end;
+            char = e.char;
+          }
         }
       } else if (c === "^" || c === "$") {
         zeroWidth = true;
@@ -185,6 +258,20 @@ class Analyzer {
       if (zeroWidth) continue; // consumes nothing (a quantified assertion still consumes nothing)
       if (char !== null && !q) {
         append(char);
+        continue;
+      }
+      if (set !== null && (!q || q.min >= 1)) {
+        // One of the set's characters: crossed into the run as a group of literals would be.
+        const crossed = cross(run, set);
+        if (!q && crossed) {
+          run = crossed;
+          continue;
+        }
+        if (crossed) run = crossed;
+        flush();
+        // x+ : the text after starts with one of the set; with no quantifier the run restarts there too.
+        run = set;
+        exact = false;
         continue;
       }
       if (group && !q && group.exact !== null) {

@@ -37,8 +37,10 @@ export interface LineMatch {
 export interface CompiledPattern {
   /** Literal substrings every match contains (worker/search/grep/literals.ts). */
   requirement: Requirement;
-  /** The matching lines of `text`, in order; stops after `max` lines. */
-  matchLines(text: string, max: number): LineMatch[];
+  /** Whether the requirement's literals must match case exactly (false when the pattern folds case anywhere, `(?i)` included). */
+  caseSensitive: boolean;
+  /** The matching lines of `text`, in order; stops after `max` lines. Each line's ranges are those `window` asks for (default: all). */
+  matchLines(text: string, max: number, window?: RangeWindow): LineMatch[];
 }
 
 /** Characters a RegExp source must escape to stand for themselves (valid with the `u` flag). */
@@ -75,26 +77,94 @@ function compileRe2(o: PatternOptions): RE2JS {
   return o.wholeWord ? RE2JS.compile(`\\b(?:${o.pattern})\\b`, flags) : base;
 }
 
-/** 1-based line numbers of offsets, computed by one forward walk over the newlines. */
-class LineIndex {
-  private line = 1;
-  private lineStart = 0;
-  constructor(private readonly text: string) {}
-  /** The line holding `offset` (offsets must not decrease between calls) and where it starts. */
-  at(offset: number): { line: number; start: number } {
-    for (;;) {
-      const nl = this.text.indexOf("\n", this.lineStart);
-      if (nl < 0 || nl >= offset) return { line: this.line, start: this.lineStart };
-      this.line++;
-      this.lineStart = nl + 1;
+/** The first match in `s` that starts at or after `from` (UTF-16 offsets), or null. */
+type Finder = (s: string, from: number) => Range | null;
+
+/**
+ * Which matches of a matching line to report, by the line's ordinal `k` among the lines found:
+ * those starting within that many characters of the line's first match (0: the first alone).
+ * The rest of the line is not searched, so a line that is only counted costs one search
+ * whatever it holds (`.` over sympy made one re2js call per character before).
+ */
+export type RangeWindow = (k: number) => number;
+
+const ALL_RANGES: RangeWindow = () => Number.POSITIVE_INFINITY;
+
+/** Where the search resumes after an empty match at `at`: past one code point. */
+const stepOver = (s: string, at: number) => at + (s.codePointAt(at)! > 0xffff ? 2 : 1);
+
+function nativeFinder(re: RegExp): Finder {
+  return (s, from) => {
+    re.lastIndex = from;
+    const m = re.exec(s);
+    return m ? [m.index, m.index + m[0].length] : null;
+  };
+}
+
+/** An re2js finder; the matcher of the last subject is kept, so `^`, `$` and `\b` see the text around `from`. */
+function re2Finder(re: RE2JS): Finder {
+  let subject: string | null = null;
+  let m: ReturnType<RE2JS["matcher"]> | null = null;
+  return (s, from) => {
+    if (m === null || s !== subject) [subject, m] = [s, re.matcher(s)];
+    return m.find(from) ? [m.start(), m.end()] : null;
+  };
+}
+
+/** One matching line of a "\n"-separated string: 0-based index, start and end offsets (end at its newline), line-relative ranges. */
+interface LineHit {
+  index: number;
+  start: number;
+  end: number;
+  ranges: Range[];
+}
+
+/**
+ * Matches of `find` in `s`, grouped by line, at most `max` lines; per line the ranges `window`
+ * asks for, then the search moves to the next line. Null when a match it looks at spans a
+ * newline: the caller then matches line by line (a match never spans lines). Each line's
+ * matches are the ones the whole-text search finds, as before: the search from the next line's
+ * start finds the first match starting there.
+ */
+function scanLines(s: string, find: Finder, max: number, window: RangeWindow): LineHit[] | null {
+  const out: LineHit[] = [];
+  let index = 0;
+  let lineStart = 0;
+  let pending: Range | null = null;
+  let exhausted = false;
+  for (let pos = 0; !exhausted && out.length < max && pos <= s.length;) {
+    const m: Range | null = pending ?? find(s, pos);
+    pending = null;
+    if (!m) break;
+    const [ms, me] = m;
+    for (let nl = s.indexOf("\n", lineStart); nl >= 0 && nl < ms; nl = s.indexOf("\n", lineStart)) {
+      index++;
+      lineStart = nl + 1;
     }
+    const nl = s.indexOf("\n", ms);
+    const lineEnd = nl < 0 ? s.length : nl;
+    if (me > lineEnd) return null;
+    const ranges: Range[] = [[ms - lineStart, me - lineStart]];
+    const w = window(out.length);
+    for (let from = me > ms ? me : stepOver(s, ms); w > 0 && from <= lineEnd;) {
+      const n = find(s, from);
+      if (!n) {
+        exhausted = true;
+        break;
+      }
+      if (n[0] > lineEnd) {
+        pending = n; // the next line's first match: found once, not twice
+        break;
+      }
+      if (n[1] > lineEnd) return null;
+      if (n[0] - ms >= w) break;
+      ranges.push([n[0] - lineStart, n[1] - lineStart]);
+      from = n[1] > n[0] ? n[1] : stepOver(s, n[0]);
+    }
+    out.push({ index, start: lineStart, end: lineEnd, ranges });
+    pos = lineEnd + 1;
   }
-  /** The text of the line starting at `start`, without its newline (or a trailing `\r`). */
-  lineText(start: number): string {
-    const nl = this.text.indexOf("\n", start);
-    const raw = this.text.slice(start, nl < 0 ? this.text.length : nl);
-    return raw.endsWith("\r") ? raw.slice(0, -1) : raw;
-  }
+  return out;
 }
 
 /** Number of lines the way the indexer counts them (a final newline ends the last line). */
@@ -105,52 +175,40 @@ function lineCount(text: string): number {
   return text.endsWith("\n") ? n - 1 : n;
 }
 
-/**
- * Groups whole-text matches by line. `next()` yields [start, end) or null at the end. Returns
- * null when a match spans a newline: the caller then matches line by line.
- */
-function groupByLine(text: string, max: number, next: () => Range | null): LineMatch[] | null {
-  const out: LineMatch[] = [];
-  const index = new LineIndex(text);
-  const lines = lineCount(text);
-  for (let m = next(); m; m = next()) {
-    const [s, e] = m;
-    const nl = text.indexOf("\n", s);
-    if (nl >= 0 && nl < e) return null;
-    const { line, start } = index.at(s);
-    if (line > lines) break; // the empty position after a final newline is no line
-    const last = out[out.length - 1];
-    if (last && last.line === line) last.ranges.push([s - start, e - start]);
-    else {
-      if (out.length >= max) break;
-      const lineText = index.lineText(start);
-      // A match may end on the `\r` of a CRLF line; keep ranges within the line's text.
-      out.push({ line, text: lineText, ranges: [[s - start, Math.min(e - start, lineText.length)]] });
-    }
+/** A line's text without a trailing `\r`, and its ranges kept within it (a match may end on the `\r` of a CRLF line). */
+function lineMatch(line: number, raw: string, ranges: Range[]): LineMatch {
+  const text = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
+  const kept: Range[] = [];
+  for (const [a, b] of ranges) {
+    const r: Range = [Math.min(a, text.length), Math.min(b, text.length)];
+    const last = kept[kept.length - 1];
+    if (!last || last[0] !== r[0] || last[1] !== r[1]) kept.push(r);
   }
-  return out;
+  return { line, text, ranges: kept };
 }
 
-/** Matches line by line (patterns whose whole-text matches cross newlines). */
-function perLine(text: string, max: number, find: (line: string) => Range[]): LineMatch[] {
+/** Whole-text matching, grouped by line; null when a match spans a newline. */
+function wholeText(text: string, max: number, find: Finder, window: RangeWindow): LineMatch[] | null {
+  const hits = scanLines(text, find, max, window);
+  if (!hits) return null;
+  const lines = lineCount(text);
+  // The empty position after a final newline is no line.
+  return hits.filter((h) => h.index < lines).map((h) => lineMatch(h.index + 1, text.slice(h.start, h.end), h.ranges));
+}
+
+/** Matches line by line (patterns whose whole-text matches cross newlines), skipping lines `pre` rules out. */
+function perLine(text: string, max: number, find: Finder, window: RangeWindow, pre: ((line: string) => boolean) | null): LineMatch[] {
   const out: LineMatch[] = [];
   const lines = text.split("\n");
   if (text.endsWith("\n")) lines.pop();
   for (let i = 0; i < lines.length && out.length < max; i++) {
     const line = lines[i].endsWith("\r") ? lines[i].slice(0, -1) : lines[i];
-    const ranges = find(line);
-    if (ranges.length) out.push({ line: i + 1, text: line, ranges });
+    if (pre && !pre(line)) continue;
+    const k = out.length;
+    const hit = scanLines(line, find, 1, () => window(k))!;
+    if (hit.length) out.push({ line: i + 1, text: line, ranges: hit[0].ranges });
   }
   return out;
-}
-
-/** All matches of a global native RegExp in `s`, advancing past empty matches. */
-function* nativeMatches(re: RegExp, s: string): Generator<Range> {
-  re.lastIndex = 0;
-  for (let m = re.exec(s); m; m = re.exec(s)) {
-    yield [m.index, m.index + m[0].length];
-    if (m[0].length === 0) re.lastIndex = m.index + (s.codePointAt(m.index)! > 0xffff ? 2 : 1);
-  }
 }
 
 /**
@@ -244,40 +302,15 @@ function linesHolding(text: string, anchors: string[]): TextLine[] {
 }
 
 /**
- * Matches of `re` in the given lines, run once over the lines joined by newlines (re2js's cost
- * is mostly per call: one call over the candidate lines measured 2-8x faster than one per line
- * on hono), mapped back to their lines. Null when a match spans a joint: the caller then
+ * Matches in the given lines, searched as one string of the lines joined by newlines (re2js's
+ * cost is mostly per call: one call over the candidate lines measured 2-8x faster than one per
+ * line on hono), mapped back to their lines. Null when a match spans a joint: the caller then
  * matches line by line.
  */
-function matchJoined(re: RE2JS, lines: TextLine[], max: number): LineMatch[] | null {
+function matchJoined(lines: TextLine[], max: number, find: Finder, window: RangeWindow): LineMatch[] | null {
   if (lines.length === 0) return [];
-  const offsets: number[] = [];
-  let pos = 0;
-  for (const l of lines) {
-    offsets.push(pos);
-    pos += l.text.length + 1;
-  }
-  const block = lines.map((l) => l.text).join("\n");
-  const out: LineMatch[] = [];
-  let k = 0;
-  for (const [s, e] of re2Matches(re, block)) {
-    while (k + 1 < offsets.length && offsets[k + 1] <= s) k++;
-    if (e > offsets[k] + lines[k].text.length) return null;
-    const range: Range = [s - offsets[k], e - offsets[k]];
-    const last = out[out.length - 1];
-    if (last && last.line === lines[k].line) last.ranges.push(range);
-    else {
-      if (out.length >= max) break;
-      out.push({ line: lines[k].line, text: lines[k].text, ranges: [range] });
-    }
-  }
-  return out;
-}
-
-/** All matches of an re2js pattern in `s` (its Matcher advances past empty matches itself). */
-function* re2Matches(re: RE2JS, s: string): Generator<Range> {
-  const m = re.matcher(s);
-  while (m.find()) yield [m.start(), m.end()];
+  const hits = scanLines(lines.map((l) => l.text).join("\n"), find, max, window);
+  return hits && hits.map((h) => ({ line: lines[h.index].line, text: lines[h.index].text, ranges: h.ranges }));
 }
 
 /**
@@ -286,14 +319,12 @@ function* re2Matches(re: RE2JS, s: string): Generator<Range> {
  */
 export function compilePattern(o: PatternOptions): CompiledPattern {
   if (!o.regex) {
-    const re = literalRegExp(o);
-    const lineRe = new RegExp(re.source, re.flags);
+    const find = nativeFinder(literalRegExp(o));
     return {
       requirement: o.pattern.includes("\n") ? ANY : { kind: "lit", text: o.pattern },
-      matchLines(text, max) {
-        const it = nativeMatches(re, text);
-        const grouped = groupByLine(text, max, () => it.next().value ?? null);
-        return grouped ?? perLine(text, max, (line) => [...nativeMatches(lineRe, line)]);
+      caseSensitive: o.caseSensitive,
+      matchLines(text, max, window = ALL_RANGES) {
+        return wholeText(text, max, find, window) ?? perLine(text, max, find, window, null);
       },
     };
   }
@@ -306,30 +337,28 @@ export function compilePattern(o: PatternOptions): CompiledPattern {
   const pre = linePrefilter(requirement, caseSensitive);
   // Case-insensitive lines are found by the prefilter alone (lowercasing can change offsets).
   const anchors = caseSensitive ? anchorLiterals(requirement) : null;
+  const find = re2Finder(re);
   return {
     requirement,
-    matchLines(text, max) {
+    caseSensitive,
+    matchLines(text, max, window = ALL_RANGES) {
       if (pre) {
         if (!pre(text)) return [];
         if (anchors && !textAnchors) {
           // Only the lines holding an anchor literal can match: found with indexOf (no split of
-          // the whole text), kept when the whole requirement admits them, matched in one call.
+          // the whole text), kept when the whole requirement admits them, matched in one string.
           const joined = matchJoined(
-            re,
             linesHolding(text, anchors).filter((l) => pre(l.text)),
             max,
+            find,
+            window,
           );
           if (joined) return joined;
         }
-        return perLine(text, max, (line) => (pre(line) ? [...re2Matches(re, line)] : []));
+        return perLine(text, max, find, window, pre);
       }
       if (!re.test(text)) return [];
-      if (!textAnchors) {
-        const it = re2Matches(re, text);
-        const grouped = groupByLine(text, max, () => it.next().value ?? null);
-        if (grouped) return grouped;
-      }
-      return perLine(text, max, (line) => [...re2Matches(re, line)]);
+      return (!textAnchors && wholeText(text, max, find, window)) || perLine(text, max, find, window, null);
     },
   };
 }

@@ -12,12 +12,21 @@ import { isTestPath } from "../filters";
 import { compileGlob, isGlob } from "../path-glob";
 import { candidateFiles, enclosingSymbols, fileTexts, GREP_CANDIDATES_MAX, GREP_IDS_PER_QUERY, type CandidateFile, type EnclosingSymbol } from "./candidates";
 import type { CompiledPattern, Range } from "./matcher";
+import { textFilter } from "./text-filter";
 import { trigramMatch } from "./trigram-query";
 
 /** Most bytes of file text verified by one grep (about 0.3 s of regex work on one core, measured in `npm run bench`). */
 export const GREP_SCAN_MAX_BYTES = 32 * 1024 * 1024;
-/** Bytes verified after the page is full, to count matches beyond it; the total is a lower bound past this. A page is what an agent reads, so counting further is bounded tightly: 512 KiB is about 10 ms of regex work. */
+/**
+ * Most bytes verified after the page is full, to count matches beyond it; the total is a lower
+ * bound past this. Counting further only refines the total, so it may cost at most what finding
+ * the page cost (bytes verified until it was full, at least GREP_COUNT_AHEAD_MIN_BYTES): reading
+ * texts from D1 dominates a grep (`npm run bench:grep`), and a dense pattern whose page fills in
+ * the first files then answers in about the time of those files, not of 512 KiB more.
+ */
 export const GREP_COUNT_AHEAD_BYTES = 512 * 1024;
+/** Least count-ahead allowance, bytes (a page found in a few small files still counts on a little). */
+export const GREP_COUNT_AHEAD_MIN_BYTES = 64 * 1024;
 /** Most bytes of text read from D1 in one statement. */
 const TEXT_BATCH_BYTES = 2 * 1024 * 1024;
 /**
@@ -98,6 +107,7 @@ function excerpt(text: string, ranges: Range[]): { text: string; ranges: Range[]
 /** Runs the grep. Reads D1 only (candidates, texts, symbols). */
 export async function runGrep(db: D1Database, req: GrepRequest): Promise<GrepResult> {
   const match = trigramMatch(req.pattern.requirement, !req.caseSensitive);
+  const filter = textFilter(req.pattern.requirement, req.pattern.caseSensitive);
   const glob = req.path && isGlob(req.path) ? compileGlob(req.path) : null;
   // A glob's literal leading folder narrows the SQL read like a prefix does.
   const pathPrefix = glob ? glob.prefix || undefined : req.path;
@@ -112,6 +122,7 @@ export async function runGrep(db: D1Database, req: GrepRequest): Promise<GrepRes
   let filesScanned = 0;
   let bytes = 0;
   let bytesAtFull = -1;
+  let countAhead = GREP_COUNT_AHEAD_BYTES;
   let stopped = false;
   let capped = false;
   let batchBudget = TEXT_FIRST_BATCH_BYTES;
@@ -127,14 +138,17 @@ export async function runGrep(db: D1Database, req: GrepRequest): Promise<GrepRes
     files = files.filter((f) => (!glob || glob.test(f.path)) && (req.includeTests || !isTestPath(f.path)));
     candidates += files.length;
     for (let i = 0; i < files.length;) {
-      if (bytes >= GREP_SCAN_MAX_BYTES || (bytesAtFull >= 0 && bytes - bytesAtFull >= GREP_COUNT_AHEAD_BYTES)) {
+      if (bytes >= GREP_SCAN_MAX_BYTES || (bytesAtFull >= 0 && bytes - bytesAtFull >= countAhead)) {
         stopped = true;
         next ??= { n: seen, repo: repo.id, path: files[i].path, skip: 0 };
         break outer;
       }
       const batch: CandidateFile[] = [];
       let batchBytes = 0;
-      while (i < files.length && batch.length < GREP_IDS_PER_QUERY && (batch.length === 0 || batchBytes + files[i].bytes <= batchBudget)) {
+      // Once the page is full, only the count-ahead allowance is left to read: a doubled batch
+      // would overshoot it (2 MiB read to refine a count bounded at 512 KiB).
+      const budget = bytesAtFull < 0 ? batchBudget : Math.min(batchBudget, countAhead - (bytes - bytesAtFull));
+      while (i < files.length && batch.length < GREP_IDS_PER_QUERY && (batch.length === 0 || batchBytes + files[i].bytes <= budget)) {
         batchBytes += files[i].bytes;
         batch.push(files[i++]);
       }
@@ -143,22 +157,32 @@ export async function runGrep(db: D1Database, req: GrepRequest): Promise<GrepRes
         db,
         repo.id,
         batch.map((f) => f.fileId),
+        filter,
       );
       for (const f of batch) {
-        const text = texts.get(f.fileId);
-        if (text === undefined) continue;
+        // A text the filter left out was checked by SQLite and holds no match.
         filesScanned++;
         bytes += f.bytes;
-        let lines = req.pattern.matchLines(text, Number.POSITIVE_INFINITY);
-        if (resume && f.path === resume.path) lines = lines.slice(resume.skip);
+        const text = texts.get(f.fileId);
+        if (text === undefined) continue;
+        // Lines off the page are only counted: their first match is enough. A page line needs the
+        // matches its excerpt can show (it starts at most GREP_LINE_MAX_CHARS before the last).
+        const skip = resume && f.path === resume.path ? resume.skip : 0;
+        const base = seen - skip;
+        const window = (k: number) => (base + k >= pageStart && base + k < pageEnd ? GREP_LINE_MAX_CHARS + 1 : 0);
+        let lines = req.pattern.matchLines(text, Number.POSITIVE_INFINITY, window);
+        if (skip) lines = lines.slice(skip);
         for (let k = 0; k < lines.length; k++) {
           const lm = lines[k];
           if (seen >= pageStart && seen < pageEnd)
             page.push({ repo: repo.id, fileId: f.fileId, path: f.path, line: lm.line, text: lm.text, ranges: lm.ranges });
-          else if (seen === pageEnd && !next) next = { n: seen, repo: repo.id, path: f.path, skip: k + (resume && f.path === resume.path ? resume.skip : 0) };
+          else if (seen === pageEnd && !next) next = { n: seen, repo: repo.id, path: f.path, skip: k + skip };
           seen++;
         }
-        if (bytesAtFull < 0 && seen >= pageEnd) bytesAtFull = bytes;
+        if (bytesAtFull < 0 && seen >= pageEnd) {
+          bytesAtFull = bytes;
+          countAhead = Math.min(GREP_COUNT_AHEAD_BYTES, Math.max(GREP_COUNT_AHEAD_MIN_BYTES, bytes));
+        }
       }
     }
   }

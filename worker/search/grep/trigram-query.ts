@@ -67,9 +67,19 @@ function count(n: Node): number {
   return n.kind === "tri" ? 1 : n.kind === "any" ? 0 : n.of.reduce((s, c) => s + count(c), 0);
 }
 
-/** Drops `and` members (still a superset) until the expression has at most `max` trigrams; an `or` that cannot fit becomes `any`. */
+/**
+ * Drops `and` members (still a superset) until the expression has at most `max` trigrams. An
+ * `or` gets an equal share per branch (`version\d` is ten branches of six trigrams: each keeps
+ * its first four); one that cannot give every branch a trigram becomes `any`.
+ */
 function prune(n: Node, max: number): Node {
   if (count(n) <= max) return n;
+  if (n.kind === "or") {
+    const share = Math.floor(max / n.of.length);
+    if (share < 1) return ANY;
+    const parts = n.of.map((c) => prune(c, share));
+    return parts.some((c) => c.kind === "any") ? ANY : { kind: "or", of: parts };
+  }
   if (n.kind === "and") {
     const kept: Node[] = [];
     let used = 0;

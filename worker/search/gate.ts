@@ -18,7 +18,8 @@
  */
 import { tokenize } from "../../indexer/store/contract";
 import { idf } from "./terms";
-import { GATE_THRESHOLDS } from "./ranking/weights";
+import { isToolingPath } from "./entry-points";
+import { ENTRY_GATE_TOP, GATE_THRESHOLDS } from "./ranking/weights";
 import type { Confidence } from "./types";
 
 /** Inputs of the gate. */
@@ -46,6 +47,14 @@ export interface GateInput {
   df?: ReadonlyMap<string, number>;
   totalDocs?: number;
   thresholds?: typeof GATE_THRESHOLDS;
+  /**
+   * Whether the question asks where the program starts (worker/search/entry-points.ts), with the
+   * results' paths and whether each is an entry the repository declares: then a list led by a
+   * build or tooling script, with no entry in its top ENTRY_GATE_TOP, is not an answer.
+   */
+  entryQuestion?: boolean;
+  resultPaths?: string[];
+  resultIsEntry?: boolean[];
 }
 
 /** IDF-weighted share of `terms` not in `missing` (absent terms weigh as df 0); null without statistics. */
@@ -98,6 +107,14 @@ export function confidenceGate(input: GateInput): Confidence {
     const sem = best === null ? "no vector evidence" : `best vector similarity ${round(best)} < ${t.minVectorScore}`;
     const miss = missingTerms.length ? `; missing terms: ${missingTerms.slice(0, 10).join(", ")}` : "";
     return { level: "low", ...base, reason: `Term coverage ${round(termCoverage)} < ${t.minTermCoverage} and ${sem}${miss}.` };
+  }
+  const paths = input.resultPaths ?? [];
+  if (input.entryQuestion && paths.length && isToolingPath(paths[0]) && !(input.resultIsEntry ?? []).slice(0, ENTRY_GATE_TOP).some(Boolean)) {
+    return {
+      level: "low",
+      ...base,
+      reason: `The question asks where the program starts, but the top result (${paths[0]}) is a build or tooling script and none of the top ${ENTRY_GATE_TOP} is an entry the repository declares (manifest, main function or conventional name).`,
+    };
   }
   const why = !lexicalWeak ? `term coverage ${round(termCoverage)} >= ${t.minTermCoverage}` : `best vector similarity ${round(best!)} >= ${t.minVectorScore}`;
   const idfNote = weighted === null ? "" : ` (IDF-weighted ${round(weighted)})`;

@@ -71,6 +71,20 @@ describe("declaredEntries", () => {
     ]);
     expect(declaredEntries(manifests, paths).map((e) => e.path)).toEqual(["src/shop/cli.py", "tools/gen/__init__.py", "crates/core/main.rs"]);
   });
+  it("resolves a package folder's manifest against its folder, and what npm start runs", () => {
+    const paths = new Set(["api/src/server.ts", "api/src/config.ts", "worker/shop/cli.py"]);
+    const manifests = new Map([
+      ["api/package.json", JSON.stringify({ scripts: { build: "tsc", start: "node dist/server.js" } })],
+      ["worker/pyproject.toml", '[project.scripts]\nshop = "shop.cli:main"\n'],
+    ]);
+    expect(declaredEntries(manifests, paths).map((e) => [e.path, e.source])).toEqual([
+      ["api/src/server.ts", "api/package.json scripts.start"],
+      ["worker/shop/cli.py", "worker/pyproject.toml [project.scripts] shop"],
+    ]);
+  });
+  it("never climbs out of the manifest's folder", () => {
+    expect(declaredEntries(new Map([["api/package.json", JSON.stringify({ main: "../secret/index.js" })]]), new Set(["secret/index.js"]))).toEqual([]);
+  });
   it("declares nothing from malformed manifests", () => {
     expect(
       declaredEntries(
@@ -85,6 +99,10 @@ describe("declaredEntries", () => {
 });
 
 describe("conventionalEntries", () => {
+  it("reads the conventions relative to each package root", () => {
+    const paths = ["cli/main.go", "api/src/index.ts", "api/src/deep/index.ts", "other/main.go"];
+    expect(conventionalEntries(paths, () => false, ["", "cli/", "api/"]).map((e) => e.path)).toEqual(["cli/main.go", "api/src/index.ts"]);
+  });
   it("finds conventional names of source files, not tests, tooling or prose", () => {
     const paths = [
       "src/index.ts",

@@ -36,8 +36,8 @@ export interface EntryFile {
   source: string;
 }
 
-/** Root manifests read for declared entries. */
-export const ENTRY_MANIFEST_PATHS: readonly string[] = [
+/** Manifest file names read for declared entries; `go.mod` declares none but marks a package root for the conventions. */
+export const ENTRY_MANIFEST_NAMES: readonly string[] = [
   "package.json",
   "jsr.json",
   "deno.json",
@@ -46,7 +46,10 @@ export const ENTRY_MANIFEST_PATHS: readonly string[] = [
   "setup.py",
   "setup.cfg",
   "Cargo.toml",
+  "go.mod",
 ];
+/** Deepest folder a manifest is read from: the root and two levels (`api/`, `packages/server/`), where monorepos keep their packages. */
+export const MAX_MANIFEST_DEPTH = 2;
 
 /**
  * Phrases by which a question asks where a program starts. "main" alone is not one ("the main
@@ -116,22 +119,23 @@ export function isToolingPath(path: string): boolean {
 const stripDot = (p: string) => p.replace(/^\.\//, "").replace(/^\/+/, "");
 
 /**
- * The repo path a manifest's file reference names: the path itself when the tree has it, else,
- * for a build output (`dist/cjs/index.js`, `./lib/esm/index.mjs`, `dist/types/index.d.ts`), the
- * source the tree holds under `src/` or the root with the output folders removed and a source
- * extension (`src/index.ts`). Null when nothing matches.
+ * The repo path a manifest's file reference names, relative to the manifest's `folder` (`api/`,
+ * or `` at the root): the path itself when the tree has it, else, for a build output
+ * (`dist/cjs/index.js`, `./lib/esm/index.mjs`, `dist/types/index.d.ts`), the source the tree
+ * holds under `src/` or the folder itself with the output folders removed and a source extension
+ * (`src/index.ts`). Null when nothing matches (or the reference climbs out with `..`).
  */
-export function resolveDeclared(ref: string, paths: ReadonlySet<string>): string | null {
+export function resolveDeclared(ref: string, paths: ReadonlySet<string>, folder = ""): string | null {
   const p = stripDot(ref.trim());
-  if (!p) return null;
-  if (paths.has(p)) return p;
+  if (!p || p.split("/").includes("..")) return null;
+  if (paths.has(folder + p)) return folder + p;
   const segments = p.split("/");
   while (segments.length > 1 && OUTPUT_DIRS.has(segments[0].toLowerCase())) segments.shift();
   const rest = segments.join("/").replace(/\.d\.[cm]?ts$/, ".js");
   const stem = rest.replace(/\.[cm]?[jt]sx?$/, "");
   for (const dir of ["src/", ""]) {
     for (const ext of SOURCE_FOR_OUTPUT) {
-      const candidate = `${dir}${stem}${ext}`;
+      const candidate = `${folder}${dir}${stem}${ext}`;
       if (paths.has(candidate)) return candidate;
     }
   }
@@ -173,30 +177,40 @@ function mainExport(exports: unknown): string[] {
   return Object.keys(record).some((k) => k.startsWith(".")) ? [] : exportTargets(record);
 }
 
-/** Declared references of a package.json / jsr.json / deno.json: [field, reference]. */
-function jsManifestRefs(name: string, pkg: Record<string, unknown>): [string, string][] {
+/** The script file a package.json run script starts: `node dist/server.js`, `tsx watch src/main.ts`, `bun run app.ts`. */
+const RUN_SCRIPT_RE = /^(?:node|nodemon|tsx|ts-node|ts-node-esm|bun|deno)\b(?:\s+(?:run|watch|-{1,2}[\w-]+(?:=\S+)?))*\s+(\S+\.[cm]?[jt]sx?)(?:\s|$)/;
+
+/** Declared references of a package.json / jsr.json / deno.json (`file` is its path): [what declared it, reference]. */
+function jsManifestRefs(file: string, pkg: Record<string, unknown>): [string, string][] {
   const out: [string, string][] = [];
   for (const field of ["main", "module", "browser"]) {
     const v = pkg[field];
-    if (typeof v === "string") out.push([`${name} ${field}`, v]);
+    if (typeof v === "string") out.push([`${file} ${field}`, v]);
   }
   const bin = pkg.bin;
-  if (typeof bin === "string") out.push([`${name} bin`, bin]);
-  else if (bin && typeof bin === "object") for (const [k, v] of Object.entries(bin)) if (typeof v === "string") out.push([`${name} bin ${k}`, v]);
-  for (const ref of mainExport(pkg.exports)) out.push([`${name} exports "."`, ref]);
+  if (typeof bin === "string") out.push([`${file} bin`, bin]);
+  else if (bin && typeof bin === "object") for (const [k, v] of Object.entries(bin)) if (typeof v === "string") out.push([`${file} bin ${k}`, v]);
+  for (const ref of mainExport(pkg.exports)) out.push([`${file} exports "."`, ref]);
+  // What `npm start` (or `npm run dev` / `serve`) runs.
+  const scripts = pkg.scripts && typeof pkg.scripts === "object" ? (pkg.scripts as Record<string, unknown>) : {};
+  for (const script of ["start", "dev", "serve"]) {
+    const cmd = scripts[script];
+    const m = typeof cmd === "string" ? RUN_SCRIPT_RE.exec(cmd.trim()) : null;
+    if (m) out.push([`${file} scripts.${script}`, m[1]]);
+  }
   return out;
 }
 
-/** A Python `module.path:function` reference's candidate files (`a/b.py`, `a/b/__init__.py`, under the root or `src/`). */
-function pythonModuleFiles(ref: string): string[] {
+/** A Python `module.path:function` reference's candidate files (`a/b.py`, `a/b/__init__.py`, under the manifest's folder or its `src/`). */
+function pythonModuleFiles(ref: string, folder: string): string[] {
   const module = ref.split(":")[0].trim();
   if (!/^[\w.]+$/.test(module)) return [];
   const rel = module.replace(/\./g, "/");
-  return ["", "src/"].flatMap((dir) => [`${dir}${rel}.py`, `${dir}${rel}/__init__.py`, `${dir}${rel}/__main__.py`]);
+  return ["", "src/"].flatMap((dir) => [`${folder}${dir}${rel}.py`, `${folder}${dir}${rel}/__init__.py`, `${folder}${dir}${rel}/__main__.py`]);
 }
 
-/** `[section] name -> "module:function"` tables of a parsed pyproject.toml. */
-function pyprojectScripts(doc: Record<string, unknown>): [string, string][] {
+/** `[section] name -> "module:function"` tables of a parsed pyproject.toml (`file` is its path). */
+function pyprojectScripts(doc: Record<string, unknown>, file: string): [string, string][] {
   const at = (obj: unknown, ...keys: string[]): unknown =>
     keys.reduce<unknown>((o, k) => (o && typeof o === "object" ? (o as Record<string, unknown>)[k] : undefined), obj);
   const out: [string, string][] = [];
@@ -209,7 +223,7 @@ function pyprojectScripts(doc: Record<string, unknown>): [string, string][] {
     for (const [name, ref] of Object.entries(table as Record<string, unknown>)) {
       const target =
         typeof ref === "string" ? ref : typeof (ref as { reference?: unknown })?.reference === "string" ? (ref as { reference: string }).reference : null;
-      if (target) out.push([`pyproject.toml ${label} ${name}`, target]);
+      if (target) out.push([`${file} ${label} ${name}`, target]);
     }
   }
   return out;
@@ -228,19 +242,18 @@ function setupScripts(file: string, text: string): [string, string][] {
   return out;
 }
 
-/** `[[bin]]` and `[lib]` paths of a parsed Cargo.toml. */
-function cargoTargets(doc: Record<string, unknown>): [string, string][] {
+/** `[[bin]]` and `[lib]` paths of a parsed Cargo.toml (`file` is its path). */
+function cargoTargets(doc: Record<string, unknown>, file: string): [string, string][] {
   const out: [string, string][] = [];
   const lib = doc.lib as { path?: unknown } | undefined;
-  if (typeof lib?.path === "string") out.push(["Cargo.toml [lib]", lib.path]);
+  if (typeof lib?.path === "string") out.push([`${file} [lib]`, lib.path]);
   const bins = Array.isArray(doc.bin) ? doc.bin : [];
   for (const b of bins as { path?: unknown; name?: unknown }[])
-    if (typeof b?.path === "string") out.push([`Cargo.toml [[bin]] ${String(b.name ?? "")}`.trim(), b.path]);
+    if (typeof b?.path === "string") out.push([`${file} [[bin]] ${String(b.name ?? "")}`.trim(), b.path]);
   return out;
 }
 
-function tomlOf(text: string | undefined): Record<string, unknown> | null {
-  if (text === undefined) return null;
+function tomlOf(text: string): Record<string, unknown> | null {
   try {
     return parseToml(text) as Record<string, unknown>;
   } catch {
@@ -248,46 +261,77 @@ function tomlOf(text: string | undefined): Record<string, unknown> | null {
   }
 }
 
+/** The folder of a path with its trailing slash (`api/` for `api/package.json`, `` at the root). */
+export function folderOf(path: string): string {
+  const i = path.lastIndexOf("/");
+  return i < 0 ? "" : path.slice(0, i + 1);
+}
+
+/** Order in which one folder's manifests are read: a Deno export names the source itself, package.json often a build output. */
+const MANIFEST_ORDER = ["jsr.json", "deno.json", "deno.jsonc", "package.json", "pyproject.toml", "setup.py", "setup.cfg", "Cargo.toml"];
+
 /**
- * The entries the root manifests declare, resolved to files of the tree (`paths`). A manifest
- * that is missing or malformed declares nothing; never throws.
+ * The entries the manifests declare (`manifests`: path -> text, at the root or in package
+ * folders), each reference resolved against its manifest's folder to a file of the tree
+ * (`paths`): the root's first, then shallower folders, then by folder name. A malformed
+ * manifest declares nothing; never throws.
  */
 export function declaredEntries(manifests: ReadonlyMap<string, string>, paths: ReadonlySet<string>): EntryFile[] {
   const out: EntryFile[] = [];
   const add = (source: string, path: string | null) => {
     if (path && SOURCE_EXT_RE.test(path) && !out.some((e) => e.path === path)) out.push({ path, tier: "declared", source });
   };
-  for (const name of ["jsr.json", "deno.json", "deno.jsonc", "package.json"]) {
-    const pkg = parseJsonObject(manifests.get(name));
-    if (pkg) for (const [source, ref] of jsManifestRefs(name, pkg)) add(source, resolveDeclared(ref, paths));
+  const order = (p: string) => MANIFEST_ORDER.indexOf(p.slice(folderOf(p).length));
+  const manifestsInOrder = [...manifests.keys()]
+    .filter((p) => order(p) >= 0)
+    .sort((a, b) => a.split("/").length - b.split("/").length || (folderOf(a) < folderOf(b) ? -1 : folderOf(a) > folderOf(b) ? 1 : order(a) - order(b)));
+  for (const file of manifestsInOrder) {
+    const folder = folderOf(file);
+    const name = file.slice(folder.length);
+    const text = manifests.get(file)!;
+    if (/\.jsonc?$/.test(name)) {
+      const pkg = parseJsonObject(text);
+      for (const [source, ref] of pkg ? jsManifestRefs(file, pkg) : []) add(source, resolveDeclared(ref, paths, folder));
+    } else if (name === "Cargo.toml") {
+      const doc = tomlOf(text);
+      for (const [source, ref] of doc ? cargoTargets(doc, file) : []) add(source, resolveDeclared(ref, paths, folder));
+    } else {
+      const doc = name === "pyproject.toml" ? tomlOf(text) : null;
+      const refs = name === "pyproject.toml" ? (doc ? pyprojectScripts(doc, file) : []) : setupScripts(file, text);
+      for (const [source, ref] of refs) add(source, pythonModuleFiles(ref, folder).find((p) => paths.has(p)) ?? null);
+    }
   }
-  const pyproject = tomlOf(manifests.get("pyproject.toml"));
-  const pyRefs = [
-    ...(pyproject ? pyprojectScripts(pyproject) : []),
-    ...["setup.py", "setup.cfg"].flatMap((f) => (manifests.has(f) ? setupScripts(f, manifests.get(f)!) : [])),
-  ];
-  for (const [source, ref] of pyRefs) add(source, pythonModuleFiles(ref).find((p) => paths.has(p)) ?? null);
-  const cargo = tomlOf(manifests.get("Cargo.toml"));
-  if (cargo) for (const [source, ref] of cargoTargets(cargo)) add(source, paths.has(stripDot(ref)) ? stripDot(ref) : null);
   return out;
 }
 
-/** Conventional entry file names: [pattern over the whole path, what it is]. */
+/** Conventional entry file names relative to a package root: [pattern, what it is]. */
 const CONVENTIONS: ReadonlyArray<readonly [RegExp, string]> = [
-  [/(?:^|\/)__main__\.py$/, "convention __main__.py"],
   [/^(?:src\/)?(?:main|lib)\.rs$/, "convention src/main.rs, src/lib.rs"],
   [/^src\/bin\/[^/]+\.rs$/, "convention src/bin/*.rs"],
   [/^(?:cmd\/[^/]+\/)?main\.go$/, "convention main.go, cmd/*/main.go"],
-  [/^(?:src\/)?(?:index|main|app)\.[^./]+$/, "convention index.*, main.*, app.* at the root or in src/"],
+  [/^(?:src\/)?(?:index|main|app)\.[^./]+$/, "convention index.*, main.*, app.* at a package root or in its src/"],
 ];
 
-/** The conventional entry files among `paths` (source files only, not tests or tooling). */
-export function conventionalEntries(paths: Iterable<string>, isTest: (path: string) => boolean): EntryFile[] {
+/**
+ * The conventional entry files among `paths` (source files only, not tests or tooling):
+ * `__main__.py` anywhere, the CONVENTIONS relative to a package root of `roots` (folders with a
+ * trailing slash, `` the repo root: the folders holding a manifest).
+ */
+export function conventionalEntries(paths: Iterable<string>, isTest: (path: string) => boolean, roots: readonly string[] = [""]): EntryFile[] {
   const out: EntryFile[] = [];
   for (const path of paths) {
     if (!SOURCE_EXT_RE.test(path) || isTest(path) || isToolingPath(path)) continue;
-    const hit = CONVENTIONS.find(([re]) => re.test(path));
-    if (hit) out.push({ path, tier: "conventional", source: hit[1] });
+    if (/(?:^|\/)__main__\.py$/.test(path)) {
+      out.push({ path, tier: "conventional", source: "convention __main__.py" });
+      continue;
+    }
+    for (const root of roots) {
+      const hit = path.startsWith(root) ? CONVENTIONS.find(([re]) => re.test(path.slice(root.length))) : undefined;
+      if (hit) {
+        out.push({ path, tier: "conventional", source: hit[1] });
+        break;
+      }
+    }
   }
   return out;
 }

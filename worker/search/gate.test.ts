@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { confidenceGate } from "./gate";
 import { GATE_THRESHOLDS } from "./ranking/weights";
 
-const t = { minTermCoverage: 0.5, minVectorScore: 0.3, minWeightedCoverage: 0 };
+const t = { ...GATE_THRESHOLDS, minTermCoverage: 0.5, minVectorScore: 0.3, minWeightedCoverage: 0, minBestChunkCoverage: 0, maxAgreementRank: 0 };
 
 describe("confidenceGate", () => {
   it("is high when the results contain the query terms", () => {

@@ -55,6 +55,63 @@ export interface GateInput {
   entryQuestion?: boolean;
   resultPaths?: string[];
   resultIsEntry?: boolean[];
+  /** Channel ranks of each result (`ranks` of the response), for the channels' agreement. */
+  resultRanks?: Partial<Record<string, number>>[];
+  /** Final scores of the results, best first, for the margin of the first over the tail. */
+  resultScores?: number[];
+}
+
+/** The signals the gate reads besides the plain coverage and the similarity (`confidence.signals`). */
+export interface GateSignals {
+  weightedCoverage: number | null;
+  bestChunkCoverage: number | null;
+  channelAgreement: number | null;
+  scoreMargin: number | null;
+}
+
+/**
+ * The IDF-weighted share of `terms` that the best single result holds (terms absent from the
+ * snapshots weigh as df 0): a question's rare words meet in the chunk that answers it, while a
+ * question about something absent finds them, if at all, scattered over files. Null without statistics.
+ */
+export function bestChunkCoverage(
+  terms: string[],
+  sets: readonly ReadonlySet<string>[],
+  df: ReadonlyMap<string, number> | undefined,
+  totalDocs: number | undefined,
+): number | null {
+  if (!df || !totalDocs || !terms.length || !sets.length) return null;
+  const weights = terms.map((t) => idf(df.get(t) ?? 0, totalDocs));
+  const all = weights.reduce((a, b) => a + b, 0);
+  if (all <= 0) return null;
+  let best = 0;
+  for (const set of sets) {
+    let found = 0;
+    terms.forEach((t, i) => {
+      if (set.has(t)) found += weights[i];
+    });
+    best = Math.max(best, found / all);
+  }
+  return best;
+}
+
+/** The best max(bm25 rank, vector rank) over the first `top` results that both channels found; null when none. */
+export function channelAgreement(ranks: readonly Partial<Record<string, number>>[], top: number): number | null {
+  let best: number | null = null;
+  for (const r of ranks.slice(0, top)) {
+    if (r.bm25 === undefined || r.vector === undefined) continue;
+    const both = Math.max(r.bm25, r.vector);
+    if (best === null || both < best) best = both;
+  }
+  return best;
+}
+
+/** Score of the first result over the mean of results 5 to 10 (1-based); null with fewer than 5 results. */
+export function scoreMargin(scores: readonly number[]): number | null {
+  const tail = scores.slice(4, 10);
+  if (!tail.length || !(scores[0] > 0)) return null;
+  const mean = tail.reduce((a, b) => a + b, 0) / tail.length;
+  return mean > 0 ? scores[0] / mean : null;
 }
 
 /** IDF-weighted share of `terms` not in `missing` (absent terms weigh as df 0); null without statistics. */
@@ -83,7 +140,15 @@ export function confidenceGate(input: GateInput): Confidence {
   const termCoverage = input.terms.length ? (input.terms.length - missingTerms.length) / input.terms.length : 0;
   const best = input.bestVectorScore;
   const round = (x: number) => Math.round(x * 1000) / 1000;
-  const base = { termCoverage: round(termCoverage), bestVectorScore: best === null ? null : round(best), missingTerms };
+  const weighted = weightedCoverage(input.terms, new Set(missingTerms), input.df, input.totalDocs);
+  const rounded = (x: number | null) => (x === null ? null : round(x));
+  const signals: GateSignals = {
+    weightedCoverage: rounded(weighted),
+    bestChunkCoverage: rounded(bestChunkCoverage(input.terms, sets, input.df, input.totalDocs)),
+    channelAgreement: input.resultRanks ? channelAgreement(input.resultRanks, t.agreementTop) : null,
+    scoreMargin: input.resultScores ? rounded(scoreMargin(input.resultScores)) : null,
+  };
+  const base = { termCoverage: round(termCoverage), bestVectorScore: best === null ? null : round(best), missingTerms, signals };
   if (!input.resultTexts.length) return { level: "low", ...base, reason: "No results." };
   const lexicalWeak = termCoverage < t.minTermCoverage;
   if (termCoverage === 0 && input.lexicalVectors) {
@@ -93,13 +158,25 @@ export function confidenceGate(input: GateInput): Confidence {
     const sem = best === null ? "" : ` (the lexical embedder's similarity ${round(best)} is no evidence without them)`;
     return { level: "low", ...base, reason: `Term coverage 0: ${why}${sem}.` };
   }
-  const weighted = weightedCoverage(input.terms, new Set(missingTerms), input.df, input.totalDocs);
   if (input.lexicalVectors && weighted !== null && weighted < t.minWeightedCoverage) {
     const miss = missingTerms.length ? `; missing terms: ${missingTerms.slice(0, 10).join(", ")}` : "";
     return {
       level: "low",
       ...base,
       reason: `IDF-weighted term coverage ${round(weighted)} < ${t.minWeightedCoverage}: the query's most informative words are not in the results${miss}.`,
+    };
+  }
+  // Scattered evidence: the query's informative words are in the results, but no one result
+  // holds enough of them together, and the two channels do not agree on any of the first results.
+  const together = signals.bestChunkCoverage;
+  const agree = signals.channelAgreement;
+  if (input.lexicalVectors && together !== null && together < t.minBestChunkCoverage && (agree === null || agree > t.maxAgreementRank)) {
+    const miss = missingTerms.length ? `; missing terms: ${missingTerms.slice(0, 10).join(", ")}` : "";
+    const ch = agree === null ? "no top result is found by both the lexical and the vector channel" : `the channels agree only at rank ${agree}`;
+    return {
+      level: "low",
+      ...base,
+      reason: `Scattered evidence: the best single result holds ${round(together)} < ${t.minBestChunkCoverage} of the query's IDF-weighted terms and ${ch}${miss}.`,
     };
   }
   const semanticWeak = best === null || best < t.minVectorScore;

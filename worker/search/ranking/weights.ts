@@ -232,4 +232,14 @@ export const GATE_THRESHOLDS = {
    * code's words look like unanswerable ones to a lexical embedder: the overlap is why it is low.
    */
   minWeightedCoverage: 0.25,
+  /**
+   * With a lexical embedder: low when the best single result holds less than this IDF-weighted
+   * share of the query's terms and no top result is ranked within `maxAgreementRank` by both the
+   * lexical and the vector channel (0 disables). Calibration: docs/evaluation.md, "Confidence gate calibration".
+   */
+  minBestChunkCoverage: 0,
+  /** Rank within which both channels must put one of the first `agreementTop` results for them to agree. */
+  maxAgreementRank: 0,
+  /** Results read for the channels' agreement. */
+  agreementTop: 3,
 };

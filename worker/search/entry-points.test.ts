@@ -17,6 +17,7 @@ describe("asksForEntryPoint", () => {
     "how does the start of a line get matched",
     "entry in the cache table",
     "which function parses the main header",
+    "where are plugin commands loaded from entry points",
   ])("does not take %j for one", (q) => expect(asksForEntryPoint(q)).toBe(false));
 });
 

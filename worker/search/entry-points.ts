@@ -70,9 +70,16 @@ const ENTRY_INTENT_RE = new RegExp(
   "i",
 );
 
+/**
+ * Python's packaging "entry points" are a plugin registry (`importlib.metadata.entry_points`,
+ * setuptools' `entry_points=` groups), not where a program starts: "discover plugins from entry
+ * points" asks for that registry.
+ */
+const PLUGIN_ENTRY_POINTS_RE = /\bplug-?ins?\b|\bentry[_ ]points? groups?\b|\bentry_points\b|importlib/i;
+
 /** Whether a question (not a pasted report) asks where the program starts. */
 export function asksForEntryPoint(question: string): boolean {
-  return ENTRY_INTENT_RE.test(question);
+  return ENTRY_INTENT_RE.test(question) && !PLUGIN_ENTRY_POINTS_RE.test(question);
 }
 
 /** Extensions of source files an entry can be (manifests and prose cannot). */

@@ -8,6 +8,12 @@
  * whatever the similarity: gibberish shares trigrams with code (`zxqvbn florp wibble` scored
  * 0.32 on hono) and such a similarity is no evidence of an answer.
  *
+ * The lexical and vector channels must also agree on one of the first results when the words
+ * are found: `channelAgreement` (the best max(bm25 rank, vector rank) of the first 3) above
+ * `maxAgreementRank` is low. `bestChunkCoverage` (the share the best single result holds) is
+ * reported in `confidence.signals` but decides nothing: measured, it did not separate answerable
+ * from unanswerable questions (docs/evaluation.md, "Confidence gate calibration").
+ *
  * Lexical evidence is also weighed by information: the IDF-weighted share of the query's terms
  * found in the results, a term absent from every searched snapshot weighing most (IDF at df 0).
  * A question that reuses a corpus's vocabulary but asks for something absent ("where is the
@@ -55,10 +61,10 @@ export interface GateInput {
   entryQuestion?: boolean;
   resultPaths?: string[];
   resultIsEntry?: boolean[];
+  /** Whether the query is a pasted bug report: its words describe symptoms over many files, so scattered evidence is no sign of absence. */
+  isReport?: boolean;
   /** Channel ranks of each result (`ranks` of the response), for the channels' agreement. */
   resultRanks?: Partial<Record<string, number>>[];
-  /** Final scores of the results, best first, for the margin of the first over the tail. */
-  resultScores?: number[];
 }
 
 /** The signals the gate reads besides the plain coverage and the similarity (`confidence.signals`). */
@@ -66,7 +72,6 @@ export interface GateSignals {
   weightedCoverage: number | null;
   bestChunkCoverage: number | null;
   channelAgreement: number | null;
-  scoreMargin: number | null;
 }
 
 /**
@@ -106,14 +111,6 @@ export function channelAgreement(ranks: readonly Partial<Record<string, number>>
   return best;
 }
 
-/** Score of the first result over the mean of results 5 to 10 (1-based); null with fewer than 5 results. */
-export function scoreMargin(scores: readonly number[]): number | null {
-  const tail = scores.slice(4, 10);
-  if (!tail.length || !(scores[0] > 0)) return null;
-  const mean = tail.reduce((a, b) => a + b, 0) / tail.length;
-  return mean > 0 ? scores[0] / mean : null;
-}
-
 /** IDF-weighted share of `terms` not in `missing` (absent terms weigh as df 0); null without statistics. */
 export function weightedCoverage(
   terms: string[],
@@ -146,7 +143,6 @@ export function confidenceGate(input: GateInput): Confidence {
     weightedCoverage: rounded(weighted),
     bestChunkCoverage: rounded(bestChunkCoverage(input.terms, sets, input.df, input.totalDocs)),
     channelAgreement: input.resultRanks ? channelAgreement(input.resultRanks, t.agreementTop) : null,
-    scoreMargin: input.resultScores ? rounded(scoreMargin(input.resultScores)) : null,
   };
   const base = { termCoverage: round(termCoverage), bestVectorScore: best === null ? null : round(best), missingTerms, signals };
   if (!input.resultTexts.length) return { level: "low", ...base, reason: "No results." };
@@ -166,17 +162,26 @@ export function confidenceGate(input: GateInput): Confidence {
       reason: `IDF-weighted term coverage ${round(weighted)} < ${t.minWeightedCoverage}: the query's most informative words are not in the results${miss}.`,
     };
   }
-  // Scattered evidence: the query's informative words are in the results, but no one result
-  // holds enough of them together, and the two channels do not agree on any of the first results.
-  const together = signals.bestChunkCoverage;
+  // Words found apart: the question's informative words are in the results (weighted coverage
+  // at least `disagreementMinCoverage`), yet the vector channel ranks none of the first results
+  // near where the lexical channel does. An answer's chunk is found by both; words that only
+  // occur, each in unrelated code, are found by one channel at a time. A paraphrase without the
+  // code's words (low coverage) makes the channels disagree too, so this needs the words found.
   const agree = signals.channelAgreement;
-  if (input.lexicalVectors && together !== null && together < t.minBestChunkCoverage && (agree === null || agree > t.maxAgreementRank)) {
-    const miss = missingTerms.length ? `; missing terms: ${missingTerms.slice(0, 10).join(", ")}` : "";
-    const ch = agree === null ? "no top result is found by both the lexical and the vector channel" : `the channels agree only at rank ${agree}`;
+  if (
+    input.lexicalVectors &&
+    !input.isReport &&
+    best !== null &&
+    input.resultRanks &&
+    weighted !== null &&
+    weighted >= t.disagreementMinCoverage &&
+    (agree === null || agree > t.maxAgreementRank)
+  ) {
+    const ch = agree === null ? "none of them is found by both" : `the best agree only at rank ${agree}`;
     return {
       level: "low",
       ...base,
-      reason: `Scattered evidence: the best single result holds ${round(together)} < ${t.minBestChunkCoverage} of the query's IDF-weighted terms and ${ch}${miss}.`,
+      reason: `The channels disagree: the query's words are in the results (IDF-weighted coverage ${round(weighted)}), but no one of the first ${t.agreementTop} results is ranked within ${t.maxAgreementRank} by both the lexical and the vector channel (${ch}): the words occur apart, not in code about one thing.`,
     };
   }
   const semanticWeak = best === null || best < t.minVectorScore;

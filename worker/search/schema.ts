@@ -83,7 +83,6 @@ export const confidenceSchema = z.object({
         .number()
         .nullable()
         .describe("Best rank at which the lexical and vector channels both put one of the top 3 results (max of its two ranks); null when none has both."),
-      scoreMargin: z.number().nullable().describe("Score of the first result over the mean score of results 5 to 10; null with fewer than 5."),
     })
     .optional()
     .describe("The evidence the level was decided on (worker/search/gate.ts)."),

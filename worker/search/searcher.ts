@@ -494,8 +494,8 @@ export async function runSearch(
     entryQuestion: entryQuestionOf(query),
     resultPaths: merged.map((h) => h.row.path),
     resultIsEntry: merged.map((h) => entries.has(fileOf(h))),
+    isReport: query.isReport,
     resultRanks: merged.map((h) => h.ranks),
-    resultScores: merged.map((h) => h.score),
   });
   // Nothing found because of the index or the filters, not the words: say so.
   const emptyReason = results.length ? null : await explainEmpty(deps.db, targets, filters, statistics.chunksByRepo);

@@ -152,6 +152,11 @@ describe("signals: evidence together in one result, and the channels' agreement"
     expect(paraphrase.signals!.weightedCoverage).toBeLessThan(0.45);
     expect(paraphrase.reason).not.toMatch(/channels disagree/);
   });
+  it("does not apply when a first result is named by the query or the repo (an anchor, a declared entry)", () => {
+    const input = { ...base, resultTexts: scattered, resultRanks: [{}, { vector: 1 }] };
+    expect(confidenceGate(input).level).toBe("low");
+    expect(confidenceGate({ ...input, resultNamed: [true, false] }).level).toBe("high");
+  });
   it("does not apply to a pasted report, a semantic embedder or a search without the vector channel", () => {
     const input = { ...base, resultTexts: scattered, resultRanks: [{ bm25: 1 }, { vector: 1 }] };
     expect(confidenceGate({ ...input, isReport: true }).level).toBe("high");

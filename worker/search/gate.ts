@@ -63,6 +63,11 @@ export interface GateInput {
   resultIsEntry?: boolean[];
   /** Whether the query is a pasted bug report: its words describe symptoms over many files, so scattered evidence is no sign of absence. */
   isReport?: boolean;
+  /**
+   * Whether each result is named by the query or the repo rather than found by the channels (a
+   * trace, option or message anchor, a declared entry): such a result needs no agreement.
+   */
+  resultNamed?: boolean[];
   /** Channel ranks of each result (`ranks` of the response), for the channels' agreement. */
   resultRanks?: Partial<Record<string, number>>[];
 }
@@ -175,6 +180,7 @@ export function confidenceGate(input: GateInput): Confidence {
     input.resultRanks &&
     weighted !== null &&
     weighted >= t.disagreementMinCoverage &&
+    !(input.resultNamed ?? []).slice(0, t.agreementTop).some(Boolean) &&
     (agree === null || agree > t.maxAgreementRank)
   ) {
     const ch = agree === null ? "none of them is found by both" : `the best agree only at rank ${agree}`;

@@ -443,6 +443,7 @@ export async function runSearch(
     ...entryChunks.slice(0, MAX_ENTRY_ANCHORS).map((e) => e.chunkId),
   ];
   const rows = await loadChunks(deps.db, [...head.map((h) => h.chunkId), ...anchors]);
+  const anchorIds = new Set(anchors);
   for (const id of anchors) {
     const i = head.findIndex((h) => h.chunkId === id);
     if (i >= 0) head[i] = { ...head[i], score: Math.max(head[i].score, ANCHOR_SCORE) };
@@ -495,6 +496,7 @@ export async function runSearch(
     resultPaths: merged.map((h) => h.row.path),
     resultIsEntry: merged.map((h) => entries.has(fileOf(h))),
     isReport: query.isReport,
+    resultNamed: merged.map((h) => anchorIds.has(h.chunkId) || entries.has(fileOf(h))),
     resultRanks: merged.map((h) => h.ranks),
   });
   // Nothing found because of the index or the filters, not the words: say so.

@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import {
   allBatchesSettled,
   BATCH_MAX_SENDS,
-  BATCH_STALL_MS,
+  BATCH_LEASE_MS,
+  BATCH_QUEUE_WAIT_MS,
   FETCH_HEARTBEAT_MS,
   FETCH_MAX_ATTEMPTS,
   fetchStep,
@@ -159,20 +160,21 @@ describe("fetchStep", () => {
 });
 
 describe("stallStep and waitingOf", () => {
-  const batch = (batchId: number, state: BatchSendState["state"], attempts: number, enqueuedAt: number): BatchSendState => ({
+  const batch = (batchId: number, state: BatchSendState["state"], attempts: number, enqueuedAt: number, startedAt = 0): BatchSendState => ({
     batchId,
     state,
     attempts,
     enqueuedAt,
+    startedAt,
   });
   const indexing = run([{ type: "fetch_started" }, planned(3)]);
 
-  it("re-sends batches sent longer than BATCH_STALL_MS ago and gives up after BATCH_MAX_SENDS", () => {
-    const now = 1_000_000;
+  it("re-sends batches nobody took within BATCH_QUEUE_WAIT_MS and gives up after BATCH_MAX_SENDS", () => {
+    const now = 10_000_000;
     const r = stallStep(
       [
-        batch(0, "enqueued", 1, now - 1000),
-        batch(1, "enqueued", 1, now - BATCH_STALL_MS - 1),
+        batch(0, "enqueued", 1, now - BATCH_QUEUE_WAIT_MS + 1000),
+        batch(1, "enqueued", 1, now - BATCH_QUEUE_WAIT_MS - 1),
         batch(2, "pending", 0, 0),
         batch(3, "enqueued", BATCH_MAX_SENDS, 0),
         batch(4, "done", 1, 0),
@@ -181,6 +183,14 @@ describe("stallStep and waitingOf", () => {
     );
     expect(r.resend).toEqual([1, 2]);
     expect(r.giveUp.map((b) => b.batchId)).toEqual([3]);
+  });
+
+  it("keeps a taken batch while its lease holds, however long it queued, and re-sends it once the lease runs out", () => {
+    const now = 10_000_000;
+    const queuedLong = now - BATCH_QUEUE_WAIT_MS - 60_000;
+    const r = stallStep([batch(0, "enqueued", 1, queuedLong, now - BATCH_LEASE_MS + 1000), batch(1, "enqueued", 1, queuedLong, now - BATCH_LEASE_MS - 1)], now);
+    expect(r.resend).toEqual([1]);
+    expect(r.giveUp).toEqual([]);
   });
 
   it("says a job whose fetch was lost is waiting, and until when", () => {
@@ -193,10 +203,15 @@ describe("stallStep and waitingOf", () => {
   });
 
   it("says how many batches are late, and nothing for a finished job", () => {
-    const now = 10 * BATCH_STALL_MS;
+    const now = 10 * BATCH_QUEUE_WAIT_MS;
     const w = waitingOf(indexing, {
       fetchInFlight: false,
-      batches: [batch(0, "enqueued", 1, 0), batch(1, "enqueued", 1, 0), batch(2, "enqueued", 1, now)],
+      batches: [
+        batch(0, "enqueued", 1, 0),
+        batch(1, "enqueued", 1, 0, now - BATCH_LEASE_MS - 1),
+        batch(2, "enqueued", 1, now),
+        batch(3, "enqueued", 1, 0, now),
+      ],
       alarmAt: now + 5,
       now,
     });

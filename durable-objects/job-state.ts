@@ -191,12 +191,21 @@ export function fetchStep(job: JobState, o: { inFlight: boolean; attempts: numbe
 }
 
 /**
- * A batch not acknowledged this long after it was sent is sent again (ms). Short enough that a
- * batch lost with a consumer's isolate is re-sent within a minute; a slow consumer that is
- * merely late costs a duplicate delivery, which is harmless (writes are upserts, acks are
- * idempotent).
+ * A batch a consumer took (asked for its files) and neither acknowledged nor failed this long
+ * after is sent again (ms). A consumer whose isolate dies mid-batch has its message redelivered
+ * by the queue itself (every delivery renews the lease), so this is the net under that net; it
+ * is long because under load a large batch takes well over a minute (sympy, 2 cores, load 10).
+ * A duplicate delivery is harmless (writes are upserts, acks are idempotent) but adds load.
  */
-export const BATCH_STALL_MS = 45_000;
+export const BATCH_LEASE_MS = 5 * 60_000;
+/**
+ * A batch sent this long ago and not yet taken by any consumer is sent again (ms): the message
+ * may have been lost (a local queue's messages live in memory). Counted from the send, not from
+ * the job's start, so a long queue (2,000 files in 100 batches) waits without being re-sent:
+ * re-sending waiting batches only lengthens the queue (the congestion collapse seen before the
+ * lease: batches failed after 4 sends at 45 s each while they were still queued).
+ */
+export const BATCH_QUEUE_WAIT_MS = 10 * 60_000;
 /** Sends of one batch before its files are given up on as `index_failed`. */
 export const BATCH_MAX_SENDS = 4;
 /** How often a running job checks for stalled batches (ms). */
@@ -207,12 +216,21 @@ export interface BatchSendState {
   batchId: number;
   state: "pending" | "enqueued" | "done" | "failed";
   attempts: number;
+  /** Last send (ms). */
   enqueuedAt: number;
+  /** Last time a consumer took it since that send (ms; 0: not taken). */
+  startedAt: number;
+}
+
+/** Whether an enqueued batch is overdue at `now`: its lease ran out, or nobody took it in time. */
+export function isOverdue(b: BatchSendState, now: number): boolean {
+  if (b.state !== "enqueued") return false;
+  return b.startedAt > 0 ? now - b.startedAt > BATCH_LEASE_MS : now - b.enqueuedAt > BATCH_QUEUE_WAIT_MS;
 }
 
 /** Which unsettled batches to send again and which to give up on at `now` (ms). */
 export function stallStep(batches: readonly BatchSendState[], now: number): { resend: number[]; giveUp: BatchSendState[] } {
-  const stalled = batches.filter((b) => b.state === "pending" || (b.state === "enqueued" && now - b.enqueuedAt > BATCH_STALL_MS));
+  const stalled = batches.filter((b) => b.state === "pending" || isOverdue(b, now));
   return {
     resend: stalled.filter((b) => b.attempts < BATCH_MAX_SENDS).map((b) => b.batchId),
     giveUp: stalled.filter((b) => b.attempts >= BATCH_MAX_SENDS),
@@ -221,8 +239,7 @@ export function stallStep(batches: readonly BatchSendState[], now: number): { re
 
 /**
  * What a running job is waiting for, or null when it is making progress: a fetch lost with its
- * isolate (`fetchInFlight` false while `fetching`), or batches sent over `BATCH_STALL_MS` ago and
- * not acknowledged. `alarmAt` is the coordinator's next alarm (ms), when the retry happens.
+ * isolate (`fetchInFlight` false while `fetching`), or overdue batches (`isOverdue`). `alarmAt` is the coordinator's next alarm (ms), when the retry happens.
  */
 export function waitingOf(
   job: JobState,
@@ -234,7 +251,7 @@ export function waitingOf(
     return { reason: "The fetch was interrupted (the server restarted); waiting to retry", retryAt };
   }
   if (job.status === "indexing") {
-    const late = o.batches.filter((b) => b.state === "enqueued" && o.now - b.enqueuedAt > BATCH_STALL_MS).length;
+    const late = o.batches.filter((b) => isOverdue(b, o.now)).length;
     if (late > 0) return { reason: `${late} batch${late === 1 ? " was" : "es were"} not acknowledged; waiting to send again`, retryAt };
   }
   return null;

@@ -4,7 +4,7 @@
  * The coordinator's own SQLite storage (one database per repo):
  * - `kv`: the repo's settings and the current job state, as JSON.
  * - `batches`: the ledger, one row per queued batch: state (`pending` -> `enqueued` -> `done` |
- *   `failed`), delivery attempts, when it was last sent.
+ *   `failed`), delivery attempts, when it was last sent, when a consumer last took it.
  * - `staged`: bytes of the new or changed files of a batch, so that a queue message only
  *   carries ids (Queues: 128 KB per message; DO SQLite: 2 MB per row, above MAX_FILE_BYTES).
  * - `members`: the new snapshot's (path, file id) pairs as they become known; written to D1
@@ -28,6 +28,8 @@ export interface BatchRow {
   state: BatchState;
   attempts: number;
   enqueuedAt: number;
+  /** When a consumer last asked for the batch's files (0: not since it was sent). */
+  startedAt: number;
   fileCount: number;
   byteSize: number;
 }
@@ -47,6 +49,9 @@ export function migrateLedger(sql: SqlStorage): void {
     CREATE TABLE IF NOT EXISTS members (job_id TEXT NOT NULL, path TEXT NOT NULL, file_id TEXT NOT NULL, PRIMARY KEY (job_id, path));
     CREATE TABLE IF NOT EXISTS skipped (job_id TEXT NOT NULL, path TEXT NOT NULL, reason TEXT NOT NULL, rule TEXT NOT NULL, PRIMARY KEY (job_id, path));
   `);
+  // Ledgers created before the consumer lease lack `started_at`.
+  const columns = sql.exec<{ name: string }>("PRAGMA table_info(batches)").toArray();
+  if (!columns.some((c) => c.name === "started_at")) sql.exec("ALTER TABLE batches ADD COLUMN started_at INTEGER NOT NULL DEFAULT 0");
 }
 
 /** Reads a JSON value from `kv`, or null. */
@@ -87,14 +92,22 @@ export function addBatch(sql: SqlStorage, jobId: string, batchId: number, fileCo
 /** Ledger rows of a job, optionally only those in `states`. */
 export function listBatches(sql: SqlStorage, jobId: string, states?: BatchState[]): BatchRow[] {
   const rows = sql
-    .exec<{ batch_id: number; state: BatchState; attempts: number; enqueued_at: number; file_count: number; byte_size: number }>(
-      "SELECT batch_id, state, attempts, enqueued_at, file_count, byte_size FROM batches WHERE job_id = ? ORDER BY batch_id",
+    .exec<{ batch_id: number; state: BatchState; attempts: number; enqueued_at: number; started_at: number; file_count: number; byte_size: number }>(
+      "SELECT batch_id, state, attempts, enqueued_at, started_at, file_count, byte_size FROM batches WHERE job_id = ? ORDER BY batch_id",
       jobId,
     )
     .toArray();
   return rows
     .filter((r) => !states || states.includes(r.state))
-    .map((r) => ({ batchId: r.batch_id, state: r.state, attempts: r.attempts, enqueuedAt: r.enqueued_at, fileCount: r.file_count, byteSize: r.byte_size }));
+    .map((r) => ({
+      batchId: r.batch_id,
+      state: r.state,
+      attempts: r.attempts,
+      enqueuedAt: r.enqueued_at,
+      startedAt: r.started_at,
+      fileCount: r.file_count,
+      byteSize: r.byte_size,
+    }));
 }
 
 /** One ledger row, or null. */
@@ -102,11 +115,21 @@ export function getBatch(sql: SqlStorage, jobId: string, batchId: number): Batch
   return listBatches(sql, jobId).find((b) => b.batchId === batchId) ?? null;
 }
 
-/** Marks batches as sent now (attempts + 1). */
+/** Marks batches as sent now (attempts + 1; the consumer lease starts over). */
 export function markEnqueued(sql: SqlStorage, jobId: string, batchIds: number[], now: number): void {
   for (const id of batchIds) {
-    sql.exec("UPDATE batches SET state = 'enqueued', attempts = attempts + 1, enqueued_at = ? WHERE job_id = ? AND batch_id = ?", now, jobId, id);
+    sql.exec(
+      "UPDATE batches SET state = 'enqueued', attempts = attempts + 1, enqueued_at = ?, started_at = 0 WHERE job_id = ? AND batch_id = ?",
+      now,
+      jobId,
+      id,
+    );
   }
+}
+
+/** Records that a consumer took an enqueued batch at `now` (renews its lease on every delivery). */
+export function markStarted(sql: SqlStorage, jobId: string, batchId: number, now: number): void {
+  sql.exec("UPDATE batches SET started_at = ? WHERE job_id = ? AND batch_id = ? AND state = 'enqueued'", now, jobId, batchId);
 }
 
 /** Sets a batch's final state and frees its staged bytes. */

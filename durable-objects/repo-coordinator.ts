@@ -54,7 +54,7 @@ const FETCH_ATTEMPTS_KEY = "fetchAttempts";
 type PlanSummary = { filesTotal: number; skipped: Record<string, number> };
 
 export type { RepoSettings, StagedFile } from "./ledger";
-export { BATCH_MAX_SENDS, BATCH_STALL_MS, FETCH_HEARTBEAT_MS, FETCH_MAX_ATTEMPTS, STALL_CHECK_MS } from "./job-state";
+export { BATCH_LEASE_MS, BATCH_MAX_SENDS, BATCH_QUEUE_WAIT_MS, FETCH_HEARTBEAT_MS, FETCH_MAX_ATTEMPTS, STALL_CHECK_MS } from "./job-state";
 
 /** A job as `status()` shows it: the stored state plus what it waits for, if it is stuck. */
 export type { IndexRequestOptions, JobView, PollResult, SourceOverrides } from "../kernel/coordinator";
@@ -189,11 +189,15 @@ export class RepoCoordinator extends DurableObject<Env> implements RepoCoordinat
     return { ...job, waiting };
   }
 
-  /** Files of a batch for the consumer; null when the job is not current or the batch is settled. */
+  /**
+   * Files of a batch for the consumer, which takes the batch's lease (`BATCH_LEASE_MS`); null
+   * when the job is not current or the batch is settled.
+   */
   async batchFiles(jobId: string, batchId: number): Promise<StagedFile[] | null> {
     const job = this.#job();
     const batch = ledger.getBatch(this.#sql, jobId, batchId);
     if (!job || job.jobId !== jobId || job.status !== "indexing" || !batch || batch.state === "done" || batch.state === "failed") return null;
+    ledger.markStarted(this.#sql, jobId, batchId, this.clock.now());
     return ledger.stagedFiles(this.#sql, jobId, batchId);
   }
 

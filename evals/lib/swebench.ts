@@ -36,7 +36,8 @@ export interface SwebenchRun {
   outcomes: Record<string, LocalizationOutcome[]>;
   /** Variants the server rejected, with the reason. */
   unsupported: Record<string, string>;
-  indexRuns: { instance: string; repo: string; wallMs: number; files: number }[];
+  /** `indexFailed`: files the indexer gave up on (skipped `index_failed`); a partial index scores low for reasons that are not ranking. */
+  indexRuns: { instance: string; repo: string; wallMs: number; files: number; indexFailed: number }[];
   /** Per variant label (and the baseline), what each instance ranked: for error analysis of the misses. */
   details: Record<string, SwebenchDetail[]>;
   /** Whether the baseline used the product's own file list (else the upload minus binary/oversized files). */
@@ -93,8 +94,9 @@ export async function runSwebench(client: ApiClient, instances: SwebenchInstance
       .replace(/[^a-z0-9._-]/g, "-")}`;
     const files = readCorpus(dir, "whole");
     const indexed = await indexCorpus(client, repoId, files, {});
-    run.indexRuns.push({ instance: inst.instance_id, repo: repoId, wallMs: indexed.wallMs, files: files.length });
-    log(`${inst.instance_id}: indexed ${files.length} files in ${indexed.wallMs} ms`);
+    const indexFailed = (indexed.status.skipped as Record<string, number> | undefined)?.index_failed ?? 0;
+    run.indexRuns.push({ instance: inst.instance_id, repo: repoId, wallMs: indexed.wallMs, files: files.length, indexFailed });
+    log(`${inst.instance_id}: indexed ${files.length} files in ${indexed.wallMs} ms${indexFailed ? `; WARNING: ${indexFailed} files failed to index` : ""}`);
 
     const indexedFiles = await listIndexedFiles(client, repoId);
     const listing = indexedFiles ? new Set(indexedFiles.keys()) : null;

@@ -4,9 +4,10 @@
  * how often each message reaches the real consumer (`handleIndexBatch`), with the real
  * coordinator, D1, git server and pipeline.
  */
-import { createExecutionContext, createMessageBatch, env, getQueueResult, runInDurableObject } from "cloudflare:test";
+import { createExecutionContext, createMessageBatch, env, getQueueResult, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import type { RepoCoordinator } from "../../durable-objects/repo-coordinator";
+import { ManualClock } from "../../durable-objects/clock";
+import { BATCH_LEASE_MS, BATCH_QUEUE_WAIT_MS, type RepoCoordinator } from "../../durable-objects/repo-coordinator";
 import { handleIndexBatch } from "../../indexer/consumer";
 import type { IndexJob } from "../../indexer/jobs";
 import { createPipelineDeps, indexFiles, type PipelineDeps } from "../../indexer/pipeline";
@@ -77,6 +78,38 @@ describe("queue consumer", () => {
     expect(done.status).toBe("ready");
     expect(done.progress).toMatchObject({ filesQueued: 8, filesDone: 8 });
     expect(await indexShape("q-twice")).toEqual(await indexShape("q-clean-1"));
+  });
+
+  it("a batch waiting in a long queue is not re-sent; a taken batch keeps its lease until it runs out", async () => {
+    const { messages, jobId } = await startCapturedJob("q-lease");
+    expect(messages).toHaveLength(1);
+    const stub = env.REPO_COORDINATOR.get(env.REPO_COORDINATOR.idFromName("q-lease"));
+    const sentAt = Date.now();
+    const clock = new ManualClock(sentAt + 60_000);
+    await runInDurableObject(stub as unknown as DurableObjectStub<RepoCoordinator>, async (instance: RepoCoordinator) => {
+      instance.clock = clock;
+    });
+    const check = async () => {
+      await runInDurableObject(stub as unknown as DurableObjectStub<RepoCoordinator>, async (_i, state) => state.storage.setAlarm(Date.now()));
+      expect(await runDurableObjectAlarm(stub)).toBe(true);
+    };
+    // A minute in the queue (a 45 s re-send used to fire here and pile duplicates on the queue).
+    await check();
+    expect(messages).toHaveLength(1);
+    // A consumer takes it after 9 minutes; past the queue wait since the send, its lease holds.
+    clock.set(sentAt + 9 * 60_000);
+    expect(await stub.batchFiles(jobId, 0)).toHaveLength(8);
+    clock.set(sentAt + BATCH_QUEUE_WAIT_MS + 1000);
+    await check();
+    expect(messages).toHaveLength(1);
+    expect((await stub.status())?.waiting ?? null).toBeNull();
+    // The consumer went silent: once the lease runs out the batch is sent again, and that delivery completes the job.
+    clock.set(sentAt + 9 * 60_000 + BATCH_LEASE_MS + 1000);
+    expect((await stub.status())?.waiting?.reason).toMatch(/1 batch was not acknowledged/);
+    await check();
+    expect(messages).toEqual([messages[0], { v: 1, repo: "q-lease", jobId, batchId: 0 }]);
+    await deliver([messages[1]!]);
+    expect((await repoStatus("q-lease")).status).toBe("ready");
   });
 
   it("a consumer that throws once is retried with a delay, and the final index equals a clean run", async () => {

@@ -3,15 +3,19 @@
  * TypeScript, type-checked by tsconfig.web.json) and web/client/styles.css with esbuild, and
  * writes web/assets/bundle.gen.ts, the module the Worker serves them from (web/app.ts).
  *
- * Code splitting: code shared by several entries (highlight.js core, the API helpers) goes
- * into one chunk instead of being copied into each entry, and every highlight.js language is
- * its own chunk, imported when a page shows code of that language (web/client/highlight.ts).
- * Every file name carries a content hash (`search-<hash>.js`, `chunk-<hash>.js`,
- * `styles-<hash>.css`), so assets are served immutable and a repeat visit sends no request for
- * them (not even a revalidation); a deploy changes the names the pages refer to. The
- * generated module maps each entry to its file, lists per entry the chunks it imports
- * statically (the pages name them in `<link rel="modulepreload">`, so the browser fetches them
- * beside the entry instead of after it), and names the chunk of each highlight.js language.
+ * Splitting: each page is one file holding all the code it runs before its first draw (the
+ * small helpers it shares with the other pages are copied: a few KB, and one request fewer on
+ * the path to the first result than a shared chunk). The highlighter, highlight.js core with
+ * web/client/highlight.ts, is one file shared by the pages, and every highlight.js language is
+ * its own chunk, imported when a page shows code of that language (web/client/language-loaders.ts).
+ * Every file name carries a content hash (`search-<hash>.js`, `highlight-<hash>.js`,
+ * `chunk-<hash>.js`, `styles-<hash>.css`), so assets are served immutable and a repeat visit
+ * sends no request for them (not even a revalidation); a deploy changes the names the pages
+ * refer to. The generated module maps each entry to its file, lists per entry the files it
+ * imports statically (the source view: the highlighter) and those it imports after its first
+ * draw (the search page: the highlighter); the pages name both in `<link rel="modulepreload">`,
+ * so the browser fetches them beside the entry instead of after it. It also names the chunk
+ * of each highlight.js language.
  *
  * Run by `npm start` / `npm run dev` / `wrangler deploy` (wrangler.toml `[build]`), by the
  * tests (vitest globalSetup test/build-web.ts) and by `npm run typecheck`. The generated file
@@ -22,7 +26,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
-import { build, type Metafile } from "esbuild";
+import { build, type BuildOptions, type Metafile, type OutputFile, type Plugin } from "esbuild";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 /** Browser entry points: served as /assets/<name>-<hash>.js (ENTRY_FILES of the generated module). */
@@ -43,8 +47,14 @@ export interface BuiltAsset {
 export interface BundleManifest {
   /** Entry name (search, source, repos, styles) -> its file name. */
   entryFiles: Record<string, string>;
-  /** Entry name (search, source, repos) -> the chunks it imports statically, transitively. */
+  /** Entry name (search, source, repos) -> the shared files it imports statically, transitively. */
   entryImports: Record<string, string[]>;
+  /**
+   * Entry name -> the shared files it imports dynamically (and theirs statically), other than
+   * the highlight.js languages: code it runs after its first draw (the highlighter on the
+   * search page), which the page preloads so that it is in the cache by then.
+   */
+  entryLazyImports: Record<string, string[]>;
   /** highlight.js language name -> its chunk. */
   languageChunks: Record<string, string>;
 }
@@ -68,26 +78,29 @@ function refuseHtmlSinks(): void {
   }
 }
 
-/** Bundles every entry and the stylesheet; returns the assets and manifest (does not write anything). */
-export async function bundleWeb(): Promise<WebBundle> {
-  refuseHtmlSinks();
-  const result = await build({
-    entryPoints: [...WEB_ENTRIES.map((e) => join(ROOT, "web", "client", `${e}.ts`)), join(ROOT, "web", "client", "styles.css")],
-    bundle: true,
-    minify: true,
-    format: "esm",
-    splitting: true,
-    entryNames: "[name]-[hash]",
-    chunkNames: "chunk-[hash]",
-    metafile: true,
-    target: ["chrome110", "firefox115", "safari16"],
-    outdir: "/out",
-    write: false,
-    legalComments: "none",
-    charset: "utf8",
-    logLevel: "silent",
-  });
-  const assets = result.outputFiles.map((f) => {
+/** esbuild options both builds share. */
+const COMMON = {
+  bundle: true,
+  minify: true,
+  format: "esm",
+  metafile: true,
+  target: ["chrome110", "firefox115", "safari16"],
+  outdir: "/out",
+  write: false,
+  legalComments: "none",
+  charset: "utf8",
+  logLevel: "silent",
+} satisfies BuildOptions;
+
+/** The highlighter module (highlight.js core and web/client/highlight.ts), shared by the pages. */
+const HIGHLIGHTER_ENTRY = join(ROOT, "web", "client", "highlight.ts");
+/** How the pages import it (web/client/ files import "./highlight"). */
+const HIGHLIGHTER_SPECIFIER = /^\.\/highlight$/;
+/** How a highlight.js language is imported (web/client/language-loaders.ts). */
+const LANGUAGE_SPECIFIER = /^highlight\.js\/lib\/languages\/([a-z0-9-]+)$/;
+
+function toAssets(files: OutputFile[]): BuiltAsset[] {
+  return files.map((f) => {
     const name = f.path.slice("/out/".length);
     const body = f.text;
     return {
@@ -98,36 +111,83 @@ export async function bundleWeb(): Promise<WebBundle> {
       gzipBytes: gzipSync(body, { level: 9 }).length,
     };
   });
-  return { assets, manifest: manifestOf(result.metafile) };
 }
 
-/** The manifest from esbuild's metafile (output paths are relative to the cwd, e.g. `../../out/x.js`). */
-function manifestOf(meta: Metafile): BundleManifest {
-  const base = (p: string) => p.slice(p.lastIndexOf("/") + 1);
-  const outputs = new Map(Object.entries(meta.outputs).map(([p, o]) => [base(p), o]));
-  const staticImports = (name: string, seen = new Set<string>()): string[] => {
-    for (const i of outputs.get(name)?.imports ?? []) {
-      if (i.kind !== "import-statement" || seen.has(base(i.path))) continue;
-      seen.add(base(i.path));
-      staticImports(base(i.path), seen);
-    }
-    return [...seen];
-  };
-  const entryFiles: Record<string, string> = {};
-  for (const [name, o] of outputs) {
-    const m = o.entryPoint ? /web\/client\/([a-z-]+)\.(ts|css)$/.exec(o.entryPoint) : null;
-    if (m) entryFiles[m[1]] = name;
-  }
-  const entryImports: Record<string, string[]> = {};
-  for (const e of WEB_ENTRIES) entryImports[e] = staticImports(entryFiles[e]);
+const base = (p: string) => p.slice(p.lastIndexOf("/") + 1);
+
+/**
+ * Bundles every entry and the stylesheet; returns the assets and manifest (does not write
+ * anything). Two builds: first the highlighter (split: highlight.js core with
+ * web/client/highlight.ts in one file, each language in a chunk of its own), then each page
+ * entry as one file that imports the highlighter and the language chunks by their built names
+ * (external), so that everything a page needs before its first draw is one request, while the
+ * highlighter is still fetched once for all pages.
+ */
+export async function bundleWeb(): Promise<WebBundle> {
+  refuseHtmlSinks();
+  const shared = await build({ ...COMMON, entryPoints: [HIGHLIGHTER_ENTRY], splitting: true, entryNames: "[name]-[hash]", chunkNames: "chunk-[hash]" });
+  const sharedOutputs = new Map(Object.entries(shared.metafile.outputs).map(([p, o]) => [base(p), o]));
   const languageChunks: Record<string, string> = {};
-  for (const [name, o] of outputs) {
+  let highlighterFile = "";
+  for (const [name, o] of sharedOutputs) {
+    if (o.entryPoint && /web\/client\/highlight\.ts$/.test(o.entryPoint)) highlighterFile = name;
     for (const input of Object.keys(o.inputs)) {
       const m = /highlight\.js\/es\/languages\/([a-z0-9-]+)\.js$/.exec(input);
       if (m && name.startsWith("chunk-")) languageChunks[m[1]] = name;
     }
   }
-  return { entryFiles, entryImports, languageChunks };
+  if (!highlighterFile) throw new Error("scripts/build-web.ts: the highlighter build produced no highlight-*.js");
+  const externals: Plugin = {
+    name: "shared-highlighter",
+    setup(b) {
+      b.onResolve({ filter: HIGHLIGHTER_SPECIFIER }, () => ({ path: `./${highlighterFile}`, external: true }));
+      b.onResolve({ filter: LANGUAGE_SPECIFIER }, (args) => {
+        const chunk = languageChunks[LANGUAGE_SPECIFIER.exec(args.path)![1]];
+        if (!chunk) throw new Error(`scripts/build-web.ts: no chunk for ${args.path}`);
+        return { path: `./${chunk}`, external: true };
+      });
+    },
+  };
+  const pages = await build({
+    ...COMMON,
+    entryPoints: [...WEB_ENTRIES.map((e) => join(ROOT, "web", "client", `${e}.ts`)), join(ROOT, "web", "client", "styles.css")],
+    entryNames: "[name]-[hash]",
+    plugins: [externals],
+  });
+  return {
+    assets: [...toAssets(pages.outputFiles), ...toAssets(shared.outputFiles)],
+    manifest: manifestOf(pages.metafile, sharedOutputs, languageChunks),
+  };
+}
+
+/** The manifest from the two builds' metafiles (output paths are relative to the cwd, e.g. `../../out/x.js`). */
+function manifestOf(pages: Metafile, sharedOutputs: Map<string, Metafile["outputs"][string]>, languageChunks: Record<string, string>): BundleManifest {
+  const languageChunkNames = new Set(Object.values(languageChunks));
+  // A shared file and the shared files it imports statically.
+  const withStaticImports = (name: string): string[] => {
+    const seen = new Set([name]);
+    for (const file of seen) for (const i of sharedOutputs.get(file)?.imports ?? []) if (i.kind === "import-statement") seen.add(base(i.path));
+    return [...seen];
+  };
+  const entryFiles: Record<string, string> = {};
+  const entryImports: Record<string, string[]> = {};
+  const entryLazyImports: Record<string, string[]> = {};
+  for (const [path, o] of Object.entries(pages.outputs)) {
+    const m = o.entryPoint ? /web\/client\/([a-z-]+)\.(ts|css)$/.exec(o.entryPoint) : null;
+    if (!m) continue;
+    const entry = m[1];
+    entryFiles[entry] = base(path);
+    const eager = new Set<string>();
+    const lazy = new Set<string>();
+    for (const i of o.imports) {
+      if (!i.external || languageChunkNames.has(base(i.path))) continue;
+      for (const f of withStaticImports(base(i.path))) (i.kind === "dynamic-import" ? lazy : eager).add(f);
+    }
+    entryImports[entry] = [...eager];
+    entryLazyImports[entry] = [...lazy].filter((f) => !eager.has(f));
+  }
+  for (const e of WEB_ENTRIES) entryImports[e] ??= [];
+  return { entryFiles, entryImports, entryLazyImports, languageChunks };
 }
 
 /** Bundles and returns the assets only (page weight, tests). */
@@ -151,6 +211,8 @@ export async function buildWebAssets(): Promise<BuiltAsset[]> {
     `export const ENTRY_FILES: Record<string, string> = ${JSON.stringify(manifest.entryFiles)};`,
     "/** Per entry, the chunks it imports statically (for modulepreload). */",
     `export const ENTRY_IMPORTS: Record<string, string[]> = ${JSON.stringify(manifest.entryImports)};`,
+    "/** Per entry, the chunks it imports dynamically after its first draw, highlight.js languages aside (also modulepreloaded). */",
+    `export const ENTRY_LAZY_IMPORTS: Record<string, string[]> = ${JSON.stringify(manifest.entryLazyImports)};`,
     "/** highlight.js language name -> its chunk. */",
     `export const LANGUAGE_CHUNKS: Record<string, string> = ${JSON.stringify(manifest.languageChunks)};`,
     "",

@@ -5,7 +5,7 @@
  */
 import { html } from "hono/html";
 import type { HtmlEscapedString } from "hono/utils/html";
-import { ENTRY_FILES, ENTRY_IMPORTS, LANGUAGE_CHUNKS } from "./assets/bundle.gen";
+import { ENTRY_FILES, ENTRY_IMPORTS, ENTRY_LAZY_IMPORTS, LANGUAGE_CHUNKS } from "./assets/bundle.gen";
 import { highlightLanguage } from "./client/highlight-languages";
 
 type Html = HtmlEscapedString | Promise<HtmlEscapedString>;
@@ -27,14 +27,15 @@ export interface PageShellOptions {
 }
 
 /**
- * Wraps `main` in the document. The script's static chunks (scripts/build-web.ts) are named in
- * `<link rel="modulepreload">` so the browser fetches them beside the entry rather than after
- * parsing it; `preloadFetch` is fetched at once with the credentials mode of the page's fetch
+ * Wraps `main` in the document. The script's chunks (scripts/build-web.ts: those it imports
+ * statically, and those it imports after its first draw) are named in `<link rel="modulepreload">`
+ * so the browser fetches (and compiles, without running) them beside the entry rather than
+ * after parsing it; `preloadFetch` is fetched at once with the credentials mode of the page's fetch
  * (`crossorigin="anonymous"`: same-origin cookies), so the script's request reuses it.
  */
 export function pageShell(o: PageShellOptions): Html {
   const current = (p: WebPageName) => (o.page === p ? html` aria-current="page"` : "");
-  const chunks = [...(ENTRY_IMPORTS[o.script] ?? [])];
+  const chunks = [...(ENTRY_IMPORTS[o.script] ?? []), ...(ENTRY_LAZY_IMPORTS[o.script] ?? [])];
   for (const l of o.languages ?? []) {
     const chunk = LANGUAGE_CHUNKS[highlightLanguage(l) ?? ""];
     if (chunk && !chunks.includes(chunk)) chunks.push(chunk);

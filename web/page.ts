@@ -89,5 +89,13 @@ export function renderSearchPage(o: SearchPageOptions): HtmlEscapedString | Prom
         <div id="answer" class="answer" aria-live="polite"></div>
       </details>
       <noscript><p class="status">This page needs JavaScript to search; scripts can call <code>GET /api/search</code> directly.</p></noscript>`;
-  return pageShell({ title: q ? `${q} · Codebase Copilot search` : "Codebase Copilot search", page: "search", script: "search", main, preloadFetch: o.searchApiUrl });
+  return pageShell({
+    title: q ? `${q} · Codebase Copilot search` : "Codebase Copilot search",
+    page: "search",
+    script: "search",
+    main,
+    preloadFetch: o.searchApiUrl,
+    // A language filter names the one highlighter the results need.
+    languages: o.language ? [o.language] : [],
+  });
 }

@@ -127,6 +127,36 @@ describe("GitHub connections", () => {
     expect((await deliver("not-the-secret", body)).status).toBe(401);
   });
 
+  it("answers an organisation webhook's ping, which names no repository, when it is signed with the connection's secret", async () => {
+    const tools = await createUpstream("gh-pingorg-tools");
+    await ctl("/github/owners/pingorg", { type: "Organization", repos: [{ id: 31, name: "tools", clone_url: tools.url }] });
+    const { status, json } = await create({ provider: "github", owner: "pingorg", baseUrl: `${host()}/github` });
+    expect(status, JSON.stringify(json)).toBe(201);
+    // What GitHub sends when an organisation webhook is created: the hook and the organisation, no repository.
+    const ping = JSON.stringify({
+      zen: "Design for failure.",
+      hook_id: 7,
+      hook: { type: "Organization", events: ["push"] },
+      organization: { login: "pingorg" },
+    });
+    const deliver = async (secret: string) =>
+      SELF.fetch(json.webhook.github.payloadUrl, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          "x-github-event": "ping",
+          "x-github-delivery": crypto.randomUUID(),
+          "x-hub-signature-256": await sign(secret, ping),
+        },
+        body: ping,
+      });
+    const ok = await deliver(json.webhook.secret);
+    expect(ok.status).toBe(200);
+    expect(await ok.json()).toMatchObject({ ok: true, event: "ping" });
+    expect((await deliver("not-the-secret")).status).toBe(401);
+    expect((await api(`/api/connections/${json.connection.id}`, { method: "DELETE" })).status).toBe(200);
+  });
+
   it("a scheduled sync adds a new repo and marks a deleted one, which is removed after the grace period", async () => {
     const fresh = await createUpstream("gh-acme-new");
     await ctl("/github/owners/acme", {

@@ -91,8 +91,16 @@ export function hasScope(scope: string): boolean {
   return !!session && (session.caller.scopes.includes(scope) || session.caller.scopes.includes("admin"));
 }
 
+/** The session request in flight (or done), so callers that need the session can wait for it. */
+let sessionLoading: Promise<Session | null> | null = null;
+
 /** Loads the session and shows it in `#account` (sign-in link or "Signed in as" with sign-out). */
-export async function loadSession(): Promise<Session | null> {
+export function loadSession(): Promise<Session | null> {
+  sessionLoading = fetchSession();
+  return sessionLoading;
+}
+
+async function fetchSession(): Promise<Session | null> {
   const account = byId("account");
   const r = await getJson<Session>("/auth/session");
   if (!r.ok || !r.body) {
@@ -111,6 +119,8 @@ export async function loadSession(): Promise<Session | null> {
 
 /** Asks the server for a signed link to lines of a file (`POST /api/source-links`); null on failure. */
 export async function signedSourceUrl(repo: string, path: string, startLine?: number, endLine?: number): Promise<string | null> {
+  // Results can be drawn before the session has loaded (they share no request): wait for it.
+  if (!session && sessionLoading) await sessionLoading;
   if (!session) return null;
   const r = await sendJson<{ url: string }>("POST", "/api/source-links", { repo, path, startLine, endLine });
   return r.ok && r.body && typeof r.body.url === "string" ? r.body.url : null;

@@ -1,5 +1,5 @@
-/** Renders highlighted lines (highlight.ts) as DOM, with textContent only. */
-import type { Piece } from "./highlight";
+/** Renders lines of pieces (pieces.ts, highlight.ts) as DOM, with textContent only. */
+import type { Piece } from "./pieces";
 
 /** Fills `target` with the pieces of one line: spans for styled runs, `<mark>` for query terms. */
 export function renderPieces(target: HTMLElement, pieces: Piece[]): void {

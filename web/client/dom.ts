@@ -44,3 +44,52 @@ export function age(thenMs: number, nowMs = Date.now()): string {
   if (s < 86400) return fmt.format(-Math.round(s / 3600), "hour");
   return fmt.format(-Math.round(s / 86400), "day");
 }
+
+/** Longest wait for a frame in afterNextPaint (a hidden tab draws no frames). */
+const PAINT_WAIT_MAX_MS = 100;
+
+/**
+ * Resolves after the browser has drawn the next frame: a task queued from requestAnimationFrame
+ * runs once that frame's paint is done. So work queued behind it (more results, colours) does
+ * not hold back what is already in the DOM. In a hidden tab, after PAINT_WAIT_MAX_MS.
+ */
+export function afterNextPaint(): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, PAINT_WAIT_MAX_MS);
+    requestAnimationFrame(() =>
+      setTimeout(() => {
+        clearTimeout(timer);
+        resolve();
+      }, 0),
+    );
+  });
+}
+
+/** How long one slice of background work may run (ms) when the browser gives no idle deadline. */
+const IDLE_SLICE_MS = 8;
+/** Longest wait for an idle period (ms); after it the slice runs anyway, so work never starves. */
+const IDLE_WAIT_MAX_MS = 200;
+
+/**
+ * Resolves in the browser's next idle period (requestIdleCallback, or a timer where there is
+ * none) with the time left in it (ms), so background work runs in slices between frames and input.
+ */
+export function nextIdleSlice(): Promise<() => number> {
+  return new Promise((resolve) => {
+    if (typeof requestIdleCallback === "function") {
+      requestIdleCallback(
+        (deadline) => {
+          // Run after the wait ran out: no idle deadline, so a slice of its own length.
+          const end = performance.now() + IDLE_SLICE_MS;
+          resolve(deadline.didTimeout ? () => end - performance.now() : () => deadline.timeRemaining());
+        },
+        { timeout: IDLE_WAIT_MAX_MS },
+      );
+    } else {
+      setTimeout(() => {
+        const end = performance.now() + IDLE_SLICE_MS;
+        resolve(() => end - performance.now());
+      }, 0);
+    }
+  });
+}

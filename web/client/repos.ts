@@ -5,12 +5,14 @@
  * index permission; "Upload again" for uploaded folders), the push webhook setup of a git repo
  * (admin; webhook-setup.ts), Delete (`DELETE /api/repos/{id}`, admin, after a confirmation), and the
  * add forms: a git URL (`POST /api/repos`) or a folder zipped in the browser (fflate) and
- * uploaded to `POST /api/repos/{id}/archive`. Polls while any repo is busy.
+ * uploaded to `POST /api/repos/{id}/archive`; for admins, the connections panel (connections.ts).
+ * Polls while any repo is busy.
  */
 import { zipSync } from "fflate";
 import { errorText, getJson, hasScope, loadSession, sendJson } from "./api";
 import { age, byId, el } from "./dom";
 import { errorWords, isBusy, progressShare, skippedWords, statusWords, type RepoStatusView } from "./repo-status";
+import { initConnections } from "./connections";
 import { openWebhookPanel } from "./webhook-setup";
 
 /** Poll interval while a repo is indexing. */
@@ -224,5 +226,5 @@ byId<HTMLFormElement>("add-folder").addEventListener("submit", async (event) => 
 
 void (async function init() {
   await loadSession();
-  await load();
+  await Promise.all([load(), initConnections(hasScope("admin"), load)]);
 })();

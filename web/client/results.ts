@@ -1,13 +1,14 @@
 /**
  * One search result as a list item: a signed link `repo/path:start-end` that opens the
- * source view on those lines, a copy button, the symbol, the highlighted snippet with the
- * query's terms marked, and (behind a disclosure) the channel ranks and explain record.
+ * source view on those lines, a copy button, the symbol, the snippet (lines of pieces: plain
+ * or highlighted, the query's terms marked; snippet-highlighter.ts restyles plain ones later),
+ * and (behind a disclosure) the channel ranks and explain record.
  */
 import type { SearchResult } from "../../worker/search/types";
 import { signedSourceUrl } from "./api";
 import { renderPieces } from "./code-view";
 import { el } from "./dom";
-import { highlightLines } from "./highlight";
+import type { Piece } from "./pieces";
 
 /** A result as `GET /api/search` returns it: the server's own type (worker/search/schema.ts). */
 export type WireResult = SearchResult;
@@ -17,9 +18,9 @@ export function citation(r: Pick<WireResult, "repo" | "path" | "startLine" | "en
   return `${r.repo ? `${r.repo}/` : ""}${r.path}:${r.startLine}-${r.endLine}`;
 }
 
-function snippetBlock(r: WireResult, terms: string[]): HTMLElement {
+function snippetBlock(r: WireResult, lines: Piece[][]): HTMLElement {
   const code = el("code");
-  highlightLines(r.snippet, r.language, terms).forEach((pieces, i) => {
+  lines.forEach((pieces, i) => {
     const line = el("span", { className: "line" });
     renderPieces(line, pieces);
     code.append(el("span", { className: "ln", "aria-hidden": "true", text: String(r.startLine + i) }), line, "\n");
@@ -60,8 +61,11 @@ async function copy(text: string, button: HTMLButtonElement): Promise<void> {
   setTimeout(() => (button.textContent = "Copy"), 1500);
 }
 
-/** The list item of one result; the link's signed URL is filled in when the server answers. */
-export function renderResult(r: WireResult, terms: string[]): HTMLLIElement {
+/**
+ * The list item of one result, its snippet drawn from `lines` (one array of pieces per line of
+ * `r.snippet`); the link's signed URL is filled in when the server answers.
+ */
+export function renderResult(r: WireResult, lines: Piece[][]): HTMLLIElement {
   const place = citation(r);
   // Focusable before its signed href arrives, so j/k and "More results" can move onto it.
   const link = el("a", { className: "source-link", text: place, tabindex: 0 });
@@ -71,7 +75,7 @@ export function renderResult(r: WireResult, terms: string[]): HTMLLIElement {
   const item = el("li", { className: "result", "data-chunk": r.chunkId }, [
     el("div", { className: "result-head" }, [el("h2", {}, [link]), copyButton]),
     el("p", { className: "meta", text: meta }),
-    snippetBlock(r, terms),
+    snippetBlock(r, lines),
     r.snippetTruncated ? el("p", { className: "truncated", text: "Snippet shortened; open the source for the rest." }) : null,
     whyBlock(r),
   ]);
@@ -84,4 +88,9 @@ export function renderResult(r: WireResult, terms: string[]): HTMLLIElement {
     0,
   );
   return item;
+}
+
+/** The elements of a rendered result's snippet lines, in order (what snippet-highlighter.ts restyles). */
+export function snippetLineElements(item: HTMLElement): HTMLElement[] {
+  return [...item.querySelectorAll<HTMLElement>("pre .line")];
 }

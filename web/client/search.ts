@@ -3,13 +3,17 @@
  * URL, loads the session and the repo list, runs `GET /api/search`, renders results
  * (results.ts), pages with "More results", and handles the keyboard: `/` focuses the box,
  * `j`/`k` move between results, Enter opens the focused one.
+ *
+ * The first results are drawn as soon as the answer is in: as plain text with the terms
+ * marked where highlight.js has not loaded yet, coloured later without moving a line
+ * (snippet-highlighter.ts). highlight.js is not in this entry's bundle; the page preloads it.
  */
 import { currentSession, errorText, getJson, loadSession } from "./api";
 import { initAsk } from "./ask";
-import { byId, el, isTyping } from "./dom";
+import { afterNextPaint, byId, el, isTyping } from "./dom";
 import { MAX_RESULTS, PAGE_SIZE, stateFromParams, stateToApiParams, stateToParams, type SearchModeName, type SearchState } from "./query-state";
-import { loadLanguages } from "./highlight";
-import { renderResult, type WireResult } from "./results";
+import { renderResult, snippetLineElements, type WireResult } from "./results";
+import { highlightLater, loadHighlighter, startDraw, type SnippetView } from "./snippet-highlighter";
 import { markableTerms, queryWords } from "./terms";
 
 interface SearchReply {
@@ -95,9 +99,10 @@ async function runSearch(s: SearchState, focusFrom = -1, reposLoaded?: Promise<v
   setStatus("Searching…");
   resultsEl.setAttribute("aria-busy", "true");
   const r = await getJson<SearchReply>(`/api/search?${stateToApiParams(s, { explain: true }).toString()}`);
-  // The highlighters of the results' languages (a chunk each, cached after the first visit).
-  if (r.ok && r.body?.results) await loadLanguages(r.body.results.map((x) => x.language));
   if (seq !== searchSeq) return; // a newer search started meanwhile
+  // highlight.js and the results' languages (a chunk each) load while the results are drawn,
+  // and before the link-signing requests queue up; nothing below waits for them.
+  if (r.ok && r.body?.results) void loadHighlighter(r.body.results.map((x) => x.language));
   // The API refuses a repo the caller cannot see; say which one, as the page check does.
   if (s.repo && (r.body as { error?: { code?: string } } | null)?.error?.code === "repo_not_found") {
     resultsEl.removeAttribute("aria-busy");
@@ -135,14 +140,26 @@ async function runSearch(s: SearchState, focusFrom = -1, reposLoaded?: Promise<v
   for (const f of stats?.failedRepos ?? [])
     resultsEl.append(el("li", { className: "notice", text: `Repository ${f.repo} could not be searched; the results leave it out.` }));
   const terms = markableTerms(stats?.queryTerms?.length ? stats.queryTerms : queryWords(s.q));
-  // The first results, which fill the window, are drawn at once; the rest (highlighting is the
-  // costly part) in the next task, so the first screen does not wait for results below it.
-  for (const result of results.slice(0, FIRST_SCREEN_RESULTS)) resultsEl.append(renderResult(result, terms));
+  // The first results, which fill the window, are drawn and painted first; the rest after
+  // that frame; the colours of snippets drawn plain in idle time after both.
+  const current = () => seq === searchSeq;
+  const plain: SnippetView[] = [];
+  const draw = (batch: WireResult[]) => {
+    const pieces = startDraw(terms);
+    for (const result of batch) {
+      const snippet = pieces(result.chunkId, result.snippet, result.language);
+      const item = renderResult(result, snippet.pieces);
+      resultsEl.append(item);
+      if (!snippet.highlighted) plain.push({ key: result.chunkId, code: result.snippet, language: result.language, lines: snippetLineElements(item) });
+    }
+  };
+  draw(results.slice(0, FIRST_SCREEN_RESULTS));
   if (results.length > FIRST_SCREEN_RESULTS) {
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    if (seq !== searchSeq) return;
-    for (const result of results.slice(FIRST_SCREEN_RESULTS)) resultsEl.append(renderResult(result, terms));
+    await afterNextPaint();
+    if (!current()) return;
+    draw(results.slice(FIRST_SCREEN_RESULTS));
   }
+  void highlightLater(plain, terms, current);
   // "More results": the API ranks the top k; asking for more returns the same first ones, then new ones.
   if (results.length >= s.k && s.k < MAX_RESULTS) {
     moreButton.hidden = false;
@@ -184,7 +201,6 @@ document.addEventListener("keydown", (event) => {
 void (async function init() {
   const initial = stateFromParams(new URLSearchParams(location.search));
   fillForm(initial);
-  if (initial.language) void loadLanguages([initial.language]);
   // The search starts at once, beside the session and repo-list requests: a shared URL shows
   // results after one round trip. An unknown ?repo= is refused by the API (repo_not_found).
   const reposLoaded = loadSession().then(() => (currentSession() ? loadRepos(initial.repo) : undefined));

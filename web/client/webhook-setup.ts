@@ -6,6 +6,7 @@
  * settings. docs/freshness.md ("Push webhooks") describes the same setup.
  */
 import { errorText, getJson, sendJson } from "./api";
+import { copyable } from "./copyable";
 import { age, byId, el } from "./dom";
 
 /** `GET /api/repos/{id}/webhook` (worker/webhooks/secrets.ts webhookInfoSchema). */
@@ -22,23 +23,6 @@ interface WebhookCreated {
   createdAt: number;
   github: { payloadUrl: string; contentType: string; events: string[] };
   gitlab: { url: string; secretToken: string; trigger: string };
-}
-
-/** A read-only value with a copy button (labelled for screen readers). */
-function copyable(id: string, label: string, value: string): HTMLElement {
-  const input = el("input", { id, type: "text", readonly: true, value, spellcheck: "false", autocomplete: "off" });
-  const button = el("button", { type: "button", className: "secondary", text: "Copy", "aria-label": `Copy ${label}` });
-  button.addEventListener("click", async () => {
-    try {
-      await navigator.clipboard.writeText(value);
-      button.textContent = "Copied";
-    } catch {
-      input.select(); // the browser refused the clipboard: the value is selected for Ctrl-C
-      button.textContent = "Select and copy";
-    }
-    setTimeout(() => (button.textContent = "Copy"), 1500);
-  });
-  return el("div", { className: "field" }, [el("label", { for: id, text: label }), el("div", { className: "copy-row" }, [input, button])]);
 }
 
 /** The URL a host delivers to; the server's answer to POST has the same (worker/webhooks/secrets.ts). */

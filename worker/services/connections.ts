@@ -12,7 +12,7 @@
  * host guard, the token, the owner), so those come back as 4xx at once; then it lists the
  * owner's repositories and runs the first sync.
  */
-import { z } from "zod";
+import type { z } from "zod";
 import { classifyHost, describeHostClass, isFetchableUrl } from "../../indexer/source/host-guard";
 import { CodeSearchError } from "../../kernel/errors";
 import { randomToken } from "../auth/crypto";
@@ -28,125 +28,27 @@ import {
   type ConnectionRepoRow,
   type ConnectionRow,
 } from "../connections/store";
-import { DEFAULT_BASE_URL, PROVIDERS, type Provider } from "../connections/types";
+import { DEFAULT_BASE_URL, type Provider } from "../connections/types";
+import {
+  connectionCreatedSchema,
+  connectionDetailSchema,
+  connectionRepoSchema,
+  connectionSchema,
+  createConnectionInput,
+  deleteConnectionResultSchema,
+  syncResultSchema,
+  type ConnectionCreated,
+  type ConnectionView,
+  type CreateConnectionInput,
+} from "./connections-schema";
 import { removeRepo } from "./repos";
 import { requireScope, type ServiceContext } from "./context";
 
+export { connectionCreatedSchema, connectionDetailSchema, connectionSchema, createConnectionInput, deleteConnectionResultSchema, syncResultSchema };
+export type { ConnectionCreated, ConnectionView };
+
 /** Longest rate-limit wait slept inside an API request (ms); the Cron Trigger allows more (worker/schedule/run.ts). */
 export const API_MAX_RATE_LIMIT_WAIT_MS = 10_000;
-
-const glob = z.string().min(1).max(200);
-
-/** Input of `createConnection` (`POST /api/connections`). */
-export const createConnectionInput = z.object({
-  provider: z.enum(PROVIDERS).describe('"github" or "gitlab".'),
-  owner: z
-    .string()
-    .min(1)
-    .max(255)
-    .regex(/^[\w.-]+(\/[\w.-]+)*$/, "an organisation, user or group path such as acme or acme/platform")
-    .describe("GitHub organisation or user; GitLab group (subgroups with /) or user."),
-  token: z
-    .string()
-    .min(1)
-    .max(1024)
-    .optional()
-    .describe(
-      "Code-host token (GitHub: repo read; GitLab: read_api + read_repository). Stored encrypted, never returned. Without one, public repositories only.",
-    ),
-  include: z
-    .array(glob)
-    .max(100)
-    .optional()
-    .describe('Globs a repo must match (picomatch; with a "/" against owner/name, else against the name). Default: every repo.'),
-  exclude: z.array(glob).max(100).optional().describe("Globs that drop a repo (win over include)."),
-  forks: z.boolean().optional().describe("Include forks (default false)."),
-  archived: z.boolean().optional().describe("Include archived repositories (default false)."),
-  baseUrl: z
-    .string()
-    .url()
-    .max(2048)
-    .optional()
-    .describe(
-      "API base: GitHub Enterprise Server https://ghe.example.com/api/v3, self-managed GitLab https://gitlab.example.com. Default: api.github.com, gitlab.com.",
-    ),
-  gracePeriodHours: z
-    .number()
-    .int()
-    .min(0)
-    .max(90 * 24)
-    .optional()
-    .describe("Hours a repo gone or excluded upstream keeps serving before it is removed (default 72)."),
-});
-type CreateConnectionInput = z.infer<typeof createConnectionInput>;
-
-const countsSchema = z.object({
-  total: z.number().int(),
-  registered: z.number().int(),
-  waiting: z.number().int().describe("Listed but not registered yet (at most 25 per sync; the rest on the next ticks)."),
-  missing: z.number().int().describe("Gone or excluded upstream, removed after the grace period."),
-  skipped: z.number().int().describe("Not registered: the repo id is taken by another repo, or it was deleted by an admin."),
-});
-
-/** A connection as the API shows it (never the token or the webhook secret). Times in ms since epoch. */
-export const connectionSchema = z
-  .object({
-    id: z.string(),
-    provider: z.enum(PROVIDERS),
-    owner: z.string(),
-    ownerKind: z.enum(["org", "user", "group"]),
-    baseUrl: z.string(),
-    include: z.array(z.string()),
-    exclude: z.array(z.string()),
-    forks: z.boolean(),
-    archived: z.boolean(),
-    gracePeriodHours: z.number(),
-    hasToken: z.boolean(),
-    createdAt: z.number().int(),
-    lastSyncedAt: z.number().int().nullable(),
-    lastError: z.string().nullable().describe("Why the last sync failed; null after a good one."),
-    repos: countsSchema,
-  })
-  .meta({ id: "Connection" });
-export type ConnectionView = z.infer<typeof connectionSchema>;
-
-const connectionRepoSchema = z.object({
-  fullName: z.string(),
-  repo: z.string().nullable().describe("The repo id it is indexed as."),
-  state: z.enum(["registered", "waiting", "missing", "skipped"]),
-  missingSince: z.number().int().nullable(),
-  missingReason: z.string().nullable().describe("deleted | excluded | fork | archived"),
-  removeAt: z.number().int().nullable().describe("When a missing repo is removed (ms)."),
-  skipReason: z.string().nullable().describe("id_taken | deleted_by_admin | refused_url | no_usable_id"),
-});
-
-/** `GET /api/connections/{id}`: the connection and each of its repos. */
-export const connectionDetailSchema = connectionSchema.extend({ repoList: z.array(connectionRepoSchema) });
-
-const syncReportSchema = z.object({
-  listed: z.number().int(),
-  added: z.array(z.string()),
-  registered: z.array(z.string()),
-  waiting: z.number().int(),
-  marked: z.array(z.object({ repo: z.string().nullable(), fullName: z.string(), reason: z.string() })),
-  unmarked: z.array(z.string()),
-  removed: z.array(z.string()),
-  skipped: z.array(z.object({ fullName: z.string(), reason: z.string() })),
-});
-
-/** What `POST /api/connections` answers: the connection, its webhook secret (this once) and the first sync. */
-export const connectionCreatedSchema = z.object({
-  connection: connectionSchema,
-  webhook: z.object({
-    secret: z.string().describe("Shown only now: the organisation's or group's webhook secret."),
-    github: z.object({ payloadUrl: z.string(), contentType: z.literal("application/json"), events: z.array(z.string()) }).nullable(),
-    gitlab: z.object({ url: z.string(), secretToken: z.string(), trigger: z.string() }).nullable(),
-  }),
-  sync: syncReportSchema,
-});
-export type ConnectionCreated = z.infer<typeof connectionCreatedSchema>;
-
-export const syncResultSchema = z.object({ connection: connectionSchema, sync: syncReportSchema });
 
 function stateOf(r: ConnectionRepoRow): z.infer<typeof connectionRepoSchema>["state"] {
   if (r.missing_since !== null) return "missing";
@@ -319,11 +221,7 @@ export async function syncConnectionNow(ctx: ServiceContext, id: string, now = D
  * connection brought them); `keepRepos` leaves them as ordinary repos (their stored token
  * stays with them). Throws `not_found`.
  */
-export async function deleteConnection(
-  ctx: ServiceContext,
-  id: string,
-  keepRepos: boolean,
-): Promise<{ deleted: string; removedRepos: string[]; keptRepos: string[] }> {
+export async function deleteConnection(ctx: ServiceContext, id: string, keepRepos: boolean): Promise<z.infer<typeof deleteConnectionResultSchema>> {
   requireScope(ctx.caller, "admin");
   await mustGet(ctx, id);
   const owned = (await connectionRepoRows(ctx.env, id)).filter((r) => r.repo && r.registered_at !== null).map((r) => r.repo!);

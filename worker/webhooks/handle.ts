@@ -111,7 +111,11 @@ export async function handleWebhook(
   const body = parseJson(raw, request.headers.get("content-type"));
 
   const named = new Set(payloadUrls(provider, body).map(repoUrlKey).filter(Boolean));
-  const candidates = (await webhookTargets(env, { repo, connection })).filter((t) => repo !== null || named.has(repoUrlKey(t.url)));
+  // An organisation or group webhook's ping names no repository (GitHub sends the organisation
+  // and the hook only): with ?connection= it is checked against the connection's secret, which
+  // every one of its repos shares. Anything else must name the repo it is about.
+  const orgPing = connection !== null && named.size === 0;
+  const candidates = (await webhookTargets(env, { repo, connection })).filter((t) => repo !== null || orgPing || named.has(repoUrlKey(t.url)));
   const targets = await verified(provider, candidates, raw, request.headers);
   if (targets.length === 0) {
     const what = provider === "github" ? "X-Hub-Signature-256 does not match" : "X-Gitlab-Token does not match";

@@ -21,6 +21,7 @@ import {
   createConnection,
   createConnectionInput,
   deleteConnection,
+  deleteConnectionResultSchema,
   getConnection,
   listConnections,
   syncConnectionNow,
@@ -85,7 +86,7 @@ const deleteDef = createRoute({
     query: z.object({ keepRepos: z.enum(["true", "false"]).optional().describe("true: keep its repos as ordinary repos (default false: delete them)") }),
   },
   responses: {
-    200: jsonResponse(z.object({ deleted: z.string(), removedRepos: z.array(z.string()), keptRepos: z.array(z.string()) }), "Deleted"),
+    200: jsonResponse(deleteConnectionResultSchema, "Deleted"),
     404: unknown,
   },
 });

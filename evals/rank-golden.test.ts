@@ -8,7 +8,7 @@
  * diff reviewed with the eval tables.
  *
  * The queries are this test's own (not the eval set's), covering a name, a question, a pasted
- * error, a path-scoped query and a short report.
+ * error, a path-scoped query, a short report and two entry-point questions (the `entry` stage).
  */
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
@@ -28,6 +28,8 @@ const QUERIES: { q: string; path_prefix?: string; mode?: string }[] = [
   { q: "rate limit requests per customer", path_prefix: "api/src/http/" },
   { q: "webhook signature hmac", mode: "bm25" },
   { q: "which migration creates the invoices table" },
+  { q: "where does the api server start" },
+  { q: "where is the entry point of the billing worker" },
   {
     q: "TypeError: Cannot read properties of undefined (reading 'scopes')\n    at requireScope (api/src/auth/middleware.ts:43:20)\n    at handler (api/src/orders/order-routes.ts:30:5)",
   },

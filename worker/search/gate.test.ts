@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { confidenceGate } from "./gate";
+import { bestChunkCoverage, channelAgreement, confidenceGate } from "./gate";
 import { GATE_THRESHOLDS } from "./ranking/weights";
 
-const t = { minTermCoverage: 0.5, minVectorScore: 0.3, minWeightedCoverage: 0 };
+const t = { ...GATE_THRESHOLDS, minTermCoverage: 0.5, minVectorScore: 0.3, minWeightedCoverage: 0, maxAgreementRank: Infinity };
 
 describe("confidenceGate", () => {
   it("is high when the results contain the query terms", () => {
@@ -100,5 +100,87 @@ describe("IDF-weighted coverage", () => {
       thresholds,
     });
     expect(c.level).toBe("high");
+  });
+});
+
+describe("signals: evidence together in one result, and the channels' agreement", () => {
+  const df = new Map([
+    ["session", 5],
+    ["cookie", 20],
+    ["signed", 10],
+    ["middleware", 300],
+  ]);
+  const terms = ["session", "cookie", "signed", "middleware"];
+  // Each informative word in another file: the words are found, apart.
+  const scattered = ["src/a.ts session middleware", "src/b.ts cookie middleware", "src/c.ts signed middleware"];
+  const thresholds = { ...GATE_THRESHOLDS, minWeightedCoverage: 0, disagreementMinCoverage: 0.45, maxAgreementRank: 10 };
+  const base = { terms, bestVectorScore: 0.4, lexicalVectors: true, df, totalDocs: 2500, thresholds };
+
+  it("bestChunkCoverage is the best single result's IDF-weighted share", () => {
+    const sets = scattered.map((t) => new Set(t.split(/[\s/.]+/)));
+    const best = bestChunkCoverage(terms, sets, df, 2500)!;
+    expect(best).toBeGreaterThan(0);
+    expect(best).toBeLessThan(0.5);
+    expect(bestChunkCoverage(terms, [new Set(terms)], df, 2500)).toBe(1);
+    expect(bestChunkCoverage(terms, sets, undefined, undefined)).toBeNull();
+  });
+  it("channelAgreement is the best rank both channels give one of the first results", () => {
+    expect(channelAgreement([{ bm25: 1 }, { bm25: 3, vector: 7 }, { vector: 1, bm25: 12 }], 3)).toBe(7);
+    expect(channelAgreement([{ bm25: 1 }, { vector: 2 }], 3)).toBeNull();
+    expect(
+      channelAgreement(
+        [
+          { bm25: 9, vector: 9 },
+          { bm25: 1, vector: 1 },
+        ],
+        1,
+      ),
+    ).toBe(9);
+  });
+  it("is low when the words are found but the channels agree on no first result", () => {
+    const c = confidenceGate({ ...base, resultTexts: scattered, resultRanks: [{ bm25: 1 }, { vector: 1 }, { bm25: 20, vector: 30 }] });
+    expect(c.termCoverage).toBe(1);
+    expect(c.level).toBe("low");
+    expect(c.reason).toMatch(/^The channels disagree: .* ranked within 10 by both .*the best agree only at rank 30/);
+    expect(c.signals).toMatchObject({ weightedCoverage: 1, channelAgreement: 30 });
+    expect(c.signals!.bestChunkCoverage).toBeLessThan(0.5);
+    expect(confidenceGate({ ...base, resultTexts: scattered, resultRanks: [{ bm25: 1 }, { vector: 1 }] }).reason).toMatch(/none of them is found by both/);
+  });
+  it("stays high when both channels rank a first result high, or the words are not found (a paraphrase)", () => {
+    expect(confidenceGate({ ...base, resultTexts: scattered, resultRanks: [{ bm25: 2, vector: 4 }] }).level).toBe("high");
+    const paraphrase = confidenceGate({ ...base, bestVectorScore: 0.45, resultTexts: ["src/a.ts middleware"], resultRanks: [{ bm25: 1 }, { vector: 1 }] });
+    expect(paraphrase.signals!.weightedCoverage).toBeLessThan(0.45);
+    expect(paraphrase.reason).not.toMatch(/channels disagree/);
+  });
+  it("does not apply when a first result is named by the query or the repo (an anchor, a declared entry)", () => {
+    const input = { ...base, resultTexts: scattered, resultRanks: [{}, { vector: 1 }] };
+    expect(confidenceGate(input).level).toBe("low");
+    expect(confidenceGate({ ...input, resultNamed: [true, false] }).level).toBe("high");
+  });
+  it("does not apply to a pasted report, a semantic embedder or a search without the vector channel", () => {
+    const input = { ...base, resultTexts: scattered, resultRanks: [{ bm25: 1 }, { vector: 1 }] };
+    expect(confidenceGate({ ...input, isReport: true }).level).toBe("high");
+    expect(confidenceGate({ ...input, lexicalVectors: false }).level).toBe("high");
+    expect(confidenceGate({ ...input, bestVectorScore: null, resultRanks: [{ bm25: 1 }, { bm25: 2 }] }).level).toBe("high");
+  });
+});
+
+describe("entry-point questions", () => {
+  const input = {
+    terms: ["main", "entry", "point"],
+    resultTexts: ["build/build.ts entryPoints main entry point", "src/index.ts main"],
+    bestVectorScore: 0.4,
+    thresholds: t,
+  };
+  it("is low when a build script leads and no top result is a declared entry", () => {
+    const c = confidenceGate({ ...input, entryQuestion: true, resultPaths: ["build/build.ts", "src/index.ts"], resultIsEntry: [false, false] });
+    expect(c.level).toBe("low");
+    expect(c.reason).toMatch(/top result \(build\/build\.ts\) is a build or tooling script/);
+  });
+  it("is high when an entry is among the first results, or the question does not ask for one", () => {
+    expect(confidenceGate({ ...input, entryQuestion: true, resultPaths: ["build/build.ts", "src/index.ts"], resultIsEntry: [false, true] }).level).toBe("high");
+    expect(confidenceGate({ ...input, entryQuestion: false, resultPaths: ["build/build.ts", "src/index.ts"], resultIsEntry: [false, false] }).level).toBe(
+      "high",
+    );
   });
 });

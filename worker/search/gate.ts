@@ -8,6 +8,12 @@
  * whatever the similarity: gibberish shares trigrams with code (`zxqvbn florp wibble` scored
  * 0.32 on hono) and such a similarity is no evidence of an answer.
  *
+ * The lexical and vector channels must also agree on one of the first results when the words
+ * are found: `channelAgreement` (the best max(bm25 rank, vector rank) of the first 3) above
+ * `maxAgreementRank` is low. `bestChunkCoverage` (the share the best single result holds) is
+ * reported in `confidence.signals` but decides nothing: measured, it did not separate answerable
+ * from unanswerable questions (docs/evaluation.md, "Confidence gate calibration").
+ *
  * Lexical evidence is also weighed by information: the IDF-weighted share of the query's terms
  * found in the results, a term absent from every searched snapshot weighing most (IDF at df 0).
  * A question that reuses a corpus's vocabulary but asks for something absent ("where is the
@@ -18,7 +24,8 @@
  */
 import { tokenize } from "../../indexer/store/contract";
 import { idf } from "./terms";
-import { GATE_THRESHOLDS } from "./ranking/weights";
+import { isToolingPath } from "./entry-points";
+import { ENTRY_GATE_TOP, GATE_THRESHOLDS } from "./ranking/weights";
 import type { Confidence } from "./types";
 
 /** Inputs of the gate. */
@@ -46,6 +53,67 @@ export interface GateInput {
   df?: ReadonlyMap<string, number>;
   totalDocs?: number;
   thresholds?: typeof GATE_THRESHOLDS;
+  /**
+   * Whether the question asks where the program starts (worker/search/entry-points.ts), with the
+   * results' paths and whether each is an entry the repository declares: then a list led by a
+   * build or tooling script, with no entry in its top ENTRY_GATE_TOP, is not an answer.
+   */
+  entryQuestion?: boolean;
+  resultPaths?: string[];
+  resultIsEntry?: boolean[];
+  /** Whether the query is a pasted bug report: its words describe symptoms over many files, so scattered evidence is no sign of absence. */
+  isReport?: boolean;
+  /**
+   * Whether each result is named by the query or the repo rather than found by the channels (a
+   * trace, option or message anchor, a declared entry): such a result needs no agreement.
+   */
+  resultNamed?: boolean[];
+  /** Channel ranks of each result (`ranks` of the response), for the channels' agreement. */
+  resultRanks?: Partial<Record<string, number>>[];
+}
+
+/** The signals the gate reads besides the plain coverage and the similarity (`confidence.signals`). */
+export interface GateSignals {
+  weightedCoverage: number | null;
+  bestChunkCoverage: number | null;
+  channelAgreement: number | null;
+}
+
+/**
+ * The IDF-weighted share of `terms` that the best single result holds (terms absent from the
+ * snapshots weigh as df 0): a question's rare words meet in the chunk that answers it, while a
+ * question about something absent finds them, if at all, scattered over files. Null without statistics.
+ */
+export function bestChunkCoverage(
+  terms: string[],
+  sets: readonly ReadonlySet<string>[],
+  df: ReadonlyMap<string, number> | undefined,
+  totalDocs: number | undefined,
+): number | null {
+  if (!df || !totalDocs || !terms.length || !sets.length) return null;
+  const weights = terms.map((t) => idf(df.get(t) ?? 0, totalDocs));
+  const all = weights.reduce((a, b) => a + b, 0);
+  if (all <= 0) return null;
+  let best = 0;
+  for (const set of sets) {
+    let found = 0;
+    terms.forEach((t, i) => {
+      if (set.has(t)) found += weights[i];
+    });
+    best = Math.max(best, found / all);
+  }
+  return best;
+}
+
+/** The best max(bm25 rank, vector rank) over the first `top` results that both channels found; null when none. */
+export function channelAgreement(ranks: readonly Partial<Record<string, number>>[], top: number): number | null {
+  let best: number | null = null;
+  for (const r of ranks.slice(0, top)) {
+    if (r.bm25 === undefined || r.vector === undefined) continue;
+    const both = Math.max(r.bm25, r.vector);
+    if (best === null || both < best) best = both;
+  }
+  return best;
 }
 
 /** IDF-weighted share of `terms` not in `missing` (absent terms weigh as df 0); null without statistics. */
@@ -74,7 +142,14 @@ export function confidenceGate(input: GateInput): Confidence {
   const termCoverage = input.terms.length ? (input.terms.length - missingTerms.length) / input.terms.length : 0;
   const best = input.bestVectorScore;
   const round = (x: number) => Math.round(x * 1000) / 1000;
-  const base = { termCoverage: round(termCoverage), bestVectorScore: best === null ? null : round(best), missingTerms };
+  const weighted = weightedCoverage(input.terms, new Set(missingTerms), input.df, input.totalDocs);
+  const rounded = (x: number | null) => (x === null ? null : round(x));
+  const signals: GateSignals = {
+    weightedCoverage: rounded(weighted),
+    bestChunkCoverage: rounded(bestChunkCoverage(input.terms, sets, input.df, input.totalDocs)),
+    channelAgreement: input.resultRanks ? channelAgreement(input.resultRanks, t.agreementTop) : null,
+  };
+  const base = { termCoverage: round(termCoverage), bestVectorScore: best === null ? null : round(best), missingTerms, signals };
   if (!input.resultTexts.length) return { level: "low", ...base, reason: "No results." };
   const lexicalWeak = termCoverage < t.minTermCoverage;
   if (termCoverage === 0 && input.lexicalVectors) {
@@ -84,7 +159,6 @@ export function confidenceGate(input: GateInput): Confidence {
     const sem = best === null ? "" : ` (the lexical embedder's similarity ${round(best)} is no evidence without them)`;
     return { level: "low", ...base, reason: `Term coverage 0: ${why}${sem}.` };
   }
-  const weighted = weightedCoverage(input.terms, new Set(missingTerms), input.df, input.totalDocs);
   if (input.lexicalVectors && weighted !== null && weighted < t.minWeightedCoverage) {
     const miss = missingTerms.length ? `; missing terms: ${missingTerms.slice(0, 10).join(", ")}` : "";
     return {
@@ -93,11 +167,42 @@ export function confidenceGate(input: GateInput): Confidence {
       reason: `IDF-weighted term coverage ${round(weighted)} < ${t.minWeightedCoverage}: the query's most informative words are not in the results${miss}.`,
     };
   }
+  // Words found apart: the question's informative words are in the results (weighted coverage
+  // at least `disagreementMinCoverage`), yet the vector channel ranks none of the first results
+  // near where the lexical channel does. An answer's chunk is found by both; words that only
+  // occur, each in unrelated code, are found by one channel at a time. A paraphrase without the
+  // code's words (low coverage) makes the channels disagree too, so this needs the words found.
+  const agree = signals.channelAgreement;
+  if (
+    input.lexicalVectors &&
+    !input.isReport &&
+    best !== null &&
+    input.resultRanks &&
+    weighted !== null &&
+    weighted >= t.disagreementMinCoverage &&
+    !(input.resultNamed ?? []).slice(0, t.agreementTop).some(Boolean) &&
+    (agree === null || agree > t.maxAgreementRank)
+  ) {
+    const ch = agree === null ? "none of them is found by both" : `the best agree only at rank ${agree}`;
+    return {
+      level: "low",
+      ...base,
+      reason: `The channels disagree: the query's words are in the results (IDF-weighted coverage ${round(weighted)}), but no one of the first ${t.agreementTop} results is ranked within ${t.maxAgreementRank} by both the lexical and the vector channel (${ch}): the words occur apart, not in code about one thing.`,
+    };
+  }
   const semanticWeak = best === null || best < t.minVectorScore;
   if (lexicalWeak && semanticWeak) {
     const sem = best === null ? "no vector evidence" : `best vector similarity ${round(best)} < ${t.minVectorScore}`;
     const miss = missingTerms.length ? `; missing terms: ${missingTerms.slice(0, 10).join(", ")}` : "";
     return { level: "low", ...base, reason: `Term coverage ${round(termCoverage)} < ${t.minTermCoverage} and ${sem}${miss}.` };
+  }
+  const paths = input.resultPaths ?? [];
+  if (input.entryQuestion && paths.length && isToolingPath(paths[0]) && !(input.resultIsEntry ?? []).slice(0, ENTRY_GATE_TOP).some(Boolean)) {
+    return {
+      level: "low",
+      ...base,
+      reason: `The question asks where the program starts, but the top result (${paths[0]}) is a build or tooling script and none of the top ${ENTRY_GATE_TOP} is an entry the repository declares (manifest, main function or conventional name).`,
+    };
   }
   const why = !lexicalWeak ? `term coverage ${round(termCoverage)} >= ${t.minTermCoverage}` : `best vector similarity ${round(best!)} >= ${t.minVectorScore}`;
   const idfNote = weighted === null ? "" : ` (IDF-weighted ${round(weighted)})`;

@@ -72,6 +72,20 @@ export const confidenceSchema = z.object({
   bestVectorScore: z.number().nullable().describe("Best cosine similarity of the vector channel; null when it did not run."),
   missingTerms: z.array(z.string()).describe("Query terms found in no result."),
   reason: z.string().describe("Why the level is what it is."),
+  signals: z
+    .object({
+      weightedCoverage: z.number().nullable().describe("IDF-weighted share of the query's terms found in the results (absent terms weigh most), 0..1."),
+      bestChunkCoverage: z
+        .number()
+        .nullable()
+        .describe("The same share found together in one result, the best one: the rare words of an answer meet in one place, 0..1."),
+      channelAgreement: z
+        .number()
+        .nullable()
+        .describe("Best rank at which the lexical and vector channels both put one of the top 3 results (max of its two ranks); null when none has both."),
+    })
+    .optional()
+    .describe("The evidence the level was decided on (worker/search/gate.ts)."),
 });
 
 /** What every search reports about itself, whichever surface asked. */

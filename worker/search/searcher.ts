@@ -25,6 +25,9 @@ import { coalescingD1 } from "./d1-coalesce";
 import { capPerFile, mergeChannelLists, reciprocalRankFusion, type FusedHit } from "./fuse";
 import { messageFiles } from "./error-messages";
 import { explainEmpty } from "./empty-answer";
+import { snapshotEntries, type EntryChunk } from "./entry-lookup";
+import { asksForEntryPoint } from "./entry-points";
+import { passesFilters } from "./filters";
 import { confidenceGate } from "./gate";
 import { optionDeclarationFiles } from "./option-flags";
 import { parseQuery, type ParsedQuery } from "./query";
@@ -38,6 +41,7 @@ import {
   ANCHOR_SCORE,
   CHANNEL_WEIGHTS,
   HEAD_PER_RESULT,
+  MAX_ENTRY_ANCHORS,
   MAX_MESSAGE_ANCHORS,
   MAX_OPTION_ANCHORS,
   MIN_CANDIDATE_DEPTH,
@@ -220,6 +224,8 @@ interface CandidateReads {
   optionFiles: Promise<Map<string, string>[]>;
   raising: Promise<Map<string, string>[]>;
   traceChunks: Promise<FrameChunk[][]>;
+  /** The entry chunks of each repo that pass the filters, when the question asks for an entry point. */
+  entries: Promise<EntryChunk[][]>;
 }
 
 /**
@@ -265,7 +271,23 @@ function readCandidates(
             () => [],
           )
         : Promise.resolve([]),
+    entries: entryQuestionOf(query)
+      ? eachRepo(
+          targets,
+          "entry lookup",
+          async (t) => {
+            const [entries, f] = await Promise.all([snapshotEntries(deps.db, [t]), filtersOf(t)]);
+            return entries.filter((e) => passesFilters(f, e.path, e.language));
+          },
+          () => [],
+        )
+      : Promise.resolve([]),
   };
+}
+
+/** Whether a query is a question asking where the program starts (a pasted report never is). */
+function entryQuestionOf(query: ParsedQuery): boolean {
+  return !query.isReport && asksForEntryPoint(query.text);
 }
 
 /**
@@ -405,16 +427,23 @@ export async function runSearch(
   // A frame under node_modules/<name>/ names a file only in the repo publishing <name>.
   const packages = new Map(targets.map((t) => [t.id, t.packages ?? []]));
   const anchor = traceAnchor(query.frames, (await reads.traceChunks).flat(), packages);
-  // The chunk where the trace surfaced, each declaring file's declaration and the chunk raising
-  // a pasted message are named by the query itself: they rank in the head at least as if one
+  // A repo's declared entries, strongest tier first over all repos (a stable sort keeps each repo's order).
+  const tierRank = { declared: 0, main: 1, conventional: 2 } as const;
+  const entryChunks = (await reads.entries).flat().sort((a, b) => tierRank[a.tier] - tierRank[b.tier]);
+  const entries = new Map(entryChunks.map((e) => [`${e.repo}\0${e.path}`, e.source]));
+  // The chunk where the trace surfaced, each declaring file's declaration, the chunk raising
+  // a pasted message and, for an entry-point question, the repo's declared entries are named by
+  // the query itself (or by the repo for it): they rank in the head at least as if one
   // channel had ranked them first, so the priors below can lift their files even when no
   // channel nominated them.
   const anchors = [
     ...(anchor ? [anchor.id] : []),
     ...[...declaring.values()].slice(0, MAX_OPTION_ANCHORS),
     ...[...raisers.values()].slice(0, MAX_MESSAGE_ANCHORS),
+    ...entryChunks.slice(0, MAX_ENTRY_ANCHORS).map((e) => e.chunkId),
   ];
   const rows = await loadChunks(deps.db, [...head.map((h) => h.chunkId), ...anchors]);
+  const anchorIds = new Set(anchors);
   for (const id of anchors) {
     const i = head.findIndex((h) => h.chunkId === id);
     if (i >= 0) head[i] = { ...head[i], score: Math.max(head[i].score, ANCHOR_SCORE) };
@@ -441,7 +470,11 @@ export async function runSearch(
   });
   // The stages after fusion (worker/search/ranking/stages.ts): coverage, then the priors.
   const record: StageRecord | undefined = options.explain ? new Map() : undefined;
-  const reranked = runStages(loaded, { query, terms: selection.selected, weightDf, totalDocs, declaring, raisers, anchor, packages, fileOf }, record);
+  const reranked = runStages(
+    loaded,
+    { query, terms: selection.selected, weightDf, totalDocs, declaring, raisers, anchor, packages, entryQuestion: entryQuestionOf(query), entries, fileOf },
+    record,
+  );
   const ordered = [...reranked].sort((a, b) => b.score - a.score || (a.chunkId < b.chunkId ? -1 : 1));
   // A definition a question names (`redisReconnect`, `LineBuffer::fill`) is what it asks for:
   // the cap, which keeps one file from filling the page, does not hide it. A report names many
@@ -459,6 +492,12 @@ export async function runSearch(
     lexicalVectors: deps.embedder.lexical,
     df,
     totalDocs,
+    entryQuestion: entryQuestionOf(query),
+    resultPaths: merged.map((h) => h.row.path),
+    resultIsEntry: merged.map((h) => entries.has(fileOf(h))),
+    isReport: query.isReport,
+    resultNamed: merged.map((h) => anchorIds.has(h.chunkId) || entries.has(fileOf(h))),
+    resultRanks: merged.map((h) => h.ranks),
   });
   // Nothing found because of the index or the filters, not the words: say so.
   const emptyReason = results.length ? null : await explainEmpty(deps.db, targets, filters, statistics.chunksByRepo);

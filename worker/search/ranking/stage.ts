@@ -40,6 +40,10 @@ export interface RankingContext {
   anchor: FrameChunk | null;
   /** Packages each searched repo publishes, by repo id. */
   packages: Map<string, RepoPackage[]>;
+  /** Whether the question asks where the program starts (worker/search/entry-points.ts). */
+  entryQuestion: boolean;
+  /** The searched snapshots' entry files (repo\0path -> what declared it); empty unless `entryQuestion`. */
+  entries: Map<string, string>;
   /** A candidate's file key, repo\0path. */
   fileOf: (c: { row: ChunkRow }) => string;
 }

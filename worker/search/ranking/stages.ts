@@ -6,6 +6,7 @@
  * a multiplicative factor on the candidate's score (docs/ranking.md explains each).
  */
 import { coverageStage } from "./coverage";
+import { entryStage } from "./entry";
 import { fileEvidenceStage } from "./file-evidence";
 import { messageStage } from "./message";
 import { optionStage } from "./option";
@@ -15,7 +16,16 @@ import { supportStage } from "./support";
 import { traceStage } from "./trace";
 
 /** The stages, in the order they run. */
-export const STAGES: readonly RankingStage[] = [coverageStage, supportStage, fileEvidenceStage, traceStage, optionStage, messageStage, qualifiedStage];
+export const STAGES: readonly RankingStage[] = [
+  coverageStage,
+  supportStage,
+  fileEvidenceStage,
+  traceStage,
+  optionStage,
+  messageStage,
+  qualifiedStage,
+  entryStage,
+];
 
 /** Per candidate (chunk id): each stage that ran and the factor it multiplied the score by. */
 export type StageRecord = Map<string, { stage: string; factor: number }[]>;

@@ -180,6 +180,28 @@ export const MAX_MESSAGE_CHUNKS = 12;
 /** Stage 7, qualified: multiplier of the scores of the chunks defining a `Type.member` the question writes. */
 export const QUALIFIED_PRIOR = 2;
 
+/**
+ * Stage 8, entry (questions asking where the program starts: "where is the main entry point",
+ * worker/search/entry-points.ts): multiplier of the scores of the chunks of the files the repo
+ * declares or names by convention as its entries, as OPTION_PRIOR: the manifest names the file
+ * as surely as a declaration names an option. On hono at f6b8553 the question ranked
+ * `build/build.ts` (whose esbuild call has `entryPoints`) first and `src/index.ts` nowhere in
+ * the top 10 (docs/evaluation.md, "Entry points").
+ */
+export const ENTRY_PRIOR = 2;
+/**
+ * Stage 8, entry: multiplier of the scores of build and tooling scripts (`build/`, `scripts/`,
+ * bundler configs, `Makefile`) for such a question: they start the build, not the program, and
+ * their text is where "entry" and "main" occur (`entryPoints`, `"main":`). As SUPPORT_PRIOR.
+ */
+export const ENTRY_TOOLING_PRIOR = 0.5;
+/** Most entry files kept per snapshot (declared first, then `main` functions, then conventional names). */
+export const MAX_ENTRY_FILES = 24;
+/** Confidence gate: an entry-point question is `low` when its top result is tooling and none of this many results is an entry. */
+export const ENTRY_GATE_TOP = 3;
+/** Most entry chunks that may join the fused head as anchors (the strongest tiers first). */
+export const MAX_ENTRY_ANCHORS = 3;
+
 // ---------------------------------------------------------------------------------------------
 // After the stages
 // ---------------------------------------------------------------------------------------------
@@ -210,4 +232,21 @@ export const GATE_THRESHOLDS = {
    * code's words look like unanswerable ones to a lexical embedder: the overlap is why it is low.
    */
   minWeightedCoverage: 0.25,
+  /**
+   * With a lexical embedder, for a question (not a report): low when the IDF-weighted coverage is
+   * at least `disagreementMinCoverage` (the words are found) but no one of the first
+   * `agreementTop` results is ranked within `maxAgreementRank` by both the lexical and the vector
+   * channel. Chosen on one run at 7de9c4d that recorded every question's signals
+   * (docs/evaluation.md, "Confidence gate calibration"): over the calibration questions (36
+   * unanswerable: the first 28 and the fixture's 8; 152 answerable: fixture, hono-50 under both
+   * rules, polyglot click and gin) rank 10 / 15 / 20 / 28 refused 8 / 6 / 5 / 3 more unanswerable
+   * and 2 / 2 / 1 / 0 more answerable ones; 20 is also RANK_STABLE_K. Coverage 0.45 keeps the
+   * paraphrases (hono-50's q34 and q40, coverage 0.37 to 0.40), whose words the code lacks and
+   * which the channels disagree on too.
+   */
+  disagreementMinCoverage: 0.45,
+  /** Rank within which both channels must put one of the first `agreementTop` results for them to agree. */
+  maxAgreementRank: 20,
+  /** Results read for the channels' agreement. */
+  agreementTop: 3,
 };

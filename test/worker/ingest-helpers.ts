@@ -3,6 +3,8 @@
  * their status until a job settles.
  */
 import { env } from "cloudflare:test";
+import { gzipSync, strToU8 } from "fflate";
+import { packTar } from "modern-tar";
 import { expect, inject } from "vitest";
 import type { RepoStatus } from "../../worker/services/repos";
 import { api } from "../helpers";
@@ -45,6 +47,20 @@ export async function registerAndWait(body: {
   const json = (await res.json()) as { repo: RepoStatus; job: RepoStatus["job"] };
   expect(res.status, JSON.stringify(json)).toBe(202);
   return waitForJob(json.repo.id, json.job!.id);
+}
+
+/** Uploads `files` (path -> text) to `id` as one tar.gz archive and waits until that job is ready. */
+export async function uploadFilesAndWait(id: string, files: Record<string, string>): Promise<void> {
+  const entries = Object.entries(files).map(([name, body]) => ({ header: { name, size: strToU8(body).length }, body }));
+  const res = await api(`/api/repos/${id}/archive`, {
+    method: "POST",
+    body: gzipSync(await packTar(entries)),
+    headers: { "content-type": "application/gzip" },
+  });
+  const body = (await res.json()) as { job?: { id: string } };
+  expect(res.status, JSON.stringify(body)).toBe(202);
+  const done = await waitForJob(id, body.job!.id);
+  expect(done.status, done.lastError ?? "").toBe("ready");
 }
 
 /** POST /api/repos/{id}/refresh and wait for that job. */

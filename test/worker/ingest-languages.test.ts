@@ -3,11 +3,9 @@
  * `.h` is `cpp` in the tree, the file view, search results and the `language` filter; a C
  * header stays `c`. Through an archive upload and the REST API.
  */
-import { gzipSync, strToU8 } from "fflate";
-import { packTar } from "modern-tar";
 import { describe, expect, it } from "vitest";
 import { api } from "../helpers";
-import { waitForJob } from "./ingest-helpers";
+import { uploadFilesAndWait } from "./ingest-helpers";
 
 const FILES: Record<string, string> = {
   "include/widget/buffer.h": [
@@ -41,25 +39,13 @@ const FILES: Record<string, string> = {
   ].join("\n"),
 };
 
-async function uploadAndWait(id: string): Promise<void> {
-  const entries = Object.entries(FILES).map(([name, body]) => ({ header: { name, size: strToU8(body).length }, body }));
-  const res = await api(`/api/repos/${id}/archive`, {
-    method: "POST",
-    body: gzipSync(await packTar(entries)),
-    headers: { "content-type": "application/gzip" },
-  });
-  const body = (await res.json()) as { job?: { id: string } };
-  expect(res.status, JSON.stringify(body)).toBe(202);
-  expect((await waitForJob(id, body.job!.id)).status).toBe("ready");
-}
-
 async function json(path: string): Promise<any> {
   return (await api(path)).json();
 }
 
 describe("language of .h headers", () => {
   it("stores a C++ .h as cpp and a C .h as c, for the tree, files, symbols and the search filter", async () => {
-    await uploadAndWait("lang-h");
+    await uploadFilesAndWait("lang-h", FILES);
     const tree = await json("/api/repos/lang-h/tree");
     expect(tree.files.map((f: { path: string; language: string }) => [f.path, f.language])).toEqual([
       ["include/widget/buffer.h", "cpp"],

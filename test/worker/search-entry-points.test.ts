@@ -6,24 +6,9 @@
  * "entry" and "main", each result's `explain` names the `entry` stage, and a search whose top
  * result is still a build script says `low`.
  */
-import { gzipSync, strToU8 } from "fflate";
-import { packTar } from "modern-tar";
 import { beforeAll, describe, expect, it } from "vitest";
 import { api } from "../helpers";
-import { waitForJob } from "./ingest-helpers";
-
-async function uploadAndWait(id: string, files: Record<string, string>): Promise<void> {
-  const entries = Object.entries(files).map(([name, body]) => ({ header: { name, size: strToU8(body).length }, body }));
-  const res = await api(`/api/repos/${id}/archive`, {
-    method: "POST",
-    body: gzipSync(await packTar(entries)),
-    headers: { "content-type": "application/gzip" },
-  });
-  const body = (await res.json()) as { job?: { id: string } };
-  expect(res.status, JSON.stringify(body)).toBe(202);
-  const s = await waitForJob(id, body.job!.id);
-  expect(s.status, s.lastError ?? "").toBe("ready");
-}
+import { uploadFilesAndWait } from "./ingest-helpers";
 
 interface Hit {
   path: string;
@@ -123,9 +108,9 @@ const NO_ENTRY = {
 };
 
 beforeAll(async () => {
-  await uploadAndWait("entry-ts", TS_LIBRARY);
-  await uploadAndWait("entry-py", PY_CLI);
-  await uploadAndWait("entry-none", NO_ENTRY);
+  await uploadFilesAndWait("entry-ts", TS_LIBRARY);
+  await uploadFilesAndWait("entry-py", PY_CLI);
+  await uploadFilesAndWait("entry-none", NO_ENTRY);
 });
 
 describe("an entry-point question", () => {

@@ -5,24 +5,9 @@
  * statistic tells a token limited to one repo what another repo holds (issue 18, item 6).
  * Through the REST API and the real archive pipeline (queue, coordinator, D1).
  */
-import { gzipSync, strToU8 } from "fflate";
-import { packTar } from "modern-tar";
 import { describe, expect, it } from "vitest";
 import { api } from "../helpers";
-import { waitForJob } from "./ingest-helpers";
-
-async function tarGz(files: Record<string, string>): Promise<Uint8Array> {
-  const entries = Object.entries(files).map(([name, body]) => ({ header: { name, size: strToU8(body).length }, body }));
-  return gzipSync(await packTar(entries));
-}
-
-async function uploadAndWait(id: string, files: Record<string, string>): Promise<void> {
-  const res = await api(`/api/repos/${id}/archive`, { method: "POST", body: await tarGz(files), headers: { "content-type": "application/gzip" } });
-  const body = (await res.json()) as { job?: { id: string } };
-  expect(res.status, JSON.stringify(body)).toBe(202);
-  const done = await waitForJob(id, body.job!.id);
-  expect(done.status, done.lastError ?? "").toBe("ready");
-}
+import { uploadFilesAndWait } from "./ingest-helpers";
 
 const A: Record<string, string> = {
   "src/cookie.ts": [
@@ -94,16 +79,16 @@ async function snapshotOfA() {
 
 describe("per-repo statistics", () => {
   it("gives a repo the same results (order, scores, confidence) alone, beside another repo, after re-uploads and after the other repo is deleted", async () => {
-    await uploadAndWait("iso-a", A);
+    await uploadFilesAndWait("iso-a", A);
     const fresh = await snapshotOfA();
     expect((fresh[1] as { results: unknown[][] }).results[0][0]).toBe("src/jar.ts");
 
-    await uploadAndWait("iso-b", B);
+    await uploadFilesAndWait("iso-b", B);
     expect(await snapshotOfA()).toEqual(fresh);
 
     for (let n = 0; n < 3; n++) {
-      await uploadAndWait("iso-a", A_CHANGED);
-      await uploadAndWait("iso-a", A);
+      await uploadFilesAndWait("iso-a", A_CHANGED);
+      await uploadFilesAndWait("iso-a", A);
     }
     expect(await snapshotOfA()).toEqual(fresh);
 
@@ -122,7 +107,7 @@ describe("per-repo statistics", () => {
 
 describe("statistics of what the caller cannot see", () => {
   it("a token limited to repo A learns nothing of the words repo B holds", async () => {
-    await uploadAndWait("iso-b", B);
+    await uploadFilesAndWait("iso-b", B);
     const res = await api("/api/tokens", { method: "POST", json: { name: "repo A only", scopes: ["search"], repos: ["iso-a"] } });
     expect(res.status).toBe(201);
     const { token } = (await res.json()) as { token: string };

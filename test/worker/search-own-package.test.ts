@@ -5,24 +5,9 @@
  * `node_modules/<name>/` is searched over REST.
  */
 import { env } from "cloudflare:test";
-import { gzipSync, strToU8 } from "fflate";
-import { packTar } from "modern-tar";
 import { beforeAll, describe, expect, it } from "vitest";
 import { api } from "../helpers";
-import { waitForJob } from "./ingest-helpers";
-
-async function uploadAndWait(id: string, files: Record<string, string>): Promise<void> {
-  const entries = Object.entries(files).map(([name, body]) => ({ header: { name, size: strToU8(body).length }, body }));
-  const res = await api(`/api/repos/${id}/archive`, {
-    method: "POST",
-    body: gzipSync(await packTar(entries)),
-    headers: { "content-type": "application/gzip" },
-  });
-  const body = (await res.json()) as { job?: { id: string } };
-  expect(res.status, JSON.stringify(body)).toBe(202);
-  const s = await waitForJob(id, body.job!.id);
-  expect(s.status, s.lastError ?? "").toBe("ready");
-}
+import { uploadFilesAndWait } from "./ingest-helpers";
 
 async function topFiles(repo: string, query: string): Promise<string[]> {
   const res = await api("/api/search", { method: "POST", json: { query, repo, k: 5 } });
@@ -95,10 +80,10 @@ const REPORT = [
 ].join("\n");
 
 beforeAll(async () => {
-  await uploadAndWait("own-express", { ...LIBRARY, "package.json": JSON.stringify({ name: "express", version: "5.0.0", main: "index.js" }) });
-  await uploadAndWait("own-other", { ...LIBRARY, "package.json": JSON.stringify({ name: "not-express", version: "1.0.0" }) });
-  await uploadAndWait("own-broken", { ...LIBRARY, "package.json": '{ "name": "express", "version": ' });
-  await uploadAndWait("own-mono", {
+  await uploadFilesAndWait("own-express", { ...LIBRARY, "package.json": JSON.stringify({ name: "express", version: "5.0.0", main: "index.js" }) });
+  await uploadFilesAndWait("own-other", { ...LIBRARY, "package.json": JSON.stringify({ name: "not-express", version: "1.0.0" }) });
+  await uploadFilesAndWait("own-broken", { ...LIBRARY, "package.json": '{ "name": "express", "version": ' });
+  await uploadFilesAndWait("own-mono", {
     "package.json": JSON.stringify({ name: "acme-monorepo", private: true, workspaces: ["packages/*"] }),
     "packages/server/package.json": JSON.stringify({ name: "@acme/server" }),
     "packages/client/package.json": JSON.stringify({ name: "@acme/client" }),
@@ -136,9 +121,9 @@ describe("a report whose trace runs through node_modules/<name>/", () => {
   });
 
   it("replaces the packages with the next snapshot's, and searching several repos keeps each repo's own", async () => {
-    await uploadAndWait("own-renamed", { ...LIBRARY, "package.json": JSON.stringify({ name: "express" }) });
+    await uploadFilesAndWait("own-renamed", { ...LIBRARY, "package.json": JSON.stringify({ name: "express" }) });
     expect(await packagesOf("own-renamed")).toEqual([{ name: "express", folder: "" }]);
-    await uploadAndWait("own-renamed", { ...LIBRARY, "package.json": JSON.stringify({ name: "@scope/express" }) });
+    await uploadFilesAndWait("own-renamed", { ...LIBRARY, "package.json": JSON.stringify({ name: "@scope/express" }) });
     expect(await packagesOf("own-renamed")).toEqual([{ name: "@scope/express", folder: "" }]);
     const rows = await env.DB.prepare("SELECT count(*) AS n FROM snapshot_packages WHERE repo = 'own-renamed'").first<{ n: number }>();
     expect(rows?.n).toBe(1);
@@ -149,7 +134,7 @@ describe("a report whose trace runs through node_modules/<name>/", () => {
   });
 
   it("deletes a repo's packages with the repo", async () => {
-    await uploadAndWait("own-deleted", { ...LIBRARY, "package.json": JSON.stringify({ name: "express" }) });
+    await uploadFilesAndWait("own-deleted", { ...LIBRARY, "package.json": JSON.stringify({ name: "express" }) });
     expect((await api("/api/repos/own-deleted", { method: "DELETE" })).status).toBe(200);
     const rows = await env.DB.prepare("SELECT count(*) AS n FROM snapshot_packages WHERE repo = 'own-deleted'").first<{ n: number }>();
     expect(rows?.n).toBe(0);

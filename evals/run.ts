@@ -47,6 +47,7 @@ const USAGE = `npm run eval -- --set fixture|hono-50|swebench|polyglot|reports|u
   --repos a/b,c/d       swebench: only these repositories; polyglot, reports, unanswerable: only these sets (gin or gin-gonic/gin)
   --per-repo N          swebench: at most N instances per repository (default 20)
   --instances a,b       swebench: only these instance ids (error analysis; overrides --repos/--per-repo)
+  --explain             swebench: keep every result with its explain (channel ranks, stage factors) in --out
   --bench-dir DIR       public sets (default ../shared/bench next to the project)
   --out FILE            JSON output (default evals/out/<set>.json)
   --write-readme        write this run's blocks: full tables in docs/evaluation.md, summary in README.md
@@ -68,6 +69,7 @@ const args = parseCli(USAGE, {
   channels: { type: "string" },
   ablation: { type: "boolean", default: false },
   k: { type: "string" },
+  explain: { type: "boolean", default: false },
   repos: { type: "string" },
   "per-repo": { type: "string", default: "20" },
   instances: { type: "string" },
@@ -259,7 +261,7 @@ async function runSwe(): Promise<{ output: RunOutput; markdown: string }> {
     : pickInstances(all, args.repos ? args.repos.split(",") : [], Number(args["per-repo"]));
   log(`${instances.length} instances across ${new Set(instances.map((i) => i.repo)).size} repositories`);
   const vs = variants();
-  const run = await runSwebench(client, instances, { corpusRoot: args["corpus-root"]!, variants: vs, k: Number(args.k ?? 50), log });
+  const run = await runSwebench(client, instances, { corpusRoot: args["corpus-root"]!, variants: vs, k: Number(args.k ?? 50), explain: args.explain, log });
   const rows = [
     ...vs
       .filter((v) => !run.unsupported[v.label])

@@ -41,6 +41,8 @@ export interface SearchRequest {
   repo: string;
   k: number;
   variant?: SearchVariant;
+  /** Ask for each result's channel ranks and stage factors (`explain: true`). */
+  explain?: boolean;
 }
 
 /** Retries of a request answered 429 before giving up. */
@@ -128,6 +130,7 @@ export class ApiClient {
     if (v?.mode) body.mode = v.mode;
     if (v?.perFileCap !== undefined) body.per_file_cap = v.perFileCap;
     if (v?.channels) body.channels = v.channels;
+    if (req.explain) body.explain = true;
     const { body: response, ms } = await this.requestTimed<SearchResponse>("POST", "/api/search", body);
     return { response, latencyMs: ms };
   }

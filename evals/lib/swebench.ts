@@ -28,6 +28,8 @@ export interface SwebenchOptions {
   k: number;
   /** Largest file the baseline reads, as the product's MAX_FILE_BYTES (default 1 MiB). */
   maxFileBytes?: number;
+  /** Keep every result with its `explain` (channel ranks, stage factors) in the details, for error analysis. */
+  explain?: boolean;
   log?: (line: string) => void;
 }
 
@@ -56,6 +58,8 @@ export interface SwebenchDetail {
   queryTerms?: string[];
   /** Per gold file, the channel ranks of its best chunk (`ranks` of the result), when it was returned. */
   goldChannelRanks?: (Record<string, number> | null)[];
+  /** With `explain`: every result as the server returned it, without its snippet. */
+  results?: Record<string, unknown>[];
 }
 
 /** Detail of one ranking: gold ranks and the head of the list. */
@@ -110,12 +114,25 @@ export async function runSwebench(client: ApiClient, instances: SwebenchInstance
     for (const v of options.variants) {
       if (run.unsupported[v.label]) continue;
       try {
-        const { response, latencyMs } = await client.search({ query: inst.problem_statement, repo: repoId, k: options.k, variant: v });
+        const { response, latencyMs } = await client.search({
+          query: inst.problem_statement,
+          repo: repoId,
+          k: options.k,
+          variant: v,
+          explain: options.explain,
+        });
         const ranked = rankedFiles(response.results ?? []);
         const outcome = scoreLocalization(inst.instance_id, inst.repo, ranked, inst.gold_files, latencyMs);
         run.outcomes[v.label].push(outcome);
         const goldChannelRanks = inst.gold_files.map((g) => response.results?.find((r) => r.path === g)?.ranks ?? null);
-        run.details[v.label].push({ ...detail(inst.instance_id, inst.gold_files, ranked, response.stats?.queryTerms), goldChannelRanks });
+        const results = options.explain
+          ? (response.results ?? []).map((r) => Object.fromEntries(Object.entries(r).filter(([key]) => key !== "snippet")))
+          : undefined;
+        run.details[v.label].push({
+          ...detail(inst.instance_id, inst.gold_files, ranked, response.stats?.queryTerms),
+          goldChannelRanks,
+          ...(results ? { results } : {}),
+        });
         log(
           `  ${v.label}: gold at ${outcome.allFoundAt ?? "-"} (${Math.round(latencyMs)} ms); baseline at ${run.outcomes[BASELINE_LABEL].at(-1)?.allFoundAt ?? "-"}`,
         );

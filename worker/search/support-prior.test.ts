@@ -26,6 +26,8 @@ describe("supportKind: whether a path is a supporting file", () => {
     ["lib/documentation.ts", false],
     ["docs", false],
     ["src/docs.ts", false],
+    ["src/middleware/cache/index.ts", false],
+    ["vendor_utils/jq.py", false],
   ])("%s -> %s", (p, want) => expect(supportKind(p) !== null).toBe(want));
 });
 
@@ -37,6 +39,10 @@ describe("supportKind", () => {
     ["benchmarks/routers/src/hono.mts", "benchmarks"],
     [".github/workflows/ci.yml", "ci"],
     ["CHANGELOG.md", "changelog"],
+    ["sphinx/themes/basic/static/jquery-3.5.1.js", "vendored"],
+    ["sphinx/themes/basic/static/jquery.js", "vendored"],
+    ["assets/bootstrap.min.css", "vendored"],
+    ["support/Vagrantfile", "vendored"],
     ["docs/CHANGES.rst", "changelog"],
     ["src/context.ts", null],
   ])("%s -> %s", (p, want) => expect(supportKind(p)).toBe(want));

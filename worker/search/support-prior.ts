@@ -5,7 +5,9 @@
  * while changelogs (their entries are past reports, in the same words), issue templates and CI
  * files under `.github/`, documentation trees, examples, demos and benchmarks repeat its API
  * names in small, dense files (`examples/pairgrid_dotplot.py`, `bench/skip.py`,
- * `asv_bench/benchmarks/dataset_io.py`, a `CHANGELOG.md` entry) and so rank high lexically.
+ * `asv_bench/benchmarks/dataset_io.py`, a `CHANGELOG.md` entry) and so rank high lexically;
+ * third-party files copied in by name (`static/jquery-3.5.1.js`, worker/search/vendored.ts) hold
+ * every common word of a report.
  * A bug report demotes them all; a question spares the kinds it asks for by name ("which
  * example shows ...", "the CI workflow that ..."). The same reasoning as the prose prior of
  * rerank.ts, applied by path instead of language. Pure.
@@ -14,9 +16,10 @@ import { LRUCache } from "lru-cache";
 import { applyPrior } from "./prior";
 import { SUPPORT_PRIOR } from "./ranking/weights";
 import { PROSE_LANGUAGES } from "./rerank";
+import { isVendoredFile } from "./vendored";
 
 /** Kinds of supporting file, by what a question would call them. */
-export type SupportKind = "docs" | "examples" | "benchmarks" | "changelog" | "ci" | "project";
+export type SupportKind = "docs" | "examples" | "benchmarks" | "changelog" | "ci" | "project" | "vendored";
 
 /** Directory names of each kind, anywhere in the path (first match wins, outermost directory first). */
 const SUPPORT_DIRS: ReadonlyArray<readonly [RegExp, SupportKind]> = [
@@ -50,6 +53,7 @@ const ASKED: ReadonlyArray<readonly [RegExp, SupportKind]> = [
   [/\b(?:bench|benches|benchmarks?|benchmarking)\b/i, "benchmarks"],
   [/\b(?:changelogs?|release[- ]notes?)\b/i, "changelog"],
   [/\b(?:ci|workflows?|github actions?|issue[- ]templates?)\b/i, "ci"],
+  [/\b(?:vendored|third[- ]party)\b/i, "vendored"],
   [
     /\b(?:contributing|contribution guide|contributors?|code of conduct|security policy|maintainers|issue[- ]templates?|pull[- ]request templates?)\b/i,
     "project",
@@ -59,7 +63,7 @@ const ASKED: ReadonlyArray<readonly [RegExp, SupportKind]> = [
 /** supportKind by path, per isolate: a pure function of the path, asked for every candidate of every search (a profiled 0.1 ms a search). */
 const kindByPath = new LRUCache<string, { kind: SupportKind | null }>({ max: 20_000 });
 
-/** The kind of supporting file `path` is (a changelog, or under a docs, examples, benchmarks or `.github` directory), or null for source. */
+/** The kind of supporting file `path` is (a vendored library file, a changelog, project prose, or under a docs, examples, benchmarks or `.github` directory), or null for source. */
 export function supportKind(path: string): SupportKind | null {
   const known = kindByPath.get(path);
   if (known) return known.kind;
@@ -69,6 +73,7 @@ export function supportKind(path: string): SupportKind | null {
 }
 
 function pathKind(path: string): SupportKind | null {
+  if (isVendoredFile(path)) return "vendored";
   if (CHANGELOG_RE.test(path)) return "changelog";
   if (PROJECT_DOC_RE.test(path)) return "project";
   for (const dir of path.split("/").slice(0, -1)) {

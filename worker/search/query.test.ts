@@ -3,7 +3,7 @@ import { isTestPath } from "./filters";
 import { hyphenJoined, parseQuery, qualifiedNames, shortenPaths, stripListings, stripMarkup } from "./query";
 import { namesFileBySuffix } from "./channels/path";
 import { makeSnippet, SNIPPET_MAX_CHARS, SNIPPET_MAX_LINES } from "./snippet";
-import { idf, proseCappedDf, selectTerms } from "./terms";
+import { idf, proseCappedDf, queryTermWeight, selectTerms } from "./terms";
 
 describe("parseQuery", () => {
   const table: { q: string; identifiers?: string[]; terms?: string[]; pathHints?: string[]; tests?: boolean }[] = [
@@ -193,6 +193,20 @@ describe("selectTerms", () => {
     // Capped at 0.1% of 100,000 documents, "awesome" (df 1) ties with "modulus" (df 40): query order.
     expect(selected.slice(1)).toEqual(["awesome", "modulus"]);
     expect(proseCappedDf(df, 100_000, new Set(["nthroot"])).get("awesome")).toBe(100);
+  });
+  it("weighs a term a report repeats by BM25's k3 saturation, over a rarer word it says once", () => {
+    const terms = ["unfortunately", "module", "init", ...Array.from({ length: 30 }, (_, i) => `w${i}`)];
+    const df = new Map<string, number>(terms.map((t) => [t, 5_000]));
+    // idf("unfortunately") = 5.2 (df 5 of 1,000) against 3.6 for "module" and "init" (df 25); said ten times, 3.6 x 4.7 = 17.1.
+    df.set("unfortunately", 5).set("module", 25).set("init", 25);
+    const counts = new Map([
+      ["module", 10],
+      ["init", 10],
+    ]);
+    expect(selectTerms(terms, df, 1_000, 2, counts).selected).toEqual(["module", "init"]);
+    expect(selectTerms(terms, df, 1_000, 2).selected).toEqual(["unfortunately", "module"]);
+    expect(queryTermWeight(1)).toBe(1);
+    expect(queryTermWeight(10)).toBeCloseTo((10 * 8) / 17);
   });
   it("idf falls with document frequency", () => {
     expect(idf(1, 1000)).toBeGreaterThan(idf(100, 1000));

@@ -7,7 +7,7 @@
  * fast instead of OR-ing hundreds of terms. Pure: document frequencies come from the caller.
  */
 
-import { MAX_BM25_TERMS, PROSE_IDF_CAP_SHARE } from "./ranking/weights";
+import { BM25_K3, MAX_BM25_TERMS, PROSE_IDF_CAP_SHARE } from "./ranking/weights";
 
 /**
  * BM25's IDF (Robertson/Sparck Jones, as in FTS5): ln((N - df + 0.5) / (df + 0.5)), floored
@@ -37,6 +37,12 @@ export function proseCappedDf(df: Map<string, number>, totalDocs: number, codeTe
   return out;
 }
 
+/** Okapi BM25's query-term frequency weight: qtf (k3 + 1) / (k3 + qtf), 1 for a term occurring once. */
+export function queryTermWeight(qtf: number): number {
+  const f = Math.max(1, qtf);
+  return (f * (BM25_K3 + 1)) / (BM25_K3 + f);
+}
+
 /** A number alone (`1113`, `2016`, `404`): a line number, date or output value in a report. */
 const NUMBER_RE = /^\d+$/;
 
@@ -44,9 +50,9 @@ const NUMBER_RE = /^\d+$/;
 const selectable = (t: string, codeTerms?: ReadonlySet<string>) => !(codeTerms && !codeTerms.has(t) && NUMBER_RE.test(t));
 
 /**
- * Picks up to `max` terms present in the index, by descending IDF (ties: query order).
- * `df` maps term to document frequency (missing = 0). Terms occurring more than once in the
- * query (`counts`) get a small boost: a bug report repeats what matters. With `codeTerms` (a
+ * Picks up to `max` terms present in the index, by descending IDF times the query-term
+ * frequency weight qtf (k3 + 1) / (k3 + qtf) (BM25_K3; qtf from `counts`, 1 when missing), ties:
+ * query order. `df` maps term to document frequency (missing = 0). With `codeTerms` (a
  * bug report's terms marked as code, ParsedQuery.codeTerms), the other terms' IDF is capped
  * (proseCappedDf) and numbers not marked as code are left out.
  */
@@ -63,7 +69,7 @@ export function selectTerms(
   if (present.length <= max) return { selected: present, absent };
   const n = Math.max(totalDocs, 1);
   const weights = codeTerms ? proseCappedDf(df, n, codeTerms) : df;
-  const score = (t: string) => idf(weights.get(t) ?? 0, n) * (1 + 0.5 * Math.log(Math.max(1, counts.get(t) ?? 1)));
+  const score = (t: string) => idf(weights.get(t) ?? 0, n) * queryTermWeight(counts.get(t) ?? 1);
   const order = new Map(present.map((t, i) => [t, i]));
   const selected = [...present].sort((a, b) => score(b) - score(a) || order.get(a)! - order.get(b)!).slice(0, max);
   return { selected, absent };

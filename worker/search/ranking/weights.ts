@@ -45,6 +45,15 @@ export const BM25_B = 0.75;
 export const MAX_BM25_TERMS = 24;
 
 /**
+ * Query-term frequency saturation of Okapi BM25, k3: a term occurring qtf times in the query
+ * weighs qtf (k3 + 1) / (k3 + qtf) (Robertson et al., "Okapi at TREC-3", 1994; 7 is the value
+ * the Lemur toolkit defaults to). Term selection of a long report multiplies IDF by it: a report
+ * repeats the subject of the bug ("module", "init" ten times in one about `__init__.py`
+ * discovery), while the English words rarest in code ("unfortunately", "happy") occur once.
+ */
+export const BM25_K3 = 7;
+
+/**
  * Document share at which the IDF of an English word stops growing when a query marks some terms
  * as code: a word of a bug report that is rare in code ("awesome", "thumbs", "copyright") is rare
  * because code is not English, not because it names the code; identifiers keep their full IDF.

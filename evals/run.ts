@@ -24,7 +24,7 @@ import { replaceBlock } from "./lib/readme.ts";
 import { ablationMarkdown, localizationMarkdown, multiRepoMarkdown, provenance, retrievalMarkdown, type RepoReportRow } from "./lib/report.ts";
 import { parseRetrievalSet, parseSwebench, pickInstanceIds, pickInstances, planSetRuns } from "./lib/sets.ts";
 import { readSetDir } from "./lib/sets-fs.ts";
-import { BASELINE_LABEL, runSwebench } from "./lib/swebench.ts";
+import { BASELINE_LABEL, runSwebench, type SwebenchRun } from "./lib/swebench.ts";
 import type { SearchVariant } from "./lib/types.ts";
 import { ABLATION_VARIANTS } from "./lib/variants.ts";
 
@@ -51,6 +51,8 @@ const USAGE = `npm run eval -- --set fixture|hono-50|swebench|polyglot|reports|u
   --bench-dir DIR       public sets (default ../shared/bench next to the project)
   --out FILE            JSON output (default evals/out/<set>.json)
   --write-readme        write this run's blocks: full tables in docs/evaluation.md, summary in README.md
+  --merge a.json,b.json swebench: one block from saved runs of one commit over disjoint instances
+                        (several servers at once), written to --out; with --write-readme, its blocks
   --readme-from FILE    write those blocks from a saved run (the JSON --out wrote; same --set and
                         --ablation) and exit, without running
   --commit SHA          commit the server runs, for the provenance line (default: this checkout's HEAD;
@@ -77,6 +79,7 @@ const args = parseCli(USAGE, {
   out: { type: "string" },
   "write-readme": { type: "boolean", default: false },
   "readme-from": { type: "string" },
+  merge: { type: "string" },
   commit: { type: "string" },
 });
 
@@ -262,39 +265,91 @@ async function runSwe(): Promise<{ output: RunOutput; markdown: string }> {
   log(`${instances.length} instances across ${new Set(instances.map((i) => i.repo)).size} repositories`);
   const vs = variants();
   const run = await runSwebench(client, instances, { corpusRoot: args["corpus-root"]!, variants: vs, k: Number(args.k ?? 50), explain: args.explain, log });
+  const meta = { set: setName, date: new Date().toISOString().slice(0, 10), commit: gitCommit(), command: commandLine() };
+  const config = `${await serverConfig(run.indexRuns[0]?.repo ?? "")}, k ${args.k ?? 50}; baseline over ${run.baselineFiles === "product-listing" ? "the files the product indexed" : "the uploaded text files up to 1 MiB"}`;
+  const ids = instances.map((i) => i.instance_id);
+  return {
+    output: { ...meta, config, instances: ids, ...run },
+    markdown: sweMarkdown(
+      run,
+      vs.map((v) => v.label),
+      instances.map((i) => i.repo),
+      { ...meta, config },
+    ),
+  };
+}
+
+/**
+ * The SWE-bench block of a run: one row per variant label and the baseline, per repository, the
+ * median indexing time and the provenance line. `repos` holds each instance's repository.
+ */
+function sweMarkdown(run: SwebenchRun, labels: string[], repos: string[], meta: Parameters<typeof provenance>[0]): string {
   const rows = [
-    ...vs
-      .filter((v) => !run.unsupported[v.label])
-      .map((v) => ({ label: `Codebase Copilot: ${v.label}`, summary: summarizeLocalization(run.outcomes[v.label]) })),
+    ...labels.filter((l) => !run.unsupported[l]).map((l) => ({ label: `Codebase Copilot: ${l}`, summary: summarizeLocalization(run.outcomes[l]) })),
     { label: BASELINE_LABEL, summary: summarizeLocalization(run.outcomes[BASELINE_LABEL]), latency: false },
   ];
-  const main = vs[0]?.label;
-  const byRepo = [...new Set(instances.map((i) => i.repo))].map((repo) => ({
-    label: `${repo}: product (${main}) / baseline`,
-    product: summarizeLocalization(run.outcomes[main]?.filter((o) => o.repo === repo) ?? []),
-    baseline: summarizeLocalization(run.outcomes[BASELINE_LABEL].filter((o) => o.repo === repo)),
-  }));
-  const perRepo = byRepo.flatMap((r) => [
-    { label: `${r.label.split(":")[0]}: product`, summary: r.product },
-    { label: `${r.label.split(":")[0]}: baseline`, summary: r.baseline, latency: false },
+  const main = labels[0];
+  const perRepo = [...new Set(repos)].flatMap((repo) => [
+    { label: `${repo}: product`, summary: summarizeLocalization(run.outcomes[main]?.filter((o) => o.repo === repo) ?? []) },
+    { label: `${repo}: baseline`, summary: summarizeLocalization(run.outcomes[BASELINE_LABEL].filter((o) => o.repo === repo)), latency: false },
   ]);
   const unsupported = Object.entries(run.unsupported)
     .map(([l, e]) => `- ${l}: not run (${e})`)
     .join("\n");
-  const meta = { set: setName, date: new Date().toISOString().slice(0, 10), commit: gitCommit(), command: commandLine() };
-  const config = `${await serverConfig(run.indexRuns[0]?.repo ?? "")}, k ${args.k ?? 50}; baseline over ${run.baselineFiles === "product-listing" ? "the files the product indexed" : "the uploaded text files up to 1 MiB"}`;
-  const indexMs = run.indexRuns.map((r) => r.wallMs);
-  const markdown = [
-    `**SWE-bench Lite file localization**: ${instances.length} instances, ${new Set(instances.map((i) => i.repo)).size} repositories; query = whole problem statement; Acc@k = all gold files within the top k distinct files.`,
+  const indexMs = run.indexRuns.map((r) => r.wallMs).sort((a, b) => a - b);
+  return [
+    `**SWE-bench Lite file localization**: ${repos.length} instances, ${new Set(repos).size} repositories; query = whole problem statement; Acc@k = all gold files within the top k distinct files.`,
     localizationMarkdown(rows),
     unsupported,
     `<details><summary>By repository</summary>\n\n${localizationMarkdown(perRepo)}\n\n</details>`,
-    `Indexing: first upload per repository is a cold index, later commits re-index incrementally; median ${Math.round(indexMs.sort((a, b) => a - b)[Math.floor(indexMs.length / 2)] ?? 0)} ms per instance.`,
-    provenance({ ...meta, config }),
+    `Indexing: first upload per repository is a cold index, later commits re-index incrementally; median ${Math.round(indexMs[Math.floor(indexMs.length / 2)] ?? 0)} ms per instance.`,
+    provenance(meta),
   ]
     .filter(Boolean)
     .join("\n\n");
-  return { output: { ...meta, config, instances: instances.map((i) => i.instance_id), ...run }, markdown };
+}
+
+/** Exits with status 2 after a one-line error. */
+function fail(message: string): never {
+  console.error(`error: ${message}`);
+  process.exit(2);
+}
+
+/**
+ * `--merge a.json,b.json`: one SWE-bench block from saved runs of the same commit over disjoint
+ * instances (runs on several servers at once). Exits with status 2 naming the file that is not
+ * a saved swebench run, or when the commits, variants or instances disagree.
+ */
+function mergeSwe(files: string[]): { output: RunOutput; markdown: string } {
+  type Saved = RunOutput & SwebenchRun & { set?: string; commit: string; config: string; command: string; instances: string[] };
+  const saved = files.map((f) => {
+    const s = JSON.parse(readFileSync(f, "utf8")) as Saved;
+    if (s.set !== "swebench" || !s.outcomes || !Array.isArray(s.instances)) fail(`${f} is not a saved swebench run (pass --out files of --set swebench)`);
+    return s;
+  });
+  const labels = Object.keys(saved[0].outcomes).filter((l) => l !== BASELINE_LABEL);
+  for (const [i, s] of saved.entries()) {
+    if (s.commit !== saved[0].commit) fail(`${files[i]} ran commit ${s.commit}, ${files[0]} ran ${saved[0].commit}: merge runs of one commit`);
+    if (Object.keys(s.outcomes).join() !== Object.keys(saved[0].outcomes).join()) fail(`${files[i]} ran other variants than ${files[0]}`);
+  }
+  const ids = saved.flatMap((s) => s.instances);
+  if (new Set(ids).size !== ids.length) fail("the runs share instances; merge runs over disjoint instances");
+  const run: SwebenchRun = {
+    outcomes: Object.fromEntries(Object.keys(saved[0].outcomes).map((l) => [l, saved.flatMap((s) => s.outcomes[l])])),
+    details: Object.fromEntries(Object.keys(saved[0].details).map((l) => [l, saved.flatMap((s) => s.details[l])])),
+    unsupported: Object.assign({}, ...saved.map((s) => s.unsupported)),
+    indexRuns: saved.flatMap((s) => s.indexRuns),
+    baselineFiles: saved.every((s) => s.baselineFiles === "product-listing") ? "product-listing" : "upload-filtered",
+  };
+  const repos = run.outcomes[BASELINE_LABEL].map((o) => o.repo);
+  const meta = {
+    set: setName,
+    date: new Date().toISOString().slice(0, 10),
+    commit: saved[0].commit,
+    command: `${saved.map((s) => s.command).join("`, `")}\`, merged by \`${commandLine()}`,
+  };
+  const config = saved.map((s) => s.config).join("; ");
+  return { output: { ...meta, config, instances: ids, ...run }, markdown: sweMarkdown(run, labels, repos, { ...meta, config }) };
 }
 
 /**
@@ -362,11 +417,13 @@ async function runSetDir(dir: "polyglot" | "reports" | "unanswerable"): Promise<
 }
 
 const { output, markdown } =
-  setName === "swebench"
-    ? await runSwe()
-    : setName === "polyglot" || setName === "reports" || setName === "unanswerable"
-      ? await runSetDir(setName)
-      : await runRetrieval();
+  setName === "swebench" && args.merge
+    ? mergeSwe(args.merge.split(","))
+    : setName === "swebench"
+      ? await runSwe()
+      : setName === "polyglot" || setName === "reports" || setName === "unanswerable"
+        ? await runSetDir(setName)
+        : await runRetrieval();
 const outPath = resolve(args.out ?? join(ROOT, "evals", "out", `${setName}${args.ablation ? "-ablation" : ""}.json`));
 mkdirSync(dirname(outPath), { recursive: true });
 writeFileSync(outPath, JSON.stringify({ ...output, rateLimitedWaits: client.rateLimitedWaits, markdown }, null, 2));

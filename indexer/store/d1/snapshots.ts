@@ -13,7 +13,7 @@
  */
 import type { JobStatus } from "../../../kernel/coordinator";
 import type { RepoPackage, VectorStore } from "../contract";
-import { deleteFileStatements } from "./write-files";
+import { deleteFileStatements, movePostingsStatements } from "./write-files";
 
 /** Rows per multi-row INSERT into snapshot_files and snapshot_packages: 4 parameters each, under D1's 100 per statement. */
 const SNAPSHOT_ROWS_PER_INSERT = 24;
@@ -115,18 +115,23 @@ export async function readFileTexts(db: D1Database, repo: string, files: { path:
 
 /**
  * Statements that (re)compute a snapshot's BM25 statistics from its member files' postings, after
- * its `snapshot_files` rows are written: `snapshot_terms` (document frequency of each term over
+ * its `snapshot_files` rows are written. They first move the repo's staged postings into
+ * `chunk_terms` (write-files.ts), so every member's postings are searchable from activation on.
+ * Then: `snapshot_terms` (document frequency of each term over
  * the snapshot's chunks) and `snapshot_stats` (chunk count and token total). They equal a fresh
  * build's by construction: only the snapshot's own rows are counted, whatever else D1 holds.
  */
 export function snapshotStatisticsStatements(db: D1Database, repo: string, commit: string): D1PreparedStatement[] {
   return [
+    ...movePostingsStatements(db, repo),
     db.prepare("DELETE FROM snapshot_terms WHERE repo = ? AND commit_sha = ?").bind(repo, commit),
     db.prepare("DELETE FROM snapshot_stats WHERE repo = ? AND commit_sha = ?").bind(repo, commit),
     db
       .prepare(
+        // Member files -> their chunks (chunks_by_file) -> postings by chunk (chunk_terms_by_chunk).
         "INSERT INTO snapshot_terms (repo, commit_sha, term, df) SELECT ?1, ?2, t.term, count(*) FROM snapshot_files sf " +
-          "JOIN chunk_terms t ON t.repo = sf.repo AND t.file_id = sf.file_id WHERE sf.repo = ?1 AND sf.commit_sha = ?2 GROUP BY t.term",
+          "CROSS JOIN chunks c CROSS JOIN chunk_terms t WHERE sf.repo = ?1 AND sf.commit_sha = ?2 AND c.repo = ?1 AND c.file_id = sf.file_id " +
+          "AND t.chunk_rowid = c.rowid GROUP BY t.term",
       )
       .bind(repo, commit),
     db
@@ -240,6 +245,7 @@ export async function deleteRepoData(db: D1Database, vectors: VectorStore, repo:
   await db.batch([
     db.prepare("DELETE FROM chunks_fts WHERE rowid IN (SELECT rowid FROM chunks WHERE repo = ?)").bind(repo),
     db.prepare("DELETE FROM chunk_terms WHERE repo = ?").bind(repo),
+    db.prepare("DELETE FROM chunk_terms_staged WHERE repo = ?").bind(repo),
     db.prepare("DELETE FROM chunks WHERE repo = ?").bind(repo),
     db.prepare("DELETE FROM symbols WHERE repo = ?").bind(repo),
     db.prepare("DELETE FROM files WHERE repo = ?").bind(repo),

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { chunkColumns, chunkPostings, fileId, type ChunkedFile } from "../contract";
-import { deleteFileStatements, toChunkRecords, writeFiles, type IndexedFile } from "./write-files";
+import { deleteFileStatements, movePostingsStatements, toChunkRecords, writeFiles, type IndexedFile } from "./write-files";
 
 const chunked: ChunkedFile = {
   language: "typescript",
@@ -89,10 +89,34 @@ describe("writeFiles", () => {
     const expected = toChunkRecords(big)
       .flatMap((c) => [...chunkPostings(chunkColumns(big.path, c)).terms].map(([term, [s, p, b]]) => `${c.id} ${term} ${s} ${p} ${b}`))
       .sort();
-    const { results } = await env.DB.prepare(
-      "SELECT c.id || ' ' || t.term || ' ' || t.tf_symbol || ' ' || t.tf_path || ' ' || t.tf_body AS row FROM chunk_terms t JOIN chunks c ON c.rowid = t.chunk_rowid WHERE t.repo = 'r2'",
-    ).all<{ row: string }>();
+    const rows = async (table: string) =>
+      (
+        await env.DB.prepare(
+          `SELECT c.id || ' ' || t.term || ' ' || t.tf_symbol || ' ' || t.tf_path || ' ' || t.tf_body AS row FROM ${table} t JOIN chunks c ON c.rowid = t.chunk_rowid WHERE t.repo = 'r2'`,
+        ).all<{ row: string }>()
+      ).results
+        .map((r) => r.row)
+        .sort();
     expect(expected.length).toBeGreaterThan(6000);
-    expect(results.map((r) => r.row).sort()).toEqual(expected);
+    // Under POSTINGS_MOVE_ROWS the postings wait in the staging table; a move (activation runs one) brings them all.
+    expect(await rows("chunk_terms_staged")).toEqual(expected);
+    expect(await rows("chunk_terms")).toEqual([]);
+    await env.DB.batch(movePostingsStatements(env.DB, "r2", expected.length + 1));
+    expect(await rows("chunk_terms")).toEqual([]);
+    await env.DB.batch(movePostingsStatements(env.DB, "r2", expected.length));
+    expect(await rows("chunk_terms")).toEqual(expected);
+    expect(await rows("chunk_terms_staged")).toEqual([]);
+    // Deleting the file version removes its postings wherever they are.
+    await env.DB.batch(deleteFileStatements(env.DB, big.repo, big.fileId));
+    expect(await rows("chunk_terms")).toEqual([]);
+  });
+
+  it("deletes a file version's postings while they are still staged", async () => {
+    const f = await file();
+    await writeFiles(env.DB, [f]);
+    const staged = () => env.DB.prepare("SELECT count(*) n FROM chunk_terms_staged WHERE repo = ?").bind(f.repo).first<{ n: number }>();
+    expect((await staged())?.n).toBeGreaterThan(0);
+    await env.DB.batch(deleteFileStatements(env.DB, f.repo, f.fileId));
+    expect((await staged())?.n).toBe(0);
   });
 });

@@ -4,7 +4,9 @@
  * Idempotent writes of indexed file versions to D1: the `files` row, its `chunks` with their
  * `chunks_fts` rows and `chunk_terms` postings, its `symbols`, and its grep trigram rows (`grep_docs` + `grep_trigrams`). Every write first deletes what the same file version
  * wrote before, inside one `db.batch()` (a transaction), so a batch delivered twice leaves
- * exactly the rows of one delivery and a failed batch leaves none.
+ * exactly the rows of one delivery and a failed batch leaves none. Postings are staged in chunk
+ * order and moved into `chunk_terms` sorted by term in large groups (`movePostingsStatements`),
+ * the order in which b-tree inserts stay in SQLite's page cache (migrations/0014).
  */
 import { chunkColumns, chunkId, chunkPostings, GREP_FORMAT_VERSION, type ChunkedFile, type ChunkRecord } from "../contract";
 
@@ -19,12 +21,16 @@ export interface IndexedFile {
 }
 
 /**
- * Distinct terms per `chunk_terms` INSERT: the statement carries them as one JSON parameter
- * (`json_each`), and 2,000 terms stay far under D1's 100 KB per statement.
+ * Distinct terms per `chunk_terms_staged` INSERT: the statement carries them as one JSON
+ * parameter (`json_each`), and 2,000 terms stay far under D1's 100 KB per statement.
  */
 const TERMS_PER_INSERT = 2_000;
 
-/** Statements writing a chunk's postings (`chunk_terms`), one per TERMS_PER_INSERT terms, 4 parameters each. */
+/**
+ * Statements staging a chunk's postings, one per TERMS_PER_INSERT terms, 4 parameters each.
+ * They go to `chunk_terms_staged` (keyed by chunk, so appended) and reach `chunk_terms` through
+ * `movePostingsStatements` (migrations/0014).
+ */
 function postingStatements(db: D1Database, repo: string, fileId: string, chunk: string, terms: Map<string, [number, number, number]>): D1PreparedStatement[] {
   const entries = [...terms];
   const out: D1PreparedStatement[] = [];
@@ -32,13 +38,41 @@ function postingStatements(db: D1Database, repo: string, fileId: string, chunk: 
     out.push(
       db
         .prepare(
-          "INSERT INTO chunk_terms (repo, term, chunk_rowid, file_id, tf_symbol, tf_path, tf_body) " +
-            "SELECT ?1, j.key, (SELECT rowid FROM chunks WHERE id = ?3), ?2, json_extract(j.value, '$[0]'), json_extract(j.value, '$[1]'), json_extract(j.value, '$[2]') FROM json_each(?4) j",
+          "INSERT INTO chunk_terms_staged (repo, chunk_rowid, term, file_id, tf_symbol, tf_path, tf_body) " +
+            "SELECT ?1, (SELECT rowid FROM chunks WHERE id = ?3), j.key, ?2, j.value ->> 0, j.value ->> 1, j.value ->> 2 FROM json_each(?4) j",
         )
         .bind(repo, fileId, chunk, JSON.stringify(Object.fromEntries(entries.slice(i, i + TERMS_PER_INSERT)))),
     );
   }
   return out;
+}
+
+/**
+ * Staged postings a repo gathers before a write moves them (writeFiles). Each move is one
+ * pass over the tree, so fewer, larger moves cost less; 200,000 rows (hono's 2,527 chunks
+ * hold ~160,000) keep one statement well under D1's 30 s per query
+ * (developers.cloudflare.com/d1/platform/limits/).
+ */
+export const POSTINGS_MOVE_ROWS = 200_000;
+
+/**
+ * Statements moving the repo's staged postings into `chunk_terms` in key order (term,
+ * chunk_rowid) and removing them from the staging table: sorted inserts touch each b-tree page
+ * once, chunk-by-chunk inserts missed the page cache on nearly every row (migrations/0014).
+ * With `minRows` > 0 both do nothing until the repo has at least that many staged.
+ */
+export function movePostingsStatements(db: D1Database, repo: string, minRows = 0): D1PreparedStatement[] {
+  const when = minRows > 0 ? " AND (SELECT count(*) FROM chunk_terms_staged WHERE repo = ?1) >= ?2" : "";
+  const bind = minRows > 0 ? [repo, minRows] : [repo];
+  return [
+    db
+      .prepare(
+        "INSERT INTO chunk_terms (repo, term, chunk_rowid, file_id, tf_symbol, tf_path, tf_body) " +
+          `SELECT repo, term, chunk_rowid, file_id, tf_symbol, tf_path, tf_body FROM chunk_terms_staged WHERE repo = ?1${when} ORDER BY term, chunk_rowid`,
+      )
+      .bind(...bind),
+    db.prepare(`DELETE FROM chunk_terms_staged WHERE repo = ?1${when}`).bind(...bind),
+  ];
 }
 
 function lineCount(text: string): number {
@@ -63,7 +97,10 @@ export function toChunkRecords(file: IndexedFile): ChunkRecord[] {
 export function deleteFileStatements(db: D1Database, repo: string, fileId: string): D1PreparedStatement[] {
   return [
     db.prepare("DELETE FROM chunks_fts WHERE rowid IN (SELECT rowid FROM chunks WHERE repo = ?1 AND file_id = ?2)").bind(repo, fileId),
-    db.prepare("DELETE FROM chunk_terms WHERE repo = ?1 AND file_id = ?2").bind(repo, fileId),
+    db.prepare("DELETE FROM chunk_terms WHERE chunk_rowid IN (SELECT rowid FROM chunks WHERE repo = ?1 AND file_id = ?2)").bind(repo, fileId),
+    db
+      .prepare("DELETE FROM chunk_terms_staged WHERE repo = ?1 AND chunk_rowid IN (SELECT rowid FROM chunks WHERE repo = ?1 AND file_id = ?2)")
+      .bind(repo, fileId),
     db.prepare("DELETE FROM chunks WHERE repo = ?1 AND file_id = ?2").bind(repo, fileId),
     db.prepare("DELETE FROM symbols WHERE repo = ?1 AND file_id = ?2").bind(repo, fileId),
     db.prepare("DELETE FROM files WHERE repo = ?1 AND file_id = ?2").bind(repo, fileId),
@@ -72,7 +109,10 @@ export function deleteFileStatements(db: D1Database, repo: string, fileId: strin
   ];
 }
 
-/** Statements that (re)write one file version. Each binds well under D1's 100 parameters. */
+/**
+ * Statements that (re)write one file version. Each binds well under D1's 100 parameters. Its
+ * postings are staged; they reach search through `movePostingsStatements`.
+ */
 export function writeFileStatements(db: D1Database, file: IndexedFile): { statements: D1PreparedStatement[]; chunks: ChunkRecord[] } {
   const { repo, fileId, path } = file;
   const chunks = toChunkRecords(file);
@@ -158,6 +198,8 @@ export async function writeFiles(db: D1Database, files: IndexedFile[]): Promise<
     statements.push(...w.statements);
     chunks.push(...w.chunks);
   }
-  if (statements.length) await db.batch(statements);
+  if (!statements.length) return chunks;
+  const repos = [...new Set(files.map((f) => f.repo))];
+  await db.batch([...statements, ...repos.flatMap((r) => movePostingsStatements(db, r, POSTINGS_MOVE_ROWS))]);
   return chunks;
 }

@@ -116,10 +116,10 @@ export async function readFileTexts(db: D1Database, repo: string, files: { path:
 /**
  * Statements that (re)compute a snapshot's BM25 statistics from its member files' postings, after
  * its `snapshot_files` rows are written. They first move the repo's staged postings into
- * `chunk_terms` (write-files.ts), so every member's postings are searchable from activation on.
- * Then: `snapshot_terms` (document frequency of each term over
- * the snapshot's chunks) and `snapshot_stats` (chunk count and token total). They equal a fresh
- * build's by construction: only the snapshot's own rows are counted, whatever else D1 holds.
+ * `chunk_terms` (write-files.ts), so every member's postings are searchable from activation on,
+ * then write `snapshot_terms` (document frequency of each term over the snapshot's chunks) and
+ * `snapshot_stats` (chunk count and token total). These equal a fresh build's by construction:
+ * only the snapshot's own rows are counted, whatever else D1 holds.
  */
 export function snapshotStatisticsStatements(db: D1Database, repo: string, commit: string): D1PreparedStatement[] {
   return [

@@ -156,6 +156,18 @@ describe("stripMarkup", () => {
     expect(out).toContain("<module>");
   });
   it("keeps words that only look like hex", () => expect(stripMarkup("decade facade 12345678")).toBe("decade facade 12345678"));
+  it("drops code fences' info strings and keeps the fences", () => {
+    const out = stripMarkup("Run:\n```python\nx = 1\n```\n~~~ console title\n$ pip\n~~~\n```\nplain\n```");
+    expect(out).toBe("Run:\n```\nx = 1\n```\n~~~\n$ pip\n~~~\n```\nplain\n```");
+    expect(parseQuery("```shell\npylint a.py\n```").terms).not.toContain("shell");
+  });
+  it("keeps inline triple-backtick code, which is no fence", () => expect(stripMarkup("```x --flag``` fails")).toBe("```x --flag``` fails"));
+  it("drops the empty fields of GitHub issue forms, not the word response", () => {
+    const out = stripMarkup("### Configuration\n\n_No response_\n\nThe response body is empty");
+    expect(out).not.toContain("No response");
+    expect(parseQuery(out).terms).toContain("response");
+    expect(parseQuery("### Configuration\n\n_No response_\n").terms).not.toContain("response");
+  });
 });
 
 describe("shortenPaths", () => {

@@ -260,12 +260,22 @@ const HTML_TAG_RE = /<\/?(?:details|summary|tt|br|p|b|i|em|strong|code|pre|sub|s
 const HEX_RE = /\b0x[0-9a-fA-F]+\b|\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{8,64}\b/g;
 
 /**
+ * A code fence's info string: the text after an opening ``` or ~~~ (CommonMark 0.31, 4.5: it names
+ * the block's language, `python`, `shell`, `console`; a backtick fence's info string holds no backtick).
+ */
+const FENCE_INFO_RE = /^([ \t]{0,3}(?:`{3,}|~{3,}))[^\S\n]*[^\s`][^\n`]*$/gm;
+/** What a GitHub issue form writes for an optional field left empty. */
+const EMPTY_FORM_FIELD_RE = /^[ \t]*_No response_[ \t]*$/gm;
+
+/**
  * Removes what a pasted report carries besides its words: HTML comments (the issue template's
- * instructions), rendering tags (`<details>`, `<tt>`), memory addresses and hashes. Their
- * tokens are rare in code, so IDF term selection would pick them.
+ * instructions), rendering tags (`<details>`, `<tt>`), memory addresses and hashes, code fences'
+ * info strings (```` ```python ````) and the empty fields of GitHub issue forms (`_No response_`).
+ * Their tokens name the rendering, not the code: rare ones are what IDF term selection picks, and
+ * common ones (`python`, `shell`, `response`) match code about something else.
  */
 export function stripMarkup(text: string): string {
-  return text.replace(HTML_COMMENT_RE, " ").replace(HTML_TAG_RE, " ").replace(HEX_RE, " ");
+  return text.replace(HTML_COMMENT_RE, " ").replace(HTML_TAG_RE, " ").replace(HEX_RE, " ").replace(FENCE_INFO_RE, "$1").replace(EMPTY_FORM_FIELD_RE, "");
 }
 
 /** A path of four or more segments, POSIX or Windows (`/home/u/env/lib/site-packages/pkg/mod.py`, `C:\\Users\\u\\x.py`). */

@@ -60,6 +60,34 @@ describe("parseQuery", () => {
 });
 
 describe("stripListings", () => {
+  it("drops CPython's and IPython's start-up banners, keeps the session", () => {
+    const session = [
+      "Wrong result with expand",
+      "```",
+      "Python 3.6.0 |Anaconda, Inc.| (default, Dec 23 2016, 12:22:00) ",
+      "[GCC 4.4.7 20120313 (Red Hat 4.4.7-1)] on linux",
+      'Type "copyright", "credits" or "license" for more information.',
+      "",
+      "IPython 5.1.0 -- An enhanced Interactive Python.",
+      "?         -> Introduction and overview of IPython's features.",
+      "%quickref -> Quick reference.",
+      "help      -> Python's own help system.",
+      "object?   -> Details about 'object', use 'object??' for extra details.",
+      "",
+      "In [1]: from mylib import expand",
+      "Python 3.12.1 (main, Dec  8 2023, 05:40:51) [Clang 15.0.0 (clang-1500.1.0.2.5)] on darwin",
+      ">>> expand(x)",
+      "```",
+      "The Python 3.6 (default) build is fine; help -> docs says otherwise.",
+    ].join("\n");
+    const out = stripListings(session);
+    expect(out).not.toMatch(/Anaconda|GCC|copyright|enhanced|quickref|own help|Details about|Clang/);
+    expect(out).toContain("In [1]: from mylib import expand");
+    expect(out).toContain(">>> expand(x)");
+    expect(out).toContain("The Python 3.6 (default) build is fine; help -> docs says otherwise.");
+    const terms = parseQuery(session).terms;
+    for (const word of ["ipython", "interactive", "copyright", "credits", "overview"]) expect(terms).not.toContain(word);
+  });
   it("drops pip list, pip freeze and 'Successfully installed' listings, keeps prose and code", () => {
     const report = [
       "str() on the raises context does not behave like a caught exception",

@@ -118,10 +118,35 @@ function isVersionedLine(line: string): boolean {
 }
 
 /**
+ * The lines an interactive interpreter prints when it starts, pasted with a REPL session:
+ * CPython's version line (`Python 3.6.0 |Anaconda, Inc.| (default, Dec 23 2016, 12:22:00)`) and
+ * compiler line (`[GCC 7.5.0] on linux`), its `Type "help", "copyright", "credits" or "license"
+ * for more information.` (CPython's Modules/main.c), and IPython's banner (`IPython 7.1 -- An
+ * enhanced Interactive Python.`) with its help table (`?`, `%quickref`, `help`, `object?` rows,
+ * IPython's core/usage.py). Fixed texts of the interpreters, the same in every repository.
+ */
+const INTERPRETER_BANNER_RES = [
+  /^\s*Python [23]\.\d+(?:\.\d+)?\S*\s.*\((?:default|main|tags\/[^,)]*|heads\/[^,)]*|v\d[^,)]*|r\d+[^,)]*)[,)]/,
+  /^\s*\[(?:GCC|Clang|MSC|PyPy)\b[^\]\n]*\](?: on \w+)?\s*$/,
+  /^\s*Type\s+["']?(?:help|copyright)["']?.*\bfor more information\.?\s*$/i,
+  /^\s*IPython \d[\w.]* -- An enhanced Interactive Python\b/,
+  /^\s*(?:\?|%quickref|help|object\?)\s+-> /,
+];
+
+/** Marks in `drop` the lines of interpreter banners (INTERPRETER_BANNER_RES). */
+function dropInterpreterBanners(lines: string[], drop: boolean[]): void {
+  lines.forEach((line, i) => {
+    if (INTERPRETER_BANNER_RES.some((re) => re.test(line))) drop[i] = true;
+  });
+}
+
+/**
  * Removes environment listings from a pasted report: runs of package/version rows (`pip list`,
- * `pip freeze`, `conda list`, `npm ls`) and lines that are mostly `name-1.2.3` tokens
- * ("Successfully installed ..."). They name installed packages, not the code; their names are
- * rare in the index, so IDF term selection would otherwise pick them over the report's words.
+ * `pip freeze`, `conda list`, `npm ls`), lines that are mostly `name-1.2.3` tokens
+ * ("Successfully installed ..."), tools' version reports and interpreter banners. They name
+ * the reporter's machine, not the code; their names are rare in the index, so IDF term selection
+ * would otherwise pick them over the report's words, and common ones (`python`, `interactive`,
+ * `help`) match the repo's own REPL or CLI code.
  */
 export function stripListings(text: string): string {
   const lines = text.split(/\r?\n/);
@@ -136,6 +161,7 @@ export function stripListings(text: string): string {
     run = 0;
   }
   dropEnvironmentReports(lines, drop);
+  dropInterpreterBanners(lines, drop);
   return drop.some(Boolean) ? lines.filter((_, i) => !drop[i]).join("\n") : text;
 }
 

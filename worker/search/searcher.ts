@@ -15,6 +15,7 @@
 import { CodeSearchError, type ErrorCode } from "../../kernel/errors";
 import { tokenize, tokenizeQuery, type EmbeddingProvider, type RepoPackage, type VectorStore } from "../../indexer/store/contract";
 import { bm25Channel } from "./channels/bm25";
+import { lexicalChannels } from "./channels/lexical";
 import { pathChannel, snapshotFiles } from "./channels/path";
 import { normalizePathFilter, pathPasses } from "./path-filter";
 import { type ChannelScope } from "./channels/scope";
@@ -120,15 +121,17 @@ async function runChannels(
 ): Promise<RepoOutcome> {
   const scope: ChannelScope = { db: deps.db, repo: target.id, commit: target.commit, indexedAt: target.indexedAt, filters, depth, query, terms };
   let bestVectorScore: number | null = null;
+  // With both, the BM25 and path channels share one scoring statement (channels/lexical.ts).
+  const lexical = channels.includes("bm25") && channels.includes("path") ? lexicalChannels(scope) : null;
   const runs = channels.map(async (name): Promise<ChannelResult> => {
     try {
       switch (name) {
         case "bm25":
-          return await bm25Channel(scope);
+          return await (lexical ? lexical.bm25 : bm25Channel(scope));
         case "symbol":
           return await symbolChannel(scope);
         case "path":
-          return await pathChannel(scope);
+          return await (lexical ? lexical.path : pathChannel(scope));
         case "vector": {
           const r = await vectorChannel(scope, deps.embedder, deps.vectors, { model: target.embeddingModel, dims: target.embeddingDims });
           bestVectorScore = r.bestScore;

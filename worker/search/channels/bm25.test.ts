@@ -5,7 +5,7 @@ import { snapshotStatisticsStatements } from "../../../indexer/store/d1/snapshot
 import { writeFiles } from "../../../indexer/store/d1/write-files";
 import { parseQuery } from "../query";
 import type { ChannelScope } from "./scope";
-import { bm25Channel, bm25Statement, matchExpression, phraseRanges } from "./bm25";
+import { bm25Channel, bm25Statement, bm25WithPaths, matchExpression, phraseRanges, type Bm25Row } from "./bm25";
 
 const BODIES = [
   "queue push task",
@@ -93,5 +93,31 @@ describe("bm25Channel", () => {
     for (let n = 0; n < 3; n++) await index("r1", "c1", BODIES);
     const after = await bm25Channel(scope("r1", "c1", ["queue", "pool", "routing"]));
     expect(after).toEqual(before);
+  });
+});
+
+describe("bm25WithPaths", () => {
+  it("returns the channel's list and the named files' scored chunks as the two statements do, from one", async () => {
+    const cases: [string[], number, string[]][] = [
+      [["queue", "pool"], 30, ["src/f1.ts", "src/f2.ts"]],
+      [["queue", "pool", "task"], 2, ["src/f0.ts"]],
+      [["routing", "task"], 30, ["src/f3.ts", "src/f4.ts", "src/none.ts"]],
+    ];
+    for (const [terms, limit, paths] of cases) {
+      const s = scope("r1", "c1", terms);
+      const top = await bm25Statement(s, terms, limit).all<Bm25Row>();
+      const inPaths = await bm25Statement(s, terms, undefined, { sql: ` AND c.path IN (${paths.map(() => "?").join(", ")})`, params: paths }).all<Bm25Row>();
+      const joint = await bm25WithPaths(s, terms, limit, paths);
+      expect(joint.top, terms.join(" ")).toEqual(top.results);
+      expect(joint.inPaths, terms.join(" ")).toEqual(inPaths.results);
+      expect(joint.inPaths.length).toBeGreaterThan(0);
+    }
+  });
+
+  it("narrows by the scope's filters in both lists", async () => {
+    const s = { ...scope("r1", "c1", ["queue", "pool"]), filters: { includeTests: true, pathPrefix: "src/f1" } };
+    const joint = await bm25WithPaths(s, ["queue", "pool"], 30, ["src/f1.ts", "src/f2.ts"]);
+    expect(joint.top.map((r) => r.path)).toEqual(["src/f1.ts"]);
+    expect(joint.inPaths.map((r) => r.path)).toEqual(["src/f1.ts"]);
   });
 });

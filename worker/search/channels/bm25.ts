@@ -53,13 +53,11 @@ export interface Bm25Restriction {
 }
 
 /**
- * One statement scoring the chunks of the scope's snapshot that hold a phrase of `terms`, best
- * first, at most `limit` (all when absent): rows `{ id, path, score }`, score > 0. Statistics
- * (N, average length, document frequencies) are the whole snapshot's, never narrowed by the
- * filters, which only choose which chunks are returned. Ties: chunk id (content-addressed, so the
- * order does not depend on insertion history). A snapshot without statistics scores nothing.
+ * The statement's text up to and including the CTE `scored` (rows `id`, `path`, `score` of every
+ * chunk of the scope's snapshot holding a phrase of the terms and passing the filters), and its
+ * parameters: ?1 the phrases, ?2 the repo, ?3 the commit, then the filters' and `restrict`'s.
  */
-export function bm25Statement(scope: ChannelScope, terms: string[], limit?: number, restrict?: Bm25Restriction): D1PreparedStatement {
+function scoredCte(scope: ChannelScope, terms: string[], restrict?: Bm25Restriction): { sql: string; params: unknown[] } {
   const f = filterSql(scope.filters);
   const w = BM25_WEIGHTS;
   // Phrases travel as one JSON parameter (a report's 24 terms make 48 ranges, over D1's 100
@@ -73,18 +71,70 @@ export function bm25Statement(scope: ChannelScope, terms: string[], limit?: numb
     "FROM q CROSS JOIN chunk_terms t CROSS JOIN snapshot_files sf " +
     "WHERE t.repo = ?2 AND t.term >= q.lo AND t.term < q.hi AND sf.repo = ?2 AND sf.file_id = t.file_id AND sf.commit_sha = ?3 " +
     "GROUP BY q.i, t.chunk_rowid), " +
-    "d AS (SELECT i, count(*) AS n FROM m GROUP BY i) " +
-    "SELECT c.id AS id, c.path AS path, " +
+    "d AS (SELECT i, count(*) AS n FROM m GROUP BY i), " +
+    "scored AS MATERIALIZED (SELECT c.id AS id, c.path AS path, " +
     `sum(max(1e-6, ln((s.total - d.n + 0.5) / (d.n + 0.5))) * m.tf * ${BM25_K1 + 1} / (m.tf + ${BM25_K1} * (${1 - BM25_B} + ${BM25_B} * c.token_count / s.avgdl))) AS score ` +
     "FROM m JOIN d ON d.i = m.i CROSS JOIN s CROSS JOIN chunks c ON c.rowid = m.r " +
-    `WHERE 1${f.sql}${restrict?.sql ?? ""} GROUP BY m.r ORDER BY score DESC, c.id` +
-    (limit === undefined ? "" : ` LIMIT ${Math.floor(limit)}`);
-  return scope.db.prepare(sql).bind(JSON.stringify(phraseRanges(terms)), scope.repo, scope.commit, ...f.params, ...(restrict?.params ?? []));
+    `WHERE 1${f.sql}${restrict?.sql ?? ""} GROUP BY m.r)`;
+  return { sql, params: [JSON.stringify(phraseRanges(terms)), scope.repo, scope.commit, ...f.params, ...(restrict?.params ?? [])] };
 }
 
-/** Runs the channel: chunks matching any selected term, best BM25 first, up to `depth`. */
-export async function bm25Channel(scope: ChannelScope): Promise<ChannelResult> {
+/**
+ * One statement scoring the chunks of the scope's snapshot that hold a phrase of `terms`, best
+ * first, at most `limit` (all when absent): rows `{ id, path, score }`, score > 0. Statistics
+ * (N, average length, document frequencies) are the whole snapshot's, never narrowed by the
+ * filters, which only choose which chunks are returned. Ties: chunk id (content-addressed, so the
+ * order does not depend on insertion history). A snapshot without statistics scores nothing.
+ */
+export function bm25Statement(scope: ChannelScope, terms: string[], limit?: number, restrict?: Bm25Restriction): D1PreparedStatement {
+  const { sql, params } = scoredCte(scope, terms, restrict);
+  return scope.db
+    .prepare(`${sql} SELECT id, path, score FROM scored ORDER BY score DESC, id${limit === undefined ? "" : ` LIMIT ${Math.floor(limit)}`}`)
+    .bind(...params);
+}
+
+/** A BM25-scored chunk: its id, path and score (> 0). */
+export interface Bm25Row {
+  id: string;
+  path: string;
+  score: number;
+}
+
+/** Best first, ties by chunk id: the order of bm25Statement. */
+const byScore = (a: Bm25Row, b: Bm25Row) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+/**
+ * The BM25 channel's list and the scored chunks of `paths` (the path channel's named files) from
+ * one statement: the postings are scanned and scored once, where bm25Statement twice would scan
+ * them twice (about 45% of the two statements' SQL time on hono's bench queries, node:sqlite;
+ * docs/ranking.md "Cost"). `top`: the best `limit` chunks, as bm25Statement(scope, terms,
+ * limit); `inPaths`: every scored chunk of `paths`, best first, as bm25Statement restricted to
+ * them. Both lists are the same rows and scores the two statements return.
+ */
+export async function bm25WithPaths(scope: ChannelScope, terms: string[], limit: number, paths: string[]): Promise<{ top: Bm25Row[]; inPaths: Bm25Row[] }> {
+  const { sql, params } = scoredCte(scope, terms);
+  const first = params.length + 1;
+  const inPaths = paths.map((_, i) => `?${first + i}`).join(", ");
+  const { results } = await scope.db
+    .prepare(
+      `${sql} SELECT id, path, score, 0 AS part FROM (SELECT id, path, score FROM scored ORDER BY score DESC, id LIMIT ${Math.floor(limit)}) ` +
+        `UNION ALL SELECT id, path, score, 1 AS part FROM scored WHERE path IN (${inPaths})`,
+    )
+    .bind(...params, ...paths)
+    .all<Bm25Row & { part: number }>();
+  const top: Bm25Row[] = [];
+  const inFiles: Bm25Row[] = [];
+  for (const { part, ...row } of results) (part === 0 ? top : inFiles).push(row);
+  // UNION ALL keeps each arm's rows together but promises no order: both are sorted here.
+  return { top: top.sort(byScore), inPaths: inFiles.sort(byScore) };
+}
+
+/**
+ * Runs the channel: chunks matching any selected term, best BM25 first, up to `depth`.
+ * `scored`: the list when the caller already read it (bm25WithPaths).
+ */
+export async function bm25Channel(scope: ChannelScope, scored?: Promise<Bm25Row[]>): Promise<ChannelResult> {
   if (!scope.terms.length) return { channel: "bm25", hits: [], skipped: "no query term occurs in the index" };
-  const { results } = await bm25Statement(scope, scope.terms, scope.depth).all<{ id: string; score: number }>();
-  return { channel: "bm25", hits: results.map((r) => ({ chunkId: r.id, score: r.score })) };
+  const rows = scored ? await scored : (await bm25Statement(scope, scope.terms, scope.depth).all<Bm25Row>()).results;
+  return { channel: "bm25", hits: rows.map((r) => ({ chunkId: r.id, score: r.score })) };
 }

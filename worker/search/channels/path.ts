@@ -11,7 +11,7 @@ import { LRUCache } from "lru-cache";
 import { tokenize } from "../../../indexer/store/contract";
 import { filterSql, isTestPath, passesFilters } from "../filters";
 import type { ChannelHit, ChannelResult } from "../types";
-import { bm25Statement } from "./bm25";
+import { bm25Statement, type Bm25Row } from "./bm25";
 import { SNAPSHOT_JOIN } from "../snapshot-sql";
 import { PATH_CHUNKS_PER_FILE, PATH_MAX_FILE_SHARE, PATH_SHORT_QUERY_TERMS } from "../ranking/weights";
 import type { ChannelScope } from "./scope";
@@ -99,35 +99,50 @@ export async function snapshotFiles(scope: Pick<ChannelScope, "db" | "repo" | "c
   return files;
 }
 
-/** Runs the channel. */
-export async function pathChannel(scope: ChannelScope): Promise<ChannelResult> {
-  // Language is filtered in SQL below (the file list has no languages).
+/**
+ * The files the query names, best first (score: scoreFiles), at most enough to fill the
+ * channel's depth with PATH_CHUNKS_PER_FILE chunks each; empty when it names none.
+ */
+export async function namedFiles(scope: ChannelScope): Promise<[string, number][]> {
+  // Language is filtered in SQL (the file list has no languages).
   const pathFilters = { ...scope.filters, language: undefined };
   const files = (await snapshotFiles(scope)).filter((f) => passesFilters(pathFilters, f.path, "", false, f.test));
   // A word of a long question that happens to name a file is weak evidence (measured on
   // hono-50: it cost 12 points of R@1), so bare terms count only in short queries.
   const terms = scope.query.terms.length <= PATH_SHORT_QUERY_TERMS ? scope.query.terms : [];
   const scores = scoreFiles(files, terms, scope.query.pathHints);
-  if (!scores.size) return { channel: "path", hits: [] };
-  const ranked = [...scores.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, Math.ceil(scope.depth / PATH_CHUNKS_PER_FILE));
+  return [...scores.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, Math.ceil(scope.depth / PATH_CHUNKS_PER_FILE));
+}
+
+/**
+ * Runs the channel: from each named file its best BM25 chunks, else its first ones. `joint`:
+ * the named files and their scored chunks (best first) when the caller read them with the BM25
+ * channel's statement (bm25WithPaths); otherwise the channel reads both itself.
+ */
+export async function pathChannel(scope: ChannelScope, joint?: { ranked: [string, number][]; matched: Promise<Bm25Row[]> }): Promise<ChannelResult> {
+  const ranked = joint ? joint.ranked : await namedFiles(scope);
+  if (!ranked.length) return { channel: "path", hits: [] };
   const paths = ranked.map(([p]) => p);
   const f = filterSql(scope.filters);
   const inPaths = `c.path IN (${paths.map(() => "?").join(", ")})`;
-  const statements = [
-    scope.db
-      .prepare(
-        "SELECT c.id AS id, c.path AS path FROM chunks c " +
-          SNAPSHOT_JOIN +
-          ` WHERE c.repo = ? AND ${inPaths}${f.sql} ORDER BY c.path, (c.symbol IS NULL), c.start_line`,
-      )
-      .bind(scope.commit, scope.repo, ...paths, ...f.params),
-  ];
-  if (scope.terms.length) {
-    statements.push(bm25Statement(scope, scope.terms, undefined, { sql: ` AND ${inPaths}`, params: paths }));
-  }
-  const [all, matched] = await scope.db.batch<{ id: string; path: string }>(statements);
+  const all = scope.db
+    .prepare(
+      "SELECT c.id AS id, c.path AS path FROM chunks c " +
+        SNAPSHOT_JOIN +
+        ` WHERE c.repo = ? AND ${inPaths}${f.sql} ORDER BY c.path, (c.symbol IS NULL), c.start_line`,
+    )
+    .bind(scope.commit, scope.repo, ...paths, ...f.params)
+    .all<{ id: string; path: string }>();
+  const matched = joint
+    ? joint.matched
+    : scope.terms.length
+      ? bm25Statement(scope, scope.terms, undefined, { sql: ` AND ${inPaths}`, params: paths })
+          .all<Bm25Row>()
+          .then((r) => r.results)
+      : Promise.resolve([]);
+  const [first, best] = await Promise.all([all, matched]);
   const perFile = new Map<string, string[]>();
-  for (const r of [...(matched?.results ?? []), ...all.results]) {
+  for (const r of [...best, ...first.results]) {
     const list = perFile.get(r.path) ?? [];
     if (list.length < PATH_CHUNKS_PER_FILE && !list.includes(r.id)) list.push(r.id);
     perFile.set(r.path, list);

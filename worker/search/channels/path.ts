@@ -125,11 +125,13 @@ export async function pathChannel(scope: ChannelScope, joint?: { ranked: [string
   const paths = ranked.map(([p]) => p);
   const f = filterSql(scope.filters);
   const inPaths = `c.path IN (${paths.map(() => "?").join(", ")})`;
+  // A file contributes at most PATH_CHUNKS_PER_FILE chunks, so only that many of its first
+  // chunks (definitions first, then by line) can be needed beside its best-scored ones.
   const all = scope.db
     .prepare(
-      "SELECT c.id AS id, c.path AS path FROM chunks c " +
+      "SELECT id, path FROM (SELECT c.id AS id, c.path AS path, row_number() OVER (PARTITION BY c.path ORDER BY (c.symbol IS NULL), c.start_line) AS n FROM chunks c " +
         SNAPSHOT_JOIN +
-        ` WHERE c.repo = ? AND ${inPaths}${f.sql} ORDER BY c.path, (c.symbol IS NULL), c.start_line`,
+        ` WHERE c.repo = ? AND ${inPaths}${f.sql}) WHERE n <= ${PATH_CHUNKS_PER_FILE} ORDER BY path, n`,
     )
     .bind(scope.commit, scope.repo, ...paths, ...f.params)
     .all<{ id: string; path: string }>();

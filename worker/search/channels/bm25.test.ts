@@ -108,7 +108,7 @@ describe("bm25WithPaths", () => {
       const top = await bm25Statement(s, terms, limit).all<Bm25Row>();
       const inPaths = await bm25Statement(s, terms, undefined, { sql: ` AND c.path IN (${paths.map(() => "?").join(", ")})`, params: paths }).all<Bm25Row>();
       const joint = await bm25WithPaths(s, terms, limit, paths);
-      expect(joint.top, terms.join(" ")).toEqual(top.results);
+      expect(joint.top, terms.join(" ")).toEqual(top.results.map(({ id, score }) => ({ id, score })));
       expect(joint.inPaths, terms.join(" ")).toEqual(inPaths.results);
       expect(joint.inPaths.length).toBeGreaterThan(0);
     }
@@ -117,7 +117,9 @@ describe("bm25WithPaths", () => {
   it("narrows by the scope's filters in both lists", async () => {
     const s = { ...scope("r1", "c1", ["queue", "pool"]), filters: { includeTests: true, pathPrefix: "src/f1" } };
     const joint = await bm25WithPaths(s, ["queue", "pool"], 30, ["src/f1.ts", "src/f2.ts"]);
-    expect(joint.top.map((r) => r.path)).toEqual(["src/f1.ts"]);
+    const alone = await bm25Statement(s, ["queue", "pool"], 30).all<Bm25Row>();
+    expect(alone.results.map((r) => r.path)).toEqual(["src/f1.ts"]);
+    expect(joint.top.map((r) => r.id)).toEqual(alone.results.map((r) => r.id));
     expect(joint.inPaths.map((r) => r.path)).toEqual(["src/f1.ts"]);
   });
 });

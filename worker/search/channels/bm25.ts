@@ -93,38 +93,46 @@ export function bm25Statement(scope: ChannelScope, terms: string[], limit?: numb
     .bind(...params);
 }
 
-/** A BM25-scored chunk: its id, path and score (> 0). */
-export interface Bm25Row {
+/** A BM25-scored chunk: its id and score (> 0). */
+export interface Bm25Hit {
   id: string;
-  path: string;
   score: number;
 }
 
+/** A BM25-scored chunk with its path. */
+export interface Bm25Row extends Bm25Hit {
+  path: string;
+}
+
 /** Best first, ties by chunk id: the order of bm25Statement. */
-const byScore = (a: Bm25Row, b: Bm25Row) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+const byScore = (a: Bm25Hit, b: Bm25Hit) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 /**
  * The BM25 channel's list and the scored chunks of `paths` (the path channel's named files) from
  * one statement: the postings are scanned and scored once, where bm25Statement twice would scan
  * them twice (about 45% of the two statements' SQL time on hono's bench queries, node:sqlite;
  * docs/ranking.md "Cost"). `top`: the best `limit` chunks, as bm25Statement(scope, terms,
- * limit); `inPaths`: every scored chunk of `paths`, best first, as bm25Statement restricted to
- * them. Both lists are the same rows and scores the two statements return.
+ * limit) without the paths; `inPaths`: every scored chunk of `paths`, best first, as
+ * bm25Statement restricted to them. Both are the rows and scores the two statements return.
  */
-export async function bm25WithPaths(scope: ChannelScope, terms: string[], limit: number, paths: string[]): Promise<{ top: Bm25Row[]; inPaths: Bm25Row[] }> {
+export async function bm25WithPaths(scope: ChannelScope, terms: string[], limit: number, paths: string[]): Promise<{ top: Bm25Hit[]; inPaths: Bm25Row[] }> {
   const { sql, params } = scoredCte(scope, terms);
   const first = params.length + 1;
   const inPaths = paths.map((_, i) => `?${first + i}`).join(", ");
   const { results } = await scope.db
     .prepare(
-      `${sql} SELECT id, path, score, 0 AS part FROM (SELECT id, path, score FROM scored ORDER BY score DESC, id LIMIT ${Math.floor(limit)}) ` +
+      // The channel's list needs no path (null): every row returned is converted in the runtime.
+      `${sql} SELECT id, NULL AS path, score, 0 AS part FROM (SELECT id, score FROM scored ORDER BY score DESC, id LIMIT ${Math.floor(limit)}) ` +
         `UNION ALL SELECT id, path, score, 1 AS part FROM scored WHERE path IN (${inPaths})`,
     )
     .bind(...params, ...paths)
     .all<Bm25Row & { part: number }>();
-  const top: Bm25Row[] = [];
+  const top: Bm25Hit[] = [];
   const inFiles: Bm25Row[] = [];
-  for (const { part, ...row } of results) (part === 0 ? top : inFiles).push(row);
+  for (const r of results) {
+    if (r.part === 0) top.push({ id: r.id, score: r.score });
+    else inFiles.push({ id: r.id, path: r.path, score: r.score });
+  }
   // UNION ALL keeps each arm's rows together but promises no order: both are sorted here.
   return { top: top.sort(byScore), inPaths: inFiles.sort(byScore) };
 }
@@ -133,8 +141,8 @@ export async function bm25WithPaths(scope: ChannelScope, terms: string[], limit:
  * Runs the channel: chunks matching any selected term, best BM25 first, up to `depth`.
  * `scored`: the list when the caller already read it (bm25WithPaths).
  */
-export async function bm25Channel(scope: ChannelScope, scored?: Promise<Bm25Row[]>): Promise<ChannelResult> {
+export async function bm25Channel(scope: ChannelScope, scored?: Promise<Bm25Hit[]>): Promise<ChannelResult> {
   if (!scope.terms.length) return { channel: "bm25", hits: [], skipped: "no query term occurs in the index" };
-  const rows = scored ? await scored : (await bm25Statement(scope, scope.terms, scope.depth).all<Bm25Row>()).results;
+  const rows = scored ? await scored : (await bm25Statement(scope, scope.terms, scope.depth).all<Bm25Hit>()).results;
   return { channel: "bm25", hits: rows.map((r) => ({ chunkId: r.id, score: r.score })) };
 }

@@ -8,14 +8,14 @@
  * and scores as the two statements. A failure to list the files fails the path channel only.
  */
 import type { ChannelResult } from "../types";
-import { bm25Channel, bm25Statement, bm25WithPaths, type Bm25Row } from "./bm25";
+import { bm25Channel, bm25Statement, bm25WithPaths, type Bm25Hit, type Bm25Row } from "./bm25";
 import { namedFiles, pathChannel } from "./path";
 import type { ChannelScope } from "./scope";
 
 /** The two channels' results over one scoring statement: `{ bm25, path }`, each as its channel alone would return it. */
 export function lexicalChannels(scope: ChannelScope): { bm25: Promise<ChannelResult>; path: Promise<ChannelResult> } {
   const ranked = namedFiles(scope);
-  const lists: Promise<{ top: Bm25Row[]; inPaths: Bm25Row[] }> = ranked
+  const lists: Promise<{ top: Bm25Hit[]; inPaths: Bm25Row[] }> = ranked
     .catch((): [string, number][] => [])
     .then(async (named) =>
       named.length && scope.terms.length
@@ -25,7 +25,7 @@ export function lexicalChannels(scope: ChannelScope): { bm25: Promise<ChannelRes
             scope.depth,
             named.map(([p]) => p),
           )
-        : { top: scope.terms.length ? (await bm25Statement(scope, scope.terms, scope.depth).all<Bm25Row>()).results : [], inPaths: [] },
+        : { top: scope.terms.length ? (await bm25Statement(scope, scope.terms, scope.depth).all<Bm25Hit>()).results : [], inPaths: [] },
     );
   return {
     bm25: bm25Channel(

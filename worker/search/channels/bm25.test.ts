@@ -97,29 +97,71 @@ describe("bm25Channel", () => {
 });
 
 describe("bm25WithPaths", () => {
+  /** A repo whose files hold several chunks each (`bodies[i]`: the chunks of src/m<i>.ts). */
+  async function indexChunked(repo: string, commit: string, bodies: string[][]) {
+    const files = await Promise.all(
+      bodies.map(async (chunks, i) => {
+        const path = `src/m${i}.ts`;
+        const text = chunks.join("\n");
+        return {
+          repo,
+          path,
+          blobSha: "1".repeat(39) + i,
+          text,
+          fileId: await fileId(repo, path, text),
+          chunked: {
+            language: "typescript",
+            chunks: chunks.map((content, n): Chunk => ({ kind: "function", startLine: n + 1, endLine: n + 1, content, symbol: `m${i}f${n}` })),
+            symbols: [],
+            imports: [],
+          },
+        };
+      }),
+    );
+    await writeFiles(env.DB, files);
+    await env.DB.batch([
+      ...files.map((f) =>
+        env.DB.prepare("INSERT OR REPLACE INTO snapshot_files (repo, commit_sha, path, file_id) VALUES (?, ?, ?, ?)").bind(repo, commit, f.path, f.fileId),
+      ),
+      ...snapshotStatisticsStatements(env.DB, repo, commit),
+    ]);
+  }
+
+  beforeAll(async () => {
+    await indexChunked("r3", "c3", [
+      ["queue push task", "queue queue pool", "pool size", "task queue drain"],
+      ["router match queue", "pool of routes", "queue"],
+      ["unrelated words only"],
+    ]);
+  });
+
   it("returns the channel's list and the named files' scored chunks as the two statements do, from one", async () => {
     const cases: [string[], number, string[]][] = [
-      [["queue", "pool"], 30, ["src/f1.ts", "src/f2.ts"]],
-      [["queue", "pool", "task"], 2, ["src/f0.ts"]],
-      [["routing", "task"], 30, ["src/f3.ts", "src/f4.ts", "src/none.ts"]],
+      [["queue", "pool"], 30, ["src/m0.ts", "src/m1.ts"]],
+      [["queue", "pool", "task"], 2, ["src/m0.ts"]],
+      [["queue", "routing"], 30, ["src/m1.ts", "src/m2.ts", "src/none.ts"]],
     ];
     for (const [terms, limit, paths] of cases) {
-      const s = scope("r1", "c1", terms);
+      const s = scope("r3", "c3", terms);
       const top = await bm25Statement(s, terms, limit).all<Bm25Row>();
       const inPaths = await bm25Statement(s, terms, undefined, { sql: ` AND c.path IN (${paths.map(() => "?").join(", ")})`, params: paths }).all<Bm25Row>();
       const joint = await bm25WithPaths(s, terms, limit, paths);
-      expect(joint.top, terms.join(" ")).toEqual(top.results.map(({ id, score }) => ({ id, score })));
-      expect(joint.inPaths, terms.join(" ")).toEqual(inPaths.results);
-      expect(joint.inPaths.length).toBeGreaterThan(0);
+      const label = terms.join(" ");
+      expect(joint.top, label).toEqual(top.results.map(({ id, score }) => ({ id, score })));
+      expect(joint.inPaths, label).toEqual(inPaths.results);
+      expect(joint.inPaths.length, label).toBeGreaterThan(0);
     }
+    // Files with several matching chunks keep them all, best first.
+    const m0 = await bm25WithPaths(scope("r3", "c3", ["queue", "pool"]), ["queue", "pool"], 30, ["src/m0.ts"]);
+    expect(m0.inPaths.length).toBe(4);
   });
 
   it("narrows by the scope's filters in both lists", async () => {
-    const s = { ...scope("r1", "c1", ["queue", "pool"]), filters: { includeTests: true, pathPrefix: "src/f1" } };
-    const joint = await bm25WithPaths(s, ["queue", "pool"], 30, ["src/f1.ts", "src/f2.ts"]);
+    const s = { ...scope("r3", "c3", ["queue", "pool"]), filters: { includeTests: true, pathPrefix: "src/m1" } };
+    const joint = await bm25WithPaths(s, ["queue", "pool"], 30, ["src/m0.ts", "src/m1.ts"]);
     const alone = await bm25Statement(s, ["queue", "pool"], 30).all<Bm25Row>();
-    expect(alone.results.map((r) => r.path)).toEqual(["src/f1.ts"]);
+    expect(new Set(alone.results.map((r) => r.path))).toEqual(new Set(["src/m1.ts"]));
     expect(joint.top.map((r) => r.id)).toEqual(alone.results.map((r) => r.id));
-    expect(joint.inPaths.map((r) => r.path)).toEqual(["src/f1.ts"]);
+    expect(new Set(joint.inPaths.map((r) => r.path))).toEqual(new Set(["src/m1.ts"]));
   });
 });

@@ -110,8 +110,7 @@ const byScore = (a: Bm25Hit, b: Bm25Hit) => b.score - a.score || (a.id < b.id ? 
 /**
  * The BM25 channel's list and the scored chunks of `paths` (the path channel's named files) from
  * one statement: the postings are scanned and scored once, where bm25Statement twice would scan
- * them twice (about 45% of the two statements' SQL time on hono's bench queries, node:sqlite;
- * docs/ranking.md "Cost"). `top`: the best `limit` chunks, as bm25Statement(scope, terms,
+ * them twice (workerd CPU per warm hono query 9-26% lower: docs/ranking.md "Search cost"). `top`: the best `limit` chunks, as bm25Statement(scope, terms,
  * limit) without the paths; `inPaths`: every scored chunk of `paths`, best first, as
  * bm25Statement restricted to them. Both are the rows and scores the two statements return.
  */

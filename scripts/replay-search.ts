@@ -1,0 +1,168 @@
+/**
+ * Where a warm search's SQL time goes: replays the bench queries (scripts/lib/bench-queries.ts)
+ * through the real `runSearch` in Node, over a copy of a local server's D1 file, and times every
+ * statement.
+ *
+ *   node scripts/replay-search.ts --state /tmp/cc-eval-state --repo eval-hono-whole [--queries short|reports] [--passes 5] [--root DIR]
+ *
+ * `--root` replays another checkout's search code (a `git worktree add DIR REV` with its
+ * node_modules), e.g. the commit that served the state folder; default this checkout.
+ * `--state` is a `scripts/serve-snapshot.ts` state folder holding the indexed repo (its D1 file is
+ * copied, so a running server is not disturbed). Each query runs once unrecorded (the isolate
+ * caches warm up), then `--passes` times recorded. Prints per query the wall time, the SQL time
+ * and the bytes of rows returned (as JSON), then one line per statement shape (parameters folded)
+ * with its time, calls, rows per call and bytes per query, most expensive first. `node:sqlite`
+ * is not workerd's SQLite build and has no D1 round trips or result conversion: compare two
+ * commits here for where the SQL time goes, and measure speed with `npm run bench:search`.
+ */
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { build } from "esbuild";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { DatabaseSync, type SQLInputValue } from "node:sqlite";
+import { fileURLToPath } from "node:url";
+import { BUG_REPORTS, SHORT_QUERIES } from "./lib/bench-queries.ts";
+import { parseCli } from "./lib/cli.ts";
+
+const USAGE = `Usage: node scripts/replay-search.ts --state DIR --repo ID [--queries short|reports] [--passes 5] [--root DIR]
+
+Replays the bench queries through runSearch over a copy of a local D1 file and times every statement.`;
+
+const a = parseCli(USAGE, {
+  state: { type: "string" },
+  repo: { type: "string" },
+  queries: { type: "string", default: "short" },
+  passes: { type: "string", default: "5" },
+  root: { type: "string" },
+});
+if (!a.state || !a.repo || !["short", "reports"].includes(a.queries!)) {
+  console.error(USAGE);
+  process.exit(2);
+}
+
+const d1Dir = join(a.state, "v3", "d1", "miniflare-D1DatabaseObject");
+if (!existsSync(d1Dir)) {
+  console.error(`${d1Dir} does not exist: pass the --state folder of a server that indexed --repo`);
+  process.exit(2);
+}
+const biggest = readdirSync(d1Dir)
+  .filter((f) => f.endsWith(".sqlite"))
+  .map((f) => join(d1Dir, f))
+  .sort((x, y) => statSync(y).size - statSync(x).size)[0];
+const work = mkdtempSync(join(tmpdir(), "replay-search-"));
+const copy = join(work, "d1.sqlite");
+copyFileSync(biggest, copy);
+if (existsSync(`${biggest}-wal`)) copyFileSync(`${biggest}-wal`, `${copy}-wal`);
+const sqlite = new DatabaseSync(copy);
+
+interface Timed {
+  sql: string;
+  ms: number;
+  rows: number;
+  bytes: number;
+}
+const log: Timed[] = [];
+let recording = false;
+
+function run(sql: string, params: unknown[]): Record<string, unknown>[] {
+  const t = process.hrtime.bigint();
+  const rows = sqlite.prepare(sql).all(...(params.map((p) => (p instanceof ArrayBuffer ? new Uint8Array(p) : p)) as SQLInputValue[]));
+  const ms = Number(process.hrtime.bigint() - t) / 1e6;
+  if (recording) log.push({ sql, ms, rows: rows.length, bytes: JSON.stringify(rows).length });
+  return rows as Record<string, unknown>[];
+}
+
+/** The part of D1's statement interface the searcher uses, over node:sqlite. */
+function statement(sql: string, params: unknown[] = []) {
+  const result = () => ({ results: run(sql, params), success: true, meta: {} });
+  return {
+    sql,
+    params,
+    bind: (...p: unknown[]) => statement(sql, p),
+    all: async () => result(),
+    first: async (column?: string) => {
+      const row = run(sql, params)[0] ?? null;
+      return column && row ? row[column] : row;
+    },
+    raw: async () => run(sql, params).map((r) => Object.values(r)),
+    run: async () => result(),
+  };
+}
+const db = {
+  prepare: (sql: string) => statement(sql),
+  batch: async (statements: ReturnType<typeof statement>[]) => statements.map((s) => ({ results: run(s.sql, s.params), success: true, meta: {} })),
+};
+
+// The Worker's modules are bundled as wrangler does (TypeScript beyond type stripping,
+// extensionless imports, linguist's vendor.yml as text), then imported.
+const bundle = join(work, "search.mjs");
+await build({
+  stdin: {
+    contents:
+      'export { runSearch } from "./worker/search/searcher"; export { LocalEmbeddingProvider } from "./indexer/embed/local"; export { LocalVectorStore } from "./indexer/store/vectors/local";',
+    resolveDir: a.root ?? fileURLToPath(new URL("..", import.meta.url)),
+    loader: "ts",
+  },
+  bundle: true,
+  platform: "node",
+  format: "esm",
+  loader: { ".yml": "text" },
+  outfile: bundle,
+  logLevel: "warning",
+});
+const { runSearch, LocalEmbeddingProvider, LocalVectorStore } = (await import(bundle)) as typeof import("../worker/search/searcher.ts") &
+  typeof import("../indexer/embed/local.ts") &
+  typeof import("../indexer/store/vectors/local.ts");
+
+const repo = sqlite.prepare("SELECT active_commit, active_indexed_at, embedding_model, embedding_dims FROM repos WHERE id = ?").get(a.repo) as
+  { active_commit: string | null; active_indexed_at: number | null; embedding_model: string | null; embedding_dims: number | null } | undefined;
+if (!repo?.active_commit || !repo.embedding_dims) {
+  console.error(`repo ${a.repo} has no active snapshot in ${biggest}`);
+  process.exit(2);
+}
+const target = {
+  id: a.repo,
+  commit: repo.active_commit,
+  indexedAt: repo.active_indexed_at,
+  embeddingModel: repo.embedding_model,
+  embeddingDims: repo.embedding_dims,
+  packages: [],
+};
+const d1 = db as unknown as D1Database;
+const deps = { db: d1, embedder: new LocalEmbeddingProvider(repo.embedding_dims), vectors: new LocalVectorStore(d1, repo.embedding_dims) };
+const queries = a.queries === "short" ? SHORT_QUERIES : BUG_REPORTS;
+const options = { k: 10, mode: "hybrid" as const, filters: {}, fileCap: 2 };
+
+for (const q of queries) await runSearch(deps, [target], q, options, [target]);
+recording = true;
+const started = process.hrtime.bigint();
+const passes = Number(a.passes);
+for (let p = 0; p < passes; p++) for (const q of queries) await runSearch(deps, [target], q, options, [target]);
+const wall = Number(process.hrtime.bigint() - started) / 1e6;
+const n = queries.length * passes;
+
+const shapes = new Map<string, { ms: number; calls: number; rows: number; bytes: number }>();
+for (const e of log) {
+  const shape = e.sql
+    .replace(/\?\d*(, \?\d*)*/g, "?")
+    .replace(/\(\d+, \?\)(, \(\d+, \?\))*/g, "(...)")
+    .slice(0, 110);
+  const s = shapes.get(shape) ?? { ms: 0, calls: 0, rows: 0, bytes: 0 };
+  s.ms += e.ms;
+  s.calls++;
+  s.rows += e.rows;
+  s.bytes += e.bytes;
+  shapes.set(shape, s);
+}
+const sum = (f: (e: Timed) => number) => log.reduce((s, e) => s + f(e), 0);
+console.log(
+  `${n} queries (${a.queries}, ${passes} passes): ${(wall / n).toFixed(2)} ms/query, SQL ${(sum((e) => e.ms) / n).toFixed(2)} ms/query, rows ${Math.round(sum((e) => e.bytes) / n)} bytes/query`,
+);
+console.log("SQL ms/query | calls | rows/call | bytes/query | statement");
+for (const [shape, s] of [...shapes].sort((x, y) => y[1].ms - x[1].ms)) {
+  console.log(
+    `${(s.ms / n).toFixed(3).padStart(12)} | ${String(s.calls).padStart(5)} | ${String(Math.round(s.rows / s.calls)).padStart(9)} | ${String(Math.round(s.bytes / n)).padStart(11)} | ${shape}`,
+  );
+}
+sqlite.close();
+rmSync(work, { recursive: true, force: true });

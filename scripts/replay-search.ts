@@ -110,9 +110,13 @@ await build({
   outfile: bundle,
   logLevel: "warning",
 });
-const { runSearch, LocalEmbeddingProvider, LocalVectorStore } = (await import(bundle)) as typeof import("../worker/search/searcher.ts") &
-  typeof import("../indexer/embed/local.ts") &
-  typeof import("../indexer/store/vectors/local.ts");
+/** What the replay uses of the bundle (the Worker's own types belong to the Worker's tsconfig). */
+interface SearchBundle {
+  runSearch(deps: unknown, targets: unknown[], text: string, options: unknown, expected?: unknown[]): Promise<unknown>;
+  LocalEmbeddingProvider: new (dimensions: number) => unknown;
+  LocalVectorStore: new (db: unknown, dimensions: number) => unknown;
+}
+const { runSearch, LocalEmbeddingProvider, LocalVectorStore } = (await import(bundle)) as SearchBundle;
 
 const repo = sqlite.prepare("SELECT active_commit, active_indexed_at, embedding_model, embedding_dims FROM repos WHERE id = ?").get(a.repo) as
   { active_commit: string | null; active_indexed_at: number | null; embedding_model: string | null; embedding_dims: number | null } | undefined;
@@ -128,8 +132,7 @@ const target = {
   embeddingDims: repo.embedding_dims,
   packages: [],
 };
-const d1 = db as unknown as D1Database;
-const deps = { db: d1, embedder: new LocalEmbeddingProvider(repo.embedding_dims), vectors: new LocalVectorStore(d1, repo.embedding_dims) };
+const deps = { db, embedder: new LocalEmbeddingProvider(repo.embedding_dims), vectors: new LocalVectorStore(db, repo.embedding_dims) };
 const queries = a.queries === "short" ? SHORT_QUERIES : BUG_REPORTS;
 const options = { k: 10, mode: "hybrid" as const, filters: {}, fileCap: 2 };
 

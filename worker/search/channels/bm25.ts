@@ -110,9 +110,10 @@ const byScore = (a: Bm25Hit, b: Bm25Hit) => b.score - a.score || (a.id < b.id ? 
 /**
  * The BM25 channel's list and the scored chunks of `paths` (the path channel's named files) from
  * one statement: the postings are scanned and scored once, where bm25Statement twice would scan
- * them twice (workerd CPU per warm hono query 9-26% lower: docs/ranking.md "Search cost"). `top`: the best `limit` chunks, as bm25Statement(scope, terms,
- * limit) without the paths; `inPaths`: every scored chunk of `paths`, best first, as
- * bm25Statement restricted to them. Both are the rows and scores the two statements return.
+ * them twice (workerd CPU per warm hono query 9-26% lower: docs/ranking.md "Search cost").
+ * `top`: the best `limit` chunks, as bm25Statement(scope, terms, limit) without the paths;
+ * `inPaths`: every scored chunk of `paths`, best first, as bm25Statement restricted to them.
+ * Both are the rows and scores the two statements return.
  */
 export async function bm25WithPaths(scope: ChannelScope, terms: string[], limit: number, paths: string[]): Promise<{ top: Bm25Hit[]; inPaths: Bm25Row[] }> {
   const { sql, params } = scoredCte(scope, terms);
@@ -140,8 +141,8 @@ export async function bm25WithPaths(scope: ChannelScope, terms: string[], limit:
  * Runs the channel: chunks matching any selected term, best BM25 first, up to `depth`.
  * `scored`: the list when the caller already read it (bm25WithPaths).
  */
-export async function bm25Channel(scope: ChannelScope, scored?: Promise<Bm25Hit[]>): Promise<ChannelResult> {
+export async function bm25Channel(scope: ChannelScope, scored?: Bm25Hit[]): Promise<ChannelResult> {
   if (!scope.terms.length) return { channel: "bm25", hits: [], skipped: "no query term occurs in the index" };
-  const rows = scored ? await scored : (await bm25Statement(scope, scope.terms, scope.depth).all<Bm25Hit>()).results;
+  const rows = scored ?? (await bm25Statement(scope, scope.terms, scope.depth).all<Bm25Hit>()).results;
   return { channel: "bm25", hits: rows.map((r) => ({ chunkId: r.id, score: r.score })) };
 }

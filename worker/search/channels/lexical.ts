@@ -8,16 +8,17 @@
  * and scores as the two statements. A failure to list the files fails the path channel only.
  */
 import type { ChannelResult } from "../types";
-import { bm25Channel, bm25Statement, bm25WithPaths, type Bm25Hit, type Bm25Row } from "./bm25";
+import { bm25Channel, bm25WithPaths } from "./bm25";
 import { namedFiles, pathChannel } from "./path";
 import type { ChannelScope } from "./scope";
 
 /** The two channels' results over one scoring statement: `{ bm25, path }`, each as its channel alone would return it. */
 export function lexicalChannels(scope: ChannelScope): { bm25: Promise<ChannelResult>; path: Promise<ChannelResult> } {
   const ranked = namedFiles(scope);
-  const lists: Promise<{ top: Bm25Hit[]; inPaths: Bm25Row[] }> = ranked
+  // Without a named file (or a file list) there is nothing to share: the BM25 channel reads alone.
+  const lists = ranked
     .catch((): [string, number][] => [])
-    .then(async (named) =>
+    .then((named) =>
       named.length && scope.terms.length
         ? bm25WithPaths(
             scope,
@@ -25,13 +26,10 @@ export function lexicalChannels(scope: ChannelScope): { bm25: Promise<ChannelRes
             scope.depth,
             named.map(([p]) => p),
           )
-        : { top: scope.terms.length ? (await bm25Statement(scope, scope.terms, scope.depth).all<Bm25Hit>()).results : [], inPaths: [] },
+        : null,
     );
   return {
-    bm25: bm25Channel(
-      scope,
-      lists.then((l) => l.top),
-    ),
-    path: ranked.then((r) => pathChannel(scope, { ranked: r, matched: lists.then((l) => l.inPaths) })),
+    bm25: lists.then((l) => bm25Channel(scope, l?.top)),
+    path: ranked.then((r) => pathChannel(scope, { ranked: r, matched: lists.then((l) => l?.inPaths ?? []) })),
   };
 }

@@ -20,12 +20,17 @@
  * Redis store of the cache middleware") finds its common words everywhere, so the plain share is
  * high, but the word that says what it asks for, rare or absent, is missing. With a lexical
  * embedder that weighted share alone decides (its similarity is the same evidence again, of
- * trigrams); thresholds and their measurement in ranking/weights.ts. Pure.
+ * trigrams); thresholds and their measurement in ranking/weights.ts.
+ *
+ * A question that names something no searched snapshot contains at all is low whatever the
+ * embedder (`absentNames`): "redis", "pydantic" or "graphql" absent from every chunk, by stem
+ * prefix too, says the repos lack what it asks for, while an absent English word ("postpone")
+ * is only the asker's wording. Pure.
  */
 import { tokenize } from "../../indexer/store/contract";
 import { idf } from "./terms";
 import { isToolingPath } from "./entry-points";
-import { ENTRY_GATE_TOP, GATE_THRESHOLDS } from "./ranking/weights";
+import { ABSENT_NAME, ENTRY_GATE_TOP, GATE_THRESHOLDS } from "./ranking/weights";
 import type { Confidence } from "./types";
 
 /** Inputs of the gate. */
@@ -70,6 +75,12 @@ export interface GateInput {
   resultNamed?: boolean[];
   /** Channel ranks of each result (`ranks` of the response), for the channels' agreement. */
   resultRanks?: Partial<Record<string, number>>[];
+  /**
+   * English words (worker/search/english-words.ts), for the absent-name rule: a question's term
+   * without a `df` entry that is not English names something the repos lack. Without them, or
+   * without `df`, the rule is off.
+   */
+  englishWords?: ReadonlySet<string>;
 }
 
 /** The signals the gate reads besides the plain coverage and the similarity (`confidence.signals`). */
@@ -134,6 +145,20 @@ export function weightedCoverage(
   return all > 0 ? found / all : null;
 }
 
+/**
+ * The terms of a question that name something absent from every searched snapshot: no `df`
+ * entry (term-stats.ts gives one to a term whose stem prefix occurs, so `queuing` is present
+ * where `queue` is), only letters and at least ABSENT_NAME.minChars of them (`s3`, `404s` and
+ * `ql` say too little), and not an English word. Empty when fewer than
+ * ABSENT_NAME.minEnglishShare of the letter terms are English: the question is in another
+ * language, or is code whose every part the repos hold anyway. Terms in query order, unique.
+ */
+export function absentNames(terms: readonly string[], df: ReadonlyMap<string, number>, english: ReadonlySet<string>): string[] {
+  const words = [...new Set(terms)].filter((t) => /^[a-z]+$/.test(t) && t.length >= ABSENT_NAME.minChars);
+  if (!words.length || words.filter((t) => english.has(t)).length < ABSENT_NAME.minEnglishShare * words.length) return [];
+  return words.filter((t) => !df.has(t) && !english.has(t));
+}
+
 /** Computes the confidence of a result list. With no results the level is always low. */
 export function confidenceGate(input: GateInput): Confidence {
   const t = input.thresholds ?? GATE_THRESHOLDS;
@@ -151,6 +176,18 @@ export function confidenceGate(input: GateInput): Confidence {
   };
   const base = { termCoverage: round(termCoverage), bestVectorScore: best === null ? null : round(best), missingTerms, signals };
   if (!input.resultTexts.length) return { level: "low", ...base, reason: "No results." };
+  const names = !input.isReport && input.df && input.englishWords ? absentNames(input.terms, input.df, input.englishWords) : [];
+  if (names.length) {
+    const quoted = names
+      .slice(0, 5)
+      .map((n) => `"${n}"`)
+      .join(", ");
+    return {
+      level: "low",
+      ...base,
+      reason: `The question names ${quoted}, which no indexed file of the searched repos contains (nor a word of the same stem): what it asks about is likely not there.`,
+    };
+  }
   const lexicalWeak = termCoverage < t.minTermCoverage;
   if (termCoverage === 0 && input.lexicalVectors) {
     const why = input.terms.length

@@ -26,6 +26,7 @@ import { coalescingD1 } from "./d1-coalesce";
 import { capPerFile, mergeChannelLists, reciprocalRankFusion, type FusedHit } from "./fuse";
 import { messageFiles } from "./error-messages";
 import { explainEmpty } from "./empty-answer";
+import { englishWords } from "./english-words";
 import { snapshotEntries, type EntryChunk } from "./entry-lookup";
 import { asksForEntryPoint } from "./entry-points";
 import { passesFilters } from "./filters";
@@ -487,6 +488,8 @@ export async function runSearch(
   const results = merged.map((h) => (record ? { ...toResult(h), explain: explainOf(h, record) } : toResult(h)));
   const vectorScores = outcomes.map((o) => o.bestVectorScore).filter((s): s is number => s !== null);
   const gateTerms = query.terms.length > selection.selected.length + selection.absent.length ? selection.selected : query.terms;
+  // The word lists load only for a question with a term no searched snapshot holds.
+  const english = !query.isReport && gateTerms.some((t) => !df.has(t)) ? await englishWords() : undefined;
   const gated = confidenceGate({
     terms: gateTerms,
     resultTexts: merged.map((h) => h.row.content),
@@ -501,6 +504,7 @@ export async function runSearch(
     isReport: query.isReport,
     resultNamed: merged.map((h) => anchorIds.has(h.chunkId) || entries.has(fileOf(h))),
     resultRanks: merged.map((h) => h.ranks),
+    englishWords: english,
   });
   // Nothing found because of the index or the filters, not the words: say so.
   const emptyReason = results.length ? null : await explainEmpty(deps.db, targets, filters, statistics.chunksByRepo);

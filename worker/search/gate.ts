@@ -81,6 +81,11 @@ export interface GateInput {
    * without `df`, the rule is off.
    */
   englishWords?: ReadonlySet<string>;
+  /**
+   * Distinct English function words of the question (ParsedQuery.functionWords): the absent-name
+   * rule reads only English prose, at least ABSENT_NAME.minFunctionWords of them.
+   */
+  functionWords?: number;
 }
 
 /** The signals the gate reads besides the plain coverage and the similarity (`confidence.signals`). */
@@ -149,14 +154,10 @@ export function weightedCoverage(
  * The terms of a question that name something absent from every searched snapshot: no `df`
  * entry (term-stats.ts gives one to a term whose stem prefix occurs, so `queuing` is present
  * where `queue` is), only letters and at least ABSENT_NAME.minChars of them (`s3`, `404s` and
- * `ql` say too little), and not an English word. Empty when fewer than
- * ABSENT_NAME.minEnglishShare of the letter terms are English: the question is in another
- * language, or is code whose every part the repos hold anyway. Terms in query order, unique.
+ * GraphQL's `ql` say too little), and not an English word. Terms in query order, unique.
  */
 export function absentNames(terms: readonly string[], df: ReadonlyMap<string, number>, english: ReadonlySet<string>): string[] {
-  const words = [...new Set(terms)].filter((t) => /^[a-z]+$/.test(t) && t.length >= ABSENT_NAME.minChars);
-  if (!words.length || words.filter((t) => english.has(t)).length < ABSENT_NAME.minEnglishShare * words.length) return [];
-  return words.filter((t) => !df.has(t) && !english.has(t));
+  return [...new Set(terms)].filter((t) => t.length >= ABSENT_NAME.minChars && /^[a-z]+$/.test(t) && !df.has(t) && !english.has(t));
 }
 
 /** Computes the confidence of a result list. With no results the level is always low. */
@@ -176,7 +177,8 @@ export function confidenceGate(input: GateInput): Confidence {
   };
   const base = { termCoverage: round(termCoverage), bestVectorScore: best === null ? null : round(best), missingTerms, signals };
   if (!input.resultTexts.length) return { level: "low", ...base, reason: "No results." };
-  const names = !input.isReport && input.df && input.englishWords ? absentNames(input.terms, input.df, input.englishWords) : [];
+  const prose = !input.isReport && (input.functionWords ?? 0) >= ABSENT_NAME.minFunctionWords;
+  const names = prose && input.df && input.englishWords ? absentNames(input.terms, input.df, input.englishWords) : [];
   if (names.length) {
     const quoted = names
       .slice(0, 5)

@@ -6,6 +6,12 @@ import { makeSnippet, SNIPPET_MAX_CHARS, SNIPPET_MAX_LINES } from "./snippet";
 import { idf, proseCappedDf, queryTermWeight, selectTerms } from "./terms";
 
 describe("parseQuery", () => {
+  it("counts a question's distinct English function words, not a keyword query's or another language's", () => {
+    expect(parseQuery("where does the logger middleware export request metrics to Prometheus").functionWords).toBe(4);
+    expect(parseQuery("What's the default, and where is it set? Where?").functionWords).toBe(6);
+    expect(parseQuery("HelpFormatter write_dl col_max").functionWords).toBe(0);
+    expect(parseQuery("wo wird das Passwort geprüft").functionWords).toBe(0);
+  });
   const table: { q: string; identifiers?: string[]; terms?: string[]; pathHints?: string[]; tests?: boolean }[] = [
     { q: "getUserById", identifiers: ["getUserById"], terms: ["getuserbyid", "user", "id"] },
     { q: "get user by id", identifiers: ["getuser", "userbyid", "getuserbyid"] },

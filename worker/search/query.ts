@@ -6,7 +6,7 @@
  * "get user by id" can find `getUserById`), path hints (words naming files or directories) and
  * whether tests are asked for. Pure.
  */
-import { tokenize, tokenizeQuery } from "../../indexer/store/contract";
+import { isQueryStopWord, tokenize, tokenizeQuery } from "../../indexer/store/contract";
 import { MAX_MESSAGE_PHRASES, messagePhrases, quotedPhrases } from "./error-messages";
 import { isTestPath } from "./filters";
 import { optionFlags } from "./option-flags";
@@ -53,6 +53,12 @@ export interface ParsedQuery {
   phrases: string[];
   /** Members written with their container (`JsonReader.skipValue`, `LineBuffer::fill`, `Base#compile!`), as written (qualifiedNames). */
   qualified: QualifiedName[];
+  /**
+   * Distinct English function words of the query ("where", "does", "the": the query stop list,
+   * isQueryStopWord): English prose has several, a keyword or identifier query and a question in
+   * another language few or none (the gate's absent-name rule reads it). 0 for a report.
+   */
+  functionWords: number;
 }
 
 /** A member named with its container: `container.name`, `container::name` or `container#name`. */
@@ -409,6 +415,14 @@ export function parseQuery(raw: string): ParsedQuery {
   // A joined compound is evidence of code where the index has it: English spells it apart.
   const codeTerms = [...new Set([...codeEvidenceWords(marks).flatMap((w) => tokenize(w)), ...joinedCompounds])].filter((t) => termSet.has(t));
   const titleNames = isReport ? codeNames(text.trimStart().split("\n", 1)[0]).map((n) => n.toLowerCase()) : [];
+  const functionWords = isReport
+    ? 0
+    : new Set(
+        text
+          .toLowerCase()
+          .match(/[a-z]+(?:'[a-z]+)?/g)
+          ?.filter((w) => isQueryStopWord(w)),
+      ).size;
   return {
     text,
     terms,
@@ -422,5 +436,6 @@ export function parseQuery(raw: string): ParsedQuery {
     optionFlags: optionFlags(full),
     phrases: phrasesOf(raw, isReport),
     qualified,
+    functionWords,
   };
 }

@@ -40,6 +40,7 @@ import { documentFrequencies, STEM_LOOKUP, type TermStatistics } from "./term-st
 import { proseCappedDf, selectionIfAllPresent, selectTerms } from "./terms";
 import { runStages, type StageRecord } from "./ranking";
 import {
+  ABSENT_NAME,
   ANCHOR_SCORE,
   CHANNEL_WEIGHTS,
   HEAD_PER_RESULT,
@@ -489,7 +490,7 @@ export async function runSearch(
   const vectorScores = outcomes.map((o) => o.bestVectorScore).filter((s): s is number => s !== null);
   const gateTerms = query.terms.length > selection.selected.length + selection.absent.length ? selection.selected : query.terms;
   // The word lists load only for a question with a term no searched snapshot holds.
-  const english = !query.isReport && gateTerms.some((t) => !df.has(t)) ? await englishWords() : undefined;
+  const english = query.functionWords >= ABSENT_NAME.minFunctionWords && gateTerms.some((t) => !df.has(t)) ? await englishWords() : undefined;
   const gated = confidenceGate({
     terms: gateTerms,
     resultTexts: merged.map((h) => h.row.content),
@@ -505,6 +506,7 @@ export async function runSearch(
     resultNamed: merged.map((h) => anchorIds.has(h.chunkId) || entries.has(fileOf(h))),
     resultRanks: merged.map((h) => h.ranks),
     englishWords: english,
+    functionWords: query.functionWords,
   });
   // Nothing found because of the index or the filters, not the words: say so.
   const emptyReason = results.length ? null : await explainEmpty(deps.db, targets, filters, statistics.chunksByRepo);

@@ -264,8 +264,9 @@ export const GATE_THRESHOLDS = {
  * The gate's absent-name rule (worker/search/gate.ts, `absentNames`): a question's term that no
  * searched snapshot holds, of at least `minChars` letters and not an English word
  * (worker/search/english-words.ts), names something the repos do not have. It applies only to a
- * question mostly in English, at least `minEnglishShare` of its terms English words, so that a
- * question in another language (whose every word is "not English") is left to the other rules.
- * Measured in docs/evaluation.md, "Confidence gate calibration", third round.
+ * question in English prose, with at least `minFunctionWords` distinct English function words
+ * (ParsedQuery.functionWords): a question in another language (whose every word is "not
+ * English") and a keyword or identifier query are left to the other rules. Measured in
+ * docs/evaluation.md, "Confidence gate calibration", third round.
  */
-export const ABSENT_NAME = { minChars: 3, minEnglishShare: 0.5 };
+export const ABSENT_NAME = { minChars: 3, minFunctionWords: 2 };

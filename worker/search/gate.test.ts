@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { absentNames, bestChunkCoverage, channelAgreement, confidenceGate } from "./gate";
-import { englishWords } from "./english-words";
 import { GATE_THRESHOLDS } from "./ranking/weights";
 
 const t = { ...GATE_THRESHOLDS, minTermCoverage: 0.5, minVectorScore: 0.3, minWeightedCoverage: 0, maxAgreementRank: Infinity };
@@ -197,29 +196,26 @@ describe("absent names", () => {
   const question = ["cache", "middleware", "backed", "redis", "store"];
   const results = ["src/middleware/cache/index.ts export const cache = (options) => { const store = caches.open(name) }"];
 
-  it("names the terms no snapshot holds that are not English", async () => {
-    const english = await englishWords();
-    expect(absentNames(question, df, english)).toEqual(["redis"]);
+  it("names the terms no snapshot holds that are not English", () => {
+    expect(absentNames(question, df)).toEqual(["redis"]);
     // An English word absent from the repo is the asker's wording, not a missing thing.
-    expect(absentNames(["router", "postpone", "compiling"], new Map([["router", 9]]), english)).toEqual([]);
+    expect(absentNames(["router", "postpone", "compiling"], new Map([["router", 9]]))).toEqual([]);
     // Digits and short parts say too little (`s3`, `404s`, GraphQL's `ql`).
-    expect(absentNames(["graph", "schema", "s3", "404s", "ql"], new Map([["graph", 3]]), english)).toEqual([]);
+    expect(absentNames(["graph", "schema", "s3", "404s", "ql"], new Map([["graph", 3]]))).toEqual([]);
   });
 
-  it("makes a question that names an absent thing low, whatever the embedder", async () => {
-    const english = await englishWords();
+  it("makes a question that names an absent thing low, whatever the embedder", () => {
     const input = { terms: question, resultTexts: results, bestVectorScore: 0.8, df, totalDocs: 1000, thresholds: t, functionWords: 3 };
-    expect(confidenceGate(input).level).toBe("high");
-    const c = confidenceGate({ ...input, englishWords: english });
+    const c = confidenceGate(input);
     expect(c.level).toBe("low");
     expect(c.reason).toBe(
       'The question names "redis", which no indexed file of the searched repos contains (nor a word of the same stem): what it asks about is likely not there.',
     );
     // A pasted report's absent words are its own names (variables, paths): the rule does not read them.
-    expect(confidenceGate({ ...input, englishWords: english, isReport: true }).level).toBe("high");
+    expect(confidenceGate({ ...input, isReport: true }).level).toBe("high");
     // Keywords without English function words, or a question in another language: the rule is off.
-    expect(confidenceGate({ ...input, englishWords: english, functionWords: 1 }).level).toBe("high");
+    expect(confidenceGate({ ...input, functionWords: 1 }).level).toBe("high");
     // Present in the repo: nothing is absent.
-    expect(confidenceGate({ ...input, englishWords: english, df: new Map([...df, ["redis", 2]]) }).level).toBe("high");
+    expect(confidenceGate({ ...input, df: new Map([...df, ["redis", 2]]) }).level).toBe("high");
   });
 });

@@ -28,6 +28,7 @@
  * is only the asker's wording. Pure.
  */
 import { tokenize } from "../../indexer/store/contract";
+import { isEnglishWord } from "./english-words";
 import { idf } from "./terms";
 import { isToolingPath } from "./entry-points";
 import { ABSENT_NAME, ENTRY_GATE_TOP, GATE_THRESHOLDS } from "./ranking/weights";
@@ -75,12 +76,6 @@ export interface GateInput {
   resultNamed?: boolean[];
   /** Channel ranks of each result (`ranks` of the response), for the channels' agreement. */
   resultRanks?: Partial<Record<string, number>>[];
-  /**
-   * English words (worker/search/english-words.ts), for the absent-name rule: a question's term
-   * without a `df` entry that is not English names something the repos lack. Without them, or
-   * without `df`, the rule is off.
-   */
-  englishWords?: ReadonlySet<string>;
   /**
    * Distinct English function words of the question (ParsedQuery.functionWords): the absent-name
    * rule reads only English prose, at least ABSENT_NAME.minFunctionWords of them.
@@ -156,8 +151,8 @@ export function weightedCoverage(
  * where `queue` is), only letters and at least ABSENT_NAME.minChars of them (`s3`, `404s` and
  * GraphQL's `ql` say too little), and not an English word. Terms in query order, unique.
  */
-export function absentNames(terms: readonly string[], df: ReadonlyMap<string, number>, english: ReadonlySet<string>): string[] {
-  return [...new Set(terms)].filter((t) => t.length >= ABSENT_NAME.minChars && /^[a-z]+$/.test(t) && !df.has(t) && !english.has(t));
+export function absentNames(terms: readonly string[], df: ReadonlyMap<string, number>): string[] {
+  return [...new Set(terms)].filter((t) => t.length >= ABSENT_NAME.minChars && /^[a-z]+$/.test(t) && !df.has(t) && !isEnglishWord(t));
 }
 
 /** Computes the confidence of a result list. With no results the level is always low. */
@@ -178,7 +173,7 @@ export function confidenceGate(input: GateInput): Confidence {
   const base = { termCoverage: round(termCoverage), bestVectorScore: best === null ? null : round(best), missingTerms, signals };
   if (!input.resultTexts.length) return { level: "low", ...base, reason: "No results." };
   const prose = !input.isReport && (input.functionWords ?? 0) >= ABSENT_NAME.minFunctionWords;
-  const names = prose && input.df && input.englishWords ? absentNames(input.terms, input.df, input.englishWords) : [];
+  const names = prose && input.df ? absentNames(input.terms, input.df) : [];
   if (names.length) {
     const quoted = names
       .slice(0, 5)

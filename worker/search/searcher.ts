@@ -26,7 +26,6 @@ import { coalescingD1 } from "./d1-coalesce";
 import { capPerFile, mergeChannelLists, reciprocalRankFusion, type FusedHit } from "./fuse";
 import { messageFiles } from "./error-messages";
 import { explainEmpty } from "./empty-answer";
-import { englishWords } from "./english-words";
 import { snapshotEntries, type EntryChunk } from "./entry-lookup";
 import { asksForEntryPoint } from "./entry-points";
 import { passesFilters } from "./filters";
@@ -40,7 +39,6 @@ import { documentFrequencies, STEM_LOOKUP, type TermStatistics } from "./term-st
 import { proseCappedDf, selectionIfAllPresent, selectTerms } from "./terms";
 import { runStages, type StageRecord } from "./ranking";
 import {
-  ABSENT_NAME,
   ANCHOR_SCORE,
   CHANNEL_WEIGHTS,
   HEAD_PER_RESULT,
@@ -489,8 +487,6 @@ export async function runSearch(
   const results = merged.map((h) => (record ? { ...toResult(h), explain: explainOf(h, record) } : toResult(h)));
   const vectorScores = outcomes.map((o) => o.bestVectorScore).filter((s): s is number => s !== null);
   const gateTerms = query.terms.length > selection.selected.length + selection.absent.length ? selection.selected : query.terms;
-  // The word lists load only for a question with a term no searched snapshot holds.
-  const english = query.functionWords >= ABSENT_NAME.minFunctionWords && gateTerms.some((t) => !df.has(t)) ? await englishWords() : undefined;
   const gated = confidenceGate({
     terms: gateTerms,
     resultTexts: merged.map((h) => h.row.content),
@@ -505,7 +501,6 @@ export async function runSearch(
     isReport: query.isReport,
     resultNamed: merged.map((h) => anchorIds.has(h.chunkId) || entries.has(fileOf(h))),
     resultRanks: merged.map((h) => h.ranks),
-    englishWords: english,
     functionWords: query.functionWords,
   });
   // Nothing found because of the index or the filters, not the words: say so.

@@ -32,5 +32,8 @@ describe("english words", () => {
   it("tells English words, British and inflected ones too, from names", () => {
     for (const w of ["backed", "postpone", "randomised", "colour", "serialising", "a"]) expect(isEnglishWord(w)).toBe(true);
     for (const w of ["redis", "pydantic", "graphql", "Backed", "abbé", "back ed", ""]) expect(isEnglishWord(w)).toBe(false);
+    // A common prefix before an English word of four letters or more: "re" + "dis" is not one.
+    for (const w of ["precompilation", "rethrow", "preflight", "subcommand"]) expect(isEnglishWord(w)).toBe(true);
+    expect(isEnglishWord("refoo")).toBe(false);
   });
 });

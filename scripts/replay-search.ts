@@ -3,7 +3,7 @@
  * through the real `runSearch` in Node, over a copy of a local server's D1 file, and times every
  * statement.
  *
- *   node scripts/replay-search.ts --state /tmp/cc-eval-state --repo eval-hono-whole [--queries short|reports] [--passes 5] [--root DIR]
+ *   node scripts/replay-search.ts --state /tmp/cc-eval-state --repo eval-hono-whole [--queries short|reports] [--passes 5] [--root DIR] [--results FILE]
  *
  * `--root` replays another checkout's search code (a `git worktree add DIR REV` with its
  * node_modules), e.g. the commit that served the state folder; default this checkout.
@@ -14,8 +14,10 @@
  * with its time, calls, rows per call and bytes per query, most expensive first. `node:sqlite`
  * is not workerd's SQLite build and has no D1 round trips or result conversion: compare two
  * commits here for where the SQL time goes, and measure speed with `npm run bench:search`.
+ * `--results FILE` writes every query's results (path, lines, score) and confidence as JSON, so
+ * two checkouts' answers over the same rows can be compared with `cmp`.
  */
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { build } from "esbuild";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -24,7 +26,7 @@ import { fileURLToPath } from "node:url";
 import { BUG_REPORTS, SHORT_QUERIES } from "./lib/bench-queries.ts";
 import { parseCli } from "./lib/cli.ts";
 
-const USAGE = `Usage: node scripts/replay-search.ts --state DIR --repo ID [--queries short|reports] [--passes 5] [--root DIR]
+const USAGE = `Usage: node scripts/replay-search.ts --state DIR --repo ID [--queries short|reports] [--passes 5] [--root DIR] [--results FILE]
 
 Replays the bench queries through runSearch over a copy of a local D1 file and times every statement.`;
 
@@ -34,6 +36,7 @@ const a = parseCli(USAGE, {
   queries: { type: "string", default: "short" },
   passes: { type: "string", default: "5" },
   root: { type: "string" },
+  results: { type: "string" },
 });
 if (!a.state || !a.repo || !["short", "reports"].includes(a.queries!)) {
   console.error(USAGE);
@@ -136,7 +139,16 @@ const deps = { db, embedder: new LocalEmbeddingProvider(repo.embedding_dims), ve
 const queries = a.queries === "short" ? SHORT_QUERIES : BUG_REPORTS;
 const options = { k: 10, mode: "hybrid" as const, filters: {}, fileCap: 2 };
 
-for (const q of queries) await runSearch(deps, [target], q, options, [target]);
+const answers: unknown[] = [];
+for (const q of queries) answers.push(await runSearch(deps, [target], q, options, [target]));
+if (a.results) {
+  // Timings (stats) differ run to run; the results and confidence do not.
+  const kept = answers.map((r, i) => {
+    const { results, confidence } = r as { results: { path: string; startLine: number; endLine: number; score: number }[]; confidence: unknown };
+    return { query: queries[i], results: results.map(({ path, startLine, endLine, score }) => ({ path, startLine, endLine, score })), confidence };
+  });
+  writeFileSync(a.results, `${JSON.stringify(kept, null, 1)}\n`);
+}
 recording = true;
 const started = process.hrtime.bigint();
 const passes = Number(a.passes);

@@ -193,6 +193,11 @@ export function chunkId(fileIdHex: string, ordinal: number): string {
   return `${fileIdHex}-${ordinal}`;
 }
 
+/** The file version id a chunk id (`chunkId`) starts with: the text before its last `-`. */
+export function fileIdOfChunk(id: string): string {
+  return id.slice(0, id.lastIndexOf("-"));
+}
+
 /**
  * A package the repo itself publishes, as its manifest names it: a row of D1
  * `snapshot_packages`. Written at activation (indexer/own-packages.ts reads root and workspace

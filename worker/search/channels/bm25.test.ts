@@ -135,33 +135,46 @@ describe("bm25WithPaths", () => {
     ]);
   });
 
-  it("returns the channel's list and the named files' scored chunks as the two statements do, from one", async () => {
-    const cases: [string[], number, string[]][] = [
-      [["queue", "pool"], 30, ["src/m0.ts", "src/m1.ts"]],
-      [["queue", "pool", "task"], 2, ["src/m0.ts"]],
-      [["queue", "routing"], 30, ["src/m1.ts", "src/m2.ts", "src/none.ts"]],
+  /** The best `perFile` rows of each path, in the rows' order, without their paths. */
+  const bestPerFile = (rows: Bm25Row[], perFile: number) => {
+    const kept = new Map<string, number>();
+    return rows.flatMap(({ id, path, score }) => {
+      const n = kept.get(path) ?? 0;
+      kept.set(path, n + 1);
+      return n < perFile ? [{ id, score }] : [];
+    });
+  };
+
+  it("returns the channel's list and each named file's best scored chunks as the two statements do, from one", async () => {
+    const cases: [string[], number, string[], number][] = [
+      [["queue", "pool"], 30, ["src/m0.ts", "src/m1.ts"], 2],
+      [["queue", "pool", "task"], 2, ["src/m0.ts"], 2],
+      [["queue", "routing"], 30, ["src/m1.ts", "src/m2.ts", "src/none.ts"], 1],
+      [["queue", "pool"], 30, ["src/m0.ts", "src/m1.ts"], 10],
     ];
-    for (const [terms, limit, paths] of cases) {
+    for (const [terms, limit, paths, perFile] of cases) {
       const s = scope("r3", "c3", terms);
       const top = await bm25Statement(s, terms, limit).all<Bm25Row>();
       const inPaths = await bm25Statement(s, terms, undefined, { sql: ` AND c.path IN (${paths.map(() => "?").join(", ")})`, params: paths }).all<Bm25Row>();
-      const joint = await bm25WithPaths(s, terms, limit, paths);
-      const label = terms.join(" ");
+      const joint = await bm25WithPaths(s, terms, limit, paths, perFile);
+      const label = `${terms.join(" ")} / ${perFile}`;
       expect(joint.top, label).toEqual(top.results.map(({ id, score }) => ({ id, score })));
-      expect(joint.inPaths, label).toEqual(inPaths.results);
+      expect(joint.inPaths, label).toEqual(bestPerFile(inPaths.results, perFile));
       expect(joint.inPaths.length, label).toBeGreaterThan(0);
     }
-    // Files with several matching chunks keep them all, best first.
-    const m0 = await bm25WithPaths(scope("r3", "c3", ["queue", "pool"]), ["queue", "pool"], 30, ["src/m0.ts"]);
-    expect(m0.inPaths.length).toBe(4);
+    // Files with several matching chunks keep them all up to perFile, best first.
+    const m0 = (n: number) => bm25WithPaths(scope("r3", "c3", ["queue", "pool"]), ["queue", "pool"], 30, ["src/m0.ts"], n);
+    expect((await m0(10)).inPaths.length).toBe(4);
+    expect((await m0(2)).inPaths.map((r) => r.id)).toEqual((await m0(10)).inPaths.slice(0, 2).map((r) => r.id));
   });
 
   it("narrows by the scope's filters in both lists", async () => {
     const s = { ...scope("r3", "c3", ["queue", "pool"]), filters: { includeTests: true, pathPrefix: "src/m1" } };
-    const joint = await bm25WithPaths(s, ["queue", "pool"], 30, ["src/m0.ts", "src/m1.ts"]);
+    const joint = await bm25WithPaths(s, ["queue", "pool"], 30, ["src/m0.ts", "src/m1.ts"], 10);
     const alone = await bm25Statement(s, ["queue", "pool"], 30).all<Bm25Row>();
     expect(new Set(alone.results.map((r) => r.path))).toEqual(new Set(["src/m1.ts"]));
     expect(joint.top.map((r) => r.id)).toEqual(alone.results.map((r) => r.id));
-    expect(new Set(joint.inPaths.map((r) => r.path))).toEqual(new Set(["src/m1.ts"]));
+    const m1 = await bm25Statement(s, ["queue", "pool"], undefined, { sql: " AND c.path = ?", params: ["src/m1.ts"] }).all<Bm25Row>();
+    expect(joint.inPaths.map((r) => r.id)).toEqual(m1.results.map((r) => r.id));
   });
 });

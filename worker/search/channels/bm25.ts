@@ -108,31 +108,36 @@ export interface Bm25Row extends Bm25Hit {
 const byScore = (a: Bm25Hit, b: Bm25Hit) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 /**
- * The BM25 channel's list and the scored chunks of `paths` (the path channel's named files) from
- * one statement: the postings are scanned and scored once, where bm25Statement twice would scan
- * them twice (workerd CPU per warm hono query 9-26% lower: docs/ranking.md "Search cost").
+ * The BM25 channel's list and the best scored chunks of `paths` (the path channel's named files)
+ * from one statement: the postings are scanned and scored once, where bm25Statement twice would
+ * scan them twice (workerd CPU per warm hono query 9-26% lower: docs/ranking.md "Search cost").
  * `top`: the best `limit` chunks, as bm25Statement(scope, terms, limit) without the paths;
- * `inPaths`: every scored chunk of `paths`, best first, as bm25Statement restricted to them.
- * Both are the rows and scores the two statements return.
+ * `inPaths`: the best `perFile` scored chunks of each of `paths` (best first overall, ties by
+ * chunk id), as bm25Statement restricted to them keeps per file. Rows carry no path (a chunk's
+ * file is its id's prefix, `fileIdOfChunk`): the path channel needs no more, and every byte of
+ * a row is converted in the runtime.
  */
-export async function bm25WithPaths(scope: ChannelScope, terms: string[], limit: number, paths: string[]): Promise<{ top: Bm25Hit[]; inPaths: Bm25Row[] }> {
+export async function bm25WithPaths(
+  scope: ChannelScope,
+  terms: string[],
+  limit: number,
+  paths: string[],
+  perFile: number,
+): Promise<{ top: Bm25Hit[]; inPaths: Bm25Hit[] }> {
   const { sql, params } = scoredCte(scope, terms);
   const first = params.length + 1;
   const inPaths = paths.map((_, i) => `?${first + i}`).join(", ");
   const { results } = await scope.db
     .prepare(
-      // The channel's list needs no path (null): every row returned is converted in the runtime.
-      `${sql} SELECT id, NULL AS path, score, 0 AS part FROM (SELECT id, score FROM scored ORDER BY score DESC, id LIMIT ${Math.floor(limit)}) ` +
-        `UNION ALL SELECT id, path, score, 1 AS part FROM scored WHERE path IN (${inPaths})`,
+      `${sql} SELECT id, score, 0 AS part FROM (SELECT id, score FROM scored ORDER BY score DESC, id LIMIT ${Math.floor(limit)}) ` +
+        "UNION ALL SELECT id, score, 1 AS part FROM (SELECT id, score, row_number() OVER (PARTITION BY path ORDER BY score DESC, id) AS n " +
+        `FROM scored WHERE path IN (${inPaths})) WHERE n <= ${Math.floor(perFile)}`,
     )
     .bind(...params, ...paths)
-    .all<Bm25Row & { part: number }>();
+    .all<Bm25Hit & { part: number }>();
   const top: Bm25Hit[] = [];
-  const inFiles: Bm25Row[] = [];
-  for (const r of results) {
-    if (r.part === 0) top.push({ id: r.id, score: r.score });
-    else inFiles.push({ id: r.id, path: r.path, score: r.score });
-  }
+  const inFiles: Bm25Hit[] = [];
+  for (const r of results) (r.part === 0 ? top : inFiles).push({ id: r.id, score: r.score });
   // UNION ALL keeps each arm's rows together but promises no order: both are sorted here.
   return { top: top.sort(byScore), inPaths: inFiles.sort(byScore) };
 }

@@ -7,6 +7,7 @@
  * the per-isolate file list) and one statement returns both lists (bm25WithPaths), the same rows
  * and scores as the two statements. A failure to list the files fails the path channel only.
  */
+import { PATH_CHUNKS_PER_FILE } from "../ranking/weights";
 import type { ChannelResult } from "../types";
 import { bm25Channel, bm25WithPaths } from "./bm25";
 import { namedFiles, pathChannel } from "./path";
@@ -25,6 +26,7 @@ export function lexicalChannels(scope: ChannelScope): { bm25: Promise<ChannelRes
             scope.terms,
             scope.depth,
             named.map(([p]) => p),
+            PATH_CHUNKS_PER_FILE,
           )
         : null,
     );

@@ -8,10 +8,10 @@
  * chunk when none matches). File lists are cached per isolate by repo and snapshot.
  */
 import { LRUCache } from "lru-cache";
-import { tokenize } from "../../../indexer/store/contract";
+import { fileIdOfChunk, tokenize } from "../../../indexer/store/contract";
 import { filterSql, isTestPath, passesFilters } from "../filters";
 import type { ChannelHit, ChannelResult } from "../types";
-import { bm25Statement, type Bm25Row } from "./bm25";
+import { bm25Statement, type Bm25Hit } from "./bm25";
 import { SNAPSHOT_JOIN } from "../snapshot-sql";
 import { PATH_CHUNKS_PER_FILE, PATH_MAX_FILE_SHARE, PATH_SHORT_QUERY_TERMS } from "../ranking/weights";
 import type { ChannelScope } from "./scope";
@@ -119,7 +119,7 @@ export async function namedFiles(scope: ChannelScope): Promise<[string, number][
  * the named files and their scored chunks (best first) when the caller read them with the BM25
  * channel's statement (bm25WithPaths); otherwise the channel reads both itself.
  */
-export async function pathChannel(scope: ChannelScope, joint?: { ranked: [string, number][]; matched: Promise<Bm25Row[]> }): Promise<ChannelResult> {
+export async function pathChannel(scope: ChannelScope, joint?: { ranked: [string, number][]; matched: Promise<Bm25Hit[]> }): Promise<ChannelResult> {
   const ranked = joint ? joint.ranked : await namedFiles(scope);
   if (!ranked.length) return { channel: "path", hits: [] };
   const paths = ranked.map(([p]) => p);
@@ -139,12 +139,15 @@ export async function pathChannel(scope: ChannelScope, joint?: { ranked: [string
     ? joint.matched
     : scope.terms.length
       ? bm25Statement(scope, scope.terms, undefined, { sql: ` AND ${inPaths}`, params: paths })
-          .all<Bm25Row>()
+          .all<Bm25Hit>()
           .then((r) => r.results)
       : Promise.resolve([]);
   const [first, best] = await Promise.all([all, matched]);
+  // Every file with a scored chunk passing the filters has a first chunk passing them too, so
+  // the first chunks name the file of each scored one.
+  const pathOf = new Map(first.results.map((r) => [fileIdOfChunk(r.id), r.path]));
   const perFile = new Map<string, string[]>();
-  for (const r of [...best, ...first.results]) {
+  for (const r of [...best.map((b) => ({ id: b.id, path: pathOf.get(fileIdOfChunk(b.id)) ?? "" })), ...first.results]) {
     const list = perFile.get(r.path) ?? [];
     if (list.length < PATH_CHUNKS_PER_FILE && !list.includes(r.id)) list.push(r.id);
     perFile.set(r.path, list);

@@ -71,7 +71,10 @@ export interface GateInput {
   isReport?: boolean;
   /**
    * Whether each result is named by the query or the repo rather than found by the channels (a
-   * trace, option or message anchor, a declared entry): such a result needs no agreement.
+   * trace, option or message anchor, a declared entry, a definition whose name the question
+   * writes as code): such a result needs no agreement. The lexical channel finds a named
+   * definition by its name, while a lexical embedder's trigrams of a long body need not place it
+   * near the question (fmt's `for_each_codepoint`, docs/evaluation.md "Fourth round").
    */
   resultNamed?: boolean[];
   /** Channel ranks of each result (`ranks` of the response), for the channels' agreement. */

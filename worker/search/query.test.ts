@@ -12,6 +12,18 @@ describe("parseQuery", () => {
     expect(parseQuery("HelpFormatter write_dl col_max").functionWords).toBe(0);
     expect(parseQuery("wo wird das Passwort geprüft").functionWords).toBe(0);
   });
+  it("lists the names a question writes as code, not its joined prose words, and none for a report", () => {
+    expect(parseQuery("How does for_each_codepoint handle the last few bytes of a string?").spelledNames).toEqual(["for_each_codepoint"]);
+    expect(parseQuery("How does ChaosLatencyStrategy.ExecuteCore inject a delay").spelledNames).toEqual(
+      expect.arrayContaining(["chaoslatencystrategy", "executecore"]),
+    );
+    expect(parseQuery("where are cookies signed").spelledNames).toEqual([]);
+    const report =
+      "TypeError in parseSigned when the cookie has no dot\n\n" +
+      "Steps to reproduce: create an app, set a signed cookie with a secret, read it back in a handler, restart the server, send the request again, observe the exception and stack trace instead of the stored value, expected behaviour: undefined.";
+    expect(parseQuery(report).isReport).toBe(true);
+    expect(parseQuery(report).spelledNames).toEqual([]);
+  });
   const table: { q: string; identifiers?: string[]; terms?: string[]; pathHints?: string[]; tests?: boolean }[] = [
     { q: "getUserById", identifiers: ["getUserById"], terms: ["getuserbyid", "user", "id"] },
     { q: "get user by id", identifiers: ["getuser", "userbyid", "getuserbyid"] },

@@ -59,6 +59,13 @@ export interface ParsedQuery {
    * another language few or none (the gate's absent-name rule reads it). 0 for a report.
    */
   functionWords: number;
+  /**
+   * Lowercased names the text writes as code (codeNames: identifier-shaped words, dotted names'
+   * parts, calls, inline code; and qualified members' names), unlike `identifiers` without the
+   * joined runs of prose words: a result whose symbol is one of them is the thing the question
+   * names (the gate's agreement rule, worker/search/gate.ts). Empty for a report.
+   */
+  spelledNames: string[];
 }
 
 /** A member named with its container: `container.name`, `container::name` or `container#name`. */
@@ -437,5 +444,6 @@ export function parseQuery(raw: string): ParsedQuery {
     phrases: phrasesOf(raw, isReport),
     qualified,
     functionWords,
+    spelledNames: isReport ? [] : [...new Set([...code, ...qualified.map((q) => q.name)].map((n) => n.toLowerCase()))],
   };
 }

@@ -486,6 +486,8 @@ export async function runSearch(
   const merged = capPerFile(ordered, options.fileCap, fileOf, (h) => h.row.symbol !== null && named.has(h.row.symbol)).slice(0, options.k);
   const results = merged.map((h) => (record ? { ...toResult(h), explain: explainOf(h, record) } : toResult(h)));
   const vectorScores = outcomes.map((o) => o.bestVectorScore).filter((s): s is number => s !== null);
+  // A definition the question writes as code (`for_each_codepoint`) is named by it, like an anchor.
+  const spelled = new Set(query.spelledNames);
   const gateTerms = query.terms.length > selection.selected.length + selection.absent.length ? selection.selected : query.terms;
   const gated = confidenceGate({
     terms: gateTerms,
@@ -499,7 +501,7 @@ export async function runSearch(
     resultPaths: merged.map((h) => h.row.path),
     resultIsEntry: merged.map((h) => entries.has(fileOf(h))),
     isReport: query.isReport,
-    resultNamed: merged.map((h) => anchorIds.has(h.chunkId) || entries.has(fileOf(h))),
+    resultNamed: merged.map((h) => anchorIds.has(h.chunkId) || entries.has(fileOf(h)) || (h.row.symbol !== null && spelled.has(h.row.symbol.toLowerCase()))),
     resultRanks: merged.map((h) => h.ranks),
     functionWords: query.functionWords,
   });

@@ -14,7 +14,7 @@
  */
 import { CodeSearchError, type ErrorCode } from "../../kernel/errors";
 import { tokenize, tokenizeQuery, type EmbeddingProvider, type RepoPackage, type VectorStore } from "../../indexer/store/contract";
-import { bm25Channel } from "./channels/bm25";
+import { bm25Channel, type TermWeight } from "./channels/bm25";
 import { lexicalChannels } from "./channels/lexical";
 import { pathChannel, snapshotFiles } from "./channels/path";
 import { normalizePathFilter, pathPasses } from "./path-filter";
@@ -33,10 +33,11 @@ import { confidenceGate } from "./gate";
 import { optionDeclarationFiles } from "./option-flags";
 import { parseQuery, type ParsedQuery } from "./query";
 import { makeSnippet } from "./snippet";
+import { compoundNames, foreignOnlyTokens, withoutNames } from "./foreign-names";
 import { issueTemplateLines, mayFollowTemplate, stripTemplateText } from "./issue-templates";
 import { frameChunks, traceAnchor, type FrameChunk } from "./stack-trace";
 import { documentFrequencies, STEM_LOOKUP, type TermStatistics } from "./term-stats";
-import { proseCappedDf, selectionIfAllPresent, selectTerms } from "./terms";
+import { proseCappedDf, reportTermWeights, selectionIfAllPresent, selectTerms } from "./terms";
 import { runStages, type StageRecord } from "./ranking";
 import {
   ANCHOR_SCORE,
@@ -118,8 +119,9 @@ async function runChannels(
   channels: ChannelName[],
   filters: SearchFilters,
   depth: number,
+  termWeights?: ReadonlyMap<string, TermWeight>,
 ): Promise<RepoOutcome> {
-  const scope: ChannelScope = { db: deps.db, repo: target.id, commit: target.commit, indexedAt: target.indexedAt, filters, depth, query, terms };
+  const scope: ChannelScope = { db: deps.db, repo: target.id, commit: target.commit, indexedAt: target.indexedAt, filters, depth, query, terms, termWeights };
   let bestVectorScore: number | null = null;
   // With both, the BM25 and path channels share one scoring statement (channels/lexical.ts).
   const lexical = channels.includes("bm25") && channels.includes("path") ? lexicalChannels(scope) : null;
@@ -195,6 +197,21 @@ function eachRepo<T>(targets: RepoTarget[], what: string, lookup: (t: RepoTarget
   );
 }
 
+/**
+ * Occurrences of each query term in `text` (tokenizeQuery deduplicates, so they are counted from
+ * tokenize); a long report's first line is its title and says what matters, so its terms count
+ * twice more.
+ */
+function termCounts(text: string): Map<string, number> {
+  const counts = new Map<string, number>();
+  const tokens = tokenize(text);
+  for (const t of tokenizeQuery(text, tokens)) counts.set(t, 0);
+  for (const t of tokens) if (counts.has(t)) counts.set(t, counts.get(t)! + 1);
+  const title = text.trimStart().split("\n", 1)[0];
+  if (title.length < text.trim().length) for (const t of tokenize(title)) if (counts.has(t)) counts.set(t, counts.get(t)! + 2);
+  return counts;
+}
+
 /** A candidate's file, for the per-file cap and file evidence: repo and path. */
 const fileOf = (h: { row: ChunkRow }) => `${h.row.repo}\0${h.row.path}`;
 
@@ -245,10 +262,11 @@ function readCandidates(
   channels: ChannelName[],
   filters: SearchFilters,
   depth: number,
+  termWeights?: ReadonlyMap<string, TermWeight>,
 ): CandidateReads {
   const filtersOf = repoFilters(deps.db, filters);
   return {
-    settled: Promise.allSettled(targets.map(async (t) => runChannels(deps, t, query, terms, channels, await filtersOf(t), depth))),
+    settled: Promise.allSettled(targets.map(async (t) => runChannels(deps, t, query, terms, channels, await filtersOf(t), depth, termWeights))),
     optionFiles: query.optionFlags.length
       ? eachRepo(
           targets,
@@ -383,32 +401,40 @@ export async function runSearch(
   const codeTerms = query.isReport ? new Set(query.codeTerms) : undefined;
   // The channels' reads over all repos go out in one D1 round trip (worker/search/d1-coalesce.ts).
   const channelDeps: SearchDeps = { ...deps, db: coalescingD1(deps.db) };
-  const assumed = searchable && expected?.length ? selectionIfAllPresent(query.terms, codeTerms) : null;
+  let counts = termCounts(text);
+  let termWeights = codeTerms ? reportTermWeights(query.terms, counts, codeTerms) : undefined;
+  // A report's compound names may be foreign to the repo (foreign-names.ts), which only the
+  // statistics tell: then the terms are chosen after them.
+  const compounds = codeTerms ? compoundNames(text) : new Map<string, string>();
+  const assumed = searchable && expected?.length && !compounds.size ? selectionIfAllPresent(query.terms, codeTerms) : null;
   // Every absent term's stem prefix must have been looked up (STEM_LOOKUP) for it to match nothing.
   const early =
     assumed?.length && assumed.length <= STEM_LOOKUP.max && assumed.every((t) => VOCABULARY_WORD_RE.test(t))
-      ? readCandidates(channelDeps, expected!, query, assumed, channels, filters, depth)
+      ? readCandidates(channelDeps, expected!, query, assumed, channels, filters, depth, termWeights)
       : null;
   const targets = await pendingTargets;
   if (!searchable) return noSearchableWords(targets, started);
-  // Occurrences per term (tokenizeQuery deduplicates); a long report's first line is its title
-  // and says what matters, so its terms count twice.
-  const counts = new Map<string, number>();
-  const tokens = tokenize(text);
-  for (const t of tokenizeQuery(text, tokens)) counts.set(t, 0);
-  for (const t of tokens) if (counts.has(t)) counts.set(t, counts.get(t)! + 1);
-  const title = text.trimStart().split("\n", 1)[0];
-  if (title.length < text.trim().length) for (const t of tokenize(title)) if (counts.has(t)) counts.set(t, counts.get(t)! + 2);
   const statistics: TermStatistics = await (earlyStatistics && sameTargets(expected!, targets) ? earlyStatistics : statisticsOf(targets));
   const { df, totalDocs } = statistics;
-  const selection = selectTerms(query.terms, df, totalDocs, undefined, counts, codeTerms);
+  // A report's compound names that no searched snapshot contains are foreign to it: the words
+  // only they hold are no terms, and their occurrences count for none (foreign-names.ts).
+  const termSet = new Set(query.terms);
+  const foreign = new Set([...compounds].flatMap(([name, whole]) => (termSet.has(whole) && !df.get(whole) ? [name] : [])));
+  let terms = query.terms;
+  if (foreign.size) {
+    const foreignOnly = foreignOnlyTokens(text, foreign);
+    terms = terms.filter((t) => !foreignOnly.has(t));
+    counts = termCounts(withoutNames(text, foreign));
+    termWeights = reportTermWeights(terms, counts, codeTerms!);
+  }
+  const selection = selectTerms(terms, df, totalDocs, undefined, counts, codeTerms);
   // The rerank caps the IDF of English words, a report's as in term selection and a question's
   // too: a word rare in code ("pause", "ceiling") is rare because code is not English.
   const weightDf = proseCappedDf(df, totalDocs, codeTerms ?? new Set(query.codeTerms));
   const reads =
     early && selection.selected.length && sameTargets(expected!, targets)
       ? early
-      : readCandidates(channelDeps, targets, query, selection.selected, channels, filters, depth);
+      : readCandidates(channelDeps, targets, query, selection.selected, channels, filters, depth, termWeights);
   const settled = await reads.settled;
   const failedRepos: SearchResponse["stats"]["failedRepos"] = [];
   const outcomes: RepoOutcome[] = [];
@@ -488,7 +514,7 @@ export async function runSearch(
   const vectorScores = outcomes.map((o) => o.bestVectorScore).filter((s): s is number => s !== null);
   // A definition the question writes as code (`for_each_codepoint`) is named by it, like an anchor.
   const spelled = new Set(query.spelledNames);
-  const gateTerms = query.terms.length > selection.selected.length + selection.absent.length ? selection.selected : query.terms;
+  const gateTerms = terms.length > selection.selected.length + selection.absent.length ? selection.selected : terms;
   const gated = confidenceGate({
     terms: gateTerms,
     resultTexts: merged.map((h) => h.row.content),

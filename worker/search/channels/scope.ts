@@ -6,6 +6,7 @@
  */
 import type { ParsedQuery } from "../query";
 import type { SearchFilters } from "../types";
+import type { TermWeight } from "./bm25";
 
 /** Scope of one channel run over one repo. */
 export interface ChannelScope {
@@ -21,4 +22,6 @@ export interface ChannelScope {
   query: ParsedQuery;
   /** BM25 terms after IDF selection. */
   terms: string[];
+  /** Per term, its weight in the BM25 sum besides IDF (a pasted report's; none: plain BM25). */
+  termWeights?: ReadonlyMap<string, TermWeight>;
 }

@@ -62,6 +62,27 @@ describe("issue templates", () => {
     expect(removed).toBe(1);
   });
 
+  it("reads a ticked task-list box as the template's empty one", () => {
+    const lines = templateLines(["- [ ] pytest and operating system versions\n- [ ] output of `pip list` from the virtual environment you are using"]);
+    const report = "- [x] pytest and operating system versions\n- [X] output of `pip list` from the virtual environment you are using: see below\nassert all() hides the item";
+    const { text, removed } = stripTemplateText(report, lines);
+    expect(removed).toBe(2);
+    expect(text).toBe(": see below\nassert all() hides the item");
+  });
+
+  it("removes a line that is mostly an older wording of a template line (a run of 4 or more of its words, half the line)", () => {
+    const lines = templateLines(["- [ ] a detailed description of the bug or suggestion\n- [ ] minimal example if possible"]);
+    const report = [
+      "- [x] Include a detailed description of the bug or suggestion",
+      "- [x] Minimal example if possible",
+      "the rewriter should give a detailed description of the bug or suggestion it finds when it unrolls generator expressions in asserts and comprehensions",
+    ].join("\n");
+    const { text, removed } = stripTemplateText(report, lines);
+    // The third line holds the template's words too, but they are less than half of it.
+    expect(removed).toBe(2);
+    expect(text).toBe(report.split("\n")[2]);
+  });
+
   it("changes nothing without templates, and only multi-line queries may follow one", () => {
     expect(stripTemplateText("What happened\nx", new Set())).toEqual({ text: "What happened\nx", removed: 0 });
     expect(mayFollowTemplate("where are cookies signed")).toBe(false);

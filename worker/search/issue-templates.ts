@@ -14,17 +14,39 @@
  * from the index (one D1 statement per snapshot, cached per isolate by repo and commit), so each
  * repo's own template is what counts and nothing is keyed to any report's text.
  */
-import { REPORT_MIN_LINES, TEMPLATE_MIN_PREFIX_WORDS } from "./ranking/weights";
+import { REPORT_MIN_LINES, TEMPLATE_MIN_CONTAINED_WORDS, TEMPLATE_MIN_PREFIX_WORDS } from "./ranking/weights";
 import { SNAPSHOT_JOIN } from "./snapshot-sql";
 
-/** Words of a line: HTML tags dropped, lowercase letter/digit/underscore runs joined by one space. */
+/**
+ * A task-list item's box at the start of a line (`- [x] `, `* [X] `, `1. [ ] `): a reporter ticks
+ * the template's boxes, and the `x` must not make the line differ from the template's `[ ]`.
+ */
+const CHECKBOX_RE = /^(\s*(?:[-*+]|\d+[.)])\s+)\[[ xX]\]/;
+
+/** `line` with a ticked task-list box cleared (CHECKBOX_RE), the same length. */
+function withoutCheckbox(line: string): string {
+  return line.replace(CHECKBOX_RE, (m, lead: string) => lead + " ".repeat(m.length - lead.length));
+}
+
+/** Words of a line: task-list box and HTML tags dropped, lowercase letter/digit/underscore runs. */
 function words(line: string): string[] {
   return (
-    line
+    withoutCheckbox(line)
       .replace(/<[^>\n]*>/g, " ")
       .toLowerCase()
       .match(/[\p{L}\p{N}_]+/gu) ?? []
   );
+}
+
+/**
+ * Whether the words `w` of a report line are mostly a template line: one of at least
+ * TEMPLATE_MIN_CONTAINED_WORDS words occurs in them as a run covering at least half the line.
+ * A template is reworded over the years ("Include a detailed description of the bug" became "a
+ * detailed description of the bug"), and a reporter copies whichever one was current.
+ */
+function mostlyTemplate(w: string[], long: readonly string[][]): boolean {
+  const joined = ` ${w.join(" ")} `;
+  return long.some((t) => 2 * t.length >= w.length && joined.includes(` ${t.join(" ")} `));
 }
 
 /** YAML issue-form keys whose values are shown to the reporter (and so copied into the issue). */
@@ -52,6 +74,7 @@ export function templateLines(contents: readonly string[]): Set<string> {
  */
 export function stripTemplateText(text: string, lines: ReadonlySet<string>): { text: string; removed: number } {
   if (!lines.size) return { text, removed: 0 };
+  const long = [...lines].map((l) => l.split(" ")).filter((t) => t.length >= TEMPLATE_MIN_CONTAINED_WORDS);
   let removed = 0;
   const kept: string[] = [];
   for (const line of text.split("\n")) {
@@ -72,11 +95,13 @@ export function stripTemplateText(text: string, lines: ReadonlySet<string>): { t
       }
     }
     if (!cut) {
-      kept.push(line);
+      if (mostlyTemplate(w, long)) removed++;
+      else kept.push(line);
       continue;
     }
-    // Cut the original line after its cut-th word (HTML tags blanked to the same length, as words() drops them).
-    const blanked = line.replace(/<[^>\n]*>/g, (m) => " ".repeat(m.length));
+    // Cut the original line after its cut-th word (task-list box and HTML tags blanked to the
+    // same length, as words() drops them).
+    const blanked = withoutCheckbox(line).replace(/<[^>\n]*>/g, (m) => " ".repeat(m.length));
     const re = /[\p{L}\p{N}_]+/gu;
     for (let i = 0; i < cut; i++) re.exec(blanked);
     const end = re.lastIndex;

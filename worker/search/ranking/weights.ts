@@ -112,6 +112,12 @@ export const REPORT_MIN_LINES = 3;
  * (worker/search/issue-templates.ts): one word ("Output", "Environment") starts sentences too.
  */
 export const TEMPLATE_MIN_PREFIX_WORDS = 2;
+/**
+ * Fewest words of an issue-template line found inside a report line, covering at least half of
+ * it, for the line to count as the template's (an older wording of it; issue-templates.ts): four
+ * words in a row of a template's sentence are not a reporter's own.
+ */
+export const TEMPLATE_MIN_CONTAINED_WORDS = 4;
 
 // ---------------------------------------------------------------------------------------------
 // Stage 1, coverage (worker/search/rerank.ts)

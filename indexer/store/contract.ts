@@ -47,7 +47,7 @@
 
 import { tokenize } from "./tokenize";
 
-export { isQueryStopWord, splitIdentifier, tokenize, tokenizeQuery } from "./tokenize";
+export { isQueryStopWord, tokenize, tokenizeQuery } from "./tokenize";
 export { stem } from "./stem";
 
 /**

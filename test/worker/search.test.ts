@@ -347,36 +347,6 @@ describe("POST /api/search", () => {
     expect(symbolRank(question.body.results, "dedupe")).toBe(4);
   });
 
-  it("leaves out of a report's terms the words only its foreign names hold (names no file of the repo contains)", async () => {
-    await indexFixture("s-foreign", "h1", [
-      {
-        path: "src/assertion/rewrite.py",
-        language: "python",
-        chunks: [chunk("function", 1, "def rewrite_asserts(mod):\n    # rewrite each assert statement to explain its failure\n    return mod", "rewrite_asserts")],
-      },
-      {
-        path: "src/numbers.py",
-        language: "python",
-        chunks: [chunk("function", 1, "def round_even(x):\n    # even rounding of numbers\n    return x", "round_even")],
-      },
-    ]);
-    const report =
-      "Assert on all() gives a useless failure message\nThe failure message of an assert over all() does not explain which item failed.\n```python\n" +
-      "def test_all_even():\n    even_stevens = list(range(1, 100, 2))\n    assert all(is_even(n) for n in even_stevens)\n```\n" +
-      "E   assert False\nE    +  where False = all(<generator object test_all_even.<locals>.<genexpr>>)";
-    const res = await api("/api/search", { method: "POST", json: { q: report, repo: "s-foreign", k: 5, mode: "bm25" } });
-    const body = (await res.json()) as any;
-    expect(body.stats.queryTerms).toContain("assert");
-    // "even" occurs only inside test_all_even, even_stevens and is_even, which no file holds.
-    expect(body.stats.queryTerms).not.toContain("even");
-    expect(body.results[0].path).toBe("src/assertion/rewrite.py");
-    // A compound the repo does contain (round_even) keeps its words.
-    const named = report.replace("is_even(n)", "round_even(n)");
-    const namedBody = (await (await api("/api/search", { method: "POST", json: { q: named, repo: "s-foreign", k: 5, mode: "bm25" } })).json()) as any;
-    expect(namedBody.stats.queryTerms).toContain("even");
-    expect(namedBody.results.map((r: any) => r.path)).toContain("src/numbers.py");
-  });
-
   it("rejects a body that is not a JSON object", async () => {
     const res = await api("/api/search", { method: "POST", body: "not json", headers: { "content-type": "application/json" } });
     expect(res.status).toBe(400);

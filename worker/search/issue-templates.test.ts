@@ -64,7 +64,8 @@ describe("issue templates", () => {
 
   it("reads a ticked task-list box as the template's empty one", () => {
     const lines = templateLines(["- [ ] pytest and operating system versions\n- [ ] output of `pip list` from the virtual environment you are using"]);
-    const report = "- [x] pytest and operating system versions\n- [X] output of `pip list` from the virtual environment you are using: see below\nassert all() hides the item";
+    const report =
+      "- [x] pytest and operating system versions\n- [X] output of `pip list` from the virtual environment you are using: see below\nassert all() hides the item";
     const { text, removed } = stripTemplateText(report, lines);
     expect(removed).toBe(2);
     expect(text).toBe(": see below\nassert all() hides the item");

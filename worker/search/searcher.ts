@@ -33,7 +33,6 @@ import { confidenceGate } from "./gate";
 import { optionDeclarationFiles } from "./option-flags";
 import { parseQuery, type ParsedQuery } from "./query";
 import { makeSnippet } from "./snippet";
-import { compoundNames, foreignOnlyTokens, withoutNames } from "./foreign-names";
 import { issueTemplateLines, mayFollowTemplate, stripTemplateText } from "./issue-templates";
 import { frameChunks, traceAnchor, type FrameChunk } from "./stack-trace";
 import { documentFrequencies, STEM_LOOKUP, type TermStatistics } from "./term-stats";
@@ -401,12 +400,9 @@ export async function runSearch(
   const codeTerms = query.isReport ? new Set(query.codeTerms) : undefined;
   // The channels' reads over all repos go out in one D1 round trip (worker/search/d1-coalesce.ts).
   const channelDeps: SearchDeps = { ...deps, db: coalescingD1(deps.db) };
-  let counts = termCounts(text);
-  let termWeights = codeTerms ? reportTermWeights(query.terms, counts, codeTerms) : undefined;
-  // A report's compound names may be foreign to the repo (foreign-names.ts), which only the
-  // statistics tell: then the terms are chosen after them.
-  const compounds = codeTerms ? compoundNames(text) : new Map<string, string>();
-  const assumed = searchable && expected?.length && !compounds.size ? selectionIfAllPresent(query.terms, codeTerms) : null;
+  const counts = termCounts(text);
+  const termWeights = codeTerms ? reportTermWeights(query.terms, counts, codeTerms) : undefined;
+  const assumed = searchable && expected?.length ? selectionIfAllPresent(query.terms, codeTerms) : null;
   // Every absent term's stem prefix must have been looked up (STEM_LOOKUP) for it to match nothing.
   const early =
     assumed?.length && assumed.length <= STEM_LOOKUP.max && assumed.every((t) => VOCABULARY_WORD_RE.test(t))
@@ -416,18 +412,7 @@ export async function runSearch(
   if (!searchable) return noSearchableWords(targets, started);
   const statistics: TermStatistics = await (earlyStatistics && sameTargets(expected!, targets) ? earlyStatistics : statisticsOf(targets));
   const { df, totalDocs } = statistics;
-  // A report's compound names that no searched snapshot contains are foreign to it: the words
-  // only they hold are no terms, and their occurrences count for none (foreign-names.ts).
-  const termSet = new Set(query.terms);
-  const foreign = new Set([...compounds].flatMap(([name, whole]) => (termSet.has(whole) && !df.get(whole) ? [name] : [])));
-  let terms = query.terms;
-  if (foreign.size) {
-    const foreignOnly = foreignOnlyTokens(text, foreign);
-    terms = terms.filter((t) => !foreignOnly.has(t));
-    counts = termCounts(withoutNames(text, foreign));
-    termWeights = reportTermWeights(terms, counts, codeTerms!);
-  }
-  const selection = selectTerms(terms, df, totalDocs, undefined, counts, codeTerms);
+  const selection = selectTerms(query.terms, df, totalDocs, undefined, counts, codeTerms);
   // The rerank caps the IDF of English words, a report's as in term selection and a question's
   // too: a word rare in code ("pause", "ceiling") is rare because code is not English.
   const weightDf = proseCappedDf(df, totalDocs, codeTerms ?? new Set(query.codeTerms));
@@ -514,7 +499,7 @@ export async function runSearch(
   const vectorScores = outcomes.map((o) => o.bestVectorScore).filter((s): s is number => s !== null);
   // A definition the question writes as code (`for_each_codepoint`) is named by it, like an anchor.
   const spelled = new Set(query.spelledNames);
-  const gateTerms = terms.length > selection.selected.length + selection.absent.length ? selection.selected : terms;
+  const gateTerms = query.terms.length > selection.selected.length + selection.absent.length ? selection.selected : query.terms;
   const gated = confidenceGate({
     terms: gateTerms,
     resultTexts: merged.map((h) => h.row.content),

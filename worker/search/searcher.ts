@@ -14,11 +14,11 @@
  */
 import { CodeSearchError, type ErrorCode } from "../../kernel/errors";
 import { tokenize, tokenizeQuery, type EmbeddingProvider, type RepoPackage, type VectorStore } from "../../indexer/store/contract";
-import { bm25Channel, type TermWeight } from "./channels/bm25";
+import { bm25Channel } from "./channels/bm25";
 import { lexicalChannels } from "./channels/lexical";
 import { pathChannel, snapshotFiles } from "./channels/path";
 import { normalizePathFilter, pathPasses } from "./path-filter";
-import { type ChannelScope } from "./channels/scope";
+import { type ChannelScope, type TermWeight } from "./channels/scope";
 import { symbolChannel } from "./channels/symbol";
 import { vectorChannel } from "./channels/vector";
 import { chunkTokens, loadChunks } from "./chunk-rows";

@@ -7,7 +7,7 @@
  * fast instead of OR-ing hundreds of terms. Pure: document frequencies come from the caller.
  */
 
-import type { TermWeight } from "./channels/bm25";
+import type { TermWeight } from "./channels/scope";
 import { BM25_K3, MAX_BM25_TERMS, PROSE_IDF_CAP_SHARE, REPORT_BM25_TERM_WEIGHTS } from "./ranking/weights";
 
 /**

@@ -17,7 +17,7 @@ import { filterSql } from "../filters";
 import { BM25_B, BM25_K1, BM25_WEIGHTS } from "../ranking/weights";
 import { stemPrefix } from "../term-stats";
 import type { ChannelResult } from "../types";
-import type { ChannelScope } from "./scope";
+import type { ChannelScope, TermWeight } from "./scope";
 
 /** The FTS5 MATCH expression for terms: OR of each term (quoted) and its stem prefix (boolean matching only). */
 export function matchExpression(terms: string[]): string {
@@ -27,17 +27,6 @@ export function matchExpression(terms: string[]): string {
       return s ? `("${t}" OR "${s}"*)` : `"${t}"`;
     })
     .join(" OR ");
-}
-
-/**
- * How one query term weighs in the BM25 sum, besides its IDF. `weight`: Okapi BM25's query-term
- * frequency factor qtf (k3 + 1) / (k3 + qtf) (worker/search/terms.ts, queryTermWeight). `proseShare`:
- * the document share below which the term's document frequency counts as that share (its IDF
- * capped, as proseCappedDf caps it for term selection); 0 for none.
- */
-export interface TermWeight {
-  weight: number;
-  proseShare: number;
 }
 
 /** A phrase of the statement: vocabulary range [lo, hi), its term's weight and prose share. */

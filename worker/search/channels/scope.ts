@@ -6,7 +6,17 @@
  */
 import type { ParsedQuery } from "../query";
 import type { SearchFilters } from "../types";
-import type { TermWeight } from "./bm25";
+
+/**
+ * How one query term weighs in the BM25 sum, besides its IDF. `weight`: Okapi BM25's query-term
+ * frequency factor qtf (k3 + 1) / (k3 + qtf) (worker/search/terms.ts, queryTermWeight). `proseShare`:
+ * the document share below which the term's document frequency counts as that share (its IDF
+ * capped, as proseCappedDf caps it for term selection); 0 for none.
+ */
+export interface TermWeight {
+  weight: number;
+  proseShare: number;
+}
 
 /** Scope of one channel run over one repo. */
 export interface ChannelScope {

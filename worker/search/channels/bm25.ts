@@ -81,8 +81,9 @@ function scoredCte(scope: ChannelScope, terms: string[], restrict?: Bm25Restrict
     "GROUP BY q.i, t.chunk_rowid), " +
     // A phrase's document frequency counts as at least its prose share of the chunks (share 0:
     // max(n, 1) = n, plain BM25), and its IDF is multiplied by its query-term weight.
-    "d AS (SELECT m.i AS i, q.w AS w, max(count(*), CASE WHEN q.share > 0 THEN max(1, q.share * s.total) ELSE 0 END) AS n " +
-    "FROM m JOIN q ON q.i = m.i CROSS JOIN s GROUP BY m.i), " +
+    // The phrases' counts are grouped first, so the phrase list is joined once per phrase, not per posting.
+    "d AS (SELECT g.i AS i, q.w AS w, max(g.n, CASE WHEN q.share > 0 THEN max(1, q.share * s.total) ELSE 0 END) AS n " +
+    "FROM (SELECT i, count(*) AS n FROM m GROUP BY i) g JOIN q ON q.i = g.i CROSS JOIN s), " +
     "scored AS MATERIALIZED (SELECT c.id AS id, c.path AS path, " +
     `sum(d.w * max(1e-6, ln((s.total - d.n + 0.5) / (d.n + 0.5))) * m.tf * ${BM25_K1 + 1} / (m.tf + ${BM25_K1} * (${1 - BM25_B} + ${BM25_B} * c.token_count / s.avgdl))) AS score ` +
     "FROM m JOIN d ON d.i = m.i CROSS JOIN s CROSS JOIN chunks c ON c.rowid = m.r " +

@@ -10,7 +10,10 @@
  * parsed, the lines of the report that the searched snapshot's templates supplied are removed:
  * a line equal to a template line (compared as lowercase word sequences, markup, HTML tags and
  * YAML keys ignored) goes, and a line that starts with one of at least two words keeps only what
- * the reporter wrote after it (`- Python version: 3.12` keeps `3.12`). The templates are read
+ * the reporter wrote after it (`- Python version: 3.12` keeps `3.12`). A ticked task-list box
+ * reads as the template's empty one, and a line that holds a whole template line of at least
+ * four words, making up at least half of it (an older wording of the template), goes whole: the
+ * at most half of it that the reporter added (an environment, a version) goes with it. The templates are read
  * from the index (one D1 statement per snapshot, cached per isolate by repo and commit), so each
  * repo's own template is what counts and nothing is keyed to any report's text.
  */
@@ -39,8 +42,9 @@ function words(line: string): string[] {
 }
 
 /**
- * Whether the words `w` of a report line are mostly a template line: one of at least
- * TEMPLATE_MIN_CONTAINED_WORDS words occurs in them as a run covering at least half the line.
+ * Whether the words `w` of a report line are mostly a template line: a whole template line of
+ * at least TEMPLATE_MIN_CONTAINED_WORDS words (`long`, split into words) occurs in them as a run
+ * of at least half the line's words.
  * A template is reworded over the years ("Include a detailed description of the bug" became "a
  * detailed description of the bug"), and a reporter copies whichever one was current.
  */
@@ -69,7 +73,8 @@ export function templateLines(contents: readonly string[]): Set<string> {
 
 /**
  * Removes from `text` the lines (or line beginnings of at least TEMPLATE_MIN_PREFIX_WORDS words) that
- * equal a template line. Returns the remaining text and how many lines were removed or cut.
+ * equal a template line, and the lines mostly made of one (mostlyTemplate). Returns the remaining
+ * text and how many lines were removed or cut.
  * Lines without words (blank, punctuation, fences) are kept as they are.
  */
 export function stripTemplateText(text: string, lines: ReadonlySet<string>): { text: string; removed: number } {

@@ -5,7 +5,9 @@
  * per-column weights (symbol, path, body) and the snapshot's own statistics: N and the average
  * document length from `snapshot_stats`, each phrase's document frequency counted over the
  * snapshot's chunks in the same statement. The formula is FTS5's `bm25()` (k1 = 1.2, b = 0.75,
- * column-weighted term frequency, IDF floored at 1e-6; sqlite.org/fts5.html#the_bm25_function),
+ * column-weighted term frequency, IDF floored at 1e-6; sqlite.org/fts5.html#the_bm25_function);
+ * a pasted report's terms may carry a weight and a prose IDF cap besides (TermWeight; none for a
+ * question, whose scores are FTS5's),
  * but FTS5's statistics span the whole table (every repo) and, with `contentless_delete`, its row
  * count and token totals only grow as rows are rewritten; these equal a fresh build's.
  *
@@ -72,7 +74,7 @@ function scoredCte(scope: ChannelScope, terms: string[], restrict?: Bm25Restrict
   // scans of (repo, term), snapshot membership a lookup by (repo, file_id).
   const sql =
     "WITH q AS (SELECT CAST(j.key AS INTEGER) AS i, json_extract(j.value, '$[0]') AS lo, json_extract(j.value, '$[1]') AS hi, " +
-    "json_extract(j.value, '$[2]') AS w, json_extract(j.value, '$[3]') AS share FROM json_each(?1) j), " +
+    "coalesce(json_extract(j.value, '$[2]'), 1) AS w, coalesce(json_extract(j.value, '$[3]'), 0) AS share FROM json_each(?1) j), " +
     "s AS (SELECT chunks AS total, CAST(tokens AS REAL) / max(chunks, 1) AS avgdl FROM snapshot_stats WHERE repo = ?2 AND commit_sha = ?3), " +
     "m AS MATERIALIZED (SELECT q.i AS i, t.chunk_rowid AS r, " +
     `sum(t.tf_symbol * ${w.symbol} + t.tf_path * ${w.path} + t.tf_body * ${w.body}) AS tf ` +
@@ -81,8 +83,9 @@ function scoredCte(scope: ChannelScope, terms: string[], restrict?: Bm25Restrict
     "GROUP BY q.i, t.chunk_rowid), " +
     // A phrase's document frequency counts as at least its prose share of the chunks (share 0:
     // max(n, 1) = n, plain BM25), and its IDF is multiplied by its query-term weight.
-    // The phrases' counts are grouped first, so the phrase list is joined once per phrase, not per posting.
-    "d AS (SELECT g.i AS i, q.w AS w, max(g.n, CASE WHEN q.share > 0 THEN max(1, q.share * s.total) ELSE 0 END) AS n " +
+    // Materialized, so the phrase list is joined once per phrase; merged into `scored`, SQLite
+    // looked the phrase and its count up again for every posting.
+    "d AS MATERIALIZED (SELECT g.i AS i, q.w AS w, max(g.n, CASE WHEN q.share > 0 THEN max(1, q.share * s.total) ELSE 0 END) AS n " +
     "FROM (SELECT i, count(*) AS n FROM m GROUP BY i) g JOIN q ON q.i = g.i CROSS JOIN s), " +
     "scored AS MATERIALIZED (SELECT c.id AS id, c.path AS path, " +
     `sum(d.w * max(1e-6, ln((s.total - d.n + 0.5) / (d.n + 0.5))) * m.tf * ${BM25_K1 + 1} / (m.tf + ${BM25_K1} * (${1 - BM25_B} + ${BM25_B} * c.token_count / s.avgdl))) AS score ` +

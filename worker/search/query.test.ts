@@ -3,8 +3,7 @@ import { isTestPath } from "./filters";
 import { hyphenJoined, parseQuery, qualifiedNames, shortenPaths, stripListings, stripMarkup } from "./query";
 import { namesFileBySuffix } from "./channels/path";
 import { makeSnippet, SNIPPET_MAX_CHARS, SNIPPET_MAX_LINES } from "./snippet";
-import { idf, proseCappedDf, queryTermWeight, reportTermWeights, selectTerms } from "./terms";
-import { PROSE_IDF_CAP_SHARE } from "./ranking/weights";
+import { idf, proseCappedDf, queryTermWeight, selectTerms } from "./terms";
 
 describe("parseQuery", () => {
   it("counts a question's distinct English function words, not a keyword query's or another language's", () => {
@@ -266,16 +265,6 @@ describe("selectTerms", () => {
     expect(selectTerms(terms, df, 1_000, 2).selected).toEqual(["unfortunately", "module"]);
     expect(queryTermWeight(1)).toBe(1);
     expect(queryTermWeight(10)).toBeCloseTo((10 * 8) / 17);
-  });
-  it("gives a report's terms their k3 weight in the BM25 sum, and its prose words the IDF cap", () => {
-    const counts = new Map([
-      ["module", 10],
-      ["init", 1],
-    ]);
-    const w = reportTermWeights(["module", "init", "unfortunately"], counts, new Set(["init"]));
-    expect(w.get("module")).toEqual({ weight: queryTermWeight(10), proseShare: PROSE_IDF_CAP_SHARE });
-    expect(w.get("init")).toEqual({ weight: 1, proseShare: 0 });
-    expect(w.get("unfortunately")).toEqual({ weight: 1, proseShare: PROSE_IDF_CAP_SHARE });
   });
   it("idf falls with document frequency", () => {
     expect(idf(1, 1000)).toBeGreaterThan(idf(100, 1000));

@@ -18,7 +18,7 @@ import { bm25Channel } from "./channels/bm25";
 import { lexicalChannels } from "./channels/lexical";
 import { pathChannel, snapshotFiles } from "./channels/path";
 import { normalizePathFilter, pathPasses } from "./path-filter";
-import { type ChannelScope, type TermWeight } from "./channels/scope";
+import { type ChannelScope } from "./channels/scope";
 import { symbolChannel } from "./channels/symbol";
 import { vectorChannel } from "./channels/vector";
 import { chunkTokens, loadChunks } from "./chunk-rows";
@@ -36,7 +36,7 @@ import { makeSnippet } from "./snippet";
 import { issueTemplateLines, mayFollowTemplate, stripTemplateText } from "./issue-templates";
 import { frameChunks, traceAnchor, type FrameChunk } from "./stack-trace";
 import { documentFrequencies, STEM_LOOKUP, type TermStatistics } from "./term-stats";
-import { proseCappedDf, reportTermWeights, selectionIfAllPresent, selectTerms } from "./terms";
+import { proseCappedDf, selectionIfAllPresent, selectTerms } from "./terms";
 import { runStages, type StageRecord } from "./ranking";
 import {
   ANCHOR_SCORE,
@@ -118,9 +118,8 @@ async function runChannels(
   channels: ChannelName[],
   filters: SearchFilters,
   depth: number,
-  termWeights?: ReadonlyMap<string, TermWeight>,
 ): Promise<RepoOutcome> {
-  const scope: ChannelScope = { db: deps.db, repo: target.id, commit: target.commit, indexedAt: target.indexedAt, filters, depth, query, terms, termWeights };
+  const scope: ChannelScope = { db: deps.db, repo: target.id, commit: target.commit, indexedAt: target.indexedAt, filters, depth, query, terms };
   let bestVectorScore: number | null = null;
   // With both, the BM25 and path channels share one scoring statement (channels/lexical.ts).
   const lexical = channels.includes("bm25") && channels.includes("path") ? lexicalChannels(scope) : null;
@@ -196,21 +195,6 @@ function eachRepo<T>(targets: RepoTarget[], what: string, lookup: (t: RepoTarget
   );
 }
 
-/**
- * Occurrences of each query term in `text` (tokenizeQuery deduplicates, so they are counted from
- * tokenize); a long report's first line is its title and says what matters, so its terms count
- * twice more.
- */
-function termCounts(text: string): Map<string, number> {
-  const counts = new Map<string, number>();
-  const tokens = tokenize(text);
-  for (const t of tokenizeQuery(text, tokens)) counts.set(t, 0);
-  for (const t of tokens) if (counts.has(t)) counts.set(t, counts.get(t)! + 1);
-  const title = text.trimStart().split("\n", 1)[0];
-  if (title.length < text.trim().length) for (const t of tokenize(title)) if (counts.has(t)) counts.set(t, counts.get(t)! + 2);
-  return counts;
-}
-
 /** A candidate's file, for the per-file cap and file evidence: repo and path. */
 const fileOf = (h: { row: ChunkRow }) => `${h.row.repo}\0${h.row.path}`;
 
@@ -261,11 +245,10 @@ function readCandidates(
   channels: ChannelName[],
   filters: SearchFilters,
   depth: number,
-  termWeights?: ReadonlyMap<string, TermWeight>,
 ): CandidateReads {
   const filtersOf = repoFilters(deps.db, filters);
   return {
-    settled: Promise.allSettled(targets.map(async (t) => runChannels(deps, t, query, terms, channels, await filtersOf(t), depth, termWeights))),
+    settled: Promise.allSettled(targets.map(async (t) => runChannels(deps, t, query, terms, channels, await filtersOf(t), depth))),
     optionFiles: query.optionFlags.length
       ? eachRepo(
           targets,
@@ -400,16 +383,22 @@ export async function runSearch(
   const codeTerms = query.isReport ? new Set(query.codeTerms) : undefined;
   // The channels' reads over all repos go out in one D1 round trip (worker/search/d1-coalesce.ts).
   const channelDeps: SearchDeps = { ...deps, db: coalescingD1(deps.db) };
-  const counts = termCounts(text);
-  const termWeights = codeTerms ? reportTermWeights(query.terms, counts, codeTerms) : undefined;
   const assumed = searchable && expected?.length ? selectionIfAllPresent(query.terms, codeTerms) : null;
   // Every absent term's stem prefix must have been looked up (STEM_LOOKUP) for it to match nothing.
   const early =
     assumed?.length && assumed.length <= STEM_LOOKUP.max && assumed.every((t) => VOCABULARY_WORD_RE.test(t))
-      ? readCandidates(channelDeps, expected!, query, assumed, channels, filters, depth, termWeights)
+      ? readCandidates(channelDeps, expected!, query, assumed, channels, filters, depth)
       : null;
   const targets = await pendingTargets;
   if (!searchable) return noSearchableWords(targets, started);
+  // Occurrences per term (tokenizeQuery deduplicates); a long report's first line is its title
+  // and says what matters, so its terms count twice.
+  const counts = new Map<string, number>();
+  const tokens = tokenize(text);
+  for (const t of tokenizeQuery(text, tokens)) counts.set(t, 0);
+  for (const t of tokens) if (counts.has(t)) counts.set(t, counts.get(t)! + 1);
+  const title = text.trimStart().split("\n", 1)[0];
+  if (title.length < text.trim().length) for (const t of tokenize(title)) if (counts.has(t)) counts.set(t, counts.get(t)! + 2);
   const statistics: TermStatistics = await (earlyStatistics && sameTargets(expected!, targets) ? earlyStatistics : statisticsOf(targets));
   const { df, totalDocs } = statistics;
   const selection = selectTerms(query.terms, df, totalDocs, undefined, counts, codeTerms);
@@ -419,7 +408,7 @@ export async function runSearch(
   const reads =
     early && selection.selected.length && sameTargets(expected!, targets)
       ? early
-      : readCandidates(channelDeps, targets, query, selection.selected, channels, filters, depth, termWeights);
+      : readCandidates(channelDeps, targets, query, selection.selected, channels, filters, depth);
   const settled = await reads.settled;
   const failedRepos: SearchResponse["stats"]["failedRepos"] = [];
   const outcomes: RepoOutcome[] = [];

@@ -7,8 +7,7 @@
  * fast instead of OR-ing hundreds of terms. Pure: document frequencies come from the caller.
  */
 
-import type { TermWeight } from "./channels/scope";
-import { BM25_K3, MAX_BM25_TERMS, PROSE_IDF_CAP_SHARE, REPORT_BM25_TERM_WEIGHTS } from "./ranking/weights";
+import { BM25_K3, MAX_BM25_TERMS, PROSE_IDF_CAP_SHARE } from "./ranking/weights";
 
 /**
  * BM25's IDF (Robertson/Sparck Jones, as in FTS5): ln((N - df + 0.5) / (df + 0.5)), floored
@@ -42,25 +41,6 @@ export function proseCappedDf(df: Map<string, number>, totalDocs: number, codeTe
 export function queryTermWeight(qtf: number): number {
   const f = Math.max(1, qtf);
   return (f * (BM25_K3 + 1)) / (BM25_K3 + f);
-}
-
-/**
- * A pasted report's terms as the BM25 sum weighs them (REPORT_BM25_TERM_WEIGHTS): each by Okapi's
- * query-term weight of its count in the report (`counts`, 1 when missing), and the terms the
- * report does not mark as code (`codeTerms`) with their IDF capped at PROSE_IDF_CAP_SHARE, as term
- * selection weighs them (selectTerms).
- */
-export function reportTermWeights(terms: string[], counts: ReadonlyMap<string, number>, codeTerms: ReadonlySet<string>): Map<string, TermWeight> {
-  const { queryTermFrequency, proseIdfCap } = REPORT_BM25_TERM_WEIGHTS;
-  return new Map(
-    terms.map((t) => [
-      t,
-      {
-        weight: queryTermFrequency ? queryTermWeight(counts.get(t) ?? 1) : 1,
-        proseShare: proseIdfCap && !codeTerms.has(t) ? PROSE_IDF_CAP_SHARE : 0,
-      },
-    ]),
-  );
 }
 
 /** A number alone (`1113`, `2016`, `404`): a line number, date or output value in a report. */

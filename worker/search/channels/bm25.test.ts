@@ -62,18 +62,9 @@ describe("phraseRanges", () => {
   it("gives a term alone a range holding only itself, and its stem prefix a range of every word starting with it", () => {
     expect(matchExpression(["routing"])).toBe('("routing" OR "rout"*)');
     expect(phraseRanges(["routing", "pool"])).toEqual([
-      ["routing", "routing ", 1, 0],
-      ["rout", "rout\uffff", 1, 0],
-      ["pool", "pool ", 1, 0],
-    ]);
-  });
-
-  it("gives a term's stem prefix the term's weight and prose share", () => {
-    const weights = new Map([["routing", { weight: 2.4, proseShare: 0.001 }]]);
-    expect(phraseRanges(["routing", "pool"], weights)).toEqual([
-      ["routing", "routing ", 2.4, 0.001],
-      ["rout", "rout\uffff", 2.4, 0.001],
-      ["pool", "pool ", 1, 0],
+      ["routing", "routing "],
+      ["rout", "rout\uffff"],
+      ["pool", "pool "],
     ]);
   });
 });
@@ -93,39 +84,6 @@ describe("bm25Channel", () => {
       ).toEqual(fts.results.map((r) => r.id));
       ours.results.forEach((r, i) => expect(r.score).toBeCloseTo(fts.results[i].score, 9));
     }
-  });
-
-  it("multiplies each term's BM25 part by its weight: weight 1 for every term scores as no weights", async () => {
-    const terms = ["queue", "pool", "routing"];
-    const plain = await bm25Statement(scope("r1", "c1", terms), terms).all<Bm25Row>();
-    const ones = new Map(terms.map((t) => [t, { weight: 1, proseShare: 0 }]));
-    const same = await bm25Statement({ ...scope("r1", "c1", terms), termWeights: ones }, terms).all<Bm25Row>();
-    expect(same.results).toEqual(plain.results);
-    // "pool" alone in src/f2 and "queue" alone in src/f0 score alike (same df, tf, length);
-    // weighting "pool" three times puts src/f2 first and triples its score.
-    const pair = ["queue", "pool"];
-    const flat = new Map((await bm25Statement(scope("r1", "c1", pair), pair).all<Bm25Row>()).results.map((r) => [r.path, r.score]));
-    expect(flat.get("src/f0.ts")).toBeCloseTo(flat.get("src/f2.ts")!, 9);
-    const weighted = new Map([["pool", { weight: 3, proseShare: 0 }]]);
-    const rows = (await bm25Statement({ ...scope("r1", "c1", pair), termWeights: weighted }, pair).all<Bm25Row>()).results;
-    const byPath = new Map(rows.map((r) => [r.path, r.score]));
-    expect(byPath.get("src/f2.ts")).toBeCloseTo(3 * flat.get("src/f2.ts")!, 9);
-    expect(byPath.get("src/f0.ts")).toBeCloseTo(flat.get("src/f0.ts")!, 9);
-  });
-
-  it("counts a prose term's document frequency as at least its share of the snapshot's chunks", async () => {
-    // "push" is in 1 of r1's 5 chunks; a share of 0.6 counts it as in 3, IDF ln(2.5 / 3.5) floored.
-    const terms = ["push"];
-    const plain = (await bm25Statement(scope("r1", "c1", terms), terms).all<Bm25Row>()).results;
-    expect(plain).toHaveLength(1);
-    const capped = new Map([["push", { weight: 1, proseShare: 0.6 }]]);
-    const rows = (await bm25Statement({ ...scope("r1", "c1", terms), termWeights: capped }, terms).all<Bm25Row>()).results;
-    expect(rows).toHaveLength(1);
-    expect(rows[0].score).toBeLessThan(plain[0].score / 1000);
-    // A share below one chunk leaves a term in one chunk as it was (df counts as at least 1).
-    const tiny = new Map([["push", { weight: 1, proseShare: 0.001 }]]);
-    const same = (await bm25Statement({ ...scope("r1", "c1", terms), termWeights: tiny }, terms).all<Bm25Row>()).results;
-    expect(same[0].score).toBeCloseTo(plain[0].score, 9);
   });
 
   it("does not move when another repo is indexed, or when the repo's own rows are rewritten", async () => {

@@ -5,9 +5,7 @@
  * per-column weights (symbol, path, body) and the snapshot's own statistics: N and the average
  * document length from `snapshot_stats`, each phrase's document frequency counted over the
  * snapshot's chunks in the same statement. The formula is FTS5's `bm25()` (k1 = 1.2, b = 0.75,
- * column-weighted term frequency, IDF floored at 1e-6; sqlite.org/fts5.html#the_bm25_function);
- * a pasted report's terms may carry a weight and a prose IDF cap besides (TermWeight; none for a
- * question, whose scores are FTS5's),
+ * column-weighted term frequency, IDF floored at 1e-6; sqlite.org/fts5.html#the_bm25_function),
  * but FTS5's statistics span the whole table (every repo) and, with `contentless_delete`, its row
  * count and token totals only grow as rows are rewritten; these equal a fresh build's.
  *
@@ -19,7 +17,7 @@ import { filterSql } from "../filters";
 import { BM25_B, BM25_K1, BM25_WEIGHTS } from "../ranking/weights";
 import { stemPrefix } from "../term-stats";
 import type { ChannelResult } from "../types";
-import type { ChannelScope, TermWeight } from "./scope";
+import type { ChannelScope } from "./scope";
 
 /** The FTS5 MATCH expression for terms: OR of each term (quoted) and its stem prefix (boolean matching only). */
 export function matchExpression(terms: string[]): string {
@@ -31,27 +29,20 @@ export function matchExpression(terms: string[]): string {
     .join(" OR ");
 }
 
-/** A phrase of the statement: vocabulary range [lo, hi), its term's weight and prose share. */
-export type Phrase = [lo: string, hi: string, weight: number, proseShare: number];
-
 /**
  * The phrases of `terms` as vocabulary ranges [lo, hi): a term matches itself (`hi` = the term
  * and a space, which sorts below every letter and digit, so the range holds the term alone), its
- * stem prefix every word starting with the stem. Each carries its term's weight and prose share
- * (`weights`; weight 1 and share 0, plain BM25, for a term without one).
+ * stem prefix every word starting with the stem.
  */
-export function phraseRanges(terms: string[], weights?: ReadonlyMap<string, TermWeight>): Phrase[] {
-  return terms.flatMap((t): Phrase[] => {
+export function phraseRanges(terms: string[]): [string, string][] {
+  return terms.flatMap((t): [string, string][] => {
     const s = stemPrefix(t);
-    const w = weights?.get(t);
-    const weight = w?.weight ?? 1;
-    const share = w?.proseShare ?? 0;
     return s
       ? [
-          [t, `${t} `, weight, share],
-          [s, `${s}\uffff`, weight, share],
+          [t, `${t} `],
+          [s, `${s}\uffff`],
         ]
-      : [[t, `${t} `, weight, share]];
+      : [[t, `${t} `]];
   });
 }
 
@@ -73,25 +64,19 @@ function scoredCte(scope: ChannelScope, terms: string[], restrict?: Bm25Restrict
   // parameters as separate ones). CROSS JOIN fixes the plan: phrases drive, postings are range
   // scans of (repo, term), snapshot membership a lookup by (repo, file_id).
   const sql =
-    "WITH q AS (SELECT CAST(j.key AS INTEGER) AS i, json_extract(j.value, '$[0]') AS lo, json_extract(j.value, '$[1]') AS hi, " +
-    "coalesce(json_extract(j.value, '$[2]'), 1) AS w, coalesce(json_extract(j.value, '$[3]'), 0) AS share FROM json_each(?1) j), " +
+    "WITH q AS (SELECT CAST(j.key AS INTEGER) AS i, json_extract(j.value, '$[0]') AS lo, json_extract(j.value, '$[1]') AS hi FROM json_each(?1) j), " +
     "s AS (SELECT chunks AS total, CAST(tokens AS REAL) / max(chunks, 1) AS avgdl FROM snapshot_stats WHERE repo = ?2 AND commit_sha = ?3), " +
     "m AS MATERIALIZED (SELECT q.i AS i, t.chunk_rowid AS r, " +
     `sum(t.tf_symbol * ${w.symbol} + t.tf_path * ${w.path} + t.tf_body * ${w.body}) AS tf ` +
     "FROM q CROSS JOIN chunk_terms t CROSS JOIN snapshot_files sf " +
     "WHERE t.repo = ?2 AND t.term >= q.lo AND t.term < q.hi AND sf.repo = ?2 AND sf.file_id = t.file_id AND sf.commit_sha = ?3 " +
     "GROUP BY q.i, t.chunk_rowid), " +
-    // A phrase's document frequency counts as at least its prose share of the chunks (share 0:
-    // max(n, 1) = n, plain BM25), and its IDF is multiplied by its query-term weight.
-    // Materialized, so the phrase list is joined once per phrase; merged into `scored`, SQLite
-    // looked the phrase and its count up again for every posting.
-    "d AS MATERIALIZED (SELECT g.i AS i, q.w AS w, max(g.n, CASE WHEN q.share > 0 THEN max(1, q.share * s.total) ELSE 0 END) AS n " +
-    "FROM (SELECT i, count(*) AS n FROM m GROUP BY i) g JOIN q ON q.i = g.i CROSS JOIN s), " +
+    "d AS (SELECT i, count(*) AS n FROM m GROUP BY i), " +
     "scored AS MATERIALIZED (SELECT c.id AS id, c.path AS path, " +
-    `sum(d.w * max(1e-6, ln((s.total - d.n + 0.5) / (d.n + 0.5))) * m.tf * ${BM25_K1 + 1} / (m.tf + ${BM25_K1} * (${1 - BM25_B} + ${BM25_B} * c.token_count / s.avgdl))) AS score ` +
+    `sum(max(1e-6, ln((s.total - d.n + 0.5) / (d.n + 0.5))) * m.tf * ${BM25_K1 + 1} / (m.tf + ${BM25_K1} * (${1 - BM25_B} + ${BM25_B} * c.token_count / s.avgdl))) AS score ` +
     "FROM m JOIN d ON d.i = m.i CROSS JOIN s CROSS JOIN chunks c ON c.rowid = m.r " +
     `WHERE 1${f.sql}${restrict?.sql ?? ""} GROUP BY m.r)`;
-  return { sql, params: [JSON.stringify(phraseRanges(terms, scope.termWeights)), scope.repo, scope.commit, ...f.params, ...(restrict?.params ?? [])] };
+  return { sql, params: [JSON.stringify(phraseRanges(terms)), scope.repo, scope.commit, ...f.params, ...(restrict?.params ?? [])] };
 }
 
 /**

@@ -61,14 +61,6 @@ export const BM25_K3 = 7;
  */
 export const PROSE_IDF_CAP_SHARE = 0.001;
 
-/**
- * How the BM25 channel weighs a pasted report's terms besides IDF. `queryTermFrequency`: each by
- * Okapi BM25's qtf (k3 + 1) / (k3 + qtf) (BM25_K3), the factor of the full Okapi formula that term
- * selection already uses; `proseIdfCap`: the IDF of words the report does not mark as code capped
- * at PROSE_IDF_CAP_SHARE, as in term selection and the rerank.
- */
-export const REPORT_BM25_TERM_WEIGHTS = { queryTermFrequency: true, proseIdfCap: true };
-
 /** Smallest candidate depth per channel; the depth is max(30, 3 max(k, RANK_STABLE_K)). */
 export const MIN_CANDIDATE_DEPTH = 30;
 /**
@@ -113,9 +105,9 @@ export const REPORT_MIN_LINES = 3;
  */
 export const TEMPLATE_MIN_PREFIX_WORDS = 2;
 /**
- * Fewest words of an issue-template line found inside a report line, covering at least half of
- * it, for the line to count as the template's (an older wording of it; issue-templates.ts): four
- * words in a row of a template's sentence are not a reporter's own.
+ * Fewest words of a whole issue-template line found inside a longer report line, making up at
+ * least half of it, for the line to count as the template's (an older wording of it;
+ * issue-templates.ts): four words in a row of a template's sentence are not a reporter's own.
  */
 export const TEMPLATE_MIN_CONTAINED_WORDS = 4;
 

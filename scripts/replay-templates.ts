@@ -56,6 +56,7 @@ async function loadRule(checkout: string, out: string): Promise<TemplateRule> {
 }
 
 const TEMPLATE_NAME_RE = /^(issue_template|pull_request_template)/i;
+const PR_TEMPLATE_RE = /^pull_request_template/i;
 const TEMPLATE_EXT_RE = /\.(md|ya?ml|txt)$/i;
 
 /** The template files of an exported tree, as the product's TEMPLATE_SQL selects them. */
@@ -76,7 +77,7 @@ function templateTexts(tree: string): string[] {
       if (TEMPLATE_NAME_RE.test(name)) {
         if (dir) walk(p);
         else files.push(p);
-      } else if (dir) for (const inner of readdirSync(p)) if (/^pull_request_template/i.test(inner)) files.push(join(p, inner));
+      } else if (dir) for (const inner of readdirSync(p)) if (PR_TEMPLATE_RE.test(inner)) files.push(join(p, inner));
     }
   }
   for (const name of ["ISSUE_TEMPLATE.md", "PULL_REQUEST_TEMPLATE.md", "docs/ISSUE_TEMPLATE.md", "docs/PULL_REQUEST_TEMPLATE.md"]) {
@@ -111,7 +112,8 @@ const work = mkdtempSync(join(tmpdir(), "replay-templates-"));
 try {
   const head = await loadRule(root, join(work, "head.mjs"));
   const base = await loadRule(resolve(a["base-root"]), join(work, "base.mjs"));
-  const texts = new Map<string, string[]>();
+  // Each tree's template lines, as each rule normalizes them, read once per tree.
+  const linesOf = new Map<string, { head: Set<string>; base: Set<string> }>();
   const counts = new Map<string, { n: number; changed: number; missing: number }>();
   for (const q of queries) {
     const group = q.set.split("/")[0];
@@ -124,10 +126,14 @@ try {
       c.missing++;
       continue;
     }
-    if (!texts.has(q.tree)) texts.set(q.tree, templateTexts(q.tree));
-    const contents = texts.get(q.tree)!;
-    const strip = (rule: TemplateRule) => (rule.mayFollowTemplate(q.text) ? rule.stripTemplateText(q.text, rule.templateLines(contents)).text : q.text);
-    if (strip(head) !== strip(base)) {
+    let lines = linesOf.get(q.tree);
+    if (!lines) {
+      const contents = templateTexts(q.tree);
+      lines = { head: head.templateLines(contents), base: base.templateLines(contents) };
+      linesOf.set(q.tree, lines);
+    }
+    const strip = (rule: TemplateRule, l: Set<string>) => (rule.mayFollowTemplate(q.text) ? rule.stripTemplateText(q.text, l).text : q.text);
+    if (strip(head, lines.head) !== strip(base, lines.base)) {
       c.changed++;
       console.log(`changed  ${q.set} ${q.id}`);
     }

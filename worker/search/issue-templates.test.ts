@@ -71,7 +71,7 @@ describe("issue templates", () => {
     expect(text).toBe(": see below\nassert all() hides the item");
   });
 
-  it("removes a line that is mostly an older wording of a template line (a run of 4 or more of its words, half the line)", () => {
+  it("removes a line that holds a whole template line of 4 or more words making up half of it (an older wording)", () => {
     const lines = templateLines(["- [ ] a detailed description of the bug or suggestion\n- [ ] minimal example if possible"]);
     const report = [
       "- [x] Include a detailed description of the bug or suggestion",

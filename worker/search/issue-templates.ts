@@ -13,9 +13,10 @@
  * the reporter wrote after it (`- Python version: 3.12` keeps `3.12`). A ticked task-list box
  * reads as the template's empty one, and a line that holds a whole template line of at least
  * four words, making up at least half of it (an older wording of the template), goes whole: the
- * at most half of it that the reporter added (an environment, a version) goes with it. The templates are read
- * from the index (one D1 statement per snapshot, cached per isolate by repo and commit), so each
- * repo's own template is what counts and nothing is keyed to any report's text.
+ * at most half of it that the reporter added (an environment, a version) goes with it. The
+ * templates are read from the index (one D1 statement per snapshot, cached per isolate by repo
+ * and commit), so each repo's own template is what counts and nothing is keyed to any report's
+ * text.
  */
 import { REPORT_MIN_LINES, TEMPLATE_MIN_CONTAINED_WORDS, TEMPLATE_MIN_PREFIX_WORDS } from "./ranking/weights";
 import { SNAPSHOT_JOIN } from "./snapshot-sql";

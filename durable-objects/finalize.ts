@@ -117,5 +117,5 @@ export async function finalizeJob(
     embeddingDims: config.embeddingDimensions,
     now,
   });
-  await collectGarbage(env.DB, createVectorStore(env, config), repo, commit);
+  if (!config.keepSnapshots) await collectGarbage(env.DB, createVectorStore(env, config), repo, commit);
 }

@@ -24,6 +24,11 @@ export interface Env {
   /** "true" lets git URLs point at loopback hosts (local mode; `npm start` and the tests set it, production never). */
   ALLOW_LOOPBACK_GIT_URLS?: string;
   AUTH_PROVIDER?: string;
+  /**
+   * "true" keeps every snapshot of every repo (no garbage collection after a job): only for
+   * `scripts/serve-snapshot.ts --keep-snapshots`, whose state `scripts/replay-swebench.ts` replays.
+   */
+  KEEP_SNAPSHOTS?: string;
   /** Default seconds between scheduled ref checks of a repo (worker/schedule/due.ts); 0 disables them. */
   POLL_INTERVAL_SECONDS?: string;
   /** Local admin token (npm start writes it to .codebase-copilot/dev.vars); tests set it in vitest.config.mts. */
@@ -85,6 +90,13 @@ export interface Config {
   maxFileBytes: number;
   /** `ALLOW_LOOPBACK_GIT_URLS`: git URLs may point at loopback (127.0.0.0/8, ::1, localhost). Default false. */
   allowLoopbackGitUrls: boolean;
+  /**
+   * `KEEP_SNAPSHOTS`: no garbage collection, every snapshot stays (default false). For replaying
+   * evaluations only: the local vector store then also holds the old snapshots' vectors, which
+   * take places in its top k, so this server's vector channel can miss chunks a collecting
+   * server's finds.
+   */
+  keepSnapshots: boolean;
   generation: GenerationConfig;
   review: ReviewConfig;
 }
@@ -137,6 +149,7 @@ export function loadConfig(env: Env): Config {
     vectorStore: oneOf("VECTOR_STORE", env.VECTOR_STORE, ["local", "vectorize"] as const, "local"),
     maxFileBytes: positiveInt("MAX_FILE_BYTES", env.MAX_FILE_BYTES, 1024 * 1024),
     allowLoopbackGitUrls: oneOf("ALLOW_LOOPBACK_GIT_URLS", env.ALLOW_LOOPBACK_GIT_URLS || "false", ["true", "false"] as const, "false") === "true",
+    keepSnapshots: oneOf("KEEP_SNAPSHOTS", env.KEEP_SNAPSHOTS || "false", ["true", "false"] as const, "false") === "true",
     generation: {
       provider: oneOf("GENERATION_PROVIDER", env.GENERATION_PROVIDER || undefined, ["auto", "anthropic", "workers-ai"] as const, "auto"),
       model: env.GENERATION_MODEL ?? "",

@@ -1,0 +1,257 @@
+/**
+ * SWE-bench Lite file localization replayed through the real `runSearch` in Node, over a copy of
+ * a local server's D1 file that kept every instance's snapshot. An eval run indexes each
+ * instance's tree in turn and searches it once; with the snapshots kept, a change to the query
+ * side (terms, channels, stages, weights) is scored on all of them in minutes instead of the
+ * hour a sympy run takes.
+ *
+ *   node scripts/replay-swebench.ts --state DIR [--repos a/b,c/d] [--instances id,id] [--root DIR] [--out FILE] [--explain]
+ *
+ * The state folder comes from a `scripts/serve-snapshot.ts` server started with
+ * `--keep-snapshots` (no garbage collection of `swe-*` repos) that served
+ * `npm run eval -- --set swebench ...`. Each instance's snapshot is found by its files: the
+ * snapshot whose (path, git blob sha) pairs hold the most of the instance's exported tree
+ * (`--corpus-root`, default /tmp/cc-corpora). `--root` replays another checkout's search code
+ * (`git worktree add DIR REV`). The request is the eval's: the whole problem statement, k 50,
+ * server defaults otherwise. Prints Acc@1/3/5/10 per repository and over all; `--out` writes
+ * each instance's gold ranks and top 10 files (with `--explain`, every result's explanation).
+ * `node:sqlite` is not workerd's SQLite build: the eval through the REST API remains the figure
+ * of record, and this replay is for comparing two checkouts over the same rows.
+ */
+import { createHash } from "node:crypto";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { build } from "esbuild";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { DatabaseSync, type SQLInputValue } from "node:sqlite";
+import { fileURLToPath } from "node:url";
+import { parseCli } from "./lib/cli.ts";
+import { readCorpus } from "../evals/lib/corpus-fs.ts";
+import { corpusFolderName, parseSwebench, pickInstanceIds, pickInstances } from "../evals/lib/sets.ts";
+
+const USAGE = `Usage: node scripts/replay-swebench.ts --state DIR [--repos a/b,c/d] [--instances id,id] [--root DIR] [--corpus-root DIR] [--out FILE] [--explain]`;
+const a = parseCli(USAGE, {
+  state: { type: "string" },
+  repos: { type: "string" },
+  instances: { type: "string" },
+  root: { type: "string" },
+  "corpus-root": { type: "string", default: "/tmp/cc-corpora" },
+  bench: { type: "string", default: fileURLToPath(new URL("../../shared/bench", import.meta.url)) },
+  out: { type: "string" },
+  explain: { type: "boolean", default: false },
+});
+if (!a.state) {
+  console.error(USAGE);
+  process.exit(2);
+}
+
+const d1Dir = join(a.state, "v3", "d1", "miniflare-D1DatabaseObject");
+if (!existsSync(d1Dir)) {
+  console.error(`${d1Dir} does not exist: pass the --state folder of the eval's server`);
+  process.exit(2);
+}
+const biggest = readdirSync(d1Dir)
+  .filter((f) => f.endsWith(".sqlite"))
+  .map((f) => join(d1Dir, f))
+  .sort((x, y) => statSync(y).size - statSync(x).size)[0];
+const work = mkdtempSync(join(tmpdir(), "replay-swebench-"));
+// Read in place: search only reads, and SQLite's WAL lets a server go on writing meanwhile (a
+// copy of a multi-GB file restarts its backup at every write of the server).
+const sqlite = new DatabaseSync(biggest, { readOnly: true });
+
+function run(sql: string, params: unknown[]): Record<string, unknown>[] {
+  return sqlite.prepare(sql).all(...(params.map((p) => (p instanceof ArrayBuffer ? new Uint8Array(p) : p)) as SQLInputValue[])) as Record<string, unknown>[];
+}
+/** The part of D1's statement interface the searcher uses, over node:sqlite. */
+function statement(sql: string, params: unknown[] = []) {
+  const result = () => ({ results: run(sql, params), success: true, meta: {} });
+  return {
+    sql,
+    params,
+    bind: (...p: unknown[]) => statement(sql, p),
+    all: async () => result(),
+    first: async (column?: string) => {
+      const row = run(sql, params)[0] ?? null;
+      return column && row ? row[column] : row;
+    },
+    raw: async () => run(sql, params).map((r) => Object.values(r)),
+    run: async () => result(),
+  };
+}
+const db = {
+  prepare: (sql: string) => statement(sql),
+  batch: async (statements: ReturnType<typeof statement>[]) => statements.map((s) => ({ results: run(s.sql, s.params), success: true, meta: {} })),
+};
+
+const bundle = join(work, "search.mjs");
+await build({
+  stdin: {
+    contents:
+      'export { runSearch } from "./worker/search/searcher"; export { LocalEmbeddingProvider } from "./indexer/embed/local"; export { decodeHexVector, sparseScores, topKIndices } from "./indexer/store/vectors/local";',
+    resolveDir: a.root ?? fileURLToPath(new URL("..", import.meta.url)),
+    loader: "ts",
+  },
+  bundle: true,
+  platform: "node",
+  format: "esm",
+  loader: { ".yml": "text" },
+  outfile: bundle,
+  logLevel: "warning",
+});
+interface Hit {
+  path: string;
+  [key: string]: unknown;
+}
+interface SearchBundle {
+  runSearch(
+    deps: unknown,
+    targets: unknown[],
+    text: string,
+    options: unknown,
+    expected?: unknown[],
+  ): Promise<{ results: Hit[]; stats: { queryTerms?: string[] } }>;
+  LocalEmbeddingProvider: new (dimensions: number) => unknown;
+  decodeHexVector(hex: string, dims: number): Float32Array | null;
+  sparseScores(m: { ids: string[]; dims: number; columns: Float32Array }, vector: Float32Array): Float32Array;
+  topKIndices(scores: Float32Array, k: number): number[];
+}
+const { runSearch, LocalEmbeddingProvider, decodeHexVector, sparseScores, topKIndices } = (await import(bundle)) as SearchBundle;
+
+/**
+ * The local vector store's query over one snapshot's vectors only. The server kept every
+ * snapshot, so the repo's vectors include other snapshots' chunks, which would fill the store's
+ * top k before the channel keeps the active snapshot's; a server that collects garbage holds only
+ * the active snapshot's. Same scores (sparseScores) and the same order of ties (ids sorted).
+ */
+class SnapshotVectorStore {
+  #matrices = new Map<string, { ids: string[]; dims: number; columns: Float32Array }>();
+  readonly dims: number;
+  constructor(dims: number) {
+    this.dims = dims;
+  }
+  async query(repo: string, vector: Float32Array, topK: number, options: { snapshot?: { commit: string } } = {}) {
+    const commit = options.snapshot?.commit;
+    if (!commit) throw new Error("the replay's vector store needs the snapshot");
+    const key = `${repo}\0${commit}`;
+    let m = this.#matrices.get(key);
+    if (!m) {
+      const rows = (
+        sqlite
+          .prepare(
+            "SELECT v.id AS id, hex(v.vector) AS hex FROM snapshot_files sf JOIN chunks c ON c.repo = sf.repo AND c.file_id = sf.file_id " +
+              "JOIN local_vectors v ON v.repo = c.repo AND v.id = c.id WHERE sf.repo = ? AND sf.commit_sha = ? ORDER BY v.id",
+          )
+          .all(repo, commit) as { id: string; hex: string }[]
+      ).flatMap((r) => {
+        const v = decodeHexVector(r.hex, this.dims);
+        return v ? [{ id: r.id, v }] : [];
+      });
+      const unique = rows.filter((r, i) => i === 0 || rows[i - 1].id !== r.id);
+      const n = unique.length;
+      const columns = new Float32Array(n * this.dims);
+      unique.forEach((r, i) => {
+        for (let j = 0; j < this.dims; j++) columns[j * n + i] = r.v[j];
+      });
+      m = { ids: unique.map((r) => r.id), dims: this.dims, columns };
+      this.#matrices.clear();
+      this.#matrices.set(key, m);
+    }
+    if (!m.ids.length || topK <= 0) return [];
+    const scores = sparseScores(m, vector);
+    return topKIndices(scores, Math.min(topK, m.ids.length)).map((i) => ({ id: m.ids[i], score: scores[i] }));
+  }
+}
+
+const all = parseSwebench(readFileSync(join(a.bench!, "swebench-lite-offline.jsonl"), "utf8"));
+const instances = a.instances ? pickInstanceIds(all, a.instances.split(",")) : pickInstances(all, a.repos ? a.repos.split(",") : [], 200);
+
+/** The product's repo id for an instance's repository, as evals/lib/swebench.ts names it. */
+const repoIdOf = (repo: string) =>
+  `swe-${repo
+    .slice(repo.indexOf("/") + 1)
+    .toLowerCase()
+    .replace(/[^a-z0-9._-]/g, "-")}`;
+const gitBlobSha = (bytes: Uint8Array) => createHash("sha1").update(`blob ${bytes.byteLength}\0`).update(bytes).digest("hex");
+
+/** Every kept snapshot of a repo as its set of `path \0 blob sha` keys. */
+const snapshotsByRepo = new Map<string, Map<string, Set<string>>>();
+function snapshotsOf(repoId: string): Map<string, Set<string>> {
+  let m = snapshotsByRepo.get(repoId);
+  if (m) return m;
+  m = new Map();
+  const rows = sqlite
+    .prepare(
+      "SELECT sf.commit_sha AS c, sf.path AS p, f.blob_sha AS b FROM snapshot_files sf JOIN files f ON f.repo = sf.repo AND f.file_id = sf.file_id WHERE sf.repo = ?",
+    )
+    .all(repoId) as { c: string; p: string; b: string }[];
+  for (const r of rows) {
+    let s = m.get(r.c);
+    if (!s) m.set(r.c, (s = new Set()));
+    s.add(`${r.p}\0${r.b}`);
+  }
+  snapshotsByRepo.set(repoId, m);
+  return m;
+}
+
+const repoRow = sqlite.prepare("SELECT embedding_model, embedding_dims FROM repos WHERE id = ?");
+type Outcome = {
+  id: string;
+  repo: string;
+  gold: string[];
+  goldRanks: (number | null)[];
+  allFoundAt: number | null;
+  top: string[];
+  queryTerms?: string[];
+  results?: Hit[];
+};
+const outcomes: Outcome[] = [];
+for (const inst of instances) {
+  const repoId = repoIdOf(inst.repo);
+  const files = readCorpus(join(a["corpus-root"]!, corpusFolderName(inst.repo, inst.base_commit)), "whole");
+  const keys = files.map((f) => `${f.path}\0${gitBlobSha(f.bytes)}`);
+  let best: { commit: string; held: number; size: number } | null = null;
+  for (const [commit, set] of snapshotsOf(repoId)) {
+    const held = keys.filter((k) => set.has(k)).length;
+    if (!best || held > best.held) best = { commit, held, size: set.size };
+  }
+  const row = repoRow.get(repoId) as { embedding_model: string; embedding_dims: number } | undefined;
+  if (!best || !row) {
+    console.error(`${inst.instance_id}: no snapshot of ${repoId} in ${biggest}`);
+    continue;
+  }
+  // Every indexed file of the snapshot is in the tree (the rest were skipped at upload).
+  if (best.held < best.size) console.error(`${inst.instance_id}: best snapshot ${best.commit} holds ${best.held} of its ${best.size} files`);
+  const packages = sqlite.prepare("SELECT name, folder FROM snapshot_packages WHERE repo = ? AND commit_sha = ?").all(repoId, best.commit);
+  const target = { id: repoId, commit: best.commit, indexedAt: null, embeddingModel: row.embedding_model, embeddingDims: row.embedding_dims, packages };
+  const deps = { db, embedder: new LocalEmbeddingProvider(row.embedding_dims), vectors: new SnapshotVectorStore(row.embedding_dims) };
+  const response = await runSearch(deps, [target], inst.problem_statement, { k: 50, mode: "hybrid", filters: {}, fileCap: 2, explain: a.explain }, [target]);
+  const ranked = [...new Set(response.results.map((r) => r.path))];
+  const goldRanks = inst.gold_files.map((g) => (ranked.includes(g) ? ranked.indexOf(g) + 1 : null));
+  const allFoundAt = goldRanks.every((r) => r !== null) ? Math.max(...(goldRanks as number[])) : null;
+  outcomes.push({
+    id: inst.instance_id,
+    repo: inst.repo,
+    gold: inst.gold_files,
+    goldRanks,
+    allFoundAt,
+    top: ranked.slice(0, 10),
+    queryTerms: response.stats.queryTerms,
+    ...(a.explain ? { results: response.results.map(({ snippet: _s, ...r }) => r as Hit) } : {}),
+  });
+  console.log(`${inst.instance_id}: gold at ${allFoundAt ?? "-"}`);
+}
+
+const acc = (os: Outcome[], k: number) => os.filter((o) => o.allFoundAt !== null && o.allFoundAt <= k).length;
+const line = (label: string, os: Outcome[]) =>
+  `${label.padEnd(22)} n ${String(os.length).padStart(3)}  Acc@1 ${acc(os, 1)}  Acc@3 ${acc(os, 3)}  Acc@5 ${acc(os, 5)} (${((100 * acc(os, 5)) / Math.max(1, os.length)).toFixed(1)}%)  Acc@10 ${acc(os, 10)}`;
+for (const repo of [...new Set(outcomes.map((o) => o.repo))])
+  console.log(
+    line(
+      repo,
+      outcomes.filter((o) => o.repo === repo),
+    ),
+  );
+console.log(line("all", outcomes));
+if (a.out) writeFileSync(a.out, `${JSON.stringify(outcomes, null, 1)}\n`);
+sqlite.close();
+rmSync(work, { recursive: true, force: true });

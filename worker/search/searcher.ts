@@ -34,7 +34,7 @@ import { optionDeclarationFiles } from "./option-flags";
 import { parseQuery, type ParsedQuery } from "./query";
 import { makeSnippet } from "./snippet";
 import { issueTemplateLines, mayFollowTemplate, stripTemplateText } from "./issue-templates";
-import { frameChunks, traceAnchor, type FrameChunk } from "./stack-trace";
+import { frameChunks, outerFrameChunks, traceAnchor, type FrameChunk } from "./stack-trace";
 import { documentFrequencies, STEM_LOOKUP, type TermStatistics } from "./term-stats";
 import { proseCappedDf, selectionIfAllPresent, selectTerms } from "./terms";
 import { runStages, type StageRecord } from "./ranking";
@@ -429,18 +429,21 @@ export async function runSearch(
   const raisers = new Map((await reads.raising).flatMap((m) => [...m]));
   // A frame under node_modules/<name>/ names a file only in the repo publishing <name>.
   const packages = new Map(targets.map((t) => [t.id, t.packages ?? []]));
-  const anchor = traceAnchor(query.frames, (await reads.traceChunks).flat(), packages);
+  const frameRows = (await reads.traceChunks).flat();
+  const anchor = traceAnchor(query.frames, frameRows, packages);
+  const outerFrames = outerFrameChunks(query.frames, frameRows, anchor, packages);
   // A repo's declared entries, strongest tier first over all repos (a stable sort keeps each repo's order).
   const tierRank = { declared: 0, main: 1, conventional: 2 } as const;
   const entryChunks = (await reads.entries).flat().sort((a, b) => tierRank[a.tier] - tierRank[b.tier]);
   const entries = new Map(entryChunks.map((e) => [`${e.repo}\0${e.path}`, e.source]));
-  // The chunk where the trace surfaced, each declaring file's declaration, the chunk raising
-  // a pasted message and, for an entry-point question, the repo's declared entries are named by
-  // the query itself (or by the repo for it): they rank in the head at least as if one
-  // channel had ranked them first, so the priors below can lift their files even when no
-  // channel nominated them.
+  // The chunks of the trace's frames (where it surfaced, then its callers), each declaring
+  // file's declaration, the chunk raising a pasted message and, for an entry-point question,
+  // the repo's declared entries are named by the query itself (or by the repo for it): they
+  // rank in the head at least as if one channel had ranked them first, so the priors below can
+  // lift their files even when no channel nominated them.
   const anchors = [
     ...(anchor ? [anchor.id] : []),
+    ...outerFrames.map((c) => c.id),
     ...[...declaring.values()].slice(0, MAX_OPTION_ANCHORS),
     ...[...raisers.values()].slice(0, MAX_MESSAGE_ANCHORS),
     ...entryChunks.slice(0, MAX_ENTRY_ANCHORS).map((e) => e.chunkId),
@@ -475,7 +478,20 @@ export async function runSearch(
   const record: StageRecord | undefined = options.explain ? new Map() : undefined;
   const reranked = runStages(
     loaded,
-    { query, terms: selection.selected, weightDf, totalDocs, declaring, raisers, anchor, packages, entryQuestion: entryQuestionOf(query), entries, fileOf },
+    {
+      query,
+      terms: selection.selected,
+      weightDf,
+      totalDocs,
+      declaring,
+      raisers,
+      anchor,
+      outerFrames,
+      packages,
+      entryQuestion: entryQuestionOf(query),
+      entries,
+      fileOf,
+    },
     record,
   );
   const ordered = [...reranked].sort((a, b) => b.score - a.score || (a.chunkId < b.chunkId ? -1 : 1));

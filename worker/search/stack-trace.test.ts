@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseStackFrames } from "./stack-frames";
-import { applyTracePrior, frameChunks, frameMatch, isThrowHelper, traceAnchor, type FrameChunk } from "./stack-trace";
-import { TRACE_PRIOR } from "./ranking/weights";
+import { applyTracePrior, frameChunks, frameMatch, isThrowHelper, outerFrameChunks, traceAnchor, type FrameChunk } from "./stack-trace";
+import { OUTER_FRAME_PRIOR, TRACE_PRIOR } from "./ranking/weights";
 
 describe("frameMatch", () => {
   it.each([
@@ -359,6 +359,51 @@ describe("traceAnchor", () => {
 
   it("needs the line inside the chunk", () => {
     expect(traceAnchor(frames, [c("new", "pkg/core/numbers.py", 30, 40)])).toBeNull();
+  });
+});
+
+describe("outerFrameChunks", () => {
+  const c = (id: string, path: string, startLine: number, endLine: number): FrameChunk => ({ repo: "r", id, path, startLine, endLine });
+  // pytest's long format: outermost first, the failure surfacing in the parser.
+  const frames = parseStackFrames(
+    [
+      "pkg/core/expr.py:124: in __eq__",
+      "    other = convert(other)",
+      "pkg/core/convert.py:385: in convert",
+      "    expr = parse(a)",
+      "pkg/parsing/parser.py:1011: in parse",
+      "    return evaluate(code)",
+      "pkg/parsing/parser.py:906: in evaluate",
+      "    code, global_dict, local_dict)",
+      "E   AttributeError: 'Symbol' object has no attribute 'y'",
+    ].join("\n"),
+  );
+  const chunks = [
+    c("eq", "pkg/core/expr.py", 110, 130),
+    c("convert", "pkg/core/convert.py", 300, 400),
+    c("parse", "pkg/parsing/parser.py", 1000, 1020),
+    c("eval", "pkg/parsing/parser.py", 900, 910),
+  ];
+
+  it("gives the callers' chunks, innermost first, outside the anchor's file", () => {
+    const anchor = traceAnchor(frames, chunks);
+    expect(anchor?.id).toBe("eval");
+    expect(outerFrameChunks(frames, chunks, anchor).map((o) => o.id)).toEqual(["convert", "eq"]);
+    expect(outerFrameChunks(frames, chunks, null)).toEqual([]);
+  });
+
+  it("lifts the callers' files less than the file where the trace surfaced", () => {
+    const candidates = [
+      { path: "pkg/other.py", score: 1 },
+      { path: "pkg/core/expr.py", score: 0.5 },
+      { path: "pkg/parsing/parser.py", score: 0.6 },
+    ].map((x) => ({ ...x, repo: "r" }));
+    const outer = outerFrameChunks(frames, chunks, traceAnchor(frames, chunks));
+    expect(applyTracePrior(candidates, frames, undefined, undefined, outer)).toEqual([
+      { path: "pkg/parsing/parser.py", repo: "r", score: 0.6 * TRACE_PRIOR },
+      { path: "pkg/other.py", repo: "r", score: 1 },
+      { path: "pkg/core/expr.py", repo: "r", score: 0.5 * OUTER_FRAME_PRIOR },
+    ]);
   });
 });
 

@@ -20,7 +20,7 @@ import { commonTailSegments } from "./channels/path";
 import { SNAPSHOT_JOIN } from "./snapshot-sql";
 import { filterSql, likeEscape } from "./filters";
 import { applyPrior } from "./prior";
-import { TRACE_PRIOR } from "./ranking/weights";
+import { OUTER_FRAME_PRIOR, TRACE_PRIOR } from "./ranking/weights";
 import type { SearchFilters } from "./types";
 import type { StackFrame } from "./stack-frames";
 
@@ -257,14 +257,17 @@ const packagesIn = (packages: RepoPackages | undefined) => (repo: string | undef
  * candidate's repo's `packages`; a throw helper's frame only when no outer frame names one,
  * innermostPick), and once more the score of the `anchor` chunk (traceAnchor: the one holding
  * that frame's line, where the failure surfaced), then re-sorts best first (ties: input order).
- * The file is its path in every repo where the frame names it as well. No frame naming a
- * candidate's file: the candidates are returned as they are. Returns a new array.
+ * The file is its path in every repo where the frame names it as well. The candidates in the
+ * files of `outer` (outerFrameChunks: the other frames' chunks) but not in that file are
+ * multiplied by OUTER_FRAME_PRIOR. No frame naming a candidate's file: the candidates are
+ * returned as they are. Returns a new array.
  */
 export function applyTracePrior<T extends { score: number; path: string; repo?: string; chunkId?: string }>(
   candidates: T[],
   frames: StackFrame[],
   anchor?: string,
   packages?: RepoPackages,
+  outer: FrameChunk[] = [],
 ): T[] {
   if (!frames.length) return candidates;
   const files = new Map(candidates.map((c) => [`${c.repo ?? ""}\0${c.path}`, { repo: c.repo, path: c.path }]));
@@ -281,7 +284,9 @@ export function applyTracePrior<T extends { score: number; path: string; repo?: 
   });
   if (!picked) return candidates;
   const named = (c: T) => c.path === picked.file && picked.matches.get(`${c.repo ?? ""}\0${c.path}`) === picked.best;
-  return applyPrior(candidates, (c) => (named(c) ? TRACE_PRIOR : 1) * (anchor !== undefined && c.chunkId === anchor ? TRACE_PRIOR : 1));
+  const callers = new Set(outer.map((o) => `${o.repo}\0${o.path}`));
+  const prior = (c: T) => (named(c) ? TRACE_PRIOR : callers.has(`${c.repo ?? ""}\0${c.path}`) ? OUTER_FRAME_PRIOR : 1);
+  return applyPrior(candidates, (c) => prior(c) * (anchor !== undefined && c.chunkId === anchor ? TRACE_PRIOR : 1));
 }
 
 /** A chunk of a snapshot that holds the line of a stack frame (`frameChunks`). */
@@ -329,21 +334,42 @@ export async function frameChunks(db: D1Database, repo: string, commit: string, 
 }
 
 /**
+ * The chunk among `chunks` (frameChunks of every searched repo) holding the line of frame `f`
+ * in a file the frame names: the best frameMatch (with the chunk's repo's packages), then the
+ * smallest chunk, a method before its class. Null when the frame names none of their files.
+ */
+function chunkOfFrame(f: StackFrame, chunks: FrameChunk[], packages?: RepoPackages): FrameChunk | null {
+  const frameIn = frameReader(f.path, packagesIn(packages));
+  let best: FrameChunk | null = null;
+  let bestMatch = 0;
+  for (const c of chunks) {
+    if (c.startLine > f.line || c.endLine < f.line) continue;
+    const n = matchFramePath(frameIn(c.repo), c.path);
+    if (n > bestMatch || (n > 0 && n === bestMatch && c.endLine - c.startLine < best!.endLine - best!.startLine)) [best, bestMatch] = [c, n];
+  }
+  return best;
+}
+
+/**
  * The chunk where the trace surfaced: among `chunks` (frameChunks of every searched repo), the
- * one holding the line of the innermost frame that names its file (best frameMatch, with the
- * chunk's repo's `packages`; then the smallest chunk, a method before its class; past throw
+ * one holding the line of the innermost frame that names its file (chunkOfFrame; past throw
  * helpers, innermostPick). Null when no frame names a looked-up file.
  */
 export function traceAnchor(frames: StackFrame[], chunks: FrameChunk[], packages?: RepoPackages): FrameChunk | null {
-  return innermostPick(frames, (f) => {
-    const frameIn = frameReader(f.path, packagesIn(packages));
-    let best: FrameChunk | null = null;
-    let bestMatch = 0;
-    for (const c of chunks) {
-      if (c.startLine > f.line || c.endLine < f.line) continue;
-      const n = matchFramePath(frameIn(c.repo), c.path);
-      if (n > bestMatch || (n > 0 && n === bestMatch && c.endLine - c.startLine < best!.endLine - best!.startLine)) [best, bestMatch] = [c, n];
-    }
-    return best;
-  });
+  return innermostPick(frames, (f) => chunkOfFrame(f, chunks, packages));
+}
+
+/**
+ * The chunks holding the lines of the trace's other frames (chunkOfFrame of each, innermost
+ * first, each chunk once), outside the file of `anchor` (traceAnchor): the callers of the code
+ * where the failure surfaced, and a throw helper's own frame. Empty without an anchor.
+ */
+export function outerFrameChunks(frames: StackFrame[], chunks: FrameChunk[], anchor: FrameChunk | null, packages?: RepoPackages): FrameChunk[] {
+  if (!anchor) return [];
+  const out: FrameChunk[] = [];
+  for (const f of frames) {
+    const c = chunkOfFrame(f, chunks, packages);
+    if (c && !(c.repo === anchor.repo && c.path === anchor.path) && !out.some((o) => o.id === c.id)) out.push(c);
+  }
+  return out;
 }

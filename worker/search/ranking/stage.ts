@@ -38,6 +38,8 @@ export interface RankingContext {
   raisers: Map<string, string>;
   /** The chunk where the report's stack trace surfaced, if found. */
   anchor: FrameChunk | null;
+  /** The chunks holding the lines of the trace's other frames in the repo, outside the anchor's file (outerFrameChunks). */
+  outerFrames: FrameChunk[];
   /** Packages each searched repo publishes, by repo id. */
   packages: Map<string, RepoPackage[]>;
   /** Whether the question asks where the program starts (worker/search/entry-points.ts). */

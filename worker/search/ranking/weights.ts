@@ -177,12 +177,12 @@ export const TRACE_PRIOR = 2;
  * Stage 4, trace: multiplier of the scores of the chunks of the files named by the trace's other
  * frames in the repo (its callers, and the callees below a throw helper), weaker than TRACE_PRIOR:
  * a fix is often a frame or two above where the failure surfaced, in the caller that passed the
- * bad value (Schröter, Bettenburg and Premraj, MSR 2010: 40% of fixed crashes were fixed in the
- * trace's top frame, most of the rest within its next ten; Wong et al., "Boosting Bug-Report-
- * Oriented Fault Localization with Segmentation and Stack-Trace Analysis", ICSME 2014, boost every
- * frame's file). Halfway between no prior and the innermost's 2, not tuned: 1.25 and 1.5 gave the
- * same Acc@5 on the 57 Lite instances of the seven smaller repositories
- * (docs/experiments/round-14.md).
+ * bad value (Schröter, Bettenburg and Premraj, "Do Stack Traces Help Developers Fix Bugs?", MSR
+ * 2010: fixes of bugs reported with a trace mostly lie in one of its frames, not only the top one;
+ * Wong et al., "Boosting Bug-Report-Oriented Fault Localization with Segmentation and Stack-Trace
+ * Analysis", ICSME 2014, boost every frame's file). Halfway between no prior and the innermost's
+ * 2, not tuned: 1.25 and 1.5 gave the same Acc@5 on the 57 Lite instances of the seven smaller
+ * repositories (docs/experiments/round-14.md).
  */
 export const OUTER_FRAME_PRIOR = 1.5;
 

@@ -162,8 +162,21 @@ class SnapshotVectorStore {
   }
 }
 
+/** Stops with `message` (exit 2): a usage problem the user can fix, not a crash. */
+function fail(message: string): never {
+  console.error(`error: ${message}`);
+  process.exit(2);
+}
+
 const all = parseSwebench(readFileSync(join(a.bench!, "swebench-lite-offline.jsonl"), "utf8"));
-const instances = a.instances ? pickInstanceIds(all, a.instances.split(",")) : pickInstances(all, a.repos ? a.repos.split(",") : [], 200);
+let instances: ReturnType<typeof pickInstances>;
+try {
+  instances = a.instances ? pickInstanceIds(all, a.instances.split(",")) : pickInstances(all, a.repos ? a.repos.split(",") : [], 200);
+} catch (err) {
+  fail((err as Error).message);
+}
+if (!instances.length) fail(`no SWE-bench Lite instance of ${a.repos}; repositories are named as in the set, e.g. psf/requests,sympy/sympy`);
+if (a.explain && !a.out) console.error("note: --explain only adds to the --out file; pass --out to keep the explanations");
 
 /** The product's repo id for an instance's repository, as evals/lib/swebench.ts names it. */
 const repoIdOf = (repo: string) =>
@@ -207,7 +220,13 @@ type Outcome = {
 const outcomes: Outcome[] = [];
 for (const inst of instances) {
   const repoId = repoIdOf(inst.repo);
-  const files = readCorpus(join(a["corpus-root"]!, corpusFolderName(inst.repo, inst.base_commit)), "whole");
+  const tree = join(a["corpus-root"]!, corpusFolderName(inst.repo, inst.base_commit));
+  if (!existsSync(tree)) {
+    fail(
+      `${tree} is missing: export the trees the eval indexed first (node evals/export-corpora.ts --set swebench --out ${a["corpus-root"]} --git-dir ${inst.repo}=<its .git>), or pass --corpus-root`,
+    );
+  }
+  const files = readCorpus(tree, "whole");
   const keys = files.map((f) => `${f.path}\0${gitBlobSha(f.bytes)}`);
   let best: { commit: string; held: number; size: number } | null = null;
   for (const [commit, set] of snapshotsOf(repoId)) {
@@ -242,8 +261,8 @@ for (const inst of instances) {
 }
 
 const acc = (os: Outcome[], k: number) => os.filter((o) => o.allFoundAt !== null && o.allFoundAt <= k).length;
-const line = (label: string, os: Outcome[]) =>
-  `${label.padEnd(22)} n ${String(os.length).padStart(3)}  Acc@1 ${acc(os, 1)}  Acc@3 ${acc(os, 3)}  Acc@5 ${acc(os, 5)} (${((100 * acc(os, 5)) / Math.max(1, os.length)).toFixed(1)}%)  Acc@10 ${acc(os, 10)}`;
+const accText = (os: Outcome[], k: number) => `Acc@${k} ${acc(os, k)} (${((100 * acc(os, k)) / Math.max(1, os.length)).toFixed(1)}%)`;
+const line = (label: string, os: Outcome[]) => `${label.padEnd(22)} n ${String(os.length).padStart(3)}  ${[1, 3, 5, 10].map((k) => accText(os, k)).join("  ")}`;
 for (const repo of [...new Set(outcomes.map((o) => o.repo))])
   console.log(
     line(
@@ -255,3 +274,10 @@ console.log(line("all", outcomes));
 if (a.out) writeFileSync(a.out, `${JSON.stringify(outcomes, null, 1)}\n`);
 sqlite.close();
 rmSync(work, { recursive: true, force: true });
+const missing = instances.length - outcomes.length;
+if (missing) {
+  console.error(
+    `error: ${missing} of ${instances.length} instances have no snapshot in this state: index them on a \`serve-snapshot.ts --keep-snapshots\` server first (npm run eval -- --set swebench --repos ... --base-url ...)`,
+  );
+  process.exit(1);
+}

@@ -4,11 +4,11 @@
  * made with `git --git-dir=<dir> archive <commit> | tar -x -C <folder>` (file by file, skipping
  * blobs the repository lacks, when that fails: evals/lib/git-export.ts).
  *
- *   node evals/export-corpora.ts --set hono-50|swebench|polyglot --out /tmp/cc-corpora \
+ *   node evals/export-corpora.ts --set hono-50|swebench|polyglot|reports|unanswerable --out /tmp/cc-corpora \
  *     --git-dir honojs/hono=/path/to/hono/.git [--git-dir psf/requests=...] \
  *     [--repos psf/requests,pallets/flask] [--per-repo 20] [--bench-dir ../shared/bench]
  *
- * `polyglot` reads the five pinned commits from evals/sets/polyglot/*.json (`--repos gin,...`
+ * `polyglot`, `reports` and `unanswerable` read the pinned commits of evals/sets/<set>/*.json (`--repos gin,...`
  * narrows it, by set name or owner/name).
  *
  * Folders that already exist are kept. Repositories without a `--git-dir` are reported and skipped.
@@ -20,11 +20,14 @@ import { exportTree } from "./lib/git-export.ts";
 import { corpusFolderName, parseSwebench, pickInstances, planSetRuns } from "./lib/sets.ts";
 import { readSetDir } from "./lib/sets-fs.ts";
 
-const USAGE = `Usage: node evals/export-corpora.ts --set hono-50|swebench|polyglot --git-dir owner/name=<git dir> [...]
+/** The folders of evals/sets whose sets pin a repository and commit each. */
+const SET_DIRS = ["polyglot", "reports", "unanswerable"];
+
+const USAGE = `Usage: node evals/export-corpora.ts --set hono-50|swebench|polyglot|reports|unanswerable --git-dir owner/name=<git dir> [...]
 
 Exports the trees a public set is scored on, outside the project (never committed).
 
-  --set NAME            hono-50, swebench or polyglot
+  --set NAME            hono-50, swebench, or a folder of evals/sets (polyglot, reports, unanswerable)
   --out DIR             one folder per (repository, commit) under DIR (default /tmp/cc-corpora)
   --git-dir O/N=PATH    where repository O/N's git objects are (repeat per repository)
   --repos a,b           only these repositories (owner/name, or polyglot set names)
@@ -65,11 +68,12 @@ if (args.set === "hono-50") {
 } else if (args.set === "swebench") {
   const all = parseSwebench(readFileSync(join(benchDir, "swebench-lite-offline.jsonl"), "utf8"));
   needed = pickInstances(all, args.repos ? args.repos.split(",") : [], Number(args["per-repo"])).map((i) => ({ repo: i.repo, commit: i.base_commit }));
-} else if (args.set === "polyglot") {
-  const runs = planSetRuns(readSetDir(join(ROOT, "evals", "sets", "polyglot")), out, args.repos ? args.repos.split(",") : []);
-  needed = runs.map(({ set }) => ({ repo: set.repo, commit: set.commit! }));
+} else if (args.set && SET_DIRS.includes(args.set)) {
+  // A set without a pinned commit (the fixture's) has no tree to export.
+  const sets = readSetDir(join(ROOT, "evals", "sets", args.set)).filter((set) => set.commit);
+  needed = planSetRuns(sets, out, args.repos ? args.repos.split(",") : []).map(({ set }) => ({ repo: set.repo, commit: set.commit! }));
 } else {
-  fail(`--set must be hono-50, swebench or polyglot${args.set ? `, got "${args.set}"` : ""}`);
+  fail(`--set must be hono-50, swebench, ${SET_DIRS.join(", ")}${args.set ? `; got "${args.set}"` : ""}`);
 }
 
 mkdirSync(out, { recursive: true });

@@ -155,6 +155,54 @@ describe("stripListings", () => {
     expect(out).toContain("DataSet.update causes chunked dask DataArray");
     expect(out).toContain("ignore-paths: src/gen");
   });
+  it("drops a pasted test run's session header and section rules, keeps the test, its failure and the prose", () => {
+    const report = [
+      "Dynamically adding a marker no longer ignores the failure",
+      "```",
+      "============================= test session starts ==============================",
+      "platform linux -- Python 3.7.6, pytest-6.0.0rc2, py-1.9.0, pluggy-0.13.1 -- /usr/bin/python",
+      "cachedir: .pytest_cache",
+      "hypothesis profile 'default' -> database=DirectoryBasedExampleDatabase('/tmp/.hypothesis/examples')",
+      "rootdir: /home/me/proj, configfile: setup.cfg",
+      "plugins: hypothesis-5.19.0, asyncio-0.14.0, benchmark-3.2.3",
+      "collecting ... collected 1 item",
+      "",
+      "test_foo.py::test_xfail_test FAILED                                      [100%]",
+      "",
+      "=================================== FAILURES ===================================",
+      "_______________________________ test_xfail_test ________________________________",
+      "    def test_xfail_test(request):",
+      ">       assert 0",
+      "E       assert 0",
+      "---------------------------- Captured stdout call -----------------------------",
+      "=========================== short test summary info ============================",
+      "FAILED test_foo.py::test_xfail_test - assert 0",
+      "============================== 1 failed in 0.07s ===============================",
+      "```",
+      "`platform darwin -- Python 3.7.3, pytest-4.4.0, py-1.8.0, pluggy-0.9.0`",
+      "- [x] Minimal example if possible",
+      "Note: the first line above is right.",
+    ].join("\n");
+    const out = stripListings(report);
+    expect(out).not.toMatch(/session starts|platform|cachedir|hypothesis|rootdir: \/home|plugins:|collecting|FAILURES|Captured|short test summary|1 failed in/);
+    for (const kept of [
+      "Dynamically adding a marker no longer ignores the failure",
+      "test_foo.py::test_xfail_test FAILED",
+      "    def test_xfail_test(request):",
+      "E       assert 0",
+      "FAILED test_foo.py::test_xfail_test - assert 0",
+      "- [x] Minimal example if possible",
+      "Note: the first line above is right.",
+    ])
+      expect(out).toContain(kept);
+    const terms = parseQuery(report).terms;
+    for (const word of ["darwin", "pluggy", "cachedir", "rootdir", "hypothesis", "database", "captured", "summary"]) expect(terms).not.toContain(word);
+    expect(terms).toContain("marker");
+  });
+  it("keeps a key: value configuration that no test session header starts", () => {
+    const text = "Plugins are not loaded from the config\n```yaml\nplugins: [search]\nrootdir: docs\n```\nThe loader skips them.";
+    expect(stripListings(text)).toBe(text);
+  });
   it("keeps a single name-version line and leaves text without listings untouched", () => {
     const text = "since pytest 6.0.1 the fixture is gone\nsee `request.node.add_marker`";
     expect(stripListings(text)).toBe(text);

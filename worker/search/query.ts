@@ -154,9 +154,51 @@ function dropInterpreterBanners(lines: string[], drop: boolean[]): void {
 }
 
 /**
+ * The first line of a test run's session header as pytest prints it (terminal.py,
+ * `pytest_sessionstart`): its rule (`=== test session starts ===`) and its platform line
+ * (`platform linux -- Python 3.8.3, pytest-6.0.0, py-1.9.0, pluggy-0.13.1`; older versions
+ * `platform linux2 -- Python 2.7.6 -- py-1.4.20 -- pytest-2.5.2`).
+ */
+const TEST_SESSION_START_RES = [/^\s*=+ test session starts\b.*=+\s*$/i, /^\s*`?platform \S+ -- Python \d/];
+/**
+ * A line of that header after its first: `cachedir:`, `rootdir:`, `plugins:`, plugins' own
+ * `key: value` lines (`benchmark: ...`, `django: settings: ...`), hypothesis's `hypothesis
+ * profile 'default' -> ...`, `Using --randomly-seed=...`, and `collecting ... collected 3 items`.
+ */
+const TEST_SESSION_HEADER_RE = /^\s*(?:[A-Za-z][\w .-]{0,40}:\s|hypothesis profile |using |collect(?:ing|ed) )/i;
+/** Lines of one header after its start; pytest prints a handful, plugins a few more. */
+const MAX_TEST_SESSION_HEADER = 15;
+/**
+ * The rules pytest draws between a run's sections, with their titles: `=== FAILURES ===`,
+ * `=== short test summary info ===`, `--- Captured stdout call ---`, `=== 1 failed, 2 passed in
+ * 0.12s ===` (terminal.py's `write_sep`), and the warnings summary's `-- Docs:` link.
+ */
+const TEST_RUN_RULE_RES = [/^\s*(?:={3,}|-{3,}) +\S.*? +(?:={3,}|-{3,})\s*$/, /^\s*-- Docs: https?:\/\/docs\.pytest\.org\//];
+
+/**
+ * Marks in `drop` the framing of a pasted test run: the session header (TEST_SESSION_START_RES
+ * and the TEST_SESSION_HEADER_RE lines after it) and the section rules (TEST_RUN_RULE_RES). They
+ * describe the reporter's machine and the runner's layout, the same in every report; the test
+ * code, its assertion and failure lines and the traceback between them stay.
+ */
+function dropTestRunFraming(lines: string[], drop: boolean[]): void {
+  for (let i = 0; i < lines.length; i++) {
+    if (TEST_RUN_RULE_RES.some((re) => re.test(lines[i]))) drop[i] = true;
+    if (!TEST_SESSION_START_RES.some((re) => re.test(lines[i]))) continue;
+    drop[i] = true;
+    for (let j = i + 1; j < lines.length && j <= i + MAX_TEST_SESSION_HEADER; j++) {
+      if (TEST_SESSION_START_RES.some((re) => re.test(lines[j]))) drop[j] = true;
+      else if (TEST_SESSION_HEADER_RE.test(lines[j])) drop[j] = true;
+      else break;
+    }
+  }
+}
+
+/**
  * Removes environment listings from a pasted report: runs of package/version rows (`pip list`,
  * `pip freeze`, `conda list`, `npm ls`), lines that are mostly `name-1.2.3` tokens
- * ("Successfully installed ..."), tools' version reports and interpreter banners. They name
+ * ("Successfully installed ..."), tools' version reports, interpreter banners and a test run's
+ * framing (its session header and section rules). They name
  * the reporter's machine, not the code; their names are rare in the index, so IDF term selection
  * would otherwise pick them over the report's words, and common ones (`python`, `interactive`,
  * `help`) match the repo's own REPL or CLI code.
@@ -175,6 +217,7 @@ export function stripListings(text: string): string {
   }
   dropEnvironmentReports(lines, drop);
   dropInterpreterBanners(lines, drop);
+  dropTestRunFraming(lines, drop);
   return drop.some(Boolean) ? lines.filter((_, i) => !drop[i]).join("\n") : text;
 }
 

@@ -28,7 +28,7 @@ describe("polyglot sets", () => {
   it("picks sets by name or owner/name, in set order, and names an unknown one", () => {
     expect(planSetRuns([gin, gson], "/c", ["google/gson", "gin"]).map((r) => r.set.name)).toEqual(["gin", "gson"]);
     expect(planSetRuns([gin, gson], "/c", ["gson"]).map((r) => r.set.name)).toEqual(["gson"]);
-    expect(() => planSetRuns([gin, gson], "/c", ["gin", "sinatra"])).toThrow(/no polyglot set named sinatra/);
+    expect(() => planSetRuns([gin, gson], "/c", ["gin", "sinatra"])).toThrow(/no set named sinatra/);
   });
 
   it("requires a pinned commit", () => {

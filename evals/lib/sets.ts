@@ -49,7 +49,7 @@ export interface SetRun {
  */
 export function planSetRuns(sets: RetrievalSet[], corpusRoot: string, only: string[] = []): SetRun[] {
   const unknown = only.filter((o) => !sets.some((s) => s.name === o || s.repo === o));
-  if (unknown.length) throw new Error(`no polyglot set named ${unknown.join(", ")} (have ${sets.map((s) => s.name).join(", ")})`);
+  if (unknown.length) throw new Error(`no set named ${unknown.join(", ")} (have ${sets.map((s) => s.name).join(", ")})`);
   return sets
     .filter((s) => only.length === 0 || only.includes(s.name) || only.includes(s.repo))
     .map((set) => {

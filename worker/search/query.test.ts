@@ -199,6 +199,13 @@ describe("stripListings", () => {
     for (const word of ["darwin", "pluggy", "cachedir", "rootdir", "hypothesis", "database", "captured", "summary"]) expect(terms).not.toContain(word);
     expect(terms).toContain("marker");
   });
+  it("drops only rules with a title on both sides: go test's lines and bare rules stay", () => {
+    const text = ["=== RUN   TestRouterParam", "--- FAIL: TestRouterParam (0.00s)", "==========", "=== not closed" + " ".repeat(40) + "x", "== two =="].join(
+      "\n",
+    );
+    expect(stripListings(text)).toBe(text);
+    expect(stripListings(`${text}\n==== ERRORS ====`)).toBe(text);
+  });
   it("keeps a key: value configuration that no test session header starts", () => {
     const text = "Plugins are not loaded from the config\n```yaml\nplugins: [search]\nrootdir: docs\n```\nThe loader skips them.";
     expect(stripListings(text)).toBe(text);

@@ -159,7 +159,7 @@ function dropInterpreterBanners(lines: string[], drop: boolean[]): void {
  * (`platform linux -- Python 3.8.3, pytest-6.0.0, py-1.9.0, pluggy-0.13.1`; older versions
  * `platform linux2 -- Python 2.7.6 -- py-1.4.20 -- pytest-2.5.2`).
  */
-const TEST_SESSION_START_RES = [/^\s*=+ test session starts\b.*=+\s*$/i, /^\s*`?platform \S+ -- Python \d/];
+const TEST_SESSION_START_RES = [/^\s*=+ test session starts\b/i, /^\s*`?platform \S+ -- Python \d/];
 /**
  * A line of that header after its first: `cachedir:`, `rootdir:`, `plugins:`, plugins' own
  * `key: value` lines (`benchmark: ...`, `django: settings: ...`), hypothesis's `hypothesis
@@ -168,22 +168,35 @@ const TEST_SESSION_START_RES = [/^\s*=+ test session starts\b.*=+\s*$/i, /^\s*`?
 const TEST_SESSION_HEADER_RE = /^\s*(?:[A-Za-z][\w .-]{0,40}:\s|hypothesis profile |using |collect(?:ing|ed) )/i;
 /** Lines of one header after its start; pytest prints a handful, plugins a few more. */
 const MAX_TEST_SESSION_HEADER = 15;
+/** The warnings summary's link to pytest's docs, under its rule. */
+const PYTEST_DOCS_LINK_RE = /^\s*-- Docs: https?:\/\/docs\.pytest\.org\//;
+
 /**
- * The rules pytest draws between a run's sections, with their titles: `=== FAILURES ===`,
- * `=== short test summary info ===`, `--- Captured stdout call ---`, `=== 1 failed, 2 passed in
- * 0.12s ===` (terminal.py's `write_sep`), and the warnings summary's `-- Docs:` link.
+ * Whether `line` is a rule with a title, as pytest draws them between a run's sections
+ * (terminal.py's `write_sep`): `=== FAILURES ===`, `=== short test summary info ===`, `---
+ * Captured stdout call ---`, `=== 1 failed, 2 passed in 0.12s ===`. Scanned by hand: a regex
+ * for "rule, title, rule" backtracks quadratically on a long line of spaces.
  */
-const TEST_RUN_RULE_RES = [/^\s*(?:={3,}|-{3,}) +\S.*? +(?:={3,}|-{3,})\s*$/, /^\s*-- Docs: https?:\/\/docs\.pytest\.org\//];
+function isTitledRule(line: string): boolean {
+  const t = line.trim();
+  const c = t[0];
+  if (c !== "=" && c !== "-") return false;
+  let i = 0;
+  while (t[i] === c) i++;
+  let j = t.length;
+  while (j > i && t[j - 1] === c) j--;
+  return i >= 3 && t.length - j >= 3 && t[i] === " " && t[j - 1] === " " && t.slice(i, j).trim() !== "";
+}
 
 /**
  * Marks in `drop` the framing of a pasted test run: the session header (TEST_SESSION_START_RES
- * and the TEST_SESSION_HEADER_RE lines after it) and the section rules (TEST_RUN_RULE_RES). They
+ * and the TEST_SESSION_HEADER_RE lines after it) and the section rules (isTitledRule). They
  * describe the reporter's machine and the runner's layout, the same in every report; the test
  * code, its assertion and failure lines and the traceback between them stay.
  */
 function dropTestRunFraming(lines: string[], drop: boolean[]): void {
   for (let i = 0; i < lines.length; i++) {
-    if (TEST_RUN_RULE_RES.some((re) => re.test(lines[i]))) drop[i] = true;
+    if (isTitledRule(lines[i]) || PYTEST_DOCS_LINK_RE.test(lines[i])) drop[i] = true;
     if (!TEST_SESSION_START_RES.some((re) => re.test(lines[i]))) continue;
     drop[i] = true;
     for (let j = i + 1; j < lines.length && j <= i + MAX_TEST_SESSION_HEADER; j++) {

@@ -34,6 +34,12 @@ describe("parseQuery", () => {
     { q: "router", tests: false, pathHints: [] },
     { q: "error in xarray.core.concat when joining", pathHints: ["xarray/core/concat"] },
     { q: "where is app.route defined", pathHints: [] },
+    // A report names modules by two segments too; a question's two are a type's member.
+    {
+      q: 'Please support header rows in RestructuredText output\n```\n>>> tbl.write(sys.stdout, format="ascii.rst")\n```',
+      pathHints: ["tbl/write", "sys/stdout", "ascii/rst"],
+    },
+    { q: "what does Context.RoutePattern return", pathHints: [] },
     { q: "the client's v2 API", terms: ["client", "v2", "api"] },
     { q: `pytest crashes ${Array.from({ length: 30 }, (_, i) => `module${i}`).join(" ")}`, tests: false },
     { q: "unit tests of the rate limiter", tests: true },

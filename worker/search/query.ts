@@ -400,6 +400,9 @@ export function hyphenJoined(text: string): string[] {
   return [...new Set((text.match(HYPHENATED_RE) ?? []).map((w) => w.replace(/-/g, "").toLowerCase()))];
 }
 
+/** A dotted name: `xarray.core.concat`, `ascii.rst`. */
+const DOTTED_NAME_RE = /^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$/;
+
 /** Pasted output: a fenced code block, a Python REPL prompt, a Python traceback. */
 const PASTED_OUTPUT_RE = /```|^\s*>>> |Traceback \(most recent call last\)/m;
 
@@ -466,8 +469,10 @@ export function parseQuery(raw: string): ParsedQuery {
     if (identifiers.length >= MAX_SYMBOL_CANDIDATES) break;
   }
   // Dotted module names (`xarray.core.concat`, `org.acme.billing.Invoice`) name files too: as
-  // paths without extension (the path channel matches them by their last segments).
-  const modules = words.filter((w) => /^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*){2,}$/.test(w)).map((w) => w.replace(/\./g, "/"));
+  // paths without extension (the path channel matches them by their last segments). A report
+  // also names modules by two (`ascii.rst`, `printing.pretty`); in a question two are a member
+  // of a type (`Context.RoutePattern`), which the qualified stage reads.
+  const modules = words.filter((w) => DOTTED_NAME_RE.test(w) && (isReport || w.split(".").length >= 3)).map((w) => w.replace(/\./g, "/"));
   const pathHints = [...new Set([...(full.match(PATH_RE) ?? []), ...modules].map((p) => p.toLowerCase().replace(/^\.\//, "")).filter((p) => p.length >= 3))];
   // In a pasted bug report, test words are incidental ("pytest 5.3", "in my test ...") and the
   // fix is in the code; only a question asking about tests includes them.

@@ -40,6 +40,8 @@ describe("parseQuery", () => {
       pathHints: ["tbl/write", "sys/stdout", "ascii/rst"],
     },
     { q: "what does Context.RoutePattern return", pathHints: [] },
+    // A file name is a path, not a module `url/ts`.
+    { q: "Wrong URL after mount\n```\nTypeError: bad\n    at getPath (url.ts:12:3)\n```", pathHints: ["url.ts"] },
     { q: "the client's v2 API", terms: ["client", "v2", "api"] },
     { q: `pytest crashes ${Array.from({ length: 30 }, (_, i) => `module${i}`).join(" ")}`, tests: false },
     { q: "unit tests of the rate limiter", tests: true },

@@ -400,6 +400,8 @@ export function hyphenJoined(text: string): string[] {
   return [...new Set((text.match(HYPHENATED_RE) ?? []).map((w) => w.replace(/-/g, "").toLowerCase()))];
 }
 
+/** A file name with a source or config extension, as PATH_RE takes it: `url.ts`, `setup.py`. */
+const FILE_NAME_RE = /^[\w-]+\.(?:[cm]?[jt]sx?|py|go|rs|java|kt|rb|php|cs|c|h|cc|cpp|hpp|swift|scala|md|json|ya?ml|toml|sql|sh)$/;
 /** A dotted name: `xarray.core.concat`, `ascii.rst`. */
 const DOTTED_NAME_RE = /^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$/;
 
@@ -472,7 +474,10 @@ export function parseQuery(raw: string): ParsedQuery {
   // paths without extension (the path channel matches them by their last segments). A report
   // also names modules by two (`ascii.rst`, `printing.pretty`); in a question two are a member
   // of a type (`Context.RoutePattern`), which the qualified stage reads.
-  const modules = words.filter((w) => DOTTED_NAME_RE.test(w) && (isReport || w.split(".").length >= 3)).map((w) => w.replace(/\./g, "/"));
+  // A file name (`url.ts`, `setup.py`) is a path already, not a module.
+  const modules = words
+    .filter((w) => DOTTED_NAME_RE.test(w) && (isReport || w.split(".").length >= 3) && !(w.split(".").length === 2 && FILE_NAME_RE.test(w)))
+    .map((w) => w.replace(/\./g, "/"));
   const pathHints = [...new Set([...(full.match(PATH_RE) ?? []), ...modules].map((p) => p.toLowerCase().replace(/^\.\//, "")).filter((p) => p.length >= 3))];
   // In a pasted bug report, test words are incidental ("pytest 5.3", "in my test ...") and the
   // fix is in the code; only a question asking about tests includes them.

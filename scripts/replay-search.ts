@@ -17,14 +17,14 @@
  * `--results FILE` writes every query's results (path, lines, score) and confidence as JSON, so
  * two checkouts' answers over the same rows can be compared with `cmp`.
  */
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { build } from "esbuild";
+import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DatabaseSync, type SQLInputValue } from "node:sqlite";
+import { DatabaseSync } from "node:sqlite";
 import { fileURLToPath } from "node:url";
 import { BUG_REPORTS, SHORT_QUERIES } from "./lib/bench-queries.ts";
 import { parseCli } from "./lib/cli.ts";
+import { bundleWorkerModules, d1Over, largestD1File, sqliteRows } from "./lib/sqlite-d1.ts";
 
 const USAGE = `Usage: node scripts/replay-search.ts --state DIR --repo ID [--queries short|reports] [--passes 5] [--root DIR] [--results FILE]
 
@@ -43,15 +43,11 @@ if (!a.state || !a.repo || !["short", "reports"].includes(a.queries!)) {
   process.exit(2);
 }
 
-const d1Dir = join(a.state, "v3", "d1", "miniflare-D1DatabaseObject");
-if (!existsSync(d1Dir)) {
-  console.error(`${d1Dir} does not exist: pass the --state folder of a server that indexed --repo`);
+const biggest = largestD1File(a.state);
+if (!biggest) {
+  console.error(`${a.state} has no D1 database (v3/d1/miniflare-D1DatabaseObject): pass the --state folder of a server that indexed --repo`);
   process.exit(2);
 }
-const biggest = readdirSync(d1Dir)
-  .filter((f) => f.endsWith(".sqlite"))
-  .map((f) => join(d1Dir, f))
-  .sort((x, y) => statSync(y).size - statSync(x).size)[0];
 const work = mkdtempSync(join(tmpdir(), "replay-search-"));
 const copy = join(work, "d1.sqlite");
 copyFileSync(biggest, copy);
@@ -69,50 +65,19 @@ let recording = false;
 
 function run(sql: string, params: unknown[]): Record<string, unknown>[] {
   const t = process.hrtime.bigint();
-  const rows = sqlite.prepare(sql).all(...(params.map((p) => (p instanceof ArrayBuffer ? new Uint8Array(p) : p)) as SQLInputValue[]));
+  const rows = sqliteRows(sqlite, sql, params);
   const ms = Number(process.hrtime.bigint() - t) / 1e6;
   if (recording) log.push({ sql, ms, rows: rows.length, bytes: JSON.stringify(rows).length });
-  return rows as Record<string, unknown>[];
+  return rows;
 }
+const db = d1Over(run);
 
-/** The part of D1's statement interface the searcher uses, over node:sqlite. */
-function statement(sql: string, params: unknown[] = []) {
-  const result = () => ({ results: run(sql, params), success: true, meta: {} });
-  return {
-    sql,
-    params,
-    bind: (...p: unknown[]) => statement(sql, p),
-    all: async () => result(),
-    first: async (column?: string) => {
-      const row = run(sql, params)[0] ?? null;
-      return column && row ? row[column] : row;
-    },
-    raw: async () => run(sql, params).map((r) => Object.values(r)),
-    run: async () => result(),
-  };
-}
-const db = {
-  prepare: (sql: string) => statement(sql),
-  batch: async (statements: ReturnType<typeof statement>[]) => statements.map((s) => ({ results: run(s.sql, s.params), success: true, meta: {} })),
-};
-
-// The Worker's modules are bundled as wrangler does (TypeScript beyond type stripping,
-// extensionless imports, linguist's vendor.yml as text), then imported.
 const bundle = join(work, "search.mjs");
-await build({
-  stdin: {
-    contents:
-      'export { runSearch } from "./worker/search/searcher"; export { LocalEmbeddingProvider } from "./indexer/embed/local"; export { LocalVectorStore } from "./indexer/store/vectors/local";',
-    resolveDir: a.root ?? fileURLToPath(new URL("..", import.meta.url)),
-    loader: "ts",
-  },
-  bundle: true,
-  platform: "node",
-  format: "esm",
-  loader: { ".yml": "text" },
-  outfile: bundle,
-  logLevel: "warning",
-});
+await bundleWorkerModules(
+  a.root ?? fileURLToPath(new URL("..", import.meta.url)),
+  'export { runSearch } from "./worker/search/searcher"; export { LocalEmbeddingProvider } from "./indexer/embed/local"; export { LocalVectorStore } from "./indexer/store/vectors/local";',
+  bundle,
+);
 /** What the replay uses of the bundle (the Worker's own types belong to the Worker's tsconfig). */
 interface SearchBundle {
   runSearch(deps: unknown, targets: unknown[], text: string, options: unknown, expected?: unknown[]): Promise<unknown>;

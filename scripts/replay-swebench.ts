@@ -19,13 +19,13 @@
  * of record, and this replay is for comparing two checkouts over the same rows.
  */
 import { createHash } from "node:crypto";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { build } from "esbuild";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DatabaseSync, type SQLInputValue } from "node:sqlite";
+import { DatabaseSync } from "node:sqlite";
 import { fileURLToPath } from "node:url";
 import { parseCli } from "./lib/cli.ts";
+import { bundleWorkerModules, d1Over, largestD1File, sqliteRows } from "./lib/sqlite-d1.ts";
 import { readCorpus } from "../evals/lib/corpus-fs.ts";
 import { corpusFolderName, parseSwebench, pickInstanceIds, pickInstances } from "../evals/lib/sets.ts";
 
@@ -45,59 +45,23 @@ if (!a.state) {
   process.exit(2);
 }
 
-const d1Dir = join(a.state, "v3", "d1", "miniflare-D1DatabaseObject");
-if (!existsSync(d1Dir)) {
-  console.error(`${d1Dir} does not exist: pass the --state folder of the eval's server`);
+const biggest = largestD1File(a.state);
+if (!biggest) {
+  console.error(`${a.state} has no D1 database (v3/d1/miniflare-D1DatabaseObject): pass the --state folder of the eval's server`);
   process.exit(2);
 }
-const biggest = readdirSync(d1Dir)
-  .filter((f) => f.endsWith(".sqlite"))
-  .map((f) => join(d1Dir, f))
-  .sort((x, y) => statSync(y).size - statSync(x).size)[0];
 const work = mkdtempSync(join(tmpdir(), "replay-swebench-"));
 // Read in place: search only reads, and SQLite's WAL lets a server go on writing meanwhile (a
 // copy of a multi-GB file restarts its backup at every write of the server).
 const sqlite = new DatabaseSync(biggest, { readOnly: true });
-
-function run(sql: string, params: unknown[]): Record<string, unknown>[] {
-  return sqlite.prepare(sql).all(...(params.map((p) => (p instanceof ArrayBuffer ? new Uint8Array(p) : p)) as SQLInputValue[])) as Record<string, unknown>[];
-}
-/** The part of D1's statement interface the searcher uses, over node:sqlite. */
-function statement(sql: string, params: unknown[] = []) {
-  const result = () => ({ results: run(sql, params), success: true, meta: {} });
-  return {
-    sql,
-    params,
-    bind: (...p: unknown[]) => statement(sql, p),
-    all: async () => result(),
-    first: async (column?: string) => {
-      const row = run(sql, params)[0] ?? null;
-      return column && row ? row[column] : row;
-    },
-    raw: async () => run(sql, params).map((r) => Object.values(r)),
-    run: async () => result(),
-  };
-}
-const db = {
-  prepare: (sql: string) => statement(sql),
-  batch: async (statements: ReturnType<typeof statement>[]) => statements.map((s) => ({ results: run(s.sql, s.params), success: true, meta: {} })),
-};
+const db = d1Over((sql, params) => sqliteRows(sqlite, sql, params));
 
 const bundle = join(work, "search.mjs");
-await build({
-  stdin: {
-    contents:
-      'export { runSearch } from "./worker/search/searcher"; export { LocalEmbeddingProvider } from "./indexer/embed/local"; export { decodeHexVector, sparseScores, topKIndices } from "./indexer/store/vectors/local";',
-    resolveDir: a.root ?? fileURLToPath(new URL("..", import.meta.url)),
-    loader: "ts",
-  },
-  bundle: true,
-  platform: "node",
-  format: "esm",
-  loader: { ".yml": "text" },
-  outfile: bundle,
-  logLevel: "warning",
-});
+await bundleWorkerModules(
+  a.root ?? fileURLToPath(new URL("..", import.meta.url)),
+  'export { runSearch } from "./worker/search/searcher"; export { LocalEmbeddingProvider } from "./indexer/embed/local"; export { decodeHexVector, sparseScores, topKIndices } from "./indexer/store/vectors/local";',
+  bundle,
+);
 interface Hit {
   path: string;
   [key: string]: unknown;

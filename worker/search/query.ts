@@ -475,9 +475,11 @@ export function parseQuery(raw: string): ParsedQuery {
   // also names modules by two (`ascii.rst`, `printing.pretty`); in a question two are a member
   // of a type (`Context.RoutePattern`), which the qualified stage reads.
   // A file name (`url.ts`, `setup.py`) is a path already, not a module.
-  const modules = words
-    .filter((w) => DOTTED_NAME_RE.test(w) && (isReport || w.split(".").length >= 3) && !(w.split(".").length === 2 && FILE_NAME_RE.test(w)))
-    .map((w) => w.replace(/\./g, "/"));
+  const namesModule = (w: string) => {
+    const segments = w.split(".").length;
+    return DOTTED_NAME_RE.test(w) && (segments >= 3 || (isReport && !FILE_NAME_RE.test(w)));
+  };
+  const modules = words.filter(namesModule).map((w) => w.replace(/\./g, "/"));
   const pathHints = [...new Set([...(full.match(PATH_RE) ?? []), ...modules].map((p) => p.toLowerCase().replace(/^\.\//, "")).filter((p) => p.length >= 3))];
   // In a pasted bug report, test words are incidental ("pytest 5.3", "in my test ...") and the
   // fix is in the code; only a question asking about tests includes them.

@@ -13,6 +13,7 @@ const CLI = "rep-option";
 const DEEP = "rep-deep";
 const MSG = "rep-message";
 const RAISE = "rep-raise";
+const CALLEE = "rep-callee";
 
 /** A made-up word, distinct for each `i` < 676, that a fixture chunk says once (`quuxab`). */
 const rareWord = (i: number) => `quux${String.fromCharCode(97 + Math.floor(i / 26), 97 + (i % 26))}`;
@@ -42,6 +43,56 @@ const fixtureTalk = Array.from({ length: 22 }, (_, f) => ({
 }));
 
 beforeAll(async () => {
+  await indexFixture(CALLEE, "c1", [
+    {
+      path: "io/ui.py",
+      language: "python",
+      chunks: [
+        chunk(
+          "function",
+          1,
+          'def write(table, output, format=None, **kwargs):\n    """Write a table to output in a format, with the keyword arguments of its writer."""\n    writer = get_writer(writer_class(format), **kwargs)\n    return writer.write(table, output)',
+          "write",
+        ),
+      ],
+    },
+    {
+      path: "io/core.py",
+      language: "python",
+      chunks: [
+        chunk(
+          "function",
+          1,
+          'def get_writer(writer_class, **kwargs):\n    """Make the writer of a table format, passing the header rows and other keyword arguments."""\n    writer = writer_class(**kwargs)\n    return writer',
+          "get_writer",
+        ),
+      ],
+    },
+    {
+      path: "io/fixed.py",
+      language: "python",
+      chunks: [
+        chunk(
+          "class",
+          1,
+          "class FixedWidth:\n    def __init__(self, delimiter=None, header_rows=None):\n        self.header_rows = header_rows or ['name']",
+          "FixedWidth",
+        ),
+      ],
+    },
+    {
+      path: "io/rst.py",
+      language: "python",
+      chunks: [
+        chunk(
+          "class",
+          1,
+          'class RST(FixedWidth):\n    """reStructuredText simple table."""\n    def __init__(self):\n        super().__init__(delimiter=" ")',
+          "RST",
+        ),
+      ],
+    },
+  ]);
   await indexFixture(REPO, "t1", [
     {
       path: "pkg/serialize.py",
@@ -242,6 +293,32 @@ describe("stack traces in a bug report", () => {
 
   it("change nothing when the trace ends outside the repo", async () => {
     expect((await files(report("/usr/lib/python3.9/pickle.py")))[0]).toBe("pkg/serialize.py");
+  });
+});
+
+describe("a TypeError naming a function whose call's arguments did not bind", () => {
+  /** A report whose trace ends in the caller, io/core.py, with the TypeError `error`. */
+  const typeError = (error: string) =>
+    [
+      "Please support header rows in reStructuredText output",
+      "Writing a table as rst with header rows fails:",
+      "```",
+      "Traceback (most recent call last):",
+      '  File "/usr/lib/python3/dist-packages/io/ui.py", line 3, in write',
+      "    writer = get_writer(writer_class(format), **kwargs)",
+      '  File "/usr/lib/python3/dist-packages/io/core.py", line 3, in get_writer',
+      "    writer = writer_class(**kwargs)",
+      error,
+      "```",
+    ].join("\n");
+
+  it("ranks the callee's file first: the trace has no frame of it", async () => {
+    const top = await files(typeError("TypeError: RST.__init__() got an unexpected keyword argument 'header_rows'"), CALLEE);
+    expect(top.slice(0, 2)).toEqual(["io/rst.py", "io/core.py"]);
+  });
+
+  it("leaves the innermost frame first when the TypeError names no callee", async () => {
+    expect((await files(typeError("TypeError: 'NoneType' object is not callable"), CALLEE))[0]).toBe("io/core.py");
   });
 });
 

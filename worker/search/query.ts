@@ -11,7 +11,7 @@ import { MAX_MESSAGE_PHRASES, messagePhrases, quotedPhrases } from "./error-mess
 import { isTestPath } from "./filters";
 import { optionFlags } from "./option-flags";
 import { LONG_REPORT_TERMS, MIN_SHAPED_REPORT_TERMS, REPORT_MIN_LINES } from "./ranking/weights";
-import { parseStackFrames, type StackFrame } from "./stack-frames";
+import { parseStackFrames, signatureCallee, type Callee, type StackFrame } from "./stack-frames";
 
 /** Most symbol-name candidates taken from one query (a pasted bug report has hundreds of words). */
 export const MAX_SYMBOL_CANDIDATES = 40;
@@ -44,6 +44,8 @@ export interface ParsedQuery {
   titleNames: string[];
   /** Stack frames pasted in the query, innermost first (parseStackFrames). */
   frames: StackFrame[];
+  /** The function a Python `TypeError` says a call's arguments did not bind to (signatureCallee); null unless `isReport`. */
+  callee: Callee | null;
   /** Long command-line options written in the query (`--collect-only`), as written (optionFlags). */
   optionFlags: string[];
   /**
@@ -508,6 +510,7 @@ export function parseQuery(raw: string): ParsedQuery {
     codeTerms,
     titleNames,
     frames: parseStackFrames(raw),
+    callee: isReport ? signatureCallee(raw) : null,
     optionFlags: optionFlags(full),
     phrases: phrasesOf(raw, isReport),
     qualified,

@@ -34,7 +34,7 @@ import { optionDeclarationFiles } from "./option-flags";
 import { parseQuery, type ParsedQuery } from "./query";
 import { makeSnippet } from "./snippet";
 import { issueTemplateLines, mayFollowTemplate, stripTemplateText } from "./issue-templates";
-import { frameChunks, outerFrameChunks, traceAnchor, type FrameChunk } from "./stack-trace";
+import { calleeChunk, frameChunks, outerFrameChunks, traceAnchor, withCallee, type DefinitionChunk, type FrameChunk } from "./stack-trace";
 import { documentFrequencies, STEM_LOOKUP, type TermStatistics } from "./term-stats";
 import { proseCappedDf, selectionIfAllPresent, selectTerms } from "./terms";
 import { runStages, type StageRecord } from "./ranking";
@@ -202,6 +202,18 @@ const fileOf = (h: { row: ChunkRow }) => `${h.row.repo}\0${h.row.path}`;
 function explainOf(h: FusedHit & { fused?: number }, record: StageRecord): SearchResultExplain {
   return { ranks: h.ranks, fused: Math.round((h.fused ?? 0) * 1e6) / 1e6, stages: record.get(h.chunkId) ?? [] };
 }
+
+/** A candidate as a definition the callee of a report's TypeError may be (calleeChunk). */
+const definitionOf = (h: { chunkId: string; row: ChunkRow }): DefinitionChunk => ({
+  repo: h.row.repo,
+  id: h.chunkId,
+  path: h.row.path,
+  startLine: h.row.startLine,
+  endLine: h.row.endLine,
+  symbol: h.row.symbol,
+  container: h.row.container,
+  kind: h.row.kind,
+});
 
 function toResult(h: FusedHit & { row: ChunkRow }): SearchResult {
   const { snippet, truncated } = makeSnippet(h.row.content);
@@ -474,19 +486,24 @@ export async function runSearch(
         ]
       : [];
   });
+  // A call whose arguments did not bind has no frame of its callee, which the TypeError names:
+  // the trace is read as if it had one (stack-trace.ts, withCallee).
+  const callee = query.callee ? calleeChunk(query.callee, loaded.map(definitionOf), anchor) : null;
+  const trace = callee ? withCallee(query.frames, anchor, outerFrames, query.callee!, callee) : { frames: query.frames, anchor, outer: outerFrames };
+  if (callee) anchorIds.add(callee.id);
   // The stages after fusion (worker/search/ranking/stages.ts): coverage, then the priors.
   const record: StageRecord | undefined = options.explain ? new Map() : undefined;
   const reranked = runStages(
     loaded,
     {
-      query,
+      query: callee ? { ...query, frames: trace.frames } : query,
       terms: selection.selected,
       weightDf,
       totalDocs,
       declaring,
       raisers,
-      anchor,
-      outerFrames,
+      anchor: trace.anchor,
+      outerFrames: trace.outer,
       packages,
       entryQuestion: entryQuestionOf(query),
       entries,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseQuery } from "./query";
-import { parseStackFrames, type StackFrame } from "./stack-frames";
+import { parseStackFrames, signatureCallee, type StackFrame } from "./stack-frames";
 
 /** `path:line symbol`, one per frame: tables of frames read at a glance. */
 const brief = (frames: StackFrame[]) => frames.map((f) => `${f.path}:${f.line} ${f.symbol}`);
@@ -492,5 +492,35 @@ describe("parseStackFrames: Go function names and traces inside JSON log lines (
 
   it("leaves a single escaped line break in code alone", () => {
     expect(parseStackFrames('console.log("failed\\n  at the gate")')).toEqual([]);
+  });
+});
+
+describe("signatureCallee", () => {
+  it("reads the callee of a call whose arguments did not bind, qualified (Python 3.10 on) or not", () => {
+    expect(signatureCallee("TypeError: RST.__init__() got an unexpected keyword argument 'header_rows'")).toEqual({ container: "RST", name: "__init__" });
+    expect(signatureCallee("TypeError: _print_SingularityFunction() got an unexpected keyword argument 'exp'")).toEqual({
+      container: null,
+      name: "_print_SingularityFunction",
+    });
+    expect(signatureCallee("E   TypeError: ascii.core.Writer.write() takes 2 positional arguments but 3 were given")).toEqual({
+      container: "Writer",
+      name: "write",
+    });
+    expect(signatureCallee("TypeError: f() missing 1 required positional argument: 'x'")).toEqual({ container: null, name: "f" });
+    expect(signatureCallee("TypeError: f() takes from 1 to 2 positional arguments but 3 were given")?.name).toBe("f");
+    expect(signatureCallee("TypeError: Api.get() got multiple values for argument 'url'")).toEqual({ container: "Api", name: "get" });
+    expect(signatureCallee("TypeError: g() got some positional-only arguments passed as keyword arguments: 'a'")?.name).toBe("g");
+  });
+
+  it("takes the last such error: the one raised", () => {
+    const text = "TypeError: a() missing 1 required positional argument: 'x'\n...\nTypeError: B.c() got an unexpected keyword argument 'y'";
+    expect(signatureCallee(text)).toEqual({ container: "B", name: "c" });
+  });
+
+  it("reads no other TypeError, no local function and no error in prose", () => {
+    expect(signatureCallee("TypeError: unsupported operand type(s) for +: 'int' and 'str'")).toBeNull();
+    expect(signatureCallee("TypeError: 'NoneType' object is not callable")).toBeNull();
+    expect(signatureCallee("TypeError: outer.<locals>.inner() got an unexpected keyword argument 'x'")).toBeNull();
+    expect(signatureCallee("it raised a TypeError about f() and its arguments")).toBeNull();
   });
 });

@@ -349,3 +349,40 @@ export function parseStackFrames(raw: string): StackFrame[] {
   }
   return [...innermostLast.reverse(), ...blocks.reverse().flat()].slice(0, MAX_FRAMES);
 }
+
+/**
+ * A function whose call's arguments did not bind, as a Python `TypeError` names it
+ * (signatureCallee): the method's class when the name is qualified (`RST` of `RST.__init__()`,
+ * the last segment of `a.B.f()`), or null.
+ */
+export interface Callee {
+  container: string | null;
+  /** The function or method as written (`__init__`, `_print_SingularityFunction`). */
+  name: string;
+}
+
+/**
+ * CPython's messages for a call whose arguments do not bind to the callee's parameters
+ * (CPython's Python/ceval.c: "got an unexpected keyword argument", "got multiple values
+ * for argument", "missing N required positional argument(s)", "takes N positional arguments but
+ * M were given", "got some positional-only arguments passed as keyword arguments"), behind a
+ * log or pytest prefix (`E   TypeError: ...`) too. Python 3.10 on names the callee by its
+ * qualified name (`RST.__init__()`), earlier versions by its name; a local function's
+ * (`f.<locals>.g()`) names no definition to find and is not read. Groups: container, name.
+ */
+const SIGNATURE_ERROR_RE =
+  /(?:^|[\s>:])TypeError: (?:((?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*)\.)?([A-Za-z_]\w*)\(\) (?:got an unexpected keyword argument|got multiple values for argument|got some positional-only arguments passed as keyword arguments|missing \d+ required (?:positional|keyword-only) arguments?|takes (?:from \d+ to )?\d+ positional arguments? but)\b/gm;
+
+/**
+ * The callee of the last Python `TypeError` in `raw` saying a call's arguments did not bind
+ * (SIGNATURE_ERROR_RE), or null. Binding fails before the callee runs, so its traceback has no
+ * frame for it: the innermost frame is the caller, while the message names the function whose
+ * parameters the call did not fit, and a report about a keyword it should accept
+ * (`RST.__init__() got an unexpected keyword argument 'header_rows'`) is fixed there.
+ */
+export function signatureCallee(raw: string): Callee | null {
+  let last: RegExpExecArray | null = null;
+  for (const m of raw.matchAll(SIGNATURE_ERROR_RE)) last = m;
+  if (!last) return null;
+  return { container: last[1]?.split(".").pop() ?? null, name: last[2] };
+}

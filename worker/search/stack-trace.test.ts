@@ -1,6 +1,17 @@
 import { describe, expect, it } from "vitest";
-import { parseStackFrames } from "./stack-frames";
-import { applyTracePrior, frameChunks, frameMatch, isThrowHelper, outerFrameChunks, traceAnchor, type FrameChunk } from "./stack-trace";
+import { parseStackFrames, signatureCallee } from "./stack-frames";
+import {
+  applyTracePrior,
+  calleeChunk,
+  frameChunks,
+  frameMatch,
+  isThrowHelper,
+  outerFrameChunks,
+  traceAnchor,
+  withCallee,
+  type DefinitionChunk,
+  type FrameChunk,
+} from "./stack-trace";
 import { OUTER_FRAME_PRIOR, TRACE_PRIOR } from "./ranking/weights";
 
 describe("frameMatch", () => {
@@ -441,5 +452,55 @@ describe("frameChunks", () => {
     );
     await frameChunks(db, "r", "c0", native, { includeTests: true });
     expect(bound).toEqual(["c0", "r", "r", "c0", "%/orders.go", "%/main.rs", "%/orders.go", 42, 42, "%/main.rs", 4, 4]);
+  });
+});
+
+describe("calleeChunk and withCallee", () => {
+  const def = (id: string, path: string, symbol: string, container: string | null, kind = "method"): DefinitionChunk => ({
+    repo: "r",
+    id,
+    path,
+    startLine: 1,
+    endLine: 9,
+    symbol,
+    container,
+    kind,
+  });
+  const caller: FrameChunk = { repo: "r", id: "get_writer", path: "io/core.py", startLine: 1, endLine: 20 };
+  const callee = signatureCallee("TypeError: RST.__init__() got an unexpected keyword argument 'header_rows'")!;
+
+  it("finds the method in its class, else the class's own chunk", () => {
+    const init = def("init", "io/rst.py", "__init__", "RST");
+    const cls = def("rst", "io/rst.py", "RST", null, "class");
+    const other = def("other-init", "io/fixed.py", "__init__", "FixedWidth");
+    expect(calleeChunk(callee, [other, cls, init], caller)?.id).toBe("init");
+    expect(calleeChunk(callee, [other, cls], caller)?.id).toBe("rst");
+    expect(calleeChunk(callee, [other], caller)).toBeNull();
+  });
+
+  it("takes a name defined in several files only in the file where the trace surfaced", () => {
+    const unqualified = { container: null, name: "_print_Pow" };
+    const latex = def("latex", "printing/latex.py", "_print_Pow", "LatexPrinter");
+    const pretty = def("pretty", "printing/pretty.py", "_print_Pow", "PrettyPrinter");
+    expect(calleeChunk(unqualified, [pretty, latex], { ...caller, path: "printing/latex.py" })?.id).toBe("latex");
+    expect(calleeChunk(unqualified, [pretty, latex], caller)).toBeNull();
+    expect(calleeChunk(unqualified, [pretty], caller)?.id).toBe("pretty");
+  });
+
+  it("makes the callee the innermost frame and the caller an outer one", () => {
+    const ui: FrameChunk = { repo: "r", id: "write", path: "io/ui.py", startLine: 1, endLine: 9 };
+    const chunk = def("rst", "io/rst.py", "RST", null, "class");
+    const trace = withCallee(parseStackFrames('  File "/x/io/core.py", line 3, in get_writer'), caller, [ui], callee, chunk);
+    expect(trace.frames[0]).toEqual({ path: "io/rst.py", line: 1, symbol: "RST.__init__" });
+    expect(trace.anchor.id).toBe("rst");
+    expect(trace.outer.map((o) => o.id)).toEqual(["get_writer", "write"]);
+    const candidates = [
+      { path: "io/core.py", repo: "r", chunkId: "get_writer", score: 1 },
+      { path: "io/rst.py", repo: "r", chunkId: "rst", score: 0.3 },
+    ];
+    expect(applyTracePrior(candidates, trace.frames, trace.anchor.id, undefined, trace.outer)).toEqual([
+      { path: "io/core.py", repo: "r", chunkId: "get_writer", score: OUTER_FRAME_PRIOR },
+      { path: "io/rst.py", repo: "r", chunkId: "rst", score: 0.3 * TRACE_PRIOR * TRACE_PRIOR },
+    ]);
   });
 });

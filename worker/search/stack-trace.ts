@@ -17,12 +17,13 @@
  */
 import type { RepoPackage } from "../../indexer/store/contract";
 import { commonTailSegments } from "./channels/path";
+import { containerName } from "./channels/symbol";
 import { SNAPSHOT_JOIN } from "./snapshot-sql";
 import { filterSql, likeEscape } from "./filters";
 import { applyPrior } from "./prior";
 import { OUTER_FRAME_PRIOR, TRACE_PRIOR } from "./ranking/weights";
 import type { SearchFilters } from "./types";
-import type { StackFrame } from "./stack-frames";
+import type { Callee, StackFrame } from "./stack-frames";
 
 /** Most frames (distinct path and line, innermost first) whose chunks `frameChunks` looks up. */
 export const MAX_LOOKUP_FRAMES = 16;
@@ -372,4 +373,54 @@ export function outerFrameChunks(frames: StackFrame[], chunks: FrameChunk[], anc
     if (c && !(c.repo === anchor.repo && c.path === anchor.path) && !out.some((o) => o.id === c.id)) out.push(c);
   }
   return out;
+}
+
+/** A candidate chunk as calleeChunk reads it. */
+export interface DefinitionChunk extends FrameChunk {
+  symbol: string | null;
+  container: string | null;
+  kind: string;
+}
+
+/**
+ * The chunk among `candidates` (the fused head) that defines `callee` (signatureCallee): its
+ * method `name` in a class named `container` (containerName, case-insensitive), else that class's
+ * own chunk (a small class's chunk holds its methods; an inherited `__init__` is fixed by giving
+ * the class its own); without a container, a definition named `name`. Defined in several files,
+ * the one of `anchor` (where the trace surfaced: the call was made beside it) or none. Null when
+ * no candidate defines it: the channels nominate the callee's definition by its name, which the
+ * message writes as code, so no lookup of its own is made.
+ */
+export function calleeChunk(callee: Callee, candidates: readonly DefinitionChunk[], anchor: FrameChunk | null): DefinitionChunk | null {
+  const owner = callee.container?.toLowerCase();
+  const methods = candidates.filter((c) => c.symbol === callee.name && (owner === undefined || containerName(c.container) === owner));
+  const classes = owner === undefined ? [] : candidates.filter((c) => c.kind === "class" && c.symbol?.toLowerCase() === owner);
+  const found = methods.length ? methods : classes;
+  const files = new Set(found.map((c) => `${c.repo}\0${c.path}`));
+  if (files.size === 1) return found[0];
+  return (anchor && found.find((c) => c.repo === anchor.repo && c.path === anchor.path)) ?? null;
+}
+
+/** A trace with the frame of a callee its frames lack (withCallee). */
+export interface CalledTrace {
+  frames: StackFrame[];
+  anchor: FrameChunk;
+  outer: FrameChunk[];
+}
+
+/**
+ * The trace as it would read had the callee's frame been printed: `callee` (calleeChunk) is the
+ * innermost frame and the anchor, and the frame where the trace surfaced (`anchor`, the caller)
+ * becomes an outer frame ahead of `outer`, so applyTracePrior lifts the callee's file by
+ * TRACE_PRIOR and the caller's by OUTER_FRAME_PRIOR. The frame's symbol is the callee as the
+ * message writes it (`RST.__init__`).
+ */
+export function withCallee(frames: StackFrame[], anchor: FrameChunk | null, outer: FrameChunk[], callee: Callee, chunk: FrameChunk): CalledTrace {
+  const sameFile = (c: FrameChunk) => c.repo === chunk.repo && c.path === chunk.path;
+  const symbol = callee.container ? `${callee.container}.${callee.name}` : callee.name;
+  return {
+    frames: [{ path: chunk.path, line: chunk.startLine, symbol }, ...frames],
+    anchor: chunk,
+    outer: [...(anchor && !sameFile(anchor) ? [anchor] : []), ...outer.filter((o) => !sameFile(o) && o.id !== anchor?.id)],
+  };
 }

@@ -517,10 +517,11 @@ describe("signatureCallee", () => {
     expect(signatureCallee(text)).toEqual({ container: "B", name: "c" });
   });
 
-  it("reads no other TypeError, no local function and no error in prose", () => {
+  it("reads no other TypeError, no local function, no special method without its class and no error in prose", () => {
     expect(signatureCallee("TypeError: unsupported operand type(s) for +: 'int' and 'str'")).toBeNull();
     expect(signatureCallee("TypeError: 'NoneType' object is not callable")).toBeNull();
     expect(signatureCallee("TypeError: outer.<locals>.inner() got an unexpected keyword argument 'x'")).toBeNull();
     expect(signatureCallee("it raised a TypeError about f() and its arguments")).toBeNull();
+    expect(signatureCallee("TypeError: __init__() got an unexpected keyword argument 'header_rows'")).toBeNull();
   });
 });

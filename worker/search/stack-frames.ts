@@ -378,11 +378,13 @@ const SIGNATURE_ERROR_RE =
  * (SIGNATURE_ERROR_RE), or null. Binding fails before the callee runs, so its traceback has no
  * frame for it: the innermost frame is the caller, while the message names the function whose
  * parameters the call did not fit, and a report about a keyword it should accept
- * (`RST.__init__() got an unexpected keyword argument 'header_rows'`) is fixed there.
+ * (`RST.__init__() got an unexpected keyword argument 'header_rows'`) is fixed there. A special
+ * method without its class (`__init__()`, as Python 3.9 and earlier write it) names none.
  */
 export function signatureCallee(raw: string): Callee | null {
   let last: RegExpExecArray | null = null;
   for (const m of raw.matchAll(SIGNATURE_ERROR_RE)) last = m;
-  if (!last) return null;
+  // Before Python 3.10 the message has no class: `__init__()` then names every class's.
+  if (!last || (!last[1] && /^__\w+__$/.test(last[2]))) return null;
   return { container: last[1]?.split(".").pop() ?? null, name: last[2] };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { isTestPath } from "./filters";
-import { hyphenJoined, parseQuery, qualifiedNames, shortenPaths, stripListings, stripMarkup } from "./query";
+import { hyphenJoined, parseQuery, qualifiedNames, reporterLocals, shortenPaths, stripListings, stripMarkup } from "./query";
 import { namesFileBySuffix } from "./channels/path";
 import { makeSnippet, SNIPPET_MAX_CHARS, SNIPPET_MAX_LINES } from "./snippet";
 import { idf, proseCappedDf, queryTermWeight, selectTerms } from "./terms";
@@ -82,6 +82,41 @@ describe("parseQuery", () => {
     const q = "How is `memo` implemented for JSX components and what comparison does it use by default";
     expect(parseQuery(q).identifiers).toContain("memo");
     expect(parseQuery(q.replace(/`/g, "")).identifiers).not.toContain("memo");
+  });
+});
+
+describe("reporterLocals", () => {
+  const report = [
+    "Behavior of Matrix hstack and vstack changed",
+    "```",
+    "import sympy as sy",
+    "import numpy as np, pandas as pd",
+    "from sympy.abc import x as ex",
+    "M1 = sy.Matrix.zeros(0, 0)",
+    "t1, t2 = sy.symbols('t1 t2')",
+    ">>> x10 = 3",
+    "for m2 in (M1,):",
+    "    autodoc_typehints = 'description'",
+    "sy.Matrix.hstack(M1, M2).shape",
+    "```",
+  ].join("\n");
+
+  it("finds the aliases a report imports modules as and the numbered placeholders it binds", () => {
+    expect([...reporterLocals(report)].sort()).toEqual(["ex", "m1", "m2", "np", "pd", "sy", "t1", "t2", "x10"]);
+  });
+
+  it("are not terms or symbol names of a report; its other names and words stay", () => {
+    const q = parseQuery(report);
+    expect(q.isReport).toBe(true);
+    for (const local of ["sy", "np", "m1", "m2", "t1"]) expect(q.terms).not.toContain(local);
+    expect(q.identifiers.map((i) => i.toLowerCase())).not.toContain("m1");
+    expect(q.terms).toEqual(expect.arrayContaining(["matrix", "hstack", "vstack", "zeros", "autodoctypehints", "shape"]));
+  });
+
+  it("leaves a question, and a name the report only mentions, alone", () => {
+    expect(parseQuery("import numpy as np").terms).toContain("np");
+    const mention = "Matrix M1 of the wigner module is wrong\nThe docs say M1 is the first row.\nBut it is not, see below.\n```\nprint(hstack(a, b))\n```";
+    expect(parseQuery(mention).terms).toContain("m1");
   });
 });
 

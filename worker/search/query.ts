@@ -426,6 +426,39 @@ export function hasReportShape(raw: string): boolean {
   );
 }
 
+/** A line of Python that imports (`import numpy as np`, `from a import b as c, d as e`), behind a `>>>` prompt too. */
+const IMPORT_LINE_RE = /^[ \t]*(?:>>>[ \t]?|\.\.\.[ \t]?)?(?:from[ \t]+[\w.]+[ \t]+)?import[ \t][^\n]*$/gm;
+/** An alias an import binds: `as np`. */
+const IMPORT_ALIAS_RE = /\bas[ \t]+([A-Za-z_]\w*)/g;
+/**
+ * The names a line of Python binds: assignment targets at the line's start (`M1 = ...`,
+ * `t1, t2 = ...`, `x: int = ...`, behind `>>>`, `...` or IPython's `In [3]:`) and loop variables
+ * (`for m1 in ...`). Group 1: the names, comma-separated.
+ */
+const BOUND_NAMES_RES = [
+  /^[ \t]*(?:>>>[ \t]?|\.\.\.[ \t]?|In \[\d+\]:[ \t]*)?((?:[A-Za-z_]\w*[ \t]*,[ \t]*)*[A-Za-z_]\w*)[ \t]*(?::[^=\n]*)?=(?!=)/gm,
+  /\bfor[ \t]+\(?((?:[A-Za-z_]\w*[ \t]*,[ \t]*)*[A-Za-z_]\w*)\)?[ \t]+in[ \t]/g,
+];
+/** A numbered placeholder: up to three letters and a number (`M1`, `t2`, `x10`, `ds2`). */
+const PLACEHOLDER_RE = /^[A-Za-z]{1,3}\d+$/;
+
+/**
+ * The names a report's code binds for itself, lowercased: the aliases it imports modules as
+ * (`import sympy as sy`, `import numpy as np`) and the numbered placeholders it assigns or loops
+ * over (`M1 = Matrix.zeros(0, 0)`, `t1, t2 = ...`). They are the reporter's, and a repo's own
+ * `m1` (a quantum number in `wigner.py`) shares the token by chance; a rare one is what term
+ * selection picks first. Longer names it assigns may be settings the repo reads
+ * (`autodoc_typehints = "description"` in a pasted `conf.py`) and are kept.
+ */
+export function reporterLocals(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const line of text.match(IMPORT_LINE_RE) ?? []) for (const m of line.matchAll(IMPORT_ALIAS_RE)) out.add(m[1].toLowerCase());
+  for (const re of BOUND_NAMES_RES) {
+    for (const m of text.matchAll(re)) for (const n of m[1].split(",")) if (PLACEHOLDER_RE.test(n.trim())) out.add(n.trim().toLowerCase());
+  }
+  return out;
+}
+
 /** Exception messages' literal runs and, in a question (a report quotes code and output), quoted ones. */
 function phrasesOf(raw: string, isReport: boolean): string[] {
   const messages = messagePhrases(raw);
@@ -457,6 +490,9 @@ export function parseQuery(raw: string): ParsedQuery {
     }
   }
   const isReport = terms.length > LONG_REPORT_TERMS || (terms.length >= MIN_SHAPED_REPORT_TERMS && hasReportShape(raw));
+  // A report's own aliases and placeholders (`sy`, `M1`) name nothing of the repo.
+  const locals = isReport ? reporterLocals(full) : new Set<string>();
+  if (locals.size) terms.splice(0, terms.length, ...terms.filter((t) => !locals.has(t)));
   const joinedCompounds = isReport ? hyphenJoined(text).filter((j) => !terms.includes(j)) : [];
   terms.push(...joinedCompounds);
   const seen = new Set<string>();
@@ -467,7 +503,7 @@ export function parseQuery(raw: string): ParsedQuery {
   const qualified = qualifiedNames(text);
   for (const w of [...code, ...qualified.map((q) => q.name), ...joined, ...prose]) {
     const key = w.toLowerCase();
-    if (seen.has(key)) continue;
+    if (seen.has(key) || locals.has(key)) continue;
     seen.add(key);
     identifiers.push(w);
     if (identifiers.length >= MAX_SYMBOL_CANDIDATES) break;

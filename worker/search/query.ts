@@ -22,7 +22,7 @@ const JOIN_WORDS_MAX_QUERY_WORDS = 16;
 export interface ParsedQuery {
   /** The query text: markup and environment listings removed, long paths shortened (stripMarkup, stripListings, shortenPaths). */
   text: string;
-  /** Query-side tokens (tokenizeQuery): stop words dropped, deduplicated. */
+  /** Query-side tokens (tokenizeQuery): stop words and a report's own aliases and placeholders (reporterLocals) dropped, deduplicated. */
   terms: string[];
   /** Candidate symbol names, most code-like first (original case kept). */
   identifiers: string[];

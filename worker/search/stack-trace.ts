@@ -421,6 +421,7 @@ export function withCallee(frames: StackFrame[], anchor: FrameChunk | null, oute
   return {
     frames: [{ path: chunk.path, line: chunk.startLine, symbol }, ...frames],
     anchor: chunk,
-    outer: [...(anchor && !sameFile(anchor) ? [anchor] : []), ...outer.filter((o) => !sameFile(o) && o.id !== anchor?.id)],
+    // `outer` (outerFrameChunks) never holds the anchor: it is outside the anchor's file.
+    outer: [...(anchor && !sameFile(anchor) ? [anchor] : []), ...outer.filter((o) => !sameFile(o))],
   };
 }

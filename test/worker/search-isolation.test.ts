@@ -96,6 +96,31 @@ describe("per-repo statistics", () => {
     expect(await snapshotOfA()).toEqual(fresh);
   });
 
+  it("strips a re-indexed repo's new issue template from the first report searched after the flip", async () => {
+    // The template's checklist line changes between the two uploads; a report written in each
+    // version must lose exactly that version's line. Its words occur in the repo (in the
+    // template and in code), so left in the report they would be query terms.
+    const code = "export function gatherPlatformDetails() {\n  // quasar gadget versions, nebula toolkit listing\n  return [];\n}\n";
+    const withTemplate = (line: string) => ({ ...A, "src/platform.ts": code, ".github/ISSUE_TEMPLATE.md": `## Checklist\n\n- [ ] ${line}\n` });
+    const report = (line: string) => `Cookies lose their signature\n\nsignCookie drops the secret.\n\n- [x] ${line}\n\nparseSigned rejects them.\n`;
+    const search = async (line: string) => {
+      const res = await api("/api/search", { method: "POST", json: { q: report(line), repo: "iso-t", k: 8 } });
+      expect(res.status).toBe(200);
+      return ((await res.json()) as { stats: { queryTerms: string[] } }).stats.queryTerms;
+    };
+    await uploadFilesAndWait("iso-t", withTemplate("quasar gadget versions"));
+    const before = await search("quasar gadget versions");
+    expect(before).toContain("cookies");
+    expect(before).not.toContain("quasar");
+
+    await uploadFilesAndWait("iso-t", withTemplate("nebula toolkit listing"));
+    const after = await search("nebula toolkit listing");
+    expect(after).not.toContain("nebula");
+    expect(after).not.toContain("toolkit");
+    // A fresh search of the same snapshot agrees.
+    expect(await search("nebula toolkit listing")).toEqual(after);
+  });
+
   it("orders the top results the same whatever k is", async () => {
     for (const q of QUERIES) {
       const small = (await searchA(q, 3)).results.map((h) => [h.path, h.startLine]);

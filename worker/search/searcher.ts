@@ -402,6 +402,12 @@ export async function runSearch(
       ? readCandidates(channelDeps, expected!, query, assumed, channels, filters, depth)
       : null;
   const targets = await pendingTargets;
+  // The templates were read for the expected snapshots; after a re-index the repo's own may
+  // differ, and stripping by the old ones would leave the new template's words in the query.
+  if (templated && expected?.length && !sameTargets(expected, targets)) {
+    const own = stripTemplateText(rawText, await issueTemplateLines(deps.db, targets)).text;
+    if (own !== text) return runSearch(deps, targets, rawText, options);
+  }
   if (!searchable) return noSearchableWords(targets, started);
   // Occurrences per term (tokenizeQuery deduplicates); a long report's first line is its title
   // and says what matters, so its terms count twice.

@@ -84,6 +84,21 @@ describe("issue templates", () => {
     expect(text).toBe(report.split("\n")[2]);
   });
 
+  it("removes a reworded template line (similarity 2M / (a + b) of at least 0.75 over words in order)", () => {
+    const lines = templateLines(["- [ ] output of `pip list` from the virtual environment you are using\n- [ ] minimal example if possible"]);
+    const report = [
+      // An older wording: 8 words in common, 2 x 8 / (9 + 11) = 0.8.
+      "- [x] `pip list` of the virtual environment you are using",
+      // The reporter's sentence shares 5 words in order, 2 x 5 / (13 + 11) = 0.42.
+      "the assertion rewriter fails when the virtual environment you are using is read-only",
+      // Too few words in common: 3.
+      "- [x] minimal example, see below",
+    ].join("\n");
+    const { text, removed } = stripTemplateText(report, lines);
+    expect(removed).toBe(1);
+    expect(text).toBe(report.split("\n").slice(1).join("\n"));
+  });
+
   it("changes nothing without templates, and only multi-line queries may follow one", () => {
     expect(stripTemplateText("What happened\nx", new Set())).toEqual({ text: "What happened\nx", removed: 0 });
     expect(mayFollowTemplate("where are cookies signed")).toBe(false);

@@ -18,7 +18,7 @@
  * and commit), so each repo's own template is what counts and nothing is keyed to any report's
  * text.
  */
-import { REPORT_MIN_LINES, TEMPLATE_MIN_CONTAINED_WORDS, TEMPLATE_MIN_PREFIX_WORDS } from "./ranking/weights";
+import { REPORT_MIN_LINES, TEMPLATE_MIN_CONTAINED_WORDS, TEMPLATE_MIN_PREFIX_WORDS, TEMPLATE_REWORDED_RATIO } from "./ranking/weights";
 import { SNAPSHOT_JOIN } from "./snapshot-sql";
 
 /**
@@ -51,7 +51,33 @@ function words(line: string): string[] {
  */
 function mostlyTemplate(w: string[], long: readonly string[][]): boolean {
   const joined = ` ${w.join(" ")} `;
-  return long.some((t) => 2 * t.length >= w.length && joined.includes(` ${t.join(" ")} `));
+  const has = w.length >= TEMPLATE_MIN_CONTAINED_WORDS ? new Set(w) : null;
+  return long.some((t) => (2 * t.length >= w.length && joined.includes(` ${t.join(" ")} `)) || (has !== null && reworded(w, has, t)));
+}
+
+/**
+ * Whether report words `w` (their set `has`) are template line `t` reworded: at least TEMPLATE_MIN_CONTAINED_WORDS
+ * words in common, in order, and a similarity 2M / (|w| + |t|) of at least TEMPLATE_REWORDED_RATIO
+ * (M the longest common subsequence of words, as `difflib.SequenceMatcher.ratio()`). Older
+ * wordings swap a word or two ("of" for "from") as well as dropping some.
+ */
+function reworded(w: readonly string[], has: ReadonlySet<string>, t: readonly string[]): boolean {
+  const total = w.length + t.length;
+  // M is at most the shorter line, and at most the template words the line has: most pairs
+  // are rejected before the O(|w| |t|) table.
+  if (2 * Math.min(w.length, t.length) < TEMPLATE_REWORDED_RATIO * total) return false;
+  let shared = 0;
+  for (const word of t) if (has.has(word)) shared++;
+  if (shared < TEMPLATE_MIN_CONTAINED_WORDS || 2 * shared < TEMPLATE_REWORDED_RATIO * total) return false;
+  // Longest common subsequence, one row at a time (O(|w| |t|) time, O(|t|) space).
+  let prev = new Array<number>(t.length + 1).fill(0);
+  for (const word of w) {
+    const row = new Array<number>(t.length + 1).fill(0);
+    for (let j = 0; j < t.length; j++) row[j + 1] = word === t[j] ? prev[j] + 1 : Math.max(prev[j + 1], row[j]);
+    prev = row;
+  }
+  const m = prev[t.length];
+  return m >= TEMPLATE_MIN_CONTAINED_WORDS && 2 * m >= TEMPLATE_REWORDED_RATIO * total;
 }
 
 /** YAML issue-form keys whose values are shown to the reporter (and so copied into the issue). */

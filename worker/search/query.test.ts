@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { isTestPath } from "./filters";
-import { hyphenJoined, parseQuery, qualifiedNames, reporterLocals, shortenPaths, stripListings, stripMarkup } from "./query";
+import { hyphenJoined, parseQuery, qualifiedNames, reporterLocals, shortenPaths, stripListings, stripMarkup, stripVersions } from "./query";
 import { namesFileBySuffix } from "./channels/path";
 import { makeSnippet, SNIPPET_MAX_CHARS, SNIPPET_MAX_LINES } from "./snippet";
 import { idf, proseCappedDf, queryTermWeight, selectTerms } from "./terms";
@@ -176,6 +176,33 @@ describe("stripListings", () => {
     expect(out).toContain("x = compute(1, 2)");
     expect(out.join(" ")).not.toMatch(/apipkg|asn1crypto|zipp|pluggy|GitPython|PyYAML/);
   });
+  it("drops a listing's column header and the command above it, not the prose further up", () => {
+    const report = [
+      "Dynamically adding an xfail marker no longer ignores the failure",
+      "",
+      "$ pip list",
+      "Package        Version  Location",
+      "-------------- -------- --------",
+      "atomicwrites   1.3.0",
+      "attrs          19.1.0",
+      "pluggy         0.9.0",
+      "",
+      "Pip list gives",
+      "```",
+      "Package Version",
+      "apipkg  1.5",
+      "attrs   19.1.0",
+      "zipp    0.5.1",
+      "```",
+    ].join("\n");
+    const out = stripListings(report);
+    expect(out.split("\n")[0]).toBe("Dynamically adding an xfail marker no longer ignores the failure");
+    expect(out).not.toMatch(/pip|Package|Location|attrs/i);
+    // Only short lines without code are a heading: a sentence or a call right above stays.
+    const kept = ["x = marks.get_closest_marker('xfail')", "attrs   19.1.0", "pluggy  0.9.0", "zipp    0.5.1"].join("\n");
+    expect(stripListings(kept)).toBe("x = marks.get_closest_marker('xfail')");
+  });
+
   it("drops environment reports of name: version rows, keeps configuration", () => {
     const report = [
       "DataSet.update causes chunked dask DataArray to evaluate its values eagerly",
@@ -287,6 +314,20 @@ describe("stripListings", () => {
     const question = parseQuery("where is the Content-Length header set");
     expect(question.terms).not.toContain("contentlength");
     expect(hyphenJoined("a run-last-failure flag, x-y and e-mail--x")).toEqual(["runlastfailure"]);
+  });
+});
+
+describe("stripVersions", () => {
+  it("drops PEP 440 and SemVer versions with letters, whose letters would be terms", () => {
+    const text =
+      "With 6.0.0rc0 it raises; pytest-6.0.0rc1, pylint 3.0.0a3, 1.8.dev, 0.22.2.post1, 2.14.0-dev0, v3.10.0b2, 4.0.0-beta.2, 1.1.dev518+gcad2d473f.d20191103 too";
+    expect(stripVersions(text).match(/[a-z]+/gi)).toEqual(["With", "it", "raises", "pytest", "pylint", "too"]);
+    expect(parseQuery(`${text}\n\nxfail marker ignored\nrequest.node.add_marker(mark)`).terms).not.toContain("rc");
+  });
+
+  it("keeps plain versions, identifiers with digits and words after a version", () => {
+    const text = "python3.8 md5 v2 utf8 sha256 1.2.3 4.5 alpha 2.0 beta";
+    expect(stripVersions(text)).toBe(text);
   });
 });
 

@@ -227,13 +227,57 @@ export function stripListings(text: string): string {
       run++;
       continue;
     }
-    if (run >= MIN_LISTING_RUN) for (let j = i - run; j < i; j++) drop[j] = true;
+    if (run >= MIN_LISTING_RUN) {
+      for (let j = i - run; j < i; j++) drop[j] = true;
+      dropListingHeading(lines, drop, i - run);
+    }
     run = 0;
   }
   dropEnvironmentReports(lines, drop);
   dropInterpreterBanners(lines, drop);
   dropTestRunFraming(lines, drop);
   return drop.some(Boolean) ? lines.filter((_, i) => !drop[i]).join("\n") : text;
+}
+
+/**
+ * A version with letters in it, as PEP 440 and SemVer 2.0 write pre-, post- and development
+ * releases and local or build labels: `6.0.0rc0`, `3.0.0a3`, `1.8.dev`, `0.22.2.post1`,
+ * `2.14.0-dev0`, `v3.10.0b2`, `1.1.dev518+gcad2d473f.d20191103`, `4.0.0-beta.2`. Numbers are not
+ * query terms, but the letters of such a version would be (`rc`, `dev`, `post`, `a3`).
+ */
+const LETTERED_VERSION_RE = /(?<![\w.])v?\d+(?:\.\d+)+(?:[-_.]?(?:a|b|c|rc|alpha|beta|pre|preview|dev|post|final)(?:[-_.]?\d+)?)+(?:\+[\w.]+)?(?![\w])/gi;
+
+/**
+ * Removes lettered versions (LETTERED_VERSION_RE) from `text`: a release names when the code
+ * was, not where. A version without letters is left to tokenization, which drops numbers.
+ */
+export function stripVersions(text: string): string {
+  return text.replace(LETTERED_VERSION_RE, " ");
+}
+
+/** A line between a listing's heading and its rows that has no words: blank, a fence, a rule (`------- -------`). */
+const LISTING_GAP_RE = /^[\s\-=+|`~]*$/;
+/** Most words in a line that heads a listing: its column header (`Package Version Location`) or command (`$ pip list`, "Pip list gives"). */
+const MAX_LISTING_HEADING_WORDS = 4;
+/** Heading lines read above a listing's first row: the command, then the column header. */
+const MAX_LISTING_HEADING_LINES = 2;
+
+/**
+ * Marks in `drop` the short lines right above a dropped listing whose first row is `first`: the
+ * column header (`Package    Version    Location`) and the command or sentence that printed it
+ * (`$ pip list`, `conda list`, "Pip list gives"), at most MAX_LISTING_HEADING_LINES lines of at
+ * most MAX_LISTING_HEADING_WORDS words each, over blank, fence and rule lines. They belong to the
+ * listing: `pip`, `package` and `location` are words of the repo's packaging code, not of the bug.
+ */
+function dropListingHeading(lines: string[], drop: boolean[], first: number): void {
+  let taken = 0;
+  for (let i = first - 1; i >= 0 && taken < MAX_LISTING_HEADING_LINES; i--) {
+    if (drop[i] || LISTING_GAP_RE.test(lines[i])) continue;
+    const words = lines[i].match(/[\p{L}\p{N}_]+/gu) ?? [];
+    if (words.length > MAX_LISTING_HEADING_WORDS || /[()[\]{}=:;]/.test(lines[i])) return;
+    drop[i] = true;
+    taken++;
+  }
 }
 
 /**
@@ -469,7 +513,7 @@ function phrasesOf(raw: string, isReport: boolean): string[] {
 
 /** Parses `raw` (markup and environment listings removed first, long paths shortened); never throws. */
 export function parseQuery(raw: string): ParsedQuery {
-  const full = stripListings(stripMarkup(raw));
+  const full = stripVersions(stripListings(stripMarkup(raw)));
   const text = shortenPaths(full);
   const terms = tokenizeQuery(text);
   const marks = scanCodeMarks(text);

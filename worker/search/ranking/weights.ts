@@ -110,6 +110,15 @@ export const TEMPLATE_MIN_PREFIX_WORDS = 2;
  * issue-templates.ts): four words in a row of a template's sentence are not a reporter's own.
  */
 export const TEMPLATE_MIN_CONTAINED_WORDS = 4;
+/**
+ * Least similarity of a report line to a template line of at least TEMPLATE_MIN_CONTAINED_WORDS
+ * words for the line to count as a reworded template line: 2M / (a + b), M the words the two
+ * have in common in order (longest common subsequence), a and b their word counts; the measure
+ * of Python's `difflib.SequenceMatcher.ratio()`, stricter than `get_close_matches`'s 0.6.
+ * pytest's "`pip list` of the virtual environment you are using" against today's "output of
+ * `pip list` from the virtual environment you are using" is 2 x 8 / (9 + 11) = 0.8.
+ */
+export const TEMPLATE_REWORDED_RATIO = 0.75;
 
 // ---------------------------------------------------------------------------------------------
 // Stage 1, coverage (worker/search/rerank.ts)

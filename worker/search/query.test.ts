@@ -113,6 +113,16 @@ describe("reporterLocals", () => {
     expect(q.terms).toEqual(expect.arrayContaining(["matrix", "hstack", "vstack", "zeros", "autodoctypehints", "shape"]));
   });
 
+  it("finds metasyntactic placeholders and the words made with them; bar only beside foo", () => {
+    const placeholders = "```\n# file: test_foo.py\ndef test_xfail(request):\n    spam = FooConfig(bar=1)\n```";
+    expect([...reporterLocals(placeholders)].sort()).toEqual(["bar", "foo", "fooconfig", "spam", "testfoo"]);
+    expect([...reporterLocals("```\nsns.barplot(x='day', y='bar')\n```")]).toEqual([]);
+    const q = parseQuery(`xfail marker ignored when added dynamically\n\n${placeholders}\nrequest.node.add_marker(mark)`);
+    expect(q.terms).not.toContain("testfoo");
+    expect(q.terms).not.toContain("foo");
+    expect(q.terms).toEqual(expect.arrayContaining(["test", "config", "xfail", "addmarker"]));
+  });
+
   it("leaves a question, and a name the report only mentions, alone", () => {
     expect(parseQuery("import numpy as np").terms).toContain("np");
     const mention = "Matrix M1 of the wigner module is wrong\nThe docs say M1 is the first row.\nBut it is not, see below.\n```\nprint(hstack(a, b))\n```";
@@ -176,10 +186,12 @@ describe("stripListings", () => {
     expect(out).toContain("x = compute(1, 2)");
     expect(out.join(" ")).not.toMatch(/apipkg|asn1crypto|zipp|pluggy|GitPython|PyYAML/);
   });
-  it("drops a listing's column header and the command above it, not the prose further up", () => {
+  it("drops a listing's column header, the command above it and its section heading, not the prose further up", () => {
     const report = [
       "Dynamically adding an xfail marker no longer ignores the failure",
       "",
+      "### pip list",
+      "```",
       "$ pip list",
       "Package        Version  Location",
       "-------------- -------- --------",

@@ -259,8 +259,8 @@ export function stripVersions(text: string): string {
 const LISTING_GAP_RE = /^[\s\-=+|`~]*$/;
 /** Most words in a line that heads a listing: its column header (`Package Version Location`) or command (`$ pip list`, "Pip list gives"). */
 const MAX_LISTING_HEADING_WORDS = 4;
-/** Heading lines read above a listing's first row: the command, then the column header. */
-const MAX_LISTING_HEADING_LINES = 2;
+/** Heading lines read above a listing's first row: its column header, the command, a section heading (`### pip list`). */
+const MAX_LISTING_HEADING_LINES = 3;
 
 /**
  * Marks in `drop` the short lines right above a dropped listing whose first row is `first`: the
@@ -487,15 +487,64 @@ const BOUND_NAMES_RES = [
 const PLACEHOLDER_RE = /^[A-Za-z]{1,3}\d+$/;
 
 /**
+ * Metasyntactic names: the placeholders of the Jargon File ("foo", "baz", "qux", "quux" ...),
+ * Python's documentation ("spam", "eggs") and Japanese usage ("hoge", "fuga", "piyo"). "bar" is
+ * one only beside "foo": alone it is an English word (a bar chart).
+ */
+const METASYNTACTIC = new Set([
+  "foo",
+  "foobar",
+  "baz",
+  "qux",
+  "quux",
+  "corge",
+  "grault",
+  "garply",
+  "waldo",
+  "plugh",
+  "xyzzy",
+  "thud",
+  "spam",
+  "eggs",
+  "hoge",
+  "fuga",
+  "piyo",
+]);
+
+/** A word that may have a METASYNTACTIC part (or "bar"), before it is tokenized. */
+const PLACEHOLDER_PART_RE = new RegExp([...METASYNTACTIC, "bar"].join("|"), "i");
+
+/**
+ * The placeholder names of a report's code, lowercased: each metasyntactic word (METASYNTACTIC)
+ * and every word that has one as a part, joined as tokenization joins it (`test_foo` -> `testfoo`,
+ * `FooConfig` -> `fooconfig`; their other parts, `test` and `config`, stay).
+ */
+function placeholderNames(text: string): Set<string> {
+  const out = new Set<string>();
+  // Only words that contain a placeholder are tokenized (a report has thousands of words).
+  const words = new Set((text.match(/[A-Za-z_]\w*/g) ?? []).filter((w) => PLACEHOLDER_PART_RE.test(w)));
+  const parts = new Map([...words].map((w) => [w, tokenize(w)]));
+  const hasFoo = [...parts.values()].some((t) => t.includes("foo"));
+  const placeholder = (t: string) => METASYNTACTIC.has(t) || (hasFoo && t === "bar");
+  for (const toks of parts.values()) {
+    if (!toks.some(placeholder)) continue;
+    for (const t of toks) if (placeholder(t)) out.add(t);
+    if (toks.length > 1) out.add(toks[0]);
+  }
+  return out;
+}
+
+/**
  * The names a report's code binds for itself, lowercased: the aliases it imports modules as
  * (`import sympy as sy`, `import numpy as np`) and the numbered placeholders it assigns or loops
- * over (`M1 = Matrix.zeros(0, 0)`, `t1, t2 = ...`). They are the reporter's, and a repo's own
+ * over (`M1 = Matrix.zeros(0, 0)`, `t1, t2 = ...`), and its metasyntactic names (`foo`,
+ * `test_foo`; placeholderNames). They are the reporter's, and a repo's own
  * `m1` (a quantum number in `wigner.py`) shares the token by chance; a rare one is what term
  * selection picks first. Longer names it assigns may be settings the repo reads
  * (`autodoc_typehints = "description"` in a pasted `conf.py`) and are kept.
  */
 export function reporterLocals(text: string): Set<string> {
-  const out = new Set<string>();
+  const out = placeholderNames(text);
   for (const line of text.match(IMPORT_LINE_RE) ?? []) for (const m of line.matchAll(IMPORT_ALIAS_RE)) out.add(m[1].toLowerCase());
   for (const re of BOUND_NAMES_RES) {
     for (const m of text.matchAll(re)) for (const n of m[1].split(",")) if (PLACEHOLDER_RE.test(n.trim())) out.add(n.trim().toLowerCase());

@@ -14,6 +14,7 @@ const DEEP = "rep-deep";
 const MSG = "rep-message";
 const RAISE = "rep-raise";
 const CALLEE = "rep-callee";
+const RECEIVER = "rep-receiver";
 
 /** A made-up word, distinct for each `i` < 676, that a fixture chunk says once (`quuxab`). */
 const rareWord = (i: number) => `quux${String.fromCharCode(97 + Math.floor(i / 26), 97 + (i % 26))}`;
@@ -43,6 +44,31 @@ const fixtureTalk = Array.from({ length: 22 }, (_, f) => ({
 }));
 
 beforeAll(async () => {
+  // A class that lacks an attribute its siblings have: the report shows it on a `Derivative`.
+  await indexFixture(RECEIVER, "k1", [
+    {
+      path: "core/kind.py",
+      language: "python",
+      chunks: [chunk("class", 1, 'class UndefinedKind(Kind):\n    """Default for objects whose kind is undefined."""', "UndefinedKind")],
+    },
+    {
+      path: "core/symbol.py",
+      language: "python",
+      chunks: [chunk("method", 1, "@property\ndef kind(self):\n    return NumberKind", "kind", "Symbol")],
+    },
+    {
+      path: "integrals/integrals.py",
+      language: "python",
+      chunks: [chunk("class", 1, 'class Integral(AddWithLimits):\n    """Represents an unevaluated integral of a matrix or a number."""', "Integral")],
+    },
+    {
+      path: "core/function.py",
+      language: "python",
+      chunks: [
+        chunk("class", 1, 'class Derivative(Expr):\n    """Carries out differentiation of the given expression with respect to symbols."""', "Derivative"),
+      ],
+    },
+  ]);
   await indexFixture(CALLEE, "c1", [
     {
       path: "io/ui.py",
@@ -319,6 +345,33 @@ describe("a TypeError naming a function whose call's arguments did not bind", ()
 
   it("leaves the innermost frame first when the TypeError names no callee", async () => {
     expect((await files(typeError("TypeError: 'NoneType' object is not callable"), CALLEE))[0]).toBe("io/core.py");
+  });
+});
+
+describe("a report whose title names a class its code constructs and uses", () => {
+  const report = (title: string) =>
+    [
+      title,
+      "Integrals are right:",
+      "```",
+      "i = Integral(A, x)",
+      "i.kind",
+      "# MatrixKind(NumberKind)",
+      "```",
+      "Derivatives are not:",
+      "```",
+      "d = Derivative(A, x)",
+      "d.kind",
+      "# UndefinedKind",
+      "```",
+    ].join("\n");
+
+  it("ranks that class first when it defines no such member", async () => {
+    expect((await files(report("Wrong Derivative kind attribute"), RECEIVER))[0]).toBe("core/function.py");
+  });
+
+  it("lets the words decide when the title names no class", async () => {
+    expect((await files(report("Wrong kind attribute"), RECEIVER))[0]).not.toBe("core/function.py");
   });
 });
 

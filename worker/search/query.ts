@@ -56,6 +56,11 @@ export interface ParsedQuery {
   /** Members written with their container (`JsonReader.skipValue`, `LineBuffer::fill`, `Base#compile!`), as written (qualifiedNames). */
   qualified: QualifiedName[];
   /**
+   * Members a report's code uses on an object it constructed, of a class its title names ("Wrong
+   * Derivative kind attribute", `d = Derivative(A, x)`, `d.kind`; receiverMembers); empty unless `isReport`.
+   */
+  receivers: QualifiedName[];
+  /**
    * Distinct English function words of the query ("where", "does", "the": the query stop list,
    * isQueryStopWord): English prose has several, a keyword or identifier query and a question in
    * another language few or none (the gate's absent-name rule reads it). 0 for a report.
@@ -74,6 +79,48 @@ export interface ParsedQuery {
 export interface QualifiedName {
   container: string;
   name: string;
+}
+
+/**
+ * A line that binds a name to a constructed object: `d = Derivative(A, x)`, `ds =
+ * xr.Dataset(...)`, `const app = new Hono()`, behind `>>>`, `...` or IPython's `In [3]:`.
+ * Group 1: the name; group 2: the class, capitalized as PEP 8 and JavaScript name classes.
+ */
+const CONSTRUCTED_RE =
+  /^[ \t]*(?:>>>[ \t]?|\.\.\.[ \t]?|In \[\d+\]:[ \t]*)?(?:(?:const|let|var)[ \t]+)?([A-Za-z_$][\w$]{0,254})[ \t]*=[ \t]*(?:new[ \t]+)?(?:[A-Za-z_$][\w$]{0,254}\.){0,8}([A-Z][\w$]{0,254})\(/gm;
+/** `name.member`, not after a dot (`a.b.c` gives `a.b` only). */
+const MEMBER_USE_RE = /(?<![\w$.])([A-Za-z_$][\w$]{0,254})\.([A-Za-z_$][\w$]{0,254})/g;
+/** Receivers read from one report, at most (each names a definition the stage looks for). */
+const MAX_RECEIVERS = 8;
+
+/**
+ * The members a report's code uses on objects it constructed (CONSTRUCTED_RE) of a class its
+ * title names: for the title "Wrong Derivative kind attribute", `d = Derivative(A, x)` and a
+ * later `d.kind`, `{ container: "Derivative", name: "kind" }`. A title names the report's
+ * subject, and the code shows which member of it misbehaves; a class the code only constructs
+ * on the way (`Integral(A, x)` beside it) is a client or a comparison. Special (`__x__`)
+ * members and file names (`wcs.py`) are left out; a name bound twice keeps its last class. At most MAX_RECEIVERS, in
+ * order of use.
+ */
+export function receiverMembers(text: string): QualifiedName[] {
+  const title = new Set(
+    text
+      .trimStart()
+      .split("\n", 1)[0]
+      .match(/[A-Za-z_$][\w$]*/g) ?? [],
+  );
+  const classOf = new Map<string, string>();
+  for (const m of text.matchAll(CONSTRUCTED_RE)) if (title.has(m[2])) classOf.set(m[1], m[2]);
+  if (!classOf.size) return [];
+  const out = new Map<string, QualifiedName>();
+  for (const m of text.matchAll(MEMBER_USE_RE)) {
+    const container = classOf.get(m[1]);
+    // `wcs.py` in a traceback's path is a file, not a member of the object `wcs`.
+    if (!container || m[2].startsWith("__") || FILE_NAME_RE.test(m[0])) continue;
+    out.set(`${container}\0${m[2]}`, { container, name: m[2] });
+    if (out.size >= MAX_RECEIVERS) break;
+  }
+  return [...out.values()];
 }
 
 /**
@@ -643,6 +690,7 @@ export function parseQuery(raw: string): ParsedQuery {
     optionFlags: optionFlags(full),
     phrases: phrasesOf(raw, isReport),
     qualified,
+    receivers: isReport ? receiverMembers(full) : [],
     functionWords,
     spelledNames: isReport ? [] : [...new Set([...code, ...qualified.map((q) => q.name)].map((n) => n.toLowerCase()))],
   };

@@ -11,6 +11,7 @@ import { fileEvidenceStage } from "./file-evidence";
 import { messageStage } from "./message";
 import { optionStage } from "./option";
 import { qualifiedStage } from "./qualified";
+import { receiverStage } from "./receiver";
 import type { Candidate, RankingContext, RankingStage } from "./stage";
 import { supportStage } from "./support";
 import { traceStage } from "./trace";
@@ -24,6 +25,7 @@ export const STAGES: readonly RankingStage[] = [
   optionStage,
   messageStage,
   qualifiedStage,
+  receiverStage,
   entryStage,
 ];
 

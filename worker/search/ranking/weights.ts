@@ -218,7 +218,16 @@ export const MAX_MESSAGE_CHUNKS = 12;
 export const QUALIFIED_PRIOR = 2;
 
 /**
- * Stage 8, entry (questions asking where the program starts: "where is the main entry point",
+ * Stage 8, receiver (reports): multiplier of the score of the chunk defining a member the
+ * report's code uses on an object it constructed, of a class its title names ("Wrong Derivative
+ * kind attribute", `d = Derivative(A, x)`, `d.kind`), or of that class's chunk. As
+ * OUTER_FRAME_PRIOR, not tuned: the code shows the class involved, not the faulty line, as a
+ * caller's frame does; less than QUALIFIED_PRIOR, a question's explicit address.
+ */
+export const RECEIVER_PRIOR = OUTER_FRAME_PRIOR;
+
+/**
+ * Stage 9, entry (questions asking where the program starts: "where is the main entry point",
  * worker/search/entry-points.ts): multiplier of the scores of the chunks of the files the repo
  * declares or names by convention as its entries, as OPTION_PRIOR: the manifest names the file
  * as surely as a declaration names an option. On hono at f6b8553 the question ranked
@@ -227,7 +236,7 @@ export const QUALIFIED_PRIOR = 2;
  */
 export const ENTRY_PRIOR = 2;
 /**
- * Stage 8, entry: multiplier of the scores of build and tooling scripts (`build/`, `scripts/`,
+ * Stage 9, entry: multiplier of the scores of build and tooling scripts (`build/`, `scripts/`,
  * bundler configs, `Makefile`) for such a question: they start the build, not the program, and
  * their text is where "entry" and "main" occur (`entryPoints`, `"main":`). As SUPPORT_PRIOR.
  */

@@ -81,6 +81,11 @@ export interface QualifiedName {
   name: string;
 }
 
+/** A report's title: its first non-blank line. */
+function reportTitle(text: string): string {
+  return text.trimStart().split("\n", 1)[0];
+}
+
 /**
  * A line that binds a name to a constructed object: `d = Derivative(A, x)`, `ds =
  * xr.Dataset(...)`, `const app = new Hono()`, behind `>>>`, `...` or IPython's `In [3]:`.
@@ -103,12 +108,7 @@ const MAX_RECEIVERS = 8;
  * order of use.
  */
 export function receiverMembers(text: string): QualifiedName[] {
-  const title = new Set(
-    text
-      .trimStart()
-      .split("\n", 1)[0]
-      .match(/[A-Za-z_$][\w$]*/g) ?? [],
-  );
+  const title = new Set(reportTitle(text).match(/[A-Za-z_$][\w$]*/g) ?? []);
   const classOf = new Map<string, string>();
   for (const m of text.matchAll(CONSTRUCTED_RE)) if (title.has(m[2])) classOf.set(m[1], m[2]);
   if (!classOf.size) return [];
@@ -667,7 +667,7 @@ export function parseQuery(raw: string): ParsedQuery {
   const termSet = new Set(terms);
   // A joined compound is evidence of code where the index has it: English spells it apart.
   const codeTerms = [...new Set([...codeEvidenceWords(marks).flatMap((w) => tokenize(w)), ...joinedCompounds])].filter((t) => termSet.has(t));
-  const titleNames = isReport ? codeNames(text.trimStart().split("\n", 1)[0]).map((n) => n.toLowerCase()) : [];
+  const titleNames = isReport ? codeNames(reportTitle(text)).map((n) => n.toLowerCase()) : [];
   const functionWords = isReport
     ? 0
     : new Set(

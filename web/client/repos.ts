@@ -9,7 +9,7 @@
  * Polls while any repo is busy.
  */
 import { zipSync } from "fflate";
-import { errorText, getJson, hasScope, loadSession, sendJson } from "./api";
+import { currentSession, errorText, getJson, hasScope, loadSession, sendJson } from "./api";
 import { age, byId, el } from "./dom";
 import { errorWords, isBusy, progressShare, skippedWords, statusWords, type RepoStatusView } from "./repo-status";
 import { initConnections } from "./connections";
@@ -226,5 +226,6 @@ byId<HTMLFormElement>("add-folder").addEventListener("submit", async (event) => 
 
 void (async function init() {
   await loadSession();
-  await Promise.all([load(), initConnections(hasScope("admin"), load)]);
+  // Connections need admin over every repo (worker/services/connections.ts): a repo-limited admin sees no panel.
+  await Promise.all([load(), initConnections(hasScope("admin") && currentSession()?.caller.repos === "*", load)]);
 })();

@@ -4,9 +4,11 @@
  * Connections (docs/connections.md): every repository of a GitHub organisation or user, or a
  * GitLab group or user, registered as git repos and kept in sync by the Cron Trigger
  * (worker/connections/sync.ts). Create, list, show, sync now, delete. Every function needs the
- * `admin` scope: a connection holds a code-host token, adds repos on its own and removes them
- * (deleting a repo is `admin`, worker/services/repos.ts), and its webhook secret triggers
- * re-indexing (as a repo's, worker/webhooks/secrets.ts).
+ * `admin` scope over every repo (`requireConnectionAdmin`): a connection holds a code-host
+ * token, adds repos on its own and removes them (deleting a repo is `admin`,
+ * worker/services/repos.ts), names repos of the whole owner, and its webhook secret triggers
+ * re-indexing (as a repo's, worker/webhooks/secrets.ts). An admin token limited to some repos
+ * could otherwise see, create and delete repos outside its list through a connection.
  *
  * Creation checks synchronously what a user can get wrong (the base URL against the outbound
  * host guard, the token, the owner), so those come back as 4xx at once; then it lists the
@@ -42,7 +44,7 @@ import {
   type CreateConnectionInput,
 } from "./connections-schema";
 import { removeRepo } from "./repos";
-import { requireScope, type ServiceContext } from "./context";
+import { requireScope, type Caller, type ServiceContext } from "./context";
 
 export { connectionCreatedSchema, connectionDetailSchema, connectionSchema, createConnectionInput, deleteConnectionResultSchema, syncResultSchema };
 export type { ConnectionCreated, ConnectionView };
@@ -100,6 +102,19 @@ export function connectionIdFor(provider: Provider, owner: string, baseUrl: stri
   return slugRepoId(`${provider}-${owner.replace(/\//g, "-")}${host === def ? "" : `-${host.replace(/:/g, "-")}`}`);
 }
 
+/**
+ * Throws `forbidden` unless the caller holds `admin` over every repo (`repos` "*"): connections
+ * register and delete repos beyond any repo list, so a repo-limited admin token may not use them.
+ */
+export function requireConnectionAdmin(caller: Caller): void {
+  requireScope(caller, "admin");
+  if (caller.repos !== "*")
+    throw new CodeSearchError(
+      "forbidden",
+      "Connections need an admin token without a repo list: a connection registers and removes repos beyond this token's repos. Use an admin token for every repo.",
+    );
+}
+
 async function mustGet(ctx: ServiceContext, id: string): Promise<ConnectionRow> {
   const row = await getConnectionRow(ctx.env, id);
   if (!row) throw new CodeSearchError("not_found", `No connection "${id}"; GET /api/connections lists them.`);
@@ -123,7 +138,7 @@ function webhookSetup(ctx: ServiceContext, origin: string, row: ConnectionRow, s
  * `rate_limited`, `connection_exists`.
  */
 export async function createConnection(ctx: ServiceContext, input: CreateConnectionInput, origin: string, now = Date.now()): Promise<ConnectionCreated> {
-  requireScope(ctx.caller, "admin");
+  requireConnectionAdmin(ctx.caller);
   const allowLoopback = ctx.config.allowLoopbackGitUrls;
   const baseUrl = checkBaseUrl(input.baseUrl ?? DEFAULT_BASE_URL[input.provider], allowLoopback);
   const id = connectionIdFor(input.provider, input.owner, baseUrl);
@@ -184,14 +199,14 @@ export async function createConnection(ctx: ServiceContext, input: CreateConnect
 
 /** Every connection. */
 export async function listConnections(ctx: ServiceContext): Promise<{ connections: ConnectionView[] }> {
-  requireScope(ctx.caller, "admin");
+  requireConnectionAdmin(ctx.caller);
   const rows = await listConnectionRows(ctx.env);
   return { connections: await Promise.all(rows.map(async (r) => viewOf(r, await connectionRepoRows(ctx.env, r.id)))) };
 }
 
 /** One connection with each of its repos. Throws `not_found`. */
 export async function getConnection(ctx: ServiceContext, id: string): Promise<z.infer<typeof connectionDetailSchema>> {
-  requireScope(ctx.caller, "admin");
+  requireConnectionAdmin(ctx.caller);
   const row = await mustGet(ctx, id);
   const repos = await connectionRepoRows(ctx.env, id);
   return {
@@ -210,7 +225,7 @@ export async function getConnection(ctx: ServiceContext, id: string): Promise<z.
 
 /** Syncs a connection now (as the Cron Trigger does). Throws `not_found` and the listing's errors. */
 export async function syncConnectionNow(ctx: ServiceContext, id: string, now = Date.now()): Promise<z.infer<typeof syncResultSchema>> {
-  requireScope(ctx.caller, "admin");
+  requireConnectionAdmin(ctx.caller);
   const sync = await syncConnection(ctx.env, await mustGet(ctx, id), now, API_MAX_RATE_LIMIT_WAIT_MS);
   const row = await mustGet(ctx, id);
   return { connection: viewOf(row, await connectionRepoRows(ctx.env, id)), sync };
@@ -222,7 +237,7 @@ export async function syncConnectionNow(ctx: ServiceContext, id: string, now = D
  * stays with them). Throws `not_found`.
  */
 export async function deleteConnection(ctx: ServiceContext, id: string, keepRepos: boolean): Promise<z.infer<typeof deleteConnectionResultSchema>> {
-  requireScope(ctx.caller, "admin");
+  requireConnectionAdmin(ctx.caller);
   await mustGet(ctx, id);
   const owned = (await connectionRepoRows(ctx.env, id)).filter((r) => r.repo && r.registered_at !== null).map((r) => r.repo!);
   if (!keepRepos) for (const repo of owned) await removeRepo(ctx.env, ctx.config, repo);

@@ -21,6 +21,7 @@ import type { StripOption } from "../indexer/source/archive-paths";
 import { claimArchiveRepo, markRepoFailing, setRepoStatus } from "../indexer/store/d1/snapshots";
 import { loadConfig, type Env } from "../kernel/env";
 import type { IndexRequestOptions, JobView, PollResult, RepoCoordinatorRpc, SourceOverrides } from "../kernel/coordinator";
+import { BodyTooLargeError, readBounded } from "../kernel/bounded-body";
 import { CodeSearchError, type ErrorCode } from "../kernel/errors";
 import { activeSnapshotOf, finalizeJob, planJob, planUnchanged } from "./finalize";
 import { systemClock, type Clock } from "./clock";
@@ -61,25 +62,15 @@ export type { IndexRequestOptions, JobView, PollResult, SourceOverrides } from "
 const TOKEN_PURPOSE = "repo-token";
 
 async function readLimited(body: ReadableStream<Uint8Array>, maxBytes: number): Promise<Uint8Array> {
-  const parts: Uint8Array[] = [];
-  let size = 0;
-  for await (const part of body) {
-    size += part.byteLength;
-    if (size > maxBytes) {
-      throw new CodeSearchError(
-        "payload_too_large",
-        `The archive is larger than ${maxBytes} bytes; leave build output and dependencies out, or raise the limit.`,
-      );
-    }
-    parts.push(part);
+  try {
+    return await readBounded(body, maxBytes);
+  } catch (err) {
+    if (!(err instanceof BodyTooLargeError)) throw err;
+    throw new CodeSearchError(
+      "payload_too_large",
+      `The archive is larger than ${maxBytes} bytes; leave build output and dependencies out, or raise the limit.`,
+    );
   }
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.byteLength;
-  }
-  return out;
 }
 
 export class RepoCoordinator extends DurableObject<Env> implements RepoCoordinatorRpc {

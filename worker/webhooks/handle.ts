@@ -15,6 +15,7 @@ import type { Env } from "../../kernel/env";
 import type { RepoSettings } from "../../kernel/coordinator";
 import { parseGitHubEvent, parseGitLabEvent, repoUrlKey, tracksRef, type WebhookEvent } from "./payloads";
 import { acceptPullRequest, type WaitUntil } from "./pull-request";
+import { readDelivery } from "./read-delivery";
 import { webhookTargets, type WebhookTarget } from "./secrets";
 import { verifyGitHubSignature, verifyGitLabToken } from "./verify";
 
@@ -30,25 +31,6 @@ export type Provider = "github" | "gitlab";
 export interface WebhookResult {
   status: 200 | 202;
   body: Record<string, unknown>;
-}
-
-/** Reads at most `maxBytes` of a body; throws `payload_too_large` beyond. */
-async function readBody(body: ReadableStream<Uint8Array> | null, maxBytes: number): Promise<string> {
-  if (!body) return "";
-  const parts: Uint8Array[] = [];
-  let size = 0;
-  for await (const part of body) {
-    size += part.byteLength;
-    if (size > maxBytes) throw new CodeSearchError("payload_too_large", `The delivery is larger than ${maxBytes} bytes; only push events are needed.`);
-    parts.push(part);
-  }
-  const all = new Uint8Array(size);
-  let at = 0;
-  for (const p of parts) {
-    all.set(p, at);
-    at += p.byteLength;
-  }
-  return new TextDecoder().decode(all);
 }
 
 function parseJson(text: string, contentType: string | null): unknown {
@@ -104,10 +86,7 @@ export async function handleWebhook(
   connection: string | null = null,
   ctx?: WaitUntil,
 ): Promise<WebhookResult> {
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > WEBHOOK_MAX_BODY_BYTES)
-    throw new CodeSearchError("payload_too_large", `The delivery is ${declared} bytes; the limit is ${WEBHOOK_MAX_BODY_BYTES}. Send push events only.`);
-  const raw = await readBody(request.body, WEBHOOK_MAX_BODY_BYTES);
+  const raw = await readDelivery(request, WEBHOOK_MAX_BODY_BYTES);
   const body = parseJson(raw, request.headers.get("content-type"));
 
   const named = new Set(payloadUrls(provider, body).map(repoUrlKey).filter(Boolean));

@@ -31,6 +31,7 @@ import { serviceContext, type Caller } from "../services/context";
 import { review } from "../services/review";
 import type { ReviewOutput } from "../services/review-schema";
 import { repoUrlKey } from "./payloads";
+import { readDelivery } from "./read-delivery";
 import { secretsOfRepo, webhookTargets } from "./secrets";
 import { verifyGitHubSignature } from "./verify";
 
@@ -55,13 +56,6 @@ export interface PullRequestWebhookResult {
 /** Schedules work past the response (`ExecutionContext.waitUntil`). */
 export interface WaitUntil {
   waitUntil(promise: Promise<unknown>): void;
-}
-
-async function readBody(req: Request): Promise<string> {
-  const text = await req.text();
-  if (new TextEncoder().encode(text).byteLength > PR_WEBHOOK_MAX_BODY_BYTES)
-    throw new CodeSearchError("payload_too_large", `The delivery is larger than ${PR_WEBHOOK_MAX_BODY_BYTES} bytes.`);
-  return text;
 }
 
 /** Whether `signature` signs `text` under one of `candidates`' secrets: the ones that do. */
@@ -95,7 +89,7 @@ export async function handlePullRequestWebhook(
   if (!env.GITHUB_REVIEW_TOKEN) {
     throw new CodeSearchError("not_configured", "Pull-request reviews are not configured: set the secret GITHUB_REVIEW_TOKEN (docs/review.md).");
   }
-  const text = await readBody(req);
+  const text = await readDelivery(req, PR_WEBHOOK_MAX_BODY_BYTES);
   const signature = req.headers.get("x-hub-signature-256");
   let repos: string[];
   if (repoParam !== null) repos = await signedBy(await secretsOfRepo(env, repoParam), text, signature);

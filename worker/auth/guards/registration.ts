@@ -9,6 +9,7 @@
  * consent page of that client.
  */
 import type { ClientRegistrationCallbackResult } from "@cloudflare/workers-oauth-provider";
+import { BodyTooLargeError, readBoundedRequest } from "../../../kernel/bounded-body";
 import type { Env } from "../../../kernel/env";
 import { checkRegisterRate } from "../rate-limit";
 
@@ -37,26 +38,12 @@ export async function limitRegistration(request: Request, env: Env): Promise<Req
     });
   }
   const tooLarge = () => oauthError(413, "invalid_request", `The registration body must be at most ${REGISTER_MAX_BODY_BYTES} bytes.`);
-  if (Number(request.headers.get("content-length") ?? 0) > REGISTER_MAX_BODY_BYTES) return tooLarge();
-  const reader = request.body?.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    if (!reader) break;
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > REGISTER_MAX_BODY_BYTES) {
-      await reader.cancel().catch(() => undefined);
-      return tooLarge();
-    }
-    chunks.push(value);
-  }
-  const body = new Uint8Array(total);
-  let offset = 0;
-  for (const c of chunks) {
-    body.set(c, offset);
-    offset += c.byteLength;
+  let body: Uint8Array;
+  try {
+    body = await readBoundedRequest(request, REGISTER_MAX_BODY_BYTES);
+  } catch (err) {
+    if (err instanceof BodyTooLargeError) return tooLarge();
+    throw err;
   }
   const headers = new Headers(request.headers);
   headers.delete("content-length");

@@ -21,6 +21,8 @@ export interface Env {
   EMBEDDING_DIMENSIONS?: string;
   VECTOR_STORE?: string;
   MAX_FILE_BYTES?: string;
+  /** Wall-clock budget of one grep call, ms (default 3000; 0: stop after the first file, for tests). */
+  GREP_TIME_BUDGET_MS?: string;
   /** "true" lets git URLs point at loopback hosts (local mode; `npm start` and the tests set it, production never). */
   ALLOW_LOOPBACK_GIT_URLS?: string;
   AUTH_PROVIDER?: string;
@@ -88,6 +90,8 @@ export interface Config {
   embeddingDimensions: number;
   vectorStore: "local" | "vectorize";
   maxFileBytes: number;
+  /** Wall-clock budget of one grep call, ms: past it the page ends, truncated, with a cursor (worker/search/grep/run.ts). */
+  grepTimeBudgetMs: number;
   /** `ALLOW_LOOPBACK_GIT_URLS`: git URLs may point at loopback (127.0.0.0/8, ::1, localhost). Default false. */
   allowLoopbackGitUrls: boolean;
   /**
@@ -148,6 +152,7 @@ export function loadConfig(env: Env): Config {
     embeddingDimensions: positiveInt("EMBEDDING_DIMENSIONS", env.EMBEDDING_DIMENSIONS, 384),
     vectorStore: oneOf("VECTOR_STORE", env.VECTOR_STORE, ["local", "vectorize"] as const, "local"),
     maxFileBytes: positiveInt("MAX_FILE_BYTES", env.MAX_FILE_BYTES, 1024 * 1024),
+    grepTimeBudgetMs: env.GREP_TIME_BUDGET_MS === "0" ? 0 : positiveInt("GREP_TIME_BUDGET_MS", env.GREP_TIME_BUDGET_MS, 3_000),
     allowLoopbackGitUrls: oneOf("ALLOW_LOOPBACK_GIT_URLS", env.ALLOW_LOOPBACK_GIT_URLS || "false", ["true", "false"] as const, "false") === "true",
     keepSnapshots: oneOf("KEEP_SNAPSHOTS", env.KEEP_SNAPSHOTS || "false", ["true", "false"] as const, "false") === "true",
     generation: {

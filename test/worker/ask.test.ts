@@ -9,6 +9,7 @@
 import { createExecutionContext, env, SELF } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import worker from "../../worker/index";
+import { createApiToken } from "../../worker/auth/api-tokens";
 import type { GenerationProvider } from "../../kernel/generation";
 import { ask } from "../../worker/services/ask";
 import { LOCAL_ADMIN, serviceContext } from "../../worker/services/context";
@@ -240,6 +241,32 @@ describe("POST /api/ask", () => {
       .first<{ tokens: number; calls: number; cost_usd: number }>();
     expect(row!.calls).toBeGreaterThanOrEqual(1);
     expect(row!.tokens).toBeGreaterThan(0);
+  });
+
+  it("reserves the budget before the model call: of 5 concurrent asks on a fresh identity past it, 1 runs and 4 answer budget_exhausted", async () => {
+    const { token, info } = await createApiToken(env.DB, { name: "ask-concurrent", scopes: ["search"] }, LOCAL_ADMIN, Date.now());
+    const key = keyFor("cite");
+    const one = () =>
+      worker.fetch(
+        new Request("http://localhost/api/ask", {
+          method: "POST",
+          headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+          body: JSON.stringify(INVOICE_Q),
+        }) as Request<unknown, IncomingRequestCfProperties>,
+        envWith({ ANTHROPIC_API_KEY: key, ASK_DAILY_TOKEN_BUDGET: "1000" }),
+        createExecutionContext(),
+      );
+    const responses = await Promise.all(Array.from({ length: 5 }, one));
+    const statuses = responses.map((r) => r.status).sort();
+    expect(statuses).toEqual([200, 429, 429, 429, 429]);
+    const refused = (await responses.find((r) => r.status === 429)!.json()) as any;
+    expect(refused.error.code).toBe("budget_exhausted");
+    expect((await requestsOf(key)).calls).toBe(1);
+    // Settled: the ledger holds the one answer's actual usage, not its reservation.
+    const answered = (await responses.find((r) => r.status === 200)!.json()) as any;
+    const row = await env.DB.prepare("SELECT tokens FROM ask_usage WHERE identity = ?").bind(`token:${info.id}`).first<{ tokens: number }>();
+    const u = answered.usage;
+    expect(row!.tokens).toBe(u.inputTokens + u.outputTokens + u.cacheReadTokens + u.cacheWriteTokens);
   });
 });
 

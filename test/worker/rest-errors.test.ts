@@ -48,6 +48,14 @@ describe("REST errors", () => {
     expect(both.status).toBe(400);
   });
 
+  it("says a q over 32,000 characters is too long, naming the limit (not that q is required)", async () => {
+    const long = await json("/api/search", { method: "POST", json: { q: "parse ".repeat(5_334), repo: "demo" } });
+    expect(long.status).toBe(400);
+    expect(long.body.error.message).toMatch(/^q \(the query text\) is too long: at most 32000 characters/);
+    const byAlias = await json("/api/search", { method: "POST", json: { query: "x".repeat(32_001), repo: "demo" } });
+    expect(byAlias.body.error.message).toContain("too long");
+  });
+
   it("refuses repo together with repos", async () => {
     for (const r of [
       await json("/api/search", { method: "POST", json: { q: "getUserById", repo: "demo", repos: ["other"] } }),

@@ -12,6 +12,7 @@ import { createExecutionContext, env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import worker from "../../worker/index";
 import { createApiToken } from "../../worker/auth/api-tokens";
+import { LocalRateLimiter } from "../../worker/auth/rate-limit";
 import { LOCAL_ADMIN } from "../../worker/services/context";
 import { adminHeaders } from "../helpers";
 import { connect as connectMcp } from "./mcp-client";
@@ -250,6 +251,29 @@ describe("POST /api/review", () => {
     expect(missing.res.status).toBe(404);
     const unknownRepo = await reviewWith("review-parallel", { repo: "no-such-repo", diff: DIFF });
     expect(unknownRepo.res.status).toBe(404);
+  });
+
+  it("is rate-limited like search: 429 once the identity's limit is spent, before the model is called", async () => {
+    const { token } = await createApiToken(env.DB, { name: "review-limit", scopes: ["index"] }, LOCAL_ADMIN, Date.now());
+    const key = keyFor("review-parallel");
+    const limited = {
+      ...envWith({ ANTHROPIC_API_KEY: key }),
+      SEARCH_LIMIT_IDENTITY: new LocalRateLimiter(2, 60),
+      SEARCH_LIMIT_IP: new LocalRateLimiter(1_000, 60),
+    };
+    const statuses: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const req = new Request("http://localhost/api/review", {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body: JSON.stringify({ repo: REPO, diff: DIFF }),
+      }) as Request<unknown, IncomingRequestCfProperties>;
+      const res = await worker.fetch(req, limited, createExecutionContext());
+      statuses.push(res.status);
+      if (res.status === 429) expect(((await res.json()) as any).error.code).toBe("rate_limited");
+    }
+    expect(statuses).toEqual([200, 200, 429]);
+    expect((await requestsOf(key)).calls).toBeGreaterThanOrEqual(2);
   });
 
   it("needs the index scope and a configured provider", async () => {

@@ -1,7 +1,8 @@
 /**
  * @module worker/auth/rate-limit
  *
- * Search rate limits per identity and per client IP. The port is the shape of the Workers
+ * Search rate limits per identity and per client IP: search, ask, grep and review share them
+ * (a grep costs more units the more work it did, `grepWorkUnits`). The port is the shape of the Workers
  * rate-limiting binding (`[[ratelimits]]` in wrangler.toml), which wrangler dev and the vitest
  * plugin simulate. When a binding is absent (a deployment that did not declare it), a local
  * fixed-window limiter with the same limits stands in, per isolate: weaker, but never "no limit".
@@ -98,9 +99,40 @@ export async function checkRegisterRate(env: Env, request: Request): Promise<Rat
   return r.success ? { ok: true } : { ok: false, retryAfterSeconds: SEARCH_LIMIT_PERIOD_SECONDS, scope: "ip" };
 }
 
-/** Paths counted as searches: `/search`, `/ask` (grounded answers search first) and anything below them, under /api. */
+/**
+ * Paths counted as searches: `/search`, `/ask` (grounded answers search first), `/grep` and
+ * `/review` (model calls, like ask) and anything below them, under /api.
+ */
 export function isSearchPath(pathname: string): boolean {
-  return /\/(search|ask)(\/|$)/.test(pathname);
+  return /\/(search|ask|grep|review)(\/|$)/.test(pathname);
+}
+
+/** Bytes of file text one rate unit of grep pays for (an eighth of GREP_SCAN_MAX_BYTES). */
+export const GREP_UNIT_BYTES = 4 * 1024 * 1024;
+/** Wall-clock milliseconds one rate unit of grep pays for. */
+export const GREP_UNIT_MS = 1_000;
+/** Most units one grep costs (a full 32 MiB scan, or about the default 3 s budget and more). */
+export const GREP_MAX_UNITS = 8;
+
+/**
+ * Rate units one grep costs: one, plus one per GREP_UNIT_BYTES of text verified or per
+ * GREP_UNIT_MS taken beyond the first (whichever is more), at most GREP_MAX_UNITS. Pure.
+ */
+export function grepWorkUnits(bytesScanned: number, tookMs: number): number {
+  const units = Math.max(Math.ceil(bytesScanned / GREP_UNIT_BYTES), Math.ceil(tookMs / GREP_UNIT_MS), 1);
+  return Math.min(GREP_MAX_UNITS, units);
+}
+
+/**
+ * Counts `units - 1` more searches against the caller's identity limit: the first unit was
+ * counted at the edge (worker/auth/rest-auth.ts, the MCP gate) before the work was known, so a
+ * heavy grep spends the identity's window faster and its next call answers 429 sooner. The local
+ * admin token is exempt, as in `checkSearchRate`.
+ */
+export async function chargeExtraWork(env: Env, caller: Caller, units: number): Promise<void> {
+  if (caller.kind === "admin-token") return;
+  const { identity } = limiters(env);
+  for (let i = 1; i < units; i++) await identity.limit({ key: `id:${caller.id}` });
 }
 
 /** The 429 answer: JSON error body plus Retry-After (RFC 9110 §10.2.3). */

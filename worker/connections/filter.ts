@@ -1,11 +1,12 @@
 /**
  * @module worker/connections/filter
  *
- * Which listed repositories a connection keeps. Pure. Globs are picomatch patterns; a pattern
+ * Which listed repositories a connection keeps. Pure. Globs have picomatch's meaning and run on
+ * RE2 (worker/search/path-glob.ts; a glob past its wildcard cap throws `invalid_input`); a pattern
  * with a `/` is matched against the full name (`acme/api-*`, GitLab `group/sub/*`), one without
  * against the last segment (`api-*`). Case-insensitive, as GitHub and GitLab names are.
  */
-import picomatch from "picomatch";
+import { compileGlob } from "../search/path-glob";
 import type { UpstreamRepo } from "./types";
 
 /** A connection's filter. */
@@ -25,8 +26,8 @@ export type FilterReason = "excluded" | "fork" | "archived";
 
 function matcher(patterns: readonly string[]): (repo: UpstreamRepo) => boolean {
   const tests = patterns.map((p) => {
-    const m = picomatch(p, { nocase: true, dot: true });
-    return (r: UpstreamRepo) => m(p.includes("/") ? r.fullName : r.name);
+    const { test } = compileGlob(p, { nocase: true, field: "include/exclude" });
+    return (r: UpstreamRepo) => test(p.includes("/") ? r.fullName : r.name);
   });
   return (r) => tests.some((t) => t(r));
 }

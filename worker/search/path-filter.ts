@@ -3,7 +3,7 @@
  *
  * The `path_prefix` filter as users write it: a prefix in any of the forms a shell, an editor or
  * Windows gives (`./src/`, `/src/`, `src\`, `src//router/`), or a glob (`src/*`, `src/** /*.ts`,
- * `*.{ts,tsx}`; picomatch's syntax through worker/search/path-glob.ts, as grep and the file
+ * `*.{ts,tsx}`; picomatch's syntax, run on RE2, through worker/search/path-glob.ts, as grep and the file
  * listing read globs). Normalized once, at the service edge, into a plain prefix or a glob
  * matcher. Pure.
  */
@@ -20,7 +20,8 @@ const GLOB_CHARS_RE = /[*?[\]{}!]|[@+]\(/;
  * `.` segments and repeated `/` are dropped; a trailing `/**` (or `/** /*`) is a prefix (every
  * path under the folder). Other forms with wildcards are globs (dotfiles included; `*` stays
  * within a folder, `**` crosses folders, a glob without `/` matches the file name at any depth, as
- * in grep's and the tree route's globs). Returns null for a filter that
+ * in grep's and the tree route's globs). Throws `invalid_input` for a glob compileGlob refuses
+ * (more than GLOB_MAX_WILDCARDS wildcards). Returns null for a filter that
  * selects everything (``, `.`, `/`, `**`). Case is kept: paths are case-sensitive in git.
  */
 export function normalizePathFilter(raw: string): PathFilter | null {
@@ -37,7 +38,7 @@ export function normalizePathFilter(raw: string): PathFilter | null {
   if (under && !GLOB_CHARS_RE.test(under[1])) s = `${under[1]}/`;
   if (s === "" || s === "/" || s === "**" || s === "**/*") return null;
   if (GLOB_CHARS_RE.test(s)) {
-    const { test } = compileGlob(s);
+    const { test } = compileGlob(s, { field: "path_prefix" });
     return { kind: "glob", glob: s, matches: test };
   }
   return { kind: "prefix", prefix: s };

@@ -12,8 +12,8 @@
 import { CodeSearchError } from "../../kernel/errors";
 import { estimateCostUsd, type GenerationProvider, type TokenUsage, ZERO_USAGE } from "../../kernel/generation";
 import { loadPrompt, type Prompt } from "../../prompts";
-import { checkBudget, recordUsage } from "../ask/budget";
-import { lineRef, newNonce, renderUserMessage, selectEvidence, type EvidenceItem } from "../ask/evidence";
+import { recordUsage, reserveBudget, settle } from "../ask/budget";
+import { ASK_EVIDENCE_MAX_TOKENS, estimateTokens, lineRef, newNonce, renderUserMessage, selectEvidence, type EvidenceItem } from "../ask/evidence";
 import { generateAnswer, type AnswerStreamHooks } from "../ask/generate-answer";
 import { verifyAnswer } from "../ask/verify";
 import { requireGenerationProvider } from "../generation";
@@ -68,7 +68,8 @@ function gateReason(s: SearchResponse): string {
 }
 
 /**
- * Validates `raw`, resolves the provider, checks the budget and searches; `run()` does the rest.
+ * Validates `raw`, resolves the provider, reserves budget and searches; `run()` does the rest
+ * and settles the reservation (call `run()` once: an unrun ask keeps its reservation for the day).
  * Throws `invalid_input`, `forbidden`, `generation_unavailable` (503, with the commands that
  * configure a provider), `budget_exhausted` (429 with retryAfterSeconds), and the search's
  * `repo_not_found` / `index_not_ready`, all before any stream opens.
@@ -85,9 +86,9 @@ export async function startAsk(ctx: ServiceContext, raw: AskInput, deps: AskDeps
   } catch (err) {
     throw new CodeSearchError("invalid_input", `ASK_PROMPT_VERSION: ${(err as Error).message}`);
   }
-  // The budget check, the search and (for named repos) the snapshot read run together, and all
-  // before a stream opens: a spent budget (429) or an unknown repo (404) is an HTTP status, and
-  // the budget check adds no latency. A spent budget wastes one search, never tokens.
+  // The budget reservation, the search and (for named repos) the snapshot read run together, and
+  // all before a stream opens: a spent budget (429) or an unknown repo (404) is an HTTP status,
+  // and the reservation adds no latency. A spent budget wastes one search, never tokens.
   const started = now();
   const named = input.repos ?? (input.repo ? [input.repo] : null);
   const commitsBeside = named ? activeCommits(ctx.env.DB, named) : null;
@@ -96,96 +97,113 @@ export async function startAsk(ctx: ServiceContext, raw: AskInput, deps: AskDeps
     response: r,
     searchMs: now() - started,
   }));
-  const [, { response, searchMs }] = await Promise.all([checkBudget(ctx.env.DB, ctx.caller.id, now(), g.dailyTokenBudget), searched]);
+  // One call's tokens are reserved (atomically, worker/ask/budget.ts) and settled to the actual
+  // usage when the answer ends; a failed search takes the reservation back at once.
+  const estimate = ASK_EVIDENCE_MAX_TOKENS + estimateTokens(prompt.text + input.question) + g.maxOutputTokens;
+  const [reserved, found] = await Promise.allSettled([reserveBudget(ctx.env.DB, ctx.caller.id, now(), g.dailyTokenBudget, estimate), searched]);
+  if (reserved.status === "rejected") throw reserved.reason;
+  const reservation = reserved.value;
+  if (found.status === "rejected") {
+    await settle(ctx.env.DB, reservation);
+    throw found.reason;
+  }
+  const { response, searchMs } = found.value;
+  const answer = async (hooks?: AnswerStreamHooks): Promise<AskOutput> => {
+    const promptRef = { id: prompt.id, version: prompt.version, sha256: prompt.sha256 };
+    const base = { model: provider.model, provider: provider.name, prompt: promptRef, confidence: response.confidence };
+    const finish = (
+      o: Omit<AskOutput, "model" | "provider" | "prompt" | "confidence" | "timings" | "usage"> & { usage: TokenUsage; modelMs: number; model?: string },
+    ): AskOutput => {
+      const totalMs = now() - started;
+      const { usage, modelMs, model, ...rest } = o;
+      return {
+        ...base,
+        ...(model ? { model } : {}),
+        ...rest,
+        usage: { ...usage, costUsd: estimateCostUsd(usage, provider.price) },
+        timings: { totalMs, searchMs, modelMs, overheadMs: totalMs - modelMs },
+      };
+    };
+    const evidence = response.confidence.level === "high" ? selectEvidence(response.results) : [];
+    const evidenceOut = (items: EvidenceItem[]) =>
+      items.map((e) => ({
+        label: e.label,
+        repo: e.repo,
+        path: e.path,
+        startLine: e.startLine,
+        endLine: e.endLine,
+        lines: lineRef(e.path, e.startLine, e.endLine),
+      }));
+    if (!evidence.length) {
+      return finish({
+        status: "refused",
+        answer: "",
+        reason: gateReason(response),
+        citations: [],
+        rejectedCitations: [],
+        evidence: [],
+        usage: ZERO_USAGE,
+        modelCalls: 0,
+        modelMs: 0,
+      });
+    }
+    const repos = [...new Set(evidence.map((e) => e.repo))];
+    const atEvidence = commitsBeside ? await commitsBeside : await activeCommits(ctx.env.DB, repos);
+    const nonce = newNonce();
+    const generated = await generateAnswer({
+      provider,
+      prompt,
+      userMessage: renderUserMessage(input.question, evidence, nonce),
+      maxOutputTokens: g.maxOutputTokens,
+      hooks,
+      // The whole answer's deadline (both calls and their transport retries): twice the per-attempt timeout.
+      signal: AbortSignal.timeout(2 * g.timeoutMs),
+      onUsage: (u) => recordUsage(ctx.env.DB, ctx.caller.id, now(), u, estimateCostUsd(u, provider.price)),
+    });
+    if (generated.outcome.kind !== "answer") await generated.recorded;
+    const common = {
+      evidence: evidenceOut(evidence),
+      usage: generated.usage,
+      modelCalls: generated.calls,
+      modelMs: generated.modelMs,
+      model: generated.model,
+    };
+    const out = generated.outcome;
+    if (out.kind === "refusal") return finish({ status: "refused", answer: "", reason: out.reason, citations: [], rejectedCitations: [], ...common });
+    if (out.kind === "invalid") return finish({ status: "ungrounded", answer: "", reason: out.reason, citations: [], rejectedCitations: [], ...common });
+    const [nowCommits] = await Promise.all([activeCommits(ctx.env.DB, repos), generated.recorded]);
+    const snapshots = new Map(repos.map((r) => [r, { atEvidence: atEvidence.get(r) ?? "", now: nowCommits.get(r) ?? null }]));
+    const v = verifyAnswer(out.value.answer, out.value.citations, evidence, snapshots);
+    if (out.value.status === "insufficient_context") {
+      return finish({
+        status: "refused",
+        answer: v.answer,
+        reason: `The model found the evidence insufficient: ${out.value.missing}`,
+        citations: v.citations,
+        rejectedCitations: v.rejected,
+        ...common,
+      });
+    }
+    if (!v.citations.length) {
+      return finish({
+        status: "ungrounded",
+        answer: v.answer,
+        reason: `No citation of the answer could be verified against the evidence (${v.rejected.length} rejected); treat the text as unsupported.`,
+        citations: [],
+        rejectedCitations: v.rejected,
+        ...common,
+      });
+    }
+    return finish({ status: "answered", answer: v.answer, reason: null, citations: v.citations, rejectedCitations: v.rejected, ...common });
+  };
   return {
     stream: input.stream,
     async run(hooks) {
-      const promptRef = { id: prompt.id, version: prompt.version, sha256: prompt.sha256 };
-      const base = { model: provider.model, provider: provider.name, prompt: promptRef, confidence: response.confidence };
-      const finish = (
-        o: Omit<AskOutput, "model" | "provider" | "prompt" | "confidence" | "timings" | "usage"> & { usage: TokenUsage; modelMs: number; model?: string },
-      ): AskOutput => {
-        const totalMs = now() - started;
-        const { usage, modelMs, model, ...rest } = o;
-        return {
-          ...base,
-          ...(model ? { model } : {}),
-          ...rest,
-          usage: { ...usage, costUsd: estimateCostUsd(usage, provider.price) },
-          timings: { totalMs, searchMs, modelMs, overheadMs: totalMs - modelMs },
-        };
-      };
-      const evidence = response.confidence.level === "high" ? selectEvidence(response.results) : [];
-      const evidenceOut = (items: EvidenceItem[]) =>
-        items.map((e) => ({
-          label: e.label,
-          repo: e.repo,
-          path: e.path,
-          startLine: e.startLine,
-          endLine: e.endLine,
-          lines: lineRef(e.path, e.startLine, e.endLine),
-        }));
-      if (!evidence.length) {
-        return finish({
-          status: "refused",
-          answer: "",
-          reason: gateReason(response),
-          citations: [],
-          rejectedCitations: [],
-          evidence: [],
-          usage: ZERO_USAGE,
-          modelCalls: 0,
-          modelMs: 0,
-        });
+      try {
+        return await answer(hooks);
+      } finally {
+        await settle(ctx.env.DB, reservation);
       }
-      const repos = [...new Set(evidence.map((e) => e.repo))];
-      const atEvidence = commitsBeside ? await commitsBeside : await activeCommits(ctx.env.DB, repos);
-      const nonce = newNonce();
-      const generated = await generateAnswer({
-        provider,
-        prompt,
-        userMessage: renderUserMessage(input.question, evidence, nonce),
-        maxOutputTokens: g.maxOutputTokens,
-        hooks,
-        // The whole answer's deadline (both calls and their transport retries): twice the per-attempt timeout.
-        signal: AbortSignal.timeout(2 * g.timeoutMs),
-        onUsage: (u) => recordUsage(ctx.env.DB, ctx.caller.id, now(), u, estimateCostUsd(u, provider.price)),
-      });
-      if (generated.outcome.kind !== "answer") await generated.recorded;
-      const common = {
-        evidence: evidenceOut(evidence),
-        usage: generated.usage,
-        modelCalls: generated.calls,
-        modelMs: generated.modelMs,
-        model: generated.model,
-      };
-      const out = generated.outcome;
-      if (out.kind === "refusal") return finish({ status: "refused", answer: "", reason: out.reason, citations: [], rejectedCitations: [], ...common });
-      if (out.kind === "invalid") return finish({ status: "ungrounded", answer: "", reason: out.reason, citations: [], rejectedCitations: [], ...common });
-      const [nowCommits] = await Promise.all([activeCommits(ctx.env.DB, repos), generated.recorded]);
-      const snapshots = new Map(repos.map((r) => [r, { atEvidence: atEvidence.get(r) ?? "", now: nowCommits.get(r) ?? null }]));
-      const v = verifyAnswer(out.value.answer, out.value.citations, evidence, snapshots);
-      if (out.value.status === "insufficient_context") {
-        return finish({
-          status: "refused",
-          answer: v.answer,
-          reason: `The model found the evidence insufficient: ${out.value.missing}`,
-          citations: v.citations,
-          rejectedCitations: v.rejected,
-          ...common,
-        });
-      }
-      if (!v.citations.length) {
-        return finish({
-          status: "ungrounded",
-          answer: v.answer,
-          reason: `No citation of the answer could be verified against the evidence (${v.rejected.length} rejected); treat the text as unsupported.`,
-          citations: [],
-          rejectedCitations: v.rejected,
-          ...common,
-        });
-      }
-      return finish({ status: "answered", answer: v.answer, reason: null, citations: v.citations, rejectedCitations: v.rejected, ...common });
     },
   };
 }

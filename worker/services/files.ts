@@ -294,11 +294,11 @@ export async function listFiles(ctx: ServiceContext, input: ListFilesInput): Pro
 
 /**
  * The glob form of `listFiles`: the snapshot's paths under the glob's literal folder (and
- * `prefix`) are read, matched with picomatch (worker/search/path-glob.ts), then paged, so the
+ * `prefix`) are read, matched on RE2 (worker/search/path-glob.ts), then paged, so the
  * count is exact. Reads every path under that folder: one row of a few bytes per file.
  */
 async function listFilesByGlob(ctx: ServiceContext, snap: ActiveRepo, glob: string, prefix: string, limit: number, offset: number): Promise<ListFilesOutput> {
-  const g = compileGlob(glob);
+  const g = compileGlob(glob, { field: "glob" });
   const from = g.prefix.startsWith(prefix) ? g.prefix : prefix;
   const { results } = await ctx.env.DB.prepare(
     `SELECT sf.path, f.language, f.line_count FROM snapshot_files sf JOIN files f ON f.repo = sf.repo AND f.file_id = sf.file_id

@@ -7,12 +7,19 @@
  * REST (worker/api/routes/grep.ts) and MCP (worker/mcp/tools/grep.ts). Visibility is per repo
  * as everywhere: a repo the caller may not see answers like a missing one and never counts.
  *
- * Errors: `invalid_input` (bad fields, a regex syntax error naming its position, a bad cursor),
+ * Bounded: a regex's program is capped (worker/search/grep/pattern-cost.ts), a path glob's
+ * wildcards are capped (worker/search/path-glob.ts), and each call stops at its wall-clock budget
+ * (`config.grepTimeBudgetMs`) with a truncated page and a cursor; its rate-limit units grow with
+ * the work it did (`grepWorkUnits`), docs/grep.md.
+ *
+ * Errors: `invalid_input` (bad fields, a regex syntax error naming its position, a too costly
+ * pattern or glob naming the limit, a bad cursor),
  * `repo_not_found`, `index_not_ready` (a named repo without a snapshot), `forbidden`.
  */
 import { z } from "zod";
 import { KNOWN_LANGUAGES } from "../../indexer/chunk/languages";
 import { CodeSearchError } from "../../kernel/errors";
+import { chargeExtraWork, grepWorkUnits } from "../auth/rate-limit";
 import { compilePattern } from "../search/grep/matcher";
 import { GREP_LINE_MAX_CHARS, runGrep, type GrepCursor } from "../search/grep/run";
 import { canSee, requireScope, type ServiceContext } from "./context";
@@ -94,7 +101,7 @@ export const grepOutput = z.object({
     .enum(["trigram", "scan"])
     .describe("trigram: candidate files came from the trigram index; scan: the pattern has no literal of 3+ characters, so files were scanned."),
   scan_capped: z.boolean().describe("The scan (index: scan) stopped at its size budget: narrow with path or language, or add a literal to the pattern."),
-  truncated: z.boolean().describe("The page may lack matches (work budget reached first); continue with next_cursor."),
+  truncated: z.boolean().describe("The page may lack matches (the byte or wall-clock budget was reached first, docs/grep.md); continue with next_cursor."),
   filesScanned: z.number().int(),
   candidateFiles: z.number().int(),
   bytesScanned: z.number().int(),
@@ -191,7 +198,10 @@ export async function grep(ctx: ServiceContext, raw: GrepInput): Promise<GrepOut
     limit: input.limit,
     offset: input.offset,
     cursor,
+    deadline: started + ctx.config.grepTimeBudgetMs,
   });
+  const tookMs = Date.now() - started;
+  await chargeExtraWork(ctx.env, ctx.caller, grepWorkUnits(r.bytesScanned, tookMs));
   return {
     matches: r.matches,
     offset: cursor ? cursor.n : input.offset,
@@ -208,6 +218,6 @@ export async function grep(ctx: ServiceContext, raw: GrepInput): Promise<GrepOut
     bytesScanned: r.bytesScanned,
     repos: ready.map((x) => x.id),
     notReady,
-    tookMs: Date.now() - started,
+    tookMs,
   };
 }

@@ -13,8 +13,8 @@
 import { CodeSearchError } from "../../kernel/errors";
 import { estimateCostUsd, type GenerationProvider } from "../../kernel/generation";
 import { loadPrompt } from "../../prompts";
-import { checkBudget, recordUsage } from "../ask/budget";
-import { newNonce } from "../ask/evidence";
+import { recordUsage, reserveBudget, settle } from "../ask/budget";
+import { estimateTokens, newNonce } from "../ask/evidence";
 import { requireGenerationProvider } from "../generation";
 import type { ToolContext } from "../mcp/tool";
 import { parseUnifiedDiff, type DiffFile } from "../review/diff";
@@ -32,6 +32,8 @@ export const REVIEW_FILE_MAX_LINES = 1500;
 export const REVIEW_FILES_MAX_CHARS = 160_000;
 /** Most files outside the review whose line counts are looked up for grounding. */
 const GROUND_LOOKUP_MAX_FILES = 50;
+/** Tokens reserved for the review prompts and a paths-mode file set beside the diff and the output cap (an estimate; settled to the actual usage). */
+const REVIEW_PROMPT_TOKENS = 8_000;
 
 /** Test seams: a provider instead of the configured one, the clock, the loop's guard. */
 export interface ReviewDeps {
@@ -106,7 +108,27 @@ export async function review(ctx: ServiceContext, raw: ReviewInput, deps: Review
   const provider = deps.provider ?? requireGenerationProvider(ctx.env, ctx.config);
   const now = deps.now ?? Date.now;
   const started = now();
-  await checkBudget(ctx.env.DB, ctx.caller.id, started, ctx.config.generation.dailyTokenBudget);
+  // One call's tokens are reserved atomically before anything else (worker/ask/budget.ts) and
+  // settled to the actual usage at the end, whatever happens in between.
+  const estimate = REVIEW_PROMPT_TOKENS + estimateTokens(input.diff ?? "") + ctx.config.review.maxOutputTokens;
+  const reservation = await reserveBudget(ctx.env.DB, ctx.caller.id, started, ctx.config.generation.dailyTokenBudget, estimate);
+  try {
+    return await reviewReserved(ctx, input, diffFiles, provider, now, started, deps);
+  } finally {
+    await settle(ctx.env.DB, reservation);
+  }
+}
+
+/** `review` once its budget is reserved. */
+async function reviewReserved(
+  ctx: ServiceContext,
+  input: ReturnType<typeof parseInput>,
+  diffFiles: ReturnType<typeof parseUnifiedDiff> | null,
+  provider: GenerationProvider,
+  now: () => number,
+  started: number,
+  deps: ReviewDeps,
+): Promise<ReviewOutput> {
   const snap = await activeRepo(ctx, input.repo);
   const [system, task] = await Promise.all([loadPrompt("review.system"), loadPrompt("review.task")]);
   const nonce = newNonce();

@@ -31,13 +31,17 @@ export const SEARCH_MAX_REPOS = 50;
 /** The message for a missing or blank `q`, the one mistake every new client makes. */
 const Q_REQUIRED = 'q (the query text) is required, e.g. {"q": "where are tokens refreshed"}; query is accepted as an alias.';
 
+/** The message for a `q` over SEARCH_MAX_QUERY_CHARS. */
+const Q_TOO_LONG = `q (the query text) is too long: at most ${SEARCH_MAX_QUERY_CHARS} characters; keep the part of a log or bug report that names the failure.`;
+
 /** Input of `search` (REST query/body and MCP tool arguments). */
 export const searchInput = z.object({
   q: z
     .string({ error: Q_REQUIRED })
     .trim()
     .min(1, { error: Q_REQUIRED })
-    .max(SEARCH_MAX_QUERY_CHARS)
+    // Its own message: the schema-level one above would otherwise answer "required" for a too long q.
+    .max(SEARCH_MAX_QUERY_CHARS, { error: Q_TOO_LONG })
     .describe(
       "What to find: a question, identifiers, an error message or a whole bug report. Paste stack traces whole (the file where one ends ranks higher) and write command-line options as --name (the file declaring one ranks higher).",
     ),

@@ -3,9 +3,11 @@
  *
  * Compiles a grep pattern and finds its matches in a file, line by line as ripgrep reports
  * them. Regexes run on re2js (RE2: linear time in the text, no backreferences or lookaround),
- * so no pattern can hang the Worker. A literal (`regex: false`) runs on the platform's native
- * RegExp built from the escaped literal: a plain string search (no quantifier, nothing to
- * backtrack), several times faster than re2js on long texts.
+ * and their programs are bounded (worker/search/grep/pattern-cost.ts), so a pattern's cost per
+ * byte is bounded; the grep's wall-clock budget (worker/search/grep/run.ts) bounds the rest. A
+ * literal (`regex: false`) runs on the platform's native RegExp built from the escaped literal:
+ * a plain string search (no quantifier, nothing to backtrack), several times faster than re2js
+ * on long texts.
  *
  * Semantics (ripgrep's defaults): a match never spans lines; `^`/`$` are line boundaries;
  * case-insensitive matching uses Unicode simple case folding; `whole_word` puts `\b` (ASCII
@@ -14,6 +16,7 @@
 import { RE2JS, RE2JSSyntaxException } from "re2js";
 import { CodeSearchError } from "../../../kernel/errors";
 import { ANY, requiredLiterals, type Requirement } from "./literals";
+import { checkPatternCost } from "./pattern-cost";
 
 /** What to search for (the service's input, validated). */
 export interface PatternOptions {
@@ -54,7 +57,8 @@ function literalRegExp(o: PatternOptions): RegExp {
 
 /**
  * The re2js pattern, compiled; throws `invalid_input` naming the position of a syntax error,
- * e.g. `pattern: missing closing ] at position 1 ("[b")` for `a[b`.
+ * e.g. `pattern: missing closing ] at position 1 ("[b")` for `a[b`, or naming the limit a too
+ * costly program exceeds (worker/search/grep/pattern-cost.ts).
  */
 function compileRe2(o: PatternOptions): RE2JS {
   const flags = RE2JS.MULTILINE | (o.caseSensitive ? 0 : RE2JS.CASE_INSENSITIVE);
@@ -74,6 +78,7 @@ function compileRe2(o: PatternOptions): RE2JS {
     }
     throw new CodeSearchError("invalid_input", "pattern: not a valid regular expression; pass regex: false to search the text literally.");
   }
+  checkPatternCost(o.pattern, base); // invalid_input past the repetition or program-size cap
   return o.wholeWord ? RE2JS.compile(`\\b(?:${o.pattern})\\b`, flags) : base;
 }
 

@@ -5,8 +5,10 @@
  * file when the pattern has no usable literal), verified file by file with the compiled
  * pattern, in (repo, path, line) order; a page of matching lines from `offset` (or a cursor),
  * and a count. Work is bounded by bytes of file text verified: GREP_SCAN_MAX_BYTES in all, and
- * GREP_COUNT_AHEAD_BYTES once the page is full (counting further only refines the total).
- * Stopping early is reported (`truncated`, `total_exact: false`), never silent.
+ * GREP_COUNT_AHEAD_BYTES once the page is full (counting further only refines the total), and
+ * by wall-clock time: past `deadline` the grep stops after the file it is verifying and answers
+ * with what it has and a cursor at the next file. Stopping early is reported (`truncated`,
+ * `total_exact: false`), never silent.
  */
 import { isTestPath } from "../filters";
 import { compileGlob, isGlob } from "../path-glob";
@@ -59,6 +61,10 @@ export interface GrepRequest {
   limit: number;
   offset: number;
   cursor?: GrepCursor;
+  /** Wall-clock deadline (epoch ms, as `now`): no file is started after it, but the first always is, so every call makes progress. Default: none. */
+  deadline?: number;
+  /** The clock `deadline` is read on (default Date.now). */
+  now?: () => number;
 }
 
 /** One matching line. `column` is 1-based (UTF-16 units) of the first match; `ranges` are within `text`. */
@@ -84,7 +90,7 @@ export interface GrepResult {
   index: "trigram" | "scan";
   /** The pattern has no usable literal and the scan stopped at its byte budget (or the candidate cap) before every file was verified. */
   scanCapped: boolean;
-  /** The page may lack matches: verification stopped at the byte budget before the page was full, or the candidate cap was hit. Continue with `nextCursor`. */
+  /** The page may lack matches: verification stopped at the byte or time budget before the page was full, or the candidate cap was hit. Continue with `nextCursor`. */
   truncated: boolean;
   candidateFiles: number;
   filesScanned: number;
@@ -108,7 +114,7 @@ function excerpt(text: string, ranges: Range[]): { text: string; ranges: Range[]
 export async function runGrep(db: D1Database, req: GrepRequest): Promise<GrepResult> {
   const match = trigramMatch(req.pattern.requirement, !req.caseSensitive);
   const filter = textFilter(req.pattern.requirement, req.pattern.caseSensitive);
-  const glob = req.path && isGlob(req.path) ? compileGlob(req.path) : null;
+  const glob = req.path && isGlob(req.path) ? compileGlob(req.path, { field: "path" }) : null;
   // A glob's literal leading folder narrows the SQL read like a prefix does.
   const pathPrefix = glob ? glob.prefix || undefined : req.path;
   const cursor = req.cursor;
@@ -127,6 +133,9 @@ export async function runGrep(db: D1Database, req: GrepRequest): Promise<GrepRes
   let capped = false;
   let batchBudget = TEXT_FIRST_BATCH_BYTES;
   const repos = cursor ? req.repos.filter((r) => r.id >= cursor.repo) : req.repos;
+  const now = req.now ?? Date.now;
+  const deadline = req.deadline ?? Number.POSITIVE_INFINITY;
+  const outOfTime = () => filesScanned > 0 && now() >= deadline;
 
   outer: for (const repo of repos) {
     const resume = cursor && repo.id === cursor.repo ? cursor : null;
@@ -138,7 +147,7 @@ export async function runGrep(db: D1Database, req: GrepRequest): Promise<GrepRes
     files = files.filter((f) => (!glob || glob.test(f.path)) && (req.includeTests || !isTestPath(f.path)));
     candidates += files.length;
     for (let i = 0; i < files.length;) {
-      if (bytes >= GREP_SCAN_MAX_BYTES || (bytesAtFull >= 0 && bytes - bytesAtFull >= countAhead)) {
+      if (bytes >= GREP_SCAN_MAX_BYTES || (bytesAtFull >= 0 && bytes - bytesAtFull >= countAhead) || outOfTime()) {
         stopped = true;
         next ??= { n: seen, repo: repo.id, path: files[i].path, skip: 0 };
         break outer;
@@ -159,7 +168,13 @@ export async function runGrep(db: D1Database, req: GrepRequest): Promise<GrepRes
         batch.map((f) => f.fileId),
         filter,
       );
-      for (const f of batch) {
+      for (let j = 0; j < batch.length; j++) {
+        const f = batch[j];
+        if (outOfTime()) {
+          stopped = true;
+          next ??= { n: seen, repo: repo.id, path: f.path, skip: 0 };
+          break outer;
+        }
         // A text the filter left out was checked by SQLite and holds no match.
         filesScanned++;
         bytes += f.bytes;

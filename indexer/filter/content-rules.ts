@@ -1,11 +1,13 @@
 /**
  * Skip rules decided by a file's bytes: encoding and binary (decode.ts), secrets (own patterns
- * for forms the preset misses, then secretlint's recommended preset, secret-scan.ts),
+ * for forms the preset misses, the gitleaks-derived rules of secret-rules.ts, then secretlint's
+ * recommended preset, secret-scan.ts),
  * generated code (headers, bundler bootstraps, large JSON schemas) and minified code. Pure.
  * The regexes here are written so that this file does not match them itself.
  */
 import { decodeText, isDecoded } from "./decode";
 import { scanManyWithSecretlint, scanWithSecretlint } from "./secret-scan";
+import { secretRuleMatch } from "./secret-rules";
 import type { Skip } from "./skip-reason";
 
 export { BINARY_SNIFF_BYTES, BINARY_SUSPICIOUS_RATIO } from "./decode";
@@ -109,15 +111,16 @@ export function isBinaryContent(bytes: Uint8Array): boolean {
 const TEST_FILE = /(^|\/)(__tests__|tests?|runtime-tests)\/|\.(test|spec)\.[^/]+$/;
 
 /**
- * The rule id of the first own secret pattern that matches, or null (synchronous; no
- * secretlint). `path`, when given, exempts test files from the JWT rule.
+ * The rule id of the first own secret pattern or secret-rules.ts rule that matches, or null
+ * (synchronous; no secretlint). `path`, when given, exempts test files from the JWT rule and
+ * enables path-bound rules (YAML passwords).
  */
 export function secretPatternRule(text: string, path = ""): string | null {
   const inTest = TEST_FILE.test(path);
   for (const p of SECRET_PATTERNS) if (p.re.test(text) && !(inTest && p.id === "pattern:jwt")) return p.id;
   if (KUBECONFIG_KIND.test(text) && KUBECONFIG_TOKEN.test(text)) return "pattern:kubeconfig-token";
   if (JWK_KTY.test(text) && JWK_PRIVATE_D.test(text)) return "pattern:jwk-private-key";
-  return null;
+  return secretRuleMatch(text, path);
 }
 
 /** Whether the text holds a private key or a known token format (own patterns only). */

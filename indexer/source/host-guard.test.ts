@@ -39,8 +39,28 @@ const cases: [url: string, expected: HostClass][] = [
   ["http://[ff02::1]/x.git", "multicast"],
   ["http://255.255.255.255/x.git", "broadcast"],
   ["http://240.0.0.1/x.git", "reserved"],
-  ["http://[64:ff9b::7f00:1]/x.git", "reserved"], // NAT64 wrapping 127.0.0.1
-  ["http://[2002:7f00:1::]/x.git", "reserved"], // 6to4 wrapping 127.0.0.1
+  // IPv6 forms that embed an IPv4 address take that address's class, and are reserved (refused)
+  // when it is public; any other IPv6 outside global unicast 2000::/3 is reserved.
+  ["http://[::127.0.0.1]/x.git", "loopback"], // IPv4-compatible (the URL parser writes ::7f00:1)
+  ["http://[::169.254.169.254]/latest/meta-data/", "link_local"],
+  ["http://[::10.0.0.1]/x.git", "private"],
+  ["http://[::8.8.8.8]/x.git", "reserved"],
+  ["http://[::ffff:169.254.169.254]/", "link_local"], // IPv4-mapped
+  ["http://[::ffff:0:127.0.0.1]/x.git", "loopback"], // SIIT (RFC 6145)
+  ["http://[64:ff9b::7f00:1]/x.git", "loopback"], // NAT64 wrapping 127.0.0.1
+  ["http://[64:ff9b::169.254.169.254]/", "link_local"],
+  ["http://[64:ff9b::10.0.0.1]/x.git", "private"],
+  ["http://[64:ff9b::8.8.8.8]/x.git", "reserved"],
+  ["http://[64:ff9b:1::a00:1]/x.git", "reserved"], // RFC 8215 local-use NAT64
+  ["http://[2002:7f00:1::]/x.git", "loopback"], // 6to4 wrapping 127.0.0.1
+  ["http://[2002:a9fe:a9fe::1]/", "link_local"],
+  ["http://[2002:c0a8:101::1]/x.git", "private"], // 192.168.1.1
+  ["http://[2002:808:808::1]/x.git", "reserved"],
+  ["http://[2001:0:4136:e378:8000:63bf:80ff:fffe]/x.git", "loopback"], // Teredo, client 127.0.0.1
+  ["http://[100::1]/x.git", "reserved"], // discard prefix
+  ["http://[2001:db8::1]/x.git", "reserved"], // documentation
+  ["http://[fec0::1]/x.git", "reserved"], // deprecated site-local
+  ["http://[4000::1]/x.git", "reserved"], // unassigned, outside 2000::/3
   ["http://printer.local/x.git", "private"],
   ["http://metadata.google.internal/", "private"],
 ];
@@ -65,6 +85,8 @@ describe("isFetchableUrl", () => {
     expect(isFetchableUrl(new URL("https://github.com/a/b.git"), { allowLoopback: false })).toBe(true);
     expect(isFetchableUrl(new URL("http://127.0.0.1:8787/a.git"), { allowLoopback: false })).toBe(false);
     expect(isFetchableUrl(new URL("http://[::1]/a.git"), { allowLoopback: false })).toBe(false);
+    expect(isFetchableUrl(new URL("http://[::127.0.0.1]/a.git"), { allowLoopback: false })).toBe(false);
+    expect(isFetchableUrl(new URL("http://[::169.254.169.254]/"), { allowLoopback: true })).toBe(false);
   });
   it("local mode adds loopback, and nothing else", () => {
     const local = { allowLoopback: true };

@@ -7,7 +7,7 @@
  */
 import type { OAuthHelpers } from "@cloudflare/workers-oauth-provider";
 import type { Caller, Scope } from "../services/context";
-import { LOCAL_ADMIN } from "../services/context";
+import { LOCAL_ADMIN, scopeCovers } from "../services/context";
 import { verifyApiToken, type ApiTokenRejection } from "./api-tokens";
 import type { AuthConfig } from "./config";
 import { timingSafeEqualText } from "./crypto";
@@ -67,10 +67,9 @@ export function callerFromProps(props: unknown): Caller {
   return c;
 }
 
-/** Narrows a caller's scopes to those an OAuth token was granted (admin implies the others). */
+/** Narrows a caller's scopes to those an OAuth token was granted (a granted scope implies those below it). */
 export function narrowScopes(caller: Caller, granted: readonly string[]): Caller {
-  const scopes = granted.includes("admin") ? caller.scopes : caller.scopes.filter((s) => granted.includes(s));
-  return { ...caller, scopes };
+  return { ...caller, scopes: caller.scopes.filter((s) => scopeCovers(granted, s)) };
 }
 
 /** Result of checking a bearer credential. */

@@ -23,7 +23,7 @@ import {
 } from "@cloudflare/workers-oauth-provider";
 import type { Env } from "../../kernel/env";
 import { errorResponse } from "../api/errors";
-import type { Caller } from "../services/context";
+import { scopeCovers, type Caller } from "../services/context";
 import { callerFromProps, narrowScopes, resolveStaticBearer, type AuthProps } from "./caller";
 import { loadAuthConfig } from "./config";
 import { guardRefresh } from "./guards/refresh-rotation";
@@ -79,7 +79,7 @@ function mcpGate(handler: McpHandler): { fetch(request: Request, env: Env, ctx: 
       let caller = callerFromProps(rctx.props);
       // OAuth tokens carry their granted scopes; API tokens' scopes are in the caller already.
       if (caller.kind === "oauth") caller = narrowScopes(caller, rctx.auth.scope);
-      if (!caller.scopes.includes("search") && !caller.scopes.includes("admin")) return insufficientScope(rctx.auth, ["search"]);
+      if (!scopeCovers(caller.scopes, "search")) return insufficientScope(rctx.auth, ["search"]);
       if (request.method === "POST") {
         const decision = await checkSearchRate(env, caller, request);
         if (!decision.ok) return rateLimitedResponse(decision);
@@ -109,7 +109,7 @@ function buildOptions(origin: string, wiring: AuthWiring): OAuthProviderOptions<
     resolveExternalToken: async ({ token, env }) => {
       const result = await resolveStaticBearer(env.DB, loadAuthConfig(env), token, Date.now(), () => {});
       if (!("caller" in result)) return null;
-      if (!result.caller.scopes.includes("search") && !result.caller.scopes.includes("admin")) {
+      if (!scopeCovers(result.caller.scopes, "search")) {
         throw new ExternalTokenError("insufficient_scope", {
           description: "This API token lacks the search scope.",
           statusCode: 403,

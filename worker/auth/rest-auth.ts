@@ -17,6 +17,7 @@ import { oauthHelpersFor } from "./provider";
 import { checkSearchRate, isSearchPath, rateLimitedResponse } from "./rate-limit";
 import { requiredScopeFor } from "./route-scopes";
 import { CSRF_HEADER, csrfMatches, isStateChanging, readSession } from "./sessions";
+import { scopeCovers } from "../services/context";
 
 const REJECTION_MESSAGES: Record<Exclude<BearerResult, { caller: unknown }>["rejected"], string> = {
   malformed: "The bearer token is malformed; send `Authorization: Bearer <token>` with an API token or OAuth access token.",
@@ -74,7 +75,7 @@ export function restAuth(): MiddlewareHandler<ApiEnv> {
     }
     const caller = c.get("caller");
     const needed = requiredScopeFor(c.req.method, c.req.path.replace(/^\/api(?=\/|$)/, ""));
-    if (!caller.scopes.includes(needed) && !caller.scopes.includes("admin")) {
+    if (!scopeCovers(caller.scopes, needed)) {
       return forbidden(`This needs the "${needed}" scope; ask an admin for a token that has it.`);
     }
     if (isSearchPath(c.req.path)) {

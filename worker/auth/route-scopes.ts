@@ -4,9 +4,14 @@
  * The scope floor every REST route gets from the auth middleware, so a route that forgets its
  * own `requireScope` still cannot leak: token management needs `admin`; searching and reading
  * indexed content (every GET, and /search, /grep, /ask, /source-links) need `search`; other writes
- * need `index`; deleting a repo, its webhook secret and connections need `admin`. Routes may
- * demand more, never less. The auth-matrix test uses the same rule. `/webhooks/*` is mounted
- * before the middleware: deliveries are authenticated by their signature (worker/webhooks/handle.ts).
+ * need `index`, and so does the list of skipped files; deleting a repo, its webhook secret and
+ * connections need `admin`. Scopes are ordered (search < index < admin, `scopeCovers`).
+ *
+ * This is also the scope the OpenAPI document declares for each operation
+ * (worker/api/openapi/document.ts), so it must be exactly what the route enforces: a service
+ * that demands more than this floor is listed here too (test/worker/openapi-scopes.test.ts
+ * compares the two for every route). The auth-matrix test uses the same rule. `/webhooks/*` is
+ * mounted before the middleware: deliveries are authenticated by their signature (worker/webhooks/handle.ts).
  */
 import type { Scope } from "../services/context";
 
@@ -18,6 +23,8 @@ export function requiredScopeFor(method: string, path: string): Scope {
   // A webhook secret lets its holder trigger re-indexing; connections hold code-host tokens.
   if (/^\/repos\/[^/]+\/webhook\/?$/.test(path)) return "admin";
   if (path === "/connections" || path.startsWith("/connections/")) return "admin";
+  // Skipped files name paths search never shows, such as credential files (worker/services/skipped.ts).
+  if (/^\/repos\/[^/]+\/skipped\/?$/.test(path)) return "index";
   if (/^\/(search|grep|ask|source-links)(\/|$)/.test(path)) return "search";
   return method === "GET" || method === "HEAD" ? "search" : "index";
 }

@@ -2,7 +2,7 @@
  * @module worker/auth/token-policy
  *
  * What a caller may do with API tokens (least privilege; README "Authentication"):
- *   - mint only within its own reach: scopes it holds (`admin` implies `search` and `index`),
+ *   - mint only within its own reach: scopes it holds (`admin` implies `index`, which implies `search`),
  *     repos it may see (omitting `repos` means "all the repos I may see", never more), and, when
  *     the caller is itself an API token, no later expiry than its own (omitting it inherits it);
  *   - a token minted by an API token is revoked with it (worker/auth/api-tokens.ts cascades);
@@ -12,7 +12,7 @@
  * Pure: no I/O, the time is an argument.
  */
 import { CodeSearchError } from "../../kernel/errors";
-import type { Caller, Scope } from "../services/context";
+import { impliedScopes, scopeCovers, type Caller, type Scope } from "../services/context";
 
 /** What an admin asks for. `expiresAt` is ms since epoch; absent means no expiry. */
 export interface NewApiToken {
@@ -23,14 +23,14 @@ export interface NewApiToken {
   expiresAt?: number;
 }
 
-/** Scopes a caller effectively holds: `admin` implies every scope. */
+/** Scopes a caller effectively holds: each scope implies those below it (search < index < admin). */
 export function effectiveScopes(caller: Caller): Scope[] {
-  return caller.scopes.includes("admin") ? ["search", "index", "admin"] : [...caller.scopes];
+  return impliedScopes(caller.scopes);
 }
 
 /** Whether the caller manages every token (an admin over every repo) or only those it minted. */
 export function managesAllTokens(caller: Caller): boolean {
-  return caller.repos === "*" && caller.scopes.includes("admin");
+  return caller.repos === "*" && scopeCovers(caller.scopes, "admin");
 }
 
 /**

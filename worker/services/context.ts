@@ -8,9 +8,31 @@ import { z } from "zod";
 import { loadConfig, type Config, type Env } from "../../kernel/env";
 import { CodeSearchError } from "../../kernel/errors";
 
-/** Permission scopes. `search` reads, `index` adds and refreshes repos, `admin` manages tokens. */
+/**
+ * Permission scopes, each including the ones before it (search < index < admin): `search`
+ * reads, `index` also adds and refreshes repos, `admin` also manages tokens, connections and
+ * webhooks. `scopeCovers` is the one place that order is applied.
+ */
 export const scopeSchema = z.enum(["search", "index", "admin"]);
 export type Scope = z.infer<typeof scopeSchema>;
+
+/** Every scope, lowest first (the order of `scopeSchema`). */
+export const SCOPES_LOW_TO_HIGH: readonly Scope[] = scopeSchema.options;
+
+/**
+ * Whether holding `held` grants `needed`: some held scope is `needed` or above it.
+ * @example scopeCovers(["index"], "search") // true
+ * @example scopeCovers(["search"], "index") // false
+ */
+export function scopeCovers(held: readonly string[], needed: Scope): boolean {
+  const rank = SCOPES_LOW_TO_HIGH.indexOf(needed);
+  return held.some((s) => SCOPES_LOW_TO_HIGH.indexOf(s as Scope) >= rank);
+}
+
+/** Every scope `held` grants, lowest first: `["index"]` -> `["search", "index"]`. */
+export function impliedScopes(held: readonly string[]): Scope[] {
+  return SCOPES_LOW_TO_HIGH.filter((s) => scopeCovers(held, s));
+}
 
 /** The authenticated caller. `repos` is an allowlist of repo ids, or "*" for every repo. */
 export interface Caller {
@@ -42,9 +64,9 @@ export function canSee(caller: Caller, repo: string): boolean {
   return caller.repos === "*" || caller.repos.includes(repo);
 }
 
-/** Throws `forbidden` unless the caller holds `scope`. */
+/** Throws `forbidden` unless the caller holds `scope` or a higher one (`scopeCovers`). */
 export function requireScope(caller: Caller, scope: Scope): void {
-  if (!caller.scopes.includes(scope) && !caller.scopes.includes("admin")) {
+  if (!scopeCovers(caller.scopes, scope)) {
     throw new CodeSearchError("forbidden", `This needs the "${scope}" scope; ask an admin for a token that has it.`);
   }
 }

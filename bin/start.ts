@@ -6,7 +6,10 @@
  * `.codebase-copilot/dev.vars`, mode 600, never on the command line), waits for `/api/health`,
  * optionally registers a repository (git URL -> `POST /api/repos`; local folder -> tar.gz upload
  * to `POST /api/repos/{id}/archive`, no network needed), shows indexing progress, and prints the
- * web URL, the MCP URL and a curl search. Runs until Ctrl-C, then stops wrangler's process group.
+ * web URL, the MCP URL and a curl search. Records the server's URL beside the admin token
+ * (`.codebase-copilot/server-url`, mode 600) so the CLI finds it, and runs wrangler.toml's crons
+ * through a local ticker (wrangler dev fires none). Runs until Ctrl-C, then stops wrangler's
+ * process group and removes the URL record.
  */
 import { existsSync, mkdirSync, statSync } from "node:fs";
 import { resolve } from "node:path";
@@ -14,9 +17,11 @@ import { ensureAdminToken } from "./lib/admin-token.ts";
 import { addToRunningServer, parseCliArgs, USAGE, type CliArgs } from "./lib/cli-args.ts";
 import { createApiClient } from "./lib/api-client.ts";
 import { errorText, followProgress, startIndexing } from "./lib/index-source.ts";
-import { ADMIN_TOKEN_FILE, DEV_VARS_FILE, PERSIST_DIR, STATE_DIR, WRANGLER_LOG_FILE } from "./lib/paths.ts";
+import { ADMIN_TOKEN_FILE, DEV_VARS_FILE, PERSIST_DIR, SERVER_URL_FILE, STATE_DIR, WRANGLER_LOG_FILE } from "./lib/paths.ts";
 import { renderDone } from "./lib/progress.ts";
 import { isGitUrl, repoIdForFolder, REPO_ID_PATTERN } from "./lib/repo-id.ts";
+import { clearServerUrl, recordServerUrl } from "./lib/local-server.ts";
+import { configuredCrons, startTicker, type Ticker } from "./lib/schedule-ticker.ts";
 import { isHealthy, runWrangler, startDevServer, waitForHealth, type DevServer } from "./lib/wrangler.ts";
 
 const parsed = parseCliArgs(process.argv.slice(2), process.env.PORT ?? "8787");
@@ -36,6 +41,7 @@ if (values.name !== undefined && !REPO_ID_PATTERN.test(values.name)) fail(`--nam
 const source = values.source;
 const base = `http://127.0.0.1:${port}`;
 let server: DevServer | undefined;
+let ticker: Ticker | undefined;
 let stopping = false;
 
 /** A local path is relative to where the user ran `npm start` (npm runs scripts from the project root; INIT_CWD is the caller's folder). */
@@ -51,6 +57,8 @@ function fail(message: string): never {
 async function shutdown(code: number): Promise<never> {
   if (stopping) return new Promise<never>(() => {});
   stopping = true;
+  ticker?.stop();
+  clearServerUrl(base);
   if (server) {
     process.stderr.write("Stopping wrangler ...\n");
     await server.stop();
@@ -94,13 +102,18 @@ async function main(): Promise<void> {
     vars: { ADMIN_TOKEN: token, ALLOW_LOOPBACK_GIT_URLS: "true" },
     envFile: DEV_VARS_FILE,
     includeProjectDevVars: true,
+    testScheduled: true,
   });
   server.child.on("exit", (code) => {
     if (stopping) return;
+    ticker?.stop();
+    clearServerUrl(base);
     console.error(`\nwrangler dev exited (code ${code}); see ${WRANGLER_LOG_FILE}.`);
     process.exit(1);
   });
   await waitForHealth(base, server, WRANGLER_LOG_FILE);
+  recordServerUrl(base);
+  ticker = startTicker(base, configuredCrons(), (line) => process.stderr.write(`${line}\n`));
 
   let repoId: string | undefined;
   if (source !== undefined) {
@@ -119,6 +132,11 @@ async function main(): Promise<void> {
   printUsage(repoId);
 }
 
+function nextTickText(): string {
+  const next = ticker?.next();
+  return next ? new Date(next).toISOString().replace(/\.\d+Z$/, "Z") : "none";
+}
+
 function printUsage(repoId: string | undefined): void {
   const repoParam = repoId ? `&repo=${encodeURIComponent(repoId)}` : "";
   console.log(`
@@ -127,6 +145,8 @@ Codebase Copilot is running on ${base}
   MCP URL:     ${base}/mcp
   REST API:    ${base}/api  (bearer token in ${ADMIN_TOKEN_FILE})
   API docs:    ${base}/api/docs  (OpenAPI 3.1: ${base}/api/openapi.json)
+  CLI:         codebase-copilot status  (finds this server through ${SERVER_URL_FILE})
+  Schedule:    ${configuredCrons().join(", ") || "no crons"} (UTC; git polling, connection syncs), next tick ${nextTickText()}
 
 Search from a shell:
   curl -s -H "Authorization: Bearer $(cat '${ADMIN_TOKEN_FILE}')" '${base}/api/search?q=where+is+the+main+entry+point${repoParam}&k=5'

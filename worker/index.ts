@@ -15,6 +15,7 @@ import { handleMcpRequest } from "./mcp/handler";
 import { handleIndexBatch } from "../indexer/consumer";
 import { createWebApp } from "../web";
 import { runScheduledCheck } from "./schedule/run";
+import { recordTick } from "./schedule/ticks";
 
 export { RepoCoordinator } from "../durable-objects/repo-coordinator";
 
@@ -30,5 +31,7 @@ export default {
   // Index queue consumer (indexer/consumer.ts): one message per staged batch of a repo's job.
   queue: (batch, env) => handleIndexBatch(batch, env),
   // Cron Trigger (wrangler.toml [triggers]): re-index the git repos whose remote ref moved.
-  scheduled: (controller, env, ctx) => ctx.waitUntil(runScheduledCheck(env, controller.scheduledTime)),
+  // The tick is recorded first, so health shows it even while a long check runs.
+  scheduled: (controller, env, ctx) =>
+    ctx.waitUntil(recordTick(env, controller.cron, controller.scheduledTime).then(() => runScheduledCheck(env, controller.scheduledTime))),
 } satisfies ExportedHandler<Env>;

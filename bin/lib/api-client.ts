@@ -31,7 +31,32 @@ export interface SearchHit {
   score: number;
   snippet?: string;
   content?: string;
+  /** With `explain`: channel ranks, fused score and each ranking stage's factor. */
+  explain?: { ranks: Record<string, number>; fused: number; stages: { stage: string; factor: number }[] };
 }
+
+/** The Cron Trigger's last and next tick, from `GET /api/health/schedule` (worker/schedule/ticks.ts); ms since epoch. */
+export interface ScheduleTicks {
+  cron: string;
+  lastTickAt: number;
+  nextTickAt: number | null;
+}
+
+/** Body of `POST /api/search` (worker/services/search.ts `searchInput`; the server validates it). */
+export interface SearchRequest {
+  q: string;
+  repo?: string;
+  repos?: string[];
+  k?: number;
+  mode?: string;
+  language?: string;
+  path_prefix?: string;
+  include_tests?: boolean;
+  explain?: boolean;
+}
+
+/** A search answer (fields the CLI reads; the rest is printed as is with --json). */
+export type SearchAnswer = { results: SearchHit[]; confidence?: { level?: string; reason?: string } } & Record<string, unknown>;
 
 /** What `POST /api/ask` answers (fields the CLI prints; worker/services/ask-schema.ts). */
 export interface AskAnswer {
@@ -177,6 +202,15 @@ export function createApiClient(base: string, token: string) {
         return false;
       }
     },
+    /** The scheduled work's last and next tick (`GET /api/health/schedule`); null before the first tick or from an older server (404). */
+    async schedule(): Promise<ScheduleTicks | null> {
+      try {
+        return ((await call("GET", "/api/health/schedule")) as { schedule: ScheduleTicks | null }).schedule;
+      } catch (err) {
+        if (err instanceof ApiError && err.status === 404) return null;
+        throw err;
+      }
+    },
     /** `POST /api/repos {url, ref?, name?}`; on `repo_exists` refreshes the existing repo instead. */
     async registerUrl(url: string, o: { ref?: string; name?: string }): Promise<RepoStatus> {
       try {
@@ -212,16 +246,13 @@ export function createApiClient(base: string, token: string) {
     async refresh(id: string): Promise<RepoStatus> {
       return repoOf(await call("POST", `${repoPath(id)}/refresh`));
     },
-    /** `GET /api/search?q=&repo=&k=`: the whole response (`results`, `stats`, `confidence`, ...). */
     /** `POST /api/review {repo, diff}`: grounded findings (spends model tokens; worker/services/review-schema.ts). */
     async review(repo: string, diff: string): Promise<ReviewResult> {
       return (await call("POST", "/api/review", { json: { repo, diff } })) as ReviewResult;
     },
-    async search(q: string, o: { repo?: string; k?: number }): Promise<{ results: SearchHit[] } & Record<string, unknown>> {
-      const params = new URLSearchParams({ q });
-      if (o.repo) params.set("repo", o.repo);
-      if (o.k !== undefined) params.set("k", String(o.k));
-      return (await call("GET", `/api/search?${params}`)) as { results: SearchHit[] } & Record<string, unknown>;
+    /** `POST /api/search`: the whole response (`results`, `stats`, `confidence`, ...). */
+    async search(input: SearchRequest): Promise<SearchAnswer> {
+      return (await call("POST", "/api/search", { json: input })) as SearchAnswer;
     },
     /** `POST /api/ask`: a grounded answer (spends model tokens); the whole AskOutput. */
     async ask(input: { question: string; repo?: string; repos?: string[]; k?: number }): Promise<AskAnswer> {

@@ -6,13 +6,15 @@
  *   3. the config file written by `codebase-copilot login` (mode 600):
  *      `$CODEBASE_COPILOT_CONFIG`, else `$XDG_CONFIG_HOME/codebase-copilot/config.json`,
  *      else `~/.config/codebase-copilot/config.json`;
- *   4. a local `npm start` of this checkout: `http://127.0.0.1:8787` (or `$PORT`) and the admin
- *      token in `.codebase-copilot/admin-token`.
+ *   4. a local `npm start` of this checkout: the URL it recorded in `.codebase-copilot/server-url`
+ *      (bin/lib/local-server.ts; else `http://127.0.0.1:8787`, or `$PORT`) and the admin token in
+ *      `.codebase-copilot/admin-token`.
+ * The local admin token is sent only to the URL that `npm start` recorded, whichever of the
+ * four gave the URL: never to another server, nor to a default port it was not started on.
  */
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
-import { ADMIN_TOKEN_FILE } from "./paths.ts";
 
 /** Contents of the config file. */
 export interface StoredConfig {
@@ -62,22 +64,20 @@ export function writeStoredConfig(path: string, config: StoredConfig): void {
   chmodSync(path, 0o600);
 }
 
-/** The local admin token of this checkout's `npm start`, if it has one. */
-export function localAdminToken(file = ADMIN_TOKEN_FILE): string | undefined {
-  try {
-    return readFileSync(file, "utf8").trim() || undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * Resolves URL and token by the order in this file's header. Pure given its inputs.
- * A stored token goes only to the URL it was stored with, and the local admin token only to
- * the local server, so no token is ever sent to a server it was not made for.
+ * `local` is this checkout's `npm start` (bin/lib/local-server.ts `localServer()`): the URL it
+ * recorded, if running, and its admin token. A stored token goes only to the URL it was stored
+ * with, and the local admin token only to the URL `npm start` recorded, so no token is ever
+ * sent to a server it was not made for.
  */
-export function resolveTarget(flags: { url?: string; token?: string }, env: NodeJS.ProcessEnv, stored: StoredConfig, local: { token?: string }): Target {
-  const localUrl = env.PORT ? `http://127.0.0.1:${env.PORT}` : LOCAL_URL;
+export function resolveTarget(
+  flags: { url?: string; token?: string },
+  env: NodeJS.ProcessEnv,
+  stored: StoredConfig,
+  local: { url?: string; token?: string },
+): Target {
+  const localUrl = local.url ?? (env.PORT ? `http://127.0.0.1:${env.PORT}` : LOCAL_URL);
   const [url, urlFrom] = flags.url
     ? [flags.url, "flag" as const]
     : env.CODEBASE_COPILOT_URL
@@ -90,6 +90,6 @@ export function resolveTarget(flags: { url?: string; token?: string }, env: Node
   if (env.CODEBASE_COPILOT_TOKEN) return { url: normalized, token: env.CODEBASE_COPILOT_TOKEN, urlFrom, tokenFrom: "env" };
   if (stored.token && (!stored.url || stored.url.replace(/\/+$/, "") === normalized))
     return { url: normalized, token: stored.token, urlFrom, tokenFrom: "config" };
-  if (local.token && normalized === localUrl) return { url: normalized, token: local.token, urlFrom, tokenFrom: "local" };
+  if (local.token && local.url && normalized === local.url.replace(/\/+$/, "")) return { url: normalized, token: local.token, urlFrom, tokenFrom: "local" };
   return { url: normalized, urlFrom };
 }

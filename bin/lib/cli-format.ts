@@ -1,7 +1,7 @@
 /**
  * Human output of the `codebase-copilot` CLI. Pure: each function turns an API answer into lines.
  */
-import type { AskAnswer, GrepPage, RepoStatus, ReviewResult, SearchHit, TokenInfo } from "./api-client.ts";
+import type { AskAnswer, GrepPage, RepoStatus, ReviewResult, ScheduleTicks, SearchHit, TokenInfo } from "./api-client.ts";
 import { progressLabel } from "./progress.ts";
 
 /** Lines of a snippet shown per search result. */
@@ -20,6 +20,17 @@ export function formatRepoLine(r: RepoStatus): string {
   const snap = r.snapshot ? `${r.snapshot.commit.slice(0, 12)} (${age(r.snapshot.indexedAt)})` : "no snapshot yet";
   const index = r.index ? `${r.index.files} files, ${r.index.chunks} chunks` : "";
   return [r.id, r.status, snap, index].filter(Boolean).join("  ");
+}
+
+function utc(ms: number): string {
+  return new Date(ms).toISOString().replace(/\.\d+Z$/, "Z");
+}
+
+/** The scheduled work (git polling, connection syncs) in a line: last tick and next, or that none ran yet. */
+export function formatSchedule(s: ScheduleTicks | null): string {
+  if (!s) return "scheduled checks: no tick yet (the Cron Trigger runs them; under npm start, its local ticker)";
+  const next = s.nextTickAt ? `, next ${utc(s.nextTickAt)}` : "";
+  return `scheduled checks: last tick ${utc(s.lastTickAt)} (${age(s.lastTickAt) || "just now"})${next}${s.cron ? ` [${s.cron}]` : ""}`;
 }
 
 /** A repo's status in a few lines: state, snapshot, progress of a running job, last error. */
@@ -48,10 +59,20 @@ export function formatSearch(res: { results: SearchHit[] } & Record<string, unkn
     out.push(`${i + 1}. ${h.repo}/${h.path}:${h.startLine}-${h.endLine}${h.symbol ? `  ${h.symbol} (${h.kind})` : ""}`);
     const text = (h.snippet ?? h.content ?? "").split("\n").slice(0, SNIPPET_PREVIEW_LINES);
     for (const line of text) out.push(`     ${line}`);
+    if (h.explain) out.push(`     why: ${formatExplain(h.explain)}`);
   });
   const c = res.confidence as { level?: string; reason?: string } | undefined;
   if (c?.level) out.push("", `confidence: ${c.level}${c.reason ? ` (${c.reason})` : ""}`);
   return out.join("\n");
+}
+
+/** One result's `explain` record in a line: `bm25 #1, symbol #2; fused 0.0325; coverage x2, tests x0.5`. */
+export function formatExplain(e: NonNullable<SearchHit["explain"]>): string {
+  const ranks = Object.entries(e.ranks)
+    .map(([channel, rank]) => `${channel} #${rank}`)
+    .join(", ");
+  const stages = e.stages.filter((s) => s.factor !== 1).map((s) => `${s.stage} x${Number(s.factor.toPrecision(3))}`);
+  return `${ranks || "no channel rank"}; fused ${e.fused.toFixed(4)}${stages.length ? `; ${stages.join(", ")}` : ""}`;
 }
 
 /** A token table: id, name, scopes, repos, expiry, revoked. */

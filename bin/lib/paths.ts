@@ -10,6 +10,8 @@ export const PROJECT_ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", 
 export const STATE_DIR = join(PROJECT_ROOT, ".codebase-copilot");
 /** The local admin token (mode 600). */
 export const ADMIN_TOKEN_FILE = join(STATE_DIR, "admin-token");
+/** The URL of the running `npm start` (mode 600), so the CLI finds it (bin/lib/local-server.ts). */
+export const SERVER_URL_FILE = join(STATE_DIR, "server-url");
 /** Secrets handed to wrangler dev (`--env-file`, mode 600): the admin token. */
 export const DEV_VARS_FILE = join(STATE_DIR, "dev.vars");
 /** wrangler's `--persist-to` folder. */

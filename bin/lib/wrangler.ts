@@ -53,6 +53,11 @@ export interface DevServerOptions {
   envFile: string;
   /** Also load the project's .dev.vars first (its values lose to `vars`). npm start: yes; e2e: no. */
   includeProjectDevVars: boolean;
+  /**
+   * Serve `GET /__scheduled` (wrangler's `--test-scheduled`), which runs the `scheduled`
+   * handler: wrangler dev fires no cron by itself, so npm start's ticker calls it.
+   */
+  testScheduled?: boolean;
 }
 
 /** Writes `vars` as a dotenv file readable by its owner only. Throws on a value with a line break. */
@@ -75,6 +80,7 @@ export function writeEnvFile(file: string, vars: Record<string, string>): void {
 export function startDevServer(o: DevServerOptions): DevServer {
   writeEnvFile(o.envFile, { CLIENT_IP_SOURCE: "loopback", ...o.vars });
   const args = ["dev", "--ip", "127.0.0.1", "--port", String(o.port), "--persist-to", o.persistTo, "--show-interactive-dev-session=false"];
+  if (o.testScheduled) args.push("--test-scheduled");
   // With --env-file wrangler skips .dev.vars, so name it first when it should count.
   if (o.includeProjectDevVars && existsSync(PROJECT_DEV_VARS)) args.push("--env-file", PROJECT_DEV_VARS);
   args.push("--env-file", o.envFile);

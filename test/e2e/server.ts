@@ -1,6 +1,6 @@
 /**
  * Starts the product as `npm start` does (D1 migrations, then `wrangler dev` on loopback with a
- * throw-away state folder and admin token, handed over in a mode-600 env file, not argv), indexes a fixture folder through the real archive
+ * throw-away state folder and admin token, `/__scheduled` served as under npm start, handed over in a mode-600 env file, not argv), indexes a fixture folder through the real archive
  * upload, runs `body`, and stops the server by process group whatever happens.
  */
 import { randomBytes } from "node:crypto";
@@ -47,6 +47,7 @@ export async function withIndexedServer(
       vars: { ...vars, ADMIN_TOKEN: token, ALLOW_LOOPBACK_GIT_URLS: "true" },
       envFile: join(work, "dev.vars"),
       includeProjectDevVars: false,
+      testScheduled: true,
     });
     await waitForHealth(base, server, join(work, "wrangler.log"));
     const api = createApiClient(base, token);

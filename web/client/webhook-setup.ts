@@ -8,6 +8,7 @@
 import { errorText, getJson, sendJson } from "./api";
 import { copyable } from "./copyable";
 import { age, byId, el } from "./dom";
+import { loopbackHint } from "./loopback-hint";
 
 /** `GET /api/repos/{id}/webhook` (worker/webhooks/secrets.ts webhookInfoSchema). */
 interface WebhookInfo {
@@ -32,7 +33,9 @@ function payloadUrl(host: "github" | "gitlab", repo: string): string {
 
 /** Where to paste what, on each host; `urls` are the server's payload URLs (guessed from this page's origin until it has sent them). */
 function instructions(repo: string, secretNote: string, urls = { github: payloadUrl("github", repo), gitlab: payloadUrl("gitlab", repo) }): HTMLElement {
+  const hint = loopbackHint(urls.github);
   return el("div", { className: "webhook-hosts" }, [
+    hint ? el("p", { className: "help", role: "note", text: hint }) : null,
     el("h3", { text: "GitHub" }),
     el("ol", {}, [
       el("li", { text: "In the repository on GitHub: Settings, Webhooks, Add webhook." }),

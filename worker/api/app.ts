@@ -24,6 +24,7 @@ import { searchRoutes } from "./routes/search";
 import { symbolRoutes } from "./routes/symbols";
 import { tokenRoutes } from "./routes/tokens";
 import { repoWebhookRoutes, webhookRoutes } from "./routes/webhooks";
+import { readTicks } from "../schedule/ticks";
 import { defaultHook } from "./validation";
 import { pullRequestWebhookRoutes } from "./routes/webhooks-pull-request";
 
@@ -43,6 +44,9 @@ export function createApiApp(): OpenAPIHono<ApiEnv> {
     }),
   );
   app.get("/health", (c) => c.json({ ok: true }));
+  // The Cron Trigger's last and next tick (worker/schedule/ticks.ts), beside /health, which
+  // stays free of storage calls: null before the first tick.
+  app.get("/health/schedule", async (c) => c.json({ schedule: await readTicks(c.env, Date.now()) }));
   app.get("/openapi.json", (c) => c.json(openApiDocument(app), 200, { "cache-control": "no-cache" }));
   app.route("/docs", docsRoutes());
   // Signed by GitHub, not by a bearer token: before the auth middleware (worker/webhooks/).

@@ -7,6 +7,7 @@
  * MCP outputSchema) and the code's shape cannot drift apart.
  */
 import { z } from "zod";
+import { CONFIDENCE_LEVELS } from "../../kernel/search-options";
 
 /** Retrieval channels. Each nominates candidate chunks independently; RRF fuses them. */
 export const CHANNEL_NAMES = ["bm25", "vector", "symbol", "path"] as const;
@@ -67,7 +68,7 @@ export const searchResultSchema = z.object({
 
 /** How much to trust the results (worker/search/gate.ts). */
 export const confidenceSchema = z.object({
-  level: z.enum(["high", "low"]),
+  level: z.enum(CONFIDENCE_LEVELS),
   termCoverage: z.number().describe("Share of query terms (after term selection) found in the results, 0..1."),
   bestVectorScore: z.number().nullable().describe("Best cosine similarity of the vector channel; null when it did not run."),
   missingTerms: z.array(z.string()).describe("Query terms found in no result."),

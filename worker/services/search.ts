@@ -13,6 +13,7 @@ import { createEmbeddingProvider } from "../../indexer/embed";
 import type { RepoPackage } from "../../indexer/store/contract";
 import { createVectorStore } from "../../indexer/store/vectors";
 import { CodeSearchError } from "../../kernel/errors";
+import { searchModeSchema } from "../../kernel/search-options";
 import { coalescingD1 } from "../search/d1-coalesce";
 import { normalizePathFilter } from "../search/path-filter";
 import { DEFAULT_FILE_CAP } from "../search/ranking/weights";
@@ -48,7 +49,7 @@ export const searchInput = z.object({
   repo: repoIdSchema.optional().describe("Search only this repo."),
   repos: z.array(repoIdSchema).min(1).max(SEARCH_MAX_REPOS).optional().describe("Search these repos. Without repo and repos, every repo you can see."),
   k: z.number().int().min(1).max(SEARCH_MAX_K).default(10).describe("Results to return (default 10)."),
-  mode: z.enum(["hybrid", "bm25", "vector", "symbol"]).default("hybrid").describe("hybrid fuses all channels (default); the others run one channel."),
+  mode: searchModeSchema,
   language: z
     .string()
     .trim()

@@ -22,6 +22,7 @@ import type { ApiEnv } from "../env";
 export const PUBLIC_PATHS: readonly string[] = [
   "/",
   "/health",
+  "/health/schedule",
   "/openapi.json",
   "/docs",
   "/docs/{asset}",

@@ -1,0 +1,74 @@
+/**
+ * `node --test`: the CLI's option mapping and exit codes: search's REST options and
+ * `--min-confidence`, grep's pattern as grep takes it, token expiry, and exit codes that tell
+ * "nothing found" from an error.
+ */
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { UsageError } from "./cli-common.ts";
+import { DEFAULT_TOKEN_DAYS, parseExpires } from "./cmd-tokens.ts";
+import { EXIT, exitCodeForStatus } from "./exit-codes.ts";
+import { grepPattern } from "./grep-options.ts";
+import { meetsConfidence, searchRequest } from "./search-options.ts";
+
+test("search sends REST's names: mode, language, path_prefix (a glob), include_tests, explain, repo or repos", () => {
+  assert.deepEqual(
+    searchRequest("where are cookies signed", {
+      repo: ["hono"],
+      k: 5,
+      mode: "bm25",
+      language: "typescript",
+      pathPrefix: "src/**/*.ts",
+      includeTests: false,
+      explain: true,
+    }),
+    {
+      q: "where are cookies signed",
+      repo: "hono",
+      k: 5,
+      mode: "bm25",
+      language: "typescript",
+      path_prefix: "src/**/*.ts",
+      include_tests: false,
+      explain: true,
+    },
+  );
+  assert.deepEqual(searchRequest("x", { repo: ["a", "b"], includeTests: true }), { q: "x", repos: ["a", "b"], include_tests: true });
+  assert.deepEqual(searchRequest("x", {}), { q: "x" }, "nothing given: the server's defaults apply");
+});
+
+test("--min-confidence: high passes only high; low passes any result; no result never passes", () => {
+  const high = { results: [{}], confidence: { level: "high" } };
+  const low = { results: [{}], confidence: { level: "low" } };
+  assert.equal(meetsConfidence(high, "high"), true);
+  assert.equal(meetsConfidence(low, "high"), false);
+  assert.equal(meetsConfidence(low, "low"), true);
+  assert.equal(meetsConfidence(low, undefined), true);
+  assert.equal(meetsConfidence({ results: [], confidence: { level: "high" } }, undefined), false);
+});
+
+test("grep takes its pattern as grep does: the argument or -e, once", () => {
+  assert.equal(grepPattern("TODO", undefined), "TODO");
+  assert.equal(grepPattern(undefined, "-x"), "-x", "-e lets a pattern start with -");
+  assert.throws(() => grepPattern("a", "b"), UsageError);
+  assert.throws(() => grepPattern(undefined, undefined), /needs a pattern/);
+});
+
+test("tokens create: 90 days unless --expires says a number of days or never", () => {
+  assert.equal(DEFAULT_TOKEN_DAYS, 90);
+  assert.equal(parseExpires("30"), 30);
+  assert.equal(parseExpires("never"), "never");
+  assert.throws(() => parseExpires("0"), UsageError);
+  assert.throws(() => parseExpires("soon"), /number of days or "never"/);
+});
+
+test("exit codes: nothing found (1) differs from usage (2), not found (3), auth (4) and other errors (5)", () => {
+  const codes = new Set(Object.values(EXIT));
+  assert.equal(codes.size, Object.keys(EXIT).length, "one meaning per code");
+  assert.equal(EXIT.noMatch, 1);
+  assert.equal(exitCodeForStatus(401), EXIT.auth);
+  assert.equal(exitCodeForStatus(403), EXIT.auth);
+  assert.equal(exitCodeForStatus(404), EXIT.notFound);
+  assert.equal(exitCodeForStatus(400), EXIT.usage);
+  for (const status of [0, 409, 429, 500, 503]) assert.equal(exitCodeForStatus(status), EXIT.error, `status ${status}`);
+});

@@ -42,9 +42,14 @@ export function canSee(caller: Caller, repo: string): boolean {
   return caller.repos === "*" || caller.repos.includes(repo);
 }
 
+/** Whether the caller holds `scope` (`admin` holds every scope). */
+export function hasScope(caller: Caller, scope: Scope): boolean {
+  return caller.scopes.includes(scope) || caller.scopes.includes("admin");
+}
+
 /** Throws `forbidden` unless the caller holds `scope`. */
 export function requireScope(caller: Caller, scope: Scope): void {
-  if (!caller.scopes.includes(scope) && !caller.scopes.includes("admin")) {
+  if (!hasScope(caller, scope)) {
     throw new CodeSearchError("forbidden", `This needs the "${scope}" scope; ask an admin for a token that has it.`);
   }
 }

@@ -6,6 +6,7 @@
  * only; tools hold the logic.
  */
 import { McpServer } from "@modelcontextprotocol/server";
+import { hasScope } from "../services/context";
 import { registerResources } from "./resources";
 import { askCodebaseTool } from "./tools/ask-codebase";
 import { findReferencesTool } from "./tools/find-references";
@@ -57,10 +58,14 @@ const INSTRUCTIONS = [
   "review_diff reviews a unified diff with findings pinned to real lines; it spends model tokens too.",
 ].join(" ");
 
-/** A fresh server with every tool registered for `tc` (one per request: the handler is stateless). */
+/**
+ * A fresh server with the tools the caller may call registered for `tc` (one per request: the
+ * handler is stateless). A tool whose scope the caller lacks is neither listed nor callable
+ * (calling it answers "unknown tool"); its service would refuse it anyway.
+ */
 export function createMcpServer(tc: ToolContext): McpServer {
   const server = new McpServer(MCP_SERVER_INFO, { instructions: INSTRUCTIONS });
-  for (const tool of TOOLS) registerTool(server, tool, tc);
+  for (const tool of TOOLS) if (hasScope(tc.service.caller, tool.scope ?? "search")) registerTool(server, tool, tc);
   registerResources(server, tc);
   return server;
 }

@@ -9,9 +9,10 @@
  */
 import type { McpServer, ToolAnnotations } from "@modelcontextprotocol/server";
 import type { z } from "zod";
-import type { ServiceContext } from "../services/context";
+import type { Scope, ServiceContext } from "../services/context";
 import { capText } from "./budget";
 import { toolErrorResult } from "./errors";
+import { portableSchema } from "./schema";
 
 /** What a tool handler receives besides its input. */
 export interface ToolContext {
@@ -35,6 +36,8 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
   outputSchema: O;
   /** Whether the tool only reads. Everything except refresh_index does. */
   readOnly: boolean;
+  /** The scope a caller needs to call it (default `search`); `tools/list` shows a caller only the tools it may call. */
+  scope?: Scope;
   handler(input: z.infer<I>, tc: ToolContext): Promise<ToolOutput<z.infer<O>>>;
 }
 
@@ -56,7 +59,14 @@ export function registerTool(server: McpServer, tool: ToolDefinition, tc: ToolCo
   };
   server.registerTool(
     tool.name,
-    { title: tool.title, description: tool.description, inputSchema: tool.inputSchema, outputSchema: tool.outputSchema, annotations },
+    {
+      title: tool.title,
+      description: tool.description,
+      // Listed in the portable form (worker/mcp/schema.ts); validated by the zod schemas.
+      inputSchema: portableSchema(tool.inputSchema, false),
+      outputSchema: portableSchema(tool.outputSchema, true),
+      annotations,
+    },
     async (input: Record<string, unknown>) => {
       try {
         const out = await tool.handler(input, tc);

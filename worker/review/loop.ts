@@ -160,7 +160,9 @@ export async function runReviewLoop(o: ReviewLoopOptions): Promise<ReviewLoopRes
         const t0 = now();
         const res: ToolCallResult & { submission?: SubmitReviewInput } =
           u.name === SUBMIT_REVIEW_TOOL.name ? submissionResult(u.input) : await o.runTool(u.name, u.input);
-        const log: ToolCallLog = { tool: u.name, arguments: u.input, durationMs: now() - t0, isError: res.isError, resultChars: res.text.length };
+        // The Messages API sends a tool_use input as an object; anything else is logged wrapped.
+        const args = typeof u.input === "object" && u.input !== null && !Array.isArray(u.input) ? (u.input as Record<string, unknown>) : { input: u.input };
+        const log: ToolCallLog = { tool: u.name, arguments: args, durationMs: now() - t0, isError: res.isError, resultChars: res.text.length };
         return { use: u, res, log };
       }),
     );

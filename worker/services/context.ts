@@ -64,9 +64,14 @@ export function canSee(caller: Caller, repo: string): boolean {
   return caller.repos === "*" || caller.repos.includes(repo);
 }
 
+/** Whether the caller holds `scope` or a higher one (`scopeCovers`: search < index < admin). */
+export function hasScope(caller: Caller, scope: Scope): boolean {
+  return scopeCovers(caller.scopes, scope);
+}
+
 /** Throws `forbidden` unless the caller holds `scope` or a higher one (`scopeCovers`). */
 export function requireScope(caller: Caller, scope: Scope): void {
-  if (!scopeCovers(caller.scopes, scope)) {
+  if (!hasScope(caller, scope)) {
     throw new CodeSearchError("forbidden", `This needs the "${scope}" scope; ask an admin for a token that has it.`);
   }
 }

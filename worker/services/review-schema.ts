@@ -66,7 +66,8 @@ export const rejectionReasonSchema = z.enum(["file_not_reviewed_or_indexed", "li
 
 const toolCall = z.object({
   tool: z.string(),
-  arguments: z.unknown(),
+  /** The tool_use input the model sent (always a JSON object in the Messages API). */
+  arguments: z.record(z.string(), z.unknown()),
   durationMs: z.number(),
   isError: z.boolean(),
   /** Characters of the result sent back to the model (after the cap). */

@@ -21,6 +21,7 @@ export const refreshIndexTool = defineTool({
   inputSchema: repoIdInput,
   outputSchema: repoStatusSchema,
   readOnly: false,
+  scope: "index",
   async handler(input, tc) {
     await visibleRepo(tc.service, input.repo);
     const r = await refreshRepo(tc.service, { repo: input.repo });

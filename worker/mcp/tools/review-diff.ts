@@ -44,6 +44,7 @@ export const reviewDiffTool = defineTool({
   inputSchema: reviewInput,
   outputSchema: reviewOutput,
   readOnly: true,
+  scope: "index",
   async handler(input, tc) {
     const r = await review(tc.service, input, { origin: tc.origin });
     return { structured: r, text: renderReview(r) };

@@ -6,6 +6,7 @@ import type { Command } from "commander";
 import { createApiClient, type ApiClient } from "./api-client.ts";
 import { configPath, readStoredConfig, resolveTarget, type Target } from "./cli-config.ts";
 import { localServer } from "./local-server.ts";
+import { SERVER_URL_FILE } from "./paths.ts";
 
 /** Options every command accepts. */
 export interface GlobalOptions {
@@ -32,8 +33,13 @@ export function target(opts: GlobalOptions): Target {
 /** An API client for these options. Throws UsageError when no token applies to the URL. */
 export function client(opts: GlobalOptions): ApiClient {
   const t = target(opts);
-  if (!t.token)
-    throw new UsageError(`No token for ${t.url}. Pass --token, set CODEBASE_COPILOT_TOKEN, or run "codebase-copilot login --url ${t.url} --token <token>".`);
+  if (!t.token) {
+    const how =
+      t.urlFrom === "local"
+        ? `No npm start of this checkout is running (it records its URL in ${SERVER_URL_FILE}); start one, or pass --url and --token.`
+        : `Pass --token, set CODEBASE_COPILOT_TOKEN, or run "codebase-copilot login --url ${t.url} --token <token>".`;
+    throw new UsageError(`No token for ${t.url}. ${how}`);
+  }
   return createApiClient(t.url, t.token);
 }
 

@@ -17,7 +17,7 @@ import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 import { splitTestFiles } from "./test/config/classify.ts";
-import { nodeStandIns } from "./test/config/node-stand-ins.ts";
+import { nodeStandIns, textRuleGlobs } from "./test/config/node-stand-ins.ts";
 import { quietThirdPartySourceMaps } from "./test/config/quiet-source-maps.ts";
 import { declaredBindingNames, writeTestWranglerConfig } from "./test/config/wrangler-test-config.ts";
 
@@ -53,6 +53,9 @@ export default defineConfig({
         test: { name: "node", environment: "node", include: files.node, ...timeouts },
       },
       {
+        // Text modules (wrangler.toml's Text rules) are loaded by the pool as workerd modules;
+        // Vite still reads them when it walks the import graph (`--changed`, `related`).
+        assetsInclude: textRuleGlobs(root),
         plugins: [
           quietThirdPartySourceMaps(),
           cloudflareTest({

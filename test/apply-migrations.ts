@@ -1,4 +1,11 @@
-/** Applies migrations/ to the test D1 database before each test file (idempotent). */
-import { applyD1Migrations, env } from "cloudflare:test";
+/**
+ * Setup file of the Workers test project, run before each test file. The project shares one
+ * workerd runtime between the files a vitest worker runs (`isolate: false` in
+ * vitest.config.mts), so each file first deletes every Durable Object, which in Miniflare
+ * holds D1, KV and the RepoCoordinators' storage too, then applies migrations/ to the empty D1
+ * database: every file starts from the storage a fresh runtime would have.
+ */
+import { applyD1Migrations, env, reset } from "cloudflare:test";
 
+await reset();
 await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);

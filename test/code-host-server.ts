@@ -25,6 +25,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { closeServer } from "./close-server.ts";
 
 interface GhRepo {
   id: number;
@@ -227,6 +228,6 @@ export default async function setup({ provide }: { provide: (key: "codeHostUrl",
   const { port } = server.address() as AddressInfo;
   provide("codeHostUrl", `http://127.0.0.1:${port}`);
   return async () => {
-    await new Promise<void>((resolve) => server?.close(() => resolve()));
+    await closeServer(server);
   };
 }

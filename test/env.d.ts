@@ -6,6 +6,8 @@ declare global {
   namespace Cloudflare {
     interface Env extends WorkerEnv {
       TEST_MIGRATIONS: D1Migration[];
+      /** Every binding name wrangler.toml and vitest.config.mts declare (test/worker/test-bindings.test.ts). */
+      TEST_DECLARED_BINDINGS: string[];
     }
   }
 }

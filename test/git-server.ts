@@ -37,6 +37,7 @@ import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
 import { dirname, join } from "node:path";
 
+import { closeServer } from "./close-server.ts";
 import { CHANGED_USERS_TS, FIXTURE_FILES } from "./worker/ingest-fixture.ts";
 
 const require = createRequire(import.meta.url);
@@ -245,11 +246,16 @@ export default async function setup({ provide }: { provide: (key: "gitServerUrl"
     }
     const name = /^\/([\w.-]+)\.git\//.exec(url.pathname)?.[1];
     const c = name ? controls.get(name) : undefined;
-    const serve = () =>
+    const serve = () => {
+      // A held request whose client went away (a test aborted its Durable Objects) is not
+      // served: the middleware pipes the request into a spawned `git upload-pack`, which would
+      // wait for the rest of a body that never comes and keep the test process from exiting.
+      if (req.destroyed || res.destroyed) return;
       middleware(req, res, () => {
         res.statusCode = 404;
         res.end("not found\n");
       });
+    };
     if (!c) return serve();
     if (!authorized(c.auth, req.headers.authorization)) {
       res.statusCode = 401;
@@ -266,7 +272,7 @@ export default async function setup({ provide }: { provide: (key: "gitServerUrl"
   const { port } = server.address() as AddressInfo;
   provide("gitServerUrl", `http://127.0.0.1:${port}`);
   return async () => {
-    await new Promise<void>((resolve) => server?.close(() => resolve()));
+    await closeServer(server);
     if (root) rmSync(root, { recursive: true, force: true });
   };
 }

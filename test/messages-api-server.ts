@@ -23,6 +23,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { closeServer } from "./close-server.ts";
 import { reviewScript } from "./messages-api-review.ts";
 
 interface Evidence {
@@ -263,5 +264,5 @@ export async function startMessagesApiServer(port = 0): Promise<MessagesApiServe
   });
   await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
   const { port: actual } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${actual}`, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return { url: `http://127.0.0.1:${actual}`, close: () => closeServer(server) };
 }

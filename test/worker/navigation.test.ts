@@ -6,6 +6,7 @@
  */
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { beforeAll, describe, expect, it } from "vitest";
+import { api } from "../helpers";
 import { call, connect, text } from "./mcp-client";
 import { navLine, navText, seedNavigation } from "./navigation-fixture";
 
@@ -157,6 +158,16 @@ describe("symbols by the names the tools print", () => {
       "TaxCalculator.cs",
       "TaxCalculatorTests.cs",
     ]);
+
+    const rest = await api(`/api/repos/nav/references?definition=${encodeURIComponent("AuditLog.format")}&limit=100`);
+    expect(rest.status).toBe(200);
+    const restBody = (await rest.json()) as { definitions: { container: string }[]; references: Ref[] };
+    expect(restBody.definitions.map((d) => d.container)).toEqual(["AuditLog"]);
+    expect(at(restBody.references)).toEqual(at(byLine));
+    const restSymbols = await api(`/api/repos/nav/symbols?name=${encodeURIComponent("InvoiceFormatter#format")}`);
+    expect(((await restSymbols.json()) as { symbols: unknown[] }).symbols).toHaveLength(3);
+    const restUnknown = await api(`/api/repos/nav/references?definition=Invoice.format`);
+    expect(restUnknown.status).toBe(404);
 
     const unknown = await call(client, "find_references", { repo: "nav", definition: "Invoice.format" });
     expect(unknown._meta?.["codebase-copilot/error"]?.code).toBe("not_found");

@@ -88,7 +88,8 @@ export function paramsMatch(asked: string[], signature: string | null): boolean 
     x
       .trim()
       .replace(/\s+/g, " ")
-      .replace(/\s*([<>,[\]?*&])\s*/g, "$1");
+      .replace(/\s*([<,[])\s*/g, "$1")
+      .replace(/\s+([>\]?*&])/g, "$1");
   return asked.every((t, i) => {
     const type = norm(t);
     const param = norm(have[i]);

@@ -70,7 +70,7 @@ describe("file and symbol REST routes", () => {
     });
 
     const ctx = await json("/api/repos/demo/context?path=src/users.ts&line=12&before=0&after=0");
-    expect(ctx.body).toMatchObject({ chunk: { symbol: "listUsers" }, startLine: 11, endLine: 13 });
+    expect(ctx.body).toMatchObject({ window: "lines", chunk: { symbol: "listUsers", startLine: 11, endLine: 13 }, startLine: 12, endLine: 12 });
     const byChunk = await json(`/api/repos/demo/context?chunk_id=${ctx.body.chunk.id}`);
     expect(byChunk.body.chunk.id).toBe(ctx.body.chunk.id);
     const wrongRepo = await json(`/api/repos/other/context?chunk_id=${ctx.body.chunk.id}`);

@@ -99,9 +99,16 @@ describe("MCP endpoint", () => {
     expect(byId.structuredContent?.previousChunk?.symbol).toBe("getUserById");
     expect(byId.structuredContent?.nextChunk?.startLine).toBe(16);
 
-    const byLine = await call(client, "get_code_context", { repo: "demo", path: "src/app.ts", line: 4, before: 0, after: 0 });
-    expect(byLine.structuredContent?.chunk?.symbol).toBe("handler");
-    expect(byLine.structuredContent?.lines.map((l: { n: number }) => l.n)).toEqual([3, 4, 5, 6]);
+    const byLine = await call(client, "get_code_context", { repo: "demo", path: "src/app.ts", line: 4 });
+    expect(byLine.structuredContent).toMatchObject({ window: "chunk", chunk: { symbol: "handler" }, startLine: 1, endLine: 7 });
+
+    // Issue 50: line + before/after is exactly that window, not the chunk widened (was 1-103 here).
+    const window = await call(client, "get_code_context", { repo: "demo", path: "src/big.ts", line: 34, before: 3, after: 3 });
+    expect(window.structuredContent?.lines.map((l: { n: number }) => l.n)).toEqual([31, 32, 33, 34, 35, 36, 37]);
+    expect(window.structuredContent).toMatchObject({ window: "lines", startLine: 31, endLine: 37, chunk: { startLine: 1, endLine: 100 } });
+    expect(text(window)).toContain("in chunk: window (no symbol) lines 1-100");
+    const oneSided = await call(client, "get_code_context", { repo: "demo", path: "src/app.ts", line: 6, after: 9 });
+    expect(oneSided.structuredContent).toMatchObject({ window: "lines", startLine: 6, endLine: 7, chunk: { symbol: "handler" } });
 
     const neither = await call(client, "get_code_context", { repo: "demo" });
     expect(text(neither)).toContain("Pass either chunk_id");
@@ -145,8 +152,10 @@ describe("MCP endpoint", () => {
     expect(page2.structuredContent?.references[1]).toMatchObject({ definition: false, enclosing: { name: "getUserById", kind: "function" } });
     expect(page2.structuredContent).toMatchObject({ has_more: false, next_offset: null });
 
-    const bad = await call(client, "find_references", { symbol: "a.b" });
-    expect(text(bad)).toContain("not a single identifier");
+    const bad = await call(client, "find_references", { symbol: "a b" });
+    expect(text(bad)).toContain("not an identifier or a qualified name");
+    const qualified = await call(client, "find_references", { symbol: "a.b" });
+    expect(qualified._meta?.["codebase-copilot/error"]?.code).toBe("not_found");
   });
 
   it("get_file_outline lists imports and symbols, paginating large files", async () => {

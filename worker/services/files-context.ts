@@ -29,9 +29,28 @@ export const codeContextInput = z.object({
   chunk_id: z.string().min(1).max(64).optional().describe("Chunk id from a search_code result (chunkId). Alternative to repo + path + line."),
   repo: repoIdSchema.optional(),
   path: repoPathSchema.optional(),
-  line: z.number().int().min(1).optional().describe("A line inside the code of interest (1-based); the smallest chunk covering it is returned."),
-  before: z.number().int().min(0).max(CONTEXT_MAX_NEIGHBOUR_LINES).optional().describe("Extra lines before the chunk. Default 5."),
-  after: z.number().int().min(0).max(CONTEXT_MAX_NEIGHBOUR_LINES).optional().describe("Extra lines after the chunk. Default 5."),
+  line: z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .describe(
+      "A line inside the code of interest (1-based). Alone: the smallest chunk covering it. With before and/or after: exactly lines line-before .. line+after.",
+    ),
+  before: z
+    .number()
+    .int()
+    .min(0)
+    .max(CONTEXT_MAX_NEIGHBOUR_LINES)
+    .optional()
+    .describe("Lines before the chunk (default 5), or with line: before that line (default 0)."),
+  after: z
+    .number()
+    .int()
+    .min(0)
+    .max(CONTEXT_MAX_NEIGHBOUR_LINES)
+    .optional()
+    .describe("Lines after the chunk (default 5), or with line: after that line (default 0)."),
 });
 export type CodeContextInput = z.infer<typeof codeContextInput>;
 
@@ -48,7 +67,8 @@ export type ChunkRef = z.infer<typeof chunkRefSchema>;
 
 /** Output of `getCodeContext`: the chunk (null when no chunk covers the line), its lines with neighbours, and the adjacent chunks. */
 export const codeContextOutput = fileHeaderSchema.extend({
-  chunk: chunkRefSchema.nullable(),
+  window: z.enum(["chunk", "lines"]).describe("chunk: the chunk plus before/after lines; lines: exactly line-before .. line+after (clamped to the file)."),
+  chunk: chunkRefSchema.nullable().describe("The smallest chunk containing the requested line (or the chunk asked for)."),
   previousChunk: chunkRefSchema.nullable(),
   nextChunk: chunkRefSchema.nullable(),
   startLine: z.number().int(),
@@ -79,7 +99,8 @@ const CHUNK_COLUMNS = "c.id, c.repo, c.file_id, c.path, c.kind, c.symbol, c.cont
 
 /**
  * A chunk with `before`/`after` neighbouring lines (default 5 each) and its adjacent chunks,
- * within the READ_MAX_LINES / READ_MAX_CHARS budget (`next` says how to continue).
+ * or, for repo + path + line with `before` and/or `after`, exactly that line window (missing
+ * side 0, clamped to the file) with the chunk containing the line; within the READ_MAX_LINES / READ_MAX_CHARS budget (`next` says how to continue).
  * Throws `invalid_input` unless exactly one of `chunk_id` or repo + path + line is given;
  * `file_not_found` for a chunk id that is not in the active snapshot of a visible repo.
  */
@@ -146,9 +167,12 @@ export async function getCodeContext(ctx: ServiceContext, input: CodeContextInpu
           .first<ChunkRow>()
       : null,
   ]);
-  const core = chunk ? { start: chunk.start_line, end: chunk.end_line } : { start: line, end: line };
-  const from = Math.max(1, core.start - (input.before ?? 5));
-  const to = Math.min(lines.length, core.end + (input.after ?? 5));
+  // A line with before/after asks for a window around that line, not around its chunk.
+  const lineWindow = !input.chunk_id && (input.before !== undefined || input.after !== undefined);
+  const core = chunk && !lineWindow ? { start: chunk.start_line, end: chunk.end_line } : { start: line, end: line };
+  const pad = lineWindow ? 0 : 5;
+  const from = Math.max(1, core.start - (input.before ?? pad));
+  const to = Math.min(lines.length, core.end + (input.after ?? pad));
   const { taken, last } = takeLines(lines, from, to);
   return {
     repo: snap.id,
@@ -156,6 +180,7 @@ export async function getCodeContext(ctx: ServiceContext, input: CodeContextInpu
     commit: snap.commit,
     language: file.language,
     totalLines: lines.length,
+    window: lineWindow ? "lines" : "chunk",
     chunk: chunk ? toChunkRef(chunk) : null,
     previousChunk: prev ? toChunkRef(prev) : null,
     nextChunk: nextChunk ? toChunkRef(nextChunk) : null,

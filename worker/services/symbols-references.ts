@@ -1,28 +1,34 @@
 /**
  * @module worker/services/symbols-references
  *
- * `findReferences`: whole-word occurrences of an identifier in the active snapshots. FTS5 finds
- * candidate files cheaply (the tokenizer stores every identifier whole, lowercased), then a
- * case-sensitive whole-word regex over each candidate file's text gives exact lines and columns;
- * each occurrence is tagged with its innermost enclosing symbol from the symbol table.
+ * `findReferences`: occurrences of an identifier in the active snapshots. FTS5 finds candidate
+ * files cheaply (the tokenizer stores every identifier whole, lowercased), then a case-sensitive
+ * whole-word regex over each candidate file's text gives exact lines and columns; the file's
+ * syntax tree says what each occurrence is (references-syntax.ts) and, where the code makes it
+ * clear, which definition it refers to (references-resolve.ts). `definition` keeps one
+ * definition's references. Source first, then tests, then docs.
  */
 import { z } from "zod";
 import { tokenize } from "../../indexer/store/contract";
 import { CodeSearchError } from "../../kernel/errors";
 import type { ServiceContext } from "./context";
 import { repoIdSchema, splitLines } from "./files";
+import { compareReferences, excerpt, roleOf, wordPattern } from "./references-text";
+import { resolveOccurrence, type DefRow, type OccurrenceScope } from "./references-resolve";
+import { fileImports } from "./references-scope";
+import { classifyOccurrences, LEXICAL_KINDS, REFERENCE_KINDS, type SyntaxFacts } from "./references-syntax";
 import { activeSnapshotJoin, reposInScope } from "./symbols";
+import { chooseDefinitions, wordAndDefinition } from "./references-definition";
 
 /** Most candidate files scanned per call; past it `scanCapped` is true and the counts are lower bounds. */
 export const REFERENCES_MAX_FILES = 300;
 /** Most occurrences returned per page. */
 export const REFERENCES_MAX_LIMIT = 100;
-/** Characters of the matching line returned per occurrence (centred on the match when cut). */
-export const REFERENCE_LINE_MAX_CHARS = 240;
 /** Files whose text is fetched per D1 round trip. */
 const FILES_PER_BATCH = 20;
-
-const IDENTIFIER_RE = /^[\p{L}\p{N}_$]+[!?]?$/u;
+/** Definitions of one name loaded to resolve occurrences against. */
+const DEFINITIONS_MAX = 500;
+const CLASS_LIKE = new Set(["class", "interface", "struct", "trait", "enum", "module"]);
 
 /** Input of `findReferences`. */
 export const findReferencesInput = z.object({
@@ -30,12 +36,33 @@ export const findReferencesInput = z.object({
     .string()
     .min(1)
     .max(200)
-    .describe("Identifier to find, matched as a whole word and case-sensitively, e.g. getUserById (a trailing ! or ? is part of the name: compile!, empty?)."),
+    .optional()
+    .describe(
+      "Identifier to find, matched as a whole word and case-sensitively, e.g. getUserById (a trailing ! or ? is part of the name: compile!, empty?). " +
+        "A qualified name (InvoiceFormatter.format) is read as `definition`.",
+    ),
+  definition: z
+    .string()
+    .min(1)
+    .max(300)
+    .optional()
+    .describe(
+      "Only the references of this definition: a qualified name as find_symbol prints it (InvoiceFormatter.format, format(Invoice, Locale) for one overload) " +
+        "or path:line of the definition. Comments, strings, docs and occurrences the code does not attribute are left out.",
+    ),
   repo: repoIdSchema.optional().describe("Only this repo; default every repo you can see."),
   limit: z.number().int().min(1).max(REFERENCES_MAX_LIMIT).optional().describe("Occurrences per page. Default 20."),
   offset: z.number().int().min(0).optional().describe("Skip this many occurrences (use next_offset from the previous page). Default 0."),
 });
 export type FindReferencesInput = z.infer<typeof findReferencesInput>;
+
+/** A definition an occurrence refers to. */
+export const referredDefinitionSchema = z.object({
+  path: z.string(),
+  line: z.number().int(),
+  container: z.string().nullable(),
+  signature: z.string().nullable(),
+});
 
 /** One occurrence. `line` and `column` are 1-based; `column` counts UTF-16 code units. */
 export const referenceSchema = z.object({
@@ -45,13 +72,27 @@ export const referenceSchema = z.object({
   column: z.number().int(),
   text: z.string().describe("The line (cut around the match when long)."),
   definition: z.boolean().describe("This occurrence is the name of a definition of the symbol."),
+  kind: z.enum(REFERENCE_KINDS).describe("From the syntax tree: definition, call, import, type, reference; comment, string or text (no grammar) are lexical."),
+  lexical: z.boolean().describe("Only a textual match (comment, string, or a file without a grammar): nothing in the code refers to a definition here."),
+  refersTo: z
+    .array(referredDefinitionSchema)
+    .nullable()
+    .describe(
+      "The definitions this occurrence refers to, where the receiver, import or scope makes it clear; [] = something outside the index; null = cannot tell.",
+    ),
+  via: z.string().nullable().describe("How refersTo was decided, e.g. `formatter: InvoiceFormatter`, `import from ./pricing/discount`."),
+  role: z.enum(["source", "test", "docs"]).describe("Results come source first, then tests, then docs."),
   enclosing: z.object({ name: z.string(), kind: z.string(), container: z.string().nullable() }).nullable(),
 });
 export type Reference = z.infer<typeof referenceSchema>;
 
-/** Output of `findReferences`, ordered by repo, path, line, column. */
+/** Output of `findReferences`, ordered by role (source, test, docs), then repo, path, line, column. */
 export const findReferencesOutput = z.object({
   symbol: z.string(),
+  definitions: z
+    .array(referredDefinitionSchema)
+    .describe("With `definition`: the definitions it named (overloads included unless a parameter list picked one)."),
+  unattributed: z.number().int().describe("With `definition`: code occurrences of the word left out because the code does not say which definition they use."),
   references: z.array(referenceSchema),
   total_count: z.number().int(),
   has_more: z.boolean(),
@@ -70,22 +111,6 @@ interface CandidateFile {
   language: string;
 }
 
-/**
- * Languages whose method names may end in `!` or `?` (Ruby's `compile!`, `empty?`): there such a
- * suffix makes another name, so `compile` does not match `compile!(x)`. Elsewhere `!` and `?`
- * are operators after a name (Rust's `println!`, TypeScript's `value!` and `a?.b`).
- */
-const SUFFIXED_NAME_LANGUAGES: ReadonlySet<string> = new Set(["ruby"]);
-
-/**
- * The whole-word pattern of `word` in a file of `language`: no letter, digit, `_` or `$` on
- * either side, and in SUFFIXED_NAME_LANGUAGES no `!` or `?` after it (unless it starts `!=`).
- */
-export function wordPattern(word: string, language: string): RegExp {
-  const after = SUFFIXED_NAME_LANGUAGES.has(language) ? "(?![\\p{L}\\p{N}_$]|[!?](?!=))" : "(?![\\p{L}\\p{N}_$])";
-  return new RegExp(`(?<![\\p{L}\\p{N}_$])${regexEscape(word)}${after}`, "gu");
-}
-
 interface SymbolSpan {
   name: string;
   kind: string;
@@ -94,27 +119,28 @@ interface SymbolSpan {
   end_line: number;
 }
 
-/** Escapes a string for use inside a RegExp. */
-function regexEscape(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
-
 /**
- * Whole-word occurrences of `symbol`, paginated by `limit` (default 20) and `offset`.
- * Throws `invalid_input` when `symbol` is not a single identifier; `repo_not_found` /
- * `index_not_ready` for a named repo.
+ * Occurrences of `symbol` (or of `definition`'s name, kept to that definition's references),
+ * paginated by `limit` (default 20) and `offset`. Throws `invalid_input` when the symbol is not
+ * an identifier or neither is given, `not_found` when `definition` names no definition;
+ * `repo_not_found` / `index_not_ready` for a named repo.
  */
 export async function findReferences(ctx: ServiceContext, input: FindReferencesInput): Promise<FindReferencesOutput> {
-  const word = input.symbol.trim();
-  if (!IDENTIFIER_RE.test(word)) {
-    throw new CodeSearchError("invalid_input", `"${input.symbol}" is not a single identifier; pass a name like getUserById (for a.b, pass b).`);
-  }
+  const { word, definition } = wordAndDefinition(input);
   const token = tokenize(word)[0];
-  if (!token) throw new CodeSearchError("invalid_input", `"${input.symbol}" has no letters or digits; pass an identifier.`);
+  if (!token) throw new CodeSearchError("invalid_input", `"${word}" has no letters or digits; pass an identifier.`);
   const repos = await reposInScope(ctx, input.repo);
   const limit = input.limit ?? 20;
   const offset = input.offset ?? 0;
   const db = ctx.env.DB;
+  const { results: defs } = await db
+    .prepare(
+      `SELECT s.repo, s.path, s.name, s.kind, s.container, s.signature, s.start_line, s.end_line FROM symbols s ${activeSnapshotJoin("s", "?1")} AND s.name = ?2
+       ORDER BY s.repo, s.path, s.start_line LIMIT ?3`,
+    )
+    .bind(JSON.stringify(repos), word, DEFINITIONS_MAX)
+    .all<DefRow>();
+  const chosen = definition === undefined ? null : chooseDefinitions(definition, word, defs);
   const { results: candidates } = await db
     .prepare(
       `SELECT DISTINCT c.repo, c.file_id, c.path, c.language FROM chunks_fts JOIN chunks c ON c.rowid = chunks_fts.rowid
@@ -125,7 +151,7 @@ export async function findReferences(ctx: ServiceContext, input: FindReferencesI
     .all<CandidateFile>();
   const scanCapped = candidates.length > REFERENCES_MAX_FILES;
   const files = candidates.slice(0, REFERENCES_MAX_FILES);
-  const all: Reference[] = [];
+  let all: Reference[] = [];
   for (let i = 0; i < files.length; i += FILES_PER_BATCH) {
     const group = files.slice(i, i + FILES_PER_BATCH);
     const rows = await db.batch(
@@ -134,16 +160,32 @@ export async function findReferences(ctx: ServiceContext, input: FindReferencesI
         db.prepare("SELECT name, kind, container, start_line, end_line FROM symbols WHERE repo = ?1 AND file_id = ?2").bind(f.repo, f.file_id),
       ]),
     );
-    group.forEach((f, j) => {
+    for (const [j, f] of group.entries()) {
       const text = (rows[2 * j].results[0] as { text: string } | undefined)?.text ?? "";
       const spans = rows[2 * j + 1].results as SymbolSpan[];
-      all.push(...occurrencesIn(f, text, spans, word, wordPattern(word, f.language)));
+      all.push(...(await occurrencesIn(f, text, spans, word, defs)));
+    }
+  }
+  all.sort(compareReferences);
+  let unattributed = 0;
+  if (chosen) {
+    const keys = new Set(chosen.map(defKey));
+    const inRepo = (repo: string) => defs.filter((d) => d.repo === repo);
+    all = all.filter((r) => {
+      if (r.lexical) return false;
+      if (r.refersTo) return r.refersTo.some((d) => keys.has(`${r.repo}:${d.path}:${d.line}`));
+      // The code does not say; keep it only when the chosen ones are all the word's definitions.
+      if (inRepo(r.repo).every((d) => keys.has(defKey(d))) && inRepo(r.repo).length > 0) return true;
+      unattributed++;
+      return false;
     });
   }
   const page = all.slice(offset, offset + limit);
   const end = offset + page.length;
   return {
     symbol: word,
+    definitions: (chosen ?? []).map(referred),
+    unattributed,
     references: page,
     total_count: all.length,
     has_more: end < all.length,
@@ -153,28 +195,77 @@ export async function findReferences(ctx: ServiceContext, input: FindReferencesI
   };
 }
 
-/** Occurrences of `word` in one file, with enclosing symbols and definition flags. */
-function occurrencesIn(file: CandidateFile, text: string, spans: SymbolSpan[], word: string, wordRe: RegExp): Reference[] {
-  const out: Reference[] = [];
+function defKey(d: DefRow): string {
+  return `${d.repo}:${d.path}:${d.start_line}`;
+}
+
+function referred(d: DefRow): z.infer<typeof referredDefinitionSchema> {
+  return { path: d.path, line: d.start_line, container: d.container, signature: d.signature };
+}
+
+/** Occurrences of `word` in one file: kind from the syntax tree, definition it refers to, enclosing symbol. */
+async function occurrencesIn(file: CandidateFile, text: string, spans: SymbolSpan[], word: string, allDefs: DefRow[]): Promise<Reference[]> {
+  const wordRe = wordPattern(word, file.language);
+  const found: { line: number; column: number; lineText: string; start: number }[] = [];
+  let offset = 0;
+  for (const [i, lineText] of splitLines(text).entries()) {
+    for (const m of lineText.matchAll(wordRe)) found.push({ line: i + 1, column: m.index + 1, lineText, start: offset + m.index });
+    offset += lineText.length + 1 + (text[offset + lineText.length] === "\r" ? 1 : 0);
+  }
+  if (!found.length) return [];
+  const facts = await classifyOccurrences(
+    file.language,
+    text,
+    found.map((o) => ({ start: o.start, end: o.start + word.length })),
+  );
+  const imports = fileImports(file.language, text);
+  const role = roleOf(file.path, file.language);
   // Definitions of `word`: the first occurrence inside each one's range is its name.
   const defs = spans.filter((s) => s.name === word).map((s) => ({ ...s, seen: false }));
-  splitLines(text).forEach((lineText, i) => {
-    const line = i + 1;
-    for (const m of lineText.matchAll(wordRe)) {
-      const def = defs.find((d) => !d.seen && d.start_line <= line && line <= d.end_line);
-      if (def) def.seen = true;
-      out.push({
-        repo: file.repo,
-        path: file.path,
-        line,
-        column: m.index + 1,
-        text: excerpt(lineText, m.index, word.length),
-        definition: !!def,
-        enclosing: enclosingSymbol(spans, line, def),
-      });
-    }
+  return found.map((o, k) => {
+    const def = defs.find((d) => !d.seen && d.start_line <= o.line && o.line <= d.end_line);
+    if (def) def.seen = true;
+    const f: SyntaxFacts = facts?.[k] ?? { kind: "text", receiver: null, receiverCall: null, args: null };
+    const kind = def && !LEXICAL_KINDS.has(f.kind) ? "definition" : f.kind;
+    const enclosing = enclosingSymbol(spans, o.line, def);
+    const scope: OccurrenceScope = {
+      word,
+      repo: file.repo,
+      path: file.path,
+      language: file.language,
+      text,
+      imports,
+      line: o.line,
+      enclosingClass: enclosingClass(spans, o.line),
+    };
+    const { refersTo, via } = resolveOccurrence({ ...f, kind }, scope, allDefs);
+    return {
+      repo: file.repo,
+      path: file.path,
+      line: o.line,
+      column: o.column,
+      text: excerpt(o.lineText, o.column - 1, word.length),
+      definition: kind === "definition",
+      kind,
+      lexical: LEXICAL_KINDS.has(kind),
+      refersTo: refersTo ? refersTo.map(referred) : null,
+      via,
+      role,
+      enclosing,
+    };
   });
-  return out;
+}
+
+/** The class-like symbol a line is in: the innermost class span, or the container of the innermost member span. */
+function enclosingClass(spans: SymbolSpan[], line: number): string | null {
+  let best: SymbolSpan | undefined;
+  for (const s of spans) {
+    if (s.start_line > line || s.end_line < line) continue;
+    if (!best || s.end_line - s.start_line < best.end_line - best.start_line) best = s;
+  }
+  if (!best) return null;
+  if (CLASS_LIKE.has(best.kind) && best.kind !== "module") return best.name;
+  return best.container;
 }
 
 /** The innermost symbol whose range holds `line`, other than the definition being named there. */
@@ -186,12 +277,4 @@ function enclosingSymbol(spans: SymbolSpan[], line: number, self: SymbolSpan | u
     if (!best || s.end_line - s.start_line < best.end_line - best.start_line) best = s;
   }
   return best ? { name: best.name, kind: best.kind, container: best.container } : null;
-}
-
-/** The line trimmed, or a REFERENCE_LINE_MAX_CHARS window around the match marked with `…`. */
-function excerpt(line: string, at: number, len: number): string {
-  const t = line.trim();
-  if (t.length <= REFERENCE_LINE_MAX_CHARS) return t;
-  const from = Math.max(0, Math.min(at - Math.floor((REFERENCE_LINE_MAX_CHARS - len) / 2), line.length - REFERENCE_LINE_MAX_CHARS));
-  return `${from > 0 ? "…" : ""}${line.slice(from, from + REFERENCE_LINE_MAX_CHARS)}${from + REFERENCE_LINE_MAX_CHARS < line.length ? "…" : ""}`;
 }

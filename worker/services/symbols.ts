@@ -11,6 +11,7 @@ import { tokenize } from "../../indexer/store/contract";
 import { canSee, type ServiceContext } from "./context";
 import { likeEscape } from "../search/filters";
 import { activeRepo, repoIdSchema } from "./files";
+import { paramsMatch, parseQualifiedName, qualifierMatch, type QualifiedName } from "./symbols-qualified";
 
 /** Most definitions one call returns. */
 export const FIND_SYMBOL_MAX_RESULTS = 50;
@@ -44,7 +45,14 @@ export const symbolKindSchema = z.enum([
 
 /** Input of `findSymbol`. Without `repo`, every repo the caller may see is searched. */
 export const findSymbolInput = z.object({
-  name: z.string().min(1).max(200).describe("Symbol name, e.g. getUserById or UserService. Exact matches rank first, then case-insensitive, then prefix."),
+  name: z
+    .string()
+    .min(1)
+    .max(200)
+    .describe(
+      "Symbol name, e.g. getUserById or UserService, or qualified as printed: InvoiceFormatter.format, Class#method, pkg.Func, module::item, " +
+        "Namespace.Class.Method; a parameter list picks an overload: format(Invoice, Locale). Exact matches rank first, then case-insensitive, then prefix.",
+    ),
   kind: symbolKindSchema.optional().describe("Only definitions of this kind."),
   repo: repoIdSchema.optional().describe("Only this repo; default every repo you can see."),
   limit: z.number().int().min(1).max(FIND_SYMBOL_MAX_RESULTS).optional().describe("Most definitions to return. Default 20."),
@@ -84,6 +92,10 @@ export const findSymbolOutput = z.object({
   suggestions: z.array(z.string()),
 });
 export type FindSymbolOutput = z.infer<typeof findSymbolOutput>;
+
+const SYMBOL_COLUMNS = "s.repo, s.file_id, s.path, s.name, s.kind, s.container, s.signature, s.doc, s.start_line, s.end_line, s.chunk_id";
+/** Definitions of one name examined for a qualified match (overloads across a repo are far fewer). */
+const QUALIFIED_CANDIDATES = 500;
 
 interface SymbolRow {
   repo: string;
@@ -127,23 +139,66 @@ export async function reposInScope(ctx: ServiceContext, repo: string | undefined
 export async function findSymbol(ctx: ServiceContext, input: FindSymbolInput): Promise<FindSymbolOutput> {
   const repos = await reposInScope(ctx, input.repo);
   const limit = input.limit ?? 20;
-  const lower = input.name.toLowerCase();
-  const db = ctx.env.DB;
+  const qualified = parseQualifiedName(input.name);
+  if (!qualified) return findByName(ctx, repos, input.name, input.kind, limit);
+  const found = await findQualified(ctx, repos, qualified, input.kind, limit);
+  if (found.symbols.length) return found;
+  // A name that merely contains a dot (a heading, say) may still be a literal symbol name.
+  const literal = await findByName(ctx, repos, input.name, input.kind, limit);
+  return literal.symbols.length ? literal : found;
+}
+
+/** Definitions whose name is `name` or starts with it (the three tiers of findSymbol). */
+async function findByName(ctx: ServiceContext, repos: string[], name: string, kind: string | undefined, limit: number): Promise<FindSymbolOutput> {
+  const lower = name.toLowerCase();
   // Prefix as a range on name_lower so the (repo, name_lower) index serves it.
-  const { results } = await db
-    .prepare(
-      `SELECT s.repo, s.file_id, s.path, s.name, s.kind, s.container, s.signature, s.doc, s.start_line, s.end_line, s.chunk_id,
-         CASE WHEN s.name = ?2 THEN 0 WHEN s.name_lower = ?3 THEN 1 ELSE 2 END AS tier
+  const { results } = await ctx.env.DB.prepare(
+    `SELECT ${SYMBOL_COLUMNS}, CASE WHEN s.name = ?2 THEN 0 WHEN s.name_lower = ?3 THEN 1 ELSE 2 END AS tier
        FROM symbols s ${activeSnapshotJoin("s", "?1")}
          AND s.name_lower >= ?3 AND s.name_lower < ?4 AND (?5 IS NULL OR s.kind = ?5)
        ORDER BY tier, length(s.name), s.repo, s.path, s.start_line LIMIT ?6`,
-    )
-    .bind(JSON.stringify(repos), input.name, lower, `${lower}\u{10FFFF}`, input.kind ?? null, limit + 1)
+  )
+    .bind(JSON.stringify(repos), name, lower, `${lower}\u{10FFFF}`, kind ?? null, limit + 1)
     .all<SymbolRow>();
   const rows = results.slice(0, limit);
   const symbols = await Promise.all(rows.map((r) => withMembers(ctx, r)));
-  const suggestions = symbols.length ? [] : await suggestNames(ctx, repos, input.name);
+  const suggestions = symbols.length ? [] : await suggestNames(ctx, repos, name);
   return { symbols, has_more: results.length > limit, suggestions };
+}
+
+/**
+ * Definitions named `q.member` whose container, namespace or module is `q.qualifier` (see
+ * qualifierMatch), and whose parameters are `q.params` when given. Exact when name and
+ * qualifier match case-sensitively. When none match, suggestions are the qualified names
+ * (with signatures when a parameter list was asked) of the definitions named `q.member`.
+ */
+async function findQualified(ctx: ServiceContext, repos: string[], q: QualifiedName, kind: string | undefined, limit: number): Promise<FindSymbolOutput> {
+  const { results } = await ctx.env.DB.prepare(
+    `SELECT ${SYMBOL_COLUMNS}, CASE WHEN s.name = ?2 THEN 0 ELSE 1 END AS tier,
+       (SELECT o.container FROM symbols o WHERE o.repo = s.repo AND o.file_id = s.file_id AND o.name = s.container
+          AND o.start_line <= s.start_line AND o.end_line >= s.end_line ORDER BY o.end_line - o.start_line LIMIT 1) AS outer_container
+       FROM symbols s ${activeSnapshotJoin("s", "?1")} AND s.name_lower = ?3 AND (?4 IS NULL OR s.kind = ?4)
+       ORDER BY tier, s.repo, s.path, s.start_line LIMIT ?5`,
+  )
+    .bind(JSON.stringify(repos), q.member, q.member.toLowerCase(), kind ?? null, QUALIFIED_CANDIDATES)
+    .all<SymbolRow & { outer_container: string | null }>();
+  let matched: (SymbolRow & { via: string })[] = [];
+  for (const r of results) {
+    if (q.params && !paramsMatch(q.params, r.signature)) continue;
+    const exact = r.tier === 0 ? qualifierMatch(q, r, r.outer_container, true) : null;
+    const via = exact ?? qualifierMatch(q, r, r.outer_container, false);
+    if (via) matched.push({ ...r, tier: exact ? 0 : 1, via });
+  }
+  // A class named like the qualifier beats a file named like it (Calculator.Compute vs calculator.go).
+  if (matched.some((m) => m.via === "container")) matched = matched.filter((m) => m.via === "container");
+  matched.sort((a, b) => a.tier - b.tier);
+  const symbols = await Promise.all(matched.slice(0, limit).map((r) => withMembers(ctx, r)));
+  let suggestions: string[] = [];
+  if (!symbols.length) {
+    const named = results.map((r) => `${r.container ? `${r.container}.` : ""}${r.name}${q.params && r.signature ? ` — ${r.signature}` : ""}`);
+    suggestions = named.length ? [...new Set(named)].slice(0, MAX_SUGGESTIONS) : await suggestNames(ctx, repos, q.member);
+  }
+  return { symbols, has_more: matched.length > limit, suggestions };
 }
 
 async function withMembers(ctx: ServiceContext, r: SymbolRow): Promise<SymbolDefResult> {

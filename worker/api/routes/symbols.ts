@@ -2,7 +2,7 @@
  * @module worker/api/routes/symbols
  *
  *   GET /api/repos/{id}/symbols?name=&kind=&limit=          definitions: exact, then case-insensitive, then prefix
- *   GET /api/repos/{id}/references?symbol=&limit=&offset=   whole-word occurrences with enclosing symbols
+ *   GET /api/repos/{id}/references?symbol=&definition=&limit=&offset=   occurrences, classified, optionally one definition's
  *
  * Thin adapters over worker/services/symbols*.ts with the MCP tools' zod schemas.
  */
@@ -34,11 +34,12 @@ const referencesRoute = createRoute({
   method: "get",
   path: "/{id}/references",
   tags: ["symbols"],
-  summary: "Find whole-word references to an identifier",
+  summary: "Find references to an identifier or to one definition",
   request: {
     params: repoIdParams,
     query: z.object({
       symbol: findReferencesInput.shape.symbol,
+      definition: findReferencesInput.shape.definition,
       limit: queryNumber(findReferencesInput.shape.limit),
       offset: queryNumber(findReferencesInput.shape.offset),
     }),

@@ -13,14 +13,16 @@ export const getCodeContextTool = defineTool({
   title: "Code around a chunk or line",
   description:
     "Show a chunk (from search_code's chunkId, or the smallest chunk covering repo + path + line) with neighbouring lines " +
-    "(before/after, default 5) and the ids of the previous and next chunks, to widen the view step by step.",
+    "(before/after, default 5) and the ids of the previous and next chunks, to widen the view step by step. " +
+    "With repo + path + line and before/after: exactly lines line-before .. line+after, and the chunk that contains the line.",
   inputSchema: codeContextInput,
   outputSchema: codeContextOutput,
   readOnly: true,
   async handler(input, tc) {
     const r = await getCodeContext(tc.service, input);
     const parts = [`${r.repo}:${cite(r.path, r.startLine, r.endLine)} (${r.language}, ${r.totalLines} lines)`];
-    parts.push(r.chunk ? `chunk: ${describeChunk(r.chunk)}` : "no chunk covers this line");
+    const label = r.window === "lines" ? "in chunk" : "chunk";
+    parts.push(r.chunk ? `${label}: ${describeChunk(r.chunk)}` : "no chunk covers this line");
     parts.push(renderLines(r.lines));
     if (r.next) parts.push(`[more: call read_file with start_line ${r.next.start_line}, end_line ${r.next.end_line}]`);
     if (r.previousChunk) parts.push(`previous: ${describeChunk(r.previousChunk)}`);

@@ -38,19 +38,27 @@ const DIFF = [
 let realFetch: typeof fetch;
 let posted: { url: string; body: any }[];
 let diffRequests: { url: string; accept: string | null; auth: string | null }[];
+/** Every request to the fake GitHub API, whatever its path. */
+let ghRequests: string[];
+/** The GitHub repository the test repos were registered from (on the GitHub of GH_API). */
+const GITHUB_URL = "https://github.fake.test/acme/shop.git";
 
 beforeAll(async () => {
   await indexFixture(REPO, "c1", [{ path: "src/orders.ts", chunks: [chunk("function", 1, ORDERS, "cancel")] }]);
+  // The fixture index is written directly; record the GitHub repository it stands for.
+  await env.DB.prepare("UPDATE repos SET source_kind = 'git', url = ? WHERE id = ?").bind(GITHUB_URL, REPO).run();
 });
 
 beforeEach(() => {
   posted = [];
   diffRequests = [];
+  ghRequests = [];
   realFetch = globalThis.fetch;
   vi.stubGlobal("fetch", async (input: RequestInfo | URL, init?: RequestInit) => {
     const req = new Request(input, init);
     const u = new URL(req.url);
     if (u.origin !== GH_API) return realFetch(req);
+    ghRequests.push(`${req.method} ${u.pathname}`);
     if (req.method === "GET" && u.pathname === "/repos/acme/shop/pulls/7") {
       diffRequests.push({ url: req.url, accept: req.headers.get("accept"), auth: req.headers.get("authorization") });
       return new Response(DIFF, { headers: { "content-type": "text/plain; charset=utf-8" } });
@@ -126,6 +134,9 @@ describe("POST /api/webhooks/github/pull-request", () => {
     expect(next.res.status).toBe(202);
     expect(posted).toHaveLength(2);
     expect(posted[1].body.commit_id).toBe(HEAD2);
+    // Charged to the indexed repo, not to a name the payload chose.
+    const charged = await env.DB.prepare("SELECT DISTINCT identity FROM ask_usage WHERE identity LIKE 'github-pr:%'").all<{ identity: string }>();
+    expect(charged.results.map((r) => r.identity)).toEqual([`github-pr:${REPO}`]);
   });
 
   it("changes nothing for a bad signature, an unreviewed action, a ping or missing configuration", async () => {
@@ -154,6 +165,8 @@ describe("POST /api/webhooks/github/pull-request", () => {
 describe("pull-request deliveries under per-repo secrets", () => {
   it("verifies against the repo's own webhook secret, on the push webhook's URL and on the old one, with no global secret", async () => {
     await registerAndWait({ url: (await createUpstream("pr-git")).url, name: "pr-git" });
+    // Indexed from the loopback git server, standing for the GitHub repository acme/shop.
+    await env.DB.prepare("UPDATE repos SET url = ? WHERE id = 'pr-git'").bind(GITHUB_URL).run();
     const created = await api("/api/repos/pr-git/webhook", { method: "POST" });
     expect(created.status).toBe(201);
     const { secret, github } = (await created.json()) as { secret: string; github: { payloadUrl: string } };
@@ -200,5 +213,47 @@ describe("pull-request deliveries under per-repo secrets", () => {
     expect(old.body.accepted.repo).toBe("pr-git");
     const bad2 = await deliver(body2, { key, query: "?repo=pr-git", signature: await sign(`${secret}x`, body2), env: noGlobal });
     expect(bad2.res.status).toBe(401);
+  });
+});
+
+describe("a pull-request delivery acts only on its own repository (issue 43, Medium 4)", () => {
+  it("refuses a delivery signed with one repo's secret that names another repository: no diff fetched, no review posted", async () => {
+    await registerAndWait({ url: (await createUpstream("pr-own")).url, name: "pr-own" });
+    await env.DB.prepare("UPDATE repos SET url = ? WHERE id = 'pr-own'").bind("https://github.fake.test/acme/own.git").run();
+    const created = await api("/api/repos/pr-own/webhook", { method: "POST" });
+    const { secret } = (await created.json()) as { secret: string };
+    const noGlobal = { GITHUB_WEBHOOK_SECRET: "" };
+    const head = "f".repeat(40);
+    const key = `review-parallel:pr-victim-${Math.random()}`;
+    for (const fullName of ["acme/shop", "victim-org/private-repo"]) {
+      // The payload names the victim and, to match a connection, could name its URLs too.
+      const body = JSON.stringify({
+        action: "opened",
+        number: 7,
+        pull_request: { head: { sha: head }, draft: false },
+        repository: { full_name: fullName, clone_url: "https://github.fake.test/acme/own.git" },
+      });
+      for (const path of ["/api/webhooks/github", "/api/webhooks/github/pull-request"]) {
+        const res = await deliver(body, { key, path, query: "?repo=pr-own", signature: await sign(secret, body), env: noGlobal });
+        expect(res.res.status, `${path} ${fullName}: ${JSON.stringify(res.body)}`).toBe(403);
+        expect(res.body.error.code).toBe("forbidden");
+        expect(res.body.error.message).toContain("acme/own");
+      }
+    }
+    expect(ghRequests).toEqual([]);
+    expect(posted).toHaveLength(0);
+    const claimed = await env.DB.prepare("SELECT count(*) AS n FROM pr_reviews WHERE head_sha = ?").bind(head).first<{ n: number }>();
+    expect(claimed?.n).toBe(0);
+    expect(((await (await realFetch(`${url}/__requests?key=${encodeURIComponent(key)}`)).json()) as any).calls).toBe(0);
+  });
+
+  it("refuses with 400 a repo not registered from a repository on this GitHub", async () => {
+    const key = `review-parallel:pr-nourl-${Math.random()}`;
+    await indexFixture("pr-archive", "c1", [{ path: "src/orders.ts", chunks: [chunk("function", 1, ORDERS, "cancel")] }]);
+    const res = await deliver(payload("opened", "1".repeat(40)), { key, query: "?repo=pr-archive" });
+    expect(res.res.status).toBe(400);
+    expect(res.body.error.message).toContain("not registered from a repository URL on github.fake.test");
+    expect(ghRequests).toEqual([]);
+    expect(posted).toHaveLength(0);
   });
 });

@@ -150,6 +150,41 @@ describe("GitHub and GitLab push webhooks", () => {
     expect(s.status).toBe("ready");
   });
 
+  it("handles a captured GitHub push re-sent under a new delivery id once", async () => {
+    // GitHub: the same signed body again with a fresh X-GitHub-Delivery.
+    const pushed = await pushCommit("wh", { "src/replayed.ts": "export const replayed = 1;\n" });
+    const body = githubPush(url, pushed);
+    const first = await signedGitHub(secret, "push", body);
+    const accepted = (await first.json()) as { accepted: { job: { id: string } }[] };
+    expect(first.status, JSON.stringify(accepted)).toBe(202);
+    const replay = await signedGitHub(secret, "push", body);
+    expect(replay.status).toBe(200);
+    expect(await replay.json()).toMatchObject({ duplicate: true });
+    await until("the first push's snapshot", async () => {
+      const st = await repoStatus("wh");
+      return st.snapshot?.commit === pushed && st.status === "ready" && st;
+    });
+    expect(await jobOf("wh")).toBe(accepted.accepted[0].job.id);
+  });
+
+  it("handles a GitLab push without X-Gitlab-Event-UUID once, even when re-sent with other fields changed", async () => {
+    const before = (await repoStatus("wh")).snapshot?.commit;
+    const gl = await pushCommit("wh", { "src/gitlab-replay.ts": "export const glReplay = 1;\n" });
+    const glBody = { object_kind: "push", ref: "refs/heads/main", before, after: gl, project: { git_http_url: url, default_branch: "main" } };
+    const headers = { "x-gitlab-event": "Push Hook", "x-gitlab-token": secret };
+    const glFirst = await deliver("gitlab", JSON.stringify(glBody), headers);
+    const glAccepted = (await glFirst.json()) as { accepted: { job: { id: string } }[] };
+    expect(glFirst.status, JSON.stringify(glAccepted)).toBe(202);
+    const glAgain = await deliver("gitlab", JSON.stringify({ ...glBody, user_name: "someone else" }), headers);
+    expect(glAgain.status).toBe(200);
+    expect(await glAgain.json()).toMatchObject({ duplicate: true });
+    await until("the GitLab push's snapshot", async () => {
+      const st = await repoStatus("wh");
+      return st.snapshot?.commit === gl && st.status === "ready" && st;
+    });
+    expect(await jobOf("wh")).toBe(glAccepted.accepted[0].job.id);
+  });
+
   it("answers 401 for a repo without a webhook secret, and after the secret is deleted", async () => {
     const body = githubPush("http://127.0.0.1:1/unknown.git", "c".repeat(40));
     expect((await signedGitHub(secret, "push", body)).status).toBe(401);

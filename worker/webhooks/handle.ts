@@ -4,7 +4,8 @@
  * Handles one webhook delivery, in this order, so that an unauthenticated request changes
  * nothing: size limit (413), parse, find the repos it may be for (`?repo=` or the payload's
  * repository URLs), verify the signature (GitHub) or token (GitLab) against each one's secret
- * (401 when none matches), skip a delivery id already handled (200 `duplicate`), then act:
+ * (401 when none matches), skip a delivery id already handled (200 `duplicate`) and a push
+ * already handled under another id (same repos, ref, before and after; 200 `duplicate`), then act:
  * `ping` is answered, a push to a tracked ref asks the repo's coordinator to re-index at the
  * pushed commit (202 `accepted`; a job already running gets one follow-up), a GitHub
  * `pull_request` is reviewed (worker/webhooks/pull-request.ts, same secret), anything else is
@@ -13,7 +14,8 @@
 import { CodeSearchError } from "../../kernel/errors";
 import type { Env } from "../../kernel/env";
 import type { RepoSettings } from "../../kernel/coordinator";
-import { parseGitHubEvent, parseGitLabEvent, repoUrlKey, tracksRef, type WebhookEvent } from "./payloads";
+import { sha256Hex } from "../auth/crypto";
+import { parseGitHubEvent, parseGitLabEvent, repoUrlKey, tracksRef, type PushEvent, type WebhookEvent } from "./payloads";
 import { acceptPullRequest, type WaitUntil } from "./pull-request";
 import { readDelivery } from "./read-delivery";
 import { webhookTargets, type WebhookTarget } from "./secrets";
@@ -22,7 +24,7 @@ import { verifyGitHubSignature, verifyGitLabToken } from "./verify";
 /** Largest delivery body accepted (bytes). GitHub caps payloads at 25 MB, but a push that
  * large lists thousands of commits; the fields read here come first in any push. */
 export const WEBHOOK_MAX_BODY_BYTES = 1024 * 1024;
-/** Delivery ids are remembered this long (ms): GitHub lets one redeliver for 3 days. */
+/** Delivery ids, and the pushes themselves, are remembered this long (ms): GitHub lets one redeliver for 3 days. */
 export const DELIVERY_TTL_MS = 7 * 24 * 3600_000;
 
 export type Provider = "github" | "gitlab";
@@ -64,6 +66,16 @@ async function verified(provider: Provider, targets: WebhookTarget[], raw: strin
 }
 
 /** Records the delivery id; false when it was seen before. Old ids are pruned on the way. */
+/**
+ * The key of a push's content: provider, the repos it verified for, ref, before and after. A
+ * captured push re-sent under a new delivery id (or a GitLab push without X-Gitlab-Event-UUID)
+ * has the same key; a real push never does, since `before` moves with every push to the ref.
+ */
+async function pushKey(provider: Provider, targets: WebhookTarget[], push: PushEvent): Promise<string> {
+  const text = [provider, ...targets.map((t) => t.repo).sort(), push.ref, push.before ?? "", push.after].join("\n");
+  return `push:${await sha256Hex(text)}`;
+}
+
 async function firstDelivery(env: Env, provider: Provider, id: string, now: number): Promise<boolean> {
   const [, inserted] = await env.DB.batch([
     env.DB.prepare("DELETE FROM webhook_deliveries WHERE received_at < ?").bind(now - DELIVERY_TTL_MS),
@@ -120,6 +132,9 @@ export async function handleWebhook(
   if (event.kind === "other") return { status: 202, body: { ignored: `event "${event.name}" is not handled; only push events re-index` } };
 
   const { push } = event;
+  // Deduplicated by content too: the signature covers the body, not the delivery id.
+  if (!(await firstDelivery(env, provider, await pushKey(provider, targets, push), now)))
+    return { status: 200, body: { duplicate: true, reason: `the same push (${push.ref} at ${push.after}) was handled within the last 7 days` } };
   const accepted: Record<string, unknown>[] = [];
   const ignored: { repo: string; reason: string }[] = [];
   for (const t of targets) {

@@ -13,7 +13,14 @@ describe("parseGitHubEvent / parseGitLabEvent", () => {
     });
     expect(e).toEqual({
       kind: "push",
-      push: { ref: "refs/heads/main", after: sha, deleted: false, repoUrls: ["https://github.com/o/r.git", "https://github.com/o/r"], defaultBranch: "main" },
+      push: {
+        ref: "refs/heads/main",
+        before: null,
+        after: sha,
+        deleted: false,
+        repoUrls: ["https://github.com/o/r.git", "https://github.com/o/r"],
+        defaultBranch: "main",
+      },
     });
   });
 

@@ -16,6 +16,8 @@ import { z } from "zod";
 export interface PushEvent {
   /** Full ref name, e.g. `refs/heads/main`. */
   ref: string;
+  /** The commit the ref pointed at before the push (40 hex digits; zeros for a new ref), null when not sent. */
+  before: string | null;
   /** The commit the ref points at after the push (40 hex digits). */
   after: string;
   /** The push deleted the ref. */
@@ -33,6 +35,7 @@ const url = z.string().max(2048).optional().nullable();
 
 const githubPush = z.object({
   ref: z.string().min(1).max(1024),
+  before: z.string().max(64).optional().nullable(),
   after: z.string().regex(/^[0-9a-f]{40}$/),
   deleted: z.boolean().optional(),
   repository: z.object({ clone_url: url, html_url: url, url, git_url: url, default_branch: z.string().max(255).optional().nullable() }),
@@ -41,6 +44,7 @@ const githubPush = z.object({
 const gitlabPush = z.object({
   object_kind: z.enum(["push", "tag_push"]),
   ref: z.string().min(1).max(1024),
+  before: z.string().max(64).optional().nullable(),
   after: z.string().regex(/^[0-9a-f]{40}$/),
   project: z.object({ git_http_url: url, web_url: url, http_url: url, default_branch: z.string().max(255).optional().nullable() }),
 });
@@ -60,6 +64,7 @@ export function parseGitHubEvent(event: string, body: unknown): WebhookEvent | n
     kind: "push",
     push: {
       ref: p.data.ref,
+      before: p.data.before ?? null,
       after: p.data.after,
       deleted: p.data.deleted === true || ZERO_SHA.test(p.data.after),
       repoUrls: urls(r.clone_url, r.html_url, r.url, r.git_url),
@@ -78,6 +83,7 @@ export function parseGitLabEvent(event: string, body: unknown): WebhookEvent | n
     kind: "push",
     push: {
       ref: p.data.ref,
+      before: p.data.before ?? null,
       after: p.data.after,
       deleted: ZERO_SHA.test(p.data.after),
       repoUrls: urls(r.git_http_url, r.web_url, r.http_url),

@@ -7,7 +7,9 @@
  * (`X-Hub-Signature-256`, worker/webhooks/verify.ts; 401) under the same secrets as pushes: the
  * repo's own (`?repo=`, POST /api/repos/{id}/webhook) or its connection's (matched by the
  * payload's repository URL, POST /api/connections), event and action (202 ignored), the indexed
- * repo (400/404), then a claim of
+ * repo (400/404), the GitHub repository (worker/webhooks/github-repo.ts: the one the repo was
+ * registered from; 400 when it has none on this GitHub, 403 when the payload names another),
+ * then a claim of
  * (GitHub repo, PR, head commit) in D1 (`pr_reviews`, migrations/0011): a head already claimed
  * answers 200 `duplicate` and posts nothing. The review itself runs after the answer
  * (`waitUntil`, since GitHub gives a delivery 10 s): the PR's diff is fetched through
@@ -30,6 +32,7 @@ import { CodeSearchError } from "../../kernel/errors";
 import { serviceContext, type Caller } from "../services/context";
 import { review } from "../services/review";
 import type { ReviewOutput } from "../services/review-schema";
+import { githubRepoOf, githubWebHost, sameGitHubRepo } from "./github-repo";
 import { repoUrlKey } from "./payloads";
 import { readDelivery } from "./read-delivery";
 import { secretsOfRepo, webhookTargets } from "./secrets";
@@ -132,9 +135,23 @@ export async function acceptPullRequest(env: Env, event: string | null, text: st
     return { status: 202, body: { ignored: `action ${payload.action} is not reviewed (only ${REVIEWED_ACTIONS.join(", ")})` } };
   if (payload.pull_request.draft) return { status: 202, body: { ignored: "draft pull request" } };
   if (!repo) throw new CodeSearchError("invalid_input", "repo: add ?repo=<indexed repo id> to the webhook's payload URL.");
-  const repoRow = await env.DB.prepare("SELECT id, active_commit FROM repos WHERE id = ?").bind(repo).first<{ id: string; active_commit: string | null }>();
+  const repoRow = await env.DB.prepare("SELECT id, url FROM repos WHERE id = ?").bind(repo).first<{ id: string; url: string | null }>();
   if (!repoRow) throw new CodeSearchError("repo_not_found", `Unknown repo "${repo}" in ?repo=; register it first (POST /api/repos).`);
-  const pr = { githubRepo: payload.repository.full_name, number: payload.number, headSha: payload.pull_request.head.sha, repo: repoRow.id };
+  // The secret verified the delivery for this repo only: act on the GitHub repository it was
+  // registered from, and refuse a payload naming any other (the sender chooses full_name).
+  const apiUrl = env.GITHUB_API_URL || "https://api.github.com";
+  const githubRepo = githubRepoOf(repoRow.url, apiUrl);
+  if (!githubRepo)
+    throw new CodeSearchError(
+      "invalid_input",
+      `repo "${repoRow.id}" was not registered from a repository URL on ${githubWebHost(apiUrl)} (https://${githubWebHost(apiUrl)}/<owner>/<name>); pull-request reviews need one.`,
+    );
+  if (!sameGitHubRepo(githubRepo, payload.repository.full_name))
+    throw new CodeSearchError(
+      "forbidden",
+      `The delivery names ${payload.repository.full_name}, but it was signed with the secret of repo "${repoRow.id}" (${githubRepo}); a secret acts only for its own repository.`,
+    );
+  const pr = { githubRepo, number: payload.number, headSha: payload.pull_request.head.sha, repo: repoRow.id };
   const now = Date.now();
   const claim = await env.DB.prepare(
     "INSERT INTO pr_reviews (github_repo, pr_number, head_sha, repo, status, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, 'pending', ?5, ?5) " +
@@ -201,7 +218,8 @@ export async function runPullRequestReview(env: Env, pr: PullRequestRef): Promis
     const { data } = await octokit.rest.pulls.get({ owner, repo: name, pull_number: pr.number, mediaType: { format: "diff" } });
     const diff = data as unknown as string;
     // The webhook acts for the GitHub repository: it may read and review this one indexed repo only.
-    const caller: Caller = { id: `github-pr:${pr.githubRepo}`, kind: "api-token", scopes: ["search", "index"], repos: [pr.repo] };
+    // Charged to the indexed repo (not a name from the payload): one daily budget per repo.
+    const caller: Caller = { id: `github-pr:${pr.repo}`, kind: "api-token", scopes: ["search", "index"], repos: [pr.repo] };
     const out = await review(serviceContext(env, caller), { repo: pr.repo, diff });
     if (out.status !== "reviewed") {
       console.error(JSON.stringify({ event: "pr_review_not_posted", pr: pr.number, status: out.status }));

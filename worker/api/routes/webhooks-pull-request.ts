@@ -35,6 +35,8 @@ const pullRequestRoute = createRoute({
     200: jsonResponse(deliveryAnswer, "ping, or a head commit already reviewed"),
     202: jsonResponse(deliveryAnswer, "Accepted: the review runs after the answer, or ignored with the reason"),
     401: errorDoc("Bad signature: nothing happened", "unauthorized"),
+    403: errorDoc("The payload names another GitHub repository than the one the repo was registered from", "forbidden"),
+    413: errorDoc("Body over 1 MiB", "payload_too_large"),
   },
 });
 

@@ -43,6 +43,9 @@ function deliveryRoute(provider: Provider) {
       200: jsonResponse(deliveryAnswer, "ping answered, or a delivery id already seen"),
       202: jsonResponse(deliveryAnswer, "A refresh started, or the event was ignored with the reason"),
       401: errorDoc("Bad signature or token: nothing happened", "unauthorized"),
+      ...(provider === "github"
+        ? { 403: errorDoc("A pull_request naming another GitHub repository than the one the repo was registered from", "forbidden") }
+        : {}),
       413: errorDoc("Body over 1 MiB", "payload_too_large"),
     },
   });

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { BATCH_HEARTBEAT_MS } from "../kernel/coordinator";
 import {
   allBatchesSettled,
+  BATCH_BEAT_MISSED_MS,
   BATCH_MAX_SENDS,
   BATCH_LEASE_MS,
   BATCH_QUEUE_WAIT_MS,
@@ -12,6 +14,7 @@ import {
   newJob,
   nextState,
   requestRefresh,
+  STALL_CHECK_MS,
   stallStep,
   waitingOf,
   type BatchSendState,
@@ -160,17 +163,34 @@ describe("fetchStep", () => {
 });
 
 describe("stallStep and waitingOf", () => {
-  const batch = (batchId: number, state: BatchSendState["state"], attempts: number, enqueuedAt: number, startedAt = 0): BatchSendState => ({
+  const batch = (
+    batchId: number,
+    state: BatchSendState["state"],
+    attempts: number,
+    enqueuedAt: number,
+    startedAt = 0,
+    sentByThisInstance = true,
+  ): BatchSendState => ({
     batchId,
     state,
     attempts,
     enqueuedAt,
     startedAt,
+    sentByThisInstance,
   });
   const indexing = run([{ type: "fetch_started" }, planned(3)]);
+  const now = 10_000_000;
 
-  it("re-sends batches nobody took within BATCH_QUEUE_WAIT_MS and gives up after BATCH_MAX_SENDS", () => {
-    const now = 10_000_000;
+  it("uses a lease of a few missed heartbeats, far below the old 5 minutes", () => {
+    expect(BATCH_LEASE_MS).toBeLessThanOrEqual(20_000);
+    expect(BATCH_LEASE_MS).toBeGreaterThanOrEqual(3 * BATCH_HEARTBEAT_MS);
+    expect(BATCH_BEAT_MISSED_MS).toBeGreaterThan(BATCH_HEARTBEAT_MS);
+    expect(BATCH_BEAT_MISSED_MS).toBeLessThan(BATCH_LEASE_MS);
+    // The alarm looks often enough that a lease is re-sent within one check of running out.
+    expect(STALL_CHECK_MS).toBeLessThanOrEqual(BATCH_LEASE_MS / 2);
+  });
+
+  it("re-sends batches this instance sent and nobody took within BATCH_QUEUE_WAIT_MS, and gives up after BATCH_MAX_SENDS", () => {
     const r = stallStep(
       [
         batch(0, "enqueued", 1, now - BATCH_QUEUE_WAIT_MS + 1000),
@@ -185,12 +205,42 @@ describe("stallStep and waitingOf", () => {
     expect(r.giveUp.map((b) => b.batchId)).toEqual([3]);
   });
 
-  it("keeps a taken batch while its lease holds, however long it queued, and re-sends it once the lease runs out", () => {
-    const now = 10_000_000;
+  it("re-sends a taken batch once its lease goes BATCH_LEASE_MS without a heartbeat, however long it queued", () => {
     const queuedLong = now - BATCH_QUEUE_WAIT_MS - 60_000;
     const r = stallStep([batch(0, "enqueued", 1, queuedLong, now - BATCH_LEASE_MS + 1000), batch(1, "enqueued", 1, queuedLong, now - BATCH_LEASE_MS - 1)], now);
     expect(r.resend).toEqual([1]);
     expect(r.giveUp).toEqual([]);
+  });
+
+  it("keeps a batch whose consumer heartbeats, however long the batch takes", () => {
+    const takenAt = now - 10 * 60_000;
+    // Taken ten minutes ago; each heartbeat moves startedAt on, the last one a beat ago.
+    const beating = batch(0, "enqueued", 1, takenAt - 1000, now - BATCH_HEARTBEAT_MS);
+    expect(stallStep([beating], now).resend).toEqual([]);
+    expect(waitingOf(indexing, { fetchInFlight: false, batches: [beating], alarmAt: now + STALL_CHECK_MS, now })).toBeNull();
+    // The same batch without its heartbeats: sent again.
+    expect(stallStep([{ ...beating, startedAt: takenAt }], now).resend).toEqual([0]);
+  });
+
+  it("re-sends at once an untaken batch sent before a restart (the queue may have lost it), not one this instance sent", () => {
+    const sentAt = now - 30_000;
+    const r = stallStep(
+      [batch(0, "enqueued", 1, sentAt, 0, false), batch(1, "enqueued", 1, sentAt, 0, true), batch(2, "enqueued", 1, sentAt, now - 1000, false)],
+      now,
+    );
+    expect(r.resend).toEqual([0]);
+  });
+
+  it("says the job is waiting from the first missed heartbeat, and when the batch goes out again", () => {
+    const beatAt = now - BATCH_BEAT_MISSED_MS - 1;
+    const missed = batch(0, "enqueued", 1, now - 60_000, beatAt);
+    expect(stallStep([missed], now).resend).toEqual([]); // not re-sent yet: the lease still runs
+    expect(waitingOf(indexing, { fetchInFlight: false, batches: [missed], alarmAt: now + STALL_CHECK_MS, now })).toEqual({
+      reason: "1 batch was not acknowledged; waiting to send again",
+      retryAt: beatAt + BATCH_LEASE_MS,
+    });
+    const onTime = batch(0, "enqueued", 1, now - 60_000, now - BATCH_BEAT_MISSED_MS + 1);
+    expect(waitingOf(indexing, { fetchInFlight: false, batches: [onTime], alarmAt: now + STALL_CHECK_MS, now })).toBeNull();
   });
 
   it("says a job whose fetch was lost is waiting, and until when", () => {
@@ -203,19 +253,20 @@ describe("stallStep and waitingOf", () => {
   });
 
   it("says how many batches are late, and nothing for a finished job", () => {
-    const now = 10 * BATCH_QUEUE_WAIT_MS;
+    const later = 10 * BATCH_QUEUE_WAIT_MS;
     const w = waitingOf(indexing, {
       fetchInFlight: false,
       batches: [
-        batch(0, "enqueued", 1, 0),
-        batch(1, "enqueued", 1, 0, now - BATCH_LEASE_MS - 1),
-        batch(2, "enqueued", 1, now),
-        batch(3, "enqueued", 1, 0, now),
+        batch(0, "enqueued", 1, 0), // queued too long
+        batch(1, "enqueued", 1, 0, later - BATCH_LEASE_MS - 1), // lease ran out
+        batch(2, "enqueued", 1, later), // just sent
+        batch(3, "enqueued", 1, 0, later), // heartbeat just now
+        batch(4, "enqueued", 1, later - 1000, 0, false), // sent before a restart
       ],
-      alarmAt: now + 5,
-      now,
+      alarmAt: later + 5,
+      now: later,
     });
-    expect(w).toEqual({ reason: "2 batches were not acknowledged; waiting to send again", retryAt: now + 5 });
-    expect(waitingOf(run([planned(0), { type: "finalized" }]), { fetchInFlight: false, batches: [], alarmAt: null, now })).toBeNull();
+    expect(w).toEqual({ reason: "3 batches were not acknowledged; waiting to send again", retryAt: later + 5 });
+    expect(waitingOf(run([planned(0), { type: "finalized" }]), { fetchInFlight: false, batches: [], alarmAt: null, now: later })).toBeNull();
   });
 });

@@ -17,11 +17,24 @@
  * dropped: a job not yet past `queued` absorbs it (its fetch will see the newest commit), and a
  * later one records it as `pending`, one follow-up at most, newest request wins (`followUpOf`).
  * The alarm's decisions are pure too: `fetchStep` (run, keep waiting for or give up on a fetch)
- * and `stallStep` (which batches to send again, which to give up on), and `waitingOf` says in the
- * status what a job stuck after a crash is waiting for.
+ * and `stallStep` (batch-lease.ts: which batches to send again, which to give up on), and
+ * `waitingOf` says in the status what a job stuck after a crash is waiting for.
  */
 
 import type { JobSource, JobState, PendingRefresh, Waiting } from "../kernel/coordinator";
+import { isLate, resendAt, type BatchSendState } from "./batch-lease";
+// The batch lease decisions live in batch-lease.ts; the coordinator and tests import them from here.
+export {
+  BATCH_BEAT_MISSED_MS,
+  BATCH_LEASE_MS,
+  BATCH_MAX_SENDS,
+  BATCH_QUEUE_WAIT_MS,
+  STALL_CHECK_MS,
+  isLate,
+  isOverdue,
+  stallStep,
+  type BatchSendState,
+} from "./batch-lease";
 
 // The job's shapes are part of the coordinator's RPC contract (kernel/coordinator.ts).
 export type { JobProgress, JobSource, JobState, JobStatus, PendingRefresh, Waiting } from "../kernel/coordinator";
@@ -191,55 +204,10 @@ export function fetchStep(job: JobState, o: { inFlight: boolean; attempts: numbe
 }
 
 /**
- * A batch a consumer took (asked for its files) and neither acknowledged nor failed this long
- * after is sent again (ms). A consumer whose isolate dies mid-batch has its message redelivered
- * by the queue itself (every delivery renews the lease), so this is the net under that net; it
- * is long because under load a large batch takes well over a minute (sympy, 2 cores, load 10).
- * A duplicate delivery is harmless (writes are upserts, acks are idempotent) but adds load.
- */
-export const BATCH_LEASE_MS = 5 * 60_000;
-/**
- * A batch sent this long ago and not yet taken by any consumer is sent again (ms): the message
- * may have been lost (a local queue's messages live in memory). Counted from the send, not from
- * the job's start, so a long queue (2,000 files in 100 batches) waits without being re-sent:
- * re-sending waiting batches only lengthens the queue (the congestion collapse seen before the
- * lease: batches failed after 4 sends at 45 s each while they were still queued).
- */
-export const BATCH_QUEUE_WAIT_MS = 10 * 60_000;
-/** Sends of one batch before its files are given up on as `index_failed`. */
-export const BATCH_MAX_SENDS = 4;
-/** How often a running job checks for stalled batches (ms). */
-export const STALL_CHECK_MS = 15_000;
-
-/** The ledger fields `stallStep` reads. */
-export interface BatchSendState {
-  batchId: number;
-  state: "pending" | "enqueued" | "done" | "failed";
-  attempts: number;
-  /** Last send (ms). */
-  enqueuedAt: number;
-  /** Last time a consumer took it since that send (ms; 0: not taken). */
-  startedAt: number;
-}
-
-/** Whether an enqueued batch is overdue at `now`: its lease ran out, or nobody took it in time. */
-export function isOverdue(b: BatchSendState, now: number): boolean {
-  if (b.state !== "enqueued") return false;
-  return b.startedAt > 0 ? now - b.startedAt > BATCH_LEASE_MS : now - b.enqueuedAt > BATCH_QUEUE_WAIT_MS;
-}
-
-/** Which unsettled batches to send again and which to give up on at `now` (ms). */
-export function stallStep(batches: readonly BatchSendState[], now: number): { resend: number[]; giveUp: BatchSendState[] } {
-  const stalled = batches.filter((b) => b.state === "pending" || isOverdue(b, now));
-  return {
-    resend: stalled.filter((b) => b.attempts < BATCH_MAX_SENDS).map((b) => b.batchId),
-    giveUp: stalled.filter((b) => b.attempts >= BATCH_MAX_SENDS),
-  };
-}
-
-/**
  * What a running job is waiting for, or null when it is making progress: a fetch lost with its
- * isolate (`fetchInFlight` false while `fetching`), or overdue batches (`isOverdue`). `alarmAt` is the coordinator's next alarm (ms), when the retry happens.
+ * isolate (`fetchInFlight` false while `fetching`), or late batches (`isLate`: from the first
+ * missed heartbeat on). `alarmAt` is the coordinator's next alarm (ms); `retryAt` is when the
+ * first late batch is sent again (the later of that alarm and its lease's end).
  */
 export function waitingOf(
   job: JobState,
@@ -251,8 +219,11 @@ export function waitingOf(
     return { reason: "The fetch was interrupted (the server restarted); waiting to retry", retryAt };
   }
   if (job.status === "indexing") {
-    const late = o.batches.filter((b) => isOverdue(b, o.now)).length;
-    if (late > 0) return { reason: `${late} batch${late === 1 ? " was" : "es were"} not acknowledged; waiting to send again`, retryAt };
+    const late = o.batches.filter((b) => isLate(b, o.now));
+    if (late.length > 0) {
+      const due = Math.max(retryAt, Math.min(...late.map((b) => resendAt(b, o.now))));
+      return { reason: `${late.length} batch${late.length === 1 ? " was" : "es were"} not acknowledged; waiting to send again`, retryAt: due };
+    }
   }
   return null;
 }

@@ -4,7 +4,8 @@
  * The coordinator's own SQLite storage (one database per repo):
  * - `kv`: the repo's settings and the current job state, as JSON.
  * - `batches`: the ledger, one row per queued batch: state (`pending` -> `enqueued` -> `done` |
- *   `failed`), delivery attempts, when it was last sent, when a consumer last took it.
+ *   `failed`), delivery attempts, when it was last sent, when a consumer last took it or
+ *   renewed its lease.
  * - `staged`: bytes of the new or changed files of a batch, so that a queue message only
  *   carries ids (Queues: 128 KB per message; DO SQLite: 2 MB per row, above MAX_FILE_BYTES).
  * - `members`: the new snapshot's (path, file id) pairs as they become known; written to D1
@@ -28,7 +29,7 @@ export interface BatchRow {
   state: BatchState;
   attempts: number;
   enqueuedAt: number;
-  /** When a consumer last asked for the batch's files (0: not since it was sent). */
+  /** When a consumer last asked for the batch's files or renewed its lease (0: not since it was sent). */
   startedAt: number;
   fileCount: number;
   byteSize: number;
@@ -127,7 +128,7 @@ export function markEnqueued(sql: SqlStorage, jobId: string, batchIds: number[],
   }
 }
 
-/** Records that a consumer took an enqueued batch at `now` (renews its lease on every delivery). */
+/** Records that a consumer took an enqueued batch, or renewed its lease, at `now` (every delivery and heartbeat). */
 export function markStarted(sql: SqlStorage, jobId: string, batchId: number, now: number): void {
   sql.exec("UPDATE batches SET started_at = ? WHERE job_id = ? AND batch_id = ? AND state = 'enqueued'", now, jobId, batchId);
 }

@@ -7,7 +7,8 @@
  * file bytes in its own SQLite (see ledger.ts); the work itself runs in queue consumers.
  *
  * RPC surface (everything public here is callable by any Worker holding the binding):
- * `requestIndex`, `requestArchive`, `status`, `batchFiles`, `ackBatch`, `failBatch`, `destroy`.
+ * `requestIndex`, `requestArchive`, `status`, `batchFiles`, `renewBatch`, `ackBatch`, `failBatch`,
+ * `checkSource`, `pollRemote`, `destroy`.
  * The lifecycle is `job-state.ts`; planning is `plan.ts`; completion is `finalize.ts`.
  */
 import { DurableObject } from "cloudflare:workers";
@@ -36,6 +37,7 @@ import {
   STALL_CHECK_MS,
   stallStep,
   waitingOf,
+  type BatchSendState,
   type JobEvent,
   type JobState,
 } from "./job-state";
@@ -55,7 +57,15 @@ const FETCH_ATTEMPTS_KEY = "fetchAttempts";
 type PlanSummary = { filesTotal: number; skipped: Record<string, number> };
 
 export type { RepoSettings, StagedFile } from "./ledger";
-export { BATCH_LEASE_MS, BATCH_MAX_SENDS, BATCH_QUEUE_WAIT_MS, FETCH_HEARTBEAT_MS, FETCH_MAX_ATTEMPTS, STALL_CHECK_MS } from "./job-state";
+export {
+  BATCH_BEAT_MISSED_MS,
+  BATCH_LEASE_MS,
+  BATCH_MAX_SENDS,
+  BATCH_QUEUE_WAIT_MS,
+  FETCH_HEARTBEAT_MS,
+  FETCH_MAX_ATTEMPTS,
+  STALL_CHECK_MS,
+} from "./job-state";
 
 /** A job as `status()` shows it: the stored state plus what it waits for, if it is stuck. */
 export type { IndexRequestOptions, JobView, PollResult, SourceOverrides } from "../kernel/coordinator";
@@ -83,6 +93,11 @@ export class RepoCoordinator extends DurableObject<Env> implements RepoCoordinat
   #receiving = false;
   /** True while this instance runs a fetch; a `fetching` job without it was lost with an isolate. */
   #fetching = false;
+  /**
+   * `jobId/batchId` of the batches this instance sent. One sent by an earlier instance and not
+   * taken since may have been lost with a restart (`BatchSendState.sentByThisInstance`).
+   */
+  #sentHere = new Set<string>();
   /**
    * Where every time the coordinator acts on comes from. A test replaces it through
    * `runInDurableObject` (instance fields are not reachable over RPC, so callers cannot).
@@ -175,21 +190,30 @@ export class RepoCoordinator extends DurableObject<Env> implements RepoCoordinat
   async status(): Promise<JobView | null> {
     const job = this.#job();
     if (!job) return null;
-    const batches = job.status === "indexing" ? ledger.listBatches(this.#sql, job.jobId, ["enqueued"]) : [];
+    const batches = job.status === "indexing" ? this.#sendStates(job.jobId, ["enqueued"]) : [];
     const waiting = waitingOf(job, { fetchInFlight: this.#fetching, batches, alarmAt: await this.ctx.storage.getAlarm(), now: this.clock.now() });
     return { ...job, waiting };
   }
 
   /**
-   * Files of a batch for the consumer, which takes the batch's lease (`BATCH_LEASE_MS`); null
-   * when the job is not current or the batch is settled.
+   * Files of a batch for the consumer, which takes the batch's lease (`BATCH_LEASE_MS`) and
+   * renews it with `renewBatch` while it works; null when the job is not current or the batch
+   * is settled.
    */
   async batchFiles(jobId: string, batchId: number): Promise<StagedFile[] | null> {
-    const job = this.#job();
-    const batch = ledger.getBatch(this.#sql, jobId, batchId);
-    if (!job || job.jobId !== jobId || job.status !== "indexing" || !batch || batch.state === "done" || batch.state === "failed") return null;
+    if (!this.#isOpen(jobId, batchId)) return null;
     ledger.markStarted(this.#sql, jobId, batchId, this.clock.now());
     return ledger.stagedFiles(this.#sql, jobId, batchId);
+  }
+
+  /**
+   * A consumer's heartbeat (every `BATCH_HEARTBEAT_MS`): renews the batch's lease. Returns
+   * false when the batch no longer needs the work (settled, or its job is not current).
+   */
+  async renewBatch(jobId: string, batchId: number): Promise<boolean> {
+    if (!this.#isOpen(jobId, batchId)) return false;
+    ledger.markStarted(this.#sql, jobId, batchId, this.clock.now());
+    return true;
   }
 
   /** A consumer indexed a batch. Duplicate or stale acks are ignored. */
@@ -355,6 +379,7 @@ export class RepoCoordinator extends DurableObject<Env> implements RepoCoordinat
   #start(source: JobState["source"], ref: string | null, wantedCommit: string | null, requestedAt: number): JobState {
     const job: JobState = { ...newJob(crypto.randomUUID(), source, ref, requestedAt), wantedCommit };
     ledger.clearJobsExcept(this.#sql, null);
+    this.#sentHere.clear();
     ledger.putValue(this.#sql, JOB_KEY, job);
     return job;
   }
@@ -424,20 +449,31 @@ export class RepoCoordinator extends DurableObject<Env> implements RepoCoordinat
       const part = batchIds.slice(i, i + SEND_BATCH_MAX);
       await this.env.INDEX_QUEUE.sendBatch(part.map((id) => ({ body: indexJob(settings.repo, jobId, id), contentType: "json" as const })));
       ledger.markEnqueued(this.#sql, jobId, part, this.clock.now());
+      for (const id of part) this.#sentHere.add(`${jobId}/${id}`);
     }
+  }
+
+  /** Whether the batch belongs to the current indexing job and is not settled. */
+  #isOpen(jobId: string, batchId: number): boolean {
+    const job = this.#job();
+    const batch = ledger.getBatch(this.#sql, jobId, batchId);
+    return !!job && job.jobId === jobId && job.status === "indexing" && !!batch && batch.state !== "done" && batch.state !== "failed";
   }
 
   /** Marks a batch settled; false if it was unknown, of another job, or already settled. */
   #settle(jobId: string, batchId: number, state: "done" | "failed"): boolean {
-    const job = this.#job();
-    const batch = ledger.getBatch(this.#sql, jobId, batchId);
-    if (!job || job.jobId !== jobId || job.status !== "indexing" || !batch || batch.state === "done" || batch.state === "failed") return false;
+    if (!this.#isOpen(jobId, batchId)) return false;
     ledger.settleBatch(this.#sql, jobId, batchId, state);
     return true;
   }
 
+  /** The job's ledger rows in `states`, each marked with whether this instance sent it. */
+  #sendStates(jobId: string, states: ledger.BatchState[]): BatchSendState[] {
+    return ledger.listBatches(this.#sql, jobId, states).map((b) => ({ ...b, sentByThisInstance: this.#sentHere.has(`${jobId}/${b.batchId}`) }));
+  }
+
   async #resendStalled(job: JobState): Promise<void> {
-    const { resend, giveUp } = stallStep(ledger.listBatches(this.#sql, job.jobId, ["enqueued", "pending"]), this.clock.now());
+    const { resend, giveUp } = stallStep(this.#sendStates(job.jobId, ["enqueued", "pending"]), this.clock.now());
     for (const b of giveUp) await this.failBatch(job.jobId, b.batchId, `not acknowledged after ${b.attempts} sends`);
     await this.#send(job.jobId, resend);
   }

@@ -7,9 +7,14 @@
  * delay; a malformed message, or one that keeps failing, is acked after the coordinator is told
  * (its files then count as skipped `index_failed`), so one bad batch never blocks a job.
  *
+ * While a batch is indexed, the consumer renews its lease on the coordinator every
+ * `BATCH_HEARTBEAT_MS`; if the consumer dies (a crash, a killed runtime), the heartbeats stop
+ * and the coordinator sends the batch again within seconds (durable-objects/batch-lease.ts).
+ *
  * Idempotent: a message delivered twice writes the same rows (the pipeline replaces what a file
  * version wrote), and the coordinator ignores a second acknowledgement.
  */
+import { BATCH_HEARTBEAT_MS } from "../kernel/coordinator";
 import { loadConfig, type Env } from "../kernel/env";
 import { IndexJobParseError, parseIndexJob } from "./jobs";
 import { createPipelineDeps, indexFiles, type PipelineDeps } from "./pipeline";
@@ -28,18 +33,40 @@ function describe(err: unknown): string {
   return err instanceof Error ? `${err.name}: ${err.message}` : String(err);
 }
 
+/** Options of `handleIndexBatch`. */
+export interface IndexBatchOptions {
+  /** How often the lease of a batch being indexed is renewed (ms); default `BATCH_HEARTBEAT_MS`. */
+  heartbeatMs?: number;
+}
+
 /**
  * Handles one queue batch. `deps` defaults to the configured D1, embedder and vector store;
  * tests pass their own to inject failures.
  */
-export async function handleIndexBatch(batch: MessageBatch<unknown>, env: Env, deps?: PipelineDeps): Promise<void> {
+export async function handleIndexBatch(batch: MessageBatch<unknown>, env: Env, deps?: PipelineDeps, options: IndexBatchOptions = {}): Promise<void> {
   const pipeline = deps ?? createPipelineDeps(env, loadConfig(env));
+  const heartbeatMs = options.heartbeatMs ?? BATCH_HEARTBEAT_MS;
   // Messages run concurrently: one batch's D1 writes overlap the next one's chunking and embedding.
-  await Promise.all(batch.messages.map((message) => handleMessage(message, env, pipeline)));
+  await Promise.all(batch.messages.map((message) => handleMessage(message, env, pipeline, heartbeatMs)));
+}
+
+/**
+ * Runs `work` while calling `beat` every `intervalMs`. A failed beat is only logged: the work
+ * goes on, and at worst the coordinator sends the batch again (a harmless duplicate).
+ */
+async function withHeartbeat<T>(beat: () => Promise<unknown>, intervalMs: number, work: () => Promise<T>): Promise<T> {
+  const timer = setInterval(() => {
+    beat().catch((err: unknown) => console.warn("index batch heartbeat failed", describe(err)));
+  }, intervalMs);
+  try {
+    return await work();
+  } finally {
+    clearInterval(timer);
+  }
 }
 
 /** One message: index the batch it names and ack, or retry / give up (see module note). */
-async function handleMessage(message: Message<unknown>, env: Env, pipeline: PipelineDeps): Promise<void> {
+async function handleMessage(message: Message<unknown>, env: Env, pipeline: PipelineDeps, heartbeatMs: number): Promise<void> {
   let job;
   try {
     job = parseIndexJob(message.body);
@@ -53,7 +80,12 @@ async function handleMessage(message: Message<unknown>, env: Env, pipeline: Pipe
   try {
     const files = await coordinator.batchFiles(job.jobId, job.batchId);
     if (files) {
-      const result = await indexFiles(pipeline, job.repo, files);
+      const { jobId, batchId } = job;
+      const result = await withHeartbeat(
+        () => coordinator.renewBatch(jobId, batchId),
+        heartbeatMs,
+        () => indexFiles(pipeline, job.repo, files),
+      );
       await coordinator.ackBatch(job.jobId, job.batchId, result);
     }
     message.ack();

@@ -144,6 +144,13 @@ export interface BatchResult {
  */
 export type StripOption = "auto" | number;
 
+/**
+ * How often a queue consumer renews the lease of the batch it works on (`renewBatch`), in ms.
+ * The coordinator sends a batch again once its lease went unrenewed for `BATCH_LEASE_MS`
+ * (durable-objects/job-state.ts), so a consumer that dies mid-batch costs seconds, not minutes.
+ */
+export const BATCH_HEARTBEAT_MS = 5_000;
+
 /** An expected failure returned as a value (RPC keeps only an error's message). */
 export interface CoordinatorError {
   error: { code: ErrorCode; message: string };
@@ -163,6 +170,7 @@ export interface RepoCoordinatorRpc extends Rpc.DurableObjectBranded {
   checkSource(overrides?: SourceOverrides): Promise<RemoteRef | CoordinatorError>;
   pollRemote(): Promise<PollResult>;
   batchFiles(jobId: string, batchId: number): Promise<StagedFile[] | null>;
+  renewBatch(jobId: string, batchId: number): Promise<boolean>;
   ackBatch(jobId: string, batchId: number, result: BatchResult): Promise<void>;
   failBatch(jobId: string, batchId: number, error: string): Promise<void>;
   destroy(): Promise<void>;

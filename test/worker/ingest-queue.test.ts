@@ -1,59 +1,18 @@
 /**
- * Queue delivery semantics, driven by hand: the coordinator's queue producer is swapped for a
- * capturing one (on the live instance, via runInDurableObject), so the test decides when and
- * how often each message reaches the real consumer (`handleIndexBatch`), with the real
- * coordinator, D1, git server and pipeline.
+ * Queue delivery semantics, driven by hand (test/worker/queue-capture.ts): the test decides when
+ * and how often each message reaches the real consumer, with the real coordinator, D1, git
+ * server and pipeline. A consumer that dies mid-batch and a restart: ingest-batch-crash.test.ts.
  */
-import { createExecutionContext, createMessageBatch, env, getQueueResult, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { ManualClock } from "../../durable-objects/clock";
-import { BATCH_LEASE_MS, BATCH_QUEUE_WAIT_MS, type RepoCoordinator } from "../../durable-objects/repo-coordinator";
-import { handleIndexBatch } from "../../indexer/consumer";
+import { BATCH_HEARTBEAT_MS } from "../../kernel/coordinator";
+import { BATCH_LEASE_MS, type RepoCoordinator } from "../../durable-objects/repo-coordinator";
 import type { IndexJob } from "../../indexer/jobs";
 import { createPipelineDeps, indexFiles, type PipelineDeps } from "../../indexer/pipeline";
 import { loadConfig } from "../../kernel/env";
 import { fixtureUrl, indexShape, registerAndWait, repoStatus } from "./ingest-helpers";
-
-/** Registers `repo` in D1 and starts a job whose queue messages are captured, not delivered. */
-async function startCapturedJob(repo: string): Promise<{ messages: IndexJob[]; jobId: string }> {
-  const now = Date.now();
-  await env.DB.prepare("INSERT INTO repos (id, name, source_kind, url, ref, status, created_at, updated_at) VALUES (?, ?, 'git', ?, NULL, 'queued', ?, ?)")
-    .bind(repo, repo, fixtureUrl(), now, now)
-    .run();
-  const stub = env.REPO_COORDINATOR.get(env.REPO_COORDINATOR.idFromName(repo));
-  const messages: IndexJob[] = [];
-  const capture = {
-    async send(body: IndexJob) {
-      messages.push(body);
-    },
-    async sendBatch(batch: Iterable<{ body: IndexJob }>) {
-      for (const m of batch) messages.push(m.body);
-    },
-  };
-  const job = await runInDurableObject(stub as unknown as DurableObjectStub<RepoCoordinator>, async (instance: RepoCoordinator) => {
-    const self = instance as unknown as { env: typeof env };
-    self.env = { ...self.env, INDEX_QUEUE: capture as unknown as Queue };
-    return instance.requestIndex({ repo, sourceKind: "git", url: fixtureUrl(), ref: null });
-  });
-  // The alarm fetches and plans (bounded poll until the job is indexing).
-  for (let i = 0; i < 400 && (await stub.status())?.status !== "indexing"; i++) await new Promise((r) => setTimeout(r, 25));
-  expect((await stub.status())?.status).toBe("indexing");
-  return { messages, jobId: job.jobId };
-}
-
-function batchOf(messages: IndexJob[], attempts = 1) {
-  return createMessageBatch<IndexJob>(
-    "codebase-copilot-index",
-    messages.map((body, i) => ({ id: `m${i}-${attempts}`, timestamp: Date.now(), attempts, body })),
-  );
-}
-
-async function deliver(messages: IndexJob[], deps?: PipelineDeps, attempts = 1) {
-  const batch = batchOf(messages, attempts);
-  const ctx = createExecutionContext();
-  await handleIndexBatch(batch, env, deps);
-  return getQueueResult(batch, ctx);
-}
+import { deliver, startCapturedJob } from "./queue-capture";
 
 describe("queue consumer", () => {
   it("a batch delivered twice (the first time dying before its ack) leaves the rows of a clean run", async () => {
@@ -80,7 +39,7 @@ describe("queue consumer", () => {
     expect(await indexShape("q-twice")).toEqual(await indexShape("q-clean-1"));
   });
 
-  it("a batch waiting in a long queue is not re-sent; a taken batch keeps its lease until it runs out", async () => {
+  it("a batch waiting in a long queue is not re-sent; a taken batch keeps its lease while its consumer heartbeats", async () => {
     const { messages, jobId } = await startCapturedJob("q-lease");
     expect(messages).toHaveLength(1);
     const stub = env.REPO_COORDINATOR.get(env.REPO_COORDINATOR.idFromName("q-lease"));
@@ -97,20 +56,26 @@ describe("queue consumer", () => {
     // A minute in the queue (a 45 s re-send used to fire here and pile duplicates on the queue).
     await check();
     expect(messages).toHaveLength(1);
-    // A consumer takes it after 9 minutes; past the queue wait since the send, its lease holds.
+    // A consumer takes it after 9 minutes and heartbeats for two minutes: past the queue wait
+    // since the send, and far past the lease since the take, it is not sent again.
     clock.set(sentAt + 9 * 60_000);
     expect(await stub.batchFiles(jobId, 0)).toHaveLength(8);
-    clock.set(sentAt + BATCH_QUEUE_WAIT_MS + 1000);
+    for (let t = 9 * 60_000; t <= 11 * 60_000; t += BATCH_HEARTBEAT_MS) {
+      clock.set(sentAt + t);
+      expect(await stub.renewBatch(jobId, 0)).toBe(true);
+    }
     await check();
     expect(messages).toHaveLength(1);
     expect((await stub.status())?.waiting ?? null).toBeNull();
     // The consumer went silent: once the lease runs out the batch is sent again, and that delivery completes the job.
-    clock.set(sentAt + 9 * 60_000 + BATCH_LEASE_MS + 1000);
+    clock.set(sentAt + 11 * 60_000 + BATCH_LEASE_MS + 1000);
     expect((await stub.status())?.waiting?.reason).toMatch(/1 batch was not acknowledged/);
     await check();
     expect(messages).toEqual([messages[0], { v: 1, repo: "q-lease", jobId, batchId: 0 }]);
     await deliver([messages[1]!]);
     expect((await repoStatus("q-lease")).status).toBe("ready");
+    // A late heartbeat of the settled batch tells its consumer to stop.
+    expect(await stub.renewBatch(jobId, 0)).toBe(false);
   });
 
   it("a consumer that throws once is retried with a delay, and the final index equals a clean run", async () => {

@@ -8,6 +8,7 @@
 import { coverageStage } from "./coverage";
 import { entryStage } from "./entry";
 import { fileEvidenceStage } from "./file-evidence";
+import { importsStage } from "./imports";
 import { messageStage } from "./message";
 import { optionStage } from "./option";
 import { qualifiedStage } from "./qualified";
@@ -27,6 +28,7 @@ export const STAGES: readonly RankingStage[] = [
   qualifiedStage,
   receiverStage,
   entryStage,
+  importsStage,
 ];
 
 /** Per candidate (chunk id): each stage that ran and the factor it multiplied the score by. */

@@ -241,6 +241,13 @@ export const ENTRY_PRIOR = 2;
  * their text is where "entry" and "main" occur (`entryPoints`, `"main":`). As SUPPORT_PRIOR.
  */
 export const ENTRY_TOOLING_PRIOR = 0.5;
+/**
+ * Stage 10, imports: multiplier of the score of a chunk that only imports (worker/search/
+ * import-only.ts) unless the question asks about imports. As SUPPORT_PRIOR, not tuned: such a
+ * chunk matches a question through the names it brings in but answers none about behaviour; on
+ * hono, `compose.ts:1-2` and `basic-auth/index.ts:1-10` took top-5 slots without it (issue 51).
+ */
+export const IMPORT_ONLY_PRIOR = 0.5;
 /** Most entry files kept per snapshot (declared first, then `main` functions, then conventional names). */
 export const MAX_ENTRY_FILES = 24;
 /** Confidence gate: an entry-point question is `low` when its top result is tooling and none of this many results is an entry. */

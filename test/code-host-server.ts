@@ -22,8 +22,11 @@
  * - `POST /_control/fail {prefix, count, status, headers?, body?}`: the next `count` API requests
  *   whose path starts with `prefix` get that answer (rate limits, outages);
  * - `GET /_control/log?prefix=`: the API requests served (`{path, status, at, auth}`).
+ * - `POST /_control/git-upstream {url}`: `/git/<rest>` on this server is proxied to `<url>/<rest>`
+ *   (the loopback git server), so a clone URL can be on the API's own origin, as on GitHub
+ *   Enterprise or GitLab, where the API and git share a host.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { closeServer } from "./close-server.ts";
 
@@ -59,6 +62,7 @@ const tokens = new Map<string, string>();
 const failures: Failure[] = [];
 const log: { path: string; status: number; at: number; auth: boolean }[] = [];
 let pageSize = 100;
+let gitUpstream: string | null = null;
 
 function readJson(req: IncomingMessage): Promise<any> {
   return new Promise((resolve, reject) => {
@@ -197,12 +201,25 @@ async function control(req: IncomingMessage, res: ServerResponse, url: URL): Pro
   else if ((m = /^\/gitlab\/users\/([^/]+)$/.exec(path))) glUsers.set(m[1], body.projects);
   else if (path === "/tokens") tokens.set(body.token, body.login);
   else if (path === "/page-size") pageSize = body.size;
+  else if (path === "/git-upstream") gitUpstream = body.url;
   else if (path === "/fail") failures.push({ prefix: body.prefix, count: body.count, status: body.status, headers: body.headers ?? {}, body: body.body ?? {} });
   else return void send(res, 404, { error: "no such control route" });
   send(res, 200, { ok: true });
 }
 
 let server: Server | undefined;
+
+/** Forwards a git request (method, headers, body, answer) to the git server, streaming both ways. */
+function proxyGit(req: IncomingMessage, res: ServerResponse, url: URL): void {
+  if (!gitUpstream) return void send(res, 502, { message: "no git upstream: POST /_control/git-upstream first" });
+  const target = new URL(url.pathname.slice("/git".length) + url.search, gitUpstream);
+  const out = request(target, { method: req.method, headers: { ...req.headers, host: target.host } }, (up) => {
+    res.writeHead(up.statusCode ?? 502, up.headers);
+    up.pipe(res);
+  });
+  out.on("error", (err) => send(res, 502, { message: String(err) }));
+  req.pipe(out);
+}
 
 /** Vitest globalSetup: start the server, provide its URL. */
 export default async function setup({ provide }: { provide: (key: "codeHostUrl", value: string) => void }): Promise<() => Promise<void>> {
@@ -214,6 +231,10 @@ export default async function setup({ provide }: { provide: (key: "codeHostUrl",
       return;
     }
     const path = url.pathname + url.search;
+    if (url.pathname.startsWith("/git/")) {
+      log.push({ path, status: 0, at: Date.now(), auth: !!req.headers.authorization });
+      return proxyGit(req, res, url);
+    }
     const f = failures.find((x) => x.count > 0 && url.pathname.startsWith(x.prefix));
     let status: number;
     if (f) {

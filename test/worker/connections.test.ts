@@ -48,8 +48,10 @@ describe("GitHub connections", () => {
     await ctl("/tokens", { token: TOKEN, login: "alice" });
     const api1 = await createUpstream("gh-acme-api");
     const web = await createUpstream("gh-acme-web");
-    // A private repository: its git server wants the token the connection was given.
+    // A private repository: its git server wants the token the connection was given, and is on the
+    // API's origin (the fake host proxies /git/ to the git server), where the token may go.
     const priv = await createUpstream("gh-acme-private", { username: "x-access-token", password: TOKEN });
+    await ctl("/git-upstream", { url: inject("gitServerUrl") });
     await ctl("/github/owners/acme", {
       type: "Organization",
       repos: [
@@ -58,7 +60,7 @@ describe("GitHub connections", () => {
         { id: 3, name: "legacy", clone_url: `${inject("gitServerUrl")}/nope-legacy.git`, archived: true },
         { id: 4, name: "forked", clone_url: `${inject("gitServerUrl")}/nope-fork.git`, fork: true },
         { id: 5, name: "vault-internal", clone_url: `${inject("gitServerUrl")}/nope-internal.git` },
-        { id: 6, name: "private-lib", clone_url: priv.url, private: true },
+        { id: 6, name: "private-lib", clone_url: `${host()}/git/gh-acme-private.git`, private: true },
       ],
     });
     start = Date.now();

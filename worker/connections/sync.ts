@@ -8,6 +8,11 @@
  * for the next tick. A repo gone upstream or dropped by the filter is marked `missing` and keeps
  * serving; after the connection's grace period it is removed with its whole index. A repo id
  * already used by a repo registered by hand is not touched (`skip_reason` id_taken).
+ *
+ * The connection's token goes only to its own git host (`connectionGitOrigin`): a clone URL the
+ * host's API lists on another origin is registered without it (a public repository still
+ * indexes; a private one fails its first fetch with the host's auth error, shown on the repo).
+ * Otherwise an API answer naming an attacker's host would receive the token.
  */
 import { parseGitUrl } from "../../indexer/source/git";
 import { loadConfig, type Env } from "../../kernel/env";
@@ -39,6 +44,15 @@ export interface SyncReport {
   unmarked: string[];
   removed: string[];
   skipped: { fullName: string; reason: string }[];
+}
+
+/**
+ * The origin a connection's git clone URLs should be on: github.com for the GitHub API
+ * (api.github.com), else the API's own origin (GitHub Enterprise `https://ghe/api/v3`, GitLab).
+ */
+export function connectionGitOrigin(row: Pick<ConnectionRow, "provider" | "base_url">): string {
+  const api = new URL(row.base_url);
+  return row.provider === "github" && api.hostname.toLowerCase() === "api.github.com" ? "https://github.com" : api.origin;
 }
 
 /** The client for a connection's provider. */
@@ -134,13 +148,15 @@ export async function syncConnection(env: Env, row: ConnectionRow, now: number, 
       await skip("refused_url", fullName);
       continue;
     }
+    // The token only to the connection's own git host; another origin gets none.
+    const sent = token && new URL(url).origin === connectionGitOrigin(row) ? token : undefined;
     const job = await startGitRepo(env, {
       id: r.repo,
       name: r.repo,
       url,
       ref: null,
-      token,
-      username: token ? (row.provider === "gitlab" ? "oauth2" : "x-access-token") : undefined,
+      token: sent,
+      username: sent ? (row.provider === "gitlab" ? "oauth2" : "x-access-token") : undefined,
       checkedAt: now,
     });
     if (!job) {

@@ -7,7 +7,7 @@
  * file costs a queue message, so a skipped file is never staged nor sent.
  */
 import { fileId } from "../indexer/store/contract";
-import { createFileFilter, type IgnoreFile, type Skip } from "../indexer/filter";
+import { createFileFilter, escapeUnsafePath, type IgnoreFile, type Skip } from "../indexer/filter";
 import type { SourceSnapshot } from "../indexer/source/snapshot";
 import type { JobEvent } from "./job-state";
 import { addBatch, addMember, addSkipped, stageFile } from "./ledger";
@@ -54,7 +54,8 @@ export async function planSnapshot(sql: SqlStorage, snapshot: SourceSnapshot, o:
   const skipped: Record<string, number> = {};
   const skip = (path: string, s: Skip) => {
     skipped[s.reason] = (skipped[s.reason] ?? 0) + 1;
-    addSkipped(sql, o.jobId, { path, reason: s.reason, rule: s.rule });
+    // A path with a newline, ESC or bidi override is recorded escaped (path-safety.ts).
+    addSkipped(sql, o.jobId, { path: escapeUnsafePath(path), reason: s.reason, rule: s.rule });
   };
   const encoder = new TextEncoder();
   let unchanged = 0;

@@ -25,14 +25,16 @@
  * - `/redirect/<url-encoded base>/<rest>`: 302 to `<base>/<rest>` with the same query, so a
  *   client that appends `/info/refs?service=...` is redirected to the same suffix on `<base>`;
  * - `/slow/<ms>/...`: answers 200 after `<ms>` milliseconds;
- * - `/huge/...`: streams 4 MiB of `f` bytes as a 200 (pkt-lines of 65,535 bytes, never ending early).
+ * - `/huge/...`: streams 4 MiB of `f` bytes as a 200 (pkt-lines of 65,535 bytes, never ending early);
+ * - `/cut/<name>.git/...`: serves `<name>.git`, but a pack fetch (`git-upload-pack`) has its
+ *   connection destroyed after CUT_AFTER_BYTES of the answer, as a dropped link does mid-pack.
  *
  * The folder lives under `.wrangler/` in the project (gitignored) because git-http-mock-server
  * looks fixtures up from the folder upwards and stops at the working directory.
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer, ServerResponse, type IncomingMessage, type Server } from "node:http";
 import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
 import { dirname, join } from "node:path";
@@ -218,6 +220,30 @@ function hostile(rawUrl: string, res: import("node:http").ServerResponse): boole
   return false;
 }
 
+/** Bytes of a `/cut/` pack answer sent before the connection is destroyed (past the NAK, inside the pack). */
+const CUT_AFTER_BYTES = 200;
+
+/** Makes `res` destroy its connection once `limit` body bytes were written. */
+function cutAfter(res: ServerResponse, limit: number): void {
+  let sent = 0;
+  const write = res.write.bind(res) as (chunk: Buffer) => boolean;
+  res.write = ((chunk: string | Uint8Array) => {
+    const buf = Buffer.from(chunk);
+    if (sent + buf.length <= limit) {
+      sent += buf.length;
+      return write(buf);
+    }
+    write(buf.subarray(0, limit - sent));
+    sent = limit;
+    res.socket?.destroy();
+    return false;
+  }) as typeof res.write;
+  res.end = ((...args: unknown[]) => {
+    if (sent >= limit) return res;
+    return ServerResponse.prototype.end.apply(res, args as Parameters<ServerResponse["end"]>);
+  }) as typeof res.end;
+}
+
 let server: Server | undefined;
 let root: string | undefined;
 
@@ -236,6 +262,10 @@ export default async function setup({ provide }: { provide: (key: "gitServerUrl"
   const fixtures = root;
   server = createServer((req, res) => {
     if (hostile(req.url ?? "/", res)) return;
+    if (req.url?.startsWith("/cut/")) {
+      req.url = req.url.slice("/cut".length);
+      if (req.url.includes("/git-upload-pack")) cutAfter(res, CUT_AFTER_BYTES);
+    }
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
     if (url.pathname.startsWith("/_control/")) {
       handleControl(fixtures, req, res, url.pathname).catch((err) => {

@@ -3,10 +3,14 @@
  *
  * Order: a byte-order mark decides (UTF-8, UTF-16LE, UTF-16BE; UTF-32 has no decoder in the
  * WHATWG Encoding Standard and is `unsupported_encoding`); then NUL or control bytes in the
- * head mean `binary` (as git's `buffer_is_binary`); then strict UTF-8; then the encoding
- * jschardet detects (Shift_JIS, EUC-JP, GBK, Big5, EUC-KR, windows-125x, KOI8-R ...), decoded
- * by the runtime's TextDecoder (workerd implements the whole Encoding Standard). Text that
- * none of these can decode is `unsupported_encoding`, never `binary`.
+ * head mean `binary` (as git's `buffer_is_binary`); then strict UTF-8; then UTF-8 with a few
+ * stray bytes (UTF8_MAX_STRAY_SEQUENCES, each becomes U+FFFD) when the file also holds valid
+ * multi-byte UTF-8; then the encoding jschardet detects (Shift_JIS, EUC-JP, GBK, Big5, EUC-KR,
+ * windows-125x, KOI8-R ...), decoded by the runtime's TextDecoder (workerd implements the
+ * whole Encoding Standard); then windows-1252 for mostly-ASCII text whose few high bytes are
+ * all defined in it (jschardet gives a short Latin-1 file too little confidence); then lossy
+ * UTF-8 for ASCII with a few stray bytes. Text none of these fits is `unsupported_encoding`,
+ * never `binary`.
  */
 import { detect } from "jschardet";
 import type { Skip } from "./skip-reason";
@@ -19,6 +23,16 @@ export const BINARY_SUSPICIOUS_RATIO = 0.1;
 const DETECT_MAX_BYTES = 64 * 1024;
 /** Below this confidence a detection is not trusted. */
 const DETECT_MIN_CONFIDENCE = 0.3;
+/**
+ * Invalid UTF-8 sequences tolerated (each decoded as U+FFFD): a stray byte pasted into a UTF-8
+ * file, at most this many and at most one per UTF8_BYTES_PER_STRAY bytes.
+ */
+export const UTF8_MAX_STRAY_SEQUENCES = 8;
+const UTF8_BYTES_PER_STRAY = 256;
+/** Most share of bytes >= 0x80 for the windows-1252 fallback: Western European prose stays under 5%, a short accented comment line near 10-20%. */
+export const LATIN1_MAX_HIGH_RATIO = 0.25;
+/** Bytes windows-1252 leaves undefined (the WHATWG decoder maps them to C1 controls). */
+const CP1252_UNDEFINED: ReadonlySet<number> = new Set([0x81, 0x8d, 0x8f, 0x90, 0x9d]);
 
 /**
  * jschardet's names (Python codec names) that are not WHATWG labels, mapped as jschardet's own
@@ -68,6 +82,37 @@ function controlByteRatio(head: Uint8Array): number {
   return suspicious / head.length;
 }
 
+/**
+ * Counts of a non-strict UTF-8 decode: invalid sequences (U+FFFD that were not in the bytes as
+ * EF BF BD) and valid multi-byte characters.
+ */
+function utf8Census(bytes: Uint8Array): { text: string; stray: number; multibyte: number } {
+  const text = new TextDecoder("utf-8", { fatal: false, ignoreBOM: false }).decode(bytes);
+  let replacements = 0;
+  let nonAscii = 0;
+  for (const ch of text) {
+    if (ch === "\ufffd") replacements++;
+    else if (ch.charCodeAt(0) > 0x7f) nonAscii++;
+  }
+  let literal = 0;
+  for (let i = bytes.indexOf(0xef); i >= 0 && i + 2 < bytes.length; i = bytes.indexOf(0xef, i + 1)) {
+    if (bytes[i + 1] === 0xbf && bytes[i + 2] === 0xbd) literal++;
+  }
+  const stray = replacements - literal;
+  return { text, stray, multibyte: nonAscii + literal };
+}
+
+/** Whether the bytes read as windows-1252 text: few high bytes, none of them undefined there. */
+function looksWindows1252(bytes: Uint8Array): boolean {
+  let high = 0;
+  for (const b of bytes) {
+    if (b < 0x80) continue;
+    if (CP1252_UNDEFINED.has(b)) return false;
+    high++;
+  }
+  return high > 0 && high / bytes.length <= LATIN1_MAX_HIGH_RATIO;
+}
+
 function tryDecode(label: string, bytes: Uint8Array): string | null {
   try {
     // ignoreBOM: false (the default) drops a leading BOM of the decoder's own encoding.
@@ -101,12 +146,19 @@ export function decodeText(bytes: Uint8Array): DecodedText | Skip {
   if (controlByteRatio(head) > BINARY_SUSPICIOUS_RATIO) return { reason: "binary", rule: "content:control-bytes" };
   const utf8 = tryDecode("utf-8", bytes);
   if (utf8 !== null) return { text: utf8, encoding: "utf-8" };
+  const census = utf8Census(bytes);
+  const fewStray = census.stray <= Math.min(UTF8_MAX_STRAY_SEQUENCES, Math.max(1, Math.floor(bytes.length / UTF8_BYTES_PER_STRAY)));
+  if (fewStray && census.multibyte > 0) return { text: census.text, encoding: "utf-8" };
   const guess = detect(bytes.subarray(0, DETECT_MAX_BYTES));
-  if (!guess.encoding || guess.confidence < DETECT_MIN_CONFIDENCE) return { reason: "unsupported_encoding", rule: "encoding:undetected" };
-  const name = guess.encoding.toLowerCase();
-  const label = WHATWG_LABEL[name] ?? name;
-  const text = tryDecode(label, bytes);
-  return text === null ? { reason: "unsupported_encoding", rule: `encoding:${label}` } : { text, encoding: label };
+  if (guess.encoding && guess.confidence >= DETECT_MIN_CONFIDENCE) {
+    const name = guess.encoding.toLowerCase();
+    const label = WHATWG_LABEL[name] ?? name;
+    const text = tryDecode(label, bytes);
+    return text === null ? { reason: "unsupported_encoding", rule: `encoding:${label}` } : { text, encoding: label };
+  }
+  if (looksWindows1252(bytes)) return { text: new TextDecoder("windows-1252").decode(bytes), encoding: "windows-1252" };
+  if (fewStray) return { text: census.text, encoding: "utf-8" };
+  return { reason: "unsupported_encoding", rule: "encoding:undetected" };
 }
 
 /** Whether `decodeText` gave text. */

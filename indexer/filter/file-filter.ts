@@ -4,6 +4,7 @@
 import { classifyContents, type ContentVerdict } from "./content-rules";
 import { createGitignoreMatcher, type IgnoreFile } from "./gitignore";
 import { classifyPath } from "./path-rules";
+import { unsafePathRule } from "./path-safety";
 import { MAX_PATH_CHARS, type Skip } from "./skip-reason";
 
 /** Options of `createFileFilter`. */
@@ -54,7 +55,8 @@ const FILE_MODES: ReadonlySet<string> = new Set(["100644", "100755", "100664", "
 
 /**
  * Builds the filter for one tree. Rules and their order (the first that applies is the reason):
- * symlink / submodule / unsupported mode, path longer than MAX_PATH_CHARS, `.gitignore`
+ * symlink / submodule / unsupported mode, unsafe characters in the path (path-safety.ts),
+ * path longer than MAX_PATH_CHARS, `.gitignore`
  * (nested, with negation), vendored or output dir (`target/` only beside its build file),
  * secret name, lockfile, minified name, generated name, binary extension, size cap; then by
  * content: encoding / binary, secret, generated (header, bundle, schema), minified lines.
@@ -73,6 +75,8 @@ export function createFileFilter(o: FileFilterOptions): FileFilter {
       if (mode === "160000") return { reason: "submodule", rule: "mode:160000" };
       if (!FILE_MODES.has(mode)) return { reason: "unsupported", rule: `mode:${mode}` };
       const path = e.path.replace(/^\.\//, "");
+      const unsafe = unsafePathRule(path);
+      if (unsafe) return { reason: "unsafe_path", rule: unsafe };
       if (path.length > MAX_PATH_CHARS) return { reason: "path_too_long", rule: `path>${MAX_PATH_CHARS}` };
       if (isIgnored(path)) return { reason: "ignored", rule: "gitignore" };
       const byName = classifyPath(path, hasFile);

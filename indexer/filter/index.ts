@@ -9,6 +9,8 @@
  */
 export { createFileFilter, type FileFilter, type FileFilterOptions, type FilterEntry } from "./file-filter";
 export { MAX_PATH_CHARS, SKIP_REASONS, type Skip, type SkipReason } from "./skip-reason";
+export { escapeUnsafePath, unsafePathRule } from "./path-safety";
+export { secretRuleMatch, SECRET_RULES, type SecretRule } from "./secret-rules";
 export { createGitignoreMatcher, type IgnoreFile } from "./gitignore";
 export { BUILD_OUTPUT_DIRS, classifyPath, isSecretName, LOCKFILES, secretNameRule, VENDORED_DIRS } from "./path-rules";
 export {

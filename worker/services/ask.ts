@@ -15,6 +15,7 @@ import { loadPrompt, type Prompt } from "../../prompts";
 import { recordUsage, reserveBudget, settle } from "../ask/budget";
 import { ASK_EVIDENCE_MAX_TOKENS, estimateTokens, lineRef, newNonce, renderUserMessage, selectEvidence, type EvidenceItem } from "../ask/evidence";
 import { generateAnswer, type AnswerStreamHooks } from "../ask/generate-answer";
+import { neutralizeMarkdown, SafeDraft } from "../generation/safe-markdown";
 import { verifyAnswer } from "../ask/verify";
 import { requireGenerationProvider } from "../generation";
 import type { SearchResponse } from "../search/types";
@@ -120,6 +121,9 @@ export async function startAsk(ctx: ServiceContext, raw: AskInput, deps: AskDeps
         ...base,
         ...(model ? { model } : {}),
         ...rest,
+        // Model-written text leaves the service with images, raw HTML and script links neutralized.
+        answer: neutralizeMarkdown(rest.answer),
+        reason: rest.reason === null ? null : neutralizeMarkdown(rest.reason),
         usage: { ...usage, costUsd: estimateCostUsd(usage, provider.price) },
         timings: { totalMs, searchMs, modelMs, overheadMs: totalMs - modelMs },
       };
@@ -155,7 +159,7 @@ export async function startAsk(ctx: ServiceContext, raw: AskInput, deps: AskDeps
       prompt,
       userMessage: renderUserMessage(input.question, evidence, nonce),
       maxOutputTokens: g.maxOutputTokens,
-      hooks,
+      hooks: hooks && safeDraftHooks(hooks),
       // The whole answer's deadline (both calls and their transport retries): twice the per-attempt timeout.
       signal: AbortSignal.timeout(2 * g.timeoutMs),
       onUsage: (u) => recordUsage(ctx.env.DB, ctx.caller.id, now(), u, estimateCostUsd(u, provider.price)),
@@ -211,4 +215,23 @@ export async function startAsk(ctx: ServiceContext, raw: AskInput, deps: AskDeps
 /** Asks and waits for the whole answer (REST without stream, MCP). */
 export async function ask(ctx: ServiceContext, raw: AskInput, deps: AskDeps = {}): Promise<AskOutput> {
   return (await startAsk(ctx, raw, deps)).run();
+}
+
+/**
+ * Hooks that pass the draft on neutralized (worker/generation/safe-markdown.ts): when a delta
+ * completes an image or tag already sent as text, the client gets a reset and the neutralized draft.
+ */
+function safeDraftHooks(hooks: AnswerStreamHooks): AnswerStreamHooks {
+  const draft = new SafeDraft();
+  return {
+    onDelta(text) {
+      const out = draft.push(text);
+      if (out.reset) hooks.onReset?.("the draft was rewritten to neutralize an image, raw HTML or a script link");
+      if (out.text) hooks.onDelta?.(out.text);
+    },
+    onReset(reason) {
+      draft.clear();
+      hooks.onReset?.(reason);
+    },
+  };
 }

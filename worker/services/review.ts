@@ -16,6 +16,7 @@ import { loadPrompt } from "../../prompts";
 import { recordUsage, reserveBudget, settle } from "../ask/budget";
 import { estimateTokens, newNonce } from "../ask/evidence";
 import { requireGenerationProvider } from "../generation";
+import { neutralizeMarkdown } from "../generation/safe-markdown";
 import type { ToolContext } from "../mcp/tool";
 import { parseUnifiedDiff, type DiffFile } from "../review/diff";
 import { filesOutsideScope, groundFindings, type ReviewScope } from "../review/ground";
@@ -24,7 +25,7 @@ import { fillTemplate, renderDiffBlock, renderFileBlock, type ReviewFileText } f
 import { reviewToolSpecs, runReviewTool } from "../review/tools";
 import { requireScope, type ServiceContext } from "./context";
 import { activeRepo, loadFile, splitLines, type ActiveRepo } from "./files";
-import { reviewInput, type ReviewInput, type ReviewOutput } from "./review-schema";
+import { reviewInput, type ReviewFinding, type ReviewInput, type ReviewOutput } from "./review-schema";
 
 /** Most lines of one whole file put into the task message; the model reads the rest with read_file. */
 export const REVIEW_FILE_MAX_LINES = 1500;
@@ -96,6 +97,14 @@ function describeDiff(files: DiffFile[]): string {
   return `a diff of ${files.length} file(s): ${files.map((f) => `${f.path} (${f.status})`).join(", ")}.`;
 }
 
+/** `value` with every string in it neutralized (tool arguments echo the model's submission). */
+function neutralizeStrings(value: unknown): unknown {
+  if (typeof value === "string") return neutralizeMarkdown(value);
+  if (Array.isArray(value)) return value.map(neutralizeStrings);
+  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, neutralizeStrings(v)]));
+  return value;
+}
+
 /**
  * Reviews a diff or files (see module note). Throws `invalid_input` (naming the field),
  * `forbidden`, `repo_not_found`, `index_not_ready`, `file_not_found` (paths mode),
@@ -164,14 +173,17 @@ async function reviewReserved(
   const [indexed] = await Promise.all([indexedLineCounts(ctx, snap, filesOutsideScope(findings, scope)), loop.recorded]);
   const grounded = groundFindings(findings, scope, indexed);
   const ref = (p: typeof system) => ({ id: p.id, version: p.version, sha256: p.sha256 });
+  // Model-written text leaves the service with images, raw HTML and script links neutralized
+  // (worker/generation/safe-markdown.ts): the PR review posts it to GitHub as Markdown.
+  const safe = <F extends ReviewFinding>(f: F): F => ({ ...f, issue: neutralizeMarkdown(f.issue), suggestion: neutralizeMarkdown(f.suggestion) });
   return {
     status: loop.outcome.kind === "submitted" ? "reviewed" : loop.outcome.kind,
-    reason: loop.outcome.kind === "submitted" ? null : loop.outcome.reason,
-    summary: submitted?.summary ?? "",
-    findings: grounded.accepted,
-    rejectedFindings: grounded.rejected,
+    reason: loop.outcome.kind === "submitted" ? null : neutralizeMarkdown(loop.outcome.reason),
+    summary: neutralizeMarkdown(submitted?.summary ?? ""),
+    findings: grounded.accepted.map(safe),
+    rejectedFindings: grounded.rejected.map(safe),
     scope: { kind: scope.kind, files: scope.files.map((f) => f.path), commit: snap.commit },
-    toolCalls: loop.toolCalls,
+    toolCalls: loop.toolCalls.map((c) => ({ ...c, arguments: neutralizeStrings(c.arguments) })),
     modelCalls: loop.calls,
     usage: { ...loop.usage, costUsd: estimateCostUsd(loop.usage, provider.price) },
     model: loop.model,

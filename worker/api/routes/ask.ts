@@ -5,7 +5,9 @@
  *
  * Answers `AskOutput` (worker/services/ask-schema.ts) as JSON, or with `stream: true` as
  * Server-Sent Events: `delta` events carry draft answer text as the model writes it (not yet
- * verified: citations may still be removed), `reset` says a retry starts the draft over, and
+ * verified: citations may still be removed; images, raw HTML and script links are already
+ * neutralized), `reset` says the draft starts over (a retry, or a rewrite that neutralized
+ * markup just completed; the text after it is the whole draft), and
  * exactly one `final` event carries the verified answer, citations and status (or one `error`
  * event `{error: {code, message}}`). Input, provider and budget errors are answered before the
  * stream opens, as JSON with their HTTP status.

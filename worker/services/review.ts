@@ -97,11 +97,11 @@ function describeDiff(files: DiffFile[]): string {
   return `a diff of ${files.length} file(s): ${files.map((f) => `${f.path} (${f.status})`).join(", ")}.`;
 }
 
-/** `value` with every string in it neutralized (tool arguments echo the model's submission). */
-function neutralizeStrings(value: unknown): unknown {
-  if (typeof value === "string") return neutralizeMarkdown(value);
-  if (Array.isArray(value)) return value.map(neutralizeStrings);
-  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, neutralizeStrings(v)]));
+/** `value` with every string in it neutralized, same shape (tool arguments echo the model's submission). */
+function neutralizeStrings<T>(value: T): T {
+  if (typeof value === "string") return neutralizeMarkdown(value) as T;
+  if (Array.isArray(value)) return value.map(neutralizeStrings) as T;
+  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, neutralizeStrings(v)])) as T;
   return value;
 }
 

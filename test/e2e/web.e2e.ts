@@ -735,7 +735,7 @@ async function askFlow(page: Page, messagesApiUrl: string): Promise<void> {
   // The model API stays overloaded: the page gives the reason the CLI gives, not a generic failure.
   // Every attempt (the first and each retry) takes one queued scenario: enough for all of them.
   for (let i = 0; i < 20; i++) await queueAnswer(messagesApiUrl, "always-overloaded");
-  await page.getByLabel("Question", { exact: true }).fill("How is a widget config parsed when the model is busy?");
+  await page.getByLabel("Question", { exact: true }).fill("How is a widget config parsed?");
   await page.getByRole("button", { name: "Ask" }).click();
   const failed = page.locator("#answer .status.error");
   await failed.waitFor({ timeout: 60_000 });

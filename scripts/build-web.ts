@@ -8,6 +8,8 @@
  * the path to the first result than a shared chunk). The highlighter, highlight.js core with
  * web/client/highlight.ts, is one file shared by the pages, and every highlight.js language is
  * its own chunk, imported when a page shows code of that language (web/client/language-loaders.ts).
+ * The answer renderer (marked and DOMPurify, web/client/answer-markdown.ts) is another such
+ * file, imported by the ask tab when an answer arrives.
  * Every file name carries a content hash (`search-<hash>.js`, `highlight-<hash>.js`,
  * `chunk-<hash>.js`, `styles-<hash>.css`), so assets are served immutable and a repeat visit
  * sends no request for them (not even a revalidation); a deploy changes the names the pages
@@ -96,6 +98,10 @@ const COMMON = {
 const HIGHLIGHTER_ENTRY = join(ROOT, "web", "client", "highlight.ts");
 /** How the pages import it (web/client/ files import "./highlight"). */
 const HIGHLIGHTER_SPECIFIER = /^\.\/highlight$/;
+/** The answer renderer (marked and DOMPurify with web/client/answer-markdown.ts): loaded by the ask tab when an answer arrives. */
+const MARKDOWN_ENTRY = join(ROOT, "web", "client", "answer-markdown.ts");
+/** How the ask tab imports it (web/client/ask.ts imports "./answer-markdown"). */
+const MARKDOWN_SPECIFIER = /^\.\/answer-markdown$/;
 /** How a highlight.js language is imported (web/client/language-loaders.ts). */
 const LANGUAGE_SPECIFIER = /^highlight\.js\/lib\/languages\/([a-z0-9-]+)$/;
 
@@ -125,12 +131,20 @@ const base = (p: string) => p.slice(p.lastIndexOf("/") + 1);
  */
 export async function bundleWeb(): Promise<WebBundle> {
   refuseHtmlSinks();
-  const shared = await build({ ...COMMON, entryPoints: [HIGHLIGHTER_ENTRY], splitting: true, entryNames: "[name]-[hash]", chunkNames: "chunk-[hash]" });
+  const shared = await build({
+    ...COMMON,
+    entryPoints: [HIGHLIGHTER_ENTRY, MARKDOWN_ENTRY],
+    splitting: true,
+    entryNames: "[name]-[hash]",
+    chunkNames: "chunk-[hash]",
+  });
   const sharedOutputs = new Map(Object.entries(shared.metafile.outputs).map(([p, o]) => [base(p), o]));
   const languageChunks: Record<string, string> = {};
   let highlighterFile = "";
+  let markdownFile = "";
   for (const [name, o] of sharedOutputs) {
     if (o.entryPoint && /web\/client\/highlight\.ts$/.test(o.entryPoint)) highlighterFile = name;
+    if (o.entryPoint && /web\/client\/answer-markdown\.ts$/.test(o.entryPoint)) markdownFile = name;
     for (const input of Object.keys(o.inputs)) {
       const m = /highlight\.js\/es\/languages\/([a-z0-9-]+)\.js$/.exec(input);
       if (m && name.startsWith("chunk-")) languageChunks[m[1]] = name;
@@ -141,6 +155,7 @@ export async function bundleWeb(): Promise<WebBundle> {
     name: "shared-highlighter",
     setup(b) {
       b.onResolve({ filter: HIGHLIGHTER_SPECIFIER }, () => ({ path: `./${highlighterFile}`, external: true }));
+      b.onResolve({ filter: MARKDOWN_SPECIFIER }, () => ({ path: `./${markdownFile}`, external: true }));
       b.onResolve({ filter: LANGUAGE_SPECIFIER }, (args) => {
         const chunk = languageChunks[LANGUAGE_SPECIFIER.exec(args.path)![1]];
         if (!chunk) throw new Error(`scripts/build-web.ts: no chunk for ${args.path}`);

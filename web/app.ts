@@ -59,6 +59,7 @@ export function createWebApp(): Hono<{ Bindings: Env }> {
       path: p("path"),
       includeTests: ["1", "true"].includes(p("tests") ?? ""),
       mode: p("mode"),
+      tab: p("tab") === "ask" ? "ask" : "search",
       searchApiUrl: searchApiUrl(new URL(c.req.url).searchParams),
     });
     return new Response(body.toString(), { status: 200, headers: webPageHeaders() });

@@ -16,6 +16,8 @@ export interface SearchPageOptions {
   path?: string;
   includeTests?: boolean;
   mode?: string;
+  /** Which tab is open: search (default) or ask (`/?tab=ask`). */
+  tab?: "search" | "ask";
   /** The `GET /api/search` URL the page's script sends first (preloaded); none without a query. */
   searchApiUrl?: string;
 }
@@ -32,7 +34,13 @@ export function renderSearchPage(o: SearchPageOptions): HtmlEscapedString | Prom
   const q = o.q ?? "";
   const repo = o.repo ?? "";
   const sel = (on: boolean) => (on ? html` selected` : "");
+  const ask = o.tab === "ask";
   const main = html`<h1 class="visually-hidden">Code search</h1>
+      <div class="tabs" role="tablist" aria-label="Search or ask">
+        <button type="button" role="tab" id="tab-search" aria-controls="search-panel" aria-selected="${ask ? "false" : "true"}"${ask ? html` tabindex="-1"` : ""}>Search</button>
+        <button type="button" role="tab" id="tab-ask" aria-controls="ask-panel" aria-selected="${ask ? "true" : "false"}"${ask ? "" : html` tabindex="-1"`}>Ask a question</button>
+      </div>
+      <section id="search-panel" role="tabpanel" aria-labelledby="tab-search"${ask ? html` hidden` : ""}>
       <form id="search-form" role="search" action="/" method="get" aria-label="Code search">
         <div class="row">
           <div class="field grow">
@@ -78,16 +86,27 @@ export function renderSearchPage(o: SearchPageOptions): HtmlEscapedString | Prom
       <p id="status" class="status" role="status" aria-live="polite"></p>
       <ol id="results" class="results" aria-label="Search results" tabindex="-1"></ol>
       <button id="more" type="button" class="secondary" hidden>More results</button>
-      <details id="ask-panel" class="ask">
-        <summary>Ask a question about the code</summary>
+      </section>
+      <section id="ask-panel" role="tabpanel" aria-labelledby="tab-ask" class="ask"${ask ? "" : html` hidden`}>
         <form id="ask-form" aria-label="Ask a question">
-          <label for="question">Question</label>
-          <textarea id="question" name="question" rows="3" placeholder="How does the router match a path with parameters?"></textarea>
-          <p class="help">The answer cites the code it is based on; only citations the server could verify are shown as links. Uses the repository chosen above.</p>
+          <div class="row">
+            <div class="field grow">
+              <label for="question">Question</label>
+              <textarea id="question" name="question" rows="3" placeholder="How does the router match a path with parameters?"></textarea>
+            </div>
+            <div class="field">
+              <label for="ask-repo">Ask about</label>
+              <select id="ask-repo" name="repo">
+                <option value="">All repositories</option>
+                ${repo ? html`<option value="${repo}" selected>${repo}</option>` : ""}
+              </select>
+            </div>
+          </div>
+          <p class="help">A model reads the code the search finds and answers; the answer cites that code, and only citations the server could verify are shown as links. Each answer spends model tokens.</p>
           <button type="submit">Ask</button>
         </form>
         <div id="answer" class="answer" aria-live="polite"></div>
-      </details>
+      </section>
       <noscript><p class="status">This page needs JavaScript to search; scripts can call <code>GET /api/search</code> directly.</p></noscript>`;
   return pageShell({
     title: q ? `${q} · Codebase Copilot search` : "Codebase Copilot search",

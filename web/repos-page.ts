@@ -69,6 +69,7 @@ export function renderReposPage(): HtmlEscapedString | Promise<HtmlEscapedString
           <button type="submit">Upload and index</button>
         </form>
         <p id="add-status" class="status" role="status" aria-live="polite"></p>
+        <div id="add-progress" class="add-progress" hidden></div>
       </section>`;
   return pageShell({ title: "Repositories · Codebase Copilot", page: "repos", script: "repos", main });
 }

@@ -198,7 +198,7 @@ describe("MCP endpoint", () => {
     const top = r.structuredContent?.results[0];
     expect(top.explain.ranks).toEqual(top.ranks);
     expect(top.explain.fused).toBeGreaterThan(0);
-    expect(top.explain.stages.map((s: { stage: string }) => s.stage)).toEqual(["coverage", "support", "option", "message", "qualified"]);
+    expect(top.explain.stages.map((s: { stage: string }) => s.stage)).toEqual(["coverage", "support", "option", "message", "qualified", "imports"]);
     const product = top.explain.stages.reduce((p: number, s: { factor: number }) => p * s.factor, top.explain.fused);
     expect(product).toBeCloseTo(top.score, 4);
     const plain = await call(client, "search_code", { query: "listUsers", repo: "demo", k: 3 });

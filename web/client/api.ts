@@ -1,7 +1,8 @@
 /**
  * Same-origin calls to the REST API with the web session cookie (worker/auth), and the
  * account line in the page header. Error messages shown to people are written here from the
- * error code; the API's own message is used only where it is about the input.
+ * error code; the API's own message is used only where it is about the input or about the
+ * model API (overloaded, refused, timed out: the reason the CLI shows too).
  */
 import { byId, el } from "./dom";
 import { errorWords } from "./repo-status";
@@ -75,6 +76,12 @@ export function errorText(r: JsonReply<unknown>): string {
     case "invalid_input":
     case "query_invalid":
       return e.message ? `Check the input: ${errorWords(e.message)}` : "Check the input and try again.";
+    // The model API's failures: the server's message says which (overloaded, credentials
+    // refused, timed out, unreachable) and what to do; it names no route or tool.
+    case "generation_failed":
+    case "generation_unavailable":
+    case "budget_exhausted":
+      if (e.message) return e.message;
   }
   if (r.status === 0) return "The server did not answer. Is it running?";
   if (r.status >= 500) return "Something went wrong on the server; try again in a moment.";

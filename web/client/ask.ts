@@ -1,11 +1,11 @@
 /**
- * The ask panel of the search page: `POST /api/ask` with `stream: true`, showing the draft as
- * it streams, then the verified answer. Citations `[E1 path:start-end]` that the server
- * verified become links into the source view; refused and ungrounded answers are shown as
+ * The ask tab of the search page: `POST /api/ask` with `stream: true`, showing the draft as
+ * it streams, then the verified answer with its Markdown rendered (answer-markdown.ts).
+ * Citations `[E1 path:start-end]` that the server verified become links into the source view; refused and ungrounded answers are shown as
  * such; the usage line gives tokens and the estimated cost. A server without the answer
  * feature (404) or without a model provider (503) says so in words.
  */
-import { currentSession, errorText, signedSourceUrl, type JsonReply } from "./api";
+import { currentSession, errorText, signedSourceUrl, type ApiErrorBody, type JsonReply } from "./api";
 import { byId, el } from "./dom";
 import { readSse } from "./sse";
 
@@ -28,24 +28,22 @@ export interface AskReply {
   model: string;
 }
 
-/** `[E1 path:12-30]` (the answer's citation form) with the evidence label and the range. */
-const CITE_RE = /\[(E\d+) ([^\]\s]+):(\d+)-(\d+)\]/g;
-
-/** The answer text with verified citations as links (textContent only). */
-function answerNodes(reply: AskReply): HTMLElement {
+/**
+ * The answer as formatted text (Markdown rendered and sanitized by answer-markdown.ts, loaded
+ * on first use), verified citations as links into the source view.
+ */
+async function answerNodes(reply: AskReply): Promise<HTMLElement> {
+  const { renderAnswerMarkdown } = await import("./answer-markdown");
   const out = el("div", { className: "answer-text" });
-  let at = 0;
-  for (const m of reply.answer.matchAll(CITE_RE)) {
-    out.append(reply.answer.slice(at, m.index));
-    const cite = reply.citations.find((c) => c.evidence === m[1] && c.path === m[2] && c.startLine === Number(m[3]) && c.endLine === Number(m[4]));
-    if (cite) {
+  out.append(
+    renderAnswerMarkdown(reply.answer, (m) => {
+      const cite = reply.citations.find((c) => c.evidence === m.evidence && c.path === m.path && c.startLine === m.startLine && c.endLine === m.endLine);
+      if (!cite) return null;
       const a = el("a", { className: "citation", text: `${cite.path}:${cite.startLine}-${cite.endLine}` });
       void signedSourceUrl(cite.repo, cite.path, cite.startLine, cite.endLine).then((url) => url && (a.href = url));
-      out.append(a);
-    } else out.append(m[0]);
-    at = (m.index ?? 0) + m[0].length;
-  }
-  out.append(reply.answer.slice(at));
+      return a;
+    }),
+  );
   return out;
 }
 
@@ -57,7 +55,7 @@ export function usageLine(u: AskReply["usage"], model: string): string {
   return `${n(u.inputTokens)} input + ${n(u.outputTokens)} output tokens${cache} · ${cost} · ${model}`;
 }
 
-function renderFinal(target: HTMLElement, reply: AskReply): void {
+async function renderFinal(target: HTMLElement, reply: AskReply): Promise<void> {
   const label = { answered: "Answer", refused: "Not answered", ungrounded: "Answer without verified sources" }[reply.status];
   const notice =
     reply.status === "answered"
@@ -83,7 +81,7 @@ function renderFinal(target: HTMLElement, reply: AskReply): void {
   const parts: (HTMLElement | null)[] = [
     el("h3", { text: label }),
     notice,
-    reply.status === "refused" ? null : answerNodes(reply),
+    reply.status === "refused" ? null : await answerNodes(reply),
     sources ? el("h4", { text: "Verified sources" }) : null,
     sources,
     el("p", { className: "usage", text: usageLine(reply.usage, reply.model) }),
@@ -92,14 +90,17 @@ function renderFinal(target: HTMLElement, reply: AskReply): void {
   target.dataset.status = reply.status;
 }
 
-function failure(r: JsonReply<unknown>): string {
+/** Words for a failed answer: the model API's own reason when it gave one (errorText), else by status. */
+export function failure(r: JsonReply<unknown>): string {
+  const code = (r.body as ApiErrorBody | null)?.error?.code;
+  if (code === "generation_failed" || code === "budget_exhausted") return errorText(r);
   if (r.status === 404) return "Answers are not available on this server.";
   if (r.status === 503) return "Answers need a model provider, and none is configured on this server (see docs/ask.md).";
   if (r.status === 429) return "The answer budget is used up for now; try again later.";
   return errorText(r);
 }
 
-/** Wires the ask form; `repo()` gives the repository chosen in the search form ("" for all). */
+/** Wires the ask form; `repo()` gives the repository chosen in the ask tab ("" for all). */
 export function initAsk(repo: () => string): void {
   const form = document.getElementById("ask-form") as HTMLFormElement | null;
   if (!form) return;
@@ -135,13 +136,16 @@ export function initAsk(repo: () => string): void {
         output.replaceChildren(el("p", { className: "status error", text: failure({ ok: false, status: res.status, body }) }));
         return;
       }
+      let final: Promise<void> = Promise.resolve();
       await readSse(res.body, (e) => {
         const data = JSON.parse(e.data) as { text?: string; error?: { code: string; message: string } } & AskReply;
         if (e.event === "delta" && data.text) draft.append(data.text);
         else if (e.event === "reset") draft.replaceChildren();
-        else if (e.event === "final") renderFinal(output, data);
-        else if (e.event === "error") output.replaceChildren(el("p", { className: "status error", text: errorText({ ok: false, status: 500, body: data }) }));
+        else if (e.event === "final") final = renderFinal(output, data);
+        // A failure after the stream started (the model API overloaded, say): its own reason.
+        else if (e.event === "error") output.replaceChildren(el("p", { className: "status error", text: failure({ ok: false, status: 502, body: data }) }));
       });
+      await final;
     } finally {
       button.disabled = false;
     }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { errorWords, isBusy, progressShare, skippedWords, statusWords, type RepoStatusView } from "./repo-status";
+import { addedWords, errorWords, isBusy, progressShare, skippedWords, statusWords, type RepoStatusView } from "./repo-status";
 
 const base: RepoStatusView = {
   id: "r",
@@ -36,5 +36,13 @@ describe("repo status in words", () => {
     const w = errorWords("Fetch failed: 401 from the git host. Check get_index_status, or POST /api/repos/r/refresh with a token.");
     expect(w).not.toMatch(/get_index_status|\/api\//);
     expect(w).toContain("Fetch failed: 401 from the git host.");
+  });
+
+  it("follows a just-added repo to ready or failed in the add form's words", () => {
+    expect(addedWords(base)).toBe("r: Indexing: 40 of 120 files.");
+    const ready = addedWords({ ...base, status: "ready", index: { files: 700, chunks: 1234 } });
+    expect(ready).toBe("r is ready to search. 700 files, 1,234 chunks.");
+    expect(ready).not.toMatch(/started/);
+    expect(addedWords({ ...base, status: "failed", lastError: null })).toBe("Indexing r failed.");
   });
 });

@@ -29,6 +29,20 @@ export function statusWords(r: RepoStatusView): string {
   }
 }
 
+/**
+ * What the add form says about the repo it just added, as its job moves on: while busy the
+ * status words, then that it is ready (with its size) or that indexing failed (with why). The
+ * words "indexing has started" never outlive the job.
+ */
+export function addedWords(r: RepoStatusView): string {
+  if (r.status === "ready") {
+    const size = r.index ? ` ${r.index.files.toLocaleString("en")} files, ${r.index.chunks.toLocaleString("en")} chunks.` : "";
+    return `${r.id} is ready to search.${size}`;
+  }
+  if (r.status === "failed") return `Indexing ${r.id} failed${r.lastError ? `: ${errorWords(r.lastError)}` : "."}`;
+  return `${r.id}: ${statusWords(r)}.`;
+}
+
 /** Share done, 0..1, or null when the total is not known yet. */
 export function progressShare(r: RepoStatusView): number | null {
   const { filesTotal, filesDone } = r.progress;

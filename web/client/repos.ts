@@ -11,7 +11,7 @@
 import { zipSync } from "fflate";
 import { currentSession, errorText, getJson, hasScope, loadSession, sendJson } from "./api";
 import { age, byId, el } from "./dom";
-import { errorWords, isBusy, progressShare, skippedWords, statusWords, type RepoStatusView } from "./repo-status";
+import { addedWords, errorWords, isBusy, progressShare, skippedWords, statusWords, type RepoStatusView } from "./repo-status";
 import { initConnections } from "./connections";
 import { openWebhookPanel } from "./webhook-setup";
 
@@ -23,6 +23,9 @@ const UPLOAD_SKIP_DIRS = new Set([".git", "node_modules"]);
 const statusEl = byId("repos-status");
 const tbody = byId("repos").querySelector("tbody") as HTMLTableSectionElement;
 const addStatus = byId("add-status");
+const addProgress = byId("add-progress");
+/** The repo the add forms just added: its progress is shown beside the forms until it is ready or failed. */
+let watching: string | null = null;
 let pollTimer: ReturnType<typeof setTimeout> | undefined;
 
 function say(target: HTMLElement, text: string, isError = false): void {
@@ -162,6 +165,27 @@ function row(r: RepoStatusView): HTMLTableRowElement {
   ]);
 }
 
+/**
+ * The progress of the repo just added, under the add forms where the person is (the table row
+ * is at the top of the page); once it is ready or failed the status line says so, in place of
+ * "indexing has started".
+ */
+function showAdded(r: RepoStatusView | undefined): void {
+  if (!watching || !r) return;
+  const busy = isBusy(r.status);
+  const share = progressShare(r);
+  addProgress.hidden = !busy;
+  addProgress.replaceChildren(
+    ...(busy
+      ? [el("span", { text: addedWords(r) }), el("progress", { max: 1, ...(share === null ? {} : { value: share }), "aria-label": `Progress of ${r.id}` })]
+      : []),
+  );
+  if (!busy) {
+    say(addStatus, addedWords(r), r.status === "failed");
+    watching = null;
+  }
+}
+
 async function load(): Promise<void> {
   clearTimeout(pollTimer);
   const res = await getJson<{ repos: RepoStatusView[] }>("/api/repos");
@@ -175,6 +199,7 @@ async function load(): Promise<void> {
     return;
   }
   const repos = res.body.repos;
+  showAdded(repos.find((r) => r.id === watching));
   tbody.replaceChildren(...(repos.length ? repos.map(row) : [el("tr", {}, [el("td", { colspan: 5, text: "No repositories yet. Add one below." })])]));
   if (repos.some((r) => isBusy(r.status))) pollTimer = setTimeout(() => void load(), POLL_MS);
 }
@@ -192,6 +217,7 @@ byId<HTMLFormElement>("add-git").addEventListener("submit", async (event) => {
   const res = await sendJson<{ repo: RepoStatusView }>("POST", "/api/repos", body);
   if (!res.ok || !res.body) return say(addStatus, errorText(res), true);
   say(addStatus, `Added ${res.body.repo.id}; indexing has started.`);
+  watching = res.body.repo.id;
   form.reset();
   await load();
 });
@@ -220,6 +246,7 @@ byId<HTMLFormElement>("add-folder").addEventListener("submit", async (event) => 
   );
   if (!res.ok || !res.body) return say(addStatus, errorText(res), true);
   say(addStatus, `Uploaded ${name}; indexing has started.`);
+  watching = name;
   form.reset();
   await load();
 });

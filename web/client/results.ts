@@ -2,13 +2,14 @@
  * One search result as a list item: a signed link `repo/path:start-end` that opens the
  * source view on those lines, a copy button, the symbol, the snippet (lines of pieces: plain
  * or highlighted, the query's terms marked; snippet-highlighter.ts restyles plain ones later),
- * and (behind a disclosure) the channel ranks and explain record.
+ * and (behind a disclosure) why it ranks there in words, the raw explain record behind a second one.
  */
 import type { SearchResult } from "../../worker/search/types";
 import { signedSourceUrl } from "./api";
 import { renderPieces } from "./code-view";
 import { el } from "./dom";
 import type { Piece } from "./pieces";
+import { channelLines, stageLines, type ExplainRecord } from "./why-words";
 
 /** A result as `GET /api/search` returns it: the server's own type (worker/search/schema.ts). */
 export type WireResult = SearchResult;
@@ -36,18 +37,22 @@ function explainBlock(value: unknown, depth = 0): HTMLElement {
   return dl;
 }
 
+/**
+ * "Why this result": the channels and ranks, the fused score and what each ranking stage did,
+ * in words (why-words.ts); the raw `explain` record behind a second disclosure.
+ */
 function whyBlock(r: WireResult): HTMLElement {
-  const ranks = Object.entries(r.ranks ?? {});
-  const list = el(
-    "ul",
-    { className: "ranks" },
-    ranks.length ? ranks.map(([ch, rank]) => el("li", { text: `${ch}: rank ${rank}` })) : [el("li", { text: "no channel rank" })],
-  );
+  const explain = r.explain as ExplainRecord | undefined;
+  const lines = [...channelLines(r.ranks), ...(explain ? stageLines(explain.stages) : [])];
   return el("details", { className: "why" }, [
     el("summary", { text: "Why this result" }),
-    el("p", { text: `Fused score ${r.score.toFixed(4)} (Reciprocal Rank Fusion of the channel ranks below).` }),
-    list,
-    r.explain !== undefined ? el("div", {}, [el("h3", { text: "Ranking record" }), explainBlock(r.explain)]) : null,
+    el(
+      "ul",
+      { className: "why-words" },
+      lines.map((text) => el("li", { text })),
+    ),
+    el("p", { text: `Score ${r.score.toFixed(4)}: Reciprocal Rank Fusion of the channel ranks, times each stage's factor.` }),
+    explain !== undefined ? el("details", { className: "raw-explain" }, [el("summary", { text: "Raw ranking record" }), explainBlock(explain)]) : null,
   ]);
 }
 

@@ -13,6 +13,7 @@ import { initAsk } from "./ask";
 import { afterNextPaint, byId, el, isTyping } from "./dom";
 import { MAX_RESULTS, PAGE_SIZE, stateFromParams, stateToApiParams, stateToParams, type SearchModeName, type SearchState } from "./query-state";
 import { renderResult, snippetLineElements, type WireResult } from "./results";
+import { initTabs } from "./tabs";
 import { highlightLater, loadHighlighter, startDraw, type SnippetView } from "./snippet-highlighter";
 import { markableTerms, queryWords } from "./terms";
 
@@ -30,6 +31,7 @@ interface RepoSummary {
 const form = byId<HTMLFormElement>("search-form");
 const qInput = byId<HTMLInputElement>("q");
 const repoSelect = byId<HTMLSelectElement>("repo");
+const askRepoSelect = byId<HTMLSelectElement>("ask-repo");
 const languageSelect = byId<HTMLSelectElement>("language");
 const pathInput = byId<HTMLInputElement>("path");
 const testsBox = byId<HTMLInputElement>("tests");
@@ -71,10 +73,13 @@ async function loadRepos(wanted: string): Promise<void> {
   const r = await getJson<{ repos: RepoSummary[] }>("/api/repos");
   if (!r.ok || !r.body) return;
   knownRepos = r.body.repos;
-  const options = [el("option", { value: "", text: "All repositories" })];
-  for (const repo of knownRepos) options.push(el("option", { value: repo.id, text: repo.status === "ready" ? repo.id : `${repo.id} (${repo.status})` }));
-  repoSelect.replaceChildren(...options);
-  repoSelect.value = knownRepos.some((x) => x.id === wanted) ? wanted : "";
+  // The search form and the ask tab list the same repositories.
+  for (const select of [repoSelect, askRepoSelect]) {
+    const options = [el("option", { value: "", text: "All repositories" })];
+    for (const repo of knownRepos) options.push(el("option", { value: repo.id, text: repo.status === "ready" ? repo.id : `${repo.id} (${repo.status})` }));
+    select.replaceChildren(...options);
+    select.value = knownRepos.some((x) => x.id === wanted) ? wanted : "";
+  }
 }
 
 /** True (and says so) when the URL names a repo the caller cannot see: never search all instead. */
@@ -204,9 +209,13 @@ void (async function init() {
   // The search starts at once, beside the session and repo-list requests: a shared URL shows
   // results after one round trip. An unknown ?repo= is refused by the API (repo_not_found).
   const reposLoaded = loadSession().then(() => (currentSession() ? loadRepos(initial.repo) : undefined));
-  initAsk(() => repoSelect.value);
+  initAsk(() => askRepoSelect.value);
+  initTabs((tab) => (tab === "ask" ? byId("question") : qInput).focus());
   if (initial.q) await runSearch(initial, -1, reposLoaded);
-  else {
+  else if (new URLSearchParams(location.search).get("tab") === "ask") {
+    byId("question").focus();
+    await reposLoaded;
+  } else {
     qInput.focus();
     await reposLoaded;
   }

@@ -1,0 +1,30 @@
+import { describe, expect, it } from "vitest";
+import { errorText } from "./api";
+import { failure } from "./ask";
+
+/** What `POST /api/ask` answers when the model API stays overloaded (worker/generation/anthropic.ts). */
+const overloaded = {
+  ok: false,
+  status: 502,
+  body: { error: { code: "generation_failed", message: "The model API is overloaded or failing and retries ran out; retry in a minute." } },
+};
+
+describe("error words", () => {
+  it("give the model API's own reason, as the CLI does, not a generic server failure", () => {
+    expect(errorText(overloaded)).toBe("The model API is overloaded or failing and retries ran out; retry in a minute.");
+    expect(failure(overloaded)).toBe("The model API is overloaded or failing and retries ran out; retry in a minute.");
+    const budget = {
+      ok: false,
+      status: 429,
+      body: { error: { code: "budget_exhausted", message: "The daily answer budget of 50 is used up; it resets at 00:00 UTC." } },
+    };
+    expect(failure(budget)).toBe("The daily answer budget of 50 is used up; it resets at 00:00 UTC.");
+  });
+
+  it("keep the generic words where the server gave no reason", () => {
+    expect(errorText({ ok: false, status: 500, body: { error: { code: "internal", message: "D1_ERROR: no such table" } } })).toBe(
+      "Something went wrong on the server; try again in a moment.",
+    );
+    expect(failure({ ok: false, status: 502, body: null })).toBe("Something went wrong on the server; try again in a moment.");
+  });
+});

@@ -121,6 +121,13 @@ describe("suggest_tests", () => {
     expect(ref.status).toBe(400);
     expect((await rest({ path: "typescript/src/cart.ts", symbol: "Cart.total", ref: "main" })).status).toBe(200);
 
+    const csharp = await rest({ path: "csharp/src/Acme.Tax/TaxCalculator.cs", symbol: "TaxCalculator.Compute" });
+    expect(csharp.status).toBe(400);
+    expect(JSON.stringify(await csharp.json())).toContain("TypeScript/JavaScript, Python, Go and Java");
+    const wrongFramework = await rest({ path: "python/billing/parser.py", symbol: "parse", framework: "jest" });
+    expect(wrongFramework.status).toBe(400);
+    expect(JSON.stringify(await wrongFramework.json())).toContain("use one of pytest, unittest");
+
     const unknown = await rest({ path: "typescript/src/cart.ts", symbol: "applyDiscont" });
     expect(unknown.status).toBe(404);
     const body = (await unknown.json()) as { error: { code: string; message: string; details: { suggestions: string[] } } };

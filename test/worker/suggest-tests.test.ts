@@ -87,6 +87,7 @@ describe("suggest_tests", () => {
     const method = await ok({ path: src, symbol: "ReportParser.parse", framework: "unittest" });
     expect(throwsAt(method)).toEqual([`${src}:${navLine(src, 'raise ValueError("empty report")')} ValueError`]);
     expect(method.skeleton).toContain("class TestReportParserParse(unittest.TestCase):");
+    expect(method.skeleton).toContain("    def test_report_parser_parse_throws_ValueError(self):");
     expect(await parsesCleanly("python", method.skeleton)).toEqual([]);
   });
 
@@ -107,6 +108,11 @@ describe("suggest_tests", () => {
     expect(throwsAt(java)).toEqual([`${src}:${navLine(src, "throw new IllegalArgumentException")} IllegalArgumentException`]);
     expect(java.skeleton).toContain("assertThrows(IllegalArgumentException.class");
     expect(await parsesCleanly("java", java.skeleton)).toEqual([]);
+    const first = await ok({ path: src, symbol: "InvoiceFormatter.format" });
+    expect(first.signature).toBe("public String format(Invoice invoice)");
+    expect(first.notes).toContain(
+      "3 overloads match; used the first, format(Invoice). Name another with its parameter list: format(Invoice, Locale), format(Invoice, Locale, boolean).",
+    );
   });
 
   it("answers 400 for a class, fill or another ref, and 404 with suggestions for an unknown symbol", async () => {

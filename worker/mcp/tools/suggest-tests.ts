@@ -7,9 +7,8 @@ export const suggestTestsTool = defineTool({
   name: "suggest_tests",
   title: "Suggest a test skeleton",
   description:
-    "Write a test skeleton for one function or method from the index: its real signature, collaborators (class fields, constructor, called imports), " +
-    "thrown/raised/returned errors and early returns, in the repo's own framework and layout (vitest, jest, node:test, pytest, unittest, Go testing, JUnit 5 + Mockito). " +
-    "One test per behaviour, each ending in a failing TODO; returns the test path and the facts with path:line.",
+    "Test skeleton for one function or method from the index: real signature, collaborators, thrown errors and early returns, in the repo's framework " +
+    "and layout. One test per behaviour, each ending in a failing TODO; the test path and facts with path:line.",
   inputSchema: suggestTestsInput,
   outputSchema: suggestTestsOutput,
   readOnly: true,

@@ -14,6 +14,7 @@ import { suggestTestsInput, type SuggestTestsInput, type SuggestTestsOutput } fr
 import { buildSuggestion, pickTarget } from "./build";
 import { familyOf } from "./facts";
 import { configCandidates, testFileCandidates } from "./framework";
+import { parseSignature } from "./signature";
 import type { SymbolLite } from "./types";
 
 /** Most snapshot paths scanned for existing test files (a bound on one D1 read). */
@@ -70,15 +71,20 @@ export async function suggestTests(ctx: ServiceContext, raw: SuggestTestsInput, 
     .all<{ path: string }>();
   const paths = pathRows.map((r) => r.path);
   const have = new Set(paths);
-  const want = family ? [...configCandidates(file.path, family).filter((p) => have.has(p)), ...testFileCandidates(paths, family, file.path)] : [];
-  const texts = await Promise.all(want.map(async (p) => ({ path: p, text: (await loadFile(ctx, snap, p, wire)).text })));
-  const configs = texts.slice(0, want.length - (family ? testFileCandidates(paths, family, file.path).length : 0));
-  const testFiles = texts.slice(configs.length);
+  const configPaths = family ? configCandidates(file.path, family).filter((p) => have.has(p)) : [];
+  const testPaths = family ? testFileCandidates(paths, family, file.path) : [];
+  const load = (list: string[]) => Promise.all(list.map(async (p) => ({ path: p, text: (await loadFile(ctx, snap, p, wire)).text })));
+  const [configs, testFiles] = await Promise.all([load(configPaths), load(testPaths)]);
   const out = buildSuggestion(snap.id, file, targets[0], { paths, configs, testFiles, framework: input.framework });
-  if (targets.length > 1)
-    out.notes.push(
-      `${targets.length} overloads match; used ${targets[0].signature ?? targets[0].name}. Pick another with a parameter list, e.g. "${targets[0].name}(${"..."})".`,
+  if (targets.length > 1) {
+    const forms = targets.map(
+      (t) =>
+        `${t.name}(${parseSignature(t.signature, t.name, file.language)
+          .params.map((p) => p.type ?? p.name)
+          .join(", ")})`,
     );
+    out.notes.push(`${targets.length} overloads match; used the first, ${forms[0]}. Name another with its parameter list: ${forms.slice(1).join(", ")}.`);
+  }
   if (input.ref === undefined) out.notes.push(`Built from the indexed snapshot (commit ${snap.commit}).`);
   return out;
 }

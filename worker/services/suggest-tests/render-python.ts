@@ -26,7 +26,9 @@ export function renderPython(f: GatheredFacts, c: Conventions): Rendered {
   for (const b of behavioursOf(f)) {
     const name = describeBehaviour(b, file.path);
     tests.push({ name, behaviour: b.kind });
-    const fn = `test_${target.name.replace(/^_+/, "")}_${b.slug}`.replace(/\W/g, "_");
+    // The class in the name keeps ReportParser.parse's tests apart from a module-level parse's.
+    const owner = cls ? `${cls.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toLowerCase()}_` : "";
+    const fn = `test_${owner}${target.name.replace(/^_+/, "")}_${b.slug}`.replace(/\W/g, "_");
     const lines = [`"""${name.replace(/"""/g, "'''")}"""`, "# Arrange"];
     if (cls) {
       for (const p of f.ctorParams) lines.push(`${p.name} = None  # TODO: ${p.type ?? "value"}`);

@@ -107,6 +107,32 @@ describe("suggest_tests skeletons", () => {
     expect(run(join(process.cwd(), "node_modules/.bin/tsc"), ["-p", join(dir, "tsconfig.json")])).toBe("");
   });
 
+  it("JavaScript (jest from package.json, __tests__ layout): no type annotations, parses as JavaScript", async () => {
+    const text = 'export function half(n) {\n  if (n < 0) throw new TypeError("negative");\n  return n / 2;\n}\n';
+    const path = "lib/half.js";
+    const chunked = await chunkFile(path, text);
+    const file = {
+      path,
+      language: chunked.language,
+      text,
+      imports: chunked.imports,
+      symbols: chunked.symbols.map((s) => ({ ...s, container: s.container ?? null, signature: s.signature ?? null })),
+    };
+    const pkg = { path: "package.json", text: '{\n  "devDependencies": {\n    "jest": "^29.0.0"\n  }\n}\n' };
+    const r = buildSuggestion("js", file, pickTarget(file, "half")[0], {
+      paths: [path, pkg.path, "lib/__tests__/x.test.js"],
+      configs: [pkg],
+      testFiles: [{ path: "lib/__tests__/x.test.js", text: "" }],
+    });
+    expect(r).toMatchObject({ framework: "jest", test_path: "lib/__tests__/half.test.js" });
+    expect(r.facts).toContainEqual({ kind: "framework", text: "jest in package.json", path: "package.json", line: 3 });
+    expect(r.facts.filter((f) => f.kind === "throws").map((f) => `${f.text}@${f.line}`)).toEqual(["TypeError@2"]);
+    expect(r.skeleton).toContain('import { half } from "../half.js";');
+    expect(r.skeleton).toContain("const n = undefined; // TODO: a value");
+    expect(r.skeleton).not.toContain(" as never");
+    await expectCleanParse("javascript", r.skeleton);
+  });
+
   it("Python (pytest): raises per error, imports the module's own error, compiles with py_compile", async () => {
     const src = "python/billing/parser.py";
     const r = await suggest(src, "parse");

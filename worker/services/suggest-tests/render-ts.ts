@@ -25,7 +25,8 @@ export function renderTs(f: GatheredFacts, c: Conventions): Rendered {
   const isJs = /\.[cm]?jsx?$/.test(file.path);
   const cls = target.container;
   const exported = cls ?? target.name;
-  const spec = relativeSpecifier(c.testPath, file.path) + (isJs ? file.path.slice(file.path.lastIndexOf(".")) : "");
+  // A .js path keeps its extension (ESM needs it); a .ts one loses it.
+  const spec = relativeSpecifier(c.testPath, file.path);
   const head: string[] = [];
   if (c.framework === "vitest") head.push(`import { describe, expect, it${f.calledImports.length ? ", vi" : ""} } from "vitest";`);
   else if (c.framework === "jest") head.push(`import { describe, expect, it${f.calledImports.length ? ", jest" : ""} } from "@jest/globals";`);
@@ -41,6 +42,9 @@ export function renderTs(f: GatheredFacts, c: Conventions): Rendered {
   }
   const fail = (what: string) =>
     c.framework === "node:test" ? `assert.fail(${JSON.stringify(`TODO: ${what}`)});` : `expect.fail(${JSON.stringify(`TODO: ${what}`)});`;
+  // JavaScript has no annotations: a plain undefined with the declared type (if any) in the TODO.
+  const placeholder = (name: string, tsType: string, declared: string | null) =>
+    isJs ? `const ${name} = undefined; // TODO: ${declared ?? "a value"}` : `const ${name}: ${tsType} = undefined as never; // TODO: ${declared ?? "a value"}`;
   const ty = (i: number) => (cls ? `Parameters<${cls}[${JSON.stringify(target.name)}]>[${i}]` : `Parameters<typeof ${target.name}>[${i}]`);
   const tests: Rendered["tests"] = [];
   const body: string[] = [];
@@ -50,13 +54,13 @@ export function renderTs(f: GatheredFacts, c: Conventions): Rendered {
     const lines = ["// Arrange"];
     if (cls) {
       const args = f.ctorParams.map((p, i) => {
-        lines.push(`const ${p.name}: ConstructorParameters<typeof ${cls}>[${i}] = undefined as never; // TODO: ${p.type ?? "value"}`);
+        lines.push(placeholder(p.name, `ConstructorParameters<typeof ${cls}>[${i}]`, p.type));
         return p.name;
       });
       lines.push(`const subject = new ${cls}(${args.join(", ")});`);
     }
     const args = f.params.map((p, i) => {
-      lines.push(`const ${p.name}: ${ty(i)} = undefined as never; // TODO: ${p.type ?? "value"}`);
+      lines.push(placeholder(p.name, ty(i), p.type));
       return p.name;
     });
     const call = `${cls ? "subject." : ""}${target.name}(${args.join(", ")})`;

@@ -14,6 +14,7 @@ import { configPath, writeStoredConfig } from "./lib/cli-config.ts";
 import { client, globals, print, target, UsageError } from "./lib/cli-common.ts";
 import { formatRepoLine, formatRepoStatus, formatReview, formatSchedule } from "./lib/cli-format.ts";
 import { addFindCommands } from "./lib/cmd-find.ts";
+import { addSuggestTestsCommand } from "./lib/cmd-suggest-tests.ts";
 import { addTokenCommands } from "./lib/cmd-tokens.ts";
 import { EXIT, exitCodeForStatus } from "./lib/exit-codes.ts";
 import { errorText, followProgress, startIndexing } from "./lib/index-source.ts";
@@ -91,6 +92,7 @@ function buildProgram(): Command {
     });
 
   addFindCommands(program);
+  addSuggestTestsCommand(program);
 
   program
     .command("review")

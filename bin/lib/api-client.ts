@@ -119,6 +119,20 @@ export class ApiError extends Error {
   }
 }
 
+/** What `POST /api/suggest-tests` answers (worker/services/suggest-tests-schema.ts). */
+export interface SuggestedTests {
+  repo: string;
+  path: string;
+  symbol: string;
+  framework: string;
+  test_path: string;
+  test_path_exists: boolean;
+  skeleton: string;
+  tests: { name: string; behaviour: string }[];
+  facts: { kind: string; text: string; path: string; line: number }[];
+  notes: string[];
+}
+
 /** A grounded finding as `POST /api/review` returns it. */
 export interface ReviewFinding {
   severity: string;
@@ -251,6 +265,10 @@ export function createApiClient(base: string, token: string) {
       return (await call("POST", "/api/review", { json: { repo, diff } })) as ReviewResult;
     },
     /** `POST /api/search`: the whole response (`results`, `stats`, `confidence`, ...). */
+    /** `POST /api/suggest-tests`: a test skeleton for one function or method, with its facts. */
+    async suggestTests(input: { repo: string; path: string; symbol: string; framework?: string }): Promise<SuggestedTests> {
+      return (await call("POST", "/api/suggest-tests", { json: input })) as SuggestedTests;
+    },
     async search(input: SearchRequest): Promise<SearchAnswer> {
       return (await call("POST", "/api/search", { json: input })) as SearchAnswer;
     },

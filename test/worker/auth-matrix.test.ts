@@ -28,7 +28,7 @@ function requiredScope(method: string, path: string): Scope {
   if (method === "DELETE" && path === "/repos/:id") return "admin";
   if (path === "/repos/:id/webhook" || path.startsWith("/connections")) return "admin";
   if (path === "/repos/:id/skipped") return "index";
-  if (/^\/(search|grep|ask|source-links)(\/|$)/.test(path) || method === "GET") return "search";
+  if (/^\/(search|grep|ask|source-links|suggest-tests)(\/|$)/.test(path) || method === "GET") return "search";
   return "index";
 }
 

@@ -26,7 +26,17 @@ describe("MCP endpoint", () => {
     const { tools } = await client.listTools();
     const names = tools.map((t) => t.name);
     expect(names).toEqual(
-      expect.arrayContaining(["search_code", "read_file", "get_code_context", "find_symbol", "find_references", "get_file_outline", "search", "fetch"]),
+      expect.arrayContaining([
+        "search_code",
+        "read_file",
+        "get_code_context",
+        "find_symbol",
+        "find_references",
+        "get_file_outline",
+        "search",
+        "fetch",
+        "suggest_tests",
+      ]),
     );
     for (const t of tools) {
       expect(t.description?.length, t.name).toBeGreaterThan(40);

@@ -20,6 +20,7 @@ import { fileRoutes } from "./routes/files";
 import { grepRoutes } from "./routes/grep";
 import { repoRoutes } from "./routes/repos";
 import { reviewRoutes } from "./routes/review";
+import { suggestTestsRoutes } from "./routes/suggest-tests";
 import { searchRoutes } from "./routes/search";
 import { symbolRoutes } from "./routes/symbols";
 import { tokenRoutes } from "./routes/tokens";
@@ -61,6 +62,7 @@ export function createApiApp(): OpenAPIHono<ApiEnv> {
   app.route("/grep", grepRoutes());
   app.route("/ask", askRoutes());
   app.route("/review", reviewRoutes());
+  app.route("/suggest-tests", suggestTestsRoutes());
   app.route("/repos", repoRoutes());
   app.route("/repos", repoWebhookRoutes());
   app.route("/repos", fileRoutes());

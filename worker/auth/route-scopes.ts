@@ -3,7 +3,7 @@
  *
  * The scope floor every REST route gets from the auth middleware, so a route that forgets its
  * own `requireScope` still cannot leak: token management needs `admin`; searching and reading
- * indexed content (every GET, and /search, /grep, /ask, /source-links) need `search`; other writes
+ * indexed content (every GET, and /search, /grep, /ask, /source-links, /suggest-tests) need `search`; other writes
  * need `index`, and so does the list of skipped files; deleting a repo, its webhook secret and
  * connections need `admin`. Scopes are ordered (search < index < admin, `scopeCovers`).
  *
@@ -25,6 +25,6 @@ export function requiredScopeFor(method: string, path: string): Scope {
   if (path === "/connections" || path.startsWith("/connections/")) return "admin";
   // Skipped files name paths search never shows, such as credential files (worker/services/skipped.ts).
   if (/^\/repos\/[^/]+\/skipped\/?$/.test(path)) return "index";
-  if (/^\/(search|grep|ask|source-links)(\/|$)/.test(path)) return "search";
+  if (/^\/(search|grep|ask|source-links|suggest-tests)(\/|$)/.test(path)) return "search";
   return method === "GET" || method === "HEAD" ? "search" : "index";
 }

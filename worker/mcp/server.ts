@@ -21,6 +21,7 @@ import { listReposTool } from "./tools/list-repos";
 import { readFileTool } from "./tools/read-file";
 import { refreshIndexTool } from "./tools/refresh-index";
 import { reviewDiffTool } from "./tools/review-diff";
+import { suggestTestsTool } from "./tools/suggest-tests";
 import { searchConnectorTool } from "./tools/search";
 import { searchCodeTool } from "./tools/search-code";
 import { registerTool, type ToolContext, type ToolDefinition } from "./tool";
@@ -36,6 +37,7 @@ export const TOOLS: ToolDefinition[] = [
   readFileTool,
   findSymbolTool,
   findReferencesTool,
+  suggestTestsTool,
   getFileOutlineTool,
   listFilesTool,
   listReposTool,
@@ -51,7 +53,7 @@ const INSTRUCTIONS = [
   "Code search over the git repositories indexed by this server (current snapshot of each).",
   "Start with search_code (natural language or identifiers) or find_symbol (a name you know);",
   "then read_file / get_code_context for more lines, get_file_outline for a file's structure,",
-  "find_references for call sites; grep for exact text or a regex, complete and in order (every match, not a ranking);",
+  "find_references for call sites; suggest_tests for a test skeleton of one function; grep for exact text or a regex, complete and in order (every match, not a ranking);",
   "list_files for paths (glob **/*.proto). Results cite path:start-end (1-based, inclusive lines).",
   "list_repos names the repos; get_index_status says whether one is still indexing.",
   "ask_codebase answers a question with verified citations but spends model tokens.",

@@ -41,6 +41,9 @@ const timeouts = { testTimeout: 60_000, hookTimeout: 60_000 };
 export default defineConfig({
   test: {
     onConsoleLog: (log) => (log.startsWith(CIMD_NOTICE) ? false : undefined),
+    // The Worker's own log lines (git fetch failures a test provokes, job events) are shown for
+    // failing tests only: a passing run prints what a person should read, the summary.
+    silent: "passed-only",
     // The root's globalSetup runs once for both projects; tests `inject(...)` the URLs.
     // Bundles web/client/ into web/assets/bundle.gen.ts (scripts/build-web.ts); serves fixture
     // git repositories over smart HTTP on loopback (`inject("gitServerUrl")`); the scripted

@@ -59,9 +59,29 @@ export function serviceContext(env: Env, caller: Caller): ServiceContext {
   return { env, config: loadConfig(env), caller };
 }
 
-/** Whether the caller may see `repo`. */
-export function canSee(caller: Caller, repo: string): boolean {
+/**
+ * Whether the caller's credential names `repo` (its token allowlist). This alone decides only
+ * who may manage a repo (register, upload, schedule, webhook); reading code goes through `canSee`.
+ */
+export function callerAllows(caller: Caller, repo: string): boolean {
   return caller.repos === "*" || caller.repos.includes(repo);
+}
+
+/** The columns of a `repos` row that decide whether it serves (migrations/0022_repo_withdrawn.sql). */
+export interface RepoVisibility {
+  id: string;
+  /** Set (ms) when the repo's connection can no longer see it upstream; null while it serves. */
+  withdrawn_at: number | null;
+}
+
+/**
+ * The one visibility rule for reading a repo's code, names or statistics (search, grep, files,
+ * symbols, ask evidence, MCP resources, source links): the caller's credential names it and it is
+ * not withdrawn. A withdrawn repo is invisible to every caller, admins included, while its index
+ * is kept for the connection's grace period.
+ */
+export function canSee(caller: Caller, repo: RepoVisibility): boolean {
+  return repo.withdrawn_at === null && callerAllows(caller, repo.id);
 }
 
 /** Whether the caller holds `scope` or a higher one (`scopeCovers`: search < index < admin). */

@@ -18,8 +18,7 @@ import { errorDoc } from "../../api/openapi/document";
 import { jsonResponse } from "../../api/openapi/route-kit";
 import { jsonBody } from "../../api/validation";
 import type { Env } from "../../../kernel/env";
-import { CodeSearchError } from "../../../kernel/errors";
-import { canSee, requireScope, serviceContext } from "../../services/context";
+import { requireScope, serviceContext } from "../../services/context";
 import { activeRepo, loadFile } from "../../services/files";
 import { loadAuthConfig } from "../config";
 import { messagePage, pageHeaders } from "../pages/layout";
@@ -49,7 +48,7 @@ async function activeFile(
       `SELECT f.text AS text, f.language AS language, f.file_id AS fileId, r.active_commit AS commitSha FROM repos r
          JOIN snapshot_files s ON s.repo = r.id AND s.commit_sha = r.active_commit
          JOIN files f ON f.repo = s.repo AND f.file_id = s.file_id
-       WHERE r.id = ? AND s.path = ?`,
+       WHERE r.id = ? AND s.path = ? AND r.withdrawn_at IS NULL`,
     )
     .bind(repo, path)
     .first<{ text: string; language: string; fileId: string; commitSha: string }>();
@@ -131,9 +130,8 @@ export function sourceLinkApiRoutes(): OpenAPIHono<ApiEnv> {
   app.openapi(sourceLinkRoute, async (c) => {
     requireScope(c.var.caller, "search");
     const body = c.req.valid("json");
-    // A repo the caller may not see answers exactly like one that does not exist.
-    if (!canSee(c.var.caller, body.repo)) throw new CodeSearchError("repo_not_found", `No repo "${body.repo}"; GET /api/repos lists the ones you can see.`);
-    // Sign only what the link can show: a path of the active snapshot (else 404 file_not_found).
+    // Sign only what the link can show: a path of the active snapshot of a repo the caller may
+    // see (`activeRepo` answers an invisible repo exactly like a missing one, else 404 file_not_found).
     const ctx = serviceContext(c.env, c.var.caller);
     await loadFile(ctx, await activeRepo(ctx, body.repo), body.path, "rest");
     const config = loadAuthConfig(c.env);

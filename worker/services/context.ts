@@ -42,6 +42,13 @@ export interface Caller {
   repos: string[] | "*";
   /** When this credential stops working (ms since epoch), when known (API tokens); absent: no expiry known. */
   expiresAt?: number;
+  /**
+   * The credential this caller presented, never its secret: `token:<api token id>`,
+   * `grant:<oauth grant id>:<user id>`, `session:<sha-256 of the session id>` or
+   * `admin:<first 16 hex of sha-256 of ADMIN_TOKEN>`. Source links are bound to it
+   * (worker/auth/link-credential.ts) so revoking it ends them.
+   */
+  credential?: string;
 }
 
 /** Per-request context handed to service functions. */

@@ -14,6 +14,7 @@ import { configPath, writeStoredConfig } from "./lib/cli-config.ts";
 import { client, globals, print, target, UsageError } from "./lib/cli-common.ts";
 import { formatRepoLine, formatRepoStatus, formatReview, formatSchedule } from "./lib/cli-format.ts";
 import { addFindCommands } from "./lib/cmd-find.ts";
+import { addGrantCommands } from "./lib/cmd-grants.ts";
 import { addTokenCommands } from "./lib/cmd-tokens.ts";
 import { EXIT, exitCodeForStatus } from "./lib/exit-codes.ts";
 import { errorText, followProgress, startIndexing } from "./lib/index-source.ts";
@@ -116,6 +117,7 @@ function buildProgram(): Command {
     });
 
   addTokenCommands(program);
+  addGrantCommands(program);
   return program;
 }
 

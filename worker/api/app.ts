@@ -11,6 +11,7 @@ import type { Context } from "hono";
 import { restAuth } from "../auth/rest-auth";
 import { auditTrail } from "./audit-trail";
 import { auditRoutes } from "./routes/audit";
+import { grantRoutes } from "./routes/grants";
 import { sourceLinkApiRoutes } from "../auth/routes/source";
 import type { ApiEnv } from "./env";
 import { errorBody, onApiError } from "./errors";
@@ -61,6 +62,7 @@ export function createApiApp(): OpenAPIHono<ApiEnv> {
   app.use("*", restAuth());
   app.route("/tokens", tokenRoutes());
   app.route("/audit", auditRoutes());
+  app.route("/grants", grantRoutes());
   app.route("/source-links", sourceLinkApiRoutes());
   app.route("/search", searchRoutes());
   app.route("/grep", grepRoutes());

@@ -153,7 +153,7 @@ export function authorizeRoutes(): Hono<RootEnv> {
         }
         const approved = await oauth.approveConsent(c.req.raw, handle);
         const identity: Caller = { id: LOCAL_USER_ID, kind: "oauth", scopes: scopesForRole("admin"), repos: "*" };
-        await recordAudit(c.env, { actor: LOCAL_USER_ID, event: "sign_in", ip: auditAddress(c.env, c.req.raw), detail: { via: "oauth" } });
+        await recordAudit(c.env, { actor: LOCAL_USER_ID, event: "sign_in", ip: auditAddress(c.env, c.req.raw), detail: { via: "oauth", user: LOCAL_USER_ID } });
         return await complete(oauth, approved.request, LOCAL_USER_ID, identity, "local admin", approved.headers);
       }
       const approved = await oauth.approveConsent(c.req.raw, handle);
@@ -198,6 +198,6 @@ export async function finishGithubAuthorization(c: Context<RootEnv>): Promise<Re
   }
   const { identity } = result;
   const caller = githubCaller(identity);
-  await recordAudit(c.env, { actor: caller.id, event: "sign_in", ip: auditAddress(c.env, c.req.raw), detail: { via: "oauth" } });
+  await recordAudit(c.env, { actor: caller.id, event: "sign_in", ip: auditAddress(c.env, c.req.raw), detail: { via: "oauth", user: `github-${identity.id}` } });
   return complete(oauth, request, `github-${identity.id}`, caller, identity.login, headers);
 }

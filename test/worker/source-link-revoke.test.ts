@@ -1,12 +1,13 @@
 /**
  * Issue #48 finding 3: a signed source link is bound to the credential that minted it. Minted
- * under a limited API token (over MCP `search` and over REST), it opens while the token works and
- * stops at once when the token is revoked, or when the repo stops being visible (withdrawn by its
+ * under a limited API token (over MCP `search` and over REST) or an OAuth sign-in, it opens while the token works and
+ * stops at once when the token or sign-in is revoked, or when the repo stops being visible (withdrawn by its
  * connection), well before the link's own expiry (SOURCE_LINK_TTL_SECONDS).
  */
 import { env, SELF } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { api } from "../helpers";
+import { signIn } from "./auth-oauth-helpers";
 import { call, connect } from "./mcp-client";
 import { chunk, indexFixture } from "./search-fixture";
 
@@ -47,6 +48,21 @@ describe("source links bound to their credential", () => {
     expect(after.status).toBe(403);
     expect(after.body).toContain("was revoked or has expired");
     expect(after.body).not.toContain(MARKER);
+  });
+
+  it("a link minted over MCP under an OAuth sign-in stops opening when an admin revokes the sign-in", async () => {
+    const { clientId, tokens } = await signIn("search");
+    const client = await connect(tokens.access_token);
+    const r = await call(client, "search", { query: "narwhal" });
+    const url = (r.structuredContent as any).results.find((x: any) => x.url.includes("/source/link-repo/")).url as string;
+    expect(url).toContain("cred=grant%3A");
+    expect((await open(url)).status).toBe(200);
+    const { grants } = (await (await api("/api/grants?user=local-admin")).json()) as { grants: { id: string; clientId: string }[] };
+    const grant = grants.find((g) => g.clientId === clientId)!;
+    expect((await api(`/api/grants/${grant.id}?user=local-admin`, { method: "DELETE" })).status).toBe(200);
+    const after = await open(url);
+    expect(after.status).toBe(403);
+    expect(after.body).toContain("was revoked or has expired");
   });
 
   it("a link minted over REST stops opening when the token is revoked, and when the repo is withdrawn", async () => {

@@ -10,7 +10,7 @@
 import type { OAuthHelpers } from "@cloudflare/workers-oauth-provider";
 import { z } from "zod";
 import { CodeSearchError } from "../../kernel/errors";
-import { requireScope, type ServiceContext } from "./context";
+import { requireScope, type Caller, type ServiceContext } from "./context";
 
 /** Most grants listed for one person (the provider's page limit). */
 export const GRANTS_LIST_MAX = 1000;
@@ -39,9 +39,18 @@ function parseUser(raw: unknown): string {
   return parsed.data.user;
 }
 
-/** The person's grants. Needs `admin`. */
+/**
+ * Throws `forbidden` unless the caller may manage sign-ins: `admin` scope and every repo (a sign-in
+ * reaches every repo, so a token limited to some may not end or read others').
+ */
+export function requireGrantAdmin(caller: Caller): void {
+  requireScope(caller, "admin");
+  if (caller.repos !== "*") throw new CodeSearchError("forbidden", "Managing sign-ins needs an admin token that is not limited to some repos.");
+}
+
+/** The person's grants. Needs `requireGrantAdmin`. */
 export async function listGrants(ctx: ServiceContext, oauth: OAuthHelpers, raw: unknown): Promise<{ grants: GrantView[] }> {
-  requireScope(ctx.caller, "admin");
+  requireGrantAdmin(ctx.caller);
   const user = parseUser(raw);
   const { items } = await oauth.listUserGrants(user, { limit: GRANTS_LIST_MAX });
   return {

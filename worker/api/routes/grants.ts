@@ -10,7 +10,7 @@ import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "zod";
 import { oauthHelpersFor } from "../../auth/provider";
 import { serviceContext } from "../../services/context";
-import { grantSchema, grantUserInput, listGrants, revokeAllGrants, revokeGrant } from "../../services/grants";
+import { grantSchema, grantUserInput, listGrants, requireGrantAdmin, revokeAllGrants, revokeGrant } from "../../services/grants";
 import type { ApiEnv } from "../env";
 import { errorDoc } from "../openapi/document";
 import { jsonResponse } from "../openapi/route-kit";
@@ -32,7 +32,7 @@ const revokeOneRoute = createRoute({
   tags: ["tokens"],
   summary: "Revoke one sign-in: its refresh and access tokens stop working at once",
   request: { params: z.object({ id: z.string().min(1).max(200) }), query: grantUserInput },
-  responses: { 200: revoked, 404: errorDoc("The person holds no such grant", "not_found") },
+  responses: { 200: revoked, 403: errorDoc("Not an unrestricted admin", "forbidden"), 404: errorDoc("The person holds no such grant", "not_found") },
 });
 
 const revokeAllRoute = createRoute({
@@ -47,6 +47,11 @@ const revokeAllRoute = createRoute({
 /** The /api/grants routes. Mounted by worker/api/app.ts after the auth middleware. */
 export function grantRoutes(): OpenAPIHono<ApiEnv> {
   const app = new OpenAPIHono<ApiEnv>();
+  // Before the query is validated, so a caller who may not manage sign-ins learns nothing more.
+  app.use("*", async (c, next) => {
+    requireGrantAdmin(c.var.caller);
+    await next();
+  });
   const ctx = (c: { env: ApiEnv["Bindings"]; var: ApiEnv["Variables"] }) => serviceContext(c.env, c.var.caller);
   app.openapi(listRoute, async (c) => c.json(await listGrants(ctx(c), oauthHelpersFor(c.req.raw, c.env), c.req.query()), 200, { "cache-control": "no-store" }));
   app.openapi(revokeOneRoute, async (c) => c.json(await revokeGrant(ctx(c), oauthHelpersFor(c.req.raw, c.env), c.req.valid("param").id, c.req.query()), 200));

@@ -14,6 +14,7 @@ import { configPath, writeStoredConfig } from "./lib/cli-config.ts";
 import { client, globals, print, target, UsageError } from "./lib/cli-common.ts";
 import { formatRepoLine, formatRepoStatus, formatReview, formatSchedule } from "./lib/cli-format.ts";
 import { addFindCommands } from "./lib/cmd-find.ts";
+import { addGrantCommands } from "./lib/cmd-grants.ts";
 import { addSuggestTestsCommand } from "./lib/cmd-suggest-tests.ts";
 import { addTokenCommands } from "./lib/cmd-tokens.ts";
 import { EXIT, exitCodeForStatus } from "./lib/exit-codes.ts";
@@ -118,6 +119,7 @@ function buildProgram(): Command {
     });
 
   addTokenCommands(program);
+  addGrantCommands(program);
   return program;
 }
 

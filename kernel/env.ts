@@ -43,6 +43,8 @@ export interface Env {
   PUBLIC_URL?: string;
   SESSION_TTL_SECONDS?: string;
   SOURCE_LINK_TTL_SECONDS?: string;
+  /** Days audit entries are kept (worker/services/audit.ts); default 365, 0 keeps them forever. */
+  AUDIT_RETENTION_DAYS?: string;
   GITHUB_CLIENT_ID?: string;
   GITHUB_CLIENT_SECRET?: string;
   GITHUB_BASE_URL?: string;

@@ -7,6 +7,7 @@
  * `/api/*` (REST, with its own bearer/session middleware), the sign-in pages and `/source/*`.
  * Also exports the RepoCoordinator Durable Object and the index queue consumer.
  */
+import { pruneAudit } from "./services/audit";
 import { Hono } from "hono";
 import { createApiApp } from "./api/app";
 import { authRoutes, fetchWithOAuth, type AuthWiring } from "./auth";
@@ -33,5 +34,10 @@ export default {
   // Cron Trigger (wrangler.toml [triggers]): re-index the git repos whose remote ref moved.
   // The tick is recorded first, so health shows it even while a long check runs.
   scheduled: (controller, env, ctx) =>
-    ctx.waitUntil(recordTick(env, controller.cron, controller.scheduledTime).then(() => runScheduledCheck(env, controller.scheduledTime))),
+    ctx.waitUntil(
+      recordTick(env, controller.cron, controller.scheduledTime)
+        // Audit entries past AUDIT_RETENTION_DAYS go first (worker/services/audit.ts).
+        .then(() => pruneAudit(env, controller.scheduledTime))
+        .then(() => runScheduledCheck(env, controller.scheduledTime)),
+    ),
 } satisfies ExportedHandler<Env>;

@@ -106,6 +106,17 @@ export interface TokenInfo {
   revokedAt?: number | null;
 }
 
+/** A sign-in (OAuth grant) as `/api/grants` returns it; times in ms since epoch. */
+export interface GrantInfo {
+  id: string;
+  user: string;
+  login: string | null;
+  clientId: string;
+  scopes: string[];
+  createdAt: number;
+  expiresAt: number | null;
+}
+
 /** An error answer of the API (`{error: {code, message}}`) or of the network. */
 export class ApiError extends Error {
   override name = "ApiError";
@@ -291,6 +302,15 @@ export function createApiClient(base: string, token: string) {
     /** `DELETE /api/tokens/{id}`. */
     async revokeToken(id: string): Promise<TokenInfo> {
       return (await call("DELETE", `/api/tokens/${encodeURIComponent(id)}`)) as TokenInfo;
+    },
+    /** `GET /api/grants?user=`: a person's sign-ins. */
+    async listGrants(user: string): Promise<GrantInfo[]> {
+      return ((await call("GET", `/api/grants?user=${encodeURIComponent(user)}`)) as { grants: GrantInfo[] }).grants;
+    },
+    /** `DELETE /api/grants/{id}?user=`, or every grant of the person without `id`: the ids revoked. */
+    async revokeGrants(user: string, id?: string): Promise<string[]> {
+      const path = id ? `/api/grants/${encodeURIComponent(id)}` : "/api/grants";
+      return ((await call("DELETE", `${path}?user=${encodeURIComponent(user)}`)) as { revoked: string[] }).revoked;
     },
   };
 }

@@ -338,7 +338,7 @@ async function sourceFlows(page: Page, token: string): Promise<void> {
   // Links are signed after the results are drawn: wait for this one's.
   await result.locator("a.source-link[href]").waitFor();
   const link = result.locator("a.source-link");
-  assert.match((await link.getAttribute("href")) ?? "", /\/source\/e2e-widgets\/src\/long\.ts\?exp=\d+&sig=[\w-]+#L\d+-L\d+$/);
+  assert.match((await link.getAttribute("href")) ?? "", /\/source\/e2e-widgets\/src\/long\.ts\?exp=\d+&cred=[\w%.-]+&sig=[\w-]+#L\d+-L\d+$/);
   // Enter on the focused result follows it, as the keyboard hint says.
   await link.focus();
   await Promise.all([page.waitForURL(/\/source\/e2e-widgets\/src\/long\.ts/), page.keyboard.press("Enter")]);

@@ -5,6 +5,7 @@
 import { env, SELF } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadAuthConfig } from "../../worker/auth/config";
+import { adminCredential } from "../../worker/auth/caller";
 import { signSourceLink } from "../../worker/auth/source-links";
 import { api } from "../helpers";
 import { browse, CookieJar, hiddenInput, postForm } from "./auth-helpers";
@@ -76,7 +77,7 @@ describe("signed source links", () => {
     const res = await api("/api/source-links", { method: "POST", json: { repo: "web-repo", path: "lib/walrus.ts", startLine: 2, endLine: 2 } });
     expect(res.status).toBe(200);
     const { url } = await res.json<{ url: string }>();
-    expect(url).toMatch(/^http:\/\/localhost\/source\/web-repo\/lib\/walrus\.ts\?exp=\d+&sig=[\w-]+#L2$/);
+    expect(url).toMatch(/^http:\/\/localhost\/source\/web-repo\/lib\/walrus\.ts\?exp=\d+&cred=admin%3A[0-9a-f]{16}&sig=[\w-]+#L2$/);
 
     const page = await SELF.fetch(url);
     expect(page.status).toBe(200);
@@ -110,6 +111,7 @@ describe("signed source links", () => {
       loadAuthConfig(env).signingSecret,
       "http://localhost",
       { repo: "web-repo", path: "lib/walrus.ts" },
+      await adminCredential(env.ADMIN_TOKEN!),
       Date.now() - 3600_000,
       60,
     );

@@ -2,8 +2,8 @@
  * Connections end to end against the fake GitHub and GitLab APIs on loopback
  * (test/code-host-server.ts) and the loopback git server: pagination across pages, include and
  * exclude globs, forks and archived filters, a rate limit with Retry-After that is waited out, a
- * bad token refused at creation, the scheduled sync adding a new repo and marking, then (after
- * the grace period) removing a deleted one, the per-connection webhook secret, deletion, and the
+ * bad token refused at creation, the scheduled sync adding a new repo and marking (hidden at once),
+ * then (after the grace period) removing a deleted one, the per-connection webhook secret, deletion, and the
  * created repos indexing from the git server.
  */
 import { sign } from "@octokit/webhooks-methods";
@@ -181,14 +181,17 @@ describe("GitHub connections", () => {
     expect(s.snapshot?.commit).toBe(fresh.head);
     const detail = (await (await api(`/api/connections/${id}`)).json()) as any;
     const web = detail.repoList.find((r: any) => r.repo === "acme-web");
-    expect(web).toMatchObject({ state: "missing", missingReason: "deleted", missingSince: t1, removeAt: t1 + 72 * HOUR_MS });
-    // Marked, not removed: it keeps serving during the grace period.
-    expect((await repoStatus("acme-web")).status).toBe("ready");
+    expect(web).toMatchObject({ state: "missing", missingReason: "deleted", missingSince: t1, removeAt: t1 + 72 * HOUR_MS, serving: false });
+    // Marked and hidden at once (connections-withdraw.test.ts), its index kept for the grace period.
+    const kept = () => env.DB.prepare("SELECT active_commit FROM repos WHERE id = 'acme-web'").first<{ active_commit: string | null }>();
+    expect((await api("/api/repos/acme-web")).status).toBe(404);
+    expect((await kept())?.active_commit).toMatch(/^[0-9a-f]{40}$/);
 
     // Removed at the first sync after the grace period (syncs run hourly by default).
     await tick(t1 + 71 * HOUR_MS);
-    expect((await repoStatus("acme-web")).status).toBe("ready");
+    expect((await kept())?.active_commit).toMatch(/^[0-9a-f]{40}$/);
     await tick(t1 + 72 * HOUR_MS + 1000);
+    expect(await kept()).toBeNull();
     expect((await api("/api/repos/acme-web")).status).toBe(404);
     const after = (await (await api(`/api/connections/${id}`)).json()) as any;
     expect(after.repoList.map((r: any) => r.repo).sort()).toEqual(["acme-api", "acme-new-service", "acme-private-lib"]);

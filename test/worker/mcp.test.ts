@@ -221,7 +221,7 @@ describe("MCP endpoint", () => {
     expect(body).toEqual(r.structuredContent);
     const hit = body.results.find((x: { id: string }) => x.id === "demo:src/users.ts:11-13");
     expect(hit).toBeTruthy();
-    expect(hit.url).toMatch(/^http:\/\/localhost\/source\/demo\/src\/users\.ts\?exp=\d+&sig=[\w-]+#L11-L13$/);
+    expect(hit.url).toMatch(/^http:\/\/localhost\/source\/demo\/src\/users\.ts\?exp=\d+&cred=[\w%.-]+&sig=[\w-]+#L11-L13$/);
     const page = await SELF.fetch(hit.url.replace(/#.*/, ""));
     expect(page.status).toBe(200);
     expect(await page.text()).toContain("listUsers");
@@ -258,7 +258,7 @@ describe("MCP endpoint", () => {
     const doc = JSON.parse(text(r));
     expect(doc).toEqual(r.structuredContent);
     expect(doc).toMatchObject({ id: "demo:src/users.ts:16-18", title: "src/users.ts:16-18 (demo)" });
-    expect(doc.url).toMatch(/^http:\/\/localhost\/source\/demo\/src\/users\.ts\?exp=\d+&sig=[\w-]+#L16-L18$/);
+    expect(doc.url).toMatch(/^http:\/\/localhost\/source\/demo\/src\/users\.ts\?exp=\d+&cred=[\w%.-]+&sig=[\w-]+#L16-L18$/);
     expect(doc.text).toBe('16  export function getUserById(id: string) {\n17    return new UserService("u:").getUserById(id);\n18  }');
     expect(doc.metadata).toMatchObject({ repo: "demo", language: "typescript", commit: "c2", nextId: null });
     const bad = await call(client, "fetch", { id: "nocolon" });

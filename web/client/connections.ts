@@ -56,7 +56,7 @@ function countsLine(c: ConnectionView): string {
   const r = c.repos;
   const parts = [`${plural(r.registered, "repository", "repositories")} added`];
   if (r.waiting) parts.push(`${r.waiting} waiting for the next sync`);
-  if (r.missing) parts.push(`${r.missing} missing upstream (removed after ${plural(c.gracePeriodHours, "hour")})`);
+  if (r.missing) parts.push(`${r.missing} missing upstream (hidden now; index removed after ${plural(c.gracePeriodHours, "hour")})`);
   if (r.skipped) parts.push(`${r.skipped} skipped`);
   return `${parts.join(", ")}.`;
 }
@@ -93,7 +93,7 @@ function repoListBlock(c: ConnectionView): HTMLElement {
               : r.state === "waiting"
                 ? "waiting for the next sync"
                 : r.state === "missing"
-                  ? `missing: ${REASON_WORDS[r.missingReason ?? ""] ?? r.missingReason}; removed ${r.removeAt ? new Date(r.removeAt).toLocaleString() : "later"} unless it is back`
+                  ? `missing: ${REASON_WORDS[r.missingReason ?? ""] ?? r.missingReason}; hidden from everyone, index removed ${r.removeAt ? new Date(r.removeAt).toLocaleString() : "later"} unless it is back`
                   : `skipped: ${REASON_WORDS[r.skipReason ?? ""] ?? r.skipReason}`;
           return el("li", {}, [el("code", { text: r.fullName }), ` ${state}`]);
         }),

@@ -9,6 +9,9 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { restAuth } from "../auth/rest-auth";
+import { auditTrail } from "./audit-trail";
+import { auditRoutes } from "./routes/audit";
+import { grantRoutes } from "./routes/grants";
 import { sourceLinkApiRoutes } from "../auth/routes/source";
 import type { ApiEnv } from "./env";
 import { errorBody, onApiError } from "./errors";
@@ -55,8 +58,12 @@ export function createApiApp(): OpenAPIHono<ApiEnv> {
   // Code hosts authenticate deliveries by signature, not bearer token (worker/webhooks/handle.ts).
   app.route("/webhooks", webhookRoutes());
   // Everything registered below needs a bearer token or a web session (worker/auth/rest-auth.ts).
+  // The audit trail wraps auth, so it also sees the refusals (worker/api/audit-trail.ts).
+  app.use("*", auditTrail());
   app.use("*", restAuth());
   app.route("/tokens", tokenRoutes());
+  app.route("/audit", auditRoutes());
+  app.route("/grants", grantRoutes());
   app.route("/source-links", sourceLinkApiRoutes());
   app.route("/search", searchRoutes());
   app.route("/grep", grepRoutes());

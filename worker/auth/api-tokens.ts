@@ -182,8 +182,24 @@ export async function verifyApiToken(
     row.last_used_at = now;
     defer(db.prepare("UPDATE api_tokens SET last_used_at = ? WHERE id = ?").bind(now, row.id).run());
   }
+  return { caller: tokenCaller(row) };
+}
+
+function tokenCaller(row: ApiTokenRow): Caller {
   const info = toInfo(row);
-  const caller: Caller = { id: `token:${info.id}`, kind: "api-token", scopes: info.scopes, repos: info.repos ?? "*" };
+  const caller: Caller = { id: `token:${info.id}`, kind: "api-token", scopes: info.scopes, repos: info.repos ?? "*", credential: `token:${info.id}` };
   if (info.expiresAt !== null) caller.expiresAt = info.expiresAt;
-  return { caller };
+  return caller;
+}
+
+/**
+ * The caller API token `id` stands for right now (read from D1, never cached), or why it no
+ * longer works. Source links minted under the token check it when opened.
+ */
+export async function apiTokenCallerById(db: D1Database, id: string, now: number): Promise<{ caller: Caller } | { rejected: ApiTokenRejection }> {
+  const row = await db.prepare(`SELECT ${COLUMNS} FROM api_tokens WHERE id = ?`).bind(id).first<ApiTokenRow>();
+  if (!row) return { rejected: "unknown" };
+  if (row.revoked_at !== null) return { rejected: "revoked" };
+  if (row.expires_at !== null && row.expires_at <= now) return { rejected: "expired" };
+  return { caller: tokenCaller(row) };
 }

@@ -10,7 +10,7 @@ import type { Caller, Scope } from "../services/context";
 import { LOCAL_ADMIN, scopeCovers } from "../services/context";
 import { verifyApiToken, type ApiTokenRejection } from "./api-tokens";
 import type { AuthConfig } from "./config";
-import { timingSafeEqualText } from "./crypto";
+import { sha256Hex, timingSafeEqualText } from "./crypto";
 
 /** Roles an upstream login maps to. `reader` searches; `admin` also indexes and manages tokens. */
 export type Role = "reader" | "admin";
@@ -62,7 +62,8 @@ export function callerFromProps(props: unknown): Caller {
     Array.isArray(c.scopes) &&
     c.scopes.every(isScope) &&
     (c.repos === "*" || (Array.isArray(c.repos) && c.repos.every((r) => typeof r === "string"))) &&
-    (c.expiresAt === undefined || typeof c.expiresAt === "number");
+    (c.expiresAt === undefined || typeof c.expiresAt === "number") &&
+    (c.credential === undefined || typeof c.credential === "string");
   if (!ok) throw new TypeError("OAuth props are not AuthProps v1; the grant predates this version: sign in again");
   return c;
 }
@@ -80,6 +81,17 @@ export function isProviderToken(token: string): boolean {
   return token.split(":").length === 3;
 }
 
+/** `Caller.credential` of a provider-issued token: `grant:<grantId>:<userId>` (never its secret part). */
+export function grantCredential(token: string): string {
+  const [userId, grantId] = token.split(":");
+  return `grant:${grantId}:${userId}`;
+}
+
+/** `Caller.credential` of the local admin token: a digest prefix, so changing ADMIN_TOKEN ends its links. */
+export async function adminCredential(adminToken: string): Promise<string> {
+  return `admin:${(await sha256Hex(adminToken)).slice(0, 16)}`;
+}
+
 /**
  * Checks a non-OAuth bearer token: the local admin token or an API token. `defer` receives
  * bookkeeping writes (ctx.waitUntil).
@@ -92,7 +104,8 @@ export async function resolveStaticBearer(
   defer: (p: Promise<unknown>) => void,
 ): Promise<BearerResult> {
   if (!/^[\x21-\x7e]{8,512}$/.test(token)) return { rejected: "malformed" };
-  if (config.adminToken && (await timingSafeEqualText(token, config.adminToken))) return { caller: LOCAL_ADMIN };
+  if (config.adminToken && (await timingSafeEqualText(token, config.adminToken)))
+    return { caller: { ...LOCAL_ADMIN, credential: await adminCredential(config.adminToken) } };
   return verifyApiToken(db, token, now, defer);
 }
 
@@ -112,7 +125,7 @@ export async function resolveRestBearer(
     // unwrapToken returns null for unknown, revoked and expired tokens alike.
     const summary = await oauth.unwrapToken<AuthProps>(token).catch(() => null);
     if (!summary) return { rejected: "unknown" };
-    return { caller: narrowScopes(callerFromProps(summary.grant.props), summary.scope) };
+    return { caller: { ...narrowScopes(callerFromProps(summary.grant.props), summary.scope), credential: grantCredential(token) } };
   }
   return resolveStaticBearer(db, config, token, now, defer);
 }

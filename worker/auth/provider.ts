@@ -24,7 +24,7 @@ import {
 import type { Env } from "../../kernel/env";
 import { errorResponse } from "../api/errors";
 import { scopeCovers, type Caller } from "../services/context";
-import { callerFromProps, narrowScopes, resolveStaticBearer, type AuthProps } from "./caller";
+import { callerFromProps, grantCredential, isProviderToken, narrowScopes, resolveStaticBearer, type AuthProps } from "./caller";
 import { loadAuthConfig } from "./config";
 import { guardRefresh } from "./guards/refresh-rotation";
 import { checkClientMetadata, limitRegistration } from "./guards/registration";
@@ -79,6 +79,8 @@ function mcpGate(handler: McpHandler): { fetch(request: Request, env: Env, ctx: 
       let caller = callerFromProps(rctx.props);
       // OAuth tokens carry their granted scopes; API tokens' scopes are in the caller already.
       if (caller.kind === "oauth") caller = narrowScopes(caller, rctx.auth.scope);
+      // Source links minted in this request are bound to the grant (API tokens carry theirs in props).
+      if (isProviderToken(rctx.auth.token)) caller = { ...caller, credential: grantCredential(rctx.auth.token) };
       if (!scopeCovers(caller.scopes, "search")) return insufficientScope(rctx.auth, ["search"]);
       if (request.method === "POST") {
         const decision = await checkSearchRate(env, caller, request);

@@ -18,6 +18,8 @@ import type { Scope } from "../services/context";
 /** Minimum scope for `method path` (path relative to /api, e.g. `/repos/x/files/a.ts`). */
 export function requiredScopeFor(method: string, path: string): Scope {
   if (path === "/tokens" || path.startsWith("/tokens/")) return "admin";
+  // Who did what, and people's sign-ins: admins only (worker/services/audit.ts, grants.ts).
+  if (/^\/(audit|grants)(\/|$)/.test(path)) return "admin";
   // Deleting a repo destroys an index others rely on (worker/services/repos.ts deleteRepo).
   if (method === "DELETE" && /^\/repos\/[^/]+\/?$/.test(path)) return "admin";
   // A webhook secret lets its holder trigger re-indexing; connections hold code-host tokens.

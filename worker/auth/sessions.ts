@@ -59,12 +59,27 @@ export function sessionIdFrom(request: Request): string | undefined {
 export async function readSession(db: D1Database, request: Request, now: number): Promise<Session | undefined> {
   const id = sessionIdFrom(request);
   if (!id || !/^[A-Za-z0-9_-]{20,100}$/.test(id)) return undefined;
-  const row = await db
-    .prepare("SELECT caller, login, csrf_token, expires_at FROM sessions WHERE id_hash = ? AND expires_at > ?")
-    .bind(await sha256Hex(id), now)
-    .first<{ caller: string; login: string; csrf_token: string; expires_at: number }>();
+  const hash = await sha256Hex(id);
+  const row = await sessionRow(db, hash, now);
   if (!row) return undefined;
-  return { caller: JSON.parse(row.caller) as Caller, login: row.login, csrfToken: row.csrf_token, expiresAt: row.expires_at };
+  return {
+    caller: { ...(JSON.parse(row.caller) as Caller), credential: `session:${hash}` },
+    login: row.login,
+    csrfToken: row.csrf_token,
+    expiresAt: row.expires_at,
+  };
+}
+
+/** The live session row with digest `hash` (sha-256 hex of the cookie's id), or null. */
+export async function sessionRow(
+  db: D1Database,
+  hash: string,
+  now: number,
+): Promise<{ caller: string; login: string; csrf_token: string; expires_at: number } | null> {
+  return db
+    .prepare("SELECT caller, login, csrf_token, expires_at FROM sessions WHERE id_hash = ? AND expires_at > ?")
+    .bind(hash, now)
+    .first<{ caller: string; login: string; csrf_token: string; expires_at: number }>();
 }
 
 /** Ends the session a request's cookie names (no-op without one). */

@@ -5,8 +5,11 @@
  * repositories (github.ts, gitlab.ts), plans the diff (plan.ts) and applies it. New repos are
  * registered as git repos (worker/services/repos.ts `startGitRepo`, with the connection's token,
  * first job at the default branch) at most CONNECTION_MAX_REGISTRATIONS per sync; the rest wait
- * for the next tick. A repo gone upstream or dropped by the filter is marked `missing` and keeps
- * serving; after the connection's grace period it is removed with its whole index. A repo id
+ * for the next tick. A repo gone upstream (deleted, or the token lost access) or dropped by the
+ * filter is marked `missing` and withdrawn at once (`repos.withdrawn_at`: `canSee` hides it from
+ * every caller); its index is kept for the connection's grace period, so a repo listed again is
+ * unmarked and serves again without re-indexing, and after the grace period it is removed with
+ * its whole index. A repo id
  * already used by a repo registered by hand is not touched (`skip_reason` id_taken).
  *
  * The connection's token goes only to its own git host (`connectionGitOrigin`): a clone URL the
@@ -113,10 +116,25 @@ export async function syncConnection(env: Env, row: ConnectionRow, now: number, 
         .prepare("UPDATE connection_repos SET missing_since = ?, missing_reason = ? WHERE connection_id = ? AND upstream_id = ?")
         .bind(now, m.reason, row.id, m.upstreamId),
     );
+    // Withdraw only the repo this connection registered (never a hand-registered one of the same id).
+    writes.push(
+      db
+        .prepare(
+          "UPDATE repos SET withdrawn_at = ? WHERE id = (SELECT repo FROM connection_repos WHERE connection_id = ? AND upstream_id = ? AND registered_at IS NOT NULL)",
+        )
+        .bind(now, row.id, m.upstreamId),
+    );
     const known = byUpstream.get(m.upstreamId);
     report.marked.push({ repo: known?.repo ?? null, fullName: known?.full_name ?? m.upstreamId, reason: m.reason });
   }
   for (const id of plan.unmarked) {
+    writes.push(
+      db
+        .prepare(
+          "UPDATE repos SET withdrawn_at = NULL WHERE id = (SELECT repo FROM connection_repos WHERE connection_id = ? AND upstream_id = ? AND registered_at IS NOT NULL)",
+        )
+        .bind(row.id, id),
+    );
     writes.push(
       db.prepare("UPDATE connection_repos SET missing_since = NULL, missing_reason = NULL WHERE connection_id = ? AND upstream_id = ?").bind(row.id, id),
     );

@@ -58,7 +58,12 @@ const countsSchema = z.object({
   total: z.number().int(),
   registered: z.number().int(),
   waiting: z.number().int().describe("Listed but not registered yet (at most 25 per sync; the rest on the next ticks)."),
-  missing: z.number().int().describe("Gone or excluded upstream, removed after the grace period."),
+  missing: z
+    .number()
+    .int()
+    .describe(
+      "Gone, no longer visible to the connection's token, or excluded upstream: hidden from every caller at once, data removed after the grace period.",
+    ),
   skipped: z.number().int().describe("Not registered: the repo id is taken by another repo, or it was deleted by an admin."),
 });
 
@@ -91,7 +96,12 @@ export const connectionRepoSchema = z.object({
   state: z.enum(["registered", "waiting", "missing", "skipped"]),
   missingSince: z.number().int().nullable(),
   missingReason: z.string().nullable().describe("deleted | excluded | fork | archived"),
-  removeAt: z.number().int().nullable().describe("When a missing repo is removed (ms)."),
+  serving: z
+    .boolean()
+    .describe(
+      "Whether callers can read it now. A missing repo stops serving at once; its index is kept until removeAt, so access coming back restores it without re-indexing.",
+    ),
+  removeAt: z.number().int().nullable().describe("When a missing repo's kept index is removed (ms)."),
   skipReason: z.string().nullable().describe("id_taken | deleted_by_admin | refused_url | no_usable_id"),
 });
 

@@ -217,6 +217,7 @@ export async function getConnection(ctx: ServiceContext, id: string): Promise<z.
       state: stateOf(r),
       missingSince: r.missing_since,
       missingReason: r.missing_reason,
+      serving: r.registered_at !== null && r.missing_since === null,
       removeAt: r.missing_since !== null ? r.missing_since + row.grace_seconds * 1000 : null,
       skipReason: r.skip_reason,
     })),

@@ -42,6 +42,13 @@ export interface Caller {
   repos: string[] | "*";
   /** When this credential stops working (ms since epoch), when known (API tokens); absent: no expiry known. */
   expiresAt?: number;
+  /**
+   * The credential this caller presented, never its secret: `token:<api token id>`,
+   * `grant:<oauth grant id>:<user id>`, `session:<sha-256 of the session id>` or
+   * `admin:<first 16 hex of sha-256 of ADMIN_TOKEN>`. Source links are bound to it
+   * (worker/auth/link-credential.ts) so revoking it ends them.
+   */
+  credential?: string;
 }
 
 /** Per-request context handed to service functions. */
@@ -59,9 +66,29 @@ export function serviceContext(env: Env, caller: Caller): ServiceContext {
   return { env, config: loadConfig(env), caller };
 }
 
-/** Whether the caller may see `repo`. */
-export function canSee(caller: Caller, repo: string): boolean {
+/**
+ * Whether the caller's credential names `repo` (its token allowlist). This alone decides only
+ * who may manage a repo (register, upload, schedule, webhook); reading code goes through `canSee`.
+ */
+export function callerAllows(caller: Caller, repo: string): boolean {
   return caller.repos === "*" || caller.repos.includes(repo);
+}
+
+/** The columns of a `repos` row that decide whether it serves (migrations/0022_repo_withdrawn.sql). */
+export interface RepoVisibility {
+  id: string;
+  /** Set (ms) when the repo's connection can no longer see it upstream; null while it serves. */
+  withdrawn_at: number | null;
+}
+
+/**
+ * The one visibility rule for reading a repo's code, names or statistics (search, grep, files,
+ * symbols, ask evidence, MCP resources, source links): the caller's credential names it and it is
+ * not withdrawn. A withdrawn repo is invisible to every caller, admins included, while its index
+ * is kept for the connection's grace period.
+ */
+export function canSee(caller: Caller, repo: RepoVisibility): boolean {
+  return repo.withdrawn_at === null && callerAllows(caller, repo.id);
 }
 
 /** Whether the caller holds `scope` or a higher one (`scopeCovers`: search < index < admin). */

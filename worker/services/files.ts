@@ -14,7 +14,7 @@ import { z } from "zod";
 import { CodeSearchError } from "../../kernel/errors";
 import { likeEscape } from "../search/filters";
 import { compileGlob } from "../search/path-glob";
-import { canSee, type ServiceContext } from "./context";
+import { canSee, type RepoVisibility, type ServiceContext } from "./context";
 
 /** Most lines one `readFile` / `getCodeContext` call returns (issue 2: 400 lines per call). */
 export const READ_MAX_LINES = 400;
@@ -63,10 +63,10 @@ export async function activeRepo(ctx: ServiceContext, repo: string): Promise<Act
  * the repos the caller may see (an invisible repo answers exactly like a missing one).
  */
 export async function visibleRepo(ctx: ServiceContext, repo: string): Promise<{ id: string; status: string; active_commit: string | null }> {
-  const row = await ctx.env.DB.prepare("SELECT id, status, active_commit FROM repos WHERE id = ?")
+  const row = await ctx.env.DB.prepare("SELECT id, status, active_commit, withdrawn_at FROM repos WHERE id = ?")
     .bind(repo)
-    .first<{ id: string; status: string; active_commit: string | null }>();
-  if (!row || !canSee(ctx.caller, repo)) {
+    .first<RepoVisibility & { status: string; active_commit: string | null }>();
+  if (!row || !canSee(ctx.caller, row)) {
     const names = await visibleRepoIds(ctx);
     const shown = names.slice(0, AVAILABLE_REPOS_SHOWN).join(", ") + (names.length > AVAILABLE_REPOS_SHOWN ? ", ..." : "");
     throw new CodeSearchError(
@@ -79,8 +79,8 @@ export async function visibleRepo(ctx: ServiceContext, repo: string): Promise<{ 
 
 /** Ids of the repos the caller may see, sorted. */
 export async function visibleRepoIds(ctx: ServiceContext): Promise<string[]> {
-  const { results } = await ctx.env.DB.prepare("SELECT id FROM repos ORDER BY id").all<{ id: string }>();
-  return results.map((r) => r.id).filter((id) => canSee(ctx.caller, id));
+  const { results } = await ctx.env.DB.prepare("SELECT id, withdrawn_at FROM repos ORDER BY id").all<RepoVisibility>();
+  return results.filter((r) => canSee(ctx.caller, r)).map((r) => r.id);
 }
 
 /** A file row of the active snapshot. */

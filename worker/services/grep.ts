@@ -22,7 +22,7 @@ import { CodeSearchError } from "../../kernel/errors";
 import { chargeExtraWork, grepWorkUnits } from "../auth/rate-limit";
 import { compilePattern } from "../search/grep/matcher";
 import { GREP_LINE_MAX_CHARS, runGrep, type GrepCursor } from "../search/grep/run";
-import { canSee, requireScope, type ServiceContext } from "./context";
+import { canSee, requireScope, type RepoVisibility, type ServiceContext } from "./context";
 import { activeRepo, repoIdSchema } from "./files";
 
 /** Longest pattern accepted, characters (re2js compiles it; RE2's own repeat limit is 1000). */
@@ -156,8 +156,10 @@ async function scope(
   }
   // One read of every repo, filtered here: binding the visible ids in an IN list broke past
   // D1's 100 bound parameters (a caller seeing 100+ repos got an internal error).
-  const { results: all } = await ctx.env.DB.prepare("SELECT id, active_commit FROM repos ORDER BY id").all<{ id: string; active_commit: string | null }>();
-  const visible = all.filter((r) => canSee(ctx.caller, r.id));
+  const { results: all } = await ctx.env.DB.prepare("SELECT id, active_commit, withdrawn_at FROM repos ORDER BY id").all<
+    RepoVisibility & { active_commit: string | null }
+  >();
+  const visible = all.filter((r) => canSee(ctx.caller, r));
   const named = repos ? new Set(repos) : null;
   if (named) {
     const unknown = [...named].sort().find((r) => !visible.some((v) => v.id === r));

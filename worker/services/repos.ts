@@ -19,8 +19,9 @@ import { deleteRepoData } from "../../indexer/store/d1/snapshots";
 import { createVectorStore } from "../../indexer/store/vectors";
 import { loadConfig, type Config, type Env } from "../../kernel/env";
 import { CodeSearchError } from "../../kernel/errors";
+import { visibleRepoIds } from "./files";
 import { repoStatusSchema, type RepoStatus } from "./repo-status-schema";
-import { canSee, requireScope, type ServiceContext } from "./context";
+import { callerAllows, canSee, requireScope, type ServiceContext } from "./context";
 
 /** Repo ids: lowercase letters, digits, `.`, `_`, `-`; 1-64 chars, starting with a letter or digit. */
 export const REPO_ID_RE = /^[a-z0-9][a-z0-9._-]{0,63}$/;
@@ -80,6 +81,8 @@ interface RepoRow {
   embedding_dims: number | null;
   last_error?: string | null;
   failing_since?: number | null;
+  /** Set while the repo's connection cannot see it upstream (migration 0022): it serves no one. */
+  withdrawn_at: number | null;
   created_at: number;
   updated_at: number;
 }
@@ -105,8 +108,8 @@ function coordinator(ctx: ServiceContext, repo: string) {
 }
 
 async function getRow(ctx: ServiceContext, repo: string): Promise<RepoRow> {
-  const row = canSee(ctx.caller, repo) ? await ctx.env.DB.prepare("SELECT * FROM repos WHERE id = ?").bind(repo).first<RepoRow>() : null;
-  if (!row) throw new CodeSearchError("repo_not_found", `No repo "${repo}"; GET /api/repos lists the repos you can see.`);
+  const row = await ctx.env.DB.prepare("SELECT * FROM repos WHERE id = ?").bind(repo).first<RepoRow>();
+  if (!row || !canSee(ctx.caller, row)) throw new CodeSearchError("repo_not_found", `No repo "${repo}"; GET /api/repos lists the repos you can see.`);
   return row;
 }
 
@@ -191,7 +194,7 @@ export async function registerRepo(ctx: ServiceContext, input: RegisterRepoInput
   }
   const id = input.name ?? repoIdFromUrl(url);
   if (!REPO_ID_RE.test(id)) throw new CodeSearchError("invalid_input", `name: the URL ${url} does not give a usable repo id; pass a "name": ${REPO_ID_RULE}.`);
-  if (!canSee(ctx.caller, id)) throw new CodeSearchError("forbidden", `Your token is limited to other repos than "${id}".`);
+  if (!callerAllows(ctx.caller, id)) throw new CodeSearchError("forbidden", `Your token is limited to other repos than "${id}".`);
   const exists = await ctx.env.DB.prepare("SELECT 1 AS x FROM repos WHERE id = ?").bind(id).first();
   if (exists) throw new CodeSearchError("repo_exists", `Repo "${id}" already exists; POST /api/repos/${id}/refresh re-indexes it, or pass another "name".`);
   const token = input.token ?? urlToken;
@@ -246,8 +249,7 @@ export async function startGitRepo(env: Env, r: NewGitRepo): Promise<JobView | n
  */
 export async function listRepos(ctx: ServiceContext): Promise<{ repos: RepoStatus[] }> {
   requireScope(ctx.caller, "search");
-  const { results } = await ctx.env.DB.prepare("SELECT id FROM repos ORDER BY id").all<{ id: string }>();
-  const ids = results.map((r) => r.id).filter((id) => canSee(ctx.caller, id));
+  const ids = await visibleRepoIds(ctx);
   // Jobs before rows, as in getRepoStatus: a job seen `ready` has flipped its row already.
   const jobs = await Promise.all(ids.map((id) => coordinator(ctx, id).status()));
   const rows = new Map<string, RepoRow>();
@@ -319,7 +321,9 @@ export async function refreshRepo(ctx: ServiceContext, input: RefreshRepoInput):
 export async function deleteRepo(ctx: ServiceContext, { repo }: RepoIdInput): Promise<{ deleted: string }> {
   // Destroys an index others may rely on: more than the `index` scope that adds and refreshes.
   requireScope(ctx.caller, "admin");
-  await getRow(ctx, repo);
+  // Management, not reading: a withdrawn repo (hidden from every reader) can still be deleted at once.
+  const exists = callerAllows(ctx.caller, repo) && (await ctx.env.DB.prepare("SELECT 1 AS x FROM repos WHERE id = ?").bind(repo).first());
+  if (!exists) throw new CodeSearchError("repo_not_found", `No repo "${repo}"; GET /api/repos lists the repos you can see.`);
   await removeRepo(ctx.env, ctx.config, repo);
   // A repo a connection brought stays out of later syncs (worker/connections/sync.ts) instead of coming back.
   await ctx.env.DB.prepare("UPDATE connection_repos SET registered_at = NULL, skip_reason = 'deleted_by_admin' WHERE repo = ?").bind(repo).run();
@@ -365,7 +369,7 @@ export async function uploadArchive(
 ): Promise<RepoStatus> {
   requireScope(ctx.caller, "index");
   if (!REPO_ID_RE.test(repo)) throw new CodeSearchError("invalid_input", `repo: "${repo}" is not a valid repo id: ${REPO_ID_RULE}.`);
-  if (!canSee(ctx.caller, repo)) throw new CodeSearchError("forbidden", `Your token is limited to other repos than "${repo}".`);
+  if (!callerAllows(ctx.caller, repo)) throw new CodeSearchError("forbidden", `Your token is limited to other repos than "${repo}".`);
   if (!body) throw new CodeSearchError("archive_invalid", "The request has no body; send the tar.gz or zip bytes as the body.");
   if (declaredBytes !== undefined && declaredBytes > ARCHIVE_MAX_UPLOAD_BYTES) {
     await body.cancel();

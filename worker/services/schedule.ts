@@ -7,7 +7,7 @@
 import { z } from "zod";
 import { CodeSearchError } from "../../kernel/errors";
 import { defaultPollSeconds } from "../schedule/run";
-import { canSee, requireScope, type ServiceContext } from "./context";
+import { callerAllows, requireScope, type ServiceContext } from "./context";
 
 /** Input of `setRepoSchedule` (`PUT /api/repos/{id}/schedule`). */
 export const repoScheduleInput = z.object({
@@ -32,7 +32,7 @@ export const repoScheduleSchema = z.object({
 export type RepoSchedule = z.infer<typeof repoScheduleSchema>;
 
 async function row(ctx: ServiceContext, repo: string) {
-  const r = canSee(ctx.caller, repo)
+  const r = callerAllows(ctx.caller, repo)
     ? await ctx.env.DB.prepare("SELECT source_kind, poll_interval_seconds, last_checked_at FROM repos WHERE id = ?")
         .bind(repo)
         .first<{ source_kind: string; poll_interval_seconds: number | null; last_checked_at: number | null }>()

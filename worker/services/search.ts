@@ -19,7 +19,7 @@ import { normalizePathFilter } from "../search/path-filter";
 import { DEFAULT_FILE_CAP } from "../search/ranking/weights";
 import { runSearch, type RepoTarget } from "../search/searcher";
 import type { SearchResponse, StaleInfo } from "../search/types";
-import { canSee, requireScope, type ServiceContext } from "./context";
+import { callerAllows, canSee, requireScope, type ServiceContext } from "./context";
 import { activeRepo, repoIdSchema, visibleRepoIds } from "./files";
 
 /** Longest query accepted, characters: room for a pasted bug report with a stack trace. */
@@ -160,9 +160,10 @@ export async function search(ctx: ServiceContext, input: SearchParams): Promise<
   const db = coalescingD1(ctx.env.DB);
   const targetsKey = ids.join("\0");
   // Only repos the caller may see are read before the repos read has answered.
-  const expected = ids.every((id) => canSee(ctx.caller, id)) ? lastTargets.get(targetsKey) : undefined;
+  const expected = ids.every((id) => callerAllows(ctx.caller, id)) ? lastTargets.get(targetsKey) : undefined;
   type RepoRow = {
     id: string;
+    withdrawn_at: number | null;
     active_commit: string | null;
     active_indexed_at: number | null;
     status: string;
@@ -180,7 +181,7 @@ export async function search(ctx: ServiceContext, input: SearchParams): Promise<
     const reads = parts.map((part) =>
       db
         .prepare(
-          "SELECT id, active_commit, active_indexed_at, status, embedding_model, embedding_dims, last_error, failing_since, " +
+          "SELECT id, withdrawn_at, active_commit, active_indexed_at, status, embedding_model, embedding_dims, last_error, failing_since, " +
             // The active snapshot's packages ride along in the same statement (no extra round trip).
             "(SELECT json_group_array(json_object('name', p.name, 'folder', p.folder)) FROM snapshot_packages p WHERE p.repo = repos.id AND p.commit_sha = repos.active_commit) AS packages " +
             `FROM repos WHERE id IN (${part.map(() => "?").join(", ")})`,
@@ -189,7 +190,7 @@ export async function search(ctx: ServiceContext, input: SearchParams): Promise<
         .all<RepoRow>(),
     );
     const rows = (await Promise.all(reads)).flatMap((r) => r.results);
-    if (unchecked && !(rows[0]?.active_commit && canSee(ctx.caller, ids[0]))) {
+    if (unchecked && !(rows[0]?.active_commit && canSee(ctx.caller, rows[0]))) {
       await activeRepo(ctx, ids[0]); // throws repo_not_found / index_not_ready
     }
     notReady.push(...rows.filter((r) => !r.active_commit));
@@ -200,7 +201,7 @@ export async function search(ctx: ServiceContext, input: SearchParams): Promise<
       }
     }
     const found = rows
-      .filter((r) => r.active_commit)
+      .filter((r) => r.active_commit && canSee(ctx.caller, r))
       .map((r) => ({
         id: r.id,
         commit: r.active_commit!,

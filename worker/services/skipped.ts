@@ -9,7 +9,7 @@
 import { z } from "zod";
 import { SKIP_REASONS } from "../../indexer/filter/skip-reason";
 import { CodeSearchError } from "../../kernel/errors";
-import { canSee, requireScope, type ServiceContext } from "./context";
+import { canSee, requireScope, type RepoVisibility, type ServiceContext } from "./context";
 
 /** Rows per page (default and most). */
 export const SKIPPED_PAGE_DEFAULT = 100;
@@ -65,10 +65,10 @@ export async function listSkippedFiles(ctx: ServiceContext, raw: unknown): Promi
     throw new CodeSearchError("invalid_input", `${String(issue?.path[0] ?? "input")}: ${issue?.message}`);
   }
   const { repo, reason, offset, limit } = parsed.data;
-  const row = canSee(ctx.caller, repo)
-    ? await ctx.env.DB.prepare("SELECT active_commit FROM repos WHERE id = ?").bind(repo).first<{ active_commit: string | null }>()
-    : null;
-  if (!row) throw new CodeSearchError("repo_not_found", `No repo "${repo}"; GET /api/repos lists the repos you can see.`);
+  const row = await ctx.env.DB.prepare("SELECT id, withdrawn_at, active_commit FROM repos WHERE id = ?")
+    .bind(repo)
+    .first<RepoVisibility & { active_commit: string | null }>();
+  if (!row || !canSee(ctx.caller, row)) throw new CodeSearchError("repo_not_found", `No repo "${repo}"; GET /api/repos lists the repos you can see.`);
   const commit = row.active_commit;
   if (!commit) return { repo, commit: null, reason: reason ?? null, total: 0, offset, nextOffset: null, files: [] };
   const where = `repo = ?1 AND commit_sha = ?2${reason ? " AND reason = ?3" : ""}`;

@@ -8,7 +8,7 @@
  */
 import { z } from "zod";
 import { tokenize } from "../../indexer/store/contract";
-import { canSee, type ServiceContext } from "./context";
+import { canSee, type RepoVisibility, type ServiceContext } from "./context";
 import { likeEscape } from "../search/filters";
 import { activeRepo, repoIdSchema } from "./files";
 import { paramsMatch, parseQualifiedName, qualifierMatch, type QualifiedName } from "./symbols-qualified";
@@ -125,8 +125,8 @@ export function activeSnapshotJoin(alias: string, repoParam: string): string {
 /** Repos to search: the one named (checked), or every visible repo with an active snapshot. */
 export async function reposInScope(ctx: ServiceContext, repo: string | undefined): Promise<string[]> {
   if (repo !== undefined) return [(await activeRepo(ctx, repo)).id];
-  const { results } = await ctx.env.DB.prepare("SELECT id FROM repos WHERE active_commit IS NOT NULL ORDER BY id").all<{ id: string }>();
-  return results.map((r) => r.id).filter((id) => canSee(ctx.caller, id));
+  const { results } = await ctx.env.DB.prepare("SELECT id, withdrawn_at FROM repos WHERE active_commit IS NOT NULL ORDER BY id").all<RepoVisibility>();
+  return results.filter((r) => canSee(ctx.caller, r)).map((r) => r.id);
 }
 
 /**

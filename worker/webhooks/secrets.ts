@@ -10,7 +10,7 @@ import { CodeSearchError } from "../../kernel/errors";
 import { openSecret, sealSecret, secretKeyMaterial } from "../../kernel/secret-box";
 import type { Env } from "../../kernel/env";
 import { randomToken } from "../auth/crypto";
-import { canSee, requireScope, type ServiceContext } from "../services/context";
+import { callerAllows, requireScope, type ServiceContext } from "../services/context";
 
 const PURPOSE = "webhook-secret";
 /** worker/connections/store.ts WEBHOOK_PURPOSE. */
@@ -31,7 +31,7 @@ export const webhookInfoSchema = z.object({ repo: z.string(), configured: z.bool
 export type WebhookInfo = z.infer<typeof webhookInfoSchema>;
 
 async function gitRepo(ctx: ServiceContext, repo: string): Promise<void> {
-  const row = canSee(ctx.caller, repo)
+  const row = callerAllows(ctx.caller, repo)
     ? await ctx.env.DB.prepare("SELECT source_kind FROM repos WHERE id = ?").bind(repo).first<{ source_kind: string }>()
     : null;
   if (!row) throw new CodeSearchError("repo_not_found", `No repo "${repo}"; GET /api/repos lists the repos you can see.`);

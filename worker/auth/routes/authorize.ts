@@ -9,6 +9,8 @@
  *                                  github: redirect to GitHub with the library's `state`
  *   GET  /oauth/callback/github    finish: exchange GitHub's code, check allowlists, complete
  */
+import { auditAddress } from "../../api/audit-trail";
+import { recordAudit } from "../../services/audit";
 import { AuthorizationError, authorizationErrorRedirect, CimdFetchError, type AuthRequest, type OAuthHelpers } from "@cloudflare/workers-oauth-provider";
 import { Hono, type Context } from "hono";
 import type { Env } from "../../../kernel/env";
@@ -151,6 +153,7 @@ export function authorizeRoutes(): Hono<RootEnv> {
         }
         const approved = await oauth.approveConsent(c.req.raw, handle);
         const identity: Caller = { id: LOCAL_USER_ID, kind: "oauth", scopes: scopesForRole("admin"), repos: "*" };
+        await recordAudit(c.env, { actor: LOCAL_USER_ID, event: "sign_in", ip: auditAddress(c.env, c.req.raw), detail: { via: "oauth", user: LOCAL_USER_ID } });
         return await complete(oauth, approved.request, LOCAL_USER_ID, identity, "local admin", approved.headers);
       }
       const approved = await oauth.approveConsent(c.req.raw, handle);
@@ -194,5 +197,7 @@ export async function finishGithubAuthorization(c: Context<RootEnv>): Promise<Re
     return new Response(null, { status: 302, headers });
   }
   const { identity } = result;
-  return complete(oauth, request, `github-${identity.id}`, githubCaller(identity), identity.login, headers);
+  const caller = githubCaller(identity);
+  await recordAudit(c.env, { actor: caller.id, event: "sign_in", ip: auditAddress(c.env, c.req.raw), detail: { via: "oauth", user: `github-${identity.id}` } });
+  return complete(oauth, request, `github-${identity.id}`, caller, identity.login, headers);
 }

@@ -10,6 +10,8 @@
  * Login CSRF is blocked by a double-submit nonce (local) or state cookie (GitHub), both
  * `__Host-` cookies bound to this browser.
  */
+import { auditAddress } from "../../api/audit-trail";
+import { recordAudit } from "../../services/audit";
 import { Hono, type Context } from "hono";
 import type { Env } from "../../../kernel/env";
 import { errorResponse } from "../../api/errors";
@@ -93,6 +95,7 @@ export function loginRoutes(): Hono<RootEnv> {
       return html(localLoginPage(nonce, "That is not the local admin token."), 401);
     }
     const { setCookie } = await createSession(c.env.DB, LOCAL_ADMIN, "local admin", config.sessionTtlSeconds, Date.now());
+    await recordAudit(c.env, { actor: LOCAL_ADMIN.id, event: "sign_in", ip: auditAddress(c.env, c.req.raw), detail: { via: "web" } });
     return redirectHome([setCookie, CLEAR_LOGIN_COOKIE]);
   });
 
@@ -111,7 +114,9 @@ export function loginRoutes(): Hono<RootEnv> {
     if (c.req.query("error") || !code) return html(messagePage("Sign-in declined", "GitHub sign-in was declined."), 403, [CLEAR_LOGIN_COOKIE]);
     const result = await githubLogin(config.github!, code, verifier, `${publicOrigin(c.req.raw, c.env)}${GITHUB_CALLBACK_PATH}`);
     if (!result.ok) return html(messagePage("Not allowed", result.reason), 403, [CLEAR_LOGIN_COOKIE]);
-    const { setCookie } = await createSession(c.env.DB, githubCaller(result.identity), result.identity.login, config.sessionTtlSeconds, Date.now());
+    const caller = githubCaller(result.identity);
+    const { setCookie } = await createSession(c.env.DB, caller, result.identity.login, config.sessionTtlSeconds, Date.now());
+    await recordAudit(c.env, { actor: caller.id, event: "sign_in", ip: auditAddress(c.env, c.req.raw), detail: { via: "web" } });
     return redirectHome([setCookie, CLEAR_LOGIN_COOKIE]);
   });
 
@@ -122,6 +127,7 @@ export function loginRoutes(): Hono<RootEnv> {
       const presented = c.req.header(CSRF_HEADER) ?? (form?.get("csrf") as string | null | undefined);
       if (!(await csrfMatches(session, presented))) return html(messagePage("Not signed out", "Missing or wrong CSRF token; sign out from the web page."), 403);
       await deleteSession(c.env.DB, c.req.raw);
+      await recordAudit(c.env, { actor: session.caller.id, event: "sign_out", ip: auditAddress(c.env, c.req.raw), detail: { via: "web" } });
     }
     return redirectHome([CLEAR_SESSION_COOKIE]);
   });

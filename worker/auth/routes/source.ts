@@ -1,10 +1,12 @@
 /**
  * @module worker/auth/routes/source
  *
- *   GET /source/{repo}/{path}?exp=&sig=   the file of the repo's active snapshot as the web
- *                                         source view (web/source-page.ts: anchors L1, L2 ...,
+ *   GET /source/{repo}/{path}?exp=&cred=&sig=   the file of the repo's active snapshot as the
+ *                                         web source view (web/source-page.ts: anchors L1, L2 ...,
  *                                         outline; the script lands on `#L10-L20`), if the
- *                                         signature is valid and not expired.
+ *                                         signature is valid and not expired, and the minting
+ *                                         credential still works and still sees the repo
+ *                                         (worker/auth/link-credential.ts).
  *   POST /api/source-links {repo, path, startLine?, endLine?} -> {url, expiresAt} (scope search;
  *                                         404 file_not_found for a path that is not indexed)
  * The file is looked up in the index by (repo, path) the index recorded; nothing is opened
@@ -18,13 +20,13 @@ import { errorDoc } from "../../api/openapi/document";
 import { jsonResponse } from "../../api/openapi/route-kit";
 import { jsonBody } from "../../api/validation";
 import type { Env } from "../../../kernel/env";
-import { CodeSearchError } from "../../../kernel/errors";
-import { canSee, requireScope, serviceContext } from "../../services/context";
+import { requireScope, serviceContext } from "../../services/context";
 import { activeRepo, loadFile } from "../../services/files";
 import { loadAuthConfig } from "../config";
 import { messagePage, pageHeaders } from "../pages/layout";
 import { renderSourcePage, webPageHeaders, type OutlineEntry } from "../../../web";
 import { publicOrigin } from "../provider";
+import { callerForLink, CREDENTIAL_GONE, linkCredential } from "../link-credential";
 import { signSourceLink, verifySourceLink } from "../source-links";
 
 type RootEnv = { Bindings: Env };
@@ -49,7 +51,7 @@ async function activeFile(
       `SELECT f.text AS text, f.language AS language, f.file_id AS fileId, r.active_commit AS commitSha FROM repos r
          JOIN snapshot_files s ON s.repo = r.id AND s.commit_sha = r.active_commit
          JOIN files f ON f.repo = s.repo AND f.file_id = s.file_id
-       WHERE r.id = ? AND s.path = ?`,
+       WHERE r.id = ? AND s.path = ? AND r.withdrawn_at IS NULL`,
     )
     .bind(repo, path)
     .first<{ text: string; language: string; fileId: string; commitSha: string }>();
@@ -83,6 +85,7 @@ export function sourcePageRoutes(): Hono<RootEnv> {
       repo,
       path,
       url.searchParams.get("exp") ?? undefined,
+      url.searchParams.get("cred") ?? undefined,
       url.searchParams.get("sig") ?? undefined,
       Date.now(),
     );
@@ -92,6 +95,18 @@ export function sourcePageRoutes(): Hono<RootEnv> {
           ? "This link has expired; ask for a fresh one from search."
           : "This link is not valid; source links must come from search results.";
       return page(messagePage("Link not valid", msg), 403);
+    }
+    // The credential that minted the link must still work and still see the repo (canSee).
+    const caller = await callerForLink(c.env, c.req.raw, check.credential, Date.now());
+    if (!caller) return page(messagePage("Link no longer valid", CREDENTIAL_GONE), 403);
+    try {
+      requireScope(caller, "search");
+      await activeRepo(serviceContext(c.env, caller), repo);
+    } catch {
+      return page(
+        messagePage("Link no longer valid", "The sign-in or token that made this link can no longer see this repo; ask for a fresh link from search."),
+        403,
+      );
     }
     const file = await activeFile(c.env.DB, repo, path);
     if (file === undefined) return page(messagePage("Not found", "This file is not in the repo's current snapshot."), 404);
@@ -131,13 +146,13 @@ export function sourceLinkApiRoutes(): OpenAPIHono<ApiEnv> {
   app.openapi(sourceLinkRoute, async (c) => {
     requireScope(c.var.caller, "search");
     const body = c.req.valid("json");
-    // A repo the caller may not see answers exactly like one that does not exist.
-    if (!canSee(c.var.caller, body.repo)) throw new CodeSearchError("repo_not_found", `No repo "${body.repo}"; GET /api/repos lists the ones you can see.`);
-    // Sign only what the link can show: a path of the active snapshot (else 404 file_not_found).
+    // Sign only what the link can show: a path of the active snapshot of a repo the caller may
+    // see (`activeRepo` answers an invisible repo exactly like a missing one, else 404 file_not_found).
     const ctx = serviceContext(c.env, c.var.caller);
     await loadFile(ctx, await activeRepo(ctx, body.repo), body.path, "rest");
     const config = loadAuthConfig(c.env);
-    const link = await signSourceLink(config.signingSecret, publicOrigin(c.req.raw, c.env), body, Date.now(), config.sourceLinkTtlSeconds);
+    const origin = publicOrigin(c.req.raw, c.env);
+    const link = await signSourceLink(config.signingSecret, origin, body, linkCredential(c.var.caller), Date.now(), config.sourceLinkTtlSeconds);
     return c.json(link, 200, { "cache-control": "no-store" });
   });
   return app;

@@ -52,8 +52,11 @@ describe("a repository the connection can no longer see", () => {
     await ctl("/tokens", { token: TOKEN, login: "globex-bot" });
     const secret = await createUpstream("gh-globex-secret", { username: "x-access-token", password: TOKEN });
     const open = await createUpstream("gh-globex-open");
+    // The token goes only to the connection's own host: the private repo is cloned through the
+    // fake host's /git/ proxy, on the API's origin.
+    await ctl("/git-upstream", { url: inject("gitServerUrl") });
     const both = [
-      { id: 481, name: "secret-svc", clone_url: secret.url },
+      { id: 481, name: "secret-svc", clone_url: `${host()}/git/${secret.url.split("/").pop()}` },
       { id: 482, name: "open", clone_url: open.url },
     ];
     await listOwner(both);

@@ -4,13 +4,15 @@
  * MCP client (`@modelcontextprotocol/sdk` Client + StreamableHTTPClientTransport), with the
  * admin bearer token as a headless agent would send it: initialize, list tools with their
  * schemas, call tools with good and bad input; and checks that a client without a token gets
- * the OAuth challenge. Port from E2E_MCP_PORT (default 8796).
+ * the OAuth challenge; and runs the MCP Inspector CLI's strict schema lint on the live tool list.
+ * Port from E2E_MCP_PORT (default 8796).
  */
 import assert from "node:assert/strict";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { formatFindings, inspectorStrictToolsList } from "./inspector-strict.ts";
 import { withIndexedServer } from "./server.ts";
 
 const PORT = Number(process.env.E2E_MCP_PORT ?? 8796);
@@ -81,6 +83,14 @@ async function main(): Promise<void> {
         assert.ok(t.inputSchema && t.outputSchema, `${t.name} declares input and output schemas`);
         assert.equal(t.annotations?.readOnlyHint, t.name !== "refresh_index", `${t.name} readOnlyHint`);
       }
+
+      // The real MCP Inspector CLI's schema-portability lint (issue #51): no error, no warning.
+      const started = Date.now();
+      const inspected = await inspectorStrictToolsList(`${base}/mcp`, token);
+      assert.deepEqual(inspected.toolNames.sort(), names, "the Inspector lists the same tools");
+      const findings = inspected.findings.flatMap((t) => t.findings).length;
+      assert.equal(findings, 0, `MCP Inspector --strict: ${findings} findings:\n${formatFindings(inspected.findings)}`);
+      console.log(`mcp e2e: MCP Inspector --strict clean for ${names.length} tools (${Date.now() - started} ms)`);
 
       const search = (await client.callTool({ name: "search_code", arguments: { query: "post a balanced journal entry", repo: REPO, k: 3 } })) as ToolResult;
       assert.ok(!search.isError, JSON.stringify(search.content));

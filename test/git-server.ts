@@ -233,9 +233,11 @@ function cutAfter(res: ServerResponse, limit: number): void {
       sent += buf.length;
       return write(buf);
     }
-    write(buf.subarray(0, limit - sent));
+    const head = buf.subarray(0, limit - sent);
     sent = limit;
-    res.socket?.destroy();
+    // Destroyed once the answer's head and first bytes are flushed: destroying at once could drop
+    // them under load, and the client would see no answer rather than one cut mid-pack.
+    (write as (c: Buffer, cb: () => void) => boolean)(head, () => res.socket?.destroy());
     return false;
   }) as typeof res.write;
   res.end = ((...args: unknown[]) => {

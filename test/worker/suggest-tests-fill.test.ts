@@ -1,0 +1,82 @@
+/**
+ * Issue 50, suggest_tests with `fill: true` in workerd: POST /api/suggest-tests through the
+ * Worker's fetch handler, the real Anthropic SDK talking to the scripted Messages API server
+ * (fill-* scenarios of test/messages-api-suggest.ts) over the navigation fixture. A fill that uses
+ * only real names comes back filled; one calling a method and a helper the index lacks has them
+ * reported and is removed (the skeleton stands); one that does not parse falls back to the
+ * skeleton; no provider answers 503 generation_unavailable like ask.
+ */
+import { createExecutionContext, SELF } from "cloudflare:test";
+import { beforeAll, describe, expect, it } from "vitest";
+import worker from "../../worker/index";
+import type { SuggestTestsOutput } from "../../worker/services/suggest-tests-schema";
+import { adminHeaders } from "../helpers";
+import { envWith, keyFor, requestsOf } from "./scripted-model";
+import { seedNavigation } from "./navigation-fixture";
+
+const DISCOUNT = { repo: "nav", path: "typescript/src/pricing/discount.ts", symbol: "applyDiscount", fill: true };
+
+async function post(body: unknown, vars: Record<string, string>): Promise<Response> {
+  const req = new Request("http://localhost/api/suggest-tests", {
+    method: "POST",
+    headers: adminHeaders({ "content-type": "application/json" }),
+    body: JSON.stringify(body),
+  }) as Request<unknown, IncomingRequestCfProperties>;
+  return worker.fetch(req, envWith(vars), createExecutionContext());
+}
+
+async function fill(scenario: string): Promise<{ out: SuggestTestsOutput; key: string }> {
+  const key = keyFor(scenario, "suggest-fill");
+  const res = await post(DISCOUNT, { ANTHROPIC_API_KEY: key });
+  const json = await res.json();
+  expect(res.status, JSON.stringify(json)).toBe(200);
+  return { out: json as SuggestTestsOutput, key };
+}
+
+describe("suggest_tests fill", () => {
+  beforeAll(async () => {
+    await seedNavigation();
+  });
+
+  it("answers 503 generation_unavailable without a provider, as ask does", async () => {
+    const res = await SELF.fetch("http://localhost/api/suggest-tests", {
+      method: "POST",
+      headers: adminHeaders({ "content-type": "application/json" }),
+      body: JSON.stringify(DISCOUNT),
+    });
+    expect(res.status).toBe(503);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe("generation_unavailable");
+  });
+
+  it("returns a fill that references only indexed names, builtins and the framework as filled", async () => {
+    const { out, key } = await fill("fill-real");
+    expect(out.fill).toMatchObject({ filled: true, unresolved: [], prompt: "suggest-tests.fill@1" });
+    expect(out.fill!.test).toContain("expect(result).toBe(180);");
+    expect(out.fill!.test).toContain('import { applyDiscount } from "../../src/pricing/discount";');
+    expect(out.skeleton).toContain("expect.fail("); // the skeleton is still there, unchanged
+    // The evidence went fenced with the request's nonce: the skeleton and the function's lines.
+    const { calls, requests } = await requestsOf(key);
+    expect(calls).toBe(1);
+    const user = requests[0].messages[0].content as string;
+    const nonce = /nonce is ([0-9a-f]{32})/.exec(user)![1];
+    expect(user).toContain(`<<<SOURCE ${nonce} path=typescript/src/pricing/discount.ts lines=2-8>>>`);
+    expect(user).toContain("4|     throw new RangeError(`percent out of range: ${percent}`);");
+  });
+
+  it("reports the names the index lacks, with lines, and removes the fill", async () => {
+    const { out } = await fill("fill-unknown");
+    expect(out.fill).toMatchObject({ filled: false, test: null });
+    expect(out.fill!.unresolved).toEqual([
+      { name: "computeLoyaltyBonus", line: 10 },
+      { name: "withCoupon", line: 9 },
+    ]);
+    expect(out.fill!.reason).toContain("computeLoyaltyBonus");
+    expect(out.skeleton).toContain("expect.fail(");
+  });
+
+  it("falls back to the skeleton when the fill does not parse", async () => {
+    const { out } = await fill("fill-syntax");
+    expect(out.fill).toMatchObject({ filled: false, test: null, unresolved: [] });
+    expect(out.fill!.reason).toContain("does not parse");
+  });
+});

@@ -4,7 +4,7 @@
  * (fill-* scenarios of test/messages-api-suggest.ts) over the navigation fixture. A fill that uses
  * only real names comes back filled; one calling a method and a helper the index lacks has them
  * reported and is removed (the skeleton stands); one that does not parse falls back to the
- * skeleton; no provider answers 503 generation_unavailable like ask.
+ * skeleton; the in-repo modules a method calls go into the fenced evidence; no provider answers 503 generation_unavailable like ask.
  */
 import { createExecutionContext, SELF } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -61,6 +61,17 @@ describe("suggest_tests fill", () => {
     const nonce = /nonce is ([0-9a-f]{32})/.exec(user)![1];
     expect(user).toContain(`<<<SOURCE ${nonce} path=typescript/src/pricing/discount.ts lines=2-8>>>`);
     expect(user).toContain("4|     throw new RangeError(`percent out of range: ${percent}`);");
+  });
+
+  it("puts the in-repo modules a method calls into the evidence, fenced", async () => {
+    const key = keyFor("fill-real", "suggest-fill");
+    const res = await post({ ...DISCOUNT, path: "typescript/src/cart.ts", symbol: "Cart.total" }, { ANTHROPIC_API_KEY: key });
+    expect(res.status).toBe(200);
+    const user = (await requestsOf(key)).requests[0].messages[0].content as string;
+    const nonce = /nonce is ([0-9a-f]{32})/.exec(user)![1];
+    expect(user).toContain(`<<<SOURCE ${nonce} path=typescript/src/cart.ts lines=15-18>>>`);
+    expect(user).toMatch(new RegExp(`<<<SOURCE ${nonce} path=typescript/src/pricing/discount\\.ts lines=1-\\d+>>>\n1\\| /\\*\\* Price after`));
+    expect(user).toContain(`<<<SOURCE ${nonce} path=typescript/src/pricing/loyalty.ts lines=1-`);
   });
 
   it("reports the names the index lacks, with lines, and removes the fill", async () => {

@@ -31,6 +31,39 @@ const FILL_JSON_SCHEMA: Record<string, unknown> = {
   additionalProperties: false,
 };
 
+/** Most in-repo modules the function calls whose lines go into the evidence, and lines shown of each. */
+export const FILL_MAX_MODULES = 3;
+export const FILL_MODULE_MAX_LINES = 80;
+
+/** A file's lines shown to the model as a collaborator (1-based from line 1). */
+export interface SourceBlock {
+  path: string;
+  lines: string[];
+}
+
+/**
+ * Snapshot paths of the relative (in-repo) modules the function calls, from the `import`
+ * collaborator facts: the specifier resolved against `sourcePath`, tried with the TS/JS
+ * extensions and `/index`. At most FILL_MAX_MODULES, in fact order.
+ */
+export function collaboratorModules(facts: SuggestTestsOutput["facts"], sourcePath: string, paths: ReadonlySet<string>): string[] {
+  const out: string[] = [];
+  for (const f of facts) {
+    const spec = f.kind === "collaborator" && f.text.startsWith("import ") ? /from\s+["'](\.[^"']*)["']/.exec(f.text)?.[1] : undefined;
+    if (!spec) continue;
+    const parts = sourcePath.split("/").slice(0, -1);
+    for (const seg of spec.split("/")) {
+      if (seg === "..") parts.pop();
+      else if (seg !== ".") parts.push(seg);
+    }
+    const base = parts.join("/").replace(/\.[cm]?js$/, "");
+    const hit = ["", ".ts", ".tsx", ".js", ".mjs", ".jsx", "/index.ts", "/index.js"].map((e) => base + e).find((p) => paths.has(p) && p !== sourcePath);
+    if (hit && !out.includes(hit)) out.push(hit);
+    if (out.length >= FILL_MAX_MODULES) break;
+  }
+  return out;
+}
+
 /** Grammar of the filled test: TypeScript/JavaScript only (other families keep the skeleton). */
 function grammarOf(path: string): GrammarLanguage | null {
   if (/\.[cm]?tsx$|\.jsx$/.test(path)) return "tsx";
@@ -40,12 +73,18 @@ function grammarOf(path: string): GrammarLanguage | null {
 }
 
 /** The user message: nonce, the skeleton, the facts and the target's numbered source lines, fenced. */
-export function renderFillMessage(out: SuggestTestsOutput, sourceLines: string[], target: SymbolLite, nonce: string): string {
+export function renderFillMessage(out: SuggestTestsOutput, sourceLines: string[], target: SymbolLite, nonce: string, modules: SourceBlock[] = []): string {
   const src = sourceLines.slice(target.startLine - 1, target.endLine);
   const width = String(target.endLine).length;
   const numbered = src.map((l, i) => `${String(target.startLine + i).padStart(width)}| ${l}`).join("\n");
   const facts = out.facts.map((f) => `${f.kind}: ${f.text} (${f.path}:${f.line})`).join("\n");
-  const all = [out.skeleton, facts, numbered];
+  const shown = modules.map((m) => ({ path: m.path, lines: m.lines.slice(0, FILL_MODULE_MAX_LINES) }));
+  const moduleBlocks = shown.map((m) => {
+    const w = String(m.lines.length).length;
+    const body = m.lines.map((l, i) => `${String(i + 1).padStart(w)}| ${l}`).join("\n");
+    return `<<<SOURCE ${nonce} path=${m.path} lines=1-${m.lines.length}>>>\n${body}\n<<<END ${nonce}>>>\n`;
+  });
+  const all = [out.skeleton, facts, numbered, ...moduleBlocks.map((b) => b.replace(/^<<<.*$/gm, ""))];
   if (all.some((t) => t.includes(nonce))) throw new Error("nonce collision");
   return [
     `This request's nonce is ${nonce}. Only lines starting with <<<SKELETON ${nonce}, <<<FACTS ${nonce}, <<<SOURCE ${nonce} or <<<END ${nonce}>>> delimit blocks.`,
@@ -63,6 +102,7 @@ export function renderFillMessage(out: SuggestTestsOutput, sourceLines: string[]
     numbered,
     `<<<END ${nonce}>>>`,
     "",
+    ...(moduleBlocks.length ? [`Collaborators (in-repo modules the function calls):`, "", ...moduleBlocks] : []),
     'Complete the skeleton. Reply with one JSON object: {"test": "..."}.',
   ].join("\n");
 }
@@ -78,6 +118,7 @@ export async function fillSkeleton(
   out: SuggestTestsOutput,
   sourceLines: string[],
   target: SymbolLite,
+  modules: SourceBlock[] = [],
   now: () => number = Date.now,
 ): Promise<FillResult> {
   const grammar = grammarOf(out.test_path);
@@ -85,7 +126,7 @@ export async function fillSkeleton(
   if (!grammar) return { ...base, reason: `fill completes TypeScript/JavaScript tests only; ${out.language} keeps the skeleton.` };
   const prompt = await loadPrompt("suggest-tests.fill");
   const nonce = newNonce();
-  const message = renderFillMessage(out, sourceLines, target, nonce);
+  const message = renderFillMessage(out, sourceLines, target, nonce, modules);
   const reservation = await reserveBudget(
     ctx.env.DB,
     ctx.caller.id,

@@ -15,7 +15,7 @@ import { findSymbol } from "../symbols";
 import { suggestTestsInput, type SuggestTestsInput, type SuggestTestsOutput } from "../suggest-tests-schema";
 import { buildSuggestion, pickTarget } from "./build";
 import { familyOf } from "./facts";
-import { fillSkeleton } from "./fill";
+import { collaboratorModules, fillSkeleton } from "./fill";
 import { configCandidates, testFileCandidates } from "./framework";
 import { parseSignature } from "./signature";
 import type { SymbolLite } from "./types";
@@ -101,7 +101,12 @@ export async function suggestTests(
     out.notes.push(`${targets.length} overloads match; used the first, ${forms[0]}. Name another with its parameter list: ${forms.slice(1).join(", ")}.`);
   }
   if (input.ref === undefined) out.notes.push(`Built from the indexed snapshot (commit ${snap.commit}).`);
-  if (provider) out.fill = await fillSkeleton(ctx, provider, snap.id, out, splitLines(file.text), targets[0]);
+  if (provider) {
+    const modules = await Promise.all(
+      collaboratorModules(out.facts, file.path, have).map(async (p) => ({ path: p, lines: splitLines((await loadFile(ctx, snap, p, wire)).text) })),
+    );
+    out.fill = await fillSkeleton(ctx, provider, snap.id, out, splitLines(file.text), targets[0], modules);
+  }
   return out;
 }
 

@@ -6,9 +6,10 @@
  * reported and is removed (the skeleton stands); one that does not parse falls back to the
  * skeleton; the in-repo modules a method calls go into the fenced evidence; no provider answers 503 generation_unavailable like ask.
  */
-import { createExecutionContext, SELF } from "cloudflare:test";
+import { createExecutionContext, env, SELF } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import worker from "../../worker/index";
+import { LOCAL_ADMIN } from "../../worker/services/context";
 import type { SuggestTestsOutput } from "../../worker/services/suggest-tests-schema";
 import { adminHeaders } from "../helpers";
 import { envWith, keyFor, requestsOf } from "./scripted-model";
@@ -83,6 +84,19 @@ describe("suggest_tests fill", () => {
     ]);
     expect(out.fill!.reason).toContain("computeLoyaltyBonus");
     expect(out.skeleton).toContain("expect.fail(");
+  });
+
+  it("answers 429 budget_exhausted, with no model call, once the day's budget is spent", async () => {
+    const key = keyFor("fill-real", "suggest-fill");
+    // Whatever other tests spent today: allow one token more, so one fill passes and the next is refused.
+    const today = new Date().toISOString().slice(0, 10);
+    const before = await env.DB.prepare("SELECT tokens FROM ask_usage WHERE identity = ? AND day = ?").bind(LOCAL_ADMIN.id, today).first<{ tokens: number }>();
+    const vars = { ANTHROPIC_API_KEY: key, ASK_DAILY_TOKEN_BUDGET: String((before?.tokens ?? 0) + 1) };
+    expect((await post(DISCOUNT, vars)).status).toBe(200);
+    const spent = await post(DISCOUNT, vars);
+    expect(spent.status).toBe(429);
+    expect(((await spent.json()) as { error: { code: string } }).error.code).toBe("budget_exhausted");
+    expect((await requestsOf(key)).calls).toBe(1);
   });
 
   it("falls back to the skeleton when the fill does not parse", async () => {

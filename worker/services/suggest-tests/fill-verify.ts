@@ -10,6 +10,7 @@
  * (`expect(x).toBe`) are not. Pure apart from the parser; the index lookup is passed in.
  */
 import type { Node } from "web-tree-sitter";
+import "../../../indexer/chunk"; // registers the grammar loader getParser needs
 import { getParser } from "../../../indexer/chunk/parser";
 import type { GrammarLanguage } from "../../../indexer/chunk/languages";
 

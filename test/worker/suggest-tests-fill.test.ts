@@ -9,6 +9,8 @@
 import { createExecutionContext, env, SELF } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import worker from "../../worker/index";
+import { createApiToken } from "../../worker/auth/api-tokens";
+import { LocalRateLimiter } from "../../worker/auth/rate-limit";
 import { LOCAL_ADMIN } from "../../worker/services/context";
 import type { SuggestTestsOutput } from "../../worker/services/suggest-tests-schema";
 import { adminHeaders } from "../helpers";
@@ -97,6 +99,29 @@ describe("suggest_tests fill", () => {
     expect(spent.status).toBe(429);
     expect(((await spent.json()) as { error: { code: string } }).error.code).toBe("budget_exhausted");
     expect((await requestsOf(key)).calls).toBe(1);
+  });
+
+  it("is rate-limited like review: 429 once the identity's limit is spent, before the model is called", async () => {
+    const { token } = await createApiToken(env.DB, { name: "suggest-limit", scopes: ["search", "index"] }, LOCAL_ADMIN, Date.now());
+    const key = keyFor("fill-real", "suggest-fill");
+    const limited = {
+      ...envWith({ ANTHROPIC_API_KEY: key }),
+      SEARCH_LIMIT_IDENTITY: new LocalRateLimiter(2, 60),
+      SEARCH_LIMIT_IP: new LocalRateLimiter(1_000, 60),
+    };
+    const statuses: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const req = new Request("http://localhost/api/suggest-tests", {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body: JSON.stringify(DISCOUNT),
+      }) as Request<unknown, IncomingRequestCfProperties>;
+      const res = await worker.fetch(req, limited, createExecutionContext());
+      statuses.push(res.status);
+      if (res.status === 429) expect(((await res.json()) as { error: { code: string } }).error.code).toBe("rate_limited");
+    }
+    expect(statuses).toEqual([200, 200, 429]);
+    expect((await requestsOf(key)).calls).toBe(2);
   });
 
   it("falls back to the skeleton when the fill does not parse", async () => {

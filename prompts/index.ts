@@ -9,12 +9,14 @@
 import answerSystemV1 from "./answer.system.v1.md";
 import reviewSystemV1 from "./review.system.v1.md";
 import reviewTaskV1 from "./review.task.v1.md";
+import suggestTestsFillV1 from "./suggest-tests.fill.v1.md";
 
 /** Every prompt file, by file name. Add new versions here. */
 export const PROMPT_FILES: Record<string, string> = {
   "answer.system.v1.md": answerSystemV1,
   "review.system.v1.md": reviewSystemV1,
   "review.task.v1.md": reviewTaskV1,
+  "suggest-tests.fill.v1.md": suggestTestsFillV1,
 };
 
 /** A loaded prompt. */

@@ -16,7 +16,8 @@
  *
  * Scenarios: cite | rate-limited-once | overloaded-once | always-overloaded | refusal |
  * max-tokens-once | invalid-once | insufficient | obey-injection | inject-markup | miscite | tool-use | bad-request | slow, and
- * the review-* scenarios of test/messages-api-review.ts (multi-turn tool use). The scenario
+ * the review-* scenarios of test/messages-api-review.ts (multi-turn tool use) and the fill-*
+ * scenarios of test/messages-api-suggest.ts (suggest_tests fill). The scenario
  * `queued` answers each call with the next scenario a test queued for that key
  * (`POST /__queue?key=K` with `{"scenario": "insufficient"}`; `cite` when none is queued), so a
  * test against one running Worker (one API key) can script several different answers.
@@ -25,6 +26,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { closeServer } from "./close-server.ts";
 import { INJECTED_MARKUP, reviewScript } from "./messages-api-review.ts";
+import { fillScript } from "./messages-api-suggest.ts";
 
 interface Evidence {
   label: string;
@@ -72,8 +74,10 @@ function userText(body: any): string {
 function script(scenario: string, call: number, body: any): Reply {
   const review = reviewScript(scenario, call, body);
   if (review) return review;
-  const ev = parseEvidence(userText(body));
   const text = (t: string, stopReason = "end_turn"): Reply => ({ kind: "message", blocks: [{ type: "text", text: t }], stopReason });
+  const fill = fillScript(scenario, userText(body));
+  if (fill !== null) return text(fill);
+  const ev = parseEvidence(userText(body));
   switch (scenario) {
     case "rate-limited-once":
       return call === 1 ? { kind: "error", status: 429, type: "rate_limit_error", headers: { "retry-after": "1" } } : text(citeFirst(ev));

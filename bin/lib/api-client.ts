@@ -142,6 +142,8 @@ export interface SuggestedTests {
   tests: { name: string; behaviour: string }[];
   facts: { kind: string; text: string; path: string; line: number }[];
   notes: string[];
+  /** With `fill`: the checked, model-completed test (null when the skeleton stands) and why. */
+  fill?: { filled: boolean; reason: string; test: string | null; unresolved: { name: string; line: number }[]; model: string | null; prompt: string | null };
 }
 
 /** A grounded finding as `POST /api/review` returns it. */
@@ -277,7 +279,7 @@ export function createApiClient(base: string, token: string) {
     },
     /** `POST /api/search`: the whole response (`results`, `stats`, `confidence`, ...). */
     /** `POST /api/suggest-tests`: a test skeleton for one function or method, with its facts. */
-    async suggestTests(input: { repo: string; path: string; symbol: string; framework?: string }): Promise<SuggestedTests> {
+    async suggestTests(input: { repo: string; path: string; symbol: string; framework?: string; fill?: boolean }): Promise<SuggestedTests> {
       return (await call("POST", "/api/suggest-tests", { json: input })) as SuggestedTests;
     },
     async search(input: SearchRequest): Promise<SearchAnswer> {

@@ -1,7 +1,9 @@
 /**
  * `codebase-copilot suggest-tests <repo> <path> <symbol>`: a test skeleton for one function or
  * method from the index (POST /api/suggest-tests). Prints the facts and the skeleton, or with
- * `--write` writes the skeleton to the suggested test path under the current folder.
+ * `--write` writes the skeleton to the suggested test path under the current folder. `--fill`
+ * asks the model to complete the bodies (checked against the index); the filled test, when it
+ * passed, replaces the skeleton in the output and in `--write`.
  */
 import { Option, type Command } from "commander";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
@@ -18,9 +20,17 @@ export function formatSuggestion(r: SuggestedTests): string {
     `${r.symbol} (${r.repo}:${r.path}) — ${r.framework}, test file ${r.test_path}${r.test_path_exists ? " (exists: merge into it)" : ""}`,
     ...r.facts.map((f) => `  ${f.path}:${f.line} ${f.kind}: ${f.text}`),
     ...r.notes.map((n) => `note: ${n}`),
+    ...(r.fill
+      ? [`fill: ${r.fill.filled ? "filled" : "not filled"}: ${r.fill.reason}`, ...r.fill.unresolved.map((u) => `  unresolved ${u.name} at line ${u.line}`)]
+      : []),
     "",
-    r.skeleton,
+    testText(r),
   ].join("\n");
+}
+
+/** The filled test when the fill passed its checks, else the skeleton. */
+function testText(r: SuggestedTests): string {
+  return r.fill?.filled && r.fill.test !== null ? r.fill.test : r.skeleton;
 }
 
 /** Adds `suggest-tests` to `program`. */
@@ -32,14 +42,15 @@ export function addSuggestTestsCommand(program: Command): void {
     .argument("<path>", "the file that defines the symbol, e.g. src/pricing/discount.ts")
     .argument("<symbol>", 'function or method: applyDiscount, Cart.total, "format(Invoice, Locale)"')
     .addOption(new Option("--framework <name>", "write for this framework instead of the repo's own").choices(FRAMEWORKS))
+    .option("--fill", "have the model complete the bodies (needs a generation provider; spends model tokens)")
     .option("--write", "write the skeleton to the suggested test path under the current folder (refuses to overwrite)")
-    .action(async (repo: string, path: string, symbol: string, o: { framework?: string; write?: boolean }, cmd: Command) => {
+    .action(async (repo: string, path: string, symbol: string, o: { framework?: string; write?: boolean; fill?: boolean }, cmd: Command) => {
       const g = globals(cmd);
-      const r = await client(g).suggestTests({ repo, path, symbol, ...(o.framework ? { framework: o.framework } : {}) });
+      const r = await client(g).suggestTests({ repo, path, symbol, ...(o.framework ? { framework: o.framework } : {}), ...(o.fill ? { fill: true } : {}) });
       if (o.write) {
         if (existsSync(r.test_path)) throw new UsageError(`${r.test_path} exists; merge the printed skeleton into it by hand (run without --write).`);
         mkdirSync(dirname(r.test_path), { recursive: true });
-        writeFileSync(r.test_path, r.skeleton);
+        writeFileSync(r.test_path, testText(r));
       }
       print(g, r, () => formatSuggestion(r) + (o.write ? `\nwrote ${r.test_path}` : ""));
     });

@@ -1,7 +1,7 @@
 /**
  * @module worker/auth/rate-limit
  *
- * Search rate limits per identity and per client IP: search, ask, grep and review share them
+ * Search rate limits per identity and per client IP: search, ask, grep, review and suggest-tests share them
  * (a grep costs more units the more work it did, `grepWorkUnits`). The port is the shape of the Workers
  * rate-limiting binding (`[[ratelimits]]` in wrangler.toml), which wrangler dev and the vitest
  * plugin simulate. When a binding is absent (a deployment that did not declare it), a local
@@ -101,10 +101,10 @@ export async function checkRegisterRate(env: Env, request: Request): Promise<Rat
 
 /**
  * Paths counted as searches: `/search`, `/ask` (grounded answers search first), `/grep` and
- * `/review` (model calls, like ask) and anything below them, under /api.
+ * `/review` and `/suggest-tests` (model calls with fill, like ask) and anything below them, under /api.
  */
 export function isSearchPath(pathname: string): boolean {
-  return /\/(search|ask|grep|review)(\/|$)/.test(pathname);
+  return /\/(search|ask|grep|review|suggest-tests)(\/|$)/.test(pathname);
 }
 
 /** Bytes of file text one rate unit of grep pays for (an eighth of GREP_SCAN_MAX_BYTES). */

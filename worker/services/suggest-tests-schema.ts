@@ -18,7 +18,7 @@ export const suggestTestsInput = z.object({
   symbol: z.string().min(1).max(200).describe("applyDiscount, Cart.total; an overload: format(Invoice, Locale)."),
   framework: z.enum(TEST_FRAMEWORKS).optional().describe("Default: the repo's own."),
   ref: z.string().min(1).max(255).optional().describe("Only the indexed ref is available."),
-  fill: z.boolean().optional().describe("Not available yet (400)."),
+  fill: z.boolean().optional().describe("Model completes the bodies; names checked against the index. Needs a provider."),
 });
 export type SuggestTestsInput = z.infer<typeof suggestTestsInput>;
 
@@ -30,6 +30,17 @@ export const testFactSchema = z.object({
   line: z.number().int(),
 });
 export type TestFact = z.infer<typeof testFactSchema>;
+
+/** What `fill: true` did: the filled test (null when the skeleton stands), why, and names the index lacks. */
+export const fillResultSchema = z.object({
+  filled: z.boolean(),
+  reason: z.string(),
+  test: z.string().nullable(),
+  unresolved: z.array(z.object({ name: z.string(), line: z.number().int() })),
+  model: z.string().nullable(),
+  prompt: z.string().nullable(),
+});
+export type FillResult = z.infer<typeof fillResultSchema>;
 
 /** Output of `suggestTests`. */
 export const suggestTestsOutput = z.object({
@@ -45,5 +56,6 @@ export const suggestTestsOutput = z.object({
   tests: z.array(z.object({ name: z.string(), behaviour: z.string() })),
   facts: z.array(testFactSchema),
   notes: z.array(z.string()),
+  fill: fillResultSchema.optional(),
 });
 export type SuggestTestsOutput = z.infer<typeof suggestTestsOutput>;

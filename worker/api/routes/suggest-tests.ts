@@ -1,7 +1,7 @@
 /**
  * @module worker/api/routes/suggest-tests
  *
- *   POST /api/suggest-tests  {repo, path, symbol, framework?, ref?}
+ *   POST /api/suggest-tests  {repo, path, symbol, framework?, ref?, fill?}
  *
  * A thin adapter over `suggestTests` (worker/services/suggest-tests) with the MCP tool's
  * schemas. Needs the `search` scope (it only reads the index; worker/auth/route-scopes.ts).
@@ -24,9 +24,12 @@ const suggestRoute = createRoute({
   request: { body: { content: { "application/json": { schema: suggestTestsInput } }, required: true } },
   responses: {
     200: jsonResponse(suggestTestsOutput, "The test path, the skeleton and the facts it was built from"),
-    400: errorDoc("The symbol is not a function or method, the language has no renderer, fill or another ref was asked", "invalid_input"),
+    400: errorDoc("The symbol is not a function or method, the language has no renderer, or another ref was asked", "invalid_input"),
     404: errorDoc("Unknown repo, file or symbol (with suggestions)", "repo_not_found", "file_not_found", "not_found"),
     409: errorDoc("No completed index yet", "index_not_ready"),
+    429: errorDoc("fill: the daily token budget is spent; see Retry-After", "budget_exhausted"),
+    502: errorDoc("fill: the model API failed", "generation_failed"),
+    503: errorDoc("fill: no generation provider is configured", "generation_unavailable"),
   },
 });
 

@@ -19,8 +19,12 @@ export const suggestTestsTool = defineTool({
       "facts:",
       ...r.facts.map((f) => `  ${f.path}:${f.line} ${f.kind}: ${f.text}`),
       ...r.notes.map((n) => `note: ${n}`),
+      ...(r.fill
+        ? [`fill: ${r.fill.filled ? "filled" : "not filled"}: ${r.fill.reason}`, ...r.fill.unresolved.map((u) => `  unresolved ${u.name} at line ${u.line}`)]
+        : []),
       "",
-      r.skeleton,
+      // The filled test only when it passed its checks (fill-verify.ts); else the skeleton.
+      r.fill?.filled && r.fill.test !== null ? r.fill.test : r.skeleton,
     ];
     return { structured: r, text: lines.join("\n") };
   },

@@ -7,29 +7,44 @@
  * CLI; schemas in worker/services/suggest-tests-schema.ts.
  */
 import { CodeSearchError } from "../../../kernel/errors";
-import { activeRepo, loadFile, type WireNames } from "../files";
+import type { GenerationProvider } from "../../../kernel/generation";
+import { requireGenerationProvider } from "../../generation";
+import { activeRepo, loadFile, splitLines, type WireNames } from "../files";
 import type { ServiceContext } from "../context";
 import { findSymbol } from "../symbols";
 import { suggestTestsInput, type SuggestTestsInput, type SuggestTestsOutput } from "../suggest-tests-schema";
 import { buildSuggestion, pickTarget } from "./build";
 import { familyOf } from "./facts";
+import { collaboratorModules, fillSkeleton } from "./fill";
 import { configCandidates, testFileCandidates } from "./framework";
 import { parseSignature } from "./signature";
 import type { SymbolLite } from "./types";
+
+/** Test seam: a provider instead of the configured one. */
+export interface SuggestTestsDeps {
+  provider?: GenerationProvider;
+}
 
 /** Most snapshot paths scanned for existing test files (a bound on one D1 read). */
 const MAX_PATHS = 20_000;
 
 /**
- * The suggestion for `input.symbol` in `input.path`. Throws `invalid_input` (400) for `fill`,
- * a ref other than the indexed one, a non-callable symbol or a language without a renderer;
+ * The suggestion for `input.symbol` in `input.path`, with `fill` (fill.ts) the model-completed
+ * test. Throws `generation_unavailable` (503) for `fill` without a provider, `budget_exhausted`
+ * (429), `generation_failed` (502); `invalid_input` (400) for a ref other than the indexed one, a non-callable symbol or a language without a renderer;
  * `not_found` (404) with suggestions for an unknown symbol; `repo_not_found`, `file_not_found`.
  */
-export async function suggestTests(ctx: ServiceContext, raw: SuggestTestsInput, wire: WireNames = "mcp"): Promise<SuggestTestsOutput> {
+export async function suggestTests(
+  ctx: ServiceContext,
+  raw: SuggestTestsInput,
+  wire: WireNames = "mcp",
+  deps: SuggestTestsDeps = {},
+): Promise<SuggestTestsOutput> {
   const parsed = suggestTestsInput.safeParse(raw);
   if (!parsed.success) throw new CodeSearchError("invalid_input", parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "));
   const input = parsed.data;
-  if (input.fill) throw new CodeSearchError("invalid_input", "fill: model-completed test bodies are not available yet; call without fill for the skeleton.");
+  // No provider: the same 503 as ask, before anything is read.
+  const provider = input.fill ? (deps.provider ?? requireGenerationProvider(ctx.env, ctx.config)) : null;
   const snap = await activeRepo(ctx, input.repo);
   if (input.ref !== undefined) {
     const row = await ctx.env.DB.prepare("SELECT ref FROM repos WHERE id = ?").bind(snap.id).first<{ ref: string | null }>();
@@ -86,6 +101,12 @@ export async function suggestTests(ctx: ServiceContext, raw: SuggestTestsInput, 
     out.notes.push(`${targets.length} overloads match; used the first, ${forms[0]}. Name another with its parameter list: ${forms.slice(1).join(", ")}.`);
   }
   if (input.ref === undefined) out.notes.push(`Built from the indexed snapshot (commit ${snap.commit}).`);
+  if (provider) {
+    const modules = await Promise.all(
+      collaboratorModules(out.facts, file.path, have).map(async (p) => ({ path: p, lines: splitLines((await loadFile(ctx, snap, p, wire)).text) })),
+    );
+    out.fill = await fillSkeleton(ctx, provider, snap.id, out, splitLines(file.text), targets[0], modules);
+  }
   return out;
 }
 

@@ -6,6 +6,7 @@
  *
  * Scenarios: fill-real (only the skeleton's imports, the function and builtins) | fill-unknown
  * (also calls a method and a helper the repo does not define) | fill-syntax (an unclosed block).
+ * The test is TypeScript, or Python when the framework line says pytest (pythonFill).
  */
 
 /** A scripted reply's text, or null when the scenario is not a fill one. */
@@ -14,6 +15,7 @@ export function fillScript(scenario: string, user: string): string | null {
   const nonce = /nonce is ([0-9a-f]{32})/.exec(user)?.[1] ?? "";
   const skeleton = new RegExp(`^<<<SKELETON ${nonce}[^\\n]*>>>\\n([\\s\\S]*?)\\n<<<END ${nonce}>>>$`, "m").exec(user)?.[1] ?? "";
   const fn = /^Function under test: (?:\w+\.)?(\w+) in /m.exec(user)?.[1] ?? "f";
+  if (/; framework pytest;/.test(user)) return JSON.stringify({ test: pythonFill(scenario, skeleton, fn) });
   const imports = skeleton.split("\n").filter((l) => l.startsWith("import "));
   const body = [
     `  it("applies the percentage", () => {`,
@@ -31,4 +33,26 @@ export function fillScript(scenario: string, user: string): string | null {
       ? [...imports, "", `describe(${JSON.stringify(fn)}, () => {`, `  it("x", () => {`, `    expect(${fn}(1, 2).toBe(1);`, ""].join("\n")
       : [...imports, "", `describe(${JSON.stringify(fn)}, () => {`, ...body, "});", ""].join("\n");
   return JSON.stringify({ test });
+}
+
+/** A pytest file for `fn` (a parser of `name=value` lines, as python/billing/parser.py's parse). */
+function pythonFill(scenario: string, skeleton: string, fn: string): string {
+  const imports = skeleton.split("\n").filter((l) => /^(import|from) /.test(l));
+  if (scenario === "fill-syntax") return [...imports, "", "", "def test_x():", `    assert ${fn}("a=1" == 1`, ""].join("\n");
+  return [
+    ...imports,
+    "",
+    "",
+    "def test_reads_pairs(tmp_path):",
+    `    result = ${fn}("a=1\\n\\nb = 2")`,
+    '    assert result == {"a": "1", "b": "2"}',
+    '    assert sorted(result.keys()) == ["a", "b"]',
+    ...(scenario === "fill-unknown" ? [`    strict = ${fn}.with_strict("a=1")`, "    assert compute_checksum(strict) == 0"] : []),
+    "",
+    "",
+    "def test_rejects_a_line_without_equals():",
+    "    with pytest.raises(ValueError):",
+    `        ${fn}("oops")`,
+    "",
+  ].join("\n");
 }

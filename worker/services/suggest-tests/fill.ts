@@ -64,8 +64,9 @@ export function collaboratorModules(facts: SuggestTestsOutput["facts"], sourcePa
   return out;
 }
 
-/** Grammar of the filled test: TypeScript/JavaScript only (other families keep the skeleton). */
+/** Grammar of the filled test: TypeScript/JavaScript and Python (other families keep the skeleton). */
 function grammarOf(path: string): GrammarLanguage | null {
+  if (/\.py$/.test(path)) return "python";
   if (/\.[cm]?tsx$|\.jsx$/.test(path)) return "tsx";
   if (/\.[cm]?ts$/.test(path)) return "typescript";
   if (/\.[cm]?js$/.test(path)) return "javascript";
@@ -119,11 +120,12 @@ export async function fillSkeleton(
   sourceLines: string[],
   target: SymbolLite,
   modules: SourceBlock[] = [],
+  paths: ReadonlySet<string> = new Set(),
   now: () => number = Date.now,
 ): Promise<FillResult> {
   const grammar = grammarOf(out.test_path);
   const base = { filled: false, test: null, unresolved: [], model: null, prompt: null };
-  if (!grammar) return { ...base, reason: `fill completes TypeScript/JavaScript tests only; ${out.language} keeps the skeleton.` };
+  if (!grammar) return { ...base, reason: `fill completes TypeScript/JavaScript and Python tests only; ${out.language} keeps the skeleton.` };
   const prompt = await loadPrompt("suggest-tests.fill");
   const nonce = newNonce();
   const message = renderFillMessage(out, sourceLines, target, nonce, modules);
@@ -164,7 +166,7 @@ export async function fillSkeleton(
   const meta = { model, prompt: `${prompt.id}@${prompt.version}` };
   const test = parseTest(text);
   if (test === null) return { ...base, ...meta, reason: 'The model\'s reply was not a JSON object {"test": "..."}; the skeleton stands.' };
-  const check = await verifyFilledTest(grammar, test, (names) => indexedNames(ctx, repo, names));
+  const check = await verifyFilledTest(grammar, test, (names) => indexedNames(ctx, repo, names), grammar === "python" ? pythonInRepo(paths) : undefined);
   if (check.ok)
     return {
       ...base,
@@ -181,6 +183,23 @@ export async function fillSkeleton(
     unresolved: check.unresolved,
     reason: `The filled test references names the index does not define (${[...new Set(check.unresolved.map((u) => u.name))].join(", ")}); it was removed and the skeleton stands.`,
   };
+}
+
+/**
+ * Whether a Python module is the repo's: relative (`.helpers`), or its top-level name is a
+ * directory holding `.py` files or a `.py` file's stem anywhere in the snapshot (`billing` of
+ * `python/billing/parser.py`; source roots such as `src/` vary, so any depth counts). A repo
+ * directory named like a stdlib module makes that module in-repo: its names are then looked up
+ * in the index, so the error is a dropped fill, never an unchecked one.
+ */
+export function pythonInRepo(paths: ReadonlySet<string>): (module: string) => boolean {
+  const names = new Set<string>();
+  for (const p of paths) {
+    if (!p.endsWith(".py")) continue;
+    const segs = p.slice(0, -3).split("/");
+    for (const s of segs) names.add(s);
+  }
+  return (m) => m.startsWith(".") || names.has(m.split(".")[0]);
 }
 
 /** The `test` string of the model's JSON reply (a ```json fence tolerated), or null. */

@@ -6,7 +6,8 @@
  *
  * Scenarios: fill-real (only the skeleton's imports, the function and builtins) | fill-unknown
  * (also calls a method and a helper the repo does not define) | fill-syntax (an unclosed block).
- * The test is TypeScript, or Python when the framework line says pytest (pythonFill).
+ * The test is TypeScript, Python when the framework line says pytest (pythonFill), Go for
+ * go-testing (goFill).
  */
 
 /** A scripted reply's text, or null when the scenario is not a fill one. */
@@ -16,6 +17,7 @@ export function fillScript(scenario: string, user: string): string | null {
   const skeleton = new RegExp(`^<<<SKELETON ${nonce}[^\\n]*>>>\\n([\\s\\S]*?)\\n<<<END ${nonce}>>>$`, "m").exec(user)?.[1] ?? "";
   const fn = /^Function under test: (?:\w+\.)?(\w+) in /m.exec(user)?.[1] ?? "f";
   if (/; framework pytest;/.test(user)) return JSON.stringify({ test: pythonFill(scenario, skeleton, fn) });
+  if (/; framework go-testing;/.test(user)) return JSON.stringify({ test: goFill(scenario, skeleton, fn) });
   const imports = skeleton.split("\n").filter((l) => l.startsWith("import "));
   const body = [
     `  it("applies the percentage", () => {`,
@@ -53,6 +55,30 @@ function pythonFill(scenario: string, skeleton: string, fn: string): string {
     "def test_rejects_a_line_without_equals():",
     "    with pytest.raises(ValueError):",
     `        ${fn}("oops")`,
+    "",
+  ].join("\n");
+}
+
+/** A Go test in the skeleton's package for `fn` (a tax computation, as go/tax/calculator.go's Compute; ErrNegative below 0). */
+function goFill(scenario: string, skeleton: string, fn: string): string {
+  const head = [skeleton.split("\n")[0], "", "import (", '\t"errors"', '\t"testing"', ")", ""];
+  if (scenario === "fill-syntax") return [...head, "func TestX(t *testing.T) {", `\t_, _ = ${fn}(1`, ""].join("\n");
+  return [
+    ...head,
+    "func TestTaxes(t *testing.T) {",
+    `\tgot, err := ${fn}(100)`,
+    "\tif err != nil || got != 20 {",
+    '\t\tt.Fatalf("got %v, %v", got, err)',
+    "\t}",
+    "\tc := &Calculator{Rate: 0.5}",
+    ...(scenario === "fill-unknown" ? [`\t_, _ = c.${fn}WithRebate(1)`, "\t_ = applyRebate(got)"] : ["\t_, _ = c.Compute(1)"]),
+    "}",
+    "",
+    "func TestRejectsNegative(t *testing.T) {",
+    `\tif _, err := ${fn}(-1); !errors.Is(err, ErrNegative) {`,
+    '\t\tt.Fatalf("want ErrNegative, got %v", err)',
+    "\t}",
+    "}",
     "",
   ].join("\n");
 }

@@ -5,7 +5,8 @@
  * only real names comes back filled; one calling a method and a helper the index lacks has them
  * reported and is removed (the skeleton stands); one that does not parse falls back to the
  * skeleton; the in-repo modules a method calls go into the fenced evidence; no provider answers 503 generation_unavailable like ask.
- * The same three outcomes for a pytest fill of python/billing/parser.py's parse.
+ * The same three outcomes for a pytest fill of python/billing/parser.py's parse and a Go
+ * `testing` fill of go/tax/calculator.go's Calculator.Compute.
  */
 import { createExecutionContext, env, SELF } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -29,6 +30,7 @@ async function post(body: unknown, vars: Record<string, string>): Promise<Respon
   return worker.fetch(req, envWith(vars), createExecutionContext());
 }
 
+const COMPUTE = { repo: "nav", path: "go/tax/calculator.go", symbol: "Calculator.Compute", fill: true };
 const PARSE = { repo: "nav", path: "python/billing/parser.py", symbol: "parse", framework: "pytest", fill: true };
 
 async function fill(scenario: string, body: object = DISCOUNT): Promise<{ out: SuggestTestsOutput; key: string }> {
@@ -154,6 +156,28 @@ describe("suggest_tests fill", () => {
 
   it("Python: falls back to the skeleton when the fill does not parse", async () => {
     const { out } = await fill("fill-syntax", PARSE);
+    expect(out.fill).toMatchObject({ filled: false, test: null, unresolved: [] });
+    expect(out.fill!.reason).toContain("does not parse");
+  });
+
+  it("Go: returns a testing fill of same-package symbols, predeclared names and the standard library as filled", async () => {
+    const { out } = await fill("fill-real", COMPUTE);
+    expect(out.fill, out.fill?.reason).toMatchObject({ filled: true, unresolved: [] });
+    expect(out.fill!.test).toContain("!errors.Is(err, ErrNegative)");
+    expect(out.skeleton).toContain('t.Fatal("TODO');
+  });
+
+  it("Go: reports a helper and a method the index lacks, with lines, and removes the fill", async () => {
+    const { out } = await fill("fill-unknown", COMPUTE);
+    expect(out.fill).toMatchObject({ filled: false, test: null });
+    expect(out.fill!.unresolved).toEqual([
+      { name: "applyRebate", line: 15 },
+      { name: "ComputeWithRebate", line: 14 },
+    ]);
+  });
+
+  it("Go: falls back to the skeleton when the fill does not parse", async () => {
+    const { out } = await fill("fill-syntax", COMPUTE);
     expect(out.fill).toMatchObject({ filled: false, test: null, unresolved: [] });
     expect(out.fill!.reason).toContain("does not parse");
   });

@@ -64,9 +64,10 @@ export function collaboratorModules(facts: SuggestTestsOutput["facts"], sourcePa
   return out;
 }
 
-/** Grammar of the filled test: TypeScript/JavaScript and Python (other families keep the skeleton). */
+/** Grammar of the filled test: TypeScript/JavaScript, Python and Go (other families keep the skeleton). */
 function grammarOf(path: string): GrammarLanguage | null {
   if (/\.py$/.test(path)) return "python";
+  if (/\.go$/.test(path)) return "go";
   if (/\.[cm]?tsx$|\.jsx$/.test(path)) return "tsx";
   if (/\.[cm]?ts$/.test(path)) return "typescript";
   if (/\.[cm]?js$/.test(path)) return "javascript";
@@ -125,7 +126,7 @@ export async function fillSkeleton(
 ): Promise<FillResult> {
   const grammar = grammarOf(out.test_path);
   const base = { filled: false, test: null, unresolved: [], model: null, prompt: null };
-  if (!grammar) return { ...base, reason: `fill completes TypeScript/JavaScript and Python tests only; ${out.language} keeps the skeleton.` };
+  if (!grammar) return { ...base, reason: `fill completes TypeScript/JavaScript, Python and Go tests only; ${out.language} keeps the skeleton.` };
   const prompt = await loadPrompt("suggest-tests.fill");
   const nonce = newNonce();
   const message = renderFillMessage(out, sourceLines, target, nonce, modules);
@@ -166,7 +167,12 @@ export async function fillSkeleton(
   const meta = { model, prompt: `${prompt.id}@${prompt.version}` };
   const test = parseTest(text);
   if (test === null) return { ...base, ...meta, reason: 'The model\'s reply was not a JSON object {"test": "..."}; the skeleton stands.' };
-  const check = await verifyFilledTest(grammar, test, (names) => indexedNames(ctx, repo, names), grammar === "python" ? pythonInRepo(paths) : undefined);
+  const check = await verifyFilledTest(
+    grammar,
+    test,
+    (names) => indexedNames(ctx, repo, names),
+    grammar === "python" ? pythonInRepo(paths) : grammar === "go" ? goInRepo(paths) : undefined,
+  );
   if (check.ok)
     return {
       ...base,
@@ -200,6 +206,19 @@ export function pythonInRepo(paths: ReadonlySet<string>): (module: string) => bo
     for (const s of segs) names.add(s);
   }
   return (m) => m.startsWith(".") || names.has(m.split(".")[0]);
+}
+
+/**
+ * Whether a Go import path is the repo's: its first element is a domain (the standard library's
+ * never is) and its last element names a directory of `.go` files in the snapshot
+ * (`example.com/shop/tax` for `go/tax/calculator.go`; go.mod's module path is not read). An
+ * outside module whose last element matches a repo directory is then looked up, so the error is a
+ * dropped fill, never an unchecked one.
+ */
+export function goInRepo(paths: ReadonlySet<string>): (importPath: string) => boolean {
+  const dirs = new Set<string>();
+  for (const p of paths) if (p.endsWith(".go")) dirs.add(p.split("/").at(-2) ?? "");
+  return (m) => m.split("/")[0].includes(".") && dirs.has(m.split("/").at(-1) ?? "");
 }
 
 /** The `test` string of the model's JSON reply (a ```json fence tolerated), or null. */

@@ -7,7 +7,7 @@
  * Scenarios: fill-real (only the skeleton's imports, the function and builtins) | fill-unknown
  * (also calls a method and a helper the repo does not define) | fill-syntax (an unclosed block).
  * The test is TypeScript, Python when the framework line says pytest (pythonFill), Go for
- * go-testing (goFill).
+ * go-testing (goFill), Java for junit5 (javaFill).
  */
 
 /** A scripted reply's text, or null when the scenario is not a fill one. */
@@ -18,6 +18,7 @@ export function fillScript(scenario: string, user: string): string | null {
   const fn = /^Function under test: (?:\w+\.)?(\w+) in /m.exec(user)?.[1] ?? "f";
   if (/; framework pytest;/.test(user)) return JSON.stringify({ test: pythonFill(scenario, skeleton, fn) });
   if (/; framework go-testing;/.test(user)) return JSON.stringify({ test: goFill(scenario, skeleton, fn) });
+  if (/; framework junit5;/.test(user)) return JSON.stringify({ test: javaFill(scenario, skeleton) });
   const imports = skeleton.split("\n").filter((l) => l.startsWith("import "));
   const body = [
     `  it("applies the percentage", () => {`,
@@ -78,6 +79,43 @@ function goFill(scenario: string, skeleton: string, fn: string): string {
     `\tif _, err := ${fn}(-1); !errors.Is(err, ErrNegative) {`,
     '\t\tt.Fatalf("want ErrNegative, got %v", err)',
     "\t}",
+    "}",
+    "",
+  ].join("\n");
+}
+
+/** A JUnit 5 test of java/.../InvoiceFormatter.java's format(Invoice, Locale), in the skeleton's package. */
+function javaFill(scenario: string, skeleton: string): string {
+  const head = [
+    ...skeleton.split("\n").filter((l) => l.startsWith("package ")),
+    "",
+    "import static org.junit.jupiter.api.Assertions.assertEquals;",
+    "import static org.junit.jupiter.api.Assertions.assertThrows;",
+    "",
+    "import java.math.BigDecimal;",
+    "import java.util.Locale;",
+    "import org.junit.jupiter.api.Test;",
+    "",
+    "class InvoiceFormatterTest {",
+  ];
+  if (scenario === "fill-syntax") return [...head, "    @Test", "    void x() {", "        assertEquals(1, 2;", ""].join("\n");
+  return [
+    ...head,
+    "    @Test",
+    "    void formatsNumberTotalAndCurrency() {",
+    '        InvoiceFormatter subject = new InvoiceFormatter("EUR");',
+    '        Invoice invoice = new Invoice("N-1", "Ada", new BigDecimal("12.50"));',
+    "        String result = subject.format(invoice, Locale.ROOT);",
+    '        assertEquals("N-1 12.50 EUR", result.trim());',
+    ...(scenario === "fill-unknown" ? ['        assertEquals("", subject.formatAll(invoice));', "        assertEquals(0, InvoiceTotals.sum(invoice));"] : []),
+    "    }",
+    "",
+    "    @Test",
+    "    void rejectsAnInvoiceWithoutNumber() {",
+    '        InvoiceFormatter subject = new InvoiceFormatter("EUR");',
+    '        Invoice invoice = new Invoice(null, "Ada", BigDecimal.ONE);',
+    "        assertThrows(IllegalArgumentException.class, () -> subject.format(invoice, Locale.ROOT));",
+    "    }",
     "}",
     "",
   ].join("\n");

@@ -6,7 +6,8 @@
  * reported and is removed (the skeleton stands); one that does not parse falls back to the
  * skeleton; the in-repo modules a method calls go into the fenced evidence; no provider answers 503 generation_unavailable like ask.
  * The same three outcomes for a pytest fill of python/billing/parser.py's parse and a Go
- * `testing` fill of go/tax/calculator.go's Calculator.Compute.
+ * `testing` fill of go/tax/calculator.go's Calculator.Compute and a JUnit 5 fill of
+ * InvoiceFormatter#format(Invoice, Locale).
  */
 import { createExecutionContext, env, SELF } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -31,6 +32,12 @@ async function post(body: unknown, vars: Record<string, string>): Promise<Respon
 }
 
 const COMPUTE = { repo: "nav", path: "go/tax/calculator.go", symbol: "Calculator.Compute", fill: true };
+const FORMAT = {
+  repo: "nav",
+  path: "java/src/main/java/com/acme/billing/InvoiceFormatter.java",
+  symbol: "InvoiceFormatter#format(Invoice, Locale)",
+  fill: true,
+};
 const PARSE = { repo: "nav", path: "python/billing/parser.py", symbol: "parse", framework: "pytest", fill: true };
 
 async function fill(scenario: string, body: object = DISCOUNT): Promise<{ out: SuggestTestsOutput; key: string }> {
@@ -178,6 +185,29 @@ describe("suggest_tests fill", () => {
 
   it("Go: falls back to the skeleton when the fill does not parse", async () => {
     const { out } = await fill("fill-syntax", COMPUTE);
+    expect(out.fill).toMatchObject({ filled: false, test: null, unresolved: [] });
+    expect(out.fill!.reason).toContain("does not parse");
+  });
+
+  it("Java: returns a JUnit 5 fill of same-package symbols, java.lang and JUnit as filled", async () => {
+    const { out } = await fill("fill-real", FORMAT);
+    expect(out.fill, out.fill?.reason).toMatchObject({ filled: true, unresolved: [] });
+    expect(out.fill!.test).toContain("assertThrows(IllegalArgumentException.class");
+    expect(out.skeleton).toContain('fail("TODO');
+  });
+
+  it("Java: reports a type and methods the index lacks, with lines, and removes the fill", async () => {
+    const { out } = await fill("fill-unknown", FORMAT);
+    expect(out.fill).toMatchObject({ filled: false, test: null });
+    expect(out.fill!.unresolved).toEqual([
+      { name: "InvoiceTotals", line: 18 },
+      { name: "formatAll", line: 17 },
+      { name: "sum", line: 18 },
+    ]);
+  });
+
+  it("Java: falls back to the skeleton when the fill does not parse", async () => {
+    const { out } = await fill("fill-syntax", FORMAT);
     expect(out.fill).toMatchObject({ filled: false, test: null, unresolved: [] });
     expect(out.fill!.reason).toContain("does not parse");
   });

@@ -7,14 +7,15 @@
  * not imported from a bare (outside-the-repo) specifier must be a symbol of the index. Member
  * calls are checked when their receiver chain starts at a local or in-repo name (`cart.total()`),
  * against the index and JS_BUILTIN_METHODS; chains from a global or an outside import
- * (`expect(x).toBe`) are not. Python (pytest/unittest) and Go (testing) are checked by
- * fill-verify-python.ts and fill-verify-go.ts with the same rule. Pure apart from the parser; the index lookup is passed in.
+ * (`expect(x).toBe`) are not. Python (pytest/unittest), Go (testing) and Java (JUnit 5 +
+ * Mockito) are checked by fill-verify-python.ts, -go.ts and -java.ts with the same rule. Pure apart from the parser; the index lookup is passed in.
  */
 import type { Node } from "web-tree-sitter";
 import "../../../indexer/chunk"; // registers the grammar loader getParser needs
 import { getParser } from "../../../indexer/chunk/parser";
 import type { GrammarLanguage } from "../../../indexer/chunk/languages";
 import { collectGo } from "./fill-verify-go";
+import { collectJava } from "./fill-verify-java";
 import { collectPython } from "./fill-verify-python";
 
 /** Globals of JavaScript, Node, TypeScript's utility types and vitest/jest/node:test. */
@@ -84,7 +85,7 @@ function chainRoot(n: Node | null): Node | null {
 /**
  * Checks `test` (see module note). `indexed(names)` answers which of `names` are symbols of the
  * repo's active snapshot; `inRepo(module)` tells an in-repo Python module (`billing.parser`,
- * `.helpers`) or Go import path from an outside one (TypeScript/JavaScript use the specifier: relative is in-repo).
+ * `.helpers`), Go import path or Java qualified name from an outside one (TypeScript/JavaScript use the specifier: relative is in-repo).
  * Parses once; the tree is freed before returning.
  */
 export async function verifyFilledTest(
@@ -95,9 +96,10 @@ export async function verifyFilledTest(
 ): Promise<FillCheck> {
   const tree = (await getParser(language)).parse(test);
   if (!tree) return { ok: false, syntaxErrors: [1], unresolved: [] };
-  if (language === "python" || language === "go") {
+  const collect = language === "python" ? collectPython : language === "go" ? collectGo : language === "java" ? collectJava : null;
+  if (collect) {
     try {
-      const { syntaxErrors, wanted } = (language === "python" ? collectPython : collectGo)(tree.rootNode, inRepo);
+      const { syntaxErrors, wanted } = collect(tree.rootNode, inRepo);
       return syntaxErrors.length ? { ok: false, syntaxErrors, unresolved: [] } : await resolve(wanted, indexed);
     } finally {
       tree.delete();

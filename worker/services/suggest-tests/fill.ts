@@ -64,10 +64,11 @@ export function collaboratorModules(facts: SuggestTestsOutput["facts"], sourcePa
   return out;
 }
 
-/** Grammar of the filled test: TypeScript/JavaScript, Python and Go (other families keep the skeleton). */
+/** Grammar of the filled test: TypeScript/JavaScript, Python, Go and Java (other families keep the skeleton). */
 function grammarOf(path: string): GrammarLanguage | null {
   if (/\.py$/.test(path)) return "python";
   if (/\.go$/.test(path)) return "go";
+  if (/\.java$/.test(path)) return "java";
   if (/\.[cm]?tsx$|\.jsx$/.test(path)) return "tsx";
   if (/\.[cm]?ts$/.test(path)) return "typescript";
   if (/\.[cm]?js$/.test(path)) return "javascript";
@@ -126,7 +127,7 @@ export async function fillSkeleton(
 ): Promise<FillResult> {
   const grammar = grammarOf(out.test_path);
   const base = { filled: false, test: null, unresolved: [], model: null, prompt: null };
-  if (!grammar) return { ...base, reason: `fill completes TypeScript/JavaScript, Python and Go tests only; ${out.language} keeps the skeleton.` };
+  if (!grammar) return { ...base, reason: `fill completes TypeScript/JavaScript, Python, Go and Java tests only; ${out.language} keeps the skeleton.` };
   const prompt = await loadPrompt("suggest-tests.fill");
   const nonce = newNonce();
   const message = renderFillMessage(out, sourceLines, target, nonce, modules);
@@ -167,12 +168,7 @@ export async function fillSkeleton(
   const meta = { model, prompt: `${prompt.id}@${prompt.version}` };
   const test = parseTest(text);
   if (test === null) return { ...base, ...meta, reason: 'The model\'s reply was not a JSON object {"test": "..."}; the skeleton stands.' };
-  const check = await verifyFilledTest(
-    grammar,
-    test,
-    (names) => indexedNames(ctx, repo, names),
-    grammar === "python" ? pythonInRepo(paths) : grammar === "go" ? goInRepo(paths) : undefined,
-  );
+  const check = await verifyFilledTest(grammar, test, (names) => indexedNames(ctx, repo, names), inRepoFor(grammar, paths));
   if (check.ok)
     return {
       ...base,
@@ -219,6 +215,33 @@ export function goInRepo(paths: ReadonlySet<string>): (importPath: string) => bo
   const dirs = new Set<string>();
   for (const p of paths) if (p.endsWith(".go")) dirs.add(p.split("/").at(-2) ?? "");
   return (m) => m.split("/")[0].includes(".") && dirs.has(m.split("/").at(-1) ?? "");
+}
+
+/**
+ * Whether a Java qualified name (`com.acme.billing.Invoice`, a static member's
+ * `com.acme.billing.Invoice.of`, a wildcard's package `com.acme.billing`) is the repo's: it, or
+ * its name without the last element, is a `.java` file or a directory of `.java` files at the
+ * end of a snapshot path (`.../java/com/acme/billing/Invoice.java`).
+ */
+export function javaInRepo(paths: ReadonlySet<string>): (name: string) => boolean {
+  const suffixes = new Set<string>();
+  for (const p of paths) {
+    if (!p.endsWith(".java")) continue;
+    const segs = p.slice(0, -5).split("/");
+    for (let i = 0; i < segs.length; i++) {
+      suffixes.add(segs.slice(i).join("."));
+      if (i < segs.length - 1) suffixes.add(segs.slice(i, -1).join("."));
+    }
+  }
+  return (name) => suffixes.has(name) || suffixes.has(name.split(".").slice(0, -1).join("."));
+}
+
+/** The in-repo test for `grammar`'s imports (TypeScript/JavaScript: a relative specifier). */
+function inRepoFor(grammar: GrammarLanguage, paths: ReadonlySet<string>): ((module: string) => boolean) | undefined {
+  if (grammar === "python") return pythonInRepo(paths);
+  if (grammar === "go") return goInRepo(paths);
+  if (grammar === "java") return javaInRepo(paths);
+  return undefined;
 }
 
 /** The `test` string of the model's JSON reply (a ```json fence tolerated), or null. */

@@ -5,6 +5,9 @@
  * only real names comes back filled; one calling a method and a helper the index lacks has them
  * reported and is removed (the skeleton stands); one that does not parse falls back to the
  * skeleton; the in-repo modules a method calls go into the fenced evidence; no provider answers 503 generation_unavailable like ask.
+ * The same three outcomes for a pytest fill of python/billing/parser.py's parse and a Go
+ * `testing` fill of go/tax/calculator.go's Calculator.Compute and a JUnit 5 fill of
+ * InvoiceFormatter#format(Invoice, Locale).
  */
 import { createExecutionContext, env, SELF } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -28,9 +31,18 @@ async function post(body: unknown, vars: Record<string, string>): Promise<Respon
   return worker.fetch(req, envWith(vars), createExecutionContext());
 }
 
-async function fill(scenario: string): Promise<{ out: SuggestTestsOutput; key: string }> {
+const COMPUTE = { repo: "nav", path: "go/tax/calculator.go", symbol: "Calculator.Compute", fill: true };
+const FORMAT = {
+  repo: "nav",
+  path: "java/src/main/java/com/acme/billing/InvoiceFormatter.java",
+  symbol: "InvoiceFormatter#format(Invoice, Locale)",
+  fill: true,
+};
+const PARSE = { repo: "nav", path: "python/billing/parser.py", symbol: "parse", framework: "pytest", fill: true };
+
+async function fill(scenario: string, body: object = DISCOUNT): Promise<{ out: SuggestTestsOutput; key: string }> {
   const key = keyFor(scenario, "suggest-fill");
-  const res = await post(DISCOUNT, { ANTHROPIC_API_KEY: key });
+  const res = await post(body, { ANTHROPIC_API_KEY: key });
   const json = await res.json();
   expect(res.status, JSON.stringify(json)).toBe(200);
   return { out: json as SuggestTestsOutput, key };
@@ -126,6 +138,76 @@ describe("suggest_tests fill", () => {
 
   it("falls back to the skeleton when the fill does not parse", async () => {
     const { out } = await fill("fill-syntax");
+    expect(out.fill).toMatchObject({ filled: false, test: null, unresolved: [] });
+    expect(out.fill!.reason).toContain("does not parse");
+  });
+
+  it("Python: returns a pytest fill of indexed names, builtins and pytest as filled", async () => {
+    const { out, key } = await fill("fill-real", PARSE);
+    expect(out.fill, out.fill?.reason).toMatchObject({ filled: true, unresolved: [] });
+    expect(out.fill!.test).toContain("from billing.parser import");
+    expect(out.fill!.test).toContain("with pytest.raises(ValueError):");
+    expect(out.skeleton).toContain('pytest.fail("TODO');
+    expect((await requestsOf(key)).calls).toBe(1);
+  });
+
+  it("Python: reports a helper and a method the index lacks, with lines, and removes the fill", async () => {
+    const { out } = await fill("fill-unknown", PARSE);
+    expect(out.fill).toMatchObject({ filled: false, test: null });
+    expect(out.fill!.unresolved).toEqual([
+      { name: "compute_checksum", line: 10 },
+      { name: "with_strict", line: 9 },
+    ]);
+    expect(out.fill!.reason).toContain("compute_checksum");
+  });
+
+  it("Python: falls back to the skeleton when the fill does not parse", async () => {
+    const { out } = await fill("fill-syntax", PARSE);
+    expect(out.fill).toMatchObject({ filled: false, test: null, unresolved: [] });
+    expect(out.fill!.reason).toContain("does not parse");
+  });
+
+  it("Go: returns a testing fill of same-package symbols, predeclared names and the standard library as filled", async () => {
+    const { out } = await fill("fill-real", COMPUTE);
+    expect(out.fill, out.fill?.reason).toMatchObject({ filled: true, unresolved: [] });
+    expect(out.fill!.test).toContain("!errors.Is(err, ErrNegative)");
+    expect(out.skeleton).toContain('t.Fatal("TODO');
+  });
+
+  it("Go: reports a helper and a method the index lacks, with lines, and removes the fill", async () => {
+    const { out } = await fill("fill-unknown", COMPUTE);
+    expect(out.fill).toMatchObject({ filled: false, test: null });
+    expect(out.fill!.unresolved).toEqual([
+      { name: "applyRebate", line: 15 },
+      { name: "ComputeWithRebate", line: 14 },
+    ]);
+  });
+
+  it("Go: falls back to the skeleton when the fill does not parse", async () => {
+    const { out } = await fill("fill-syntax", COMPUTE);
+    expect(out.fill).toMatchObject({ filled: false, test: null, unresolved: [] });
+    expect(out.fill!.reason).toContain("does not parse");
+  });
+
+  it("Java: returns a JUnit 5 fill of same-package symbols, java.lang and JUnit as filled", async () => {
+    const { out } = await fill("fill-real", FORMAT);
+    expect(out.fill, out.fill?.reason).toMatchObject({ filled: true, unresolved: [] });
+    expect(out.fill!.test).toContain("assertThrows(IllegalArgumentException.class");
+    expect(out.skeleton).toContain('fail("TODO');
+  });
+
+  it("Java: reports a type and methods the index lacks, with lines, and removes the fill", async () => {
+    const { out } = await fill("fill-unknown", FORMAT);
+    expect(out.fill).toMatchObject({ filled: false, test: null });
+    expect(out.fill!.unresolved).toEqual([
+      { name: "InvoiceTotals", line: 18 },
+      { name: "formatAll", line: 17 },
+      { name: "sum", line: 18 },
+    ]);
+  });
+
+  it("Java: falls back to the skeleton when the fill does not parse", async () => {
+    const { out } = await fill("fill-syntax", FORMAT);
     expect(out.fill).toMatchObject({ filled: false, test: null, unresolved: [] });
     expect(out.fill!.reason).toContain("does not parse");
   });

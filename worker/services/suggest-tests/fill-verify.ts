@@ -7,12 +7,16 @@
  * not imported from a bare (outside-the-repo) specifier must be a symbol of the index. Member
  * calls are checked when their receiver chain starts at a local or in-repo name (`cart.total()`),
  * against the index and JS_BUILTIN_METHODS; chains from a global or an outside import
- * (`expect(x).toBe`) are not. Pure apart from the parser; the index lookup is passed in.
+ * (`expect(x).toBe`) are not. Python (pytest/unittest), Go (testing) and Java (JUnit 5 +
+ * Mockito) are checked by fill-verify-python.ts, -go.ts and -java.ts with the same rule. Pure apart from the parser; the index lookup is passed in.
  */
 import type { Node } from "web-tree-sitter";
 import "../../../indexer/chunk"; // registers the grammar loader getParser needs
 import { getParser } from "../../../indexer/chunk/parser";
 import type { GrammarLanguage } from "../../../indexer/chunk/languages";
+import { collectGo } from "./fill-verify-go";
+import { collectJava } from "./fill-verify-java";
+import { collectPython } from "./fill-verify-python";
 
 /** Globals of JavaScript, Node, TypeScript's utility types and vitest/jest/node:test. */
 const JS_GLOBALS = new Set(
@@ -80,11 +84,27 @@ function chainRoot(n: Node | null): Node | null {
 
 /**
  * Checks `test` (see module note). `indexed(names)` answers which of `names` are symbols of the
- * repo's active snapshot. Parses once; the tree is freed before returning.
+ * repo's active snapshot; `inRepo(module)` tells an in-repo Python module (`billing.parser`,
+ * `.helpers`), Go import path or Java qualified name from an outside one (TypeScript/JavaScript use the specifier: relative is in-repo).
+ * Parses once; the tree is freed before returning.
  */
-export async function verifyFilledTest(language: GrammarLanguage, test: string, indexed: (names: string[]) => Promise<Set<string>>): Promise<FillCheck> {
+export async function verifyFilledTest(
+  language: GrammarLanguage,
+  test: string,
+  indexed: (names: string[]) => Promise<Set<string>>,
+  inRepo: (module: string) => boolean = (m) => m.startsWith("."),
+): Promise<FillCheck> {
   const tree = (await getParser(language)).parse(test);
   if (!tree) return { ok: false, syntaxErrors: [1], unresolved: [] };
+  const collect = language === "python" ? collectPython : language === "go" ? collectGo : language === "java" ? collectJava : null;
+  if (collect) {
+    try {
+      const { syntaxErrors, wanted } = collect(tree.rootNode, inRepo);
+      return syntaxErrors.length ? { ok: false, syntaxErrors, unresolved: [] } : await resolve(wanted, indexed);
+    } finally {
+      tree.delete();
+    }
+  }
   const defined = new Set<string>();
   const outside = new Set<string>();
   const wanted: { name: string; line: number }[] = [];
@@ -133,6 +153,11 @@ export async function verifyFilledTest(language: GrammarLanguage, test: string, 
   } finally {
     tree.delete(); // trees live in wasm memory, not the JS heap
   }
+  return resolve(wanted, indexed);
+}
+
+/** The check's answer for `wanted`: each (name, line) the index lacks, once. */
+async function resolve(wanted: Unresolved[], indexed: (names: string[]) => Promise<Set<string>>): Promise<FillCheck> {
   const found = await indexed([...new Set(wanted.map((w) => w.name))]);
   const seen = new Set<string>();
   const unresolved = wanted.filter((w) => !found.has(w.name) && !seen.has(`${w.name}:${w.line}`) && seen.add(`${w.name}:${w.line}`));

@@ -64,8 +64,11 @@ export function collaboratorModules(facts: SuggestTestsOutput["facts"], sourcePa
   return out;
 }
 
-/** Grammar of the filled test: TypeScript/JavaScript only (other families keep the skeleton). */
+/** Grammar of the filled test: TypeScript/JavaScript, Python, Go and Java (other families keep the skeleton). */
 function grammarOf(path: string): GrammarLanguage | null {
+  if (/\.py$/.test(path)) return "python";
+  if (/\.go$/.test(path)) return "go";
+  if (/\.java$/.test(path)) return "java";
   if (/\.[cm]?tsx$|\.jsx$/.test(path)) return "tsx";
   if (/\.[cm]?ts$/.test(path)) return "typescript";
   if (/\.[cm]?js$/.test(path)) return "javascript";
@@ -119,11 +122,12 @@ export async function fillSkeleton(
   sourceLines: string[],
   target: SymbolLite,
   modules: SourceBlock[] = [],
+  paths: ReadonlySet<string> = new Set(),
   now: () => number = Date.now,
 ): Promise<FillResult> {
   const grammar = grammarOf(out.test_path);
   const base = { filled: false, test: null, unresolved: [], model: null, prompt: null };
-  if (!grammar) return { ...base, reason: `fill completes TypeScript/JavaScript tests only; ${out.language} keeps the skeleton.` };
+  if (!grammar) return { ...base, reason: `fill completes TypeScript/JavaScript, Python, Go and Java tests only; ${out.language} keeps the skeleton.` };
   const prompt = await loadPrompt("suggest-tests.fill");
   const nonce = newNonce();
   const message = renderFillMessage(out, sourceLines, target, nonce, modules);
@@ -164,7 +168,7 @@ export async function fillSkeleton(
   const meta = { model, prompt: `${prompt.id}@${prompt.version}` };
   const test = parseTest(text);
   if (test === null) return { ...base, ...meta, reason: 'The model\'s reply was not a JSON object {"test": "..."}; the skeleton stands.' };
-  const check = await verifyFilledTest(grammar, test, (names) => indexedNames(ctx, repo, names));
+  const check = await verifyFilledTest(grammar, test, (names) => indexedNames(ctx, repo, names), inRepoFor(grammar, paths));
   if (check.ok)
     return {
       ...base,
@@ -181,6 +185,63 @@ export async function fillSkeleton(
     unresolved: check.unresolved,
     reason: `The filled test references names the index does not define (${[...new Set(check.unresolved.map((u) => u.name))].join(", ")}); it was removed and the skeleton stands.`,
   };
+}
+
+/**
+ * Whether a Python module is the repo's: relative (`.helpers`), or its top-level name is a
+ * directory holding `.py` files or a `.py` file's stem anywhere in the snapshot (`billing` of
+ * `python/billing/parser.py`; source roots such as `src/` vary, so any depth counts). A repo
+ * directory named like a stdlib module makes that module in-repo: its names are then looked up
+ * in the index, so the error is a dropped fill, never an unchecked one.
+ */
+export function pythonInRepo(paths: ReadonlySet<string>): (module: string) => boolean {
+  const names = new Set<string>();
+  for (const p of paths) {
+    if (!p.endsWith(".py")) continue;
+    const segs = p.slice(0, -3).split("/");
+    for (const s of segs) names.add(s);
+  }
+  return (m) => m.startsWith(".") || names.has(m.split(".")[0]);
+}
+
+/**
+ * Whether a Go import path is the repo's: its first element is a domain (the standard library's
+ * never is) and its last element names a directory of `.go` files in the snapshot
+ * (`example.com/shop/tax` for `go/tax/calculator.go`; go.mod's module path is not read). An
+ * outside module whose last element matches a repo directory is then looked up, so the error is a
+ * dropped fill, never an unchecked one.
+ */
+export function goInRepo(paths: ReadonlySet<string>): (importPath: string) => boolean {
+  const dirs = new Set<string>();
+  for (const p of paths) if (p.endsWith(".go")) dirs.add(p.split("/").at(-2) ?? "");
+  return (m) => m.split("/")[0].includes(".") && dirs.has(m.split("/").at(-1) ?? "");
+}
+
+/**
+ * Whether a Java qualified name (`com.acme.billing.Invoice`, a static member's
+ * `com.acme.billing.Invoice.of`, a wildcard's package `com.acme.billing`) is the repo's: it, or
+ * its name without the last element, is a `.java` file or a directory of `.java` files at the
+ * end of a snapshot path (`.../java/com/acme/billing/Invoice.java`).
+ */
+export function javaInRepo(paths: ReadonlySet<string>): (name: string) => boolean {
+  const suffixes = new Set<string>();
+  for (const p of paths) {
+    if (!p.endsWith(".java")) continue;
+    const segs = p.slice(0, -5).split("/");
+    for (let i = 0; i < segs.length; i++) {
+      suffixes.add(segs.slice(i).join("."));
+      if (i < segs.length - 1) suffixes.add(segs.slice(i, -1).join("."));
+    }
+  }
+  return (name) => suffixes.has(name) || suffixes.has(name.split(".").slice(0, -1).join("."));
+}
+
+/** The in-repo test for `grammar`'s imports (TypeScript/JavaScript: a relative specifier). */
+function inRepoFor(grammar: GrammarLanguage, paths: ReadonlySet<string>): ((module: string) => boolean) | undefined {
+  if (grammar === "python") return pythonInRepo(paths);
+  if (grammar === "go") return goInRepo(paths);
+  if (grammar === "java") return javaInRepo(paths);
+  return undefined;
 }
 
 /** The `test` string of the model's JSON reply (a ```json fence tolerated), or null. */

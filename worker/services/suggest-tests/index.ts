@@ -105,7 +105,7 @@ export async function suggestTests(
     const modules = await Promise.all(
       collaboratorModules(out.facts, file.path, have).map(async (p) => ({ path: p, lines: splitLines((await loadFile(ctx, snap, p, wire)).text) })),
     );
-    out.fill = await fillSkeleton(ctx, provider, snap.id, out, splitLines(file.text), targets[0], modules);
+    out.fill = await fillSkeleton(ctx, provider, snap.id, out, splitLines(file.text), targets[0], modules, have);
   }
   return out;
 }

@@ -12,7 +12,7 @@
  * `local_vectors` (production keeps vectors in Vectorize). The whole run is bounded by
  * `--timeout-s`; the server and the state folder are removed on every exit path.
  */
-import { rmSync } from "node:fs";
+import { rmSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { ApiClient } from "../evals/lib/client.ts";
 import { readCorpus } from "../evals/lib/corpus-fs.ts";
@@ -46,6 +46,10 @@ if (!Number.isInteger(port) || port < 1 || port > 65535 || !(timeoutMs > 0)) {
 
 const ROOT = resolve(dirname(new URL(import.meta.url).pathname), "..");
 const log = (s: string) => console.error(`[bench:storage] ${s}`);
+if (!statSync(resolve(a.corpus), { throwIfNoEntry: false })?.isDirectory()) {
+  console.error(`--corpus ${resolve(a.corpus)} is not a folder\n\n${USAGE}`);
+  process.exit(2);
+}
 const files = readCorpus(resolve(a.corpus), "whole");
 if (files.length === 0) {
   console.error(`no files under ${resolve(a.corpus)}`);

@@ -55,7 +55,11 @@ export async function readBounded(body: ReadableStream<Uint8Array> | null, maxBy
   } finally {
     reader.releaseLock();
   }
-  if (parts.length === 1) return parts[0];
+  return parts.length === 1 ? parts[0] : concatBytes(parts, size);
+}
+
+/** `parts` joined into one array of `size` bytes (their total, when the caller counted it). */
+export function concatBytes(parts: readonly Uint8Array[], size = parts.reduce((n, p) => n + p.byteLength, 0)): Uint8Array {
   const out = new Uint8Array(size);
   let at = 0;
   for (const p of parts) {

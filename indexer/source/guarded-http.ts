@@ -12,6 +12,7 @@
  * timeouts and caps share the neutral message).
  */
 import type { GitHttpRequest, GitHttpResponse, HttpClient } from "isomorphic-git";
+import { concatBytes } from "../../kernel/bounded-body";
 import { classifyHost, describeHostClass, isFetchableUrl, type HostPolicy } from "./host-guard";
 
 /** Limits of one git operation (an ls-remote, or a fetch). */
@@ -63,18 +64,8 @@ function checkHop(url: URL, limits: TransportLimits): void {
 async function collect(body: GitHttpRequest["body"]): Promise<Uint8Array | undefined> {
   if (!body) return undefined;
   const parts: Uint8Array[] = [];
-  let size = 0;
-  for await (const p of body as AsyncIterable<Uint8Array>) {
-    parts.push(p);
-    size += p.byteLength;
-  }
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.byteLength;
-  }
-  return out;
+  for await (const p of body as AsyncIterable<Uint8Array>) parts.push(p);
+  return concatBytes(parts);
 }
 
 /**

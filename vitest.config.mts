@@ -23,7 +23,7 @@ import { declaredBindingNames, writeTestWranglerConfig } from "./test/config/wra
 
 const root = fileURLToPath(new URL(".", import.meta.url));
 const migrations = await readD1Migrations(fileURLToPath(new URL("./migrations", import.meta.url)));
-const files = splitTestFiles(root, ["{kernel,prompts,worker,indexer,durable-objects,web,evals,test}/**/*.test.ts"]);
+const files = splitTestFiles(root, ["{kernel,prompts,worker,indexer,durable-objects,web,evals,scripts,test}/**/*.test.ts"]);
 
 /** The test Worker's own bindings, on top of wrangler.toml's. */
 const testBindings = { TEST_MIGRATIONS: migrations, ADMIN_TOKEN: "test-admin-token", ALLOW_LOOPBACK_GIT_URLS: "true" };

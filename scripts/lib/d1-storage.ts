@@ -36,6 +36,15 @@ export interface StorageReport {
   totalBytes: number;
   /** `totalBytes` less `local_vectors` and its indexes (production keeps vectors in Vectorize). */
   totalWithoutVectorsBytes: number;
+  /** Rows of `local_vectors`: one per embedded chunk, so the vectors Vectorize would hold (0 without the table). */
+  vectors: number;
+  /**
+   * Rows a cold index wrote, at least: every row of every ordinary table (FTS5 shadow tables
+   * included, virtual tables themselves not) plus one more per index on its table, which is how
+   * D1 counts rows written (https://developers.cloudflare.com/d1/platform/pricing/, "Indexes will
+   * add an additional written row"). A lower bound: rows written then deleted are not seen.
+   */
+  rowsWrittenAtLeast: number;
 }
 
 /** Copies `src` (a live SQLite file) to `dest` with SQLite's online backup API. */
@@ -77,11 +86,36 @@ export function measureD1(path: string): StorageReport {
       })
       .sort((x, y) => y.bytes - x.bytes || x.name.localeCompare(y.name));
     const totalBytes = rows.reduce((s, r) => s + r.bytes, 0);
-    const vectors = rows.filter((r) => r.table === "local_vectors").reduce((s, r) => s + r.bytes, 0);
-    return { sourceBytes, files: Number(src.n), pageSize, pageCount, rows, totalBytes, totalWithoutVectorsBytes: totalBytes - vectors };
+    const vectorBytes = rows.filter((r) => r.table === "local_vectors").reduce((s, r) => s + r.bytes, 0);
+    return {
+      sourceBytes,
+      files: Number(src.n),
+      pageSize,
+      pageCount,
+      rows,
+      totalBytes,
+      totalWithoutVectorsBytes: totalBytes - vectorBytes,
+      vectors: schema.has("local_vectors") ? one<number>("SELECT count(*) FROM local_vectors") : 0,
+      rowsWrittenAtLeast: rowsWritten(db, [...schema.values()]),
+    };
   } finally {
     db.close();
   }
+}
+
+/** Rows of ordinary tables, each counted once more per index on its table (see `rowsWrittenAtLeast`). */
+function rowsWritten(db: DatabaseSync, schema: { name: string; type: string; tbl_name: string }[]): number {
+  const sqlOf = new Map(
+    (db.prepare("SELECT name, sql FROM sqlite_schema WHERE type = 'table'").all() as { name: string; sql: string | null }[]).map((r) => [r.name, r.sql ?? ""]),
+  );
+  let total = 0;
+  for (const t of schema) {
+    if (t.type !== "table" || t.name.startsWith("sqlite_") || /^CREATE VIRTUAL/i.test(sqlOf.get(t.name) ?? "")) continue;
+    const n = Number(Object.values(db.prepare(`SELECT count(*) FROM "${t.name.replaceAll('"', '""')}"`).get() ?? {})[0]);
+    const indexes = schema.filter((i) => i.type === "index" && i.tbl_name === t.name).length;
+    total += n * (1 + indexes);
+  }
+  return total;
 }
 
 const mb = (n: number) => (n / 1e6).toFixed(2);
@@ -103,6 +137,8 @@ export function storageMarkdown(r: StorageReport, rowLimit = 20): string {
   lines.push(
     `| **total** | | | **${mb(r.totalBytes)}** | **${ratio(r.totalBytes, r.sourceBytes)}** |`,
     `| **total without \`local_vectors\`** | | | **${mb(r.totalWithoutVectorsBytes)}** | **${ratio(r.totalWithoutVectorsBytes, r.sourceBytes)}** |`,
+    "",
+    `Vectors (rows of \`local_vectors\`): ${r.vectors}; rows written by the cold index, at least (rows + index entries): ${r.rowsWrittenAtLeast}.`,
   );
   return lines.join("\n");
 }

@@ -56,6 +56,26 @@ describe("REST errors", () => {
     expect(byAlias.body.error.message).toContain("too long");
   });
 
+  it("refuses a JSON body over 2 MiB with 413, declared or streamed, and reads no more of a stream than the limit", async () => {
+    const big = JSON.stringify({ q: "parse", repo: "demo", pad: "x".repeat(3 * 1024 * 1024) });
+    const declared = await json("/api/search", { method: "POST", body: big, headers: { "content-type": "application/json" } });
+    expect(declared.status).toBe(413);
+    expect(declared.body.error.code).toBe("payload_too_large");
+    expect(declared.body.error.message).toMatch(/larger than 2097152 bytes/);
+    // No Content-Length: a stream that never ends unless the reader stops pulling.
+    let pulled = 0;
+    const chunk = new TextEncoder().encode("x".repeat(64 * 1024));
+    const endless = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulled += chunk.byteLength;
+        controller.enqueue(chunk);
+      },
+    });
+    const streamed = await json("/api/search", { method: "POST", body: endless, headers: { "content-type": "application/json" } });
+    expect(streamed.status).toBe(413);
+    expect(pulled).toBeLessThan(4 * 1024 * 1024);
+  });
+
   it("refuses repo together with repos", async () => {
     for (const r of [
       await json("/api/search", { method: "POST", json: { q: "getUserById", repo: "demo", repos: ["other"] } }),

@@ -9,6 +9,7 @@
 import type { Hook } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
 import { z } from "zod";
+import { BodyTooLargeError, readBoundedRequest } from "../../kernel/bounded-body";
 import { CodeSearchError } from "../../kernel/errors";
 import { issueMessage } from "../../kernel/validation";
 
@@ -59,13 +60,34 @@ export function queryOptional<S extends z.ZodType>(inner: S) {
 }
 
 /**
+ * Bytes a JSON request body may have: the largest field any route accepts is a review's diff,
+ * 200,000 characters (REVIEW_MAX_DIFF_CHARS), which JSON escaping and multi-byte UTF-8 can make
+ * several times larger; 2 MiB covers it with room and keeps one request far below an isolate's
+ * 128 MB.
+ */
+export const JSON_BODY_MAX_BYTES = 2 * 1024 * 1024;
+
+/**
  * Route middleware for JSON bodies that lets the declared body validator see every request as
  * JSON, as the API always has: a missing or non-JSON content-type is read as JSON, an empty
- * body is `{}`, and text that is not JSON is refused with `example` in the message.
+ * body is `{}`, and text that is not JSON is refused with `example` in the message. The body is
+ * read through the bounded reader (kernel/bounded-body.ts): past JSON_BODY_MAX_BYTES it is a 413
+ * `payload_too_large` and the rest is never read.
  */
 export function jsonBody(example: string): MiddlewareHandler {
   return async (c, next) => {
-    const text = await c.req.text();
+    let text: string;
+    try {
+      text = new TextDecoder().decode(await readBoundedRequest(c.req.raw, JSON_BODY_MAX_BYTES));
+    } catch (err) {
+      if (err instanceof BodyTooLargeError) {
+        throw new CodeSearchError(
+          "payload_too_large",
+          `body: larger than ${JSON_BODY_MAX_BYTES} bytes; send a smaller request (a diff over 200,000 characters: review fewer files at once)`,
+        );
+      }
+      throw err;
+    }
     let value: unknown = {};
     if (text.trim()) {
       try {

@@ -44,6 +44,9 @@ describe("readQueryLanguage", () => {
     expect(es.language).toBe("es");
     expect(es.passthrough).toEqual(["app.use", "parse_args", "--verbose", "src/index.ts"]);
     expect(words(es.englishText)).toEqual(expect.arrayContaining(["middleware", "option"]));
+    // Header-Case words of the language are words; a fragment after a code span is prose.
+    const de = readQueryLanguage("Wo werden Sicherheits-Header wie `Content-Security-Policy` gesetzt?");
+    expect(de).toMatchObject({ englishText: "where security header how Content-Security-Policy set", passthrough: ["Content-Security-Policy"] });
     // An English line (a pasted error) inside a question in another language stays whole.
     const pt = readQueryLanguage("Por que esta exceção aparece?\nRuntimeError: Working outside of application context.");
     expect(pt.passthrough).toContain("RuntimeError: Working outside of application context.");

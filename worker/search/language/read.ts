@@ -132,7 +132,10 @@ function readLatin(piece: string, language: GlossaryLanguage, keep: Keep, map: M
   const stops = stopwordsOf(language);
   for (const line of piece.split("\n")) {
     if (!line.trim()) continue;
-    if (detectLanguage(line) === "en" && /[a-z]{3}/i.test(line) && !hasOwnWords(line, language)) {
+    // An English line needs English evidence (two stopwords, or code and three words: an error
+    // message); a fragment between code spans ("gesetzt?") has none.
+    const evidence = englishStopwords(line) >= 2 || (line.split(/\s+/).some((t) => IDENTIFIER.test(t)) && line.trim().split(/\s+/).length >= 3);
+    if (evidence && detectLanguage(line) === "en" && !hasOwnWords(line, language)) {
       keep(line);
       continue;
     }
@@ -142,7 +145,7 @@ function readLatin(piece: string, language: GlossaryLanguage, keep: Keep, map: M
     for (const token of line.split(/\s+/)) {
       const bare = token.replace(TOKEN_PUNCT, "");
       if (!bare) continue;
-      if (IDENTIFIER.test(bare)) words.push({ raw: bare, folded: "", code: true, first: false });
+      if (IDENTIFIER.test(bare) && !glossaryHyphenated(bare, table)) words.push({ raw: bare, folded: "", code: true, first: false });
       else {
         for (const w of bare.match(/[\p{L}\p{M}]+(?:-[\p{L}\p{M}]+)*/gu) ?? []) {
           words.push({ raw: w, folded: foldLatin(w), code: false, first: sentenceStart });
@@ -177,6 +180,21 @@ function readLatin(piece: string, language: GlossaryLanguage, keep: Keep, map: M
       i++;
     }
   }
+}
+
+/** How many English stopwords `line` holds. */
+function englishStopwords(line: string): number {
+  const en = stopwordsOf("en");
+  return (line.match(/[\p{L}\p{M}]+/gu) ?? []).filter((w) => en.has(foldLatin(w))).length;
+}
+
+/** A Header-Case token whose parts are words of the language ("Sicherheits-Header"), not a header name ("Content-Type"). */
+function glossaryHyphenated(token: string, table: LanguageTable): boolean {
+  if (!/^\p{Lu}[a-z]+-\p{Lu}/u.test(token) || /[^\p{L}-]/u.test(token)) return false;
+  return token.split("-").some((part) => {
+    const f = foldLatin(part);
+    return f.length > 3 && (table.exact.has(f) || table.prefixes.some(([p]) => f.startsWith(p) && f.length - p.length <= 3));
+  });
 }
 
 /** Whether `line` holds a stopword or glossary word of `language` that is not English too. */

@@ -74,4 +74,13 @@ describe("detectLanguage", () => {
     expect(detectLanguage("Onde estão os cabeçalhos da resposta")).toBe("pt");
     expect(detectLanguage("Dónde están las cabeceras de la respuesta")).toBe("es");
   });
+
+  it("reads English error messages and stack traces as English, whatever words their code holds", () => {
+    // "com" is Portuguese for "with", "die" and "was" German, "a" and "as" Portuguese: as code or as English words they count for nothing.
+    expect(detectLanguage("com.acme.billing.InvoiceParseException: Expected a number but was STRING\n\tat com.acme.billing.Parser.read(Parser.java:41)")).toBe(
+      "en",
+    );
+    expect(detectLanguage("panic: the worker was stopped before the die roll\n\ngoroutine 7 [running]:\nmain.run()\n\t/src/app/main.go:12 +0x1d")).toBe("en");
+    expect(detectLanguage("accept a 64-bit id, also as quoted strings or as doubles")).toBe("en");
+  });
 });

@@ -143,6 +143,7 @@ function readLatin(piece: string, language: GlossaryLanguage, keep: Keep, map: M
     const words: { raw: string; folded: string; code: boolean; first: boolean }[] = [];
     let sentenceStart = true;
     for (const token of line.split(/\s+/)) {
+      if (/^[¿¡]/.test(token)) sentenceStart = true; // a Spanish question or exclamation opens a sentence
       const bare = token.replace(TOKEN_PUNCT, "");
       if (!bare) continue;
       if (IDENTIFIER.test(bare) && !glossaryHyphenated(bare, table)) words.push({ raw: bare, folded: "", code: true, first: false });
@@ -152,7 +153,7 @@ function readLatin(piece: string, language: GlossaryLanguage, keep: Keep, map: M
           sentenceStart = false;
         }
       }
-      if (/[.!?¿¡:]$/.test(token) || /^[¿¡]/.test(token)) sentenceStart = true;
+      if (/[.!?:]$/.test(token)) sentenceStart = true;
     }
     for (let i = 0; i < words.length;) {
       const w = words[i];

@@ -24,11 +24,12 @@ import { replaceBlock } from "./lib/readme.ts";
 import { ablationMarkdown, localizationMarkdown, multiRepoMarkdown, provenance, retrievalMarkdown, type RepoReportRow } from "./lib/report.ts";
 import { parseRetrievalSet, parseSwebench, pickInstanceIds, pickInstances, planSetRuns } from "./lib/sets.ts";
 import { readSetDir } from "./lib/sets-fs.ts";
+import { runMultilingualEval } from "./lib/multilingual-run.ts";
 import { BASELINE_LABEL, runSwebench, type SwebenchRun } from "./lib/swebench.ts";
 import type { SearchVariant } from "./lib/types.ts";
 import { ABLATION_VARIANTS } from "./lib/variants.ts";
 
-const USAGE = `npm run eval -- --set fixture|hono-50|swebench|polyglot|reports|unanswerable|ask|review [options]
+const USAGE = `npm run eval -- --set fixture|hono-50|swebench|polyglot|reports|unanswerable|multilingual|ask|review [options]
   (ask: grounded answers; starts its own server from a clean export of --commit, with the real
   Anthropic API when ANTHROPIC_API_KEY is set, else a scripted one: evals/lib/ask-eval.ts)
   (review: diffs with planted defects, evals/sets/review; same provider rule: evals/lib/review-eval.ts;
@@ -36,7 +37,7 @@ const USAGE = `npm run eval -- --set fixture|hono-50|swebench|polyglot|reports|u
   --base-url URL        running instance (default http://127.0.0.1:8787)
   --token T             bearer token (default: .codebase-copilot/admin-token, or $CODEBASE_COPILOT_TOKEN)
   --corpus DIR          index this folder first (fixture: default evals/fixture-repo)
-  --corpus-root DIR     swebench, polyglot, reports, unanswerable: folder of exported trees <name>-<short commit> (default /tmp/cc-corpora)
+  --corpus-root DIR     swebench, polyglot, reports, unanswerable, multilingual: folder of exported trees <name>-<short commit> (default /tmp/cc-corpora)
   --repo ID             repo id to search (and to index into); defaults per set
   --include R           hono-50 inclusion rule: publisher | whole | both (default both)
   --mode M              hybrid | bm25 | vector | symbol
@@ -84,9 +85,9 @@ const args = parseCli(USAGE, {
 });
 
 const ROOT = resolve(dirname(new URL(import.meta.url).pathname), "..");
-if (!args.set || !["fixture", "hono-50", "swebench", "polyglot", "reports", "unanswerable", "ask", "review"].includes(args.set)) {
+if (!args.set || !["fixture", "hono-50", "swebench", "polyglot", "reports", "unanswerable", "multilingual", "ask", "review"].includes(args.set)) {
   console.error(
-    `error: --set must be fixture, hono-50, swebench, polyglot, reports, unanswerable, ask or review${args.set ? `, got "${args.set}"` : ""}\n\n${USAGE}`,
+    `error: --set must be fixture, hono-50, swebench, polyglot, reports, unanswerable, multilingual, ask or review${args.set ? `, got "${args.set}"` : ""}\n\n${USAGE}`,
   );
   process.exit(2);
 }
@@ -118,7 +119,7 @@ if (args.set === "review") {
   process.stderr.write(`wrote ${outPath}\n`);
   process.exit(0);
 }
-const setName = args.set as "fixture" | "hono-50" | "swebench" | "polyglot" | "reports" | "unanswerable";
+const setName = args.set as "fixture" | "hono-50" | "swebench" | "polyglot" | "reports" | "unanswerable" | "multilingual";
 
 /** Writes this run's generated blocks (docs/evaluation.md in full, README summary). */
 function writeReadmeBlock(markdown: string): void {
@@ -141,6 +142,28 @@ if (args["readme-from"]) {
 const benchDir = resolve(args["bench-dir"] ?? join(ROOT, "..", "shared", "bench"));
 const client = new ApiClient({ baseUrl: args["base-url"]!, token: readToken() });
 const log = (line: string) => process.stderr.write(`${line}\n`);
+if (args.set === "multilingual") {
+  // Issue 47: each question translated and in English, side by side (evals/lib/multilingual-run.ts).
+  const meta = { date: new Date().toISOString().slice(0, 10), commit: gitCommit(), command: commandLine() };
+  const only = args.repos ? args.repos.split(",") : [];
+  const run = await runMultilingualEval({
+    client,
+    root: ROOT,
+    corpusRoot: resolve(args["corpus-root"]!),
+    only,
+    k: Number(args.k ?? 10),
+    meta,
+    config: serverConfig,
+    log,
+  });
+  const outPath = resolve(args.out ?? join(ROOT, "evals", "out", "multilingual.json"));
+  mkdirSync(dirname(outPath), { recursive: true });
+  writeFileSync(outPath, JSON.stringify({ set: "multilingual", ...meta, config: run.config, pairs: run.pairs, markdown: run.markdown }, null, 2));
+  console.log(run.markdown);
+  log(`wrote ${outPath}`);
+  if (args["write-readme"]) writeReadmeBlock(run.markdown);
+  process.exit(0);
+}
 
 function readToken(): string | undefined {
   if (args.token) return args.token;

@@ -10,6 +10,7 @@ import answerSystemV1 from "./answer.system.v1.md";
 import reviewSystemV1 from "./review.system.v1.md";
 import reviewTaskV1 from "./review.task.v1.md";
 import suggestTestsFillV1 from "./suggest-tests.fill.v1.md";
+import translateQuerySystemV1 from "./translate-query.system.v1.md";
 
 /** Every prompt file, by file name. Add new versions here. */
 export const PROMPT_FILES: Record<string, string> = {
@@ -17,6 +18,7 @@ export const PROMPT_FILES: Record<string, string> = {
   "review.system.v1.md": reviewSystemV1,
   "review.task.v1.md": reviewTaskV1,
   "suggest-tests.fill.v1.md": suggestTestsFillV1,
+  "translate-query.system.v1.md": translateQuerySystemV1,
 };
 
 /** A loaded prompt. */

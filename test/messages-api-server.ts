@@ -15,7 +15,8 @@
  * answers at once, citing the first evidence item).
  *
  * Scenarios: cite | rate-limited-once | overloaded-once | always-overloaded | refusal |
- * max-tokens-once | invalid-once | insufficient | obey-injection | inject-markup | miscite | tool-use | bad-request | slow, and
+ * max-tokens-once | invalid-once | insufficient | obey-injection | inject-markup | miscite | tool-use | bad-request | slow |
+ * translate | translate-prose (the search's language reader), and
  * the review-* scenarios of test/messages-api-review.ts (multi-turn tool use) and the fill-*
  * scenarios of test/messages-api-suggest.ts (suggest_tests fill). The scenario
  * `queued` answers each call with the next scenario a test queued for that key
@@ -135,6 +136,11 @@ function script(scenario: string, call: number, body: any): Reply {
         ]),
       );
     }
+    case "translate":
+      // The search's language reader (worker/search/language/translate.ts): English keywords as JSON.
+      return text(JSON.stringify({ keywords: "signed cookie verify" }));
+    case "translate-prose":
+      return text("This query asks how signed cookies are verified.");
     case "tool-use":
       return {
         kind: "message",

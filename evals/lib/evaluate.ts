@@ -7,7 +7,7 @@
 import { buildTarGz, type CorpusFile } from "./archive.ts";
 import { ApiClient, waitUntilIndexed, type RepoStatus, type WaitOptions } from "./client.ts";
 import { buildRetrievalReport, scoreQuestion, type QuestionOutcome, type RetrievalReport } from "./metrics.ts";
-import type { RetrievalSet, SearchHit, SearchVariant } from "./types.ts";
+import type { RetrievalSet, SearchHit, SearchResponse, SearchVariant } from "./types.ts";
 
 /** Result of indexing a corpus through the product. */
 export interface IndexRun {
@@ -50,7 +50,7 @@ export function jobIdOf(body: Record<string, unknown>): string | undefined {
 export interface RetrievalRunOptions {
   k?: number;
   variant?: SearchVariant;
-  onQuestion?: (outcome: QuestionOutcome, results: SearchHit[]) => void;
+  onQuestion?: (outcome: QuestionOutcome, results: SearchHit[], response: SearchResponse) => void;
 }
 
 /** Per-question detail kept in the JSON output (for error analysis). */
@@ -71,7 +71,7 @@ export async function runRetrievalSet(
     const { response, latencyMs } = await client.search({ query: q.question, repo, k: options.k ?? 10, variant: options.variant });
     const results = response.results ?? [];
     const outcome = scoreQuestion(q, results, response.confidence?.level === "low", latencyMs);
-    options.onQuestion?.(outcome, results);
+    options.onQuestion?.(outcome, results, response);
     details.push({
       ...outcome,
       top: results.slice(0, 10).map((r) => ({ path: r.path, startLine: r.startLine, endLine: r.endLine, symbol: r.symbol })),

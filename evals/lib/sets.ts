@@ -26,7 +26,10 @@ export function parseRetrievalSet(name: string, raw: unknown): RetrievalSet {
       }
     });
     if ((q.category === "unanswerable") !== (gold.length === 0)) throw new TypeError(`${name} ${id}: only unanswerable questions have an empty gold`);
-    return { id, category: q.category as Category, question: q.question, gold } as Question;
+    const out = { id, category: q.category as Category, question: q.question, gold } as Question;
+    if (typeof q.lang === "string") out.lang = q.lang;
+    if (typeof q.english === "string") out.english = q.english;
+    return out;
   });
   const set: RetrievalSet = { name, repo: String(obj.repo ?? name), commit: typeof obj.commit === "string" ? obj.commit : undefined, questions };
   if (typeof obj.language === "string") set.language = obj.language;

@@ -30,6 +30,9 @@ export interface Question {
   category: Category;
   question: string;
   gold: GoldSpan[];
+  /** Multilingual set: the question's language (ISO 639-1) and the English question it translates. */
+  lang?: string;
+  english?: string;
 }
 
 /** A retrieval set: questions about one repository at one commit. */
@@ -76,7 +79,7 @@ export interface SearchResponse {
   results: SearchHit[];
   confidence?: SearchConfidence;
   /** Server statistics; `queryTerms` are the BM25 terms it selected. */
-  stats?: { queryTerms?: string[]; tookMs?: number };
+  stats?: { queryTerms?: string[]; tookMs?: number; queryLanguage?: { detected: string; via: string; searchedAs: string } };
 }
 
 /** Search options the harness varies (mode, per-file cap, channels). */

@@ -97,12 +97,25 @@ export const searchStatsSchema = z.object({
   queryTerms: z.array(z.string()).describe("Query terms used for BM25 after IDF selection."),
 });
 
+/** How a query in another language was read (worker/search/language); absent for English queries. */
+export const queryLanguageSchema = z.object({
+  detected: z.string().describe("Language of the query's prose (ISO 639-1: zh, ja, ko, es, pt, de, fr)."),
+  via: z.enum(["glossary", "provider"]).describe("glossary: the offline multilingual glossary; provider: the configured model translated it."),
+  original: z.string().describe("The query as sent."),
+  searchedAs: z.string().describe("The English words and passed-through code the channels searched for."),
+  terms: z.array(z.object({ source: z.string(), english: z.string() })).describe("Glossary matches, in query order."),
+  passthrough: z.array(z.string()).describe("Identifiers, quoted code and English kept verbatim."),
+  unmapped: z.array(z.string()).describe("Words the glossary does not know (not searched on the glossary path)."),
+  fallback: z.string().optional().describe("Why the configured model was not used (the glossary was)."),
+});
+
 /** Full statistics of a search: the common part plus per-channel detail (REST and evals). */
 export const searchStatsDetailSchema = searchStatsSchema.extend({
   candidates: z.partialRecord(z.enum(CHANNEL_NAMES), z.number().int()).describe("Candidates per channel, summed over repos."),
   skippedChannels: z
     .array(z.object({ repo: z.string(), channel: z.enum(CHANNEL_NAMES), reason: z.string() }))
     .describe("Channels skipped, with the reason, by repo."),
+  queryLanguage: queryLanguageSchema.optional(),
 });
 
 /** Response of a search (REST /api/search). */

@@ -14,7 +14,9 @@ import type { RepoPackage } from "../../indexer/store/contract";
 import { createVectorStore } from "../../indexer/store/vectors";
 import { CodeSearchError } from "../../kernel/errors";
 import { searchModeSchema } from "../../kernel/search-options";
+import { createGenerationProvider } from "../generation";
 import { coalescingD1 } from "../search/d1-coalesce";
+import { describeReading, readQuery } from "../search/language";
 import { normalizePathFilter } from "../search/path-filter";
 import { DEFAULT_FILE_CAP } from "../search/ranking/weights";
 import { runSearch, type RepoTarget } from "../search/searcher";
@@ -220,10 +222,19 @@ export async function search(ctx: ServiceContext, input: SearchParams): Promise<
     return found;
   })();
   const deps = { db, embedder: createEmbeddingProvider(ctx.env, ctx.config), vectors: createVectorStore(ctx.env, ctx.config) };
+  // The language reader: a query in another language searches as English code words
+  // (worker/search/language). A failed repos read meanwhile is handled when runSearch awaits it.
+  ready.catch(() => {});
+  const reading = await readQuery(input.q, {
+    provider: () => createGenerationProvider(ctx.env, ctx.config),
+    db: ctx.env.DB,
+    identity: ctx.caller.id,
+    dailyTokenBudget: ctx.config.generation.dailyTokenBudget,
+  });
   const response = await runSearch(
     deps,
     ready,
-    input.q,
+    reading.englishText,
     {
       k: input.k,
       mode: input.mode,
@@ -234,6 +245,8 @@ export async function search(ctx: ServiceContext, input: SearchParams): Promise<
     },
     expected,
   );
+  const queryLanguage = describeReading(input.q, reading);
+  if (queryLanguage) response.stats.queryLanguage = queryLanguage;
   for (const r of notReady) response.stats.failedRepos.push({ repo: r.id, error: `index_not_ready: status ${r.status}` });
   if (stale.size === 0) return response;
   return { ...response, results: response.results.map((h) => (stale.has(h.repo) ? { ...h, stale: stale.get(h.repo) } : h)) };

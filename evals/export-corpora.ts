@@ -4,7 +4,7 @@
  * made with `git --git-dir=<dir> archive <commit> | tar -x -C <folder>` (file by file, skipping
  * blobs the repository lacks, when that fails: evals/lib/git-export.ts).
  *
- *   node evals/export-corpora.ts --set hono-50|swebench|polyglot|reports|unanswerable --out /tmp/cc-corpora \
+ *   node evals/export-corpora.ts --set hono-50|swebench|multifile|polyglot|reports|unanswerable --out /tmp/cc-corpora \
  *     --git-dir honojs/hono=/path/to/hono/.git [--git-dir psf/requests=...] \
  *     [--repos psf/requests,pallets/flask] [--per-repo 20] [--bench-dir ../shared/bench]
  *
@@ -19,15 +19,16 @@ import { parseCli } from "../scripts/lib/cli.ts";
 import { exportTree } from "./lib/git-export.ts";
 import { corpusFolderName, parseSwebench, pickInstances, planSetRuns } from "./lib/sets.ts";
 import { readSetDir } from "./lib/sets-fs.ts";
+import { parseMultifileSet } from "./lib/multifile.ts";
 
 /** The folders of evals/sets whose sets pin a repository and commit each. */
 const SET_DIRS = ["polyglot", "reports", "unanswerable"];
 
-const USAGE = `Usage: node evals/export-corpora.ts --set hono-50|swebench|polyglot|reports|unanswerable --git-dir owner/name=<git dir> [...]
+const USAGE = `Usage: node evals/export-corpora.ts --set hono-50|swebench|multifile|polyglot|reports|unanswerable --git-dir owner/name=<git dir> [...]
 
 Exports the trees a public set is scored on, outside the project (never committed).
 
-  --set NAME            hono-50, swebench, or a folder of evals/sets (polyglot, reports, unanswerable)
+  --set NAME            hono-50, swebench, multifile, or a folder of evals/sets (polyglot, reports, unanswerable)
   --out DIR             one folder per (repository, commit) under DIR (default /tmp/cc-corpora)
   --git-dir O/N=PATH    where repository O/N's git objects are (repeat per repository)
   --repos a,b           only these repositories (owner/name, or polyglot set names)
@@ -68,12 +69,16 @@ if (args.set === "hono-50") {
 } else if (args.set === "swebench") {
   const all = parseSwebench(readFileSync(join(benchDir, "swebench-lite-offline.jsonl"), "utf8"));
   needed = pickInstances(all, args.repos ? args.repos.split(",") : [], Number(args["per-repo"])).map((i) => ({ repo: i.repo, commit: i.base_commit }));
+} else if (args.set === "multifile") {
+  // Each instance is searched at the parent of its fix (evals/lib/multifile.ts).
+  const all = parseMultifileSet(JSON.parse(readFileSync(join(ROOT, "evals", "sets", "multifile.json"), "utf8")));
+  needed = all.filter((d) => !args.repos || args.repos.split(",").includes(d.repo)).map((d) => ({ repo: d.repo, commit: d.base_commit }));
 } else if (args.set && SET_DIRS.includes(args.set)) {
   // A set without a pinned commit (the fixture's) has no tree to export.
   const sets = readSetDir(join(ROOT, "evals", "sets", args.set)).filter((set) => set.commit);
   needed = planSetRuns(sets, out, args.repos ? args.repos.split(",") : []).map(({ set }) => ({ repo: set.repo, commit: set.commit! }));
 } else {
-  fail(`--set must be hono-50, swebench, ${SET_DIRS.join(", ")}${args.set ? `; got "${args.set}"` : ""}`);
+  fail(`--set must be hono-50, swebench, multifile, ${SET_DIRS.join(", ")}${args.set ? `; got "${args.set}"` : ""}`);
 }
 
 mkdirSync(out, { recursive: true });

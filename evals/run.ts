@@ -24,12 +24,14 @@ import { replaceBlock } from "./lib/readme.ts";
 import { ablationMarkdown, localizationMarkdown, multiRepoMarkdown, provenance, retrievalMarkdown, type RepoReportRow } from "./lib/report.ts";
 import { parseRetrievalSet, parseSwebench, pickInstanceIds, pickInstances, planSetRuns } from "./lib/sets.ts";
 import { readSetDir } from "./lib/sets-fs.ts";
+import { multifileBlock, runMultifileEval } from "./lib/multifile-eval.ts";
 import { runMultilingualEval } from "./lib/multilingual-run.ts";
 import { BASELINE_LABEL, runSwebench, type SwebenchRun } from "./lib/swebench.ts";
 import type { SearchVariant } from "./lib/types.ts";
 import { ABLATION_VARIANTS } from "./lib/variants.ts";
 
-const USAGE = `npm run eval -- --set fixture|hono-50|swebench|polyglot|reports|unanswerable|multilingual|ask|review [options]
+const USAGE = `npm run eval -- --set fixture|hono-50|swebench|multifile|polyglot|reports|unanswerable|multilingual|ask|review [options]
+  (multifile: bug fixes spanning 2-5 files, evals/sets/multifile.json; scored as swebench, plus file recall)
   (ask: grounded answers; starts its own server from a clean export of --commit, with the real
   Anthropic API when ANTHROPIC_API_KEY is set, else a scripted one: evals/lib/ask-eval.ts)
   (review: diffs with planted defects, evals/sets/review; same provider rule: evals/lib/review-eval.ts;
@@ -85,9 +87,9 @@ const args = parseCli(USAGE, {
 });
 
 const ROOT = resolve(dirname(new URL(import.meta.url).pathname), "..");
-if (!args.set || !["fixture", "hono-50", "swebench", "polyglot", "reports", "unanswerable", "multilingual", "ask", "review"].includes(args.set)) {
+if (!args.set || !["fixture", "hono-50", "swebench", "multifile", "polyglot", "reports", "unanswerable", "multilingual", "ask", "review"].includes(args.set)) {
   console.error(
-    `error: --set must be fixture, hono-50, swebench, polyglot, reports, unanswerable, multilingual, ask or review${args.set ? `, got "${args.set}"` : ""}\n\n${USAGE}`,
+    `error: --set must be fixture, hono-50, swebench, multifile, polyglot, reports, unanswerable, multilingual, ask or review${args.set ? `, got "${args.set}"` : ""}\n\n${USAGE}`,
   );
   process.exit(2);
 }
@@ -119,7 +121,7 @@ if (args.set === "review") {
   process.stderr.write(`wrote ${outPath}\n`);
   process.exit(0);
 }
-const setName = args.set as "fixture" | "hono-50" | "swebench" | "polyglot" | "reports" | "unanswerable" | "multilingual";
+const setName = args.set as "fixture" | "hono-50" | "swebench" | "multifile" | "polyglot" | "reports" | "unanswerable" | "multilingual";
 
 /** Writes this run's generated blocks (docs/evaluation.md in full, README summary). */
 function writeReadmeBlock(markdown: string): void {
@@ -302,6 +304,33 @@ async function runSwe(): Promise<{ output: RunOutput; markdown: string }> {
   };
 }
 
+/** `--set multifile`: evals/lib/multifile-eval.ts over evals/sets/multifile.json. */
+async function runMulti(): Promise<{ output: RunOutput; markdown: string }> {
+  const vs = variants();
+  const k = Number(args.k ?? 50);
+  const setPath = join(ROOT, "evals", "sets", "multifile.json");
+  const { run, instances, repos } = await runMultifileEval(client, {
+    setPath,
+    corpusRoot: args["corpus-root"]!,
+    variants: vs,
+    k,
+    explain: args.explain,
+    repos: args.repos?.split(","),
+    log,
+  });
+  const meta = { set: setName, date: new Date().toISOString().slice(0, 10), commit: gitCommit(), command: commandLine() };
+  const config = `${await serverConfig(run.indexRuns[0]?.repo ?? "")}, k ${k}`;
+  return {
+    output: { ...meta, config, instances, ...run },
+    markdown: multifileBlock(
+      run,
+      vs.map((v) => v.label),
+      repos,
+      { ...meta, config },
+    ),
+  };
+}
+
 /**
  * The SWE-bench block of a run: one row per variant label and the baseline, per repository, the
  * median indexing time and the provenance line. `repos` holds each instance's repository.
@@ -440,13 +469,15 @@ async function runSetDir(dir: "polyglot" | "reports" | "unanswerable"): Promise<
 }
 
 const { output, markdown } =
-  setName === "swebench" && args.merge
-    ? mergeSwe(args.merge.split(","))
-    : setName === "swebench"
-      ? await runSwe()
-      : setName === "polyglot" || setName === "reports" || setName === "unanswerable"
-        ? await runSetDir(setName)
-        : await runRetrieval();
+  setName === "multifile"
+    ? await runMulti()
+    : setName === "swebench" && args.merge
+      ? mergeSwe(args.merge.split(","))
+      : setName === "swebench"
+        ? await runSwe()
+        : setName === "polyglot" || setName === "reports" || setName === "unanswerable"
+          ? await runSetDir(setName)
+          : await runRetrieval();
 const outPath = resolve(args.out ?? join(ROOT, "evals", "out", `${setName}${args.ablation ? "-ablation" : ""}.json`));
 mkdirSync(dirname(outPath), { recursive: true });
 writeFileSync(outPath, JSON.stringify({ ...output, rateLimitedWaits: client.rateLimitedWaits, markdown }, null, 2));

@@ -5,7 +5,9 @@
  * side (terms, channels, stages, weights) is scored on all of them in minutes instead of the
  * hour a sympy run takes.
  *
- *   node scripts/replay-swebench.ts --state DIR [--repos a/b,c/d] [--instances id,id] [--root DIR] [--out FILE] [--explain]
+ *   node scripts/replay-swebench.ts --state DIR [--repos a/b,c/d] [--instances id,id] [--root DIR] [--out FILE] [--explain] [--set-file FILE]
+ *
+ * `--set-file evals/sets/multifile.json` replays the multi-file set (evals/lib/multifile.ts) instead.
  *
  * The state folder comes from a `scripts/serve-snapshot.ts` server started with
  * `--keep-snapshots` (no garbage collection of `swe-*` repos) that served
@@ -27,9 +29,10 @@ import { fileURLToPath } from "node:url";
 import { parseCli } from "./lib/cli.ts";
 import { bundleWorkerModules, d1Over, largestD1File, sqliteRows } from "./lib/sqlite-d1.ts";
 import { readCorpus } from "../evals/lib/corpus-fs.ts";
+import { asSwebench, parseMultifileSet, perFileRecall } from "../evals/lib/multifile.ts";
 import { corpusFolderName, parseSwebench, pickInstanceIds, pickInstances } from "../evals/lib/sets.ts";
 
-const USAGE = `Usage: node scripts/replay-swebench.ts --state DIR [--repos a/b,c/d] [--instances id,id] [--root DIR] [--corpus-root DIR] [--out FILE] [--explain]`;
+const USAGE = `Usage: node scripts/replay-swebench.ts --state DIR [--repos a/b,c/d] [--instances id,id] [--root DIR] [--corpus-root DIR] [--out FILE] [--explain] [--set-file evals/sets/multifile.json]`;
 const a = parseCli(USAGE, {
   state: { type: "string" },
   repos: { type: "string" },
@@ -39,6 +42,7 @@ const a = parseCli(USAGE, {
   bench: { type: "string", default: fileURLToPath(new URL("../../shared/bench", import.meta.url)) },
   out: { type: "string" },
   explain: { type: "boolean", default: false },
+  "set-file": { type: "string" },
 });
 if (!a.state) {
   console.error(USAGE);
@@ -132,7 +136,9 @@ function fail(message: string): never {
   process.exit(2);
 }
 
-const all = parseSwebench(readFileSync(join(a.bench!, "swebench-lite-offline.jsonl"), "utf8"));
+const all = a["set-file"]
+  ? asSwebench(parseMultifileSet(JSON.parse(readFileSync(a["set-file"], "utf8"))))
+  : parseSwebench(readFileSync(join(a.bench!, "swebench-lite-offline.jsonl"), "utf8"));
 let instances: ReturnType<typeof pickInstances>;
 try {
   instances = a.instances ? pickInstanceIds(all, a.instances.split(",")) : pickInstances(all, a.repos ? a.repos.split(",") : [], 200);
@@ -235,6 +241,7 @@ for (const repo of [...new Set(outcomes.map((o) => o.repo))])
     ),
   );
 console.log(line("all", outcomes));
+console.log(`file recall@5 ${(100 * perFileRecall(outcomes, 5)).toFixed(1)}%  file recall@10 ${(100 * perFileRecall(outcomes, 10)).toFixed(1)}%`);
 if (a.out) writeFileSync(a.out, `${JSON.stringify(outcomes, null, 1)}\n`);
 sqlite.close();
 rmSync(work, { recursive: true, force: true });

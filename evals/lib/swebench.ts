@@ -31,6 +31,8 @@ export interface SwebenchOptions {
   /** Keep every result with its `explain` (channel ranks, stage factors) in the details, for error analysis. */
   explain?: boolean;
   log?: (line: string) => void;
+  /** The `--set` of evals/export-corpora.ts that exports the trees, for the missing-tree error (default `swebench`). */
+  exportHint?: string;
 }
 
 /** Outcomes per variant label, plus the baseline's under `bm25-whole-file`. */
@@ -89,7 +91,7 @@ export async function runSwebench(client: ApiClient, instances: SwebenchInstance
     const dir = join(options.corpusRoot, corpusFolderName(inst.repo, inst.base_commit));
     if (!existsSync(dir)) {
       throw new Error(
-        `corpus ${dir} is missing; export it first: node evals/export-corpora.ts --set swebench --out ${options.corpusRoot} --git-dir ${inst.repo}=<path to a clone's .git>`,
+        `corpus ${dir} is missing; export it first: node evals/export-corpora.ts --set ${options.exportHint ?? "swebench"} --out ${options.corpusRoot} --git-dir ${inst.repo}=<path to a clone's .git>`,
       );
     }
     const repoId = `swe-${inst.repo

@@ -6,6 +6,7 @@
  * a multiplicative factor on the candidate's score (docs/ranking.md explains each).
  */
 import { coverageStage } from "./coverage";
+import { defectStage } from "./defect";
 import { entryStage } from "./entry";
 import { fileEvidenceStage } from "./file-evidence";
 import { importsStage } from "./imports";
@@ -29,6 +30,7 @@ export const STAGES: readonly RankingStage[] = [
   receiverStage,
   entryStage,
   importsStage,
+  defectStage,
 ];
 
 /** Per candidate (chunk id): each stage that ran and the factor it multiplied the score by. */

@@ -255,6 +255,14 @@ export const ENTRY_GATE_TOP = 3;
 /** Most entry chunks that may join the fused head as anchors (the strongest tiers first). */
 export const MAX_ENTRY_ANCHORS = 3;
 
+/**
+ * Stage 11, defect: multiplier of the chunks of data, tooling and prose files when the query says
+ * something is broken (ranking/defect.ts). As SUPPORT_PRIOR, not tuned: on the multi-file set
+ * `package.json`, `README.md` and lint configs held top-5 file slots (docs/ranking.md, "Fixes that
+ * span several files").
+ */
+export const DEFECT_NON_CODE_PRIOR = 0.5;
+
 // ---------------------------------------------------------------------------------------------
 // After the stages
 // ---------------------------------------------------------------------------------------------

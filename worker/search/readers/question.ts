@@ -8,7 +8,7 @@
  * named); a `Type.member` it writes is an address (the qualified stage).
  */
 import { isQueryStopWord } from "../../../indexer/store/contract";
-import { asksForEntryPoint } from "../entry-points";
+import { asksForEntryPoint } from "./entry-question";
 import { MAX_MESSAGE_PHRASES, messagePhrases, quotedPhrases } from "../error-messages";
 import { isTestPath } from "../filters";
 import type { QueryPlan } from "../plan";

@@ -6,12 +6,10 @@
  * It plans as a question does (questionPlan): the names it writes are what it asks for. A peer
  * of its own so that an identifier query's plan can change without touching the question's.
  */
+import { MAX_IDENTIFIER_WORDS } from "../ranking/weights";
 import { isCodeLike } from "./code-marks";
 import { questionPlan } from "./question";
 import type { QueryReader } from "./reader";
-
-/** Most words of an identifier query ("JsonReader skipValue" is two; a question has more). */
-const MAX_IDENTIFIER_WORDS = 4;
 
 export const identifierReader: QueryReader = {
   name: "identifier",

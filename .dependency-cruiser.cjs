@@ -37,6 +37,21 @@ module.exports = {
       to: { path: "^indexer/", pathNot: "^indexer/store/(contract|tokenize|stem)\\.ts$" },
     },
     {
+      name: "search-engine-and-stages-never-import-readers",
+      severity: "error",
+      comment:
+        "Only the readers know what kind of query a text is (issue 46): the engine and the ranking stages read the QueryPlan (worker/search/plan.ts), never a reader.",
+      from: { path: "^worker/search/(engine|ranking)/", pathNot: "\\.test\\.ts$" },
+      to: { path: "^worker/search/(readers/|query\\.ts$|searcher\\.ts$)" },
+    },
+    {
+      name: "ranking-stages-never-import-the-engine",
+      severity: "error",
+      comment: "Stages declare the evidence they need; the engine (worker/search/engine/) gathers it and runs them, not the other way round.",
+      from: { path: "^worker/search/ranking/" },
+      to: { path: "^worker/search/engine/" },
+    },
+    {
       name: "production-code-never-imports-tests",
       severity: "error",
       from: { path: "^(kernel|worker|indexer|durable-objects|web)/", pathNot: "\\.test\\.ts$" },

@@ -31,6 +31,21 @@ export default tseslint.config(
     },
   },
   {
+    // Only the query readers know what kind of query a text is (issue #46): everything after them
+    // reads the plan they write (worker/search/plan.ts). The gate's input keeps its field name.
+    files: ["worker/**/*.ts", "web/**/*.ts"],
+    ignores: ["worker/search/readers/**", "worker/search/gate.ts", "**/*.test.ts"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: "MemberExpression[property.name='isReport']",
+          message: "Only worker/search/readers/ may ask whether a query is a report; read the field of the QueryPlan that follows from it.",
+        },
+      ],
+    },
+  },
+  {
     // Tests and benchmark scripts drive real parts with loosely typed JSON bodies.
     files: ["**/*.test.ts", "test/**/*.ts", "scripts/**/*.ts", "evals/**/*.ts"],
     rules: {

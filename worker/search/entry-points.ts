@@ -25,6 +25,8 @@
  */
 import { parse as parseToml } from "smol-toml";
 
+export { asksForEntryPoint } from "./readers/entry-question";
+
 /** How a file came to be an entry, strongest first. */
 export type EntryTier = "declared" | "main" | "conventional";
 
@@ -50,37 +52,6 @@ export const ENTRY_MANIFEST_NAMES: readonly string[] = [
 ];
 /** Deepest folder a manifest is read from: the root and two levels (`api/`, `packages/server/`), where monorepos keep their packages. */
 export const MAX_MANIFEST_DEPTH = 2;
-
-/**
- * Phrases by which a question asks where a program starts. "main" alone is not one ("the main
- * router"), nor is "start" ("the start of the line"); "main function/file/module/entry",
- * "entry point", "bootstrap", "where does X start/begin" and "starting point" are.
- */
-const ENTRY_INTENT_RE = new RegExp(
-  [
-    String.raw`\bentry[\s-]?points?\b`,
-    String.raw`\bentry (?:file|module|script)s?\b`,
-    String.raw`\bmain (?:entry|function|file|module|program|script|method|executable|binary|package)s?\b`,
-    String.raw`\bmain\(\)`,
-    String.raw`\bbootstrap(?:s|ped|ping)?\b`,
-    String.raw`\bstart(?:ing)? ?points?\b`,
-    String.raw`\bwhere (?:does|do|is|are) (?:the )?(?:\w+ ){0,2}(?:start|starts|begin|begins|launched|started|boot|boots)\b`,
-    String.raw`\b(?:program|application|app|server|cli|process|execution) (?:starts?|begins?|boots?)\b`,
-  ].join("|"),
-  "i",
-);
-
-/**
- * Python's packaging "entry points" are a plugin registry (`importlib.metadata.entry_points`,
- * setuptools' `entry_points=` groups), not where a program starts: "discover plugins from entry
- * points" asks for that registry.
- */
-const PLUGIN_ENTRY_POINTS_RE = /\bplug-?ins?\b|\bentry[_ ]points? groups?\b|\bentry_points\b|importlib/i;
-
-/** Whether a question (not a pasted report) asks where the program starts. */
-export function asksForEntryPoint(question: string): boolean {
-  return ENTRY_INTENT_RE.test(question) && !PLUGIN_ENTRY_POINTS_RE.test(question);
-}
 
 /** Extensions of source files an entry can be (manifests and prose cannot). */
 const SOURCE_EXT_RE = /\.(?:[cm]?[jt]sx?|py|go|rs|java|kt|scala|rb|php|cs|c|cc|cpp|cxx|swift|lua|ex|exs)$/i;

@@ -35,16 +35,26 @@ export const staleInfoSchema = z
   .describe("Present when the repo's last refresh or check failed: the results come from an older snapshot (times in ms).");
 
 /**
- * A result's explanation (`explain=true`), like zoekt's DebugScore: its rank in each channel,
- * the fused RRF score, and each ranking stage that ran with the factor it multiplied the score
- * by (worker/search/ranking/stages.ts, docs/ranking.md). The final `score` is the fused score
+ * A result's explanation (`explain=true`), like zoekt's DebugScore: the reader that planned the
+ * search, its rank in each channel, the fused RRF score, and each ranking stage that ran with
+ * the factor it multiplied the score by and the plan element that turned it on
+ * (worker/search/ranking/stages.ts, docs/ranking.md). The final `score` is the fused score
  * times the factors (anchors, chunks the query itself names, enter at least at 1 / (RRF_K + 1)).
  */
 export const resultExplainSchema = z
   .object({
+    reader: z.string().describe("The query reader that planned the search: question, report or identifier (worker/search/readers/)."),
     ranks: channelRanksSchema,
     fused: z.number().describe("RRF score before the ranking stages."),
-    stages: z.array(z.object({ stage: z.string(), factor: z.number() })).describe("Each ranking stage that ran, in order, with the factor it applied."),
+    stages: z
+      .array(
+        z.object({
+          stage: z.string(),
+          factor: z.number(),
+          plan: z.string().describe("The plan element that turned the stage on and set it (`stages.trace`, `evidence.options`)."),
+        }),
+      )
+      .describe("Each ranking stage that ran, in order, with the factor it applied."),
   })
   .describe("With explain: channel ranks, fused score and each ranking stage's factor.");
 

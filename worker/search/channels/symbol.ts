@@ -108,7 +108,7 @@ export async function symbolChannel(scope: ChannelScope): Promise<ChannelResult>
     // A constructor is named after its class: naming the class does not name it.
     const inContainer = tier === 2 ? 2 : qualified.has(`${owner}\0${r.name_lower}`) ? 0 : owner && owner !== r.name_lower && position.has(owner) ? 1 : 2;
     const prefixPos = tier === 2 ? prefixes.findIndex((p) => r.name_lower.startsWith(p)) : 0;
-    const count = tier === 2 || !scope.query.isReport ? 0 : definitions.get(r.name_lower)!;
+    const count = tier === 2 || !scope.query.fewestDefinitionsFirst ? 0 : definitions.get(r.name_lower)!;
     const inTitle = tier === 2 || title.has(r.name_lower) ? 0 : 1;
     return { r, key: [tier, inContainer, inTitle, count, pos ?? prefixPos, kindPrior(r.kind), tier === 2 ? r.name.length : 0, r.path, r.start_line] as const };
   });

@@ -9,6 +9,8 @@ import type { RankingStage } from "./stage";
 
 export const coverageStage: RankingStage = {
   name: "coverage",
+  planElement: "stages.coverage",
+  needs: [],
   applies: () => true,
-  run: (candidates, ctx) => rerankByCoverage(candidates, ctx.terms, ctx.weightDf, ctx.totalDocs, { report: ctx.query.isReport }),
+  run: (candidates, ctx) => rerankByCoverage(candidates, ctx.terms, ctx.weightDf, ctx.totalDocs, ctx.plan.stages.coverage),
 };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseQuery } from "../query";
+import { readQuery } from "../readers";
 import { defectStage, isNonCode, namesDefect } from "./defect";
 import type { Candidate, RankingContext } from "./stage";
 import { DEFECT_NON_CODE_PRIOR } from "./weights";
@@ -19,7 +19,7 @@ const chunk = (chunkId: string, path: string, language: string, score: number) =
     content: "",
     language,
   }) as Candidate;
-const ctxOf = (text: string) => ({ query: parseQuery(text) }) as unknown as RankingContext;
+const ctxOf = (text: string) => ({ plan: readQuery(text) }) as unknown as RankingContext;
 
 describe("namesDefect", () => {
   it("reads a fix, a bug, a crash or a regression, not a question about error handling", () => {
@@ -43,14 +43,14 @@ describe("namesDefect", () => {
 });
 
 describe("isNonCode", () => {
-  it("counts data, tooling and prose files, prose only outside reports", () => {
-    expect(isNonCode({ path: "package.json", language: "json" }, false)).toBe(true);
-    expect(isNonCode({ path: ".github/workflows/ci.yml", language: "yaml" }, true)).toBe(true);
-    expect(isNonCode({ path: "karma.conf.cjs", language: "javascript" }, false)).toBe(true);
-    expect(isNonCode({ path: "README.md", language: "markdown" }, false)).toBe(true);
-    expect(isNonCode({ path: "README.md", language: "markdown" }, true)).toBe(false);
-    expect(isNonCode({ path: "lib/adapters/fetch.js", language: "javascript" }, false)).toBe(false);
-    expect(isNonCode({ path: "src/config.ts", language: "typescript" }, false)).toBe(false);
+  it("counts data, tooling and prose files, prose only when the plan says so", () => {
+    expect(isNonCode({ path: "package.json", language: "json" }, true)).toBe(true);
+    expect(isNonCode({ path: ".github/workflows/ci.yml", language: "yaml" }, false)).toBe(true);
+    expect(isNonCode({ path: "karma.conf.cjs", language: "javascript" }, true)).toBe(true);
+    expect(isNonCode({ path: "README.md", language: "markdown" }, true)).toBe(true);
+    expect(isNonCode({ path: "README.md", language: "markdown" }, false)).toBe(false);
+    expect(isNonCode({ path: "lib/adapters/fetch.js", language: "javascript" }, true)).toBe(false);
+    expect(isNonCode({ path: "src/config.ts", language: "typescript" }, true)).toBe(false);
   });
 });
 
@@ -63,13 +63,13 @@ describe("defectStage", () => {
 
   it("demotes the non-code files of a defect query below the code", () => {
     const ctx = ctxOf("fix(fetch): fix stream handling in Safari");
-    expect(defectStage.applies(ctx)).toBe(true);
+    expect(defectStage.applies(ctx.plan)).toBe(true);
     const out = defectStage.run(head, ctx);
     expect(out.map((c) => c.chunkId)).toEqual(["code", "pkg", "readme"]);
     expect(out[1].score).toBeCloseTo(DEFECT_NON_CODE_PRIOR);
   });
 
   it("does not apply to a question without a defect", () => {
-    expect(defectStage.applies(ctxOf("where is the fetch adapter's stream handling"))).toBe(false);
+    expect(defectStage.applies(ctxOf("where is the fetch adapter's stream handling").plan)).toBe(false);
   });
 });

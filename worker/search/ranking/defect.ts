@@ -33,13 +33,15 @@ export function namesDefect(text: string): boolean {
   return DEFECT_WORD.test(text);
 }
 
-/** Whether a candidate is not code for a defect query: data, tooling, or (outside reports) prose. */
-export function isNonCode(c: Pick<Candidate, "language" | "path">, isReport: boolean): boolean {
-  return DATA_LANGUAGES.has(c.language) || TOOLING_FILE.test(c.path) || (!isReport && PROSE_LANGUAGES.has(c.language));
+/** Whether a candidate is not code for a defect query: data, tooling, or (with `prose`) prose. */
+export function isNonCode(c: Pick<Candidate, "language" | "path">, prose: boolean): boolean {
+  return DATA_LANGUAGES.has(c.language) || TOOLING_FILE.test(c.path) || (prose && PROSE_LANGUAGES.has(c.language));
 }
 
 export const defectStage: RankingStage = {
   name: "defect",
-  applies: (ctx) => namesDefect(ctx.query.text),
-  run: (candidates, ctx) => applyPrior(candidates, (c) => (isNonCode(c, ctx.query.isReport) ? DEFECT_NON_CODE_PRIOR : 1)),
+  planElement: "stages.defect",
+  needs: [],
+  applies: (plan) => namesDefect(plan.query.text),
+  run: (candidates, ctx) => applyPrior(candidates, (c) => (isNonCode(c, ctx.plan.stages.defect.prose) ? DEFECT_NON_CODE_PRIOR : 1)),
 };

@@ -5,7 +5,7 @@
  * point", "where does the CLI start"), the chunks of the files the repository declares as its
  * entries (manifests, `main` functions, conventional names: worker/search/entry-points.ts) get
  * ENTRY_PRIOR, and build and tooling scripts ENTRY_TOOLING_PRIOR (they start the build). Runs
- * only when the question asks for an entry point (`ctx.entryQuestion`).
+ * only when the plan looks up entry points (`evidence.entryPoints`: the question asks for one).
  */
 import { isToolingPath } from "../entry-points";
 import { applyPrior } from "../prior";
@@ -14,6 +14,8 @@ import { ENTRY_PRIOR, ENTRY_TOOLING_PRIOR } from "./weights";
 
 export const entryStage: RankingStage = {
   name: "entry",
-  applies: (ctx) => ctx.entryQuestion,
+  planElement: "evidence.entryPoints",
+  needs: ["entries"],
+  applies: (plan) => plan.evidence.entryPoints,
   run: (candidates, ctx) => applyPrior(candidates, (c) => (ctx.entries.has(ctx.fileOf(c)) ? ENTRY_PRIOR : isToolingPath(c.path) ? ENTRY_TOOLING_PRIOR : 1)),
 };

@@ -4,5 +4,5 @@
  * Ranking after fusion as named stages behind one interface (stage.ts), run in the order of
  * stages.ts, each recording its factor per candidate for `explain`.
  */
-export { runStages, STAGES, type StageRecord } from "./stages";
-export type { Candidate, RankingContext, RankingStage } from "./stage";
+export { evidenceNeeded, runStages, STAGES, type StageRecord } from "./stages";
+export type { Candidate, EvidenceKind, RankingContext, RankingStage } from "./stage";

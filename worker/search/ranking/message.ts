@@ -9,6 +9,8 @@ import type { RankingStage } from "./stage";
 
 export const messageStage: RankingStage = {
   name: "message",
+  planElement: "evidence.messages",
+  needs: ["messages", "frames"],
   applies: () => true,
   run: (candidates, ctx) => applyMessagePrior(candidates, new Set(ctx.raisers.keys()), ctx.fileOf, ctx.anchor ? undefined : new Set(ctx.raisers.values())),
 };

@@ -9,6 +9,8 @@ import type { RankingStage } from "./stage";
 
 export const optionStage: RankingStage = {
   name: "option",
+  planElement: "evidence.options",
+  needs: ["options"],
   applies: () => true,
   run: (candidates, ctx) => applyOptionPrior(candidates, new Set(ctx.declaring.keys()), ctx.fileOf),
 };

@@ -1,7 +1,7 @@
 /**
  * @module worker/search/ranking/qualified
  *
- * Stage "qualified" (questions only): a question's `Type.member` (or Type and member named apart)
+ * Stage "qualified" (the question and identifier readers turn it on: `stages.qualified`): a question's `Type.member` (or Type and member named apart)
  * is an address; the member in that container ranks first (worker/search/qualified-prior.ts).
  */
 import { applyQualifiedPrior } from "../qualified-prior";
@@ -9,6 +9,8 @@ import type { RankingStage } from "./stage";
 
 export const qualifiedStage: RankingStage = {
   name: "qualified",
-  applies: (ctx) => !ctx.query.isReport,
-  run: (candidates, ctx) => applyQualifiedPrior(candidates, ctx.query.qualified, ctx.query.identifiers),
+  planElement: "stages.qualified",
+  needs: [],
+  applies: (plan) => plan.stages.qualified,
+  run: (candidates, ctx) => applyQualifiedPrior(candidates, ctx.plan.query.qualified, ctx.plan.query.identifiers),
 };

@@ -99,6 +99,8 @@ export const LONG_REPORT_TERMS = 24;
 export const MIN_SHAPED_REPORT_TERMS = 6;
 /** Non-blank lines from which a query is shaped like a report. */
 export const REPORT_MIN_LINES = 3;
+/** Most words of a query the identifier reader reads ("JsonReader skipValue" is two); its plan is the question's, so this moves no rank. */
+export const MAX_IDENTIFIER_WORDS = 4;
 /**
  * Fewest words of an issue-template line that are cut from the start of a longer report line
  * (worker/search/issue-templates.ts): one word ("Output", "Environment") starts sentences too.

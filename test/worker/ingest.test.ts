@@ -123,6 +123,10 @@ describe("git ingestion", () => {
     expect(old?.n).toBe(0);
     const commits = await env.DB.prepare("SELECT DISTINCT commit_sha FROM snapshot_files WHERE repo = 'fx-change'").all<{ commit_sha: string }>();
     expect(commits.results.map((r) => r.commit_sha)).toEqual([changed.snapshot!.commit]);
+    const dfSets = await env.DB.prepare(
+      "SELECT count(DISTINCT d.terms_key) AS n, min(d.terms_key = s.terms_key) AS active FROM snapshot_df d JOIN snapshot_stats s ON s.repo = d.repo WHERE d.repo = 'fx-change'",
+    ).first<{ n: number; active: number }>();
+    expect(dfSets).toEqual({ n: 1, active: 1 });
 
     // And the same tree indexed from scratch gives the same index.
     const clean = await registerAndWait({ url: fixtureUrl(), ref: "change", name: "fx-change-clean" });

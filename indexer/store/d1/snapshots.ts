@@ -17,7 +17,7 @@ import { deleteFileStatements, movePostingsStatements } from "./write-files";
 
 /** Rows per multi-row INSERT into snapshot_files and snapshot_packages: 4 parameters each, under D1's 100 per statement. */
 const SNAPSHOT_ROWS_PER_INSERT = 24;
-/** File versions deleted per D1 batch during garbage collection (deleteFileStatements: 10 statements each). */
+/** File versions deleted per D1 batch during garbage collection (deleteFileStatements: 9 statements each). */
 const GC_FILES_PER_BATCH = 50;
 /** Ids per `IN (...)` list (D1: 100 bound parameters per statement). */
 const IDS_PER_QUERY = 90;

@@ -14,12 +14,15 @@ CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts_instance USING fts5vocab(chunks_ft
 -- snapshot's member files into snapshot_terms when the snapshot is activated. A rowid table:
 -- a WITHOUT ROWID row over about 1 KB moves to overflow pages (SQLite keeps index-tree cells
 -- small), and hono's rows average 1.4 KB, whose overflow pages were half empty (dbstat).
+-- A file version with very many terms has several rows (part 0, 1 ...), each under D1's 2 MB
+-- per row (indexer/store/d1/file-terms.ts).
 CREATE TABLE file_terms (
   rowid INTEGER PRIMARY KEY,
   repo TEXT NOT NULL,
   file_id TEXT NOT NULL,
+  part INTEGER NOT NULL,
   terms TEXT NOT NULL,
-  UNIQUE (repo, file_id)
+  UNIQUE (repo, file_id, part)
 );
 
 -- A chunk's code is files.text from code point text_from (1-based) for text_len code points:

@@ -11,6 +11,7 @@
  */
 import { chunkColumns, chunkId, chunkPostings, GREP_FORMAT_VERSION, type ChunkedFile, type ChunkRecord } from "../contract";
 import { chunkTextRanges } from "./chunk-text";
+import { fileTermsRows } from "./file-terms";
 
 /** One file version ready to write: its identity, text and chunker output. */
 export interface IndexedFile {
@@ -137,8 +138,8 @@ export function writeFileStatements(db: D1Database, file: IndexedFile): { statem
         .bind(c.id, ...columns.map((tokens) => tokens.join(" "))),
     );
   });
-  statements.push(
-    db.prepare("INSERT INTO file_terms (repo, file_id, terms) VALUES (?, ?, ?)").bind(repo, fileId, JSON.stringify(Object.fromEntries(fileTerms))),
+  fileTermsRows(fileTerms).forEach((terms, part) =>
+    statements.push(db.prepare("INSERT INTO file_terms (repo, file_id, part, terms) VALUES (?, ?, ?, ?)").bind(repo, fileId, part, terms)),
   );
   const chunkFor = (line: number) => chunks.find((c) => c.startLine <= line && line <= c.endLine)?.id ?? null;
   for (const s of file.chunked.symbols) {

@@ -99,4 +99,22 @@ describe("documentFrequencies", () => {
     const sets = await env.DB.prepare("SELECT count(DISTINCT terms_key) AS n FROM snapshot_df WHERE repo = 'r'").first<{ n: number }>();
     expect(sets?.n).toBe(1);
   });
+
+  it("sums a file's term counts over all of its file_terms rows", async () => {
+    await env.DB.batch([
+      env.DB.prepare(
+        "INSERT INTO snapshot_files (repo, commit_sha, path, file_id) VALUES ('parts', 'p', 'big.txt', 'f-big'), ('parts', 'p', 'small.txt', 'f-small')",
+      ),
+      env.DB.prepare(
+        `INSERT INTO file_terms (repo, file_id, part, terms) VALUES ('parts', 'f-big', 0, '{"alpha":2,"beta":1}'), ('parts', 'f-big', 1, '{"gamma":3}'), ('parts', 'f-small', 0, '{"alpha":1}')`,
+      ),
+      ...snapshotStatisticsStatements(env.DB, "parts", "p"),
+    ]);
+    const { df } = await documentFrequencies(env.DB, [{ id: "parts", commit: "p" }], ["alpha", "beta", "gamma"]);
+    expect([...df].sort()).toEqual([
+      ["alpha", 3],
+      ["beta", 1],
+      ["gamma", 3],
+    ]);
+  });
 });

@@ -43,6 +43,11 @@
  *      length; chunks carry `token_count` and `chunk_terms` postings, and every activated
  *      snapshot `snapshot_terms` / `snapshot_stats` (migrations/0007), from which BM25 reads
  *      per-snapshot statistics (chunkPostings).
+ *  10: compact storage (issue #45, migrations/0025): a chunk's code is a range of `files.text`
+ *      (`chunks.text_from`, `text_len`, in code points; `content` is ''), BM25 reads term
+ *      frequencies from `chunks_fts` (`chunks_fts_instance`) instead of `chunk_terms`, and a
+ *      snapshot's document frequencies are summed from its files' `file_terms` rows. Chunks,
+ *      symbols and indexed text unchanged.
  */
 
 import { tokenize } from "./tokenize";
@@ -63,7 +68,7 @@ export { stem } from "./stem";
 export const GREP_FORMAT_VERSION = 1;
 
 /** Bump when chunk boundaries, indexed text, symbols or ids change; old rows are then rebuilt. */
-export const CHUNK_FORMAT_VERSION = 9;
+export const CHUNK_FORMAT_VERSION = 10;
 
 /** Kinds of chunk a chunker emits. `window` is a line window of a file without a grammar. */
 export type ChunkKind = "function" | "method" | "constructor" | "class" | "interface" | "struct" | "trait" | "enum" | "type" | "module" | "section" | "window";

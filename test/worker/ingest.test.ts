@@ -2,6 +2,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { tokenizeQuery } from "../../indexer/store/contract";
 import { api } from "../helpers";
+import { CHUNK_CONTENT, CHUNK_FILE_JOIN } from "../../worker/search/snapshot-sql";
 import type { RepoStatus } from "../../worker/services/repos";
 import { fixtureUrl, indexShape, refreshAndWait, registerAndWait, repoStatus } from "./ingest-helpers";
 
@@ -11,10 +12,11 @@ async function bm25Top(repo: string, query: string) {
     .map((t) => `"${t}"`)
     .join(" AND ");
   return env.DB.prepare(
-    `SELECT c.path, c.start_line, c.end_line, c.content FROM chunks_fts
+    `SELECT c.path, c.start_line, c.end_line, ${CHUNK_CONTENT} AS content FROM chunks_fts
      JOIN chunks c ON c.rowid = chunks_fts.rowid
      JOIN repos r ON r.id = c.repo
      JOIN snapshot_files s ON s.repo = c.repo AND s.commit_sha = r.active_commit AND s.file_id = c.file_id
+     ${CHUNK_FILE_JOIN}
      WHERE chunks_fts MATCH ? AND c.repo = ? ORDER BY bm25(chunks_fts, 4, 2, 1) LIMIT 1`,
   )
     .bind(match, repo)
@@ -113,13 +115,18 @@ describe("git ingestion", () => {
     expect(shape.vectors).toBe(shape.chunks.length);
     expect(shape.fts).toBe(shape.chunks.length);
     const old = await env.DB.prepare(
-      "SELECT (SELECT count(*) FROM chunks WHERE file_id = ?1) + (SELECT count(*) FROM files WHERE file_id = ?1) + (SELECT count(*) FROM symbols WHERE file_id = ?1) AS n",
+      "SELECT (SELECT count(*) FROM chunks WHERE file_id = ?1) + (SELECT count(*) FROM files WHERE file_id = ?1) + (SELECT count(*) FROM symbols WHERE file_id = ?1) " +
+        "+ (SELECT count(*) FROM file_terms WHERE file_id = ?1) AS n",
     )
       .bind(oldUsers!.file_id)
       .first<{ n: number }>();
     expect(old?.n).toBe(0);
     const commits = await env.DB.prepare("SELECT DISTINCT commit_sha FROM snapshot_files WHERE repo = 'fx-change'").all<{ commit_sha: string }>();
     expect(commits.results.map((r) => r.commit_sha)).toEqual([changed.snapshot!.commit]);
+    const dfSets = await env.DB.prepare(
+      "SELECT count(DISTINCT d.terms_key) AS n, min(d.terms_key = s.terms_key) AS active FROM snapshot_df d JOIN snapshot_stats s ON s.repo = d.repo WHERE d.repo = 'fx-change'",
+    ).first<{ n: number; active: number }>();
+    expect(dfSets).toEqual({ n: 1, active: 1 });
 
     // And the same tree indexed from scratch gives the same index.
     const clean = await registerAndWait({ url: fixtureUrl(), ref: "change", name: "fx-change-clean" });
@@ -134,6 +141,12 @@ describe("git ingestion", () => {
     expect(await res.json()).toEqual({ deleted: "fx-delete" });
     const shape = await indexShape("fx-delete");
     expect(shape).toMatchObject({ snapshot: [], files: [], chunks: [], fts: 0, symbols: [], vectors: 0 });
+    const left = await env.DB.prepare(
+      "SELECT (SELECT count(*) FROM file_terms WHERE repo = ?1) + (SELECT count(*) FROM snapshot_terms WHERE repo = ?1) + (SELECT count(*) FROM snapshot_stats WHERE repo = ?1) AS n",
+    )
+      .bind("fx-delete")
+      .first<{ n: number }>();
+    expect(left?.n).toBe(0);
     expect((await api("/api/repos/fx-delete")).status).toBe(404);
     // The id can be registered again from scratch.
     const again = await registerAndWait({ url: fixtureUrl(), name: "fx-delete" });

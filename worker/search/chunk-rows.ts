@@ -9,7 +9,7 @@
  */
 import { LRUCache } from "lru-cache";
 import { tokenize } from "../../indexer/store/contract";
-import { IDS_PER_STATEMENT } from "./snapshot-sql";
+import { CHUNK_CONTENT, CHUNK_FILE_JOIN, IDS_PER_STATEMENT } from "./snapshot-sql";
 import type { ChunkRow } from "./types";
 
 /**
@@ -52,8 +52,9 @@ export async function loadChunks(db: D1Database, ids: string[]): Promise<Map<str
     statements.push(
       db
         .prepare(
-          "SELECT id, repo, path, language, kind, symbol, container, signature, start_line AS startLine, end_line AS endLine, content " +
-            `FROM chunks WHERE id IN (${part.map(() => "?").join(", ")})`,
+          "SELECT c.id AS id, c.repo AS repo, c.path AS path, c.language AS language, c.kind AS kind, c.symbol AS symbol, c.container AS container, " +
+            `c.signature AS signature, c.start_line AS startLine, c.end_line AS endLine, ${CHUNK_CONTENT} AS content ` +
+            `FROM chunks c ${CHUNK_FILE_JOIN} WHERE c.id IN (${part.map(() => "?").join(", ")})`,
         )
         .bind(...part),
     );

@@ -19,7 +19,7 @@
  * text.
  */
 import { REPORT_MIN_LINES, TEMPLATE_MIN_CONTAINED_WORDS, TEMPLATE_MIN_PREFIX_WORDS, TEMPLATE_REWORDED_RATIO } from "./ranking/weights";
-import { SNAPSHOT_JOIN } from "./snapshot-sql";
+import { CHUNK_CONTENT, CHUNK_FILE_JOIN, SNAPSHOT_JOIN } from "./snapshot-sql";
 
 /**
  * A task-list item's box at the start of a line (`- [x] `, `* [X] `, `1. [ ] `): a reporter ticks
@@ -152,8 +152,9 @@ export function mayFollowTemplate(text: string): boolean {
 
 /** Template files of a snapshot: GitHub's issue and pull-request templates (any case). */
 const TEMPLATE_SQL =
-  "SELECT c.content FROM chunks c " +
+  `SELECT ${CHUNK_CONTENT} AS content FROM chunks c ` +
   SNAPSHOT_JOIN +
+  ` ${CHUNK_FILE_JOIN}` +
   " WHERE c.repo = ? AND (lower(c.path) GLOB '.github/issue_template*' OR lower(c.path) GLOB '.github/pull_request_template*'" +
   " OR lower(c.path) GLOB '.github/*/pull_request_template*' OR lower(c.path) IN ('issue_template.md', 'pull_request_template.md', 'docs/issue_template.md'," +
   " 'docs/pull_request_template.md')) AND c.language IN ('markdown', 'yaml', 'text') LIMIT 200";

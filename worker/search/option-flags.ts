@@ -13,7 +13,7 @@
 import { tokenize } from "../../indexer/store/contract";
 import { filterSql } from "./filters";
 import type { SearchFilters } from "./types";
-import { SNAPSHOT_JOIN } from "./snapshot-sql";
+import { CHUNK_CONTENT, CHUNK_FILE_JOIN, SNAPSHOT_JOIN } from "./snapshot-sql";
 import { applyPrior } from "./prior";
 import { OPTION_PRIOR } from "./ranking/weights";
 
@@ -73,7 +73,7 @@ const LEADING_STRINGS = String.raw`(?:\s*["'][^"'\n]*["']\s*,)*\s*`;
  * SQL prefilter for DECLARE_CALL (LIKE is case-insensitive for ASCII): uses of an option in
  * tests outnumber its declaration. Docs (`.md`, `.rst`, text) show example declarations, not the program's.
  */
-const DECLARING_WORDS_SQL = "(c.content LIKE '%option%' OR c.content LIKE '%argument%' OR c.content LIKE '%flag%') AND c.language NOT IN ('markdown', 'text')";
+const DECLARING_WORDS_SQL = `(${CHUNK_CONTENT} LIKE '%option%' OR ${CHUNK_CONTENT} LIKE '%argument%' OR ${CHUNK_CONTENT} LIKE '%flag%') AND c.language NOT IN ('markdown', 'text')`;
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
@@ -107,8 +107,8 @@ export async function optionDeclarationFiles(
       flag,
       statement: db
         .prepare(
-          `SELECT c.id AS id, c.path AS path, c.content AS content FROM chunks_fts CROSS JOIN chunks c ON c.rowid = chunks_fts.rowid ${SNAPSHOT_JOIN} ` +
-            `WHERE chunks_fts MATCH ? AND c.repo = ? AND instr(c.content, ?) > 0 AND ${DECLARING_WORDS_SQL}${f.sql} LIMIT ${ROWS_PER_OPTION}`,
+          `SELECT c.id AS id, c.path AS path, ${CHUNK_CONTENT} AS content FROM chunks_fts CROSS JOIN chunks c ON c.rowid = chunks_fts.rowid ${SNAPSHOT_JOIN} ${CHUNK_FILE_JOIN} ` +
+            `WHERE chunks_fts MATCH ? AND c.repo = ? AND instr(${CHUNK_CONTENT}, ?) > 0 AND ${DECLARING_WORDS_SQL}${f.sql} LIMIT ${ROWS_PER_OPTION}`,
         )
         .bind(commit, words.map((w) => `"${w}"`).join(" AND "), repo, flag, ...f.params),
     }));

@@ -76,4 +76,45 @@ describe("documentFrequencies", () => {
     }
     expect(eager.df.get("pooling")).toBe(2);
   });
+
+  it("reads a snapshot activated by format 9 from snapshot_terms, and a re-activated one from its one numbered set", async () => {
+    // As format 9 wrote them: snapshot_stats without terms_key, document frequencies in snapshot_terms.
+    await env.DB.batch([
+      env.DB.prepare("INSERT INTO snapshot_stats (repo, commit_sha, chunks, tokens) VALUES ('old', 'c9', 3, 12)"),
+      env.DB.prepare(
+        "INSERT INTO snapshot_terms (repo, commit_sha, term, df) VALUES ('old', 'c9', 'queue', 2), ('old', 'c9', 'queues', 3), ('old', 'c9', 'pool', 1)",
+      ),
+    ]);
+    const old = await documentFrequencies(env.DB, [{ id: "old", commit: "c9" }], ["queue", "pool", "queuing", "zebra"]);
+    expect(old.totalDocs).toBe(3);
+    expect([...old.df].sort()).toEqual([
+      ["pool", 1],
+      ["queue", 2],
+      ["queuing", 3],
+    ]);
+    const before = await documentFrequencies(env.DB, R, ["queue", "pool", "queuing"]);
+    await env.DB.batch(snapshotStatisticsStatements(env.DB, "r", "c"));
+    const again = await documentFrequencies(env.DB, R, ["queue", "pool", "queuing"]);
+    expect([...again.df]).toEqual([...before.df]);
+    const sets = await env.DB.prepare("SELECT count(DISTINCT terms_key) AS n FROM snapshot_df WHERE repo = 'r'").first<{ n: number }>();
+    expect(sets?.n).toBe(1);
+  });
+
+  it("sums a file's term counts over all of its file_terms rows", async () => {
+    await env.DB.batch([
+      env.DB.prepare(
+        "INSERT INTO snapshot_files (repo, commit_sha, path, file_id) VALUES ('parts', 'p', 'big.txt', 'f-big'), ('parts', 'p', 'small.txt', 'f-small')",
+      ),
+      env.DB.prepare(
+        `INSERT INTO file_terms (repo, file_id, part, terms) VALUES ('parts', 'f-big', 0, '{"alpha":2,"beta":1}'), ('parts', 'f-big', 1, '{"gamma":3}'), ('parts', 'f-small', 0, '{"alpha":1}')`,
+      ),
+      ...snapshotStatisticsStatements(env.DB, "parts", "p"),
+    ]);
+    const { df } = await documentFrequencies(env.DB, [{ id: "parts", commit: "p" }], ["alpha", "beta", "gamma"]);
+    expect([...df].sort()).toEqual([
+      ["alpha", 3],
+      ["beta", 1],
+      ["gamma", 3],
+    ]);
+  });
 });

@@ -3,8 +3,9 @@
  *
  * Term statistics of the snapshots being searched, for IDF term selection, the coverage rerank
  * and the confidence gate: the document frequency of each query term and the number of chunks,
- * summed over the searched snapshots (D1 `snapshot_terms`, `snapshot_stats`, written when a
- * snapshot is activated; migrations/0007). Never the whole database: a word that occurs only in
+ * summed over the searched snapshots (D1 `snapshot_df`, `snapshot_stats`, written when a
+ * snapshot is activated; migrations/0007, 0026; `snapshot_terms` for a snapshot activated by
+ * format 9). Never the whole database: a word that occurs only in
  * a repo the caller does not search (or may not see) is absent here, and a repo's statistics do
  * not move when another repo is indexed, re-indexed or deleted.
  */
@@ -30,7 +31,7 @@ export interface TermStatistics {
 export const MIN_PREFIX_STEM = 4;
 
 /**
- * Stem-prefix lookups (one range scan of `snapshot_terms` each). `max`: most absent query terms
+ * Stem-prefix lookups (one range scan of `snapshot_df` each). `max`: most absent query terms
  * looked up (a pasted bug report has many absent words; 0 disables the lookup). `eager`: terms
  * (the first with a stem prefix, in query order) whose prefix frequency is read in the same D1
  * round trip as the exact ones, before knowing which are absent: the second, dependent round trip
@@ -48,12 +49,24 @@ export function stemPrefix(term: string): string | null {
   return s !== term && s.length >= MIN_PREFIX_STEM ? s : null;
 }
 
+/**
+ * Rows `(term, df)` of the snapshot bound as ?1 (repo) and ?2 (commit) whose term passes `where`
+ * (SQL over `term`): from `snapshot_df` under the snapshot's `terms_key`, or from `snapshot_terms`
+ * for a snapshot activated by format 9 (no key; migrations/0026). A snapshot has rows in one.
+ */
+function dfRows(where: string): string {
+  return (
+    `SELECT term, df FROM snapshot_terms WHERE repo = ?1 AND commit_sha = ?2 AND ${where} UNION ALL ` +
+    `SELECT term, df FROM snapshot_df WHERE repo = ?1 AND terms_key = (SELECT terms_key FROM snapshot_stats WHERE repo = ?1 AND commit_sha = ?2) AND ${where}`
+  );
+}
+
 /** `max(df)` of the snapshot's words starting with each stem, one statement (2 + 1 per stem bound parameters). */
 function prefixStatement(db: D1Database, t: StatsTarget, stems: string[]): D1PreparedStatement {
   return db
     .prepare(
       `WITH p(i, s) AS (VALUES ${stems.map((_, i) => `(${i}, ?${i + 3})`).join(", ")}) ` +
-        "SELECT i, (SELECT max(df) FROM snapshot_terms WHERE repo = ?1 AND commit_sha = ?2 AND term >= p.s AND term < p.s || char(65535)) AS doc FROM p",
+        `SELECT i, (SELECT max(df) FROM (${dfRows("term >= p.s AND term < p.s || char(65535)")})) AS doc FROM p`,
     )
     .bind(t.id, t.commit, ...stems);
 }
@@ -87,9 +100,7 @@ export async function documentFrequencies(db: D1Database, targets: StatsTarget[]
     for (let i = 0; i < terms.length; i += TERMS_PER_STATEMENT) {
       const part = terms.slice(i, i + TERMS_PER_STATEMENT);
       statements.push(
-        db
-          .prepare(`SELECT term, df AS doc FROM snapshot_terms WHERE repo = ? AND commit_sha = ? AND term IN (${part.map(() => "?").join(", ")})`)
-          .bind(t.id, t.commit, ...part),
+        db.prepare(`SELECT term, df AS doc FROM (${dfRows(`term IN (${part.map((_, i) => `?${i + 3}`).join(", ")})`)})`).bind(t.id, t.commit, ...part),
       );
       kinds.push({ kind: "exact" });
     }
@@ -127,11 +138,7 @@ export async function documentFrequencies(db: D1Database, targets: StatsTarget[]
   if (late.length) {
     const found = await db.batch<{ doc: number | null }>(
       targets.flatMap((tg) =>
-        late.map(({ s }) =>
-          db
-            .prepare("SELECT max(df) AS doc FROM snapshot_terms WHERE repo = ? AND commit_sha = ? AND term >= ? AND term < ?")
-            .bind(tg.id, tg.commit, s, `${s}\uffff`),
-        ),
+        late.map(({ s }) => db.prepare(`SELECT max(df) AS doc FROM (${dfRows("term >= ?3 AND term < ?4")})`).bind(tg.id, tg.commit, s, `${s}\uffff`)),
       ),
     );
     found.forEach((r, n) => {

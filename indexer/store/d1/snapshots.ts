@@ -4,7 +4,7 @@
  * Snapshot bookkeeping in D1, done by the RepoCoordinator:
  * - which file versions a repo already has (`listKnownFileIds`), so unchanged files are skipped;
  * - `activateSnapshot`: writes `snapshot_files`, `snapshot_packages` and the snapshot's BM25
- *   statistics (`snapshot_terms`, `snapshot_stats`) for (repo, commit) and flips `repos.active_commit` in the same transaction, so readers see the old snapshot or the
+ *   statistics (`snapshot_df`, `snapshot_stats`) for (repo, commit) and flips `repos.active_commit` in the same transaction, so readers see the old snapshot or the
  *   new one, never a mix;
  * - `readFileTexts`: the text of a few file versions (the manifests the packages are read from);
  * - `collectGarbage`: deletes snapshots other than the active one and every file version (rows
@@ -17,7 +17,7 @@ import { deleteFileStatements, movePostingsStatements } from "./write-files";
 
 /** Rows per multi-row INSERT into snapshot_files and snapshot_packages: 4 parameters each, under D1's 100 per statement. */
 const SNAPSHOT_ROWS_PER_INSERT = 24;
-/** File versions deleted per D1 batch during garbage collection (6 statements each). */
+/** File versions deleted per D1 batch during garbage collection (deleteFileStatements: 9 statements each). */
 const GC_FILES_PER_BATCH = 50;
 /** Ids per `IN (...)` list (D1: 100 bound parameters per statement). */
 const IDS_PER_QUERY = 90;
@@ -114,30 +114,40 @@ export async function readFileTexts(db: D1Database, repo: string, files: { path:
 }
 
 /**
- * Statements that (re)compute a snapshot's BM25 statistics from its member files' postings, after
- * its `snapshot_files` rows are written. They first move the repo's staged postings into
- * `chunk_terms` (write-files.ts), so every member's postings are searchable from activation on,
- * then write `snapshot_terms` (document frequency of each term over the snapshot's chunks) and
- * `snapshot_stats` (chunk count and token total). These equal a fresh build's by construction:
- * only the snapshot's own rows are counted, whatever else D1 holds.
+ * Statements that (re)compute a snapshot's BM25 statistics from its member files, after its
+ * `snapshot_files` rows are written: `snapshot_stats` (chunk count, token total, and the
+ * snapshot's `terms_key`: the repo's largest + 1) and `snapshot_df` (document frequency of each
+ * term over the snapshot's chunks, the sum of its member files' `file_terms` counts, under that
+ * key; migrations/0026). Rows a format 9 activation wrote in `snapshot_terms` are deleted. These equal a fresh build's by construction: only the
+ * snapshot's own rows are counted, whatever else D1 holds. Members written by a deployment of
+ * format 9 have `chunk_terms` postings instead of a `file_terms` row (migrations/0025): their
+ * staged postings are moved first and their chunks counted from `chunk_terms`, so such a
+ * snapshot is counted whole too.
  */
 export function snapshotStatisticsStatements(db: D1Database, repo: string, commit: string): D1PreparedStatement[] {
   return [
     ...movePostingsStatements(db, repo),
     db.prepare("DELETE FROM snapshot_terms WHERE repo = ? AND commit_sha = ?").bind(repo, commit),
+    db
+      .prepare("DELETE FROM snapshot_df WHERE repo = ?1 AND terms_key = (SELECT terms_key FROM snapshot_stats WHERE repo = ?1 AND commit_sha = ?2)")
+      .bind(repo, commit),
     db.prepare("DELETE FROM snapshot_stats WHERE repo = ? AND commit_sha = ?").bind(repo, commit),
     db
       .prepare(
-        // Member files -> their chunks (chunks_by_file) -> postings by chunk (chunk_terms_by_chunk).
-        "INSERT INTO snapshot_terms (repo, commit_sha, term, df) SELECT ?1, ?2, t.term, count(*) FROM snapshot_files sf " +
-          "CROSS JOIN chunks c CROSS JOIN chunk_terms t WHERE sf.repo = ?1 AND sf.commit_sha = ?2 AND c.repo = ?1 AND c.file_id = sf.file_id " +
-          "AND t.chunk_rowid = c.rowid GROUP BY t.term",
+        "INSERT INTO snapshot_stats (repo, commit_sha, chunks, tokens, terms_key) SELECT ?1, ?2, count(c.rowid), coalesce(sum(c.token_count), 0), " +
+          "(SELECT coalesce(max(terms_key), 0) + 1 FROM snapshot_stats WHERE repo = ?1) FROM snapshot_files sf " +
+          "JOIN chunks c ON c.repo = sf.repo AND c.file_id = sf.file_id WHERE sf.repo = ?1 AND sf.commit_sha = ?2",
       )
       .bind(repo, commit),
     db
       .prepare(
-        "INSERT INTO snapshot_stats (repo, commit_sha, chunks, tokens) SELECT ?1, ?2, count(c.rowid), coalesce(sum(c.token_count), 0) FROM snapshot_files sf " +
-          "JOIN chunks c ON c.repo = sf.repo AND c.file_id = sf.file_id WHERE sf.repo = ?1 AND sf.commit_sha = ?2",
+        "INSERT INTO snapshot_df (repo, terms_key, term, df) SELECT ?1, (SELECT terms_key FROM snapshot_stats WHERE repo = ?1 AND commit_sha = ?2), term, sum(n) FROM (" +
+          "SELECT j.key AS term, j.value AS n FROM snapshot_files sf CROSS JOIN file_terms ft CROSS JOIN json_each(ft.terms) j " +
+          "WHERE sf.repo = ?1 AND sf.commit_sha = ?2 AND ft.repo = ?1 AND ft.file_id = sf.file_id " +
+          // Format 9: member files -> their chunks (chunks_by_file) -> postings by chunk (chunk_terms_by_chunk).
+          "UNION ALL SELECT t.term, 1 FROM snapshot_files sf CROSS JOIN chunks c CROSS JOIN chunk_terms t " +
+          "WHERE sf.repo = ?1 AND sf.commit_sha = ?2 AND c.repo = ?1 AND c.file_id = sf.file_id AND c.text_from IS NULL AND t.chunk_rowid = c.rowid" +
+          ") GROUP BY term",
       )
       .bind(repo, commit),
   ];
@@ -226,6 +236,10 @@ export async function collectGarbage(db: D1Database, vectors: VectorStore, repo:
     db.prepare("DELETE FROM snapshot_packages WHERE repo = ? AND commit_sha != ?").bind(repo, activeCommit),
     db.prepare("DELETE FROM skipped_files WHERE repo = ? AND commit_sha != ?").bind(repo, activeCommit),
     db.prepare("DELETE FROM snapshot_terms WHERE repo = ? AND commit_sha != ?").bind(repo, activeCommit),
+    // IS NOT: every numbered snapshot goes when the active one has no number (activated by format 9).
+    db
+      .prepare("DELETE FROM snapshot_df WHERE repo = ?1 AND terms_key IS NOT (SELECT terms_key FROM snapshot_stats WHERE repo = ?1 AND commit_sha = ?2)")
+      .bind(repo, activeCommit),
     db.prepare("DELETE FROM snapshot_stats WHERE repo = ? AND commit_sha != ?").bind(repo, activeCommit),
   ]);
   const { results } = await db
@@ -247,6 +261,7 @@ export async function deleteRepoData(db: D1Database, vectors: VectorStore, repo:
     db.prepare("DELETE FROM chunk_terms WHERE repo = ?").bind(repo),
     db.prepare("DELETE FROM chunk_terms_staged WHERE repo = ?").bind(repo),
     db.prepare("DELETE FROM chunks WHERE repo = ?").bind(repo),
+    db.prepare("DELETE FROM file_terms WHERE repo = ?").bind(repo),
     db.prepare("DELETE FROM symbols WHERE repo = ?").bind(repo),
     db.prepare("DELETE FROM files WHERE repo = ?").bind(repo),
     db.prepare("DELETE FROM grep_trigrams WHERE rowid IN (SELECT rowid FROM grep_docs WHERE repo = ?)").bind(repo),
@@ -256,6 +271,7 @@ export async function deleteRepoData(db: D1Database, vectors: VectorStore, repo:
     db.prepare("DELETE FROM repo_webhooks WHERE repo = ?").bind(repo),
     db.prepare("DELETE FROM skipped_files WHERE repo = ?").bind(repo),
     db.prepare("DELETE FROM snapshot_terms WHERE repo = ?").bind(repo),
+    db.prepare("DELETE FROM snapshot_df WHERE repo = ?").bind(repo),
     db.prepare("DELETE FROM snapshot_stats WHERE repo = ?").bind(repo),
     db.prepare("DELETE FROM repos WHERE id = ?").bind(repo),
   ]);

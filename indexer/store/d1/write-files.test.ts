@@ -1,7 +1,8 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { chunkColumns, chunkPostings, fileId, type ChunkedFile } from "../contract";
-import { deleteFileStatements, movePostingsStatements, toChunkRecords, writeFiles, type IndexedFile } from "./write-files";
+import { loadChunks } from "../../../worker/search/chunk-rows";
+import { deleteFileStatements, toChunkRecords, writeFiles, type IndexedFile } from "./write-files";
 
 const chunked: ChunkedFile = {
   language: "typescript",
@@ -68,8 +69,8 @@ describe("writeFiles", () => {
     expect(sym?.chunk_id).toBe(`${f.fileId}-1`);
   });
 
-  it("writes every chunk's postings, in as many statements as their size needs, exactly as chunkPostings counts them", async () => {
-    // 40 chunks of 150 distinct terms: 6,000 postings, more than one statement's JSON holds.
+  it("stores every chunk's term frequencies once, in chunks_fts, exactly as chunkPostings counts them, and each file's chunks per term", async () => {
+    // 40 chunks of 150 distinct terms: 6,000 postings.
     const chunks = Array.from({ length: 40 }, (_, i) => ({
       startLine: i + 1,
       endLine: i + 1,
@@ -86,37 +87,77 @@ describe("writeFiles", () => {
       chunked: { language: "typescript", imports: [], chunks, symbols: [] },
     };
     await writeFiles(env.DB, [big]);
-    const expected = toChunkRecords(big)
+    const records = toChunkRecords(big);
+    const expected = records
       .flatMap((c) => [...chunkPostings(chunkColumns(big.path, c)).terms].map(([term, [s, p, b]]) => `${c.id} ${term} ${s} ${p} ${b}`))
       .sort();
-    const rows = async (table: string) =>
-      (
-        await env.DB.prepare(
-          `SELECT c.id || ' ' || t.term || ' ' || t.tf_symbol || ' ' || t.tf_path || ' ' || t.tf_body AS row FROM ${table} t JOIN chunks c ON c.rowid = t.chunk_rowid WHERE t.repo = 'r2'`,
-        ).all<{ row: string }>()
-      ).results
-        .map((r) => r.row)
-        .sort();
+    const { results } = await env.DB.prepare(
+      "SELECT c.id || ' ' || v.term || ' ' || sum(v.col = 'symbol') || ' ' || sum(v.col = 'path') || ' ' || sum(v.col = 'body') AS row " +
+        "FROM chunks_fts_instance v JOIN chunks c ON c.rowid = v.doc WHERE c.repo = 'r2' GROUP BY v.doc, v.term",
+    ).all<{ row: string }>();
     expect(expected.length).toBeGreaterThan(6000);
-    // Under POSTINGS_MOVE_ROWS the postings wait in the staging table; a move (activation runs one) brings them all.
-    expect(await rows("chunk_terms_staged")).toEqual(expected);
-    expect(await rows("chunk_terms")).toEqual([]);
-    await env.DB.batch(movePostingsStatements(env.DB, "r2", expected.length + 1));
-    expect(await rows("chunk_terms")).toEqual([]);
-    await env.DB.batch(movePostingsStatements(env.DB, "r2", expected.length));
-    expect(await rows("chunk_terms")).toEqual(expected);
-    expect(await rows("chunk_terms_staged")).toEqual([]);
-    // Deleting the file version removes its postings wherever they are.
+    expect(results.map((r) => r.row).sort()).toEqual(expected);
+    const perFile = new Map<string, number>();
+    for (const c of records) for (const t of chunkPostings(chunkColumns(big.path, c)).terms.keys()) perFile.set(t, (perFile.get(t) ?? 0) + 1);
+    const row = await env.DB.prepare("SELECT terms FROM file_terms WHERE repo = 'r2' AND file_id = ?").bind(big.fileId).first<{ terms: string }>();
+    expect(JSON.parse(row!.terms)).toEqual(Object.fromEntries(perFile));
+    expect(perFile.get("shared")).toBe(40);
+    // Format 10 writes no chunk_terms rows; deleting the file version removes the rest.
+    expect((await env.DB.prepare("SELECT count(*) n FROM chunk_terms").first<{ n: number }>())?.n).toBe(0);
     await env.DB.batch(deleteFileStatements(env.DB, big.repo, big.fileId));
-    expect(await rows("chunk_terms")).toEqual([]);
+    const left = await env.DB.prepare(
+      "SELECT (SELECT count(*) FROM file_terms WHERE repo = 'r2') + (SELECT count(*) FROM chunks_fts_instance WHERE term = 'shared') + (SELECT count(*) FROM chunks WHERE repo = 'r2') AS n",
+    ).first<{ n: number }>();
+    expect(left?.n).toBe(0);
   });
 
-  it("deletes a file version's postings while they are still staged", async () => {
+  it("deletes the chunk_terms postings of a format 9 file version, moved or still staged", async () => {
     const f = await file();
     await writeFiles(env.DB, [f]);
-    const staged = () => env.DB.prepare("SELECT count(*) n FROM chunk_terms_staged WHERE repo = ?").bind(f.repo).first<{ n: number }>();
-    expect((await staged())?.n).toBeGreaterThan(0);
+    // Rows as format 9 wrote them beside its chunks (migrations/0007, 0014).
+    const [first] = toChunkRecords(f);
+    for (const table of ["chunk_terms", "chunk_terms_staged"])
+      await env.DB.prepare(
+        `INSERT INTO ${table} (repo, term, chunk_rowid, file_id, tf_symbol, tf_path, tf_body) SELECT repo, 'legacy', rowid, file_id, 0, 0, 1 FROM chunks WHERE id = ?`,
+      )
+        .bind(first.id)
+        .run();
+    const legacy = () => env.DB.prepare("SELECT (SELECT count(*) FROM chunk_terms) + (SELECT count(*) FROM chunk_terms_staged) AS n").first<{ n: number }>();
+    expect((await legacy())?.n).toBe(2);
     await env.DB.batch(deleteFileStatements(env.DB, f.repo, f.fileId));
-    expect((await staged())?.n).toBe(0);
+    expect((await legacy())?.n).toBe(0);
+  });
+
+  it("keeps no second copy of a chunk's code: it is read back from files.text exactly, across characters outside the BMP and CRLF lines", async () => {
+    const lines = ["// 🎉 party 🎉", "", "export function f() {\r", "  return '𝒳 ünïcode';\r", "}", "const x = 1; // 🙂"];
+    const wide: IndexedFile = {
+      repo: "r3",
+      path: "src/wide.ts",
+      blobSha: "c".repeat(40),
+      fileId: await fileId("r3", "src/wide.ts", "c".repeat(40)),
+      text: `${lines.join("\n")}\n`,
+      chunked: {
+        language: "typescript",
+        imports: [],
+        symbols: [],
+        chunks: [
+          { startLine: 1, endLine: 1, kind: "module", content: lines[0] },
+          { startLine: 3, endLine: 5, kind: "function", symbol: "f", content: lines.slice(2, 5).join("\n") },
+          { startLine: 6, endLine: 6, kind: "module", content: lines[5] },
+          // Not the text at its line (a chunker's quirk): stored inline, still returned exactly.
+          { startLine: 2, endLine: 2, kind: "window", content: "not in the file" },
+        ],
+      },
+    };
+    await writeFiles(env.DB, [wide]);
+    const stored = await env.DB.prepare("SELECT coalesce(sum(length(content)), 0) AS n FROM chunks WHERE repo = 'r3' AND text_from IS NOT NULL").first<{
+      n: number;
+    }>();
+    expect(stored?.n).toBe(0);
+    const rows = await loadChunks(
+      env.DB,
+      toChunkRecords(wide).map((c) => c.id),
+    );
+    expect(toChunkRecords(wide).map((c) => rows.get(c.id)?.content)).toEqual(wide.chunked.chunks.map((c) => c.content));
   });
 });

@@ -2,13 +2,16 @@
  * @module indexer/store/d1/write-files
  *
  * Idempotent writes of indexed file versions to D1: the `files` row, its `chunks` with their
- * `chunks_fts` rows and `chunk_terms` postings, its `symbols`, and its grep trigram rows (`grep_docs` + `grep_trigrams`). Every write first deletes what the same file version
+ * `chunks_fts` rows (BM25's only postings), its `file_terms` row (chunks per term, summed into a
+ * snapshot's statistics at activation), its `symbols`, and its grep trigram rows (`grep_docs` +
+ * `grep_trigrams`). A chunk's code is a range of `files.text` (`text_from`, `text_len`), not a
+ * second copy (format 10, migrations/0025). Every write first deletes what the same file version
  * wrote before, inside one `db.batch()` (a transaction), so a batch delivered twice leaves
- * exactly the rows of one delivery and a failed batch leaves none. Postings are staged in chunk
- * order and moved into `chunk_terms` sorted by term in large groups (`movePostingsStatements`),
- * the order in which b-tree inserts stay in SQLite's page cache (migrations/0014).
+ * exactly the rows of one delivery and a failed batch leaves none.
  */
 import { chunkColumns, chunkId, chunkPostings, GREP_FORMAT_VERSION, type ChunkedFile, type ChunkRecord } from "../contract";
+import { chunkTextRanges } from "./chunk-text";
+import { fileTermsRows } from "./file-terms";
 
 /** One file version ready to write: its identity, text and chunker output. */
 export interface IndexedFile {
@@ -21,45 +24,11 @@ export interface IndexedFile {
 }
 
 /**
- * Distinct terms per `chunk_terms_staged` INSERT: the statement carries them as one JSON
- * parameter (`json_each`), and 2,000 terms stay far under D1's 100 KB per statement.
- */
-const TERMS_PER_INSERT = 2_000;
-
-/**
- * Statements staging a chunk's postings, one per TERMS_PER_INSERT terms, 4 parameters each.
- * They go to `chunk_terms_staged` (keyed by chunk, so appended) and reach `chunk_terms` through
- * `movePostingsStatements` (migrations/0014).
- */
-function postingStatements(db: D1Database, repo: string, fileId: string, chunk: string, terms: Map<string, [number, number, number]>): D1PreparedStatement[] {
-  const entries = [...terms];
-  const out: D1PreparedStatement[] = [];
-  for (let i = 0; i < entries.length; i += TERMS_PER_INSERT) {
-    out.push(
-      db
-        .prepare(
-          "INSERT INTO chunk_terms_staged (repo, chunk_rowid, term, file_id, tf_symbol, tf_path, tf_body) " +
-            "SELECT ?1, (SELECT rowid FROM chunks WHERE id = ?3), j.key, ?2, j.value ->> 0, j.value ->> 1, j.value ->> 2 FROM json_each(?4) j",
-        )
-        .bind(repo, fileId, chunk, JSON.stringify(Object.fromEntries(entries.slice(i, i + TERMS_PER_INSERT)))),
-    );
-  }
-  return out;
-}
-
-/**
- * Staged postings a repo gathers before a write moves them (writeFiles). Each move is one
- * pass over the tree, so fewer, larger moves cost less; 200,000 rows (hono's 2,527 chunks
- * hold ~160,000) keep one statement well under D1's 30 s per query
- * (developers.cloudflare.com/d1/platform/limits/).
- */
-export const POSTINGS_MOVE_ROWS = 200_000;
-
-/**
- * Statements moving the repo's staged postings into `chunk_terms` in key order (term,
- * chunk_rowid) and removing them from the staging table: sorted inserts touch each b-tree page
- * once, chunk-by-chunk inserts missed the page cache on nearly every row (migrations/0014).
- * With `minRows` > 0 both do nothing until the repo has at least that many staged.
+ * Statements moving the repo's staged postings of format 9 into `chunk_terms` in key order
+ * (term, chunk_rowid) and removing them from the staging table (migrations/0014). Format 10
+ * stages nothing (BM25 reads `chunks_fts`, migrations/0025); activation still runs this so a
+ * snapshot whose files an older deployment wrote is counted whole. With `minRows` > 0 both do
+ * nothing until the repo has at least that many staged.
  */
 export function movePostingsStatements(db: D1Database, repo: string, minRows = 0): D1PreparedStatement[] {
   const when = minRows > 0 ? " AND (SELECT count(*) FROM chunk_terms_staged WHERE repo = ?1) >= ?2" : "";
@@ -93,7 +62,11 @@ export function toChunkRecords(file: IndexedFile): ChunkRecord[] {
   }));
 }
 
-/** Statements that remove everything one file version wrote. */
+/**
+ * Statements that remove everything one file version wrote, in this format or an older one
+ * (format 9's `chunk_terms` and staged postings too: garbage collection deletes old versions with
+ * these).
+ */
 export function deleteFileStatements(db: D1Database, repo: string, fileId: string): D1PreparedStatement[] {
   return [
     db.prepare("DELETE FROM chunks_fts WHERE rowid IN (SELECT rowid FROM chunks WHERE repo = ?1 AND file_id = ?2)").bind(repo, fileId),
@@ -102,6 +75,7 @@ export function deleteFileStatements(db: D1Database, repo: string, fileId: strin
       .prepare("DELETE FROM chunk_terms_staged WHERE repo = ?1 AND chunk_rowid IN (SELECT rowid FROM chunks WHERE repo = ?1 AND file_id = ?2)")
       .bind(repo, fileId),
     db.prepare("DELETE FROM chunks WHERE repo = ?1 AND file_id = ?2").bind(repo, fileId),
+    db.prepare("DELETE FROM file_terms WHERE repo = ?1 AND file_id = ?2").bind(repo, fileId),
     db.prepare("DELETE FROM symbols WHERE repo = ?1 AND file_id = ?2").bind(repo, fileId),
     db.prepare("DELETE FROM files WHERE repo = ?1 AND file_id = ?2").bind(repo, fileId),
     db.prepare("DELETE FROM grep_trigrams WHERE rowid IN (SELECT rowid FROM grep_docs WHERE repo = ?1 AND file_id = ?2)").bind(repo, fileId),
@@ -109,10 +83,7 @@ export function deleteFileStatements(db: D1Database, repo: string, fileId: strin
   ];
 }
 
-/**
- * Statements that (re)write one file version. Each binds well under D1's 100 parameters. Its
- * postings are staged; they reach search through `movePostingsStatements`.
- */
+/** Statements that (re)write one file version. Each binds well under D1's 100 parameters. */
 export function writeFileStatements(db: D1Database, file: IndexedFile): { statements: D1PreparedStatement[]; chunks: ChunkRecord[] } {
   const { repo, fileId, path } = file;
   const chunks = toChunkRecords(file);
@@ -131,13 +102,19 @@ export function writeFileStatements(db: D1Database, file: IndexedFile): { statem
       .prepare("INSERT INTO grep_trigrams (rowid, text) VALUES ((SELECT rowid FROM grep_docs WHERE repo = ? AND file_id = ?), ?)")
       .bind(repo, fileId, file.text),
   );
-  for (const c of chunks) {
+  const ranges = chunkTextRanges(file.text, chunks);
+  /** term -> chunks of this file holding it (file_terms). */
+  const fileTerms = new Map<string, number>();
+  chunks.forEach((c, i) => {
     const columns = chunkColumns(path, c);
     const postings = chunkPostings(columns);
+    for (const t of postings.terms.keys()) fileTerms.set(t, (fileTerms.get(t) ?? 0) + 1);
+    const range = ranges[i];
     statements.push(
       db
         .prepare(
-          "INSERT INTO chunks (id, repo, file_id, path, language, kind, symbol, container, signature, start_line, end_line, content, token_count) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+          "INSERT INTO chunks (id, repo, file_id, path, language, kind, symbol, container, signature, start_line, end_line, content, token_count, text_from, text_len) " +
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         )
         .bind(
           c.id,
@@ -151,15 +128,19 @@ export function writeFileStatements(db: D1Database, file: IndexedFile): { statem
           c.signature ?? null,
           c.startLine,
           c.endLine,
-          c.content,
+          range ? "" : c.content,
           postings.tokenCount,
+          range?.from ?? null,
+          range?.length ?? null,
         ),
       db
         .prepare("INSERT INTO chunks_fts (rowid, symbol, path, body) VALUES ((SELECT rowid FROM chunks WHERE id = ?), ?, ?, ?)")
         .bind(c.id, ...columns.map((tokens) => tokens.join(" "))),
-      ...postingStatements(db, repo, fileId, c.id, postings.terms),
     );
-  }
+  });
+  fileTermsRows(fileTerms).forEach((terms, part) =>
+    statements.push(db.prepare("INSERT INTO file_terms (repo, file_id, part, terms) VALUES (?, ?, ?, ?)").bind(repo, fileId, part, terms)),
+  );
   const chunkFor = (line: number) => chunks.find((c) => c.startLine <= line && line <= c.endLine)?.id ?? null;
   for (const s of file.chunked.symbols) {
     statements.push(
@@ -199,7 +180,6 @@ export async function writeFiles(db: D1Database, files: IndexedFile[]): Promise<
     chunks.push(...w.chunks);
   }
   if (!statements.length) return chunks;
-  const repos = [...new Set(files.map((f) => f.repo))];
-  await db.batch([...statements, ...repos.flatMap((r) => movePostingsStatements(db, r, POSTINGS_MOVE_ROWS))]);
+  await db.batch(statements);
   return chunks;
 }

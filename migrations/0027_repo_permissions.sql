@@ -6,6 +6,9 @@
 -- own `public`, `private` or `internal` for repos registered through a connection. `private`,
 -- `internal` and `listed` repos are shown only to callers that repo_readers names.
 ALTER TABLE repos ADD COLUMN visibility TEXT NOT NULL DEFAULT 'everyone';
+-- Repos a connection registered before this migration are private until their next sync says
+-- otherwise and lists their readers (fail closed: at most one sync interval hidden from readers).
+UPDATE repos SET visibility = 'private' WHERE id IN (SELECT repo FROM connection_repos WHERE registered_at IS NOT NULL AND repo IS NOT NULL);
 
 -- Who may read a restricted repo. principal: `github:<login>` or `gitlab:<username>` (lower
 -- case), or `team:<org>/<team-slug>` (access lists only). source: `host` rows come from a

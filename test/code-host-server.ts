@@ -18,6 +18,11 @@
  * - `POST /_control/gitlab/groups/<path> {projects: [...]}`, `POST /_control/gitlab/users/<name> {projects}`
  *   (projects: `{id, path, path_with_namespace, http_url_to_repo, archived?, fork?, private?}`);
  * - `POST /_control/tokens {token, login}`: a valid token (GitHub `GET /user` answers `login`);
+ * - `POST /_control/github/readers/<repo id> {logins}`: the collaborators of a repository
+ *   (`GET /repos/{owner}/{repo}/collaborators`; default none), and `POST /_control/github/access/<login>
+ *   {repoIds}`: what `GET /user/repos` lists for that user's token (default: the repos they own);
+ * - `POST /_control/gitlab/members/<project id> {members: [{username, access_level}]}`: what
+ *   `GET /projects/:id/members/all` lists (default none);
  * - `POST /_control/page-size {size}`;
  * - `POST /_control/fail {prefix, count, status, headers?, body?}`: the next `count` API requests
  *   whose path starts with `prefix` get that answer (rate limits, outages);
@@ -37,6 +42,7 @@ interface GhRepo {
   fork?: boolean;
   archived?: boolean;
   private?: boolean;
+  visibility?: string;
 }
 interface GlProject {
   id: number;
@@ -59,6 +65,9 @@ const ghOwners = new Map<string, { type: string; repos: GhRepo[]; linkBase?: str
 const glGroups = new Map<string, GlProject[]>();
 const glUsers = new Map<string, GlProject[]>();
 const tokens = new Map<string, string>();
+const ghReaders = new Map<string, string[]>();
+const ghAccess = new Map<string, number[]>();
+const glMembers = new Map<string, { username: string; access_level: number }[]>();
 const failures: Failure[] = [];
 const log: { path: string; status: number; at: number; auth: boolean }[] = [];
 let pageSize = 100;
@@ -121,6 +130,35 @@ function github(req: IncomingMessage, res: ServerResponse, url: URL, base: strin
     const o = ghOwners.get(user[1].toLowerCase());
     return o ? send(res, 200, { login: user[1], id: 7, type: o.type }) : send(res, 404, { message: "Not Found" });
   }
+  const collab = /^\/repos\/([^/]+)\/([^/]+)\/collaborators$/.exec(path);
+  if (collab) {
+    const o = ghOwners.get(collab[1].toLowerCase());
+    const repo = o?.repos.find((r) => r.name === collab[2]);
+    if (!repo || (repo.private && !me)) return send(res, 404, { message: "Not Found" });
+    if (!me) return send(res, 401, { message: "Requires authentication" });
+    const logins = ghReaders.get(String(repo.id)) ?? [];
+    const { slice, page: p, last } = page(logins, url);
+    const link = linkHeader(url, p, last, base);
+    return send(
+      res,
+      200,
+      slice.map((login, i) => ({ login, id: 1000 + i, type: "User" })),
+      link ? { link } : {},
+    );
+  }
+  if (path === "/user/repos" && me && ghAccess.has(me.toLowerCase())) {
+    const ids = ghAccess.get(me.toLowerCase())!;
+    const all = [...ghOwners.entries()].flatMap(([login, o]) => o.repos.map((r) => ({ r, login })));
+    const mine = all.filter((x) => ids.includes(x.r.id));
+    const { slice, page: p, last } = page(mine, url);
+    const link = linkHeader(url, p, last, base);
+    return send(
+      res,
+      200,
+      slice.map(({ r, login }) => ({ id: r.id, name: r.name, full_name: `${login}/${r.name}`, private: !!r.private, owner: { login } })),
+      link ? { link } : {},
+    );
+  }
   let list: GhRepo[] | null = null;
   let ownerLogin = "";
   const org = /^\/orgs\/([^/]+)\/repos$/.exec(path);
@@ -143,6 +181,7 @@ function github(req: IncomingMessage, res: ServerResponse, url: URL, base: strin
     name: r.name,
     full_name: `${ownerLogin}/${r.name}`,
     private: !!r.private,
+    visibility: r.visibility ?? (r.private ? "private" : "public"),
     fork: !!r.fork,
     archived: !!r.archived,
     clone_url: r.clone_url,
@@ -167,6 +206,19 @@ function gitlab(req: IncomingMessage, res: ServerResponse, url: URL, base: strin
     const g = decodeURIComponent(group[1]);
     return glGroups.has(g) ? send(res, 200, { id: 3, full_path: g }) : send(res, 404, { message: "404 Group Not Found" });
   }
+  const members = /^\/projects\/([^/]+)\/members\/all$/.exec(path);
+  if (members) {
+    if (!token) return send(res, 401, { message: "401 Unauthorized" });
+    const list = glMembers.get(decodeURIComponent(members[1])) ?? [];
+    const { slice, page: p, last } = page(list, url);
+    const headers: Record<string, string> = { "x-page": String(p), "x-total-pages": String(last), "x-next-page": p < last ? String(p + 1) : "" };
+    return send(
+      res,
+      200,
+      slice.map((m, i) => ({ id: 500 + i, username: m.username, state: "active", access_level: m.access_level })),
+      headers,
+    );
+  }
   const gp = /^\/groups\/([^/]+)\/projects$/.exec(path);
   const up = /^\/users\/([^/]+)\/projects$/.exec(path);
   const list = gp ? glGroups.get(decodeURIComponent(gp[1])) : up ? glUsers.get(decodeURIComponent(up[1])) : undefined;
@@ -179,6 +231,7 @@ function gitlab(req: IncomingMessage, res: ServerResponse, url: URL, base: strin
     path_with_namespace: x.path_with_namespace,
     http_url_to_repo: x.http_url_to_repo,
     archived: !!x.archived,
+    visibility: x.private ? "private" : "public",
     ...(x.fork ? { forked_from_project: { id: 1 } } : {}),
   }));
   const headers: Record<string, string> = { "x-page": String(p), "x-total-pages": String(last), "x-next-page": p < last ? String(p + 1) : "" };
@@ -200,6 +253,9 @@ async function control(req: IncomingMessage, res: ServerResponse, url: URL): Pro
   else if ((m = /^\/gitlab\/groups\/(.+)$/.exec(path))) glGroups.set(decodeURIComponent(m[1]), body.projects);
   else if ((m = /^\/gitlab\/users\/([^/]+)$/.exec(path))) glUsers.set(m[1], body.projects);
   else if (path === "/tokens") tokens.set(body.token, body.login);
+  else if ((m = /^\/github\/readers\/([^/]+)$/.exec(path))) ghReaders.set(m[1], body.logins);
+  else if ((m = /^\/github\/access\/([^/]+)$/.exec(path))) ghAccess.set(m[1].toLowerCase(), body.repoIds);
+  else if ((m = /^\/gitlab\/members\/([^/]+)$/.exec(path))) glMembers.set(m[1], body.members);
   else if (path === "/page-size") pageSize = body.size;
   else if (path === "/git-upstream") gitUpstream = body.url;
   else if (path === "/fail") failures.push({ prefix: body.prefix, count: body.count, status: body.status, headers: body.headers ?? {}, body: body.body ?? {} });

@@ -225,6 +225,50 @@ describe("GitHub upstream sign-in", () => {
     expect(res.headers.get("location")).toBeNull();
   });
 
+  it("checks membership again at every refresh: removal from the org ends the sign-in there (issue 48)", async () => {
+    const { as, clientInformation, codeVerifier, redirectUrl, location } = await signInAs("alice");
+    const resource = new URL(`${ORIGIN}/mcp`);
+    const tokens = await exchangeAuthorization(ORIGIN, {
+      metadata: as,
+      clientInformation,
+      authorizationCode: location.searchParams.get("code")!,
+      codeVerifier,
+      redirectUri: redirectUrl,
+      resource,
+      fetchFn: ghFetch,
+    });
+    expect(tokens.expires_in).toBe(600); // ACCESS_TOKEN_TTL_SECONDS: the most a removal stays effective
+    const refresh = (token: string) =>
+      gh("/oauth/token", {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({
+          grant_type: "refresh_token",
+          refresh_token: token,
+          client_id: clientInformation.client_id,
+          resource: resource.href,
+        }).toString(),
+      });
+    const ok = await refresh(tokens.refresh_token!);
+    expect(ok.status).toBe(200);
+    const again = (await ok.json()) as { access_token: string; refresh_token: string };
+    USERS.alice.orgs = []; // removed from acme on GitHub
+    try {
+      const refused = await refresh(again.refresh_token);
+      expect(refused.status).toBe(400);
+      expect(((await refused.json()) as { error: string }).error).toBe("invalid_grant");
+      // The grant is gone: its access token stops working too.
+      expect((await gh("/api/search?q=x", { headers: { authorization: `Bearer ${again.access_token}` } })).status).toBe(401);
+      const audit = await env.DB.prepare("SELECT actor, detail FROM audit_log WHERE event = 'sign_in_refused_on_refresh'").all<{
+        actor: string;
+        detail: string;
+      }>();
+      expect(audit.results).toEqual([{ actor: "github:alice", detail: expect.stringContaining("no longer in an allowed") }]);
+    } finally {
+      USERS.alice.orgs = ["acme"];
+    }
+  });
+
   it("runs the web sign-in through GitHub too, refusing outsiders", async () => {
     for (const [login, expected] of [
       ["alice", 303],

@@ -46,7 +46,8 @@ const GITHUB_URL = "https://github.fake.test/acme/shop.git";
 beforeAll(async () => {
   await indexFixture(REPO, "c1", [{ path: "src/orders.ts", chunks: [chunk("function", 1, ORDERS, "cancel")] }]);
   // The fixture index is written directly; record the GitHub repository it stands for.
-  await env.DB.prepare("UPDATE repos SET source_kind = 'git', url = ? WHERE id = ?").bind(GITHUB_URL, REPO).run();
+  // Private, as a connection registers a private GitHub repo: the webhook's review still reads it (issue #48).
+  await env.DB.prepare("UPDATE repos SET source_kind = 'git', url = ?, visibility = 'private' WHERE id = ?").bind(GITHUB_URL, REPO).run();
 });
 
 beforeEach(() => {

@@ -3,7 +3,7 @@
  * from `GET /api/repos` (status with a live progress bar while indexing, snapshot commit and
  * age, skipped files by reason, last error in words), Refresh (`POST /api/repos/{id}/refresh`,
  * index permission; "Upload again" for uploaded folders), the push webhook setup of a git repo
- * (admin; webhook-setup.ts), Delete (`DELETE /api/repos/{id}`, admin, after a confirmation), and the
+ * (admin; webhook-setup.ts), Access (who may read it, `PATCH /api/repos/{id}`, admin), Delete (`DELETE /api/repos/{id}`, admin, after a confirmation), and the
  * add forms: a git URL (`POST /api/repos`) or a folder zipped in the browser (fflate) and
  * uploaded to `POST /api/repos/{id}/archive`; for admins, the connections panel (connections.ts).
  * Polls while any repo is busy.
@@ -111,6 +111,28 @@ function skippedCell(r: RepoStatusView): HTMLElement {
   ]);
 }
 
+/**
+ * Who may read a repo registered by URL or upload (`PATCH /api/repos/{id}`, admin): empty for
+ * everyone signed in, else GitHub logins, `gitlab:<username>`s and `org/team-slug`s, comma-separated.
+ * A connection's repo answers that its readers follow the code host (docs/auth.md).
+ */
+function accessButton(r: RepoStatusView): HTMLElement {
+  const button = el("button", { type: "button", className: "secondary", text: "Access", "aria-label": `Who may read ${r.id}` });
+  button.addEventListener("click", async () => {
+    const answer = prompt(`Who may read "${r.id}"? Leave empty for everyone signed in, or list GitHub logins and org/team slugs, comma-separated.`);
+    if (answer === null) return;
+    const names = answer
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean);
+    const access = names.length ? { users: names.filter((n) => !n.includes("/")), teams: names.filter((n) => n.includes("/")) } : "everyone";
+    const res = await sendJson("PATCH", `/api/repos/${encodeURIComponent(r.id)}`, { access });
+    const done = names.length ? `Only ${names.join(", ")} (and admins) may read ${r.id} now.` : `Everyone signed in may read ${r.id} now.`;
+    say(statusEl, res.ok ? done : `Could not change who may read ${r.id}: ${errorText(res)}`, !res.ok);
+  });
+  return button;
+}
+
 function actionsCell(r: RepoStatusView): HTMLElement {
   const cell = el("td", { className: "actions" });
   if (hasScope("index") && r.sourceKind === "archive") {
@@ -138,6 +160,7 @@ function actionsCell(r: RepoStatusView): HTMLElement {
     hook.addEventListener("click", () => void openWebhookPanel(r.id));
     cell.append(hook);
   }
+  if (hasScope("admin")) cell.append(accessButton(r));
   if (hasScope("admin")) {
     const del = el("button", { type: "button", className: "danger", text: "Delete", "aria-label": `Delete ${r.id}` });
     del.addEventListener("click", async () => {

@@ -28,6 +28,7 @@ const AUDITED: [string, RegExp, AuditEvent][] = [
   ["POST", /^\/repos\/([^/]+)\/archive\/?$/, "repo_uploaded"],
   ["POST", /^\/repos\/([^/]+)\/refresh\/?$/, "repo_refreshed"],
   ["DELETE", /^\/repos\/([^/]+)\/?$/, "repo_deleted"],
+  ["PATCH", /^\/repos\/([^/]+)\/?$/, "access_list_changed"],
   ["PUT", /^\/repos\/([^/]+)\/schedule\/?$/, "repo_schedule_changed"],
   ["*", /^\/repos\/([^/]+)\/webhook\/?$/, "repo_webhook_changed"],
   ["POST", /^\/connections\/?$/, "connection_created"],

@@ -44,10 +44,26 @@ export interface AuthProps {
   caller: Caller;
   /** Display name: GitHub login or "local admin". Never a secret. */
   login: string;
+  /**
+   * The person's GitHub token from sign-in, kept (encrypted with the grant) only so a token refresh
+   * can check their membership and readable repos again (worker/permissions/refresh.ts).
+   */
+  upstream?: { githubToken: string };
 }
 
 function isScope(s: unknown): s is Scope {
   return s === "search" || s === "index" || s === "admin";
+}
+
+function isPerson(p: unknown): p is NonNullable<Caller["person"]> {
+  const x = p as NonNullable<Caller["person"]>;
+  return (
+    typeof x === "object" &&
+    x !== null &&
+    typeof x.principal === "string" &&
+    (x.role === "reader" || x.role === "admin") &&
+    (x.teams === undefined || (Array.isArray(x.teams) && x.teams.every((t) => typeof t === "string")))
+  );
 }
 
 /** Validates props handed over by the OAuth provider. Throws TypeError on anything unexpected. */
@@ -63,7 +79,8 @@ export function callerFromProps(props: unknown): Caller {
     c.scopes.every(isScope) &&
     (c.repos === "*" || (Array.isArray(c.repos) && c.repos.every((r) => typeof r === "string"))) &&
     (c.expiresAt === undefined || typeof c.expiresAt === "number") &&
-    (c.credential === undefined || typeof c.credential === "string");
+    (c.credential === undefined || typeof c.credential === "string") &&
+    (c.person === undefined || isPerson(c.person));
   if (!ok) throw new TypeError("OAuth props are not AuthProps v1; the grant predates this version: sign in again");
   return c;
 }

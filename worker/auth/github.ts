@@ -4,7 +4,9 @@
  * GitHub as the upstream identity provider (a GitHub OAuth app): the authorize URL, the code
  * exchange (with PKCE), and the allowlist decision. Base URLs come from configuration, so
  * GitHub Enterprise works and tests answer with a fake. GitHub's token is used only to learn
- * who the user is and their memberships; it is neither stored nor logged.
+ * who the user is, their memberships and the repositories they can read (permission sync,
+ * worker/permissions/github-person.ts). It is never logged nor written to D1; an OAuth grant
+ * keeps it inside its encrypted props so a token refresh can check membership again.
  *
  * API: https://docs.github.com/en/apps/oauth-apps/building-oauth-apps/authorizing-oauth-apps
  * (web flow, `code_verifier` for PKCE), GET /user, GET /user/memberships/orgs/{org},
@@ -16,8 +18,12 @@ import type { GitHubAuthConfig } from "./config";
 
 /** Callback path registered in the GitHub OAuth app ("Authorization callback URL"). */
 export const GITHUB_CALLBACK_PATH = "/oauth/callback/github";
-/** GitHub scopes requested: `read:org` lets membership checks see private memberships. */
-export const GITHUB_SCOPES = "read:org";
+/**
+ * GitHub scopes requested: `read:org` lets membership checks see private memberships; `repo` lets
+ * `GET /user/repos` list the private repositories the person can read (an OAuth app has no
+ * read-only scope for that; Sourcegraph's GitHub sign-in asks for the same).
+ */
+export const GITHUB_SCOPES = "read:org repo";
 
 /** A signed-in GitHub user that passed the allowlist. */
 export interface GitHubIdentity {
@@ -26,8 +32,11 @@ export interface GitHubIdentity {
   role: Role;
 }
 
-/** Result of the upstream login: an identity, or why it was refused (shown to the user). */
-export type GitHubLoginResult = { ok: true; identity: GitHubIdentity } | { ok: false; reason: string };
+/**
+ * Result of the upstream login: an identity and the person's GitHub token (for permission sync
+ * and refresh checks; never logged), or why it was refused (shown to the user).
+ */
+export type GitHubLoginResult = { ok: true; identity: GitHubIdentity; token: string } | { ok: false; reason: string };
 
 /** The URL to send the browser to. `codeChallenge` is the S256 PKCE challenge (RFC 7636). */
 export function githubAuthorizeUrl(gh: GitHubAuthConfig, redirectUri: string, state: string, codeChallenge: string): string {
@@ -112,12 +121,27 @@ export async function githubLogin(
   const login: string = user.body.login;
   const role = await roleFor(gh, token, login, fetchFn);
   if (!role) return { ok: false, reason: `GitHub user ${login} is not in an allowed organisation, team or user list; ask an admin to add you.` };
-  return { ok: true, identity: { id: user.body.id, login, role } };
+  return { ok: true, identity: { id: user.body.id, login, role }, token };
 }
 
-/** The Caller of a GitHub identity. Every repo is visible to signed-in team members. */
-export function githubCaller(identity: GitHubIdentity): Caller {
-  return { id: `github:${identity.login.toLowerCase()}`, kind: "oauth", scopes: scopesForRole(identity.role), repos: "*" };
+/**
+ * The Caller of a GitHub identity: the person `github:<login>` with their role and the
+ * access-list teams they belong to (`canSee` then shows public repos and the restricted ones
+ * `repo_readers` grants them; worker/permissions/readable.ts).
+ */
+export function githubCaller(identity: GitHubIdentity, teams: string[] = []): Caller {
+  const id = `github:${identity.login.toLowerCase()}`;
+  return { id, kind: "oauth", scopes: scopesForRole(identity.role), repos: "*", person: { principal: id, role: identity.role, teams } };
+}
+
+/**
+ * Whether GitHub still knows the token (`GET /user`): "ok", "revoked" (401: the person revoked
+ * the app or the token), or "unreachable" (any other answer or no answer).
+ */
+export async function githubTokenState(gh: GitHubAuthConfig, token: string, fetchFn: typeof fetch = fetch): Promise<"ok" | "revoked" | "unreachable"> {
+  const r = await ghJson(gh, token, "/user", fetchFn).catch(() => null);
+  if (!r) return "unreachable";
+  return r.status === 200 ? "ok" : r.status === 401 ? "revoked" : "unreachable";
 }
 
 /** S256 PKCE challenge of a verifier: base64url(SHA-256(verifier)). */

@@ -13,6 +13,7 @@ import { adminCredential } from "./caller";
 import { loadAuthConfig } from "./config";
 import { oauthHelpersFor } from "./provider";
 import { sessionRow } from "./sessions";
+import { withReadable } from "../permissions/readable";
 
 /** Most grants of one person read to find a link's grant (the provider's page limit). */
 const GRANTS_READ_MAX = 1000;
@@ -34,6 +35,12 @@ export const CREDENTIAL_GONE =
  * `request` names the origin whose OAuth provider holds the grants.
  */
 export async function callerForLink(env: Env, request: Request, credential: string, now: number): Promise<Caller | null> {
+  const caller = await credentialCaller(env, request, credential, now);
+  // The restricted repos it may read now, as for any request (worker/permissions/readable.ts).
+  return caller && withReadable(env.DB, caller, now);
+}
+
+async function credentialCaller(env: Env, request: Request, credential: string, now: number): Promise<Caller | null> {
   const [kind, ...rest] = credential.split(":");
   const value = rest.join(":");
   if (kind === "token") {
@@ -56,7 +63,17 @@ export async function callerForLink(env: Env, request: Request, credential: stri
     if (!grant || (grant.expiresAt !== undefined && grant.expiresAt * 1000 <= now)) return null;
     // Grants carry the scopes granted; repos follow the one visibility rule (`canSee`).
     const scopes = grant.scope.filter((s) => scopeSchema.safeParse(s).success) as Caller["scopes"];
-    return { id: userId, kind: "oauth", scopes, repos: "*", credential };
+    // The person is in the grant's metadata (worker/auth/routes/authorize.ts); without it, a
+    // code-host user is a reader of nothing restricted (fail closed).
+    const meta = (grant.metadata ?? {}) as { login?: unknown; role?: unknown; teams?: unknown };
+    const person: Caller["person"] = userId.startsWith("github-")
+      ? {
+          principal: typeof meta.login === "string" ? `github:${meta.login.toLowerCase()}` : `unknown:${userId}`,
+          role: meta.role === "admin" ? "admin" : "reader",
+          teams: Array.isArray(meta.teams) ? meta.teams.filter((t): t is string => typeof t === "string") : [],
+        }
+      : undefined;
+    return { id: userId, kind: "oauth", scopes, repos: "*", credential, ...(person ? { person } : {}) };
   }
   return null;
 }

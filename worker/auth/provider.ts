@@ -29,6 +29,8 @@ import { loadAuthConfig } from "./config";
 import { guardRefresh } from "./guards/refresh-rotation";
 import { checkClientMetadata, limitRegistration } from "./guards/registration";
 import { checkSearchRate, rateLimitedResponse } from "./rate-limit";
+import { withReadable } from "../permissions/readable";
+import { recheckOnRefresh } from "../permissions/refresh";
 
 /** Path of the MCP endpoint (the protected resource). */
 export const MCP_PATH = "/mcp";
@@ -40,8 +42,12 @@ export const REGISTER_PATH = "/oauth/register";
 export const ROOT_RESOURCE_METADATA_PATH = "/.well-known/oauth-protected-resource";
 /** Scopes the authorization server can grant; `search` is what any MCP access needs. */
 export const OAUTH_SCOPES = ["search", "index", "admin"];
-/** Access tokens live an hour; refresh tokens 30 days and rotate on every use (library defaults). */
-export const ACCESS_TOKEN_TTL_SECONDS = 3600;
+/**
+ * Access tokens live 10 minutes: a person removed from the organisation or team upstream keeps
+ * access at most this long, since every refresh checks their membership again
+ * (worker/permissions/refresh.ts). Refresh tokens live 30 days and rotate on every use.
+ */
+export const ACCESS_TOKEN_TTL_SECONDS = 600;
 export const REFRESH_TOKEN_TTL_SECONDS = 30 * 86400;
 
 /** The MCP handler H5 provides: called only for an authenticated, rate-checked caller. */
@@ -82,6 +88,8 @@ function mcpGate(handler: McpHandler): { fetch(request: Request, env: Env, ctx: 
       // Source links minted in this request are bound to the grant (API tokens carry theirs in props).
       if (isProviderToken(rctx.auth.token)) caller = { ...caller, credential: grantCredential(rctx.auth.token) };
       if (!scopeCovers(caller.scopes, "search")) return insufficientScope(rctx.auth, ["search"]);
+      // The restricted repos this caller may read, for `canSee` (worker/permissions/readable.ts).
+      caller = await withReadable(env.DB, caller, Date.now());
       if (request.method === "POST") {
         const decision = await checkSearchRate(env, caller, request);
         if (!decision.ok) return rateLimitedResponse(decision);
@@ -121,6 +129,9 @@ function buildOptions(origin: string, wiring: AuthWiring): OAuthProviderOptions<
       const props: AuthProps = { v: 1, caller: result.caller, login: result.caller.id };
       return { props, audience: resource };
     },
+    // Membership and readable repos are checked again at every refresh (worker/permissions/refresh.ts).
+    tokenExchangeCallback: async ({ grantType, props, env }) =>
+      grantType === "refresh_token" ? recheckOnRefresh(env, props as AuthProps, Date.now()) : undefined,
     // Logs the stable reason only: never tokens, codes or request bodies.
     onError: ({ code, status, internal }) => {
       console.warn(`oauth error ${status} ${code} ${internal.category}/${internal.reason}`);

@@ -18,6 +18,7 @@ import { checkSearchRate, isSearchPath, rateLimitedResponse } from "./rate-limit
 import { requiredScopeFor } from "./route-scopes";
 import { CSRF_HEADER, csrfMatches, isStateChanging, readSession } from "./sessions";
 import { scopeCovers } from "../services/context";
+import { withReadable } from "../permissions/readable";
 
 const REJECTION_MESSAGES: Record<Exclude<BearerResult, { caller: unknown }>["rejected"], string> = {
   malformed: "The bearer token is malformed; send `Authorization: Bearer <token>` with an API token or OAuth access token.",
@@ -73,7 +74,9 @@ export function restAuth(): MiddlewareHandler<ApiEnv> {
       }
       c.set("caller", session.caller);
     }
-    const caller = c.get("caller");
+    // The restricted repos this caller may read, for `canSee` (worker/permissions/readable.ts).
+    const caller = await withReadable(c.env.DB, c.get("caller"), now);
+    c.set("caller", caller);
     const needed = requiredScopeFor(c.req.method, c.req.path.replace(/^\/api(?=\/|$)/, ""));
     if (!scopeCovers(caller.scopes, needed)) {
       return forbidden(`This needs the "${needed}" scope; ask an admin for a token that has it.`);

@@ -22,6 +22,8 @@ export function requiredScopeFor(method: string, path: string): Scope {
   if (/^\/(audit|grants)(\/|$)/.test(path)) return "admin";
   // Deleting a repo destroys an index others rely on (worker/services/repos.ts deleteRepo).
   if (method === "DELETE" && /^\/repos\/[^/]+\/?$/.test(path)) return "admin";
+  // Who may read a repo (worker/services/repo-access.ts).
+  if (method === "PATCH" && /^\/repos\/[^/]+\/?$/.test(path)) return "admin";
   // A webhook secret lets its holder trigger re-indexing; connections hold code-host tokens.
   if (/^\/repos\/[^/]+\/webhook\/?$/.test(path)) return "admin";
   if (path === "/connections" || path.startsWith("/connections/")) return "admin";

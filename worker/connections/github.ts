@@ -11,7 +11,8 @@
 import { Octokit } from "@octokit/rest";
 import { CodeSearchError } from "../../kernel/errors";
 import { codeHostFetch } from "./http";
-import { CONNECTION_MAX_REPOS, type CodeHostAccess, type CodeHostClient, type OwnerKind, type UpstreamRepo } from "./types";
+import { READERS_MAX } from "../permissions/readers";
+import { CONNECTION_MAX_REPOS, type CodeHostAccess, type CodeHostClient, type OwnerKind, type RepoHostVisibility, type UpstreamRepo } from "./types";
 
 interface GitHubRepo {
   id: number;
@@ -20,10 +21,26 @@ interface GitHubRepo {
   clone_url?: string;
   fork: boolean;
   archived?: boolean;
+  private?: boolean;
+  visibility?: string;
+}
+
+/** GitHub's `visibility`, or `private` when it says nothing but `private: true` (fail closed on anything unknown). */
+function visibilityOf(r: GitHubRepo): RepoHostVisibility {
+  if (r.visibility === "public" || r.visibility === "private" || r.visibility === "internal") return r.visibility;
+  return r.private === false ? "public" : "private";
 }
 
 function toUpstream(r: GitHubRepo): UpstreamRepo {
-  return { id: String(r.id), fullName: r.full_name, name: r.name, cloneUrl: r.clone_url ?? "", fork: r.fork, archived: r.archived ?? false };
+  return {
+    id: String(r.id),
+    fullName: r.full_name,
+    name: r.name,
+    cloneUrl: r.clone_url ?? "",
+    fork: r.fork,
+    archived: r.archived ?? false,
+    visibility: visibilityOf(r),
+  };
 }
 
 /** GitHub's HTTP errors as coded errors; anything else is rethrown. */
@@ -88,6 +105,29 @@ export function githubClient(access: CodeHostAccess, maxWaitMs: number): CodeHos
       } catch (err) {
         githubError(err, owner, withToken);
       }
+    },
+    // GET /repos/{owner}/{repo}/collaborators?affiliation=all: outside collaborators, direct and
+    // team members and org owners (the token needs push access, or a fine-grained token's
+    // "Metadata: read" on the repo). Every collaborator can read.
+    async listReaders(repo) {
+      const [owner, name] = repo.fullName.split("/");
+      const out: string[] = [];
+      try {
+        const pages = octokit.paginate.iterator(octokit.rest.repos.listCollaborators, { owner, repo: name, affiliation: "all", per_page: 100 });
+        for await (const page of pages) {
+          for (const u of page.data) out.push(`github:${u.login.toLowerCase()}`);
+          if (out.length >= READERS_MAX) break;
+        }
+      } catch (err) {
+        const status = (err as { status?: number }).status;
+        if (status === 403 || status === 404)
+          throw new CodeSearchError(
+            "source_unreachable",
+            `GitHub refused to list the collaborators of "${repo.fullName}" (${status}); give the connection's token push access (classic) or "Metadata: read" (fine-grained) so it can prove who may read it.`,
+          );
+        githubError(err, repo.fullName, withToken);
+      }
+      return out.slice(0, READERS_MAX);
     },
   };
 }

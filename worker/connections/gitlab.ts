@@ -8,6 +8,7 @@
  * The token goes in `Authorization: Bearer` (personal, group and OAuth tokens all take it).
  */
 import { CodeSearchError } from "../../kernel/errors";
+import { READERS_MAX } from "../permissions/readers";
 import { codeHostFetch } from "./http";
 import { CONNECTION_MAX_REPOS, type CodeHostAccess, type CodeHostClient, type OwnerKind, type UpstreamRepo } from "./types";
 
@@ -18,7 +19,18 @@ interface GitLabProject {
   http_url_to_repo: string;
   archived?: boolean;
   forked_from_project?: unknown;
+  visibility?: string;
 }
+
+/** A member as `/projects/:id/members/all` lists them (inherited group members included). */
+interface GitLabMember {
+  username: string;
+  state?: string;
+  access_level: number;
+}
+
+/** Reporter: the lowest GitLab role that may read a private project's code (Guests may not). */
+const GITLAB_REPORTER = 20;
 
 /** The next page's URL from `x-next-page` or a same-origin `Link: <...>; rel="next"`, or null. */
 export function nextPageUrl(res: Response, current: URL): URL | null {
@@ -74,6 +86,8 @@ export function gitlabClient(access: CodeHostAccess, maxWaitMs: number): CodeHos
             cloneUrl: p.http_url_to_repo,
             fork: p.forked_from_project != null,
             archived: p.archived ?? false,
+            // Anything GitLab does not spell out counts as private (fail closed).
+            visibility: p.visibility === "public" || p.visibility === "internal" ? p.visibility : "private",
           });
         }
         if (out.length > CONNECTION_MAX_REPOS)
@@ -84,6 +98,21 @@ export function gitlabClient(access: CodeHostAccess, maxWaitMs: number): CodeHos
         url = nextPageUrl(res, url);
       }
       return out;
+    },
+    // GET /projects/:id/members/all: direct, inherited (group and ancestor groups) and invited
+    // members; Reporter and above read code. Needs `read_api`.
+    async listReaders(repo) {
+      let url: URL | null = new URL(`${api}/projects/${encodeURIComponent(repo.id)}/members/all?per_page=100`);
+      const out: string[] = [];
+      while (url && out.length < READERS_MAX) {
+        const res = await get(url);
+        if (!res.ok) throw new CodeSearchError("source_unreachable", `GitLab answered ${res.status} while listing the members of "${repo.fullName}".`);
+        for (const m of (await res.json()) as GitLabMember[]) {
+          if (m.access_level >= GITLAB_REPORTER && (m.state ?? "active") === "active") out.push(`gitlab:${m.username.toLowerCase()}`);
+        }
+        url = nextPageUrl(res, url);
+      }
+      return out.slice(0, READERS_MAX);
     },
   };
 }

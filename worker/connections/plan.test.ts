@@ -10,6 +10,7 @@ const up = (id: string, fullName: string, extra: Partial<UpstreamRepo> = {}): Up
   name: fullName.split("/").pop()!,
   cloneUrl: `https://h/${fullName}.git`,
   fork: false,
+  visibility: "public",
   archived: false,
   ...extra,
 });

@@ -42,6 +42,8 @@ export interface ConnectionRepoRow {
   skip_reason: string | null;
   missing_since: number | null;
   missing_reason: string | null;
+  /** Why the last sync could not list its readers (migration 0027); the repo is withdrawn meanwhile. */
+  readers_error?: string | null;
 }
 
 export async function getConnectionRow(env: Env, id: string): Promise<ConnectionRow | null> {

@@ -25,6 +25,7 @@ import { compileFilter } from "./filter";
 import { githubClient } from "./github";
 import { gitlabClient } from "./gitlab";
 import { planSync } from "./plan";
+import { syncConnectionReaders, type ReadersReport } from "./readers-sync";
 import { connectionRepoRows, connectionToken, toKnown, type ConnectionRow } from "./store";
 import type { CodeHostClient, CodeHostAccess, UpstreamRepo } from "./types";
 
@@ -47,6 +48,8 @@ export interface SyncReport {
   unmarked: string[];
   removed: string[];
   skipped: { fullName: string; reason: string }[];
+  /** The permission step (readers-sync.ts); absent when the sync stopped before it. */
+  readers?: ReadersReport;
 }
 
 /**
@@ -65,13 +68,18 @@ export function codeHostClient(access: CodeHostAccess, maxWaitMs: number): CodeH
 
 /** Lists the connection's repositories (throws the client's coded errors). */
 export async function listUpstream(env: Env, row: ConnectionRow, maxWaitMs: number): Promise<UpstreamRepo[]> {
+  return (await connectionClient(env, row, maxWaitMs)).listRepos(row.owner, row.owner_kind);
+}
+
+/** The code-host client of connection `row`, with its token. */
+async function connectionClient(env: Env, row: ConnectionRow, maxWaitMs: number): Promise<CodeHostClient> {
   const access: CodeHostAccess = {
     provider: row.provider,
     baseUrl: row.base_url,
     token: await connectionToken(env, row),
     allowLoopback: loadConfig(env).allowLoopbackGitUrls,
   };
-  return codeHostClient(access, maxWaitMs).listRepos(row.owner, row.owner_kind);
+  return codeHostClient(access, maxWaitMs);
 }
 
 /**
@@ -176,6 +184,8 @@ export async function syncConnection(env: Env, row: ConnectionRow, now: number, 
       token: sent,
       username: sent ? (row.provider === "gitlab" ? "oauth2" : "x-access-token") : undefined,
       checkedAt: now,
+      // Registered with the host's visibility, so a private repo is never open before its readers are known.
+      visibility: upstream.find((u) => u.id === r.upstreamId)?.visibility ?? "private",
     });
     if (!job) {
       await skip("id_taken", fullName);
@@ -189,6 +199,7 @@ export async function syncConnection(env: Env, row: ConnectionRow, now: number, 
     .bind(row.id)
     .first<{ n: number }>();
   report.waiting = waiting?.n ?? 0;
+  report.readers = await syncConnectionReaders(env, row, await connectionClient(env, row, maxWaitMs), upstream, now);
   await db.prepare("UPDATE connections SET last_synced_at = ?, last_error = NULL WHERE id = ?").bind(now, row.id).run();
   return report;
 }

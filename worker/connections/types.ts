@@ -23,7 +23,12 @@ export interface UpstreamRepo {
   cloneUrl: string;
   fork: boolean;
   archived: boolean;
+  /** Who the host lets read it: everyone (`public`), its members (`private`), or every user of the instance or enterprise (`internal`). */
+  visibility: RepoHostVisibility;
 }
+
+/** A repository's visibility on its code host (GitHub `visibility`, GitLab `visibility`). */
+export type RepoHostVisibility = "public" | "private" | "internal";
 
 /** How to reach a code host's API. */
 export interface CodeHostAccess {
@@ -41,6 +46,12 @@ export interface CodeHostClient {
   resolveOwner(owner: string): Promise<OwnerKind>;
   /** Every repository of `owner`, all pages. */
   listRepos(owner: string, kind: OwnerKind): Promise<UpstreamRepo[]>;
+  /**
+   * Everyone the host lets read `repo`'s code, as principals (`github:<login>`, `gitlab:<username>`,
+   * lower case), at most READERS_MAX. Throws CodeSearchError when the host will not say (the
+   * token lacks the permission): the caller then hides the repo.
+   */
+  listReaders(repo: UpstreamRepo): Promise<string[]>;
 }
 
 /** Default API bases. */

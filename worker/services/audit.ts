@@ -29,6 +29,9 @@ export const auditEventSchema = z.enum([
   "connection_synced",
   "connection_deleted",
   "requests_refused",
+  "permissions_changed",
+  "access_list_changed",
+  "sign_in_refused_on_refresh",
 ]);
 export type AuditEvent = z.infer<typeof auditEventSchema>;
 

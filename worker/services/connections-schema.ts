@@ -103,6 +103,10 @@ export const connectionRepoSchema = z.object({
     ),
   removeAt: z.number().int().nullable().describe("When a missing repo's kept index is removed (ms)."),
   skipReason: z.string().nullable().describe("id_taken | deleted_by_admin | refused_url | no_usable_id"),
+  readersError: z
+    .string()
+    .nullable()
+    .describe("Why the last sync could not list who may read this private or internal repo: it is hidden from everyone until a sync can (docs/auth.md)."),
 });
 
 /** `GET /api/connections/{id}`: the connection and each of its repos. */
@@ -118,6 +122,13 @@ export const syncReportSchema = z.object({
   unmarked: z.array(z.string()),
   removed: z.array(z.string()),
   skipped: z.array(z.object({ fullName: z.string(), reason: z.string() })),
+  readers: z
+    .object({
+      proved: z.array(z.string()).describe("Private or internal repos whose readers the host listed this sync."),
+      unprovable: z.array(z.object({ repo: z.string(), reason: z.string() })).describe("Hidden from everyone: the host would not list their readers."),
+    })
+    .optional()
+    .describe("Permission sync (docs/auth.md): absent when the sync stopped before it."),
 });
 
 /** What `POST /api/connections` answers: the connection, its webhook secret (this once) and the first sync. */

@@ -49,6 +49,18 @@ export interface Caller {
    * (worker/auth/link-credential.ts) so revoking it ends them.
    */
   credential?: string;
+  /**
+   * For a person signed in through the code host: their principal (`github:<login>`), their role
+   * there, and the access-list teams (`team:<org>/<slug>`) they were found in at sign-in or at
+   * the last token refresh. Absent for the local admin, API tokens and local sign-ins.
+   */
+  person?: { principal: string; role: "reader" | "admin"; teams?: string[] };
+  /**
+   * Restricted repos (visibility `private`, `internal`, `listed`) this caller may read, as loaded
+   * for this request by `withReadable` (worker/auth/permissions.ts), or "*" for every one. Absent:
+   * none (a caller whose set was never loaded sees no restricted repo: fail closed).
+   */
+  reads?: string[] | "*";
 }
 
 /** Per-request context handed to service functions. */
@@ -59,7 +71,7 @@ export interface ServiceContext {
 }
 
 /** The local admin: every scope, every repo. */
-export const LOCAL_ADMIN: Caller = { id: "local-admin", kind: "admin-token", scopes: ["search", "index", "admin"], repos: "*" };
+export const LOCAL_ADMIN: Caller = { id: "local-admin", kind: "admin-token", scopes: ["search", "index", "admin"], repos: "*", reads: "*" };
 
 /** Builds a context; `loadConfig` throws naming a bad variable. */
 export function serviceContext(env: Env, caller: Caller): ServiceContext {
@@ -74,21 +86,34 @@ export function callerAllows(caller: Caller, repo: string): boolean {
   return caller.repos === "*" || caller.repos.includes(repo);
 }
 
-/** The columns of a `repos` row that decide whether it serves (migrations/0022_repo_withdrawn.sql). */
+/**
+ * Repo visibilities shown to every caller the credential allows (migrations/0027_repo_permissions.sql);
+ * any other value (`private`, `internal`, `listed`, or a row read without the column) is restricted.
+ */
+export const OPEN_VISIBILITIES: readonly string[] = ["everyone", "public"];
+
+/** The columns of a `repos` row that decide whether it serves and to whom (migrations 0022, 0027). */
 export interface RepoVisibility {
   id: string;
   /** Set (ms) when the repo's connection can no longer see it upstream; null while it serves. */
   withdrawn_at: number | null;
+  /** `everyone`, `public`, `private`, `internal` or `listed`; the last three are restricted. */
+  visibility: string;
 }
 
 /**
  * The one visibility rule for reading a repo's code, names or statistics (search, grep, files,
- * symbols, ask evidence, MCP resources, source links): the caller's credential names it and it is
- * not withdrawn. A withdrawn repo is invisible to every caller, admins included, while its index
- * is kept for the connection's grace period.
+ * symbols, ask evidence, review context, MCP resources, source links): the caller's credential
+ * names it, it is not withdrawn, and, when its visibility is restricted (private or internal on
+ * the code host, or an admin's access list), the caller's readable set (`Caller.reads`, loaded
+ * per request from `repo_readers`) holds it. A withdrawn repo is invisible to every caller, admins
+ * included, while its index is kept for the connection's grace period.
  */
 export function canSee(caller: Caller, repo: RepoVisibility): boolean {
-  return repo.withdrawn_at === null && callerAllows(caller, repo.id);
+  if (repo.withdrawn_at !== null || !callerAllows(caller, repo.id)) return false;
+  // Fail closed: a row read without its visibility counts as restricted.
+  if (OPEN_VISIBILITIES.includes(repo.visibility)) return true;
+  return caller.reads === "*" || (caller.reads?.includes(repo.id) ?? false);
 }
 
 /** Whether the caller holds `scope` or a higher one (`scopeCovers`: search < index < admin). */

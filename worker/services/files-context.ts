@@ -112,18 +112,18 @@ export async function getCodeContext(ctx: ServiceContext, input: CodeContextInpu
   const db = ctx.env.DB;
   let snap: ActiveRepo;
   let path: string;
-  let chunk: (ChunkRow & { withdrawn_at?: number | null }) | null;
+  let chunk: (ChunkRow & { withdrawn_at?: number | null; visibility?: string }) | null;
   let line: number;
   if (input.chunk_id) {
     chunk = await db
       .prepare(
-        `SELECT ${CHUNK_COLUMNS}, r.active_commit AS commit_sha, r.withdrawn_at AS withdrawn_at FROM chunks c JOIN repos r ON r.id = c.repo
+        `SELECT ${CHUNK_COLUMNS}, r.active_commit AS commit_sha, r.withdrawn_at AS withdrawn_at, r.visibility AS visibility FROM chunks c JOIN repos r ON r.id = c.repo
          JOIN snapshot_files sf ON sf.repo = c.repo AND sf.commit_sha = r.active_commit AND sf.file_id = c.file_id AND sf.path = c.path
          WHERE c.id = ?`,
       )
       .bind(input.chunk_id)
-      .first<ChunkRow & { commit_sha: string; withdrawn_at: number | null }>();
-    if (!chunk || !canSee(ctx.caller, { id: chunk.repo, withdrawn_at: chunk.withdrawn_at ?? null })) {
+      .first<ChunkRow & { commit_sha: string; withdrawn_at: number | null; visibility: string }>();
+    if (!chunk || !canSee(ctx.caller, { id: chunk.repo, withdrawn_at: chunk.withdrawn_at ?? null, visibility: chunk.visibility ?? "" })) {
       throw new CodeSearchError(
         "file_not_found",
         `Chunk "${input.chunk_id}" is not in the current index (it may come from an older snapshot). Search again, or pass repo, path and line.`,

@@ -63,7 +63,7 @@ export async function activeRepo(ctx: ServiceContext, repo: string): Promise<Act
  * the repos the caller may see (an invisible repo answers exactly like a missing one).
  */
 export async function visibleRepo(ctx: ServiceContext, repo: string): Promise<{ id: string; status: string; active_commit: string | null }> {
-  const row = await ctx.env.DB.prepare("SELECT id, status, active_commit, withdrawn_at FROM repos WHERE id = ?")
+  const row = await ctx.env.DB.prepare("SELECT id, status, active_commit, withdrawn_at, visibility FROM repos WHERE id = ?")
     .bind(repo)
     .first<RepoVisibility & { status: string; active_commit: string | null }>();
   if (!row || !canSee(ctx.caller, row)) {
@@ -79,7 +79,7 @@ export async function visibleRepo(ctx: ServiceContext, repo: string): Promise<{ 
 
 /** Ids of the repos the caller may see, sorted. */
 export async function visibleRepoIds(ctx: ServiceContext): Promise<string[]> {
-  const { results } = await ctx.env.DB.prepare("SELECT id, withdrawn_at FROM repos ORDER BY id").all<RepoVisibility>();
+  const { results } = await ctx.env.DB.prepare("SELECT id, withdrawn_at, visibility FROM repos ORDER BY id").all<RepoVisibility>();
   return results.filter((r) => canSee(ctx.caller, r)).map((r) => r.id);
 }
 

@@ -156,7 +156,7 @@ async function scope(
   }
   // One read of every repo, filtered here: binding the visible ids in an IN list broke past
   // D1's 100 bound parameters (a caller seeing 100+ repos got an internal error).
-  const { results: all } = await ctx.env.DB.prepare("SELECT id, active_commit, withdrawn_at FROM repos ORDER BY id").all<
+  const { results: all } = await ctx.env.DB.prepare("SELECT id, active_commit, withdrawn_at, visibility FROM repos ORDER BY id").all<
     RepoVisibility & { active_commit: string | null }
   >();
   const visible = all.filter((r) => canSee(ctx.caller, r));

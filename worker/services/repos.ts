@@ -83,6 +83,8 @@ interface RepoRow {
   failing_since?: number | null;
   /** Set while the repo's connection cannot see it upstream (migration 0022): it serves no one. */
   withdrawn_at: number | null;
+  /** Who may read it (migration 0027): everyone, public, private, internal or listed; see `canSee`. */
+  visibility: string;
   created_at: number;
   updated_at: number;
 }
@@ -216,6 +218,8 @@ export interface NewGitRepo {
   authScheme?: "basic" | "bearer";
   /** Initial `last_checked_at` (ms): the first job is the check, so the next tick need not ask again. */
   checkedAt?: number;
+  /** `repos.visibility` (migration 0027): the code host's for a connection's repo; default `everyone`. */
+  visibility?: string;
 }
 
 /**
@@ -226,9 +230,9 @@ export interface NewGitRepo {
 export async function startGitRepo(env: Env, r: NewGitRepo): Promise<JobView | null> {
   const now = Date.now();
   const inserted = await env.DB.prepare(
-    "INSERT INTO repos (id, name, source_kind, url, ref, status, created_at, updated_at, last_checked_at) VALUES (?, ?, 'git', ?, ?, 'queued', ?, ?, ?) ON CONFLICT (id) DO NOTHING",
+    "INSERT INTO repos (id, name, source_kind, url, ref, status, created_at, updated_at, last_checked_at, visibility) VALUES (?, ?, 'git', ?, ?, 'queued', ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING",
   )
-    .bind(r.id, r.name, r.url, r.ref, now, now, r.checkedAt ?? null)
+    .bind(r.id, r.name, r.url, r.ref, now, now, r.checkedAt ?? null, r.visibility ?? "everyone")
     .run();
   if (!inserted.meta.changes) return null;
   const settings: RepoSettings = {
@@ -334,6 +338,8 @@ export async function deleteRepo(ctx: ServiceContext, { repo }: RepoIdInput): Pr
 export async function removeRepo(env: Env, config: Config, repo: string): Promise<void> {
   await env.REPO_COORDINATOR.get(env.REPO_COORDINATOR.idFromName(repo)).destroy();
   await deleteRepoData(env.DB, createVectorStore(env, config), repo);
+  // Its readers go too: a later repo of the same id starts with none (migration 0027).
+  await env.DB.prepare("DELETE FROM repo_readers WHERE repo = ?").bind(repo).run();
 }
 
 /**

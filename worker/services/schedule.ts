@@ -7,7 +7,7 @@
 import { z } from "zod";
 import { CodeSearchError } from "../../kernel/errors";
 import { defaultPollSeconds } from "../schedule/run";
-import { callerAllows, requireScope, type ServiceContext } from "./context";
+import { callerAllows, canSee, requireScope, type ServiceContext } from "./context";
 
 /** Input of `setRepoSchedule` (`PUT /api/repos/{id}/schedule`). */
 export const repoScheduleInput = z.object({
@@ -33,11 +33,13 @@ export type RepoSchedule = z.infer<typeof repoScheduleSchema>;
 
 async function row(ctx: ServiceContext, repo: string) {
   const r = callerAllows(ctx.caller, repo)
-    ? await ctx.env.DB.prepare("SELECT source_kind, poll_interval_seconds, last_checked_at FROM repos WHERE id = ?")
+    ? await ctx.env.DB.prepare("SELECT id, visibility, source_kind, poll_interval_seconds, last_checked_at FROM repos WHERE id = ?")
         .bind(repo)
-        .first<{ source_kind: string; poll_interval_seconds: number | null; last_checked_at: number | null }>()
+        .first<{ id: string; visibility: string; source_kind: string; poll_interval_seconds: number | null; last_checked_at: number | null }>()
     : null;
-  if (!r) throw new CodeSearchError("repo_not_found", `No repo "${repo}"; GET /api/repos lists the repos you can see.`);
+  // Who may read it (`canSee`); a withdrawn repo's schedule stays manageable by who may manage it.
+  if (!r || !canSee(ctx.caller, { ...r, withdrawn_at: null }))
+    throw new CodeSearchError("repo_not_found", `No repo "${repo}"; GET /api/repos lists the repos you can see.`);
   if (r.source_kind !== "git")
     throw new CodeSearchError("invalid_input", `Repo "${repo}" was uploaded as an archive; only git repos are checked on a schedule.`);
   return r;

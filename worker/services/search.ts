@@ -166,6 +166,7 @@ export async function search(ctx: ServiceContext, input: SearchParams): Promise<
   type RepoRow = {
     id: string;
     withdrawn_at: number | null;
+    visibility: string;
     active_commit: string | null;
     active_indexed_at: number | null;
     status: string;
@@ -183,7 +184,7 @@ export async function search(ctx: ServiceContext, input: SearchParams): Promise<
     const reads = parts.map((part) =>
       db
         .prepare(
-          "SELECT id, withdrawn_at, active_commit, active_indexed_at, status, embedding_model, embedding_dims, last_error, failing_since, " +
+          "SELECT id, withdrawn_at, visibility, active_commit, active_indexed_at, status, embedding_model, embedding_dims, last_error, failing_since, " +
             // The active snapshot's packages ride along in the same statement (no extra round trip).
             "(SELECT json_group_array(json_object('name', p.name, 'folder', p.folder)) FROM snapshot_packages p WHERE p.repo = repos.id AND p.commit_sha = repos.active_commit) AS packages " +
             `FROM repos WHERE id IN (${part.map(() => "?").join(", ")})`,

@@ -65,7 +65,7 @@ export async function listSkippedFiles(ctx: ServiceContext, raw: unknown): Promi
     throw new CodeSearchError("invalid_input", `${String(issue?.path[0] ?? "input")}: ${issue?.message}`);
   }
   const { repo, reason, offset, limit } = parsed.data;
-  const row = await ctx.env.DB.prepare("SELECT id, withdrawn_at, active_commit FROM repos WHERE id = ?")
+  const row = await ctx.env.DB.prepare("SELECT id, withdrawn_at, visibility, active_commit FROM repos WHERE id = ?")
     .bind(repo)
     .first<RepoVisibility & { active_commit: string | null }>();
   if (!row || !canSee(ctx.caller, row)) throw new CodeSearchError("repo_not_found", `No repo "${repo}"; GET /api/repos lists the repos you can see.`);

@@ -125,7 +125,9 @@ export function activeSnapshotJoin(alias: string, repoParam: string): string {
 /** Repos to search: the one named (checked), or every visible repo with an active snapshot. */
 export async function reposInScope(ctx: ServiceContext, repo: string | undefined): Promise<string[]> {
   if (repo !== undefined) return [(await activeRepo(ctx, repo)).id];
-  const { results } = await ctx.env.DB.prepare("SELECT id, withdrawn_at FROM repos WHERE active_commit IS NOT NULL ORDER BY id").all<RepoVisibility>();
+  const { results } = await ctx.env.DB.prepare(
+    "SELECT id, withdrawn_at, visibility FROM repos WHERE active_commit IS NOT NULL ORDER BY id",
+  ).all<RepoVisibility>();
   return results.filter((r) => canSee(ctx.caller, r)).map((r) => r.id);
 }
 

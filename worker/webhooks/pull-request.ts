@@ -219,7 +219,8 @@ export async function runPullRequestReview(env: Env, pr: PullRequestRef): Promis
     const diff = data as unknown as string;
     // The webhook acts for the GitHub repository: it may read and review this one indexed repo only.
     // Charged to the indexed repo (not a name from the payload): one daily budget per repo.
-    const caller: Caller = { id: `github-pr:${pr.repo}`, kind: "api-token", scopes: ["search", "index"], repos: [pr.repo] };
+    // It reads that repo whatever its visibility (`reads`, worker/permissions/readable.ts): the code host sent the PR.
+    const caller: Caller = { id: `github-pr:${pr.repo}`, kind: "api-token", scopes: ["search", "index"], repos: [pr.repo], reads: [pr.repo] };
     const out = await review(serviceContext(env, caller), { repo: pr.repo, diff });
     if (out.status !== "reviewed") {
       console.error(JSON.stringify({ event: "pr_review_not_posted", pr: pr.number, status: out.status }));

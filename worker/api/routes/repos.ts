@@ -6,6 +6,7 @@
  *   GET    /api/repos/{id}                                       -> status (progress, skipped, snapshot, lastError, job)
  *   POST   /api/repos/{id}/refresh   {ref?, token?} (optional)   -> 202 {repo, job}
  *   DELETE /api/repos/{id}                                       -> {deleted}
+ *   PATCH  /api/repos/{id}           {access: "everyone" | {users, teams}} -> {repo, visibility, access} (admin)
  *   GET    /api/repos/{id}/schedule                              -> {intervalSeconds, effectiveSeconds, lastCheckedAt}
  *   PUT    /api/repos/{id}/schedule  {intervalSeconds: n | 0 | null} -> same (0: off, null: default)
  *   GET    /api/repos/{id}/skipped   ?reason=&offset=&limit=     -> {files: [{path, reason, rule}], total, nextOffset}
@@ -37,6 +38,7 @@ import {
 } from "../../services/repos";
 import { listSkippedFiles, listSkippedInput, skippedPageSchema } from "../../services/skipped";
 import { getRepoSchedule, repoScheduleInput, repoScheduleSchema, setRepoSchedule } from "../../services/schedule";
+import { repoAccessInput, repoAccessSchema, setRepoAccess } from "../../services/repo-access";
 import type { ApiEnv } from "../env";
 import { errorDoc } from "../openapi/document";
 import { jsonResponse, repoIdParams } from "../openapi/route-kit";
@@ -145,6 +147,20 @@ const putScheduleRoute = createRoute({
   responses: { 200: jsonResponse(repoScheduleSchema, "The new schedule"), 404: unknownRepo },
 });
 
+const patchRoute = createRoute({
+  method: "patch",
+  path: "/{id}",
+  tags: ["repos"],
+  summary: "Set who may read a repo registered by URL or upload: everyone, or named people and teams (admin)",
+  middleware: [jsonBody('{"access": {"users": ["octocat"], "teams": ["acme/platform"]}}')] as const,
+  request: { params: repoIdParams, body: { content: { "application/json": { schema: repoAccessInput } }, required: true } },
+  responses: {
+    200: jsonResponse(repoAccessSchema, "The repo's access"),
+    400: errorDoc("Invalid access list, or a repo whose readers follow its code host", "invalid_input"),
+    404: unknownRepo,
+  },
+});
+
 const skippedRoute = createRoute({
   method: "get",
   path: "/{id}/skipped",
@@ -171,6 +187,8 @@ export function repoRoutes(): OpenAPIHono<ApiEnv> {
   app.openapi(skippedRoute, async (c) =>
     c.json(await listSkippedFiles(serviceContext(c.env, c.var.caller), { ...c.req.valid("query"), repo: c.req.valid("param").id }), 200),
   );
+  // Validated by the service (one message for REST, the web page and tests).
+  app.openapi(patchRoute, async (c) => c.json(await setRepoAccess(serviceContext(c.env, c.var.caller), c.req.valid("param").id, await c.req.json()), 200));
   app.openapi(deleteRoute, async (c) => c.json(await deleteRepo(serviceContext(c.env, c.var.caller), { repo: c.req.valid("param").id }), 200));
   app.openapi(archiveRoute, async (c) => {
     const length = c.req.header("content-length");

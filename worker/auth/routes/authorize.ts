@@ -18,6 +18,7 @@ import type { Caller } from "../../services/context";
 import { grantedScopes, scopesForRole, type AuthProps } from "../caller";
 import { loadAuthConfig, type AuthConfig } from "../config";
 import { randomToken, timingSafeEqualText } from "../crypto";
+import { syncGithubPerson } from "../../permissions/github-person";
 import { GITHUB_CALLBACK_PATH, githubAuthorizeUrl, githubCaller, githubLogin, pkceChallenge } from "../github";
 import { isLoopbackRequest } from "../loopback";
 import { consentPage } from "../pages/consent";
@@ -68,7 +69,15 @@ function authorizationFailure(err: unknown): Promise<Response> | Response {
  * (`grantedScopes`); the grant's caller carries exactly those. Nothing grantable: `invalid_scope`
  * back to the client.
  */
-async function complete(oauth: OAuthHelpers, request: AuthRequest, userId: string, identity: Caller, login: string, headers: Headers): Promise<Response> {
+async function complete(
+  oauth: OAuthHelpers,
+  request: AuthRequest,
+  userId: string,
+  identity: Caller,
+  login: string,
+  headers: Headers,
+  githubToken?: string,
+): Promise<Response> {
   const scope = grantedScopes(request.scope, identity.scopes);
   if (scope.length === 0) {
     headers.set(
@@ -78,8 +87,11 @@ async function complete(oauth: OAuthHelpers, request: AuthRequest, userId: strin
     return new Response(null, { status: 302, headers });
   }
   const caller: Caller = { ...identity, scopes: scope };
-  const props: AuthProps = { v: 1, caller, login };
-  const { redirectTo } = await oauth.completeAuthorization({ request, userId, metadata: { login }, scope, props });
+  // The GitHub token stays in the grant's encrypted props for the membership check at refresh.
+  const props: AuthProps = { v: 1, caller, login, ...(githubToken ? { upstream: { githubToken } } : {}) };
+  // Metadata (not encrypted, never a secret) names the person for source links (link-credential.ts).
+  const metadata = { login, ...(identity.person ? { role: identity.person.role, teams: identity.person.teams ?? [] } : {}) };
+  const { redirectTo } = await oauth.completeAuthorization({ request, userId, metadata, scope, props });
   headers.set("location", redirectTo);
   return new Response(null, { status: 302, headers });
 }
@@ -197,7 +209,9 @@ export async function finishGithubAuthorization(c: Context<RootEnv>): Promise<Re
     return new Response(null, { status: 302, headers });
   }
   const { identity } = result;
-  const caller = githubCaller(identity);
+  // Permission sync, person direction: the repos and access-list teams GitHub says they read.
+  const { teams } = await syncGithubPerson(c.env, config.github!, result.token, identity.login, Date.now());
+  const caller = githubCaller(identity, teams);
   await recordAudit(c.env, { actor: caller.id, event: "sign_in", ip: auditAddress(c.env, c.req.raw), detail: { via: "oauth", user: `github-${identity.id}` } });
-  return complete(oauth, request, `github-${identity.id}`, caller, identity.login, headers);
+  return complete(oauth, request, `github-${identity.id}`, caller, identity.login, headers, result.token);
 }

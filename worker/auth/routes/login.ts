@@ -18,6 +18,7 @@ import { errorResponse } from "../../api/errors";
 import { LOCAL_ADMIN } from "../../services/context";
 import { loadAuthConfig } from "../config";
 import { randomToken, timingSafeEqualText } from "../crypto";
+import { syncGithubPerson } from "../../permissions/github-person";
 import { GITHUB_CALLBACK_PATH, githubAuthorizeUrl, githubCaller, githubLogin, pkceChallenge } from "../github";
 import { isLoopbackRequest } from "../loopback";
 import { messagePage, pageHeaders } from "../pages/layout";
@@ -114,7 +115,9 @@ export function loginRoutes(): Hono<RootEnv> {
     if (c.req.query("error") || !code) return html(messagePage("Sign-in declined", "GitHub sign-in was declined."), 403, [CLEAR_LOGIN_COOKIE]);
     const result = await githubLogin(config.github!, code, verifier, `${publicOrigin(c.req.raw, c.env)}${GITHUB_CALLBACK_PATH}`);
     if (!result.ok) return html(messagePage("Not allowed", result.reason), 403, [CLEAR_LOGIN_COOKIE]);
-    const caller = githubCaller(result.identity);
+    // Permission sync, person direction: the repos and access-list teams GitHub says they read.
+    const { teams } = await syncGithubPerson(c.env, config.github!, result.token, result.identity.login, Date.now());
+    const caller = githubCaller(result.identity, teams);
     const { setCookie } = await createSession(c.env.DB, caller, result.identity.login, config.sessionTtlSeconds, Date.now());
     await recordAudit(c.env, { actor: caller.id, event: "sign_in", ip: auditAddress(c.env, c.req.raw), detail: { via: "web" } });
     return redirectHome([setCookie, CLEAR_LOGIN_COOKIE]);

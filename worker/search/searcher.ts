@@ -21,7 +21,8 @@ import { normalizePathFilter, pathPasses } from "./path-filter";
 import { type ChannelScope } from "./channels/scope";
 import { symbolChannel } from "./channels/symbol";
 import { vectorChannel } from "./channels/vector";
-import { chunkTokens, loadChunks } from "./chunk-rows";
+import { chunkTokens } from "./chunk-rows";
+import { dbOf, depsFor, loadChunksAcross, targetDb, type ShardedDeps } from "./shard-targets";
 import { coalescingD1 } from "./d1-coalesce";
 import { capPerFile, mergeChannelLists, reciprocalRankFusion, type FusedHit } from "./fuse";
 import { messageFiles } from "./error-messages";
@@ -78,6 +79,8 @@ export interface RepoTarget {
    * `node_modules/<name>/` name this repo's files (worker/search/stack-trace.ts). None when absent.
    */
   packages?: RepoPackage[];
+  /** The shard serving this snapshot (indexer/store/shards.ts); absent: `SearchDeps.db`. */
+  shard?: number;
 }
 
 /** Search options after validation. */
@@ -95,8 +98,8 @@ export interface SearchOptions {
   explain?: boolean;
 }
 
-/** What the searcher needs from the platform. */
-export interface SearchDeps {
+/** What the searcher needs from the platform; a target with a `shard` is read through `shards` (worker/search/shard-targets.ts). */
+export interface SearchDeps extends ShardedDeps {
   db: D1Database;
   embedder: EmbeddingProvider;
   vectors: VectorStore;
@@ -119,6 +122,7 @@ async function runChannels(
   filters: SearchFilters,
   depth: number,
 ): Promise<RepoOutcome> {
+  deps = depsFor(deps, target);
   const scope: ChannelScope = { db: deps.db, repo: target.id, commit: target.commit, indexedAt: target.indexedAt, filters, depth, query, terms };
   let bestVectorScore: number | null = null;
   // With both, the BM25 and path channels share one scoring statement (channels/lexical.ts).
@@ -258,14 +262,14 @@ function readCandidates(
   filters: SearchFilters,
   depth: number,
 ): CandidateReads {
-  const filtersOf = repoFilters(deps.db, filters);
+  const filtersOf = repoFilters(targetDb(deps), filters);
   return {
     settled: Promise.allSettled(targets.map(async (t) => runChannels(deps, t, query, terms, channels, await filtersOf(t), depth))),
     optionFiles: query.optionFlags.length
       ? eachRepo(
           targets,
           "option lookup",
-          async (t) => optionDeclarationFiles(deps.db, t.id, t.commit, query.optionFlags, await filtersOf(t)),
+          async (t) => optionDeclarationFiles(dbOf(targetDb(deps), t), t.id, t.commit, query.optionFlags, await filtersOf(t)),
           () => new Map<string, string>(),
         )
       : Promise.resolve([]),
@@ -273,7 +277,7 @@ function readCandidates(
       ? eachRepo(
           targets,
           "message lookup",
-          async (t) => messageFiles(deps.db, t.id, t.commit, query.phrases, await filtersOf(t)),
+          async (t) => messageFiles(dbOf(targetDb(deps), t), t.id, t.commit, query.phrases, await filtersOf(t)),
           () => new Map<string, string>(),
         )
       : Promise.resolve([]),
@@ -282,7 +286,7 @@ function readCandidates(
         ? eachRepo(
             targets,
             "stack frame lookup",
-            async (t) => frameChunks(deps.db, t.id, t.commit, query.frames, await filtersOf(t)),
+            async (t) => frameChunks(dbOf(targetDb(deps), t), t.id, t.commit, query.frames, await filtersOf(t)),
             () => [],
           )
         : Promise.resolve([]),
@@ -291,7 +295,7 @@ function readCandidates(
           targets,
           "entry lookup",
           async (t) => {
-            const [entries, f] = await Promise.all([snapshotEntries(deps.db, [t]), filtersOf(t)]);
+            const [entries, f] = await Promise.all([snapshotEntries(dbOf(targetDb(deps), t), [t]), filtersOf(t)]);
             return entries.filter((e) => passesFilters(f, e.path, e.language));
           },
           () => [],
@@ -309,14 +313,14 @@ function entryQuestionOf(query: ParsedQuery): boolean {
  * The filters of each repo: a path glob becomes the list of the snapshot's paths it matches
  * (read once per repo, from the per-isolate file list); other filters are the same for all.
  */
-function repoFilters(db: D1Database, filters: SearchFilters): (t: RepoTarget) => Promise<SearchFilters> {
+function repoFilters(db: (t: RepoTarget) => D1Database, filters: SearchFilters): (t: RepoTarget) => Promise<SearchFilters> {
   if (!filters.pathGlob) return async () => filters;
   const filter = normalizePathFilter(filters.pathGlob);
   const byRepo = new Map<string, Promise<SearchFilters>>();
   return (t) => {
     let f = byRepo.get(t.id);
     if (!f) {
-      f = snapshotFiles({ db, repo: t.id, commit: t.commit }).then((files) => ({
+      f = snapshotFiles({ db: db(t), repo: t.id, commit: t.commit }).then((files) => ({
         ...filters,
         paths: files.filter((x) => !filter || pathPasses(filter, x.path)).map((x) => x.path),
       }));
@@ -337,6 +341,7 @@ export function sameTargets(a: RepoTarget[], b: RepoTarget[]): boolean {
         t.indexedAt === b[i].indexedAt &&
         t.embeddingModel === b[i].embeddingModel &&
         t.embeddingDims === b[i].embeddingDims &&
+        t.shard === b[i].shard &&
         JSON.stringify(t.packages ?? []) === JSON.stringify(b[i].packages ?? []),
     )
   );
@@ -378,14 +383,14 @@ export async function runSearch(
   // A report's lines that the repo's own issue template supplied are not the reporter's words
   // (worker/search/issue-templates.ts); the template lines are cached per snapshot.
   const templated = mayFollowTemplate(rawText)
-    ? stripTemplateText(rawText, await issueTemplateLines(deps.db, expected?.length ? expected : await pendingTargets))
+    ? stripTemplateText(rawText, await issueTemplateLines(targetDb(deps), expected?.length ? expected : await pendingTargets))
     : null;
   const text = templated ? templated.text : rawText;
   const query = parseQuery(text);
   const searchable = query.terms.length > 0 || query.identifiers.length > 0 || query.pathHints.length > 0;
   // Term statistics are the searched snapshots' (worker/search/term-stats.ts). With `expected`
   // they are read for those snapshots meanwhile, and again below if the targets differ.
-  const statisticsOf = (t: RepoTarget[]) => documentFrequencies(deps.db, t, query.terms);
+  const statisticsOf = (t: RepoTarget[]) => documentFrequencies(targetDb(deps), t, query.terms);
   const earlyStatistics = searchable && expected?.length ? statisticsOf(expected) : null;
   earlyStatistics?.catch(() => {}); // awaited below; a failure of `pendingTargets` comes first
   const filters: SearchFilters = { ...options.filters, includeTests: options.filters.includeTests ?? query.mentionsTests };
@@ -405,7 +410,7 @@ export async function runSearch(
   // The templates were read for the expected snapshots; after a re-index the repo's own may
   // differ, and stripping by the old ones would leave the new template's words in the query.
   if (templated && expected?.length && !sameTargets(expected, targets)) {
-    const own = stripTemplateText(rawText, await issueTemplateLines(deps.db, targets)).text;
+    const own = stripTemplateText(rawText, await issueTemplateLines(targetDb(deps), targets)).text;
     if (own !== text) return runSearch(deps, targets, rawText, options);
   }
   if (!searchable) return noSearchableWords(targets, started);
@@ -466,7 +471,7 @@ export async function runSearch(
     ...[...raisers.values()].slice(0, MAX_MESSAGE_ANCHORS),
     ...entryChunks.slice(0, MAX_ENTRY_ANCHORS).map((e) => e.chunkId),
   ];
-  const rows = await loadChunks(deps.db, [...head.map((h) => h.chunkId), ...anchors]);
+  const rows = await loadChunksAcross(deps, targets, [...head.map((h) => h.chunkId), ...anchors]);
   const anchorIds = new Set(anchors);
   for (const id of anchors) {
     const i = head.findIndex((h) => h.chunkId === id);
@@ -545,7 +550,7 @@ export async function runSearch(
     functionWords: query.functionWords,
   });
   // Nothing found because of the index or the filters, not the words: say so.
-  const emptyReason = results.length ? null : await explainEmpty(deps.db, targets, filters, statistics.chunksByRepo);
+  const emptyReason = results.length ? null : await explainEmpty(targetDb(deps), targets, filters, statistics.chunksByRepo);
   const confidence = emptyReason ? { ...gated, level: "low" as const, missingTerms: [], reason: emptyReason } : gated;
   const candidates: SearchResponse["stats"]["candidates"] = {};
   const skippedChannels: SearchResponse["stats"]["skippedChannels"] = [];

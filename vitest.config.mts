@@ -19,7 +19,7 @@ import { defineConfig } from "vitest/config";
 import { splitTestFiles } from "./test/config/classify.ts";
 import { nodeStandIns, textRuleGlobs } from "./test/config/node-stand-ins.ts";
 import { quietThirdPartySourceMaps } from "./test/config/quiet-source-maps.ts";
-import { declaredBindingNames, writeTestWranglerConfig } from "./test/config/wrangler-test-config.ts";
+import { declaredBindingNames, testShardBindings, writeTestWranglerConfig } from "./test/config/wrangler-test-config.ts";
 
 const root = fileURLToPath(new URL(".", import.meta.url));
 const migrations = await readD1Migrations(fileURLToPath(new URL("./migrations", import.meta.url)));
@@ -27,7 +27,7 @@ const files = splitTestFiles(root, ["{kernel,prompts,worker,indexer,durable-obje
 
 /** The test Worker's own bindings, on top of wrangler.toml's. */
 const testBindings = { TEST_MIGRATIONS: migrations, ADMIN_TOKEN: "test-admin-token", ALLOW_LOOPBACK_GIT_URLS: "true" };
-const declaredBindings = [...declaredBindingNames(root), ...Object.keys(testBindings), "TEST_DECLARED_BINDINGS"];
+const declaredBindings = [...new Set([...declaredBindingNames(root), ...testShardBindings()]), ...Object.keys(testBindings), "TEST_DECLARED_BINDINGS"];
 
 /**
  * workers-oauth-provider warns at import that CIMD is off unless the Worker has the

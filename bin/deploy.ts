@@ -1,12 +1,15 @@
 /**
- * `npm run deploy [-- --dry-run] [--github-client-id ID --github-client-secret S] [--anthropic-api-key K] [--yes]`
+ * `npm run deploy [-- --dry-run] [--shards N] [--github-client-id ID --github-client-secret S] [--anthropic-api-key K] [--yes]`
  *
  * From a clone to a live, OAuth-protected MCP URL: reads `[env.production]` of wrangler.toml,
  * looks up what the Cloudflare account already has, creates only what is missing (queues and
  * their dead-letter queue, the Vectorize index and its metadata indexes), deploys with the
  * secrets (SIGNING_SECRET generated once; D1 and KV provisioned by wrangler itself), applies the
- * D1 migrations remotely, and prints the MCP URL, the REST base, the GitHub OAuth callback URL
+ * D1 migrations remotely (to the catalog and to every shard), and prints the MCP URL, the REST base, the GitHub OAuth callback URL
  * and a `claude mcp add` line. Re-running creates nothing that exists.
+ *
+ * `--shards N` declares the shard databases SHARD_0..SHARD_{N-1} in `[env.production]` of
+ * wrangler.toml when missing (bin/lib/deploy/shards.ts; wrangler deploy provisions them).
  *
  * `--dry-run` prints every step with its exact wrangler command (planned against the account
  * when logged in, else against an empty one) and runs `wrangler deploy --dry-run`.
@@ -20,6 +23,7 @@ import { createInterface } from "node:readline/promises";
 import { Command } from "commander";
 import { DEPLOY_ENV, readDeployConfig } from "./lib/deploy/config.ts";
 import { deployedUrl, emptyAccount, endpoints, planDeploy, type SecretInputs } from "./lib/deploy/plan.ts";
+import { declaredShards, withShards } from "./lib/deploy/shards.ts";
 import { isLoggedIn, readAccountState, type WranglerRunner } from "./lib/deploy/state.ts";
 import { PROJECT_ROOT } from "./lib/paths.ts";
 
@@ -31,6 +35,7 @@ interface Options {
   githubClientSecret?: string;
   anthropicApiKey?: string;
   yes?: boolean;
+  shards?: string;
 }
 
 /** Runs wrangler with output captured; `echo` also streams it (deploy, migrations). */
@@ -67,7 +72,20 @@ async function ask(question: string): Promise<string | undefined> {
 }
 
 async function main(o: Options): Promise<number> {
-  const config = readDeployConfig(readFileSync(join(PROJECT_ROOT, "wrangler.toml"), "utf8"));
+  const tomlPath = join(PROJECT_ROOT, "wrangler.toml");
+  let toml = readFileSync(tomlPath, "utf8");
+  if (o.shards !== undefined) {
+    const wanted = withShards(toml, Number(o.shards), readDeployConfig(toml).d1.name);
+    if (wanted !== toml) {
+      const added = declaredShards(wanted).filter((s) => !declaredShards(toml).includes(s));
+      console.log(
+        `- ${o.dryRun ? "would declare" : "declaring"} shard databases ${added.join(", ") || "(none new)"} and SHARD_BINDINGS in [env.${DEPLOY_ENV}] of wrangler.toml`,
+      );
+      if (!o.dryRun) writeFileSync(tomlPath, wanted);
+      toml = wanted;
+    } else console.log(`- wrangler.toml already declares ${declaredShards(toml).length} shards`);
+  }
+  const config = readDeployConfig(toml);
   const quiet = wrangler(false);
   const loggedIn = await isLoggedIn(quiet);
   if (!loggedIn && !o.dryRun) {
@@ -142,6 +160,7 @@ const program = new Command("deploy")
   .option("--github-client-id <id>", "GitHub OAuth app client id (AUTH_PROVIDER=github)")
   .option("--github-client-secret <secret>", "GitHub OAuth app client secret")
   .option("--anthropic-api-key <key>", "Anthropic API key for answers (default: $ANTHROPIC_API_KEY)")
+  .option("--shards <n>", "shard databases to have (declared in wrangler.toml when missing, never removed); default: those declared")
   .option("--yes", "never prompt (CI)")
   .action(async (o: Options) => {
     process.exitCode = await main(o);

@@ -14,10 +14,11 @@
 import { existsSync, mkdirSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { ensureAdminToken } from "./lib/admin-token.ts";
+import { localD1Bindings } from "./lib/d1-bindings.ts";
 import { addToRunningServer, parseCliArgs, USAGE, type CliArgs } from "./lib/cli-args.ts";
 import { createApiClient } from "./lib/api-client.ts";
 import { errorText, followProgress, startIndexing } from "./lib/index-source.ts";
-import { ADMIN_TOKEN_FILE, DEV_VARS_FILE, PERSIST_DIR, SERVER_URL_FILE, STATE_DIR, WRANGLER_LOG_FILE } from "./lib/paths.ts";
+import { ADMIN_TOKEN_FILE, DEV_VARS_FILE, PERSIST_DIR, PROJECT_ROOT, SERVER_URL_FILE, STATE_DIR, WRANGLER_LOG_FILE } from "./lib/paths.ts";
 import { renderDone } from "./lib/progress.ts";
 import { isGitUrl, repoIdForFolder, REPO_ID_PATTERN } from "./lib/repo-id.ts";
 import { clearServerUrl, recordServerUrl } from "./lib/local-server.ts";
@@ -92,7 +93,8 @@ async function main(): Promise<void> {
   }
 
   process.stderr.write("Applying D1 migrations ...\n");
-  await runWrangler(["d1", "migrations", "apply", "DB", "--local", "--persist-to", PERSIST_DIR]);
+  // The catalog and every shard (docs/storage.md, "Shards") get the same migrations.
+  for (const binding of localD1Bindings(PROJECT_ROOT)) await runWrangler(["d1", "migrations", "apply", binding, "--local", "--persist-to", PERSIST_DIR]);
 
   process.stderr.write(`Starting wrangler dev on ${base} (log: ${WRANGLER_LOG_FILE}) ...\n`);
   server = startDevServer({

@@ -6,32 +6,50 @@
  */
 import { createVectorStore } from "../indexer/store/vectors";
 import { ownPackages, ROOT_MANIFEST_PATHS, workspaceManifestPaths } from "../indexer/own-packages";
-import type { RepoPackage } from "../indexer/store/contract";
-import { activateSnapshot, collectGarbage, getRepoEmbedding, listKnownFileIds, listSkippedFiles, readFileTexts } from "../indexer/store/d1/snapshots";
+import type { RepoPackage, VectorStore } from "../indexer/store/contract";
+import {
+  activateSnapshot,
+  collectGarbage,
+  deleteRepoData,
+  getRepoEmbedding,
+  listKnownFileIds,
+  listSkippedFiles,
+  readFileTexts,
+} from "../indexer/store/d1/snapshots";
+import { ensureShardRow, flipCatalog } from "../indexer/store/d1/shard-rows";
+import { placeRepo } from "../indexer/store/shard-placement";
+import { repoPlacement, shardDb } from "../indexer/store/shards";
 import type { SourceSnapshot } from "../indexer/source/snapshot";
 import { loadConfig, type Env } from "../kernel/env";
 import { addMember, addSkipped, type SkippedFile } from "./ledger";
 import { planSnapshot, type PlanResult } from "./plan";
 
-/** The repo's active snapshot and whether its vectors were built by the configured model. */
+/**
+ * The repo's active snapshot and whether its vectors were built by the configured model. During a
+ * move (`moving_to` set) there is none to keep: the job must re-index into the target shard.
+ */
 export async function activeSnapshotOf(env: Env, repo: string): Promise<{ commit: string | null; sameModel: boolean }> {
   const config = loadConfig(env);
-  const row = await env.DB.prepare("SELECT active_commit, embedding_model, embedding_dims FROM repos WHERE id = ?")
+  const row = await env.DB.prepare("SELECT active_commit, embedding_model, embedding_dims, moving_to FROM repos WHERE id = ?")
     .bind(repo)
-    .first<{ active_commit: string | null; embedding_model: string | null; embedding_dims: number | null }>();
+    .first<{ active_commit: string | null; embedding_model: string | null; embedding_dims: number | null; moving_to: number | null }>();
   const sameModel = !row?.embedding_model || (row.embedding_model === config.embeddingModel && row.embedding_dims === config.embeddingDimensions);
-  return { commit: row?.active_commit ?? null, sameModel };
+  return { commit: row?.moving_to === null || row?.moving_to === undefined ? (row?.active_commit ?? null) : null, sameModel };
 }
 
 /**
- * Plans a job: compares the snapshot with the file versions D1 already has. When the embedding
+ * Plans a job: places the repo on a shard if it has none, then compares the snapshot with the
+ * file versions that shard already has. When the embedding
  * model changed since the last snapshot, nothing counts as known, so every file is re-embedded.
  */
 export async function planJob(env: Env, sql: SqlStorage, repo: string, jobId: string, snapshot: SourceSnapshot): Promise<PlanResult> {
   const config = loadConfig(env);
-  const embedding = await getRepoEmbedding(env.DB, repo);
+  await placeRepo(env, repo); // a repo registered before shards existed, or an archive's first upload
+  // What the shard the job writes into holds (a move's target holds nothing yet).
+  const db = shardDb(env, (await repoPlacement(env, repo)).writeShard);
+  const embedding = await getRepoEmbedding(db, repo);
   const reembed = !!embedding?.model && (embedding.model !== config.embeddingModel || embedding.dims !== config.embeddingDimensions);
-  const known = reembed ? new Set<string>() : await listKnownFileIds(env.DB, repo);
+  const known = reembed ? new Set<string>() : await listKnownFileIds(db, repo);
   return planSnapshot(sql, snapshot, { repo, jobId, maxFileBytes: config.maxFileBytes, known });
 }
 
@@ -48,12 +66,14 @@ export async function planUnchanged(
   commit: string,
   previous: { filesTotal: number; skipped: Record<string, number> } | null,
 ): Promise<PlanResult> {
-  const { results } = await env.DB.prepare("SELECT path, file_id FROM snapshot_files WHERE repo = ? AND commit_sha = ?")
+  const db = shardDb(env, (await repoPlacement(env, repo)).shard);
+  const { results } = await db
+    .prepare("SELECT path, file_id FROM snapshot_files WHERE repo = ? AND commit_sha = ?")
     .bind(repo, commit)
     .all<{ path: string; file_id: string }>();
   for (const r of results) addMember(sql, jobId, r.path, r.file_id);
   // The activation rewrites the snapshot's skipped rows: carry the recorded ones over.
-  for (const f of await listSkippedFiles(env.DB, repo, commit)) addSkipped(sql, jobId, f);
+  for (const f of await listSkippedFiles(db, repo, commit)) addSkipped(sql, jobId, f);
   return {
     commit,
     filesTotal: previous?.filesTotal ?? results.length,
@@ -94,8 +114,10 @@ async function snapshotPackages(db: D1Database, repo: string, members: { path: s
 
 /**
  * Completes a job: reads the packages the snapshot publishes, writes its membership, packages
- * and skipped files and flips `repos.active_commit` (one D1 transaction), then deletes what no
- * snapshot references. `now` (ms) is the snapshot's `indexedAt`. Idempotent; safe to retry.
+ * and skipped files and flips `repos.active_commit` (one D1 transaction in the shard the job
+ * wrote into), records the flip in the catalog (which ends a move: the target serves from then
+ * on and the old shard's copy is deleted), then deletes what no snapshot references. `now` (ms)
+ * is the snapshot's `indexedAt`. Idempotent; safe to retry.
  */
 export async function finalizeJob(
   env: Env,
@@ -106,8 +128,11 @@ export async function finalizeJob(
   skipped: SkippedFile[] = [],
 ): Promise<void> {
   const config = loadConfig(env);
-  const packages = await snapshotPackages(env.DB, repo, members);
-  await activateSnapshot(env.DB, {
+  const { writeShard } = await repoPlacement(env, repo);
+  const db = shardDb(env, writeShard);
+  await ensureShardRow(env.DB, db, repo);
+  const packages = await snapshotPackages(db, repo, members);
+  await activateSnapshot(db, {
     repo,
     commit,
     members,
@@ -117,5 +142,27 @@ export async function finalizeJob(
     embeddingDims: config.embeddingDimensions,
     now,
   });
-  if (!config.keepSnapshots) await collectGarbage(env.DB, createVectorStore(env, config), repo, commit);
+  const previous = await flipCatalog(env.DB, {
+    repo,
+    commit,
+    embeddingModel: config.embeddingModel,
+    embeddingDims: config.embeddingDimensions,
+    now,
+    shard: writeShard,
+  });
+  if (previous !== null) await dropShardCopy(env, previous, repo);
+  if (!config.keepSnapshots) await collectGarbage(db, createVectorStore(env, config, db), repo, commit);
+}
+
+/**
+ * Deletes the copy of `repo` a move left in shard `n`: its rows and, with the local vector
+ * store, its `local_vectors` there. Vectorize's namespace is shared by both copies (the same
+ * chunk ids), so no vector is deleted from it. Never touches the catalog.
+ */
+async function dropShardCopy(env: Env, n: number, repo: string): Promise<void> {
+  const config = loadConfig(env);
+  const old = shardDb(env, n);
+  if (old === env.DB) return;
+  const keep: VectorStore = { upsert: async () => {}, query: async () => [], delete: async () => {} };
+  await deleteRepoData(old, config.vectorStore === "local" ? createVectorStore(env, config, old) : keep, repo);
 }

@@ -40,11 +40,11 @@ export interface IndexBatchOptions {
 }
 
 /**
- * Handles one queue batch. `deps` defaults to the configured D1, embedder and vector store;
- * tests pass their own to inject failures.
+ * Handles one queue batch. `deps` defaults to the configured embedder and the D1 and vector
+ * store of each message's repo's shard; tests pass their own to inject failures.
  */
 export async function handleIndexBatch(batch: MessageBatch<unknown>, env: Env, deps?: PipelineDeps, options: IndexBatchOptions = {}): Promise<void> {
-  const pipeline = deps ?? createPipelineDeps(env, loadConfig(env));
+  const pipeline = deps ?? ((repo: string) => createPipelineDeps(env, loadConfig(env), repo));
   const heartbeatMs = options.heartbeatMs ?? BATCH_HEARTBEAT_MS;
   // Messages run concurrently: one batch's D1 writes overlap the next one's chunking and embedding.
   await Promise.all(batch.messages.map((message) => handleMessage(message, env, pipeline, heartbeatMs)));
@@ -66,7 +66,12 @@ async function withHeartbeat<T>(beat: () => Promise<unknown>, intervalMs: number
 }
 
 /** One message: index the batch it names and ack, or retry / give up (see module note). */
-async function handleMessage(message: Message<unknown>, env: Env, pipeline: PipelineDeps, heartbeatMs: number): Promise<void> {
+async function handleMessage(
+  message: Message<unknown>,
+  env: Env,
+  pipeline: PipelineDeps | ((repo: string) => Promise<PipelineDeps>),
+  heartbeatMs: number,
+): Promise<void> {
   let job;
   try {
     job = parseIndexJob(message.body);
@@ -81,10 +86,11 @@ async function handleMessage(message: Message<unknown>, env: Env, pipeline: Pipe
     const files = await coordinator.batchFiles(job.jobId, job.batchId);
     if (files) {
       const { jobId, batchId } = job;
+      const deps = typeof pipeline === "function" ? await pipeline(job.repo) : pipeline;
       const result = await withHeartbeat(
         () => coordinator.renewBatch(jobId, batchId),
         heartbeatMs,
-        () => indexFiles(pipeline, job.repo, files),
+        () => indexFiles(deps, job.repo, files),
       );
       await coordinator.ackBatch(job.jobId, job.batchId, result);
     }

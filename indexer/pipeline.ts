@@ -14,6 +14,7 @@ import { chunkFile } from "./chunk";
 import { createEmbeddingProvider } from "./embed";
 import { chunkIndexText, type ChunkRecord, type EmbeddingProvider, type VectorStore } from "./store/contract";
 import { toChunkRecords, writeFiles, type IndexedFile } from "./store/d1/write-files";
+import { repoWriteDb } from "./store/shards";
 import { createVectorStore } from "./store/vectors";
 
 /** D1 statements per `db.batch` when writing files (a file writes ~2 per chunk + symbols). */
@@ -38,9 +39,10 @@ export interface PipelineFile {
 import type { BatchResult } from "../kernel/coordinator";
 export type { BatchResult };
 
-/** The configured embedder and vector store over `env.DB`. */
-export function createPipelineDeps(env: Env, config: Config): PipelineDeps {
-  return { db: env.DB, embedder: createEmbeddingProvider(env, config), vectors: createVectorStore(env, config) };
+/** The configured embedder, and the D1 and vector store of the shard a job of `repo` writes into (indexer/store/shards.ts). */
+export async function createPipelineDeps(env: Env, config: Config, repo: string): Promise<PipelineDeps> {
+  const db = await repoWriteDb(env, repo);
+  return { db, embedder: createEmbeddingProvider(env, config), vectors: createVectorStore(env, config, db) };
 }
 
 /** Embeds chunks in batches of `embedder.maxBatch` and upserts their vectors. */

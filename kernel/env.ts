@@ -83,6 +83,10 @@ export interface Env {
    * (wrangler dev bound to 127.0.0.1, where that header is the client's to choose).
    */
   CLIENT_IP_SOURCE?: string;
+  /** Shard D1 bindings, comma-separated, shard 0 first (indexer/store/shards.ts); unset: `DB` is the only shard. */
+  SHARD_BINDINGS?: string;
+  /** Bytes past which a shard takes no new repos (indexer/store/shard-placement.ts; default 8 GB). */
+  SHARD_HIGH_WATER_BYTES?: string;
 }
 
 /** Validated configuration derived from `Env`. */

@@ -3,9 +3,12 @@
  * workerd runtime between the files a vitest worker runs (`isolate: false` in
  * vitest.config.mts), so each file first deletes every Durable Object, which in Miniflare
  * holds D1, KV and the RepoCoordinators' storage too, then applies migrations/ to the empty D1
- * database: every file starts from the storage a fresh runtime would have.
+ * databases (the catalog and every shard, docs/storage.md "Shards"): every file starts from the
+ * storage a fresh runtime would have.
  */
 import { applyD1Migrations, env, reset } from "cloudflare:test";
+import { listShards } from "../indexer/store/shards";
 
 await reset();
 await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);
+for (const { db } of listShards(env)) if (db !== env.DB) await applyD1Migrations(db, env.TEST_MIGRATIONS);

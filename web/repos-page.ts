@@ -12,6 +12,7 @@ import { pageShell } from "./layout";
 export function renderReposPage(): HtmlEscapedString | Promise<HtmlEscapedString> {
   const main = html`<h1>Repositories</h1>
       <p id="repos-status" class="status" role="status" aria-live="polite"></p>
+      <p id="shards-status" class="status" role="status" aria-live="polite" hidden></p>
       <div class="table-wrap">
         <table id="repos" class="repos">
           <caption class="visually-hidden">Indexed repositories</caption>

@@ -10,6 +10,7 @@ import { execFileSync, execSync, spawn, type ChildProcess } from "node:child_pro
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
+import { localD1Bindings } from "../../bin/lib/d1-bindings.ts";
 import { writeEnvFile } from "../../bin/lib/wrangler.ts";
 
 /** A TCP port on 127.0.0.1 that is free right now (the OS picks it). */
@@ -109,11 +110,14 @@ export function exportSnapshot(
 export async function startSnapshotServer(o: SnapshotServerOptions): Promise<DevServer> {
   const { dir, sha } = exportSnapshot(o.projectRoot, o.commit, o.snapshotsDir, o.searchLimitPerMinute);
   const wrangler = join(dir, "node_modules", "wrangler", "bin", "wrangler.js");
-  execFileSync(process.execPath, [wrangler, "d1", "migrations", "apply", "DB", "--local", "--persist-to", o.persistTo], {
-    cwd: dir,
-    env: childEnv,
-    stdio: "ignore",
-  });
+  // The catalog and the shards of that commit's wrangler.toml (commits before shards have DB only).
+  for (const binding of localD1Bindings(dir)) {
+    execFileSync(process.execPath, [wrangler, "d1", "migrations", "apply", binding, "--local", "--persist-to", o.persistTo], {
+      cwd: dir,
+      env: childEnv,
+      stdio: "ignore",
+    });
+  }
   mkdirSync(o.persistTo, { recursive: true });
   // The admin token goes through a mode-600 env file, not argv (where `ps` shows it).
   const envFile = join(o.persistTo, "dev.vars");

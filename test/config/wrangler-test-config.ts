@@ -13,11 +13,20 @@
  * Kept: every top-level key (bindings, vars, rules, define, compatibility settings), with
  * `main` and `migrations_dir` made absolute. Dropped: `env` (the test Worker is the local
  * one) and `build` (vitest transforms the sources itself; the web bundle is built by the
- * globalSetup test/build-web.ts).
+ * globalSetup test/build-web.ts). Added: shards up to TEST_SHARDS (`SHARD_<n>` D1 bindings,
+ * listed in `SHARD_BINDINGS`), so the tests run with more shards than `npm start`'s two.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parse } from "smol-toml";
+
+/** Shards the test Worker has (docs/storage.md, "Shards"; issue #45 asks for three). */
+export const TEST_SHARDS = 3;
+
+/** The test Worker's shard binding names, shard 0 first. */
+export function testShardBindings(): string[] {
+  return Array.from({ length: TEST_SHARDS }, (_, i) => `SHARD_${i}`);
+}
 
 /** Files from which Wrangler would load secrets next to a configuration file. */
 export const SECRET_FILES: readonly string[] = [".dev.vars", ".env", ".env.local"];
@@ -33,6 +42,17 @@ export function writeTestWranglerConfig(root: string): string {
   if (typeof config.main === "string") config.main = resolve(root, config.main);
   const d1 = config.d1_databases as { migrations_dir?: string }[] | undefined;
   for (const db of d1 ?? []) if (db.migrations_dir) db.migrations_dir = resolve(root, db.migrations_dir);
+  const bound = new Set((d1 ?? []).map((b) => (b as { binding?: string }).binding));
+  for (const [i, name] of testShardBindings().entries()) {
+    if (bound.has(name)) continue;
+    d1?.push({
+      binding: name,
+      database_name: `codebase-copilot-test-shard-${i}`,
+      database_id: `00000000-0000-0000-0000-0000000001${String(i).padStart(2, "0")}`,
+      migrations_dir: resolve(root, "migrations"),
+    } as { migrations_dir?: string });
+  }
+  config.vars = { ...(config.vars as Record<string, unknown>), SHARD_BINDINGS: testShardBindings().join(",") };
   const dir = join(root, ".wrangler", "vitest");
   mkdirSync(dir, { recursive: true });
   for (const name of SECRET_FILES) {

@@ -8,6 +8,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createApiClient } from "../../bin/lib/api-client.ts";
+import { localD1Bindings } from "../../bin/lib/d1-bindings.ts";
+import { PROJECT_ROOT } from "../../bin/lib/paths.ts";
 import { listFolderFiles, packFolder } from "../../bin/lib/pack-folder.ts";
 import { isHealthy, runWrangler, startDevServer, waitForHealth, type DevServer } from "../../bin/lib/wrangler.ts";
 
@@ -39,7 +41,7 @@ export async function withIndexedServer(
   let server: DevServer | undefined;
   try {
     writeFixture(fixture);
-    await runWrangler(["d1", "migrations", "apply", "DB", "--local", "--persist-to", persist]);
+    for (const binding of localD1Bindings(PROJECT_ROOT)) await runWrangler(["d1", "migrations", "apply", binding, "--local", "--persist-to", persist]);
     server = startDevServer({
       port,
       persistTo: persist,

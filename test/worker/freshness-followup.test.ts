@@ -4,11 +4,10 @@
  * git server whose pack fetches can be held, so the refresh lands after the job resolved its
  * commit, the case that used to end `ready` at the old commit.
  */
-import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { RepoStatus } from "../../worker/services/repos";
 import { api } from "../helpers";
-import { registerAndWait, repoStatus } from "./ingest-helpers";
+import { indexDb, registerAndWait, repoStatus } from "./ingest-helpers";
 import { call, connect, text } from "./mcp-client";
 import { createUpstream, hold, pushCommit, release, requestLog } from "./upstream";
 
@@ -68,7 +67,12 @@ describe("refresh during a running job", () => {
     // Exactly one follow-up: the job after it is still the same one.
     await new Promise((r) => setTimeout(r, 200));
     expect((await repoStatus("followup")).job?.id).toBe(b.job?.id);
-    const text = await env.DB.prepare("SELECT count(*) AS n FROM chunks WHERE repo = ? AND path = 'src/two.ts'").bind("followup").first<{ n: number }>();
+    const text = await (
+      await indexDb("followup")
+    )
+      .prepare("SELECT count(*) AS n FROM chunks WHERE repo = ? AND path = 'src/two.ts'")
+      .bind("followup")
+      .first<{ n: number }>();
     expect(text?.n).toBeGreaterThan(0);
   });
 

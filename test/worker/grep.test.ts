@@ -7,6 +7,7 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { api } from "../helpers";
+import { indexDb } from "./ingest-helpers";
 import { call, connect, text } from "./mcp-client";
 import { chunk, indexFixture } from "./search-fixture";
 
@@ -232,8 +233,8 @@ describe("grep", () => {
   });
 
   it("scans files indexed without trigram rows instead of missing them", async () => {
-    await env.DB.prepare("DELETE FROM grep_trigrams WHERE rowid IN (SELECT rowid FROM grep_docs WHERE repo = 'grep-b')").run();
-    await env.DB.prepare("UPDATE grep_docs SET format = 0 WHERE repo = 'grep-b'").run();
+    await (await indexDb("grep-b")).prepare("DELETE FROM grep_trigrams WHERE rowid IN (SELECT rowid FROM grep_docs WHERE repo = 'grep-b')").run();
+    await (await indexDb("grep-b")).prepare("UPDATE grep_docs SET format = 0 WHERE repo = 'grep-b'").run();
     const r = await grep({ pattern: "parse_signed", repo: "grep-b" });
     expect(where(r.body)).toEqual(["grep-b:lib/secret.py:1"]);
   });
@@ -241,11 +242,15 @@ describe("grep", () => {
   it("takes a candidate's language and size from grep_docs, and from files for rows written before migration 0013", async () => {
     const before = await grep({ pattern: "parseSigned(", repo: "grep-a", language: "typescript" });
     expect(where(before.body)).toEqual(["grep-a:src/parser.ts:1", "grep-a:src/parser.ts:7", "grep-a:src/routes/index.ts:3", "grep-a:test/parser.test.ts:1"]);
-    const meta = await env.DB.prepare("SELECT count(*) AS n FROM grep_docs WHERE repo = 'grep-a' AND language = 'typescript' AND byte_size > 0").first<{
-      n: number;
-    }>();
+    const meta = await (
+      await indexDb("grep-a")
+    )
+      .prepare("SELECT count(*) AS n FROM grep_docs WHERE repo = 'grep-a' AND language = 'typescript' AND byte_size > 0")
+      .first<{
+        n: number;
+      }>();
     expect(meta?.n).toBe(3);
-    await env.DB.prepare("UPDATE grep_docs SET language = NULL, byte_size = NULL WHERE repo = 'grep-a'").run();
+    await (await indexDb("grep-a")).prepare("UPDATE grep_docs SET language = NULL, byte_size = NULL WHERE repo = 'grep-a'").run();
     const after = await grep({ pattern: "parseSigned(", repo: "grep-a", language: "typescript" });
     expect(where(after.body)).toEqual(where(before.body));
     expect(after.body.bytesScanned).toBe(before.body.bytesScanned);

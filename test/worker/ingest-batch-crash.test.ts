@@ -43,7 +43,7 @@ describe("a consumer that dies mid-batch", () => {
     // The consumer takes the batch, writes part of it, and dies: no heartbeat, no ack.
     const files = await stub.batchFiles(jobId, 0);
     expect(files).toHaveLength(8);
-    await indexFiles(createPipelineDeps(env, loadConfig(env)), "crash-batch", files!.slice(0, 3));
+    await indexFiles(await createPipelineDeps(env, loadConfig(env), "crash-batch"), "crash-batch", files!.slice(0, 3));
     expect((await stub.status())?.waiting ?? null).toBeNull();
 
     // From the first missed heartbeat, the status says what the job waits for and when it goes on.
@@ -69,7 +69,7 @@ describe("a consumer that dies mid-batch", () => {
 
   it("renews the lease while it works, so a slow batch is not sent again", async () => {
     const { messages, jobId } = await startCapturedJob("slow-batch");
-    const real = createPipelineDeps(env, loadConfig(env));
+    const real = await createPipelineDeps(env, loadConfig(env), "slow-batch");
     const renewals: number[] = [];
     // An embedder that only answers once the coordinator has seen two heartbeats since the take.
     const slow: PipelineDeps = {

@@ -3,7 +3,6 @@
  * index and are listed with their rule; other encodings are decoded and searchable; bundles,
  * framework output and over-long paths are skipped with reasons; the skipped listing pages.
  */
-import { env } from "cloudflare:test";
 import { gzipSync, strToU8 } from "fflate";
 import { packTar, type TarEntry } from "modern-tar";
 import { describe, expect, it } from "vitest";
@@ -11,7 +10,7 @@ import { esbuildBundle, largeJsonSchema, shiftJisPython, utf16, webpackBundle } 
 import { plantedSecrets } from "../fixtures/planted-secrets";
 import { api } from "../helpers";
 import { call, connect, text } from "./mcp-client";
-import { waitForJob } from "./ingest-helpers";
+import { indexDb, waitForJob } from "./ingest-helpers";
 
 type Page = {
   repo: string;
@@ -47,7 +46,7 @@ async function skipped(id: string, query = ""): Promise<Page> {
 }
 
 async function indexedPaths(id: string): Promise<string[]> {
-  const { results } = await env.DB.prepare("SELECT path FROM snapshot_files WHERE repo = ? ORDER BY path").bind(id).all<{ path: string }>();
+  const { results } = await (await indexDb(id)).prepare("SELECT path FROM snapshot_files WHERE repo = ? ORDER BY path").bind(id).all<{ path: string }>();
   return results.map((r) => r.path);
 }
 
@@ -68,7 +67,11 @@ describe("planted secrets", () => {
     expect(page.total).toBe(planted.length);
     expect(page.files.map((f) => f.path).sort()).toEqual(planted.map((p) => p.path).sort());
     for (const f of page.files) expect(f.rule).toMatch(/^(name|path|ext|pattern|secretlint)[:/]/);
-    const rows = await env.DB.prepare("SELECT group_concat(text, '') AS t FROM files WHERE repo = 'sec-planted'").first<{ t: string }>();
+    const rows = await (
+      await indexDb("sec-planted")
+    )
+      .prepare("SELECT group_concat(text, '') AS t FROM files WHERE repo = 'sec-planted'")
+      .first<{ t: string }>();
     const served = JSON.stringify(status) + JSON.stringify(page) + (rows?.t ?? "");
     for (const p of planted) if (p.value) expect(served, p.form).not.toContain(p.value);
     // Searching for a value finds at most the one clean file (the vector channel always answers).
@@ -112,9 +115,9 @@ describe("encodings, generated code, long paths", () => {
     expect(await searchPaths("messy", "Invoke-WibbleDeploy")).toContain("scripts/Deploy.ps1");
     expect(await searchPaths("messy", "FrobnicateWidget")).toContain("src/Widget.cs");
     expect(await searchPaths("messy", "shift_jis_function")).toContain("legacy/sjis.py");
-    const sjis = await env.DB.prepare("SELECT text FROM files WHERE repo = 'messy' AND path = 'legacy/sjis.py'").first<{ text: string }>();
+    const sjis = await (await indexDb("messy")).prepare("SELECT text FROM files WHERE repo = 'messy' AND path = 'legacy/sjis.py'").first<{ text: string }>();
     expect(sjis?.text).toContain("日本語のコメントです");
-    const bom = await env.DB.prepare("SELECT text FROM files WHERE repo = 'messy' AND path = 'src/bom.ts'").first<{ text: string }>();
+    const bom = await (await indexDb("messy")).prepare("SELECT text FROM files WHERE repo = 'messy' AND path = 'src/bom.ts'").first<{ text: string }>();
     expect(bom?.text.startsWith("export function")).toBe(true);
     expect(status.skipped).toEqual({ unsupported_encoding: 1, generated: 4, vendored: 6, path_too_long: 1 });
     const all = await skipped("messy");

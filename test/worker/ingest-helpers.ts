@@ -6,6 +6,7 @@ import { env } from "cloudflare:test";
 import { gzipSync, strToU8 } from "fflate";
 import { packTar } from "modern-tar";
 import { expect, inject } from "vitest";
+import { repoDb } from "../../indexer/store/shards";
 import type { RepoStatus } from "../../worker/services/repos";
 import { api } from "../helpers";
 
@@ -71,13 +72,19 @@ export async function refreshAndWait(id: string, body: { ref?: string } = {}): P
   return waitForJob(id, json.job!.id);
 }
 
+/** The shard database holding `repo`'s index rows (indexer/store/shards.ts). */
+export function indexDb(repo: string): Promise<D1Database> {
+  return repoDb(env, repo);
+}
+
 /**
  * Every D1 row a repo owns, without repo-dependent ids (file and chunk ids hash the repo id),
  * in a stable order: two repos indexed from the same tree give equal shapes.
  */
 export async function indexShape(repo: string) {
-  const all = async (sql: string) => (await env.DB.prepare(sql).bind(repo).all()).results;
-  const n = async (sql: string) => (await env.DB.prepare(sql).bind(repo).first<{ n: number }>())?.n ?? 0;
+  const db = await indexDb(repo);
+  const all = async (sql: string) => (await db.prepare(sql).bind(repo).all()).results;
+  const n = async (sql: string) => (await db.prepare(sql).bind(repo).first<{ n: number }>())?.n ?? 0;
   return {
     snapshot: await all(
       "SELECT s.path, f.blob_sha FROM snapshot_files s JOIN files f ON f.repo = s.repo AND f.file_id = s.file_id WHERE s.repo = ? ORDER BY s.path",

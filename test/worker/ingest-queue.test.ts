@@ -26,7 +26,7 @@ describe("queue consumer", () => {
     // 8 files: the fixture force-adds two files its .gitignore matches; git indexes tracked files.
     const files = await stub.batchFiles(jobId, 0);
     expect(files?.length).toBe(8);
-    const deps = createPipelineDeps(env, loadConfig(env));
+    const deps = await createPipelineDeps(env, loadConfig(env), "q-twice");
     await indexFiles(deps, "q-twice", files!);
     expect((await repoStatus("q-twice")).status).toBe("indexing");
     // Redelivery: written again, acked; then the same message once more (acked, no work).
@@ -83,7 +83,7 @@ describe("queue consumer", () => {
     expect(clean.status).toBe("ready");
 
     const { messages } = await startCapturedJob("q-retry");
-    const real = createPipelineDeps(env, loadConfig(env));
+    const real = await createPipelineDeps(env, loadConfig(env), "q-retry");
     let calls = 0;
     const flaky: PipelineDeps = {
       ...real,
@@ -115,7 +115,7 @@ describe("queue consumer", () => {
 
   it("a batch that keeps failing is acked after the last attempt and counted as index_failed", async () => {
     const { messages } = await startCapturedJob("q-give-up");
-    const real = createPipelineDeps(env, loadConfig(env));
+    const real = await createPipelineDeps(env, loadConfig(env), "q-give-up");
     const db = new Proxy(real.db, {
       get: (target, key) => (key === "batch" ? async () => Promise.reject(new Error("D1 down (injected)")) : Reflect.get(target, key).bind(target)),
     });

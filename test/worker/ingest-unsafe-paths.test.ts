@@ -3,11 +3,10 @@
  * (test/fixtures/hostile-archives.ts UNSAFE_NAMES) never reach the index, from an uploaded
  * archive or a git tree: each is skipped as `unsafe_path` and listed escaped, one line per file.
  */
-import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { GOOD_TREE, UNSAFE_NAMES } from "../fixtures/hostile-archives";
 import { api } from "../helpers";
-import { registerAndWait, repoStatus, uploadFilesAndWait } from "./ingest-helpers";
+import { indexDb, registerAndWait, repoStatus, uploadFilesAndWait } from "./ingest-helpers";
 import { createUpstream, pushCommit } from "./upstream";
 
 const UNSAFE_CHAR = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
@@ -29,10 +28,10 @@ async function expectSkippedEscaped(repo: string): Promise<void> {
     "SELECT path FROM chunks WHERE repo = ?",
     "SELECT path FROM skipped_files WHERE repo = ?",
   ]) {
-    const { results } = await env.DB.prepare(sql).bind(repo).all<{ path: string }>();
+    const { results } = await (await indexDb(repo)).prepare(sql).bind(repo).all<{ path: string }>();
     for (const r of results) expect(r.path).not.toMatch(UNSAFE_CHAR);
   }
-  const { results } = await env.DB.prepare("SELECT path FROM snapshot_files WHERE repo = ? ORDER BY path").bind(repo).all<{ path: string }>();
+  const { results } = await (await indexDb(repo)).prepare("SELECT path FROM snapshot_files WHERE repo = ? ORDER BY path").bind(repo).all<{ path: string }>();
   expect(results.map((r) => r.path)).toEqual(expect.arrayContaining(Object.keys(GOOD_TREE)));
 }
 

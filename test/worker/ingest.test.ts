@@ -1,24 +1,24 @@
-import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { tokenizeQuery } from "../../indexer/store/contract";
 import { api } from "../helpers";
 import { CHUNK_CONTENT, CHUNK_FILE_JOIN } from "../../worker/search/snapshot-sql";
 import type { RepoStatus } from "../../worker/services/repos";
-import { fixtureUrl, indexShape, refreshAndWait, registerAndWait, repoStatus } from "./ingest-helpers";
+import { fixtureUrl, indexDb, indexShape, refreshAndWait, registerAndWait, repoStatus } from "./ingest-helpers";
 
 /** BM25 over chunks_fts restricted to the repo's active snapshot: the best chunk. */
 async function bm25Top(repo: string, query: string) {
   const match = tokenizeQuery(query)
     .map((t) => `"${t}"`)
     .join(" AND ");
-  return env.DB.prepare(
-    `SELECT c.path, c.start_line, c.end_line, ${CHUNK_CONTENT} AS content FROM chunks_fts
+  return (await indexDb(repo))
+    .prepare(
+      `SELECT c.path, c.start_line, c.end_line, ${CHUNK_CONTENT} AS content FROM chunks_fts
      JOIN chunks c ON c.rowid = chunks_fts.rowid
      JOIN repos r ON r.id = c.repo
      JOIN snapshot_files s ON s.repo = c.repo AND s.commit_sha = r.active_commit AND s.file_id = c.file_id
      ${CHUNK_FILE_JOIN}
      WHERE chunks_fts MATCH ? AND c.repo = ? ORDER BY bm25(chunks_fts, 4, 2, 1) LIMIT 1`,
-  )
+    )
     .bind(match, repo)
     .first<{ path: string; start_line: number; end_line: number; content: string }>();
 }
@@ -56,7 +56,10 @@ describe("git ingestion", () => {
       "src/users.ts",
     ]);
     // Nothing excluded reached the index: not the key, not vendored files.
-    const leaked = await env.DB.prepare("SELECT count(*) AS n FROM files WHERE repo = ? AND (text LIKE '%PRIVATE KEY%' OR path LIKE 'node_modules/%')")
+    const leaked = await (
+      await indexDb("fx-basic")
+    )
+      .prepare("SELECT count(*) AS n FROM files WHERE repo = ? AND (text LIKE '%PRIVATE KEY%' OR path LIKE 'node_modules/%')")
       .bind("fx-basic")
       .first<{ n: number }>();
     expect(leaked?.n).toBe(0);
@@ -93,7 +96,11 @@ describe("git ingestion", () => {
 
   it("a one-file change processes one file; search reflects it and the old version is collected", async () => {
     const first = await registerAndWait({ url: fixtureUrl(), name: "fx-change" });
-    const oldUsers = await env.DB.prepare("SELECT file_id FROM files WHERE repo = 'fx-change' AND path = 'src/users.ts'").first<{ file_id: string }>();
+    const oldUsers = await (
+      await indexDb("fx-change")
+    )
+      .prepare("SELECT file_id FROM files WHERE repo = 'fx-change' AND path = 'src/users.ts'")
+      .first<{ file_id: string }>();
     expect(await bm25Top("fx-change", "renameUserAccount")).toBeNull();
 
     const changed = await refreshAndWait("fx-change", { ref: "change" });
@@ -114,18 +121,29 @@ describe("git ingestion", () => {
     expect(shape.orphanVectors).toBe(0);
     expect(shape.vectors).toBe(shape.chunks.length);
     expect(shape.fts).toBe(shape.chunks.length);
-    const old = await env.DB.prepare(
-      "SELECT (SELECT count(*) FROM chunks WHERE file_id = ?1) + (SELECT count(*) FROM files WHERE file_id = ?1) + (SELECT count(*) FROM symbols WHERE file_id = ?1) " +
-        "+ (SELECT count(*) FROM file_terms WHERE file_id = ?1) AS n",
+    const old = await (
+      await indexDb("fx-change")
     )
+      .prepare(
+        "SELECT (SELECT count(*) FROM chunks WHERE file_id = ?1) + (SELECT count(*) FROM files WHERE file_id = ?1) + (SELECT count(*) FROM symbols WHERE file_id = ?1) " +
+          "+ (SELECT count(*) FROM file_terms WHERE file_id = ?1) AS n",
+      )
       .bind(oldUsers!.file_id)
       .first<{ n: number }>();
     expect(old?.n).toBe(0);
-    const commits = await env.DB.prepare("SELECT DISTINCT commit_sha FROM snapshot_files WHERE repo = 'fx-change'").all<{ commit_sha: string }>();
+    const commits = await (
+      await indexDb("fx-change")
+    )
+      .prepare("SELECT DISTINCT commit_sha FROM snapshot_files WHERE repo = 'fx-change'")
+      .all<{ commit_sha: string }>();
     expect(commits.results.map((r) => r.commit_sha)).toEqual([changed.snapshot!.commit]);
-    const dfSets = await env.DB.prepare(
-      "SELECT count(DISTINCT d.terms_key) AS n, min(d.terms_key = s.terms_key) AS active FROM snapshot_df d JOIN snapshot_stats s ON s.repo = d.repo WHERE d.repo = 'fx-change'",
-    ).first<{ n: number; active: number }>();
+    const dfSets = await (
+      await indexDb("fx-change")
+    )
+      .prepare(
+        "SELECT count(DISTINCT d.terms_key) AS n, min(d.terms_key = s.terms_key) AS active FROM snapshot_df d JOIN snapshot_stats s ON s.repo = d.repo WHERE d.repo = 'fx-change'",
+      )
+      .first<{ n: number; active: number }>();
     expect(dfSets).toEqual({ n: 1, active: 1 });
 
     // And the same tree indexed from scratch gives the same index.
@@ -136,14 +154,16 @@ describe("git ingestion", () => {
 
   it("deletes a repo with every row, vector and its coordinator state", async () => {
     await registerAndWait({ url: fixtureUrl(), name: "fx-delete" });
+    const shardDb = await indexDb("fx-delete"); // read before the catalog row that places it goes
     const res = await api("/api/repos/fx-delete", { method: "DELETE" });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ deleted: "fx-delete" });
     const shape = await indexShape("fx-delete");
     expect(shape).toMatchObject({ snapshot: [], files: [], chunks: [], fts: 0, symbols: [], vectors: 0 });
-    const left = await env.DB.prepare(
-      "SELECT (SELECT count(*) FROM file_terms WHERE repo = ?1) + (SELECT count(*) FROM snapshot_terms WHERE repo = ?1) + (SELECT count(*) FROM snapshot_stats WHERE repo = ?1) AS n",
-    )
+    const left = await shardDb
+      .prepare(
+        "SELECT (SELECT count(*) FROM file_terms WHERE repo = ?1) + (SELECT count(*) FROM snapshot_terms WHERE repo = ?1) + (SELECT count(*) FROM snapshot_stats WHERE repo = ?1) AS n",
+      )
       .bind("fx-delete")
       .first<{ n: number }>();
     expect(left?.n).toBe(0);

@@ -7,6 +7,7 @@ import { env } from "cloudflare:test";
 import { fileId, type ChunkedFile } from "../../indexer/store/contract";
 import { snapshotStatisticsStatements } from "../../indexer/store/d1/snapshots";
 import { writeFiles, type IndexedFile } from "../../indexer/store/d1/write-files";
+import { shardDb } from "../../indexer/store/shards";
 
 export const USERS_TS = `import { db } from "./db";
 
@@ -142,22 +143,35 @@ export async function seedFixture(): Promise<void> {
   ];
   const old = [await version("demo", "src/users.ts", "export function retiredHelper() { return getUserById('x'); }\n", oldChunked, "d")];
   const other = [await version("other", "lib/users.ts", USERS_TS, usersChunked, "e")];
-  await writeFiles(env.DB, [...demo, ...old, ...other]);
-  const snap = (repo: string, commit: string, files: IndexedFile[]) =>
-    files.map((f) => env.DB.prepare("INSERT INTO snapshot_files (repo, commit_sha, path, file_id) VALUES (?, ?, ?, ?)").bind(repo, commit, f.path, f.fileId));
-  const repoRow = (id: string, status: string, commit: string | null) =>
-    env.DB.prepare(
-      "INSERT INTO repos (id, name, source_kind, url, ref, status, active_commit, active_indexed_at, created_at, updated_at) VALUES (?, ?, 'git', ?, 'main', ?, ?, ?, ?, ?)",
-    ).bind(id, id, `https://example.com/${id}.git`, status, commit, commit ? now : null, now, now);
+  // "demo" and "other" sit in different shards (docs/storage.md, "Shards"): the multi-repo reads
+  // (symbols, references, search) merge across them. Each shard keeps a mirror row of its repo.
+  const snap = (db: D1Database, repo: string, commit: string, files: IndexedFile[]) =>
+    files.map((f) => db.prepare("INSERT INTO snapshot_files (repo, commit_sha, path, file_id) VALUES (?, ?, ?, ?)").bind(repo, commit, f.path, f.fileId));
+  const repoRow = (db: D1Database, id: string, status: string, commit: string | null, shard: number | null) =>
+    db
+      .prepare(
+        "INSERT INTO repos (id, name, source_kind, url, ref, status, active_commit, active_indexed_at, created_at, updated_at, shard) VALUES (?, ?, 'git', ?, 'main', ?, ?, ?, ?, ?, ?)",
+      )
+      .bind(id, id, `https://example.com/${id}.git`, status, commit, commit ? now : null, now, now, shard);
   await env.DB.batch([
-    repoRow("demo", "ready", "c2"),
-    repoRow("other", "ready", "o1"),
-    repoRow("pending", "indexing", null),
-    ...snap("demo", "c1", old),
-    ...snap("demo", "c2", demo),
-    ...snap("other", "o1", other),
-    ...snapshotStatisticsStatements(env.DB, "demo", "c1"),
-    ...snapshotStatisticsStatements(env.DB, "demo", "c2"),
-    ...snapshotStatisticsStatements(env.DB, "other", "o1"),
+    repoRow(env.DB, "demo", "ready", "c2", 0),
+    repoRow(env.DB, "other", "ready", "o1", 1),
+    repoRow(env.DB, "pending", "indexing", null, null),
+  ]);
+  const demoDb = shardDb(env, 0);
+  const otherDb = shardDb(env, 1);
+  await writeFiles(demoDb, [...demo, ...old]);
+  await writeFiles(otherDb, other);
+  await demoDb.batch([
+    repoRow(demoDb, "demo", "ready", "c2", 0),
+    ...snap(demoDb, "demo", "c1", old),
+    ...snap(demoDb, "demo", "c2", demo),
+    ...snapshotStatisticsStatements(demoDb, "demo", "c1"),
+    ...snapshotStatisticsStatements(demoDb, "demo", "c2"),
+  ]);
+  await otherDb.batch([
+    repoRow(otherDb, "other", "ready", "o1", 1),
+    ...snap(otherDb, "other", "o1", other),
+    ...snapshotStatisticsStatements(otherDb, "other", "o1"),
   ]);
 }

@@ -8,6 +8,7 @@ import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createEmbeddingProvider } from "../../indexer/embed";
 import { createVectorStore } from "../../indexer/store/vectors";
+import { repoDb } from "../../indexer/store/shards";
 import { loadConfig } from "../../kernel/env";
 import { runSearch } from "../../worker/search/searcher";
 import { chunk, indexFixture } from "./search-fixture";
@@ -42,7 +43,8 @@ describe("search failures", () => {
       embeddingDims: row!.embedding_dims as number,
       packages: [],
     };
-    const r = await runSearch({ db: env.DB, embedder, vectors: createVectorStore(env, config) }, [target], "getUserById", {
+    const db = await repoDb(env, "fail-demo");
+    const r = await runSearch({ db, embedder, vectors: createVectorStore(env, config, db) }, [target], "getUserById", {
       k: 5,
       mode: "hybrid",
       filters: {},

@@ -3,9 +3,9 @@
  * write it, globs, and an explicit reason when a filter (or the index) leaves nothing to search.
  * Also: a chunk holding one very long line is still found by its symbol's name.
  */
-import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { api } from "../helpers";
+import { indexDb } from "./ingest-helpers";
 import { chunk, indexFixture } from "./search-fixture";
 
 type Body = { results: { path: string; symbol: string | null }[]; confidence: { level: string; reason: string; missingTerms: string[] } };
@@ -82,7 +82,11 @@ describe("long lines", () => {
   });
 
   it("indexes only the head of a very long line", async () => {
-    const row = await env.DB.prepare("SELECT token_count AS n FROM chunks WHERE repo = 'flt' AND symbol = 'brandIconSvg'").first<{ n: number }>();
+    const row = await (
+      await indexDb("flt")
+    )
+      .prepare("SELECT token_count AS n FROM chunks WHERE repo = 'flt' AND symbol = 'brandIconSvg'")
+      .first<{ n: number }>();
     expect(row!.n).toBeLessThan(500);
   });
 });

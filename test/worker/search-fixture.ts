@@ -8,6 +8,9 @@ import { createEmbeddingProvider } from "../../indexer/embed";
 import { chunkIndexText, fileId, type Chunk, type ChunkedFile } from "../../indexer/store/contract";
 import { snapshotStatisticsStatements } from "../../indexer/store/d1/snapshots";
 import { writeFiles } from "../../indexer/store/d1/write-files";
+import { ensureShardRow } from "../../indexer/store/d1/shard-rows";
+import { placeRepo } from "../../indexer/store/shard-placement";
+import { shardDb } from "../../indexer/store/shards";
 import { createVectorStore } from "../../indexer/store/vectors";
 import { loadConfig } from "../../kernel/env";
 
@@ -24,17 +27,24 @@ export function chunk(kind: Chunk["kind"], start: number, content: string, symbo
   return { kind, startLine: start, endLine: start + n - 1, content, symbol, container, signature: content.split("\n")[0] };
 }
 
-/** Indexes `files` as snapshot `commit` of `repo` and makes it active. Returns the chunk ids by path. */
+/**
+ * Indexes `files` as snapshot `commit` of `repo` and makes it active, in the shard `opts.shard`
+ * (default: where placement puts it; docs/storage.md, "Shards"), as a job would: rows and the
+ * mirror `repos` row in the shard, the flip in both.
+ */
 export async function indexFixture(
   repo: string,
   commit: string,
   files: FixtureFile[],
-  opts: { embed?: boolean; activate?: boolean; model?: string } = {},
+  opts: { embed?: boolean; activate?: boolean; model?: string; shard?: number } = {},
 ): Promise<void> {
   const now = Date.now();
   await env.DB.prepare("INSERT OR IGNORE INTO repos (id, name, source_kind, status, created_at, updated_at) VALUES (?, ?, 'archive', 'indexing', ?, ?)")
     .bind(repo, repo, now, now)
     .run();
+  if (opts.shard !== undefined) await env.DB.prepare("UPDATE repos SET shard = ? WHERE id = ? AND shard IS NULL").bind(opts.shard, repo).run();
+  const db = shardDb(env, await placeRepo(env, repo));
+  await ensureShardRow(env.DB, db, repo);
   const indexed = await Promise.all(
     files.map(async (f) => {
       const text = f.chunks.map((c) => c.content).join("\n");
@@ -50,7 +60,7 @@ export async function indexFixture(
       return { repo, path: f.path, blobSha, text, fileId: await fileId(repo, f.path, blobSha), chunked };
     }),
   );
-  const records = await writeFiles(env.DB, indexed);
+  const records = await writeFiles(db, indexed);
   const config = loadConfig(env);
   if (opts.embed !== false) {
     const embedder = createEmbeddingProvider(env, config);
@@ -58,20 +68,23 @@ export async function indexFixture(
       records.map((r) => chunkIndexText(r.path, r)),
       "document",
     );
-    await createVectorStore(env, config).upsert(
+    await createVectorStore(env, config, db).upsert(
       repo,
       records.map((r, i) => ({ id: r.id, vector: vectors[i], metadata: { path: r.path, language: r.language } })),
     );
   }
-  await env.DB.batch([
+  await db.batch([
     ...indexed.map((f) =>
-      env.DB.prepare("INSERT OR REPLACE INTO snapshot_files (repo, commit_sha, path, file_id) VALUES (?, ?, ?, ?)").bind(repo, commit, f.path, f.fileId),
+      db.prepare("INSERT OR REPLACE INTO snapshot_files (repo, commit_sha, path, file_id) VALUES (?, ?, ?, ?)").bind(repo, commit, f.path, f.fileId),
     ),
-    ...snapshotStatisticsStatements(env.DB, repo, commit),
+    ...snapshotStatisticsStatements(db, repo, commit),
   ]);
   if (opts.activate !== false) {
-    await env.DB.prepare("UPDATE repos SET status = 'ready', active_commit = ?, active_indexed_at = ?, embedding_model = ?, embedding_dims = ? WHERE id = ?")
-      .bind(commit, now, opts.model ?? config.embeddingModel, config.embeddingDimensions, repo)
-      .run();
+    for (const target of new Set([db, env.DB])) {
+      await target
+        .prepare("UPDATE repos SET status = 'ready', active_commit = ?, active_indexed_at = ?, embedding_model = ?, embedding_dims = ? WHERE id = ?")
+        .bind(commit, now, opts.model ?? config.embeddingModel, config.embeddingDimensions, repo)
+        .run();
+    }
   }
 }

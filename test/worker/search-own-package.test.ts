@@ -4,10 +4,9 @@
  * manifests into D1 `snapshot_packages`), then a report with an express-style trace through
  * `node_modules/<name>/` is searched over REST.
  */
-import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { api } from "../helpers";
-import { uploadFilesAndWait } from "./ingest-helpers";
+import { indexDb, uploadFilesAndWait } from "./ingest-helpers";
 
 async function topFiles(repo: string, query: string): Promise<string[]> {
   const res = await api("/api/search", { method: "POST", json: { query, repo, k: 5 } });
@@ -17,9 +16,12 @@ async function topFiles(repo: string, query: string): Promise<string[]> {
 
 const packagesOf = async (repo: string) =>
   (
-    await env.DB.prepare(
-      "SELECT p.name, p.folder FROM snapshot_packages p JOIN repos r ON r.id = p.repo AND r.active_commit = p.commit_sha WHERE p.repo = ? ORDER BY p.name",
+    await (
+      await indexDb(repo)
     )
+      .prepare(
+        "SELECT p.name, p.folder FROM snapshot_packages p JOIN repos r ON r.id = p.repo AND r.active_commit = p.commit_sha WHERE p.repo = ? ORDER BY p.name",
+      )
       .bind(repo)
       .all<{ name: string; folder: string }>()
   ).results;
@@ -125,7 +127,7 @@ describe("a report whose trace runs through node_modules/<name>/", () => {
     expect(await packagesOf("own-renamed")).toEqual([{ name: "express", folder: "" }]);
     await uploadFilesAndWait("own-renamed", { ...LIBRARY, "package.json": JSON.stringify({ name: "@scope/express" }) });
     expect(await packagesOf("own-renamed")).toEqual([{ name: "@scope/express", folder: "" }]);
-    const rows = await env.DB.prepare("SELECT count(*) AS n FROM snapshot_packages WHERE repo = 'own-renamed'").first<{ n: number }>();
+    const rows = await (await indexDb("own-renamed")).prepare("SELECT count(*) AS n FROM snapshot_packages WHERE repo = 'own-renamed'").first<{ n: number }>();
     expect(rows?.n).toBe(1);
     const res = await api("/api/search", { method: "POST", json: { query: REPORT, repos: ["own-other", "own-express"], k: 5 } });
     const results = ((await res.json()) as { results: { repo: string; path: string }[] }).results;
@@ -136,7 +138,7 @@ describe("a report whose trace runs through node_modules/<name>/", () => {
   it("deletes a repo's packages with the repo", async () => {
     await uploadFilesAndWait("own-deleted", { ...LIBRARY, "package.json": JSON.stringify({ name: "express" }) });
     expect((await api("/api/repos/own-deleted", { method: "DELETE" })).status).toBe(200);
-    const rows = await env.DB.prepare("SELECT count(*) AS n FROM snapshot_packages WHERE repo = 'own-deleted'").first<{ n: number }>();
+    const rows = await (await indexDb("own-deleted")).prepare("SELECT count(*) AS n FROM snapshot_packages WHERE repo = 'own-deleted'").first<{ n: number }>();
     expect(rows?.n).toBe(0);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { addedWords, errorWords, isBusy, progressShare, skippedWords, statusWords, type RepoStatusView } from "./repo-status";
+import { addedWords, errorWords, isBusy, placementWords, progressShare, skippedWords, statusWords, type RepoStatusView } from "./repo-status";
 
 const base: RepoStatusView = {
   id: "r",
@@ -15,6 +15,13 @@ const base: RepoStatusView = {
 };
 
 describe("repo status in words", () => {
+  it("says which shard holds the index, and where a move takes it", () => {
+    expect(placementWords(base)).toBeNull();
+    expect(placementWords({ ...base, placement: { shard: null, movingTo: null } })).toBeNull();
+    expect(placementWords({ ...base, placement: { shard: 1, movingTo: null } })).toBe("Shard 1");
+    expect(placementWords({ ...base, placement: { shard: 0, movingTo: 2 } })).toBe("Shard 0, moving to shard 2");
+  });
+
   it("says what a job is doing and how far it is", () => {
     expect(statusWords(base)).toBe("Indexing: 40 of 120 files");
     expect(progressShare(base)).toBeCloseTo(1 / 3);

@@ -5,7 +5,15 @@
 import type { RepoStatus } from "../../worker/services/repo-status-schema";
 
 /** The fields of `GET /api/repos` entries this page reads, typed by the server's schema (worker/services/repo-status-schema.ts). */
-export type RepoStatusView = Pick<RepoStatus, "id" | "sourceKind" | "url" | "ref" | "status" | "progress" | "skipped" | "index" | "snapshot" | "lastError">;
+export type RepoStatusView = Pick<RepoStatus, "id" | "sourceKind" | "url" | "ref" | "status" | "progress" | "skipped" | "index" | "snapshot" | "lastError"> &
+  Partial<Pick<RepoStatus, "placement">>;
+
+/** Where the index lives: "Shard 1", "Shard 0, moving to shard 2"; null before placement (or from a server without shards). */
+export function placementWords(r: RepoStatusView): string | null {
+  const p = r.placement;
+  if (!p || p.shard === null) return null;
+  return p.movingTo === null ? `Shard ${p.shard}` : `Shard ${p.shard}, moving to shard ${p.movingTo}`;
+}
 
 /** True while a job is running (the page keeps polling). */
 export function isBusy(status: string): boolean {

@@ -11,7 +11,7 @@
 import { zipSync } from "fflate";
 import { currentSession, errorText, getJson, hasScope, loadSession, sendJson } from "./api";
 import { age, byId, el } from "./dom";
-import { addedWords, errorWords, isBusy, progressShare, skippedWords, statusWords, type RepoStatusView } from "./repo-status";
+import { addedWords, errorWords, isBusy, placementWords, progressShare, skippedWords, statusWords, type RepoStatusView } from "./repo-status";
 import { initConnections } from "./connections";
 import { openWebhookPanel } from "./webhook-setup";
 
@@ -57,6 +57,7 @@ function snapshotCell(r: RepoStatusView): HTMLElement {
     " ",
     el("time", { datetime: when.toISOString(), title: when.toLocaleString(), text: age(r.snapshot.indexedAt) }),
     r.index ? el("div", { className: "help", text: `${r.index.files.toLocaleString("en")} files, ${r.index.chunks.toLocaleString("en")} chunks` }) : null,
+    placementWords(r) ? el("div", { className: "help", text: placementWords(r)! }) : null,
   ]);
 }
 
@@ -209,6 +210,16 @@ function showAdded(r: RepoStatusView | undefined): void {
   }
 }
 
+/** Admins see which shards are past the high-water mark (GET /api/health/shards): new repos go elsewhere. */
+async function showShardWarnings(): Promise<void> {
+  const target = byId<HTMLElement>("shards-status");
+  if (!hasScope("admin")) return;
+  const res = await getJson<{ warnings: string[] }>("/api/health/shards");
+  const warnings = res.ok && res.body ? res.body.warnings : [];
+  target.hidden = warnings.length === 0;
+  if (warnings.length) say(target, `Storage: ${warnings.join(" ")}`, true);
+}
+
 async function load(): Promise<void> {
   clearTimeout(pollTimer);
   const res = await getJson<{ repos: RepoStatusView[] }>("/api/repos");
@@ -277,5 +288,5 @@ byId<HTMLFormElement>("add-folder").addEventListener("submit", async (event) => 
 void (async function init() {
   await loadSession();
   // Connections need admin over every repo (worker/services/connections.ts): a repo-limited admin sees no panel.
-  await Promise.all([load(), initConnections(hasScope("admin") && currentSession()?.caller.repos === "*", load)]);
+  await Promise.all([load(), initConnections(hasScope("admin") && currentSession()?.caller.repos === "*", load), showShardWarnings()]);
 })();

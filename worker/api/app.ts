@@ -26,6 +26,7 @@ import { reviewRoutes } from "./routes/review";
 import { suggestTestsRoutes } from "./routes/suggest-tests";
 import { searchRoutes } from "./routes/search";
 import { symbolRoutes } from "./routes/symbols";
+import { moveRoutes, shardHealthRoutes } from "./routes/shards";
 import { tokenRoutes } from "./routes/tokens";
 import { repoWebhookRoutes, webhookRoutes } from "./routes/webhooks";
 import { readTicks } from "../schedule/ticks";
@@ -74,6 +75,8 @@ export function createApiApp(): OpenAPIHono<ApiEnv> {
   app.route("/repos", repoWebhookRoutes());
   app.route("/repos", fileRoutes());
   app.route("/repos", symbolRoutes());
+  app.route("/repos", moveRoutes());
+  app.route("/health/shards", shardHealthRoutes());
   app.route("/connections", connectionRoutes());
   // Mounted with app.route(), this app's notFound is not consulted for /api/* paths that match
   // no route (the parent's text 404 would answer), so a last catch-all answers in JSON.

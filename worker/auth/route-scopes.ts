@@ -4,8 +4,8 @@
  * The scope floor every REST route gets from the auth middleware, so a route that forgets its
  * own `requireScope` still cannot leak: token management needs `admin`; searching and reading
  * indexed content (every GET, and /search, /grep, /ask, /source-links, /suggest-tests) need `search`; other writes
- * need `index`, and so does the list of skipped files; deleting a repo, its webhook secret and
- * connections need `admin`. Scopes are ordered (search < index < admin, `scopeCovers`).
+ * need `index`, and so does the list of skipped files; deleting a repo, its webhook secret,
+ * connections, moving a repo between shards and the shards' fill need `admin`. Scopes are ordered (search < index < admin, `scopeCovers`).
  *
  * This is also the scope the OpenAPI document declares for each operation
  * (worker/api/openapi/document.ts), so it must be exactly what the route enforces: a service
@@ -27,6 +27,9 @@ export function requiredScopeFor(method: string, path: string): Scope {
   // A webhook secret lets its holder trigger re-indexing; connections hold code-host tokens.
   if (/^\/repos\/[^/]+\/webhook\/?$/.test(path)) return "admin";
   if (path === "/connections" || path.startsWith("/connections/")) return "admin";
+  // Shards: moving a repo re-indexes it elsewhere; their fill is an operator's view (worker/services/shards.ts).
+  if (method === "POST" && /^\/repos\/[^/]+\/move\/?$/.test(path)) return "admin";
+  if (/^\/health\/shards\/?$/.test(path)) return "admin";
   // Skipped files name paths search never shows, such as credential files (worker/services/skipped.ts).
   if (/^\/repos\/[^/]+\/skipped\/?$/.test(path)) return "index";
   if (/^\/(search|grep|ask|source-links|suggest-tests)(\/|$)/.test(path)) return "search";

@@ -9,6 +9,7 @@
  */
 import { snapshotFiles } from "./channels/path";
 import { normalizePathFilter, pathPasses } from "./path-filter";
+import { dbOf, type TargetDb } from "./shard-targets";
 import type { SearchFilters } from "./types";
 
 /** A searched snapshot. */
@@ -55,7 +56,12 @@ function describeFilters(filters: SearchFilters): string {
  * The reason for an empty result that is not the query's words, or null. `chunks`: the chunks
  * of each searched snapshot (null when the snapshot has no statistics: built before format 9).
  */
-export async function explainEmpty(db: D1Database, targets: Target[], filters: SearchFilters, chunks: Map<string, number | null>): Promise<string | null> {
+export async function explainEmpty(
+  db: TargetDb<Target>,
+  targets: Target[],
+  filters: SearchFilters,
+  chunks: Map<string, number | null>,
+): Promise<string | null> {
   const legacy = targets.filter((t) => chunks.get(t.id) === null).map((t) => t.id);
   if (legacy.length === targets.length) {
     return `The index of ${legacy.join(", ")} was built by an older version and has no search statistics; re-index it (POST /api/repos/{id}/refresh, or upload the archive again).`;
@@ -64,7 +70,7 @@ export async function explainEmpty(db: D1Database, targets: Target[], filters: S
     return `The index is empty: ${targets.map((t) => t.id).join(", ")} hold no indexed chunks (no file was indexable: see skipped files in the repo status).`;
   }
   if (!filters.pathPrefix && !filters.pathGlob && !filters.language) return null;
-  const counted = await Promise.all(targets.map((t) => filteredFiles(db, t, filters)));
+  const counted = await Promise.all(targets.map((t) => filteredFiles(dbOf(db, t), t, filters)));
   const passing = counted.reduce((n, c) => n + c.passing, 0);
   const what = describeFilters(filters);
   if (!passing) {

@@ -20,6 +20,7 @@
  */
 import { REPORT_MIN_LINES, TEMPLATE_MIN_CONTAINED_WORDS, TEMPLATE_MIN_PREFIX_WORDS, TEMPLATE_REWORDED_RATIO } from "./ranking/weights";
 import { CHUNK_CONTENT, CHUNK_FILE_JOIN, SNAPSHOT_JOIN } from "./snapshot-sql";
+import { dbOf, type TargetDb } from "./shard-targets";
 
 /**
  * A task-list item's box at the start of a line (`- [x] `, `* [X] `, `1. [ ] `): a reporter ticks
@@ -173,7 +174,7 @@ export interface TemplateTarget {
  * The normalized template lines of the searched snapshots (union). One D1 statement per snapshot
  * not yet cached; a failing read counts as no templates (the search goes on unchanged).
  */
-export async function issueTemplateLines(db: D1Database, targets: readonly TemplateTarget[]): Promise<Set<string>> {
+export async function issueTemplateLines(db: TargetDb<TemplateTarget>, targets: readonly TemplateTarget[]): Promise<Set<string>> {
   const out = new Set<string>();
   await Promise.all(
     targets.map(async (t) => {
@@ -181,7 +182,7 @@ export async function issueTemplateLines(db: D1Database, targets: readonly Templ
       let lines = cache.get(key);
       if (!lines) {
         try {
-          const { results } = await db.prepare(TEMPLATE_SQL).bind(t.commit, t.id).all<{ content: string }>();
+          const { results } = await dbOf(db, t).prepare(TEMPLATE_SQL).bind(t.commit, t.id).all<{ content: string }>();
           lines = templateLines(results.map((r) => r.content));
         } catch {
           return;

@@ -22,6 +22,7 @@ import { readQuery } from "./readers";
 import { documentFrequencies, STEM_LOOKUP, type TermStatistics } from "./term-stats";
 import { proseCappedDf, selectionIfAllPresent, selectTerms } from "./terms";
 import type { SearchFilters, SearchResponse } from "./types";
+import { targetDb } from "./shard-targets";
 
 export { MODE_CHANNELS, type RepoTarget, type SearchDeps, type SearchOptions } from "./engine/deps";
 
@@ -52,6 +53,7 @@ export function sameTargets(a: RepoTarget[], b: RepoTarget[]): boolean {
         t.indexedAt === b[i].indexedAt &&
         t.embeddingModel === b[i].embeddingModel &&
         t.embeddingDims === b[i].embeddingDims &&
+        t.shard === b[i].shard &&
         JSON.stringify(t.packages ?? []) === JSON.stringify(b[i].packages ?? []),
     )
   );
@@ -93,7 +95,7 @@ export async function runSearch(
   // A report's lines that the repo's own issue template supplied are not the reporter's words
   // (worker/search/issue-templates.ts); the template lines are cached per snapshot.
   const templated = mayFollowTemplate(rawText)
-    ? stripTemplateText(rawText, await issueTemplateLines(deps.db, expected?.length ? expected : await pendingTargets))
+    ? stripTemplateText(rawText, await issueTemplateLines(targetDb(deps), expected?.length ? expected : await pendingTargets))
     : null;
   const text = templated ? templated.text : rawText;
   const plan = readQuery(text);
@@ -101,7 +103,7 @@ export async function runSearch(
   const searchable = query.terms.length > 0 || query.identifiers.length > 0 || query.pathHints.length > 0;
   // Term statistics are the searched snapshots' (worker/search/term-stats.ts). With `expected`
   // they are read for those snapshots meanwhile, and again below if the targets differ.
-  const statisticsOf = (t: RepoTarget[]) => documentFrequencies(deps.db, t, query.terms);
+  const statisticsOf = (t: RepoTarget[]) => documentFrequencies(targetDb(deps), t, query.terms);
   const earlyStatistics = searchable && expected?.length ? statisticsOf(expected) : null;
   earlyStatistics?.catch(() => {}); // awaited below; a failure of `pendingTargets` comes first
   const filters: SearchFilters = { ...options.filters, includeTests: options.filters.includeTests ?? plan.includeTests };
@@ -123,7 +125,7 @@ export async function runSearch(
   // The templates were read for the expected snapshots; after a re-index the repo's own may
   // differ, and stripping by the old ones would leave the new template's words in the query.
   if (templated && expected?.length && !sameTargets(expected, targets)) {
-    const own = stripTemplateText(rawText, await issueTemplateLines(deps.db, targets)).text;
+    const own = stripTemplateText(rawText, await issueTemplateLines(targetDb(deps), targets)).text;
     if (own !== text) return runSearch(deps, targets, rawText, options);
   }
   if (!searchable) return noSearchableWords(targets, started);

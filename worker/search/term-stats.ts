@@ -10,6 +10,8 @@
  * not move when another repo is indexed, re-indexed or deleted.
  */
 import { stem } from "../../indexer/store/contract";
+import { batchAcross } from "../../indexer/store/shards";
+import { dbOf, type TargetDb } from "./shard-targets";
 
 /** A snapshot whose statistics are read: the repo and its active commit. */
 export interface StatsTarget {
@@ -77,9 +79,11 @@ function prefixStatement(db: D1Database, t: StatsTarget, stems: string[]): D1Pre
  * `queue`), gets the largest document frequency among the words of that prefix: the BM25
  * channel reaches those words through the prefix, so dropping the term as absent would lose them
  * (the first STEM_LOOKUP.max absent terms; see STEM_LOOKUP.eager for the round trips). A snapshot
- * without statistics (activated before format 9) counts as empty.
+ * without statistics (activated before format 9) counts as empty. `db`: one database, or each
+ * target's (its shard): the statements of each database go out as one batch, in parallel, and
+ * the sums are the same as from one database.
  */
-export async function documentFrequencies(db: D1Database, targets: StatsTarget[], terms: string[]): Promise<TermStatistics> {
+export async function documentFrequencies(shards: TargetDb<StatsTarget>, targets: StatsTarget[], terms: string[]): Promise<TermStatistics> {
   const df = new Map<string, number>();
   const chunksByRepo = new Map<string, number | null>();
   if (!targets.length) return { df, totalDocs: 0, chunksByRepo };
@@ -91,21 +95,21 @@ export async function documentFrequencies(db: D1Database, targets: StatsTarget[]
         })
       : [];
   const eager = stemmed.slice(0, STEM_LOOKUP.eager);
-  const statements: D1PreparedStatement[] = [];
+  const statements: { db: D1Database; statement: D1PreparedStatement }[] = [];
   /** Per statement: what its rows are. */
   const kinds: ({ kind: "total"; repo: string } | { kind: "exact" } | { kind: "prefix"; from: number })[] = [];
   for (const t of targets) {
-    statements.push(db.prepare("SELECT chunks AS n FROM snapshot_stats WHERE repo = ? AND commit_sha = ?").bind(t.id, t.commit));
+    const db = dbOf(shards, t);
+    const add = (statement: D1PreparedStatement) => statements.push({ db, statement });
+    add(db.prepare("SELECT chunks AS n FROM snapshot_stats WHERE repo = ? AND commit_sha = ?").bind(t.id, t.commit));
     kinds.push({ kind: "total", repo: t.id });
     for (let i = 0; i < terms.length; i += TERMS_PER_STATEMENT) {
       const part = terms.slice(i, i + TERMS_PER_STATEMENT);
-      statements.push(
-        db.prepare(`SELECT term, df AS doc FROM (${dfRows(`term IN (${part.map((_, i) => `?${i + 3}`).join(", ")})`)})`).bind(t.id, t.commit, ...part),
-      );
+      add(db.prepare(`SELECT term, df AS doc FROM (${dfRows(`term IN (${part.map((_, i) => `?${i + 3}`).join(", ")})`)})`).bind(t.id, t.commit, ...part));
       kinds.push({ kind: "exact" });
     }
     for (let i = 0; i < eager.length; i += TERMS_PER_STATEMENT) {
-      statements.push(
+      add(
         prefixStatement(
           db,
           t,
@@ -115,7 +119,7 @@ export async function documentFrequencies(db: D1Database, targets: StatsTarget[]
       kinds.push({ kind: "prefix", from: i });
     }
   }
-  const results = await db.batch<Record<string, unknown>>(statements);
+  const results = await batchAcross<Record<string, unknown>>(statements);
   let totalDocs = 0;
   const prefixDoc = new Map<string, number>();
   const prefixRead = new Set<string>();
@@ -136,9 +140,12 @@ export async function documentFrequencies(db: D1Database, targets: StatsTarget[]
   const byPrefix = stemmed.filter(({ t }) => !df.has(t)).slice(0, STEM_LOOKUP.max);
   const late = byPrefix.filter(({ t }) => !prefixRead.has(t));
   if (late.length) {
-    const found = await db.batch<{ doc: number | null }>(
+    const found = await batchAcross<{ doc: number | null }>(
       targets.flatMap((tg) =>
-        late.map(({ s }) => db.prepare(`SELECT max(df) AS doc FROM (${dfRows("term >= ?3 AND term < ?4")})`).bind(tg.id, tg.commit, s, `${s}\uffff`)),
+        late.map(({ s }) => {
+          const db = dbOf(shards, tg);
+          return { db, statement: db.prepare(`SELECT max(df) AS doc FROM (${dfRows("term >= ?3 AND term < ?4")})`).bind(tg.id, tg.commit, s, `${s}\uffff`) };
+        }),
       ),
     );
     found.forEach((r, n) => {

@@ -20,6 +20,8 @@ import {
   takeLines,
   type ActiveRepo,
 } from "./files";
+import { indexDb } from "./files";
+import { listShards } from "../../indexer/store/shards";
 
 /** Most neighbouring lines one may ask for on either side of a chunk. */
 export const CONTEXT_MAX_NEIGHBOUR_LINES = 100;
@@ -109,27 +111,20 @@ export async function getCodeContext(ctx: ServiceContext, input: CodeContextInpu
   if (!!input.chunk_id === byLocation) {
     throw new CodeSearchError("invalid_input", "Pass either chunk_id (from search_code results) or all of repo, path and line.");
   }
-  const db = ctx.env.DB;
   let snap: ActiveRepo;
   let path: string;
-  let chunk: (ChunkRow & { withdrawn_at?: number | null; visibility?: string }) | null;
+  let chunk: ChunkRow | null;
   let line: number;
   if (input.chunk_id) {
-    chunk = await db
-      .prepare(
-        `SELECT ${CHUNK_COLUMNS}, r.active_commit AS commit_sha, r.withdrawn_at AS withdrawn_at, r.visibility AS visibility FROM chunks c JOIN repos r ON r.id = c.repo
-         JOIN snapshot_files sf ON sf.repo = c.repo AND sf.commit_sha = r.active_commit AND sf.file_id = c.file_id AND sf.path = c.path
-         WHERE c.id = ?`,
-      )
-      .bind(input.chunk_id)
-      .first<ChunkRow & { commit_sha: string; withdrawn_at: number | null; visibility: string }>();
-    if (!chunk || !canSee(ctx.caller, { id: chunk.repo, withdrawn_at: chunk.withdrawn_at ?? null, visibility: chunk.visibility ?? "" })) {
+    const found = await chunkOfActiveSnapshot(ctx, input.chunk_id);
+    if (!found) {
       throw new CodeSearchError(
         "file_not_found",
         `Chunk "${input.chunk_id}" is not in the current index (it may come from an older snapshot). Search again, or pass repo, path and line.`,
       );
     }
-    snap = { id: chunk.repo, commit: (chunk as ChunkRow & { commit_sha: string }).commit_sha };
+    chunk = found.chunk;
+    snap = found.snap;
     path = chunk.path;
     line = chunk.start_line;
   } else {
@@ -139,6 +134,7 @@ export async function getCodeContext(ctx: ServiceContext, input: CodeContextInpu
     chunk = null;
   }
   const file = await loadFile(ctx, snap, path);
+  const db = indexDb(ctx, snap);
   if (!chunk) {
     chunk = await db
       .prepare(
@@ -189,4 +185,35 @@ export async function getCodeContext(ctx: ServiceContext, input: CodeContextInpu
     lines: taken,
     next: last < to ? { start_line: last + 1, end_line: Math.min(to, last + READ_MAX_LINES) } : null,
   };
+}
+
+/**
+ * The chunk `id` in the active snapshot of a repo the caller may see, with that snapshot. A chunk
+ * id does not name its repo, so every shard is asked (in parallel); a row counts only from the
+ * shard the catalog says serves its repo (a move leaves a second copy until its flip), and the
+ * catalog row decides visibility.
+ */
+async function chunkOfActiveSnapshot(ctx: ServiceContext, id: string): Promise<{ chunk: ChunkRow; snap: ActiveRepo } | null> {
+  const found = await Promise.all(
+    listShards(ctx.env).map(async ({ shard, db }) => {
+      const chunk = await db
+        .prepare(
+          `SELECT ${CHUNK_COLUMNS}, r.active_commit AS commit_sha, r.withdrawn_at AS withdrawn_at FROM chunks c JOIN repos r ON r.id = c.repo
+         JOIN snapshot_files sf ON sf.repo = c.repo AND sf.commit_sha = r.active_commit AND sf.file_id = c.file_id AND sf.path = c.path
+         WHERE c.id = ?`,
+        )
+        .bind(id)
+        .first<ChunkRow & { commit_sha: string; withdrawn_at: number | null }>();
+      return chunk ? { shard, chunk } : null;
+    }),
+  );
+  for (const f of found) {
+    if (!f) continue;
+    const row = await ctx.env.DB.prepare("SELECT id, active_commit, withdrawn_at, visibility, shard FROM repos WHERE id = ?")
+      .bind(f.chunk.repo)
+      .first<{ id: string; active_commit: string | null; withdrawn_at: number | null; visibility: string; shard: number | null }>();
+    if (!row || !canSee(ctx.caller, row) || (row.shard ?? 0) !== f.shard || row.active_commit !== f.chunk.commit_sha) continue;
+    return { chunk: f.chunk, snap: { id: row.id, commit: f.chunk.commit_sha, shard: f.shard } };
+  }
+  return null;
 }

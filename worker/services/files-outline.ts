@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import type { ServiceContext } from "./context";
-import { activeRepo, loadFile, fileHeaderSchema, repoIdSchema, repoPathSchema, type WireNames } from "./files";
+import { activeRepo, indexDb, loadFile, fileHeaderSchema, repoIdSchema, repoPathSchema, type WireNames } from "./files";
 
 /** Most symbols one outline page returns. */
 export const OUTLINE_MAX_SYMBOLS = 300;
@@ -43,7 +43,7 @@ export async function getFileOutline(ctx: ServiceContext, input: FileOutlineInpu
   const snap = await activeRepo(ctx, input.repo);
   const file = await loadFile(ctx, snap, input.path, wire);
   const offset = input.offset ?? 0;
-  const db = ctx.env.DB;
+  const db = indexDb(ctx, snap);
   const [count, page] = await db.batch([
     db.prepare("SELECT count(*) AS n FROM symbols WHERE repo = ?1 AND file_id = ?2").bind(snap.id, file.file_id),
     db

@@ -12,6 +12,7 @@
  */
 import { z } from "zod";
 import { CodeSearchError } from "../../kernel/errors";
+import { placementOf, shardDb } from "../../indexer/store/shards";
 import { likeEscape } from "../search/filters";
 import { compileGlob } from "../search/path-glob";
 import { canSee, type RepoVisibility, type ServiceContext } from "./context";
@@ -37,10 +38,16 @@ export type NumberedLine = z.infer<typeof numberedLineSchema>;
 /** A line range to ask for next, named like the read_file input so it can be passed back as is. */
 export const nextRangeSchema = z.object({ start_line: z.number().int(), end_line: z.number().int() });
 
-/** The active snapshot of a visible repo. */
+/** The active snapshot of a visible repo, and the shard serving it (indexer/store/shards.ts). */
 export interface ActiveRepo {
   id: string;
   commit: string;
+  shard: number;
+}
+
+/** The D1 database holding `snap`'s index rows. */
+export function indexDb(ctx: ServiceContext, snap: { shard: number }): D1Database {
+  return shardDb(ctx.env, snap.shard);
 }
 
 /**
@@ -55,17 +62,20 @@ export async function activeRepo(ctx: ServiceContext, repo: string): Promise<Act
       `Repo "${repo}" has no completed index yet (status: ${row.status}). Retry when its status is ready (GET /api/repos/${repo}, or the get_index_status tool over MCP).`,
     );
   }
-  return { id: row.id, commit: row.active_commit };
+  return { id: row.id, commit: row.active_commit, shard: placementOf(row).shard };
 }
 
 /**
  * The repos row of a repo the caller may see, snapshot or not. Throws `repo_not_found` naming
  * the repos the caller may see (an invisible repo answers exactly like a missing one).
  */
-export async function visibleRepo(ctx: ServiceContext, repo: string): Promise<{ id: string; status: string; active_commit: string | null }> {
-  const row = await ctx.env.DB.prepare("SELECT id, status, active_commit, withdrawn_at, visibility FROM repos WHERE id = ?")
+export async function visibleRepo(
+  ctx: ServiceContext,
+  repo: string,
+): Promise<{ id: string; status: string; active_commit: string | null; shard: number | null; moving_to: number | null }> {
+  const row = await ctx.env.DB.prepare("SELECT id, status, active_commit, withdrawn_at, visibility, shard, moving_to FROM repos WHERE id = ?")
     .bind(repo)
-    .first<RepoVisibility & { status: string; active_commit: string | null }>();
+    .first<RepoVisibility & { status: string; active_commit: string | null; shard: number | null; moving_to: number | null }>();
   if (!row || !canSee(ctx.caller, row)) {
     const names = await visibleRepoIds(ctx);
     const shown = names.slice(0, AVAILABLE_REPOS_SHOWN).join(", ") + (names.length > AVAILABLE_REPOS_SHOWN ? ", ..." : "");
@@ -103,18 +113,18 @@ export type WireNames = "mcp" | "rest";
  * (and, when there are none, how to list paths in the `wire` API).
  */
 export async function loadFile(ctx: ServiceContext, snap: ActiveRepo, path: string, wire: WireNames = "mcp"): Promise<FileRow> {
-  const row = await ctx.env.DB.prepare(
-    `SELECT f.file_id, f.language, f.line_count, f.imports, f.text FROM snapshot_files sf
+  const row = await indexDb(ctx, snap)
+    .prepare(
+      `SELECT f.file_id, f.language, f.line_count, f.imports, f.text FROM snapshot_files sf
      JOIN files f ON f.repo = sf.repo AND f.file_id = sf.file_id
      WHERE sf.repo = ?1 AND sf.commit_sha = ?2 AND sf.path = ?3`,
-  )
+    )
     .bind(snap.id, snap.commit, path)
     .first<FileRow>();
   if (row) return row;
   const base = path.split("/").pop() ?? path;
-  const { results } = await ctx.env.DB.prepare(
-    "SELECT path FROM snapshot_files WHERE repo = ?1 AND commit_sha = ?2 AND (path LIKE ?3 ESCAPE '\\' OR path = ?4) ORDER BY length(path) LIMIT 5",
-  )
+  const { results } = await indexDb(ctx, snap)
+    .prepare("SELECT path FROM snapshot_files WHERE repo = ?1 AND commit_sha = ?2 AND (path LIKE ?3 ESCAPE '\\' OR path = ?4) ORDER BY length(path) LIMIT 5")
     .bind(snap.id, snap.commit, `%/${likeEscape(base)}`, base)
     .all<{ path: string }>();
   const lister = wire === "rest" ? `GET /api/search or GET /api/repos/${snap.id}/tree` : "search_code or the codebase://{repo}/files resource";
@@ -270,7 +280,7 @@ export async function listFiles(ctx: ServiceContext, input: ListFilesInput): Pro
   if (input.glob !== undefined) return listFilesByGlob(ctx, snap, input.glob, input.path_prefix ?? "", limit, offset);
   // substr, not LIKE: LIKE ignores ASCII case and paths are case-sensitive.
   const prefix = input.path_prefix ?? "";
-  const db = ctx.env.DB;
+  const db = indexDb(ctx, snap);
   const [count, page] = await db.batch([
     db
       .prepare("SELECT count(*) AS n FROM snapshot_files WHERE repo = ?1 AND commit_sha = ?2 AND substr(path, 1, length(?3)) = ?3")
@@ -300,10 +310,11 @@ export async function listFiles(ctx: ServiceContext, input: ListFilesInput): Pro
 async function listFilesByGlob(ctx: ServiceContext, snap: ActiveRepo, glob: string, prefix: string, limit: number, offset: number): Promise<ListFilesOutput> {
   const g = compileGlob(glob, { field: "glob" });
   const from = g.prefix.startsWith(prefix) ? g.prefix : prefix;
-  const { results } = await ctx.env.DB.prepare(
-    `SELECT sf.path, f.language, f.line_count FROM snapshot_files sf JOIN files f ON f.repo = sf.repo AND f.file_id = sf.file_id
+  const { results } = await indexDb(ctx, snap)
+    .prepare(
+      `SELECT sf.path, f.language, f.line_count FROM snapshot_files sf JOIN files f ON f.repo = sf.repo AND f.file_id = sf.file_id
      WHERE sf.repo = ?1 AND sf.commit_sha = ?2 AND substr(sf.path, 1, length(?3)) = ?3 ORDER BY sf.path`,
-  )
+    )
     .bind(snap.id, snap.commit, from)
     .all<{ path: string; language: string; line_count: number }>();
   const matched = results.filter((f) => f.path.startsWith(prefix) && g.test(f.path));

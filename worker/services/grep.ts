@@ -18,6 +18,7 @@
  */
 import { z } from "zod";
 import { KNOWN_LANGUAGES } from "../../indexer/chunk/languages";
+import { shardDb } from "../../indexer/store/shards";
 import { CodeSearchError } from "../../kernel/errors";
 import { chargeExtraWork, grepWorkUnits } from "../auth/rate-limit";
 import { compilePattern } from "../search/grep/matcher";
@@ -148,16 +149,16 @@ async function scope(
   ctx: ServiceContext,
   repo: string | undefined,
   repos: string[] | undefined,
-): Promise<{ ready: { id: string; commit: string }[]; notReady: string[] }> {
+): Promise<{ ready: { id: string; commit: string; shard: number }[]; notReady: string[] }> {
   if (repo !== undefined && repos !== undefined) throw new CodeSearchError("invalid_input", "repo, repos: pass repo (one repo) or repos (a list), not both.");
   if (repo !== undefined) {
     const snap = await activeRepo(ctx, repo); // repo_not_found / index_not_ready
-    return { ready: [{ id: snap.id, commit: snap.commit }], notReady: [] };
+    return { ready: [{ id: snap.id, commit: snap.commit, shard: snap.shard }], notReady: [] };
   }
   // One read of every repo, filtered here: binding the visible ids in an IN list broke past
   // D1's 100 bound parameters (a caller seeing 100+ repos got an internal error).
-  const { results: all } = await ctx.env.DB.prepare("SELECT id, active_commit, withdrawn_at, visibility FROM repos ORDER BY id").all<
-    RepoVisibility & { active_commit: string | null }
+  const { results: all } = await ctx.env.DB.prepare("SELECT id, active_commit, withdrawn_at, visibility, shard FROM repos ORDER BY id").all<
+    RepoVisibility & { active_commit: string | null; shard: number | null }
   >();
   const visible = all.filter((r) => canSee(ctx.caller, r));
   const named = repos ? new Set(repos) : null;
@@ -168,7 +169,7 @@ async function scope(
   const results = named ? visible.filter((r) => named.has(r.id)) : visible;
   if (!results.length) throw new CodeSearchError("repo_not_found", "No repos are indexed yet; register one with POST /api/repos.");
   return {
-    ready: results.filter((r) => r.active_commit).map((r) => ({ id: r.id, commit: r.active_commit! })),
+    ready: results.filter((r) => r.active_commit).map((r) => ({ id: r.id, commit: r.active_commit!, shard: r.shard ?? 0 })),
     notReady: results.filter((r) => !r.active_commit).map((r) => r.id),
   };
 }
@@ -190,7 +191,8 @@ export async function grep(ctx: ServiceContext, raw: GrepInput): Promise<GrepOut
   const pattern = compilePattern({ pattern: input.pattern, regex: input.regex, caseSensitive: input.case_sensitive, wholeWord: input.whole_word });
   const cursor = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
   const { ready, notReady } = await scope(ctx, input.repo, input.repos);
-  const r = await runGrep(ctx.env.DB, {
+  const shards = new Map(ready.map((x) => [x.id, x.shard]));
+  const r = await runGrep((id) => shardDb(ctx.env, shards.get(id) ?? 0), {
     pattern,
     caseSensitive: input.case_sensitive,
     repos: ready,

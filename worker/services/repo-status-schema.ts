@@ -63,6 +63,11 @@ export const repoStatusSchema = z
       })
       .nullable()
       .describe("The coordinator's current or last job; done when its status is ready or failed."),
+    placement: z
+      .object({ shard: z.number().int().nullable(), movingTo: z.number().int().nullable() })
+      .describe(
+        "The shard (D1 database) holding the repo's index (null: not placed yet), and the shard a move re-indexes it into (POST /api/repos/{id}/move) until the move's job flips it; docs/storage.md, Shards.",
+      ),
     createdAt: z.number().int(),
     updatedAt: z.number().int(),
   })

@@ -16,6 +16,8 @@ import type { JobState, JobView, RepoSettings } from "../../kernel/coordinator";
 import { MAX_STRIP_COMPONENTS } from "../../indexer/source/archive-paths";
 import { checkRemote, parseGitUrl } from "../../indexer/source/git";
 import { deleteRepoData } from "../../indexer/store/d1/snapshots";
+import { placeRepo } from "../../indexer/store/shard-placement";
+import { batchAcross, placementOf, repoPlacement, shardDb } from "../../indexer/store/shards";
 import { createVectorStore } from "../../indexer/store/vectors";
 import { loadConfig, type Config, type Env } from "../../kernel/env";
 import { CodeSearchError } from "../../kernel/errors";
@@ -85,6 +87,9 @@ interface RepoRow {
   withdrawn_at: number | null;
   /** Who may read it (migration 0027): everyone, public, private, internal or listed; see `canSee`. */
   visibility: string;
+  /** Placement (migration 0024; indexer/store/shards.ts). */
+  shard: number | null;
+  moving_to: number | null;
   created_at: number;
   updated_at: number;
 }
@@ -120,13 +125,17 @@ async function indexTotals(ctx: ServiceContext, repos: readonly RepoRow[]): Prom
   const out = new Map<string, { files: number; chunks: number }>();
   const active = repos.filter((r) => r.active_commit);
   if (active.length === 0) return out;
-  const statements = active.map((r) =>
-    ctx.env.DB.prepare(
-      `SELECT (SELECT count(*) FROM snapshot_files WHERE repo = ?1 AND commit_sha = ?2) AS files,
+  const statements = active.map((r) => {
+    const db = shardDb(ctx.env, placementOf(r).shard);
+    const statement = db
+      .prepare(
+        `SELECT (SELECT count(*) FROM snapshot_files WHERE repo = ?1 AND commit_sha = ?2) AS files,
               (SELECT count(*) FROM snapshot_files s JOIN chunks c ON c.repo = s.repo AND c.file_id = s.file_id WHERE s.repo = ?1 AND s.commit_sha = ?2) AS chunks`,
-    ).bind(r.id, r.active_commit),
-  );
-  const results = await ctx.env.DB.batch<{ files: number; chunks: number }>(statements);
+      )
+      .bind(r.id, r.active_commit);
+    return { db, statement };
+  });
+  const results = await batchAcross<{ files: number; chunks: number }>(statements);
   active.forEach((r, i) => {
     const row = results[i].results[0];
     out.set(r.id, { files: row?.files ?? 0, chunks: row?.chunks ?? 0 });
@@ -161,6 +170,7 @@ function statusOf(row: RepoRow, job: JobView | JobState | null, index: { files: 
         ? { reason: row.last_error, since: row.failing_since, snapshotAge: Math.max(0, Date.now() - (row.active_indexed_at ?? row.updated_at)) }
         : null,
     waiting: (job && "waiting" in job ? job.waiting : null) ?? null,
+    placement: { shard: row.shard ?? null, movingTo: row.moving_to ?? null },
     job: job
       ? {
           id: job.jobId,
@@ -235,6 +245,7 @@ export async function startGitRepo(env: Env, r: NewGitRepo): Promise<JobView | n
     .bind(r.id, r.name, r.url, r.ref, now, now, r.checkedAt ?? null, r.visibility ?? "everyone")
     .run();
   if (!inserted.meta.changes) return null;
+  await placeRepo(env, r.id);
   const settings: RepoSettings = {
     repo: r.id,
     sourceKind: "git",
@@ -334,9 +345,18 @@ export async function deleteRepo(ctx: ServiceContext, { repo }: RepoIdInput): Pr
   return { deleted: repo };
 }
 
-/** Deletes a repo's coordinator storage, D1 rows and vectors. No access checks (deleteRepo checks; connection syncs remove their own repos). */
+/**
+ * Deletes a repo's coordinator storage, its rows in the shards holding it (a move's target too)
+ * and their vectors, then its catalog rows. No access checks (deleteRepo checks; connection
+ * syncs remove their own repos).
+ */
 export async function removeRepo(env: Env, config: Config, repo: string): Promise<void> {
   await env.REPO_COORDINATOR.get(env.REPO_COORDINATOR.idFromName(repo)).destroy();
+  const { shard, writeShard } = await repoPlacement(env, repo);
+  for (const n of new Set([shard, writeShard])) {
+    const db = shardDb(env, n);
+    if (db !== env.DB) await deleteRepoData(db, createVectorStore(env, config, db), repo);
+  }
   await deleteRepoData(env.DB, createVectorStore(env, config), repo);
   // Its readers go too: a later repo of the same id starts with none (migration 0027).
   await env.DB.prepare("DELETE FROM repo_readers WHERE repo = ?").bind(repo).run();

@@ -20,6 +20,7 @@ import { describeReading, readQuery } from "../search/language";
 import { normalizePathFilter } from "../search/path-filter";
 import { DEFAULT_FILE_CAP } from "../search/ranking/weights";
 import { runSearch, type RepoTarget } from "../search/searcher";
+import { packageReads, shardHandles } from "./search-shards";
 import type { SearchResponse, StaleInfo } from "../search/types";
 import { callerAllows, canSee, requireScope, type ServiceContext } from "./context";
 import { activeRepo, repoIdSchema, visibleRepoIds } from "./files";
@@ -157,9 +158,10 @@ export async function search(ctx: ServiceContext, input: SearchParams): Promise<
     );
   }
   const { ids, unchecked } = await targets(ctx, input);
-  // The repos rows below and the query's term statistics (read in runSearch meanwhile) go out
-  // in one D1 round trip.
+  // Each shard's reads (the packages below, the query's term statistics read in runSearch
+  // meanwhile, then the channels) share a D1 round trip per shard.
   const db = coalescingD1(ctx.env.DB);
+  const shards = shardHandles(ctx);
   const targetsKey = ids.join("\0");
   // Only repos the caller may see are read before the repos read has answered.
   const expected = ids.every((id) => callerAllows(ctx.caller, id)) ? lastTargets.get(targetsKey) : undefined;
@@ -175,6 +177,7 @@ export async function search(ctx: ServiceContext, input: SearchParams): Promise<
     packages: string | null;
     last_error: string | null;
     failing_since: number | null;
+    shard: number | null;
   };
   const notReady: RepoRow[] = [];
   const stale = new Map<string, StaleInfo>();
@@ -184,15 +187,19 @@ export async function search(ctx: ServiceContext, input: SearchParams): Promise<
     const reads = parts.map((part) =>
       db
         .prepare(
-          "SELECT id, withdrawn_at, visibility, active_commit, active_indexed_at, status, embedding_model, embedding_dims, last_error, failing_since, " +
-            // The active snapshot's packages ride along in the same statement (no extra round trip).
-            "(SELECT json_group_array(json_object('name', p.name, 'folder', p.folder)) FROM snapshot_packages p WHERE p.repo = repos.id AND p.commit_sha = repos.active_commit) AS packages " +
+          "SELECT id, withdrawn_at, visibility, active_commit, active_indexed_at, status, embedding_model, embedding_dims, last_error, failing_since, shard " +
             `FROM repos WHERE id IN (${part.map(() => "?").join(", ")})`,
         )
         .bind(...part)
-        .all<RepoRow>(),
+        .all<Omit<RepoRow, "packages">>(),
     );
-    const rows = (await Promise.all(reads)).flatMap((r) => r.results);
+    // The packages of the shards the last search found start meanwhile; others follow the rows.
+    const packages = packageReads(shards, ids);
+    for (const t of expected ?? []) packages.start(t.shard ?? 0);
+    const catalogRows = (await Promise.all(reads)).flatMap((r) => r.results);
+    const rows: RepoRow[] = await Promise.all(
+      catalogRows.map(async (r) => ({ ...r, packages: r.active_commit ? await packages.of(r.shard ?? 0, r.id) : null })),
+    );
     if (unchecked && !(rows[0]?.active_commit && canSee(ctx.caller, rows[0]))) {
       await activeRepo(ctx, ids[0]); // throws repo_not_found / index_not_ready
     }
@@ -212,6 +219,7 @@ export async function search(ctx: ServiceContext, input: SearchParams): Promise<
         embeddingModel: r.embedding_model,
         embeddingDims: r.embedding_dims,
         packages: parsePackages(r.packages),
+        shard: r.shard ?? 0,
       }));
     if (!found.length) {
       throw new CodeSearchError(
@@ -222,7 +230,7 @@ export async function search(ctx: ServiceContext, input: SearchParams): Promise<
     rememberTargets(targetsKey, found);
     return found;
   })();
-  const deps = { db, embedder: createEmbeddingProvider(ctx.env, ctx.config), vectors: createVectorStore(ctx.env, ctx.config) };
+  const deps = { db, embedder: createEmbeddingProvider(ctx.env, ctx.config), vectors: createVectorStore(ctx.env, ctx.config), shards };
   // The language reader: a query in another language searches as English code words
   // (worker/search/language). A failed repos read meanwhile is handled when runSearch awaits it.
   ready.catch(() => {});

@@ -7,6 +7,7 @@
  * request and response are the zod schemas below.
  */
 import { z } from "zod";
+import { repoDb } from "../../indexer/store/shards";
 import { SKIP_REASONS } from "../../indexer/filter/skip-reason";
 import { CodeSearchError } from "../../kernel/errors";
 import { canSee, requireScope, type RepoVisibility, type ServiceContext } from "./context";
@@ -73,9 +74,10 @@ export async function listSkippedFiles(ctx: ServiceContext, raw: unknown): Promi
   if (!commit) return { repo, commit: null, reason: reason ?? null, total: 0, offset, nextOffset: null, files: [] };
   const where = `repo = ?1 AND commit_sha = ?2${reason ? " AND reason = ?3" : ""}`;
   const binds = reason ? [repo, commit, reason] : [repo, commit];
-  const [count, page] = await ctx.env.DB.batch<{ n?: number; path?: string; reason?: string; rule?: string }>([
-    ctx.env.DB.prepare(`SELECT count(*) AS n FROM skipped_files WHERE ${where}`).bind(...binds),
-    ctx.env.DB.prepare(`SELECT path, reason, rule FROM skipped_files WHERE ${where} ORDER BY path LIMIT ${limit} OFFSET ${offset}`).bind(...binds),
+  const db = await repoDb(ctx.env, repo);
+  const [count, page] = await db.batch<{ n?: number; path?: string; reason?: string; rule?: string }>([
+    db.prepare(`SELECT count(*) AS n FROM skipped_files WHERE ${where}`).bind(...binds),
+    db.prepare(`SELECT path, reason, rule FROM skipped_files WHERE ${where} ORDER BY path LIMIT ${limit} OFFSET ${offset}`).bind(...binds),
   ]);
   const total = count.results[0]?.n ?? 0;
   const files = page.results.map((r) => ({ path: r.path!, reason: r.reason!, rule: r.rule! }));

@@ -19,6 +19,8 @@ import { fileImports } from "./references-scope";
 import { classifyOccurrences, LEXICAL_KINDS, REFERENCE_KINDS, type SyntaxFacts } from "./references-syntax";
 import { activeSnapshotJoin, reposInScope } from "./symbols";
 import { chooseDefinitions, wordAndDefinition } from "./references-definition";
+import { batchAcross } from "../../indexer/store/shards";
+import { compareText, readPerShard } from "./shard-reads";
 
 /** Most candidate files scanned per call; past it `scanCapped` is true and the counts are lower bounds. */
 export const REFERENCES_MAX_FILES = 300;
@@ -132,37 +134,61 @@ export async function findReferences(ctx: ServiceContext, input: FindReferencesI
   const repos = await reposInScope(ctx, input.repo);
   const limit = input.limit ?? 20;
   const offset = input.offset ?? 0;
-  const db = ctx.env.DB;
-  const { results: defs } = await db
-    .prepare(
-      `SELECT s.repo, s.path, s.name, s.kind, s.container, s.signature, s.start_line, s.end_line FROM symbols s ${activeSnapshotJoin("s", "?1")} AND s.name = ?2
+  const defs = await readPerShard(
+    ctx,
+    repos,
+    async (db, part) =>
+      (
+        await db
+          .prepare(
+            `SELECT s.repo, s.path, s.name, s.kind, s.container, s.signature, s.start_line, s.end_line FROM symbols s ${activeSnapshotJoin("s", "?1")} AND s.name = ?2
        ORDER BY s.repo, s.path, s.start_line LIMIT ?3`,
-    )
-    .bind(JSON.stringify(repos), word, DEFINITIONS_MAX)
-    .all<DefRow>();
+          )
+          .bind(JSON.stringify(part), word, DEFINITIONS_MAX)
+          .all<DefRow>()
+      ).results,
+    { compare: (a, b) => compareText(a.repo, b.repo) || compareText(a.path, b.path) || a.start_line - b.start_line, limit: DEFINITIONS_MAX },
+  );
   const chosen = definition === undefined ? null : chooseDefinitions(definition, word, defs);
-  const { results: candidates } = await db
-    .prepare(
-      `SELECT DISTINCT c.repo, c.file_id, c.path, c.language FROM chunks_fts JOIN chunks c ON c.rowid = chunks_fts.rowid
+  const shardOf = new Map<string, D1Database>();
+  const candidates = await readPerShard(
+    ctx,
+    repos,
+    async (db, part) => {
+      for (const r of part) shardOf.set(r, db);
+      return (
+        await db
+          .prepare(
+            `SELECT DISTINCT c.repo, c.file_id, c.path, c.language FROM chunks_fts JOIN chunks c ON c.rowid = chunks_fts.rowid
        ${activeSnapshotJoin("c", "?1")} AND chunks_fts MATCH ?2
        ORDER BY c.repo, c.path LIMIT ?3`,
-    )
-    .bind(JSON.stringify(repos), `body : "${token}"`, REFERENCES_MAX_FILES + 1)
-    .all<CandidateFile>();
+          )
+          .bind(JSON.stringify(part), `body : "${token}"`, REFERENCES_MAX_FILES + 1)
+          .all<CandidateFile>()
+      ).results;
+    },
+    { compare: (a, b) => compareText(a.repo, b.repo) || compareText(a.path, b.path), limit: REFERENCES_MAX_FILES + 1 },
+  );
   const scanCapped = candidates.length > REFERENCES_MAX_FILES;
   const files = candidates.slice(0, REFERENCES_MAX_FILES);
   let all: Reference[] = [];
   for (let i = 0; i < files.length; i += FILES_PER_BATCH) {
     const group = files.slice(i, i + FILES_PER_BATCH);
-    const rows = await db.batch(
-      group.flatMap((f) => [
-        db.prepare("SELECT text FROM files WHERE repo = ?1 AND file_id = ?2").bind(f.repo, f.file_id),
-        db.prepare("SELECT name, kind, container, start_line, end_line FROM symbols WHERE repo = ?1 AND file_id = ?2").bind(f.repo, f.file_id),
-      ]),
+    const rows = await batchAcross(
+      group.flatMap((f) => {
+        const db = shardOf.get(f.repo)!;
+        return [
+          { db, statement: db.prepare("SELECT text FROM files WHERE repo = ?1 AND file_id = ?2").bind(f.repo, f.file_id) },
+          {
+            db,
+            statement: db.prepare("SELECT name, kind, container, start_line, end_line FROM symbols WHERE repo = ?1 AND file_id = ?2").bind(f.repo, f.file_id),
+          },
+        ];
+      }),
     );
     for (const [j, f] of group.entries()) {
       const text = (rows[2 * j].results[0] as { text: string } | undefined)?.text ?? "";
-      const spans = rows[2 * j + 1].results as SymbolSpan[];
+      const spans = rows[2 * j + 1].results as unknown as SymbolSpan[];
       all.push(...(await occurrencesIn(f, text, spans, word, defs)));
     }
   }

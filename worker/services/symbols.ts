@@ -11,6 +11,7 @@ import { tokenize } from "../../indexer/store/contract";
 import { canSee, type RepoVisibility, type ServiceContext } from "./context";
 import { likeEscape } from "../search/filters";
 import { activeRepo, repoIdSchema } from "./files";
+import { compareText, readPerShard } from "./shard-reads";
 import { paramsMatch, parseQualifiedName, qualifierMatch, type QualifiedName } from "./symbols-qualified";
 
 /** Most definitions one call returns. */
@@ -153,17 +154,33 @@ export async function findSymbol(ctx: ServiceContext, input: FindSymbolInput): P
 /** Definitions whose name is `name` or starts with it (the three tiers of findSymbol). */
 async function findByName(ctx: ServiceContext, repos: string[], name: string, kind: string | undefined, limit: number): Promise<FindSymbolOutput> {
   const lower = name.toLowerCase();
+  const dbs = new Map<string, D1Database>();
   // Prefix as a range on name_lower so the (repo, name_lower) index serves it.
-  const { results } = await ctx.env.DB.prepare(
-    `SELECT ${SYMBOL_COLUMNS}, CASE WHEN s.name = ?2 THEN 0 WHEN s.name_lower = ?3 THEN 1 ELSE 2 END AS tier
+  const results = await readPerShard(
+    ctx,
+    repos,
+    async (db, part) => {
+      for (const r of part) dbs.set(r, db);
+      return (
+        await db
+          .prepare(
+            `SELECT ${SYMBOL_COLUMNS}, CASE WHEN s.name = ?2 THEN 0 WHEN s.name_lower = ?3 THEN 1 ELSE 2 END AS tier
        FROM symbols s ${activeSnapshotJoin("s", "?1")}
          AND s.name_lower >= ?3 AND s.name_lower < ?4 AND (?5 IS NULL OR s.kind = ?5)
        ORDER BY tier, length(s.name), s.repo, s.path, s.start_line LIMIT ?6`,
-  )
-    .bind(JSON.stringify(repos), name, lower, `${lower}\u{10FFFF}`, kind ?? null, limit + 1)
-    .all<SymbolRow>();
+          )
+          .bind(JSON.stringify(part), name, lower, `${lower}\u{10FFFF}`, kind ?? null, limit + 1)
+          .all<SymbolRow>()
+      ).results;
+    },
+    {
+      compare: (a, b) =>
+        a.tier - b.tier || [...a.name].length - [...b.name].length || compareText(a.repo, b.repo) || compareText(a.path, b.path) || a.start_line - b.start_line,
+      limit: limit + 1,
+    },
+  );
   const rows = results.slice(0, limit);
-  const symbols = await Promise.all(rows.map((r) => withMembers(ctx, r)));
+  const symbols = await Promise.all(rows.map((r) => withMembers(dbs.get(r.repo)!, r)));
   const suggestions = symbols.length ? [] : await suggestNames(ctx, repos, name);
   return { symbols, has_more: results.length > limit, suggestions };
 }
@@ -175,15 +192,30 @@ async function findByName(ctx: ServiceContext, repos: string[], name: string, ki
  * (with signatures when a parameter list was asked) of the definitions named `q.member`.
  */
 async function findQualified(ctx: ServiceContext, repos: string[], q: QualifiedName, kind: string | undefined, limit: number): Promise<FindSymbolOutput> {
-  const { results } = await ctx.env.DB.prepare(
-    `SELECT ${SYMBOL_COLUMNS}, CASE WHEN s.name = ?2 THEN 0 ELSE 1 END AS tier,
+  const dbs = new Map<string, D1Database>();
+  const results = await readPerShard(
+    ctx,
+    repos,
+    async (db, part) => {
+      for (const r of part) dbs.set(r, db);
+      return (
+        await db
+          .prepare(
+            `SELECT ${SYMBOL_COLUMNS}, CASE WHEN s.name = ?2 THEN 0 ELSE 1 END AS tier,
        (SELECT o.container FROM symbols o WHERE o.repo = s.repo AND o.file_id = s.file_id AND o.name = s.container
           AND o.start_line <= s.start_line AND o.end_line >= s.end_line ORDER BY o.end_line - o.start_line LIMIT 1) AS outer_container
        FROM symbols s ${activeSnapshotJoin("s", "?1")} AND s.name_lower = ?3 AND (?4 IS NULL OR s.kind = ?4)
        ORDER BY tier, s.repo, s.path, s.start_line LIMIT ?5`,
-  )
-    .bind(JSON.stringify(repos), q.member, q.member.toLowerCase(), kind ?? null, QUALIFIED_CANDIDATES)
-    .all<SymbolRow & { outer_container: string | null }>();
+          )
+          .bind(JSON.stringify(part), q.member, q.member.toLowerCase(), kind ?? null, QUALIFIED_CANDIDATES)
+          .all<SymbolRow & { outer_container: string | null }>()
+      ).results;
+    },
+    {
+      compare: (a, b) => a.tier - b.tier || compareText(a.repo, b.repo) || compareText(a.path, b.path) || a.start_line - b.start_line,
+      limit: QUALIFIED_CANDIDATES,
+    },
+  );
   let matched: (SymbolRow & { via: string })[] = [];
   for (const r of results) {
     if (q.params && !paramsMatch(q.params, r.signature)) continue;
@@ -194,7 +226,7 @@ async function findQualified(ctx: ServiceContext, repos: string[], q: QualifiedN
   // A class named like the qualifier beats a file named like it (Calculator.Compute vs calculator.go).
   if (matched.some((m) => m.via === "container")) matched = matched.filter((m) => m.via === "container");
   matched.sort((a, b) => a.tier - b.tier);
-  const symbols = await Promise.all(matched.slice(0, limit).map((r) => withMembers(ctx, r)));
+  const symbols = await Promise.all(matched.slice(0, limit).map((r) => withMembers(dbs.get(r.repo)!, r)));
   let suggestions: string[] = [];
   if (!symbols.length) {
     const named = results.map((r) => `${r.container ? `${r.container}.` : ""}${r.name}${q.params && r.signature ? ` — ${r.signature}` : ""}`);
@@ -203,7 +235,8 @@ async function findQualified(ctx: ServiceContext, repos: string[], q: QualifiedN
   return { symbols, has_more: matched.length > limit, suggestions };
 }
 
-async function withMembers(ctx: ServiceContext, r: SymbolRow): Promise<SymbolDefResult> {
+/** `r` as a result, with its members when it is class-like (read from `db`, the shard of `r.repo`). */
+async function withMembers(db: D1Database, r: SymbolRow): Promise<SymbolDefResult> {
   const def: SymbolDefResult = {
     repo: r.repo,
     path: r.path,
@@ -218,11 +251,12 @@ async function withMembers(ctx: ServiceContext, r: SymbolRow): Promise<SymbolDef
     match: r.tier === 0 ? "exact" : r.tier === 1 ? "case_insensitive" : "prefix",
   };
   if (!CLASS_LIKE_KINDS.has(r.kind)) return def;
-  const { results } = await ctx.env.DB.prepare(
-    `SELECT name, kind, signature, start_line, end_line FROM symbols
+  const { results } = await db
+    .prepare(
+      `SELECT name, kind, signature, start_line, end_line FROM symbols
      WHERE repo = ?1 AND file_id = ?2 AND container = ?3 AND start_line >= ?4 AND end_line <= ?5 AND NOT (start_line = ?4 AND end_line = ?5 AND name = ?3)
      ORDER BY start_line LIMIT ?6`,
-  )
+    )
     .bind(r.repo, r.file_id, r.name, r.start_line, r.end_line, SYMBOL_MAX_MEMBERS)
     .all<{ name: string; kind: string; signature: string | null; start_line: number; end_line: number }>();
   def.members = results.map((m) => ({ name: m.name, kind: m.kind, signature: m.signature, startLine: m.start_line, endLine: m.end_line }));
@@ -239,11 +273,16 @@ async function suggestNames(ctx: ServiceContext, repos: string[], name: string):
   const patterns = [lower, ...new Set(parts)].slice(0, 5);
   const candidates = new Set<string>();
   for (const p of patterns) {
-    const { results } = await ctx.env.DB.prepare(
-      `SELECT DISTINCT s.name FROM symbols s ${activeSnapshotJoin("s", "?1")} AND s.name_lower LIKE ?2 ESCAPE '\\' LIMIT ?3`,
-    )
-      .bind(JSON.stringify(repos), `%${likeEscape(p)}%`, SUGGESTION_CANDIDATES)
-      .all<{ name: string }>();
+    // No ORDER BY: any SUGGESTION_CANDIDATES names do; they are ranked by edit distance below.
+    const results = (
+      await readPerShard(ctx, repos, async (db, part) => {
+        const r = await db
+          .prepare(`SELECT DISTINCT s.name FROM symbols s ${activeSnapshotJoin("s", "?1")} AND s.name_lower LIKE ?2 ESCAPE '\\' LIMIT ?3`)
+          .bind(JSON.stringify(part), `%${likeEscape(p)}%`, SUGGESTION_CANDIDATES)
+          .all<{ name: string }>();
+        return r.results;
+      })
+    ).slice(0, SUGGESTION_CANDIDATES);
     for (const r of results) candidates.add(r.name);
     // Names that contain the whole query are the best suggestions; stop there.
     if (p === lower && candidates.size > 0) break;

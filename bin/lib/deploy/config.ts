@@ -24,6 +24,8 @@ export interface DeployConfig {
   queues: string[];
   vectorize: { binding: string; name: string; dimensions: number; metric: "cosine" } | null;
   d1: { binding: string; name: string; hasId: boolean };
+  /** Shard D1 bindings (`SHARD_<n>`, docs/storage.md "Shards"), in file order; each gets the migrations too. */
+  shards: string[];
   kv: { binding: string; hasId: boolean };
   /** `AUTH_PROVIDER` of the environment (`github` needs the GitHub OAuth app's id and secret). */
   authProvider: string;
@@ -68,6 +70,9 @@ export function readDeployConfig(tomlText: string, env = DEPLOY_ENV): DeployConf
     queues: [...new Set(names)],
     vectorize,
     d1: { binding: d1.binding as string, name: d1.database_name as string, hasId: str(d1.database_id) !== undefined },
+    shards: tables(e.d1_databases)
+      .map((d) => str(d.binding))
+      .filter((b): b is string => !!b && /^SHARD_\d+$/.test(b)),
     kv: { binding: kv.binding as string, hasId: str(kv.id) !== undefined },
     authProvider: str(vars.AUTH_PROVIDER) ?? "local",
   };

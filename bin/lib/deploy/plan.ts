@@ -111,6 +111,10 @@ export function planDeploy(config: DeployConfig, state: AccountState, inputs: Se
     title: `Apply D1 migrations to ${config.d1.name}`,
     args: ["d1", "migrations", "apply", config.d1.binding, ...env, "--remote"],
   });
+  // Every shard has the whole schema (docs/storage.md, "Shards"); applied migrations are skipped.
+  for (const shard of config.shards) {
+    steps.push({ kind: "migrate", title: `Apply D1 migrations to shard ${shard}`, args: ["d1", "migrations", "apply", shard, ...env, "--remote"] });
+  }
   return { steps, secretValues, notes };
 }
 

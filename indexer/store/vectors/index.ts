@@ -12,9 +12,13 @@ import { VectorizeVectorStore } from "./vectorize";
 export { LocalVectorStore } from "./local";
 export { VectorizeVectorStore, VECTORIZE_MAX_TOPK, VECTORIZE_MAX_UPSERT, type VectorizeLike } from "./vectorize";
 
-/** The configured vector store. Throws TypeError when VECTOR_STORE=vectorize has no VECTORIZE binding. */
-export function createVectorStore(env: Env, config: Config): VectorStore {
-  if (config.vectorStore === "local") return new LocalVectorStore(env.DB, config.embeddingDimensions);
+/**
+ * The configured vector store. `db`: the shard holding the repos it serves (indexer/store/shards.ts),
+ * where the local store keeps its `local_vectors` rows; Vectorize ignores it. Throws TypeError
+ * when VECTOR_STORE=vectorize has no VECTORIZE binding.
+ */
+export function createVectorStore(env: Env, config: Config, db: D1Database = env.DB): VectorStore {
+  if (config.vectorStore === "local") return new LocalVectorStore(db, config.embeddingDimensions);
   if (!env.VECTORIZE) throw new TypeError("VECTOR_STORE=vectorize needs the VECTORIZE binding ([[vectorize]] in wrangler.toml)");
   return new VectorizeVectorStore(env.VECTORIZE);
 }

@@ -15,6 +15,7 @@
 import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import { Hono } from "hono";
 import { z } from "zod";
+import { shardDb } from "../../../indexer/store/shards";
 import type { ApiEnv } from "../../api/env";
 import { errorDoc } from "../../api/openapi/document";
 import { jsonResponse } from "../../api/openapi/route-kit";
@@ -99,16 +100,18 @@ export function sourcePageRoutes(): Hono<RootEnv> {
     // The credential that minted the link must still work and still see the repo (canSee).
     const caller = await callerForLink(c.env, c.req.raw, check.credential, Date.now());
     if (!caller) return page(messagePage("Link no longer valid", CREDENTIAL_GONE), 403);
+    let shard: number;
     try {
       requireScope(caller, "search");
-      await activeRepo(serviceContext(c.env, caller), repo);
+      shard = (await activeRepo(serviceContext(c.env, caller), repo)).shard;
     } catch {
       return page(
         messagePage("Link no longer valid", "The sign-in or token that made this link can no longer see this repo; ask for a fresh link from search."),
         403,
       );
     }
-    const file = await activeFile(c.env.DB, repo, path);
+    // The catalog checked visibility above; the shard's mirror row knows only the snapshot.
+    const file = await activeFile(shardDb(c.env, shard), repo, path);
     if (file === undefined) return page(messagePage("Not found", "This file is not in the repo's current snapshot."), 404);
     const headers = webPageHeaders();
     headers.set("referrer-policy", "no-referrer"); // the signature must not leak to other sites

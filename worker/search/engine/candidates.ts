@@ -20,6 +20,7 @@ import type { EvidenceKind } from "../ranking";
 import type { ChannelName, ChannelResult, SearchFilters } from "../types";
 import type { RepoTarget, SearchDeps } from "./deps";
 import { startEvidence, type EvidenceReads } from "./evidence";
+import { depsFor, targetDb } from "../shard-targets";
 
 /** The code reported for a failed channel: a coded error's code, else `internal` (details go to the log). */
 function failureCode(err: unknown): ErrorCode {
@@ -43,6 +44,7 @@ async function runChannels(
   filters: SearchFilters,
   depth: number,
 ): Promise<RepoOutcome> {
+  deps = depsFor(deps, target);
   const scope: ChannelScope = { db: deps.db, repo: target.id, commit: target.commit, indexedAt: target.indexedAt, filters, depth, query, terms };
   let bestVectorScore: number | null = null;
   // With both, the BM25 and path channels share one scoring statement (channels/lexical.ts).
@@ -92,14 +94,14 @@ export function fuseRepos(outcomes: RepoOutcome[], channels: ChannelName[], dept
  * The filters of each repo: a path glob becomes the list of the snapshot's paths it matches
  * (read once per repo, from the per-isolate file list); other filters are the same for all.
  */
-function repoFilters(db: D1Database, filters: SearchFilters): (t: RepoTarget) => Promise<SearchFilters> {
+function repoFilters(db: (t: RepoTarget) => D1Database, filters: SearchFilters): (t: RepoTarget) => Promise<SearchFilters> {
   if (!filters.pathGlob) return async () => filters;
   const filter = normalizePathFilter(filters.pathGlob);
   const byRepo = new Map<string, Promise<SearchFilters>>();
   return (t) => {
     let f = byRepo.get(t.id);
     if (!f) {
-      f = snapshotFiles({ db, repo: t.id, commit: t.commit }).then((files) => ({
+      f = snapshotFiles({ db: db(t), repo: t.id, commit: t.commit }).then((files) => ({
         ...filters,
         paths: files.filter((x) => !filter || pathPasses(filter, x.path)).map((x) => x.path),
       }));
@@ -128,9 +130,9 @@ export interface ChannelRun {
  * evidence the plan's stages need (`needed`). Their D1 reads go out together.
  */
 export function readCandidates(deps: SearchDeps, targets: RepoTarget[], plan: QueryPlan, run: ChannelRun, needed: ReadonlySet<EvidenceKind>): CandidateReads {
-  const filtersOf = repoFilters(deps.db, run.filters);
+  const filtersOf = repoFilters(targetDb(deps), run.filters);
   return {
     settled: Promise.allSettled(targets.map(async (t) => runChannels(deps, t, plan.query, run.terms, run.channels, await filtersOf(t), run.depth))),
-    evidence: startEvidence(deps.db, targets, plan, needed, filtersOf),
+    evidence: startEvidence(targetDb(deps), targets, plan, needed, filtersOf),
   };
 }

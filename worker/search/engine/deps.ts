@@ -7,6 +7,7 @@
  */
 import type { EmbeddingProvider, RepoPackage, VectorStore } from "../../../indexer/store/contract";
 import type { ChannelName, SearchFilters, SearchMode } from "../types";
+import type { ShardedDeps } from "../shard-targets";
 
 /** Channels each mode runs. */
 export const MODE_CHANNELS: Record<SearchMode, ChannelName[]> = {
@@ -29,6 +30,8 @@ export interface RepoTarget {
    * `node_modules/<name>/` name this repo's files (worker/search/stack-trace.ts). None when absent.
    */
   packages?: RepoPackage[];
+  /** The shard serving this snapshot (indexer/store/shards.ts); absent: `SearchDeps.db`. */
+  shard?: number;
 }
 
 /** Search options after validation. */
@@ -47,7 +50,7 @@ export interface SearchOptions {
 }
 
 /** What the searcher needs from the platform. */
-export interface SearchDeps {
+export interface SearchDeps extends ShardedDeps {
   db: D1Database;
   embedder: EmbeddingProvider;
   vectors: VectorStore;

@@ -45,7 +45,7 @@ function eachRepo<T>(targets: RepoTarget[], what: string, lookup: (t: RepoTarget
 
 /** Starts the lookups of the evidence kinds in `needed` that the plan lists something for. */
 export function startEvidence(
-  db: D1Database,
+  db: (t: RepoTarget) => D1Database,
   targets: RepoTarget[],
   plan: QueryPlan,
   needed: ReadonlySet<EvidenceKind>,
@@ -58,7 +58,7 @@ export function startEvidence(
         ? eachRepo(
             targets,
             "option lookup",
-            async (t) => optionDeclarationFiles(db, t.id, t.commit, options, await filtersOf(t)),
+            async (t) => optionDeclarationFiles(db(t), t.id, t.commit, options, await filtersOf(t)),
             () => new Map<string, string>(),
           )
         : Promise.resolve([]),
@@ -67,7 +67,7 @@ export function startEvidence(
         ? eachRepo(
             targets,
             "message lookup",
-            async (t) => messageFiles(db, t.id, t.commit, messages, await filtersOf(t)),
+            async (t) => messageFiles(db(t), t.id, t.commit, messages, await filtersOf(t)),
             () => new Map<string, string>(),
           )
         : Promise.resolve([]),
@@ -76,7 +76,7 @@ export function startEvidence(
         ? eachRepo(
             targets,
             "stack frame lookup",
-            async (t) => frameChunks(db, t.id, t.commit, frames, await filtersOf(t)),
+            async (t) => frameChunks(db(t), t.id, t.commit, frames, await filtersOf(t)),
             () => [],
           )
         : Promise.resolve([]),
@@ -86,7 +86,7 @@ export function startEvidence(
             targets,
             "entry lookup",
             async (t) => {
-              const [entries, f] = await Promise.all([snapshotEntries(db, [t]), filtersOf(t)]);
+              const [entries, f] = await Promise.all([snapshotEntries(db(t), [t]), filtersOf(t)]);
               return entries.filter((e) => passesFilters(f, e.path, e.language));
             },
             () => [],

@@ -7,7 +7,6 @@
  * nominated them; each with its chunk row. Then a `TypeError`'s callee, found among them, is
  * read as the trace's innermost frame.
  */
-import { loadChunks } from "../chunk-rows";
 import type { FusedHit } from "../fuse";
 import type { QueryPlan } from "../plan";
 import type { Candidate } from "../ranking";
@@ -16,6 +15,7 @@ import type { StackFrame } from "../stack-frames";
 import { calleeChunk, withCallee, type DefinitionChunk, type FrameChunk } from "../stack-trace";
 import type { ChunkRow } from "../types";
 import type { Evidence } from "./evidence";
+import { loadChunksAcross, type ShardedDeps } from "../shard-targets";
 
 /** A candidate as a definition the callee of a report's TypeError may be (calleeChunk). */
 const definitionOf = (h: { chunkId: string; row: ChunkRow }): DefinitionChunk => ({
@@ -39,11 +39,18 @@ export interface Head {
 }
 
 /** Cuts the head of `fused` for `sizedFor` results, adds the evidence's anchors and loads their rows. */
-export async function loadHead(db: D1Database, fused: FusedHit[], sizedFor: number, evidence: Evidence, plan: QueryPlan): Promise<Head> {
+export async function loadHead(
+  deps: ShardedDeps,
+  targets: readonly { shard?: number }[],
+  fused: FusedHit[],
+  sizedFor: number,
+  evidence: Evidence,
+  plan: QueryPlan,
+): Promise<Head> {
   // Enough candidates to fill k after the per-file cap in the usual case.
   const head = fused.slice(0, Math.max(sizedFor * HEAD_PER_RESULT, MIN_HEAD));
   const { anchors, anchor, outerFrames } = evidence;
-  const rows = await loadChunks(db, [...head.map((h) => h.chunkId), ...anchors]);
+  const rows = await loadChunksAcross(deps, targets, [...head.map((h) => h.chunkId), ...anchors]);
   const named = new Set(anchors);
   for (const id of anchors) {
     const i = head.findIndex((h) => h.chunkId === id);

@@ -20,6 +20,7 @@ import type { RepoTarget, SearchDeps, SearchOptions } from "./deps";
 import { collectEvidence } from "./evidence";
 import { loadHead } from "./head";
 import { channelStats, fileOf, gateOf, resultsOf } from "./respond";
+import { targetDb } from "../shard-targets";
 
 /** What runPlan runs: the plan, the searched repos, the reads started for them and the term statistics. */
 export interface PlanRun {
@@ -64,7 +65,7 @@ export async function runPlan(r: PlanRun): Promise<SearchResponse> {
   const { outcomes, failedRepos } = settle(await r.reads.settled, targets);
   const fused = fuseRepos(outcomes, run.channels, run.depth, { ...plan.fusion, ...options.weights });
   const evidence = await collectEvidence(r.reads.evidence, plan, targets);
-  const head = await loadHead(deps.db, fused, r.sizedFor, evidence, plan);
+  const head = await loadHead(deps, targets, fused, r.sizedFor, evidence, plan);
   // The stages after fusion (worker/search/ranking/stages.ts): coverage, then the priors.
   const record: StageRecord | undefined = options.explain ? new Map() : undefined;
   const reranked = runStages(
@@ -93,7 +94,7 @@ export async function runPlan(r: PlanRun): Promise<SearchResponse> {
   const { df, totalDocs } = r.statistics;
   const gated = gateOf(merged, outcomes, plan, { selection: r.selection, df, totalDocs, lexicalVectors: deps.embedder.lexical, evidence, named: head.named });
   // Nothing found because of the index or the filters, not the words: say so.
-  const emptyReason = results.length ? null : await explainEmpty(deps.db, targets, run.filters, r.statistics.chunksByRepo);
+  const emptyReason = results.length ? null : await explainEmpty(targetDb(deps), targets, run.filters, r.statistics.chunksByRepo);
   const confidence = emptyReason ? { ...gated, level: "low" as const, missingTerms: [], reason: emptyReason } : gated;
   return {
     results,

@@ -110,8 +110,13 @@ function excerpt(text: string, ranges: Range[]): { text: string; ranges: Range[]
   return { text: cut, ranges: shifted };
 }
 
-/** Runs the grep. Reads D1 only (candidates, texts, symbols). */
-export async function runGrep(db: D1Database, req: GrepRequest): Promise<GrepResult> {
+/**
+ * Runs the grep. Reads D1 only (candidates, texts, symbols): `db`, or for each repo the database
+ * `db(repo)` returns (its shard, indexer/store/shards.ts). Repos are read in (repo, path) order,
+ * one after the other: a page and its cursor follow that order.
+ */
+export async function runGrep(db: D1Database | ((repo: string) => D1Database), req: GrepRequest): Promise<GrepResult> {
+  const dbOf = typeof db === "function" ? db : () => db;
   const match = trigramMatch(req.pattern.requirement, !req.caseSensitive);
   const filter = textFilter(req.pattern.requirement, req.pattern.caseSensitive);
   const glob = req.path && isGlob(req.path) ? compileGlob(req.path, { field: "path" }) : null;
@@ -139,7 +144,11 @@ export async function runGrep(db: D1Database, req: GrepRequest): Promise<GrepRes
 
   outer: for (const repo of repos) {
     const resume = cursor && repo.id === cursor.repo ? cursor : null;
-    let files: CandidateFile[] = await candidateFiles(db, repo.id, repo.commit, match, { pathPrefix, language: req.language, fromPath: resume?.path });
+    let files: CandidateFile[] = await candidateFiles(dbOf(repo.id), repo.id, repo.commit, match, {
+      pathPrefix,
+      language: req.language,
+      fromPath: resume?.path,
+    });
     if (files.length > GREP_CANDIDATES_MAX) {
       files = files.slice(0, GREP_CANDIDATES_MAX);
       capped = true;
@@ -163,7 +172,7 @@ export async function runGrep(db: D1Database, req: GrepRequest): Promise<GrepRes
       }
       batchBudget = Math.min(TEXT_BATCH_BYTES, batchBudget * 2);
       const texts = await fileTexts(
-        db,
+        dbOf(repo.id),
         repo.id,
         batch.map((f) => f.fileId),
         filter,
@@ -208,7 +217,7 @@ export async function runGrep(db: D1Database, req: GrepRequest): Promise<GrepRes
     symbols.set(
       repo,
       await enclosingSymbols(
-        db,
+        dbOf(repo),
         repo,
         mine.map((p) => ({ fileId: p.fileId, line: p.line })),
       ),

@@ -12,6 +12,7 @@
  */
 import { estimateCostUsd, type GenerationProvider } from "../../../kernel/generation";
 import type { GrammarLanguage } from "../../../indexer/chunk/languages";
+import { repoDb } from "../../../indexer/store/shards";
 import { loadPrompt } from "../../../prompts";
 import { recordUsage, reserveBudget, settle } from "../../ask/budget";
 import { estimateTokens, newNonce } from "../../ask/evidence";
@@ -257,13 +258,15 @@ function parseTest(text: string): string | null {
 /** Which of `names` are symbols of `repo`'s active snapshot (one query per 90 names: D1's bound-parameter limit is 100). */
 async function indexedNames(ctx: ServiceContext, repo: string, names: string[]): Promise<Set<string>> {
   const found = new Set<string>();
+  const db = await repoDb(ctx.env, repo);
   for (let i = 0; i < names.length; i += 90) {
     const part = names.slice(i, i + 90);
-    const { results } = await ctx.env.DB.prepare(
-      `SELECT DISTINCT s.name FROM symbols s JOIN repos r ON r.id = s.repo AND r.active_commit IS NOT NULL
+    const { results } = await db
+      .prepare(
+        `SELECT DISTINCT s.name FROM symbols s JOIN repos r ON r.id = s.repo AND r.active_commit IS NOT NULL
          JOIN snapshot_files sf ON sf.repo = s.repo AND sf.commit_sha = r.active_commit AND sf.file_id = s.file_id
        WHERE s.repo = ?1 AND s.name IN (${part.map((_, j) => `?${j + 2}`).join(", ")})`,
-    )
+      )
       .bind(repo, ...part)
       .all<{ name: string }>();
     for (const r of results) found.add(r.name);

@@ -9,7 +9,7 @@
 import { CodeSearchError } from "../../../kernel/errors";
 import type { GenerationProvider } from "../../../kernel/generation";
 import { requireGenerationProvider } from "../../generation";
-import { activeRepo, loadFile, splitLines, type WireNames } from "../files";
+import { activeRepo, indexDb, loadFile, splitLines, type WireNames } from "../files";
 import type { ServiceContext } from "../context";
 import { findSymbol } from "../symbols";
 import { suggestTestsInput, type SuggestTestsInput, type SuggestTestsOutput } from "../suggest-tests-schema";
@@ -56,9 +56,10 @@ export async function suggestTests(
       );
   }
   const fileRow = await loadFile(ctx, snap, input.path, wire);
-  const { results: symRows } = await ctx.env.DB.prepare(
-    "SELECT name, kind, container, signature, start_line AS startLine, end_line AS endLine FROM symbols WHERE repo = ?1 AND file_id = ?2 ORDER BY start_line",
-  )
+  const { results: symRows } = await indexDb(ctx, snap)
+    .prepare(
+      "SELECT name, kind, container, signature, start_line AS startLine, end_line AS endLine FROM symbols WHERE repo = ?1 AND file_id = ?2 ORDER BY start_line",
+    )
     .bind(snap.id, fileRow.file_id)
     .all<SymbolLite>();
   const file = { path: input.path, language: fileRow.language, text: fileRow.text, symbols: symRows, imports: parseImports(fileRow.imports) };
@@ -81,7 +82,8 @@ export async function suggestTests(
     );
   }
   const family = familyOf(file.language);
-  const { results: pathRows } = await ctx.env.DB.prepare("SELECT path FROM snapshot_files WHERE repo = ?1 AND commit_sha = ?2 LIMIT ?3")
+  const { results: pathRows } = await indexDb(ctx, snap)
+    .prepare("SELECT path FROM snapshot_files WHERE repo = ?1 AND commit_sha = ?2 LIMIT ?3")
     .bind(snap.id, snap.commit, MAX_PATHS)
     .all<{ path: string }>();
   const paths = pathRows.map((r) => r.path);

@@ -1,0 +1,108 @@
+/**
+ * Moving a repo between shards (`POST /api/repos/{id}/move`) and the high-water mark
+ * (docs/storage.md, "Shards"): the move re-indexes into the target, flips, deletes the old copy,
+ * and search answers the same before and after; a shard past the mark takes no new repo, and
+ * `GET /api/health/shards` says so.
+ */
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { chooseShard, placeRepo, shardFills } from "../../indexer/store/shard-placement";
+import { listShards } from "../../indexer/store/shards";
+import { LOCAL_ADMIN, serviceContext } from "../../worker/services/context";
+import { shardHealth } from "../../worker/services/shards";
+import type { RepoStatus } from "../../worker/services/repos";
+import { api } from "../helpers";
+import { fixtureUrl, registerAndWait, repoStatus, uploadFilesAndWait, waitForJob } from "./ingest-helpers";
+
+async function chunksPerShard(id: string): Promise<number[]> {
+  return Promise.all(
+    listShards(env).map(async ({ db }) => (await db.prepare("SELECT count(*) AS n FROM chunks WHERE repo = ?").bind(id).first<{ n: number }>())!.n),
+  );
+}
+
+async function results(repo: string, q: string): Promise<unknown> {
+  const res = await api("/api/search", { method: "POST", json: { q, repo, k: 20, explain: true } });
+  expect(res.status).toBe(200);
+  return ((await res.json()) as { results: unknown }).results;
+}
+
+describe("moving a repo between shards", () => {
+  it("re-indexes into the target, flips, deletes the old copy; search answers the same", async () => {
+    const first = await registerAndWait({ url: fixtureUrl(), name: "mover" });
+    expect(first.status, first.lastError ?? "").toBe("ready");
+    const from = first.placement.shard!;
+    const to = (from + 1) % listShards(env).length;
+    const before = await Promise.all(["getUserById", "invoice tax", "database connection"].map((q) => results("mover", q)));
+    expect((await chunksPerShard("mover"))[from]).toBeGreaterThan(0);
+
+    const res = await api("/api/repos/mover/move", { method: "POST", json: { shard: to } });
+    const body = (await res.json()) as { repo: RepoStatus; job: RepoStatus["job"] };
+    expect(res.status, JSON.stringify(body)).toBe(202);
+    expect(body.repo.placement).toEqual({ shard: from, movingTo: to });
+    const done = await waitForJob("mover", body.job!.id);
+    expect(done.status, done.lastError ?? "").toBe("ready");
+    expect(done.placement).toEqual({ shard: to, movingTo: null });
+    // Nothing was taken over: the target got every file (the snapshot commit is the same).
+    expect(done.job?.unchanged).toBe(0);
+    expect(done.snapshot?.commit).toBe(first.snapshot?.commit);
+    const rows = await chunksPerShard("mover");
+    expect(rows[from]).toBe(0);
+    expect(rows[to]).toBeGreaterThan(0);
+    expect(await Promise.all(["getUserById", "invoice tax", "database connection"].map((q) => results("mover", q)))).toEqual(before);
+  });
+
+  it("refuses a shard that does not exist, the shard it is on, an archive repo, and a caller without admin", async () => {
+    await uploadFilesAndWait("moved-archive", { "a.ts": "export const a = 1;\n" });
+    const on = (await repoStatus("moved-archive")).placement.shard!;
+    const move = (shard: number, headers: Record<string, string> = {}) => api("/api/repos/moved-archive/move", { method: "POST", json: { shard }, headers });
+    const missing = await move(7);
+    expect(missing.status).toBe(400);
+    expect(((await missing.json()) as { error: { message: string } }).error.message).toMatch(/no shard 7; shards are 0\.\.2/);
+    expect((await move(on)).status).toBe(400);
+    const archive = await move((on + 1) % 3);
+    expect(archive.status).toBe(400);
+    expect(((await archive.json()) as { error: { message: string } }).error.message).toMatch(/archive/);
+    const token = await api("/api/tokens", { method: "POST", json: { name: "indexer", scopes: ["index"] } });
+    const { token: secret } = (await token.json()) as { token: string };
+    expect((await move((on + 1) % 3, { authorization: `Bearer ${secret}` })).status).toBe(403);
+    expect((await api("/api/repos/nowhere/move", { method: "POST", json: { shard: 0 } })).status).toBe(404);
+  });
+});
+
+describe("the high-water mark", () => {
+  it("chooses the least-full shard below the mark, and none when every shard is past it", () => {
+    const fill = (shard: number, bytes: number, full: boolean, repos = 0) => ({ shard, binding: `SHARD_${shard}`, bytes, repos, full });
+    expect(chooseShard([fill(0, 100, true), fill(1, 300, false), fill(2, 200, false)])).toBe(2);
+    expect(chooseShard([fill(0, 200, false, 5), fill(1, 200, false, 1)])).toBe(1);
+    expect(chooseShard([fill(0, 100, true), fill(1, 300, true)])).toBeNull();
+  });
+
+  it("still places a repo when every shard is past the mark, and the health report says so", async () => {
+    await uploadFilesAndWait("hw-seed", { "a.ts": "export const seed = 1;\n" });
+    const everyFull = { ...env, SHARD_HIGH_WATER_BYTES: "1" };
+    const fills = await shardFills(everyFull);
+    expect(fills.every((f) => f.full)).toBe(true);
+    await env.DB.prepare(
+      "INSERT INTO repos (id, name, source_kind, status, created_at, updated_at) VALUES ('hw-new', 'hw-new', 'archive', 'queued', 0, 0)",
+    ).run();
+    const least = [...fills].sort((a, b) => a.bytes - b.bytes)[0].bytes;
+    const placed = await placeRepo(everyFull, "hw-new");
+    expect(fills.find((f) => f.shard === placed)?.bytes).toBe(least);
+
+    const health = await shardHealth(serviceContext(everyFull, LOCAL_ADMIN));
+    expect(health.highWaterBytes).toBe(1);
+    expect(health.warnings).toHaveLength(fills.length + 1);
+    expect(health.warnings[0]).toMatch(/^shard 0 \(SHARD_0\) holds .* GB, past the high-water mark of 0\.00 GB: new repos go elsewhere\.$/);
+    expect(health.warnings.at(-1)).toMatch(/Every shard is past the high-water mark/);
+
+    const res = await api("/api/health/shards");
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { highWaterBytes: number; shards: { binding: string; full: boolean; repos: number }[]; warnings: string[] };
+    expect(body.highWaterBytes).toBe(8_000_000_000);
+    expect(body.shards.map((s) => s.binding)).toEqual(["SHARD_0", "SHARD_1", "SHARD_2"]);
+    const repos = (await env.DB.prepare("SELECT count(*) AS n FROM repos").first<{ n: number }>())!.n;
+    expect(body.shards.reduce((n, s) => n + s.repos, 0)).toBe(repos);
+    expect(body.shards.every((s) => !s.full)).toBe(true);
+    expect(body.warnings).toEqual([]);
+  });
+});

@@ -51,6 +51,8 @@ export interface SnapshotServerOptions {
   token: string;
   /** Search rate limit per minute written into the export's wrangler.toml (see `exportSnapshot`). */
   searchLimitPerMinute?: number;
+  /** Local shard databases written into the export's wrangler.toml (see `exportSnapshot`); default: as committed. */
+  localShards?: number;
   /** Extra variables, written with the admin token to the server's env file. */
   vars?: Record<string, string>;
   /** Secrets for the Worker (e.g. ANTHROPIC_API_KEY), written to the same mode-600 env file, never argv. */
@@ -72,9 +74,10 @@ export function exportSnapshot(
   commit = "HEAD",
   snapshotsDir = "/tmp/cc-snapshots",
   searchLimitPerMinute?: number,
+  localShards?: number,
 ): { dir: string; sha: string } {
   const sha = execFileSync("git", ["rev-parse", `${commit}^{commit}`], { cwd: projectRoot, encoding: "utf8" }).trim();
-  const dir = join(snapshotsDir, searchLimitPerMinute ? `${sha}-limit${searchLimitPerMinute}` : sha);
+  const dir = join(snapshotsDir, `${sha}${searchLimitPerMinute ? `-limit${searchLimitPerMinute}` : ""}${localShards ? `-shards${localShards}` : ""}`);
   if (!existsSync(join(dir, "wrangler.toml"))) {
     // Built aside and renamed into place: two servers started at once for the same commit
     // (an eval script starting several) must not both write into one folder.
@@ -90,6 +93,7 @@ export function exportSnapshot(
         readFileSync(toml, "utf8").replace(/simple = \{ limit = \d+, period = 60 \}/g, `simple = { limit = ${searchLimitPerMinute}, period = 60 }`),
       );
     }
+    if (localShards) writeLocalShards(join(building, "wrangler.toml"), localShards);
     if (existsSync(dir) && !existsSync(join(dir, "wrangler.toml"))) rmSync(dir, { recursive: true, force: true }); // an interrupted export
     try {
       renameSync(building, dir);
@@ -106,9 +110,27 @@ export function exportSnapshot(
   return { dir, sha };
 }
 
+/**
+ * Sets the local shards of an exported wrangler.toml to `n` (docs/storage.md, "Shards"):
+ * `SHARD_BINDINGS` lists SHARD_0..n-1, and bindings the committed file lacks are added as
+ * `[[d1_databases]]` entries (an array of tables may be continued anywhere in a TOML file).
+ * Throws on a commit without shards.
+ */
+function writeLocalShards(toml: string, n: number): void {
+  const text = readFileSync(toml, "utf8");
+  if (!/^SHARD_BINDINGS = "/m.test(text)) throw new Error(`${toml} has no SHARD_BINDINGS: this commit predates shards`);
+  const names = Array.from({ length: n }, (_, i) => `SHARD_${i}`);
+  const missing = names.filter((b) => !new RegExp(`^binding = "${b}"$`, "m").test(text));
+  const blocks = missing.map(
+    (b, i) =>
+      `\n[[d1_databases]]\nbinding = "${b}"\ndatabase_name = "codebase-copilot-${b.toLowerCase().replace("_", "-")}"\ndatabase_id = "00000000-0000-0000-0000-${String(900 + i).padStart(12, "0")}"\nmigrations_dir = "migrations"\n`,
+  );
+  writeFileSync(toml, text.replace(/^SHARD_BINDINGS = "[^"]*"/m, `SHARD_BINDINGS = "${names.join(",")}"`) + blocks.join(""));
+}
+
 /** Exports the commit, applies migrations to `persistTo`, starts `wrangler dev` and waits for /api/health. */
 export async function startSnapshotServer(o: SnapshotServerOptions): Promise<DevServer> {
-  const { dir, sha } = exportSnapshot(o.projectRoot, o.commit, o.snapshotsDir, o.searchLimitPerMinute);
+  const { dir, sha } = exportSnapshot(o.projectRoot, o.commit, o.snapshotsDir, o.searchLimitPerMinute, o.localShards);
   const wrangler = join(dir, "node_modules", "wrangler", "bin", "wrangler.js");
   // The catalog and the shards of that commit's wrangler.toml (commits before shards have DB only).
   for (const binding of localD1Bindings(dir)) {

@@ -12,14 +12,8 @@ import type { SourceSnapshot } from "../indexer/source/snapshot";
 import type { JobEvent } from "./job-state";
 import { addBatch, addMember, addSkipped, stageFile } from "./ledger";
 
-/**
- * Most files per batch: one consumer call chunks, embeds and writes them in one go, in one D1
- * transaction. Fewer, larger transactions cost D1 less per file (fewer full-text index
- * segments to merge, fewer checks of the staged postings): 100 files took 10% less SQLite CPU
- * than 40 for hono's writes (docs/indexing.md, "Cold indexing"). BATCH_MAX_BYTES still bounds
- * what one batch holds.
- */
-export const BATCH_MAX_FILES = 100;
+/** Most files per batch: one consumer call chunks, embeds and writes them in one go. */
+export const BATCH_MAX_FILES = 40;
 /** Most staged bytes per batch: bounds consumer memory and the RPC that hands the batch over. */
 export const BATCH_MAX_BYTES = 2 * 1024 * 1024;
 

@@ -4,7 +4,7 @@
  * embedding, building the D1 statements (tokenizing, postings), the JSON the D1 binding sends, and
  * the SQL itself, replayed into `node:sqlite` over this checkout's migrations, by statement.
  *
- *   npm run bench:index-stages -- --corpus /tmp/cc-corpora/hono-28a9c12 [--files-per-batch 100]
+ *   npm run bench:index-stages -- --corpus /tmp/cc-corpora/hono-28a9c12 [--files-per-batch 40]
  *
  * CPU time (process.cpuUsage), so a shared machine slows the figures less than wall time. The
  * SQL runs on `node:sqlite`'s build, in memory, without D1's round trips: its figures rank the
@@ -18,10 +18,10 @@ import { fileURLToPath } from "node:url";
 import { listCorpus } from "../evals/lib/corpus-fs.ts";
 import { parseCli } from "./lib/cli.ts";
 
-const USAGE = `Usage: npm run bench:index-stages -- --corpus DIR [--files-per-batch 100]
+const USAGE = `Usage: npm run bench:index-stages -- --corpus DIR [--files-per-batch 40]
 
 CPU of each indexing stage over DIR, in Node, and of the D1 write statements by kind.`;
-const a = parseCli(USAGE, { corpus: { type: "string" }, "files-per-batch": { type: "string", default: "100" } });
+const a = parseCli(USAGE, { corpus: { type: "string" }, "files-per-batch": { type: "string", default: "40" } });
 if (!a.corpus) {
   console.error(`--corpus is required\n\n${USAGE}`);
   process.exit(2);

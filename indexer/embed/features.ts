@@ -61,10 +61,10 @@ interface TokenFeatures {
 /**
  * Feature names by token. A repo's chunks share most of their tokens, and building the names
  * (a stem, a padded copy, its trigrams) cost more than using them. Bounded like tokenize's word
- * cache: emptied past TOKEN_CACHE_MAX tokens.
+ * cache: emptied past TOKEN_CACHE_MAX tokens (about 4 MB; a Worker isolate has 128 MB).
  */
 const tokenCache = new Map<string, TokenFeatures>();
-const TOKEN_CACHE_MAX = 50_000;
+const TOKEN_CACHE_MAX = 10_000;
 
 function tokenFeatures(token: string): TokenFeatures {
   const hit = tokenCache.get(token);

@@ -58,10 +58,11 @@ export function hashEmbed(text: string, kind: "document" | "query", dimensions: 
 
 /**
  * Hashed slot (index and sign) of each feature seen, per dimension count: chunks of one repo
- * share most features, so each is hashed once. Bounded: emptied past SLOT_CACHE_MAX features.
+ * share most features, so each is hashed once. Bounded: emptied past SLOT_CACHE_MAX features
+ * (about 2 MB).
  */
 const slotCaches = new Map<number, Map<string, number>>();
-const SLOT_CACHE_MAX = 100_000;
+const SLOT_CACHE_MAX = 30_000;
 
 function slotCache(dimensions: number): Map<string, number> {
   let slots = slotCaches.get(dimensions);

@@ -75,10 +75,10 @@ const LOWER_WORD_RE = /^[a-z]+$/;
  * Tokens of words seen before, by word. Code repeats its identifiers (a chunk names the same
  * few dozen over and over, a repo a few thousand), and splitting one costs four regex passes:
  * the splitting was the largest part of tokenizing a chunk (docs/indexing.md, "Where the time
- * goes"). Bounded: emptied when it passes WORD_CACHE_MAX words (a few MB at most).
+ * goes"). Bounded: emptied when it passes WORD_CACHE_MAX words (about 4 MB at most).
  */
 const wordCache = new Map<string, readonly string[]>();
-const WORD_CACHE_MAX = 50_000;
+const WORD_CACHE_MAX = 20_000;
 
 function pushWord(word: string, out: string[]): void {
   // The common case in prose (most words of a pasted report) skips the splitting below, whose

@@ -42,14 +42,42 @@ export function textFeatures(text: string, kind: "document" | "query"): Map<stri
   const add = (f: string, w: number) => out.set(f, (out.get(f) ?? 0) + w);
   for (const [t, n] of tf) {
     const damp = 1 + Math.log(n);
-    add(`w:${t}`, TOKEN_WEIGHT * damp);
-    const s = stem(t);
-    add(`s:${s}`, STEM_WEIGHT * damp);
-    if (t.length >= TRIGRAM_MIN_LENGTH && !/^\d+$/.test(t)) {
-      const padded = `^${t}$`;
-      const grams = padded.length - 2;
-      for (let i = 0; i < grams; i++) add(`g:${padded.slice(i, i + 3)}`, (TRIGRAM_WEIGHT * damp) / grams);
-    }
+    const f = tokenFeatures(t);
+    add(f.word, TOKEN_WEIGHT * damp);
+    add(f.stem, STEM_WEIGHT * damp);
+    const grams = f.grams.length;
+    for (let i = 0; i < grams; i++) add(f.grams[i], (TRIGRAM_WEIGHT * damp) / grams);
   }
   return out;
+}
+
+/** The feature names one token contributes (its weights depend on the chunk, so they are not kept). */
+interface TokenFeatures {
+  word: string;
+  stem: string;
+  grams: readonly string[];
+}
+
+/**
+ * Feature names by token. A repo's chunks share most of their tokens, and building the names
+ * (a stem, a padded copy, its trigrams) cost more than using them. Bounded like tokenize's word
+ * cache: emptied past TOKEN_CACHE_MAX tokens (about 4 MB; a Worker isolate has 128 MB).
+ */
+const tokenCache = new Map<string, TokenFeatures>();
+const TOKEN_CACHE_MAX = 10_000;
+
+function tokenFeatures(token: string): TokenFeatures {
+  const hit = tokenCache.get(token);
+  if (hit) return hit;
+  // A long token may be a slice that keeps its whole text alive (V8): keep a copy instead.
+  const t = token.length > 12 ? Array.from(token).join("") : token;
+  const grams: string[] = [];
+  if (t.length >= TRIGRAM_MIN_LENGTH && !/^\d+$/.test(t)) {
+    const padded = `^${t}$`;
+    for (let i = 0; i < padded.length - 2; i++) grams.push(`g:${padded.slice(i, i + 3)}`);
+  }
+  const f = { word: `w:${t}`, stem: `s:${stem(t)}`, grams };
+  if (tokenCache.size >= TOKEN_CACHE_MAX) tokenCache.clear();
+  tokenCache.set(t, f);
+  return f;
 }

@@ -42,12 +42,32 @@ export function l2Normalise(v: Float32Array): Float32Array {
 /** Hashes one text's features into a unit vector of `dimensions`. */
 export function hashEmbed(text: string, kind: "document" | "query", dimensions: number): Float32Array {
   const v = new Float32Array(dimensions);
+  const slots = slotCache(dimensions);
   for (const [feature, weight] of textFeatures(text, kind)) {
-    const index = fnv1a(feature) % dimensions;
-    const sign = fnv1a(feature, 0x9e3779b9) & 1 ? 1 : -1;
-    v[index] += sign * weight;
+    let slot = slots.get(feature);
+    if (slot === undefined) {
+      // index * 2, plus 1 for a negative sign.
+      slot = (fnv1a(feature) % dimensions) * 2 + (fnv1a(feature, 0x9e3779b9) & 1 ? 0 : 1);
+      if (slots.size >= SLOT_CACHE_MAX) slots.clear();
+      slots.set(feature, slot);
+    }
+    v[slot >> 1] += (slot & 1 ? -1 : 1) * weight;
   }
   return l2Normalise(v);
+}
+
+/**
+ * Hashed slot (index and sign) of each feature seen, per dimension count: chunks of one repo
+ * share most features, so each is hashed once. Bounded: emptied past SLOT_CACHE_MAX features
+ * (about 2 MB).
+ */
+const slotCaches = new Map<number, Map<string, number>>();
+const SLOT_CACHE_MAX = 30_000;
+
+function slotCache(dimensions: number): Map<string, number> {
+  let slots = slotCaches.get(dimensions);
+  if (!slots) slotCaches.set(dimensions, (slots = new Map()));
+  return slots;
 }
 
 /** Local hashed-feature embeddings; `dimensions` comes from EMBEDDING_DIMENSIONS (default 384). */

@@ -37,6 +37,16 @@ describe("tokenize (index side)", () => {
     for (const t of tokenize("a_b$c-d/e.f getX_Y 用户_登录")) expect(t).toMatch(/^[\p{L}\p{N}]+$/u);
   });
 
+  it("gives a word the same tokens from its cache as on first sight, whatever text it came from", () => {
+    // Words of 13+ characters are slices of their text; the cache must not depend on that text.
+    const text = "isProxyEventV2 HTTP2ServerConnection getUserById 用户登录 snake_case_name";
+    const first = tokenize(text);
+    expect(first).toEqual(tokenize(`x ${text}`).slice(1));
+    first.push("mutated");
+    expect(tokenize(text)).toEqual(first.slice(0, -1));
+    expect(tokenize("HTTP2ServerConnection")).toEqual(["http2serverconnection", "http", "2", "server", "connection", "http2"]);
+  });
+
   it("splitIdentifier keeps acronyms and digits apart", () => {
     expect(splitIdentifier("IOError")).toEqual(["IO", "Error"]);
     expect(splitIdentifier("utf8ToString")).toEqual(["utf", "8", "To", "String"]);

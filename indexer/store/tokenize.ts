@@ -71,6 +71,15 @@ function cjkBigrams(run: string): string[] {
 /** A word of lowercase ASCII letters only: no CJK, no identifier boundary, already lowercase. */
 const LOWER_WORD_RE = /^[a-z]+$/;
 
+/**
+ * Tokens of words seen before, by word. Code repeats its identifiers (a chunk names the same
+ * few dozen over and over, a repo a few thousand), and splitting one costs four regex passes:
+ * the splitting was the largest part of tokenizing a chunk (docs/indexing.md, "Where the time
+ * goes"). Bounded: emptied when it passes WORD_CACHE_MAX words (about 4 MB at most).
+ */
+const wordCache = new Map<string, readonly string[]>();
+const WORD_CACHE_MAX = 20_000;
+
 function pushWord(word: string, out: string[]): void {
   // The common case in prose (most words of a pasted report) skips the splitting below, whose
   // result for such a word is the word itself: a profiled third of a report's query parsing.
@@ -78,6 +87,21 @@ function pushWord(word: string, out: string[]): void {
     out.push(word);
     return;
   }
+  let tokens = wordCache.get(word);
+  if (!tokens) {
+    // A matched word of 13 or more characters is a slice that keeps its whole text alive (V8's
+    // sliced strings): the cache keeps a copy, and its tokens are cut from that copy.
+    const own = word.length > 12 ? Array.from(word).join("") : word;
+    const fresh: string[] = [];
+    splitWord(own, fresh);
+    if (wordCache.size >= WORD_CACHE_MAX) wordCache.clear();
+    wordCache.set(own, (tokens = fresh));
+  }
+  for (const t of tokens) out.push(t);
+}
+
+/** The tokens of one word that is not all lowercase ASCII letters (pushWord's slow path). */
+function splitWord(word: string, out: string[]): void {
   if (CJK_RE.test(word)) {
     for (const run of word.match(CJK_RUN_RE) ?? []) out.push(...cjkBigrams(run));
     const rest = word.replace(CJK_RUN_RE, " ").trim();

@@ -57,6 +57,8 @@ export interface SnapshotServerOptions {
   vars?: Record<string, string>;
   /** Secrets for the Worker (e.g. ANTHROPIC_API_KEY), written to the same mode-600 env file, never argv. */
   secrets?: Record<string, string>;
+  /** Port of wrangler's inspector proxy (DevTools protocol), e.g. for a CPU profile; default: wrangler picks one. */
+  inspectorPort?: number;
   /** Health wait, ms; default 180 s (first start bundles the Worker). */
   healthTimeoutMs?: number;
 }
@@ -156,6 +158,7 @@ export async function startSnapshotServer(o: SnapshotServerOptions): Promise<Dev
     "--show-interactive-dev-session=false",
     "--env-file",
     envFile,
+    ...(o.inspectorPort ? ["--inspector-port", String(o.inspectorPort)] : []),
   ];
   const logFile = join(o.persistTo, "wrangler.log");
   const log = openSync(logFile, "w");

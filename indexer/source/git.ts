@@ -3,8 +3,10 @@
  *
  * Git source over smart HTTP with isomorphic-git, no disk: `checkRemote` lists the remote's
  * refs (an `ls-remote`) and resolves a ref to a commit; `fetchSnapshot` does a shallow
- * (`depth: 1`, single ref, no tags, no checkout) fetch into an in-memory file system and lists
- * the commit's tree recursively. Blobs are read from the fetched packfile on demand.
+ * (single ref, no tags, no checkout) fetch into an in-memory file system and lists the commit's
+ * tree recursively. Blobs are read from the fetched packfile on demand. The depth is 1, or with
+ * `history` (HISTORY_DEPTH) that many commits or days, whose objects the snapshot then exposes
+ * for indexer/history.
  *
  * Every request goes through `createGuardedHttp` (guarded-http.ts): hosts are checked against
  * the SSRF policy (host-guard.ts) on every redirect hop, with connect / total timeouts and a cap
@@ -20,6 +22,8 @@ import git from "isomorphic-git";
 import { CodeSearchError } from "../../kernel/errors";
 import { createGuardedHttp, DEFAULT_TRANSPORT_LIMITS, GitTransportError, type TransportLimits } from "./guarded-http";
 import { classifyHost, describeHostClass, isFetchableUrl, type HostPolicy } from "./host-guard";
+import { describeDepth, type HistoryDepth } from "../../kernel/history-depth";
+import type { GitObjectReader } from "../history/tree-diff";
 import { MemoryFs } from "./memory-fs";
 import type { SourceEntry, SourceSnapshot } from "./snapshot";
 
@@ -42,6 +46,8 @@ export interface GitSourceOptions {
   authScheme?: GitAuthScheme;
   /** Outbound limits; `allowLoopback` comes from config (`ALLOW_LOOPBACK_GIT_URLS`), the rest default to DEFAULT_TRANSPORT_LIMITS. */
   limits: HostPolicy & Partial<TransportLimits>;
+  /** Commit history to fetch (`HISTORY_DEPTH`); absent or null: depth 1, no history. */
+  history?: HistoryDepth | null;
 }
 
 /** A ref resolved on the remote. */
@@ -202,7 +208,7 @@ async function listTree(fs: MemoryFs, cache: object, treeOid: string, prefix: st
 
 /**
  * Shallow-fetches one ref into memory and lists its tree. Memory: the packfile of one commit
- * (compressed) plus what `readBlob` returns. `resolved`: the ref as an ls-remote just resolved it
+ * (compressed; with `opts.history`, of the fetched commits) plus what `readBlob` returns. `resolved`: the ref as an ls-remote just resolved it
  * (the coordinator has one), which saves a second ls-remote round trip. Throws coded errors (see
  * module note).
  */
@@ -223,7 +229,7 @@ export async function fetchSnapshot(opts: GitSourceOptions, resolved?: ResolvedR
       ref: resolved.ref,
       remoteRef: resolved.ref,
       singleBranch: true,
-      depth: 1,
+      ...depthOf(opts.history),
       tags: false,
       headers: authHeaders(opts),
       cache,
@@ -239,8 +245,35 @@ export async function fetchSnapshot(opts: GitSourceOptions, resolved?: ResolvedR
         const { blob } = await git.readBlob({ fs, gitdir: "/", oid: blobSha, cache });
         return blob;
       },
+      ...(opts.history ? { history: { reader: objectReader(fs, cache), shallow: await shallowOf(fs), depth: describeDepth(opts.history) } } : {}),
     };
   } catch (err) {
     throw gitError(err, opts.url, !!opts.token);
   }
+}
+
+/** isomorphic-git's fetch depth for a history depth: `depth: n` or `since: <date>`; 1 without history. */
+function depthOf(history: HistoryDepth | null | undefined): { depth: number } | { since: Date } {
+  if (!history) return { depth: 1 };
+  if ("days" in history) return { since: new Date(Date.now() - history.days * 86_400_000) };
+  return { depth: history.commits };
+}
+
+/** The commits whose parents were not fetched (git's `shallow` file). */
+async function shallowOf(fs: MemoryFs): Promise<Set<string>> {
+  try {
+    const text = (await fs.readFile("/shallow", { encoding: "utf8" })) as string;
+    return new Set(text.split("\n").filter((l) => SHA_RE.test(l)));
+  } catch {
+    return new Set();
+  }
+}
+
+/** Reads the fetched objects for indexer/history. */
+function objectReader(fs: MemoryFs, cache: object): GitObjectReader {
+  return {
+    readCommit: async (oid) => (await git.readCommit({ fs, gitdir: "/", oid, cache })).commit,
+    readTree: async (oid) => (await git.readTree({ fs, gitdir: "/", oid, cache })).tree,
+    readBlob: async (oid) => (await git.readBlob({ fs, gitdir: "/", oid, cache })).blob,
+  };
 }

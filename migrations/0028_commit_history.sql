@@ -43,6 +43,7 @@ CREATE VIRTUAL TABLE commits_fts USING fts5 (
 CREATE TABLE repo_history (
   repo TEXT PRIMARY KEY,
   head TEXT NOT NULL,                  -- the commit history was last recorded from
+  ref TEXT NOT NULL,                   -- the full ref it was fetched as (refs/heads/main)
   depth TEXT NOT NULL,                 -- HISTORY_DEPTH at that time ("2000", "365d")
   commits INTEGER NOT NULL,            -- commits rows of the repo
   updated_at INTEGER NOT NULL          -- ms

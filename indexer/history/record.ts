@@ -34,9 +34,9 @@ export async function recordHistory(
   const started = now();
   try {
     const known = await knownCommits(db, repo);
-    const { reader, shallow, depth } = snapshot.history;
+    const { reader, shallow, depth, ref } = snapshot.history;
     const h = await extractHistory(reader, snapshot.commit, { known, shallow, maxCommits: MAX_HISTORY_COMMITS, maxBytes });
-    await writeHistory(db, repo, h.commits, h.changes, { head: snapshot.commit, depth, updatedAt: now() });
+    await writeHistory(db, repo, h.commits, h.changes, { head: snapshot.commit, ref, depth, updatedAt: now() });
     return { commits: h.commits.length, changes: h.changes.length, ms: now() - started };
   } catch (err) {
     console.error(`repo ${repo}: recording history of ${snapshot.commit} failed; history stays as it was`, err);

@@ -245,7 +245,9 @@ export async function fetchSnapshot(opts: GitSourceOptions, resolved?: ResolvedR
         const { blob } = await git.readBlob({ fs, gitdir: "/", oid: blobSha, cache });
         return blob;
       },
-      ...(opts.history ? { history: { reader: objectReader(fs, cache), shallow: await shallowOf(fs), depth: describeDepth(opts.history) } } : {}),
+      ...(opts.history
+        ? { history: { reader: objectReader(fs, cache), shallow: await shallowOf(fs), depth: describeDepth(opts.history), ref: resolved.ref } }
+        : {}),
     };
   } catch (err) {
     throw gitError(err, opts.url, !!opts.token);

@@ -33,7 +33,7 @@ export interface SourceSnapshot {
    * Git sources fetched with history (HISTORY_DEPTH): the fetched commits' objects, and the
    * commits whose parents were not fetched. Absent for archives and depth-1 fetches.
    */
-  history?: { reader: GitObjectReader; shallow: Set<string>; depth: string };
+  history?: { reader: GitObjectReader; shallow: Set<string>; depth: string; ref: string };
 }
 
 /** Hex SHA-1 of `bytes`. */

@@ -43,6 +43,8 @@ export type CommitGraph = Map<string, { parents: string[]; boundary: boolean; co
 /** Whether and how a repo keeps history. */
 export interface HistoryMeta {
   head: string;
+  /** Full ref name the head was fetched as (`refs/heads/main`). */
+  ref: string;
   depth: string;
   commits: number;
   updatedAt: number;
@@ -98,15 +100,15 @@ export async function writeHistory(
   for (let i = 0; i < commitStmts.length; i += ROWS_PER_BATCH) await db.batch(commitStmts.slice(i, i + ROWS_PER_BATCH));
   await db
     .prepare(
-      "INSERT INTO repo_history (repo, head, depth, commits, updated_at) VALUES (?1, ?2, ?3, (SELECT COUNT(*) FROM commits WHERE repo = ?1), ?4) ON CONFLICT (repo) DO UPDATE SET head = excluded.head, depth = excluded.depth, commits = excluded.commits, updated_at = excluded.updated_at",
+      "INSERT INTO repo_history (repo, head, ref, depth, commits, updated_at) VALUES (?1, ?2, ?5, ?3, (SELECT COUNT(*) FROM commits WHERE repo = ?1), ?4) ON CONFLICT (repo) DO UPDATE SET head = excluded.head, ref = excluded.ref, depth = excluded.depth, commits = excluded.commits, updated_at = excluded.updated_at",
     )
-    .bind(repo, meta.head, meta.depth, meta.updatedAt)
+    .bind(repo, meta.head, meta.depth, meta.updatedAt, meta.ref)
     .run();
 }
 
 /** The repo's history meta row, or null when it keeps no history (archive, or a depth-0 fetch). */
 export async function historyMeta(db: D1Database, repo: string): Promise<HistoryMeta | null> {
-  const row = await db.prepare("SELECT head, depth, commits, updated_at AS updatedAt FROM repo_history WHERE repo = ?").bind(repo).first<HistoryMeta>();
+  const row = await db.prepare("SELECT head, ref, depth, commits, updated_at AS updatedAt FROM repo_history WHERE repo = ?").bind(repo).first<HistoryMeta>();
   return row ?? null;
 }
 

@@ -271,11 +271,24 @@ async function shallowOf(fs: MemoryFs): Promise<Set<string>> {
   }
 }
 
-/** Reads the fetched objects for indexer/history. */
+/** Parsed trees and commits kept by `objectReader`: a commit's trees are read again as the next commit's parent trees. */
+const MEMO_OBJECTS_MAX = 20_000;
+
+/** Reads the fetched objects for indexer/history, remembering parsed trees and commits (each is undeltified once, not per use). */
 function objectReader(fs: MemoryFs, cache: object): GitObjectReader {
+  const trees = new Map<string, Awaited<ReturnType<GitObjectReader["readTree"]>>>();
+  const commits = new Map<string, Awaited<ReturnType<GitObjectReader["readCommit"]>>>();
+  const memo = async <T>(m: Map<string, T>, oid: string, read: () => Promise<T>): Promise<T> => {
+    const hit = m.get(oid);
+    if (hit) return hit;
+    if (m.size >= MEMO_OBJECTS_MAX) m.clear();
+    const value = await read();
+    m.set(oid, value);
+    return value;
+  };
   return {
-    readCommit: async (oid) => (await git.readCommit({ fs, gitdir: "/", oid, cache })).commit,
-    readTree: async (oid) => (await git.readTree({ fs, gitdir: "/", oid, cache })).tree,
+    readCommit: (oid) => memo(commits, oid, async () => (await git.readCommit({ fs, gitdir: "/", oid, cache })).commit),
+    readTree: (oid) => memo(trees, oid, async () => (await git.readTree({ fs, gitdir: "/", oid, cache })).tree),
     readBlob: async (oid) => (await git.readBlob({ fs, gitdir: "/", oid, cache })).blob,
   };
 }

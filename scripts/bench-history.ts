@@ -40,10 +40,21 @@ await build({
   // isomorphic-git is CommonJS and requires node built-ins.
   banner: { js: 'import { createRequire } from "node:module"; const require = createRequire(import.meta.url);' },
 });
-type Mods = typeof import("../indexer/history/extract") &
-  typeof import("../indexer/source/git") &
-  typeof import("../indexer/store/d1/history") &
-  typeof import("../kernel/history-depth");
+/** What the bench uses from the bundle (the worker's types need the Workers type set, so they are restated). */
+interface Mods {
+  parseHistoryDepth(v: string): { commits: number } | { days: number } | null;
+  fetchSnapshot(o: {
+    url: string;
+    limits: Record<string, unknown>;
+    history?: unknown;
+  }): Promise<{ commit: string; entries: unknown[]; history?: { reader: unknown; shallow: Set<string> } }>;
+  extractHistory(
+    r: unknown,
+    head: string,
+    o: { known: Set<string>; shallow: Set<string>; maxCommits: number; maxBytes: number },
+  ): Promise<{ commits: { parents: string[]; boundary: boolean }[]; changes: unknown[] }>;
+  writeHistory(db: unknown, repo: string, commits: unknown[], changes: unknown[], meta: Record<string, unknown>): Promise<void>;
+}
 const { parseHistoryDepth, extractHistory, fetchSnapshot, writeHistory } = (await import(bundle)) as Mods;
 
 const USAGE = "Usage: npm run bench:history -- --repo BARE_REPO_DIR [--depth 2000] [--port 9350]";
@@ -72,7 +83,7 @@ const url = `http://127.0.0.1:${a.port}/${basename(repoDir)}`;
 const limits = { allowLoopback: true, totalTimeoutMs: 3_600_000, maxResponseBytes: 4 * 1024 ** 3 };
 
 /** A D1Database over node:sqlite, enough for writeHistory (prepare, bind, run, all, first, batch). */
-function d1Over(db: DatabaseSync): D1Database {
+function d1Over(db: DatabaseSync): unknown {
   const stmt = (sql: string, args: unknown[] = []) => ({
     bind: (...b: unknown[]) => stmt(sql, b),
     run: async () => (db.prepare(sql).run(...(args as never[])), { success: true }),
@@ -88,7 +99,7 @@ function d1Over(db: DatabaseSync): D1Database {
       db.exec("COMMIT");
       return [];
     },
-  } as unknown as D1Database;
+  };
 }
 
 try {

@@ -84,7 +84,7 @@ export interface Env {
    * (wrangler dev bound to 127.0.0.1, where that header is the client's to choose).
    */
   CLIENT_IP_SOURCE?: string;
-  /** Commit history kept for git sources: commits ("2000", the default), days ("365d"), or "0" (kernel/history-depth.ts). */
+  /** Commit history kept for git sources: commits ("500", the default), days ("365d"), or "0" (kernel/history-depth.ts). */
   HISTORY_DEPTH?: string;
 }
 

@@ -43,7 +43,7 @@ export async function repoHistory(ctx: ServiceContext, repo: string, ref: string
   if (!meta) {
     throw new CodeSearchError(
       "history_unavailable",
-      `History is not available for this source: repo "${repo}" was fetched shallow (HISTORY_DEPTH=0, or indexed before history was kept). Set HISTORY_DEPTH (e.g. 2000 commits or 365d) and refresh it (POST /api/repos/${repo}/refresh).`,
+      `History is not available for this source: repo "${repo}" was fetched shallow (HISTORY_DEPTH=0, or indexed before history was kept). Set HISTORY_DEPTH (e.g. 500 commits or 365d) and refresh it (POST /api/repos/${repo}/refresh).`,
     );
   }
   const tracked = shortRef(meta.ref);

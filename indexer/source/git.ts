@@ -214,6 +214,22 @@ async function listTree(fs: MemoryFs, cache: object, treeOid: string, prefix: st
  */
 export async function fetchSnapshot(opts: GitSourceOptions, resolved?: ResolvedRef): Promise<SourceSnapshot> {
   resolved ??= await checkRemote(opts);
+  if (!opts.history) return fetchAt(opts, resolved);
+  try {
+    return await fetchAt(opts, resolved);
+  } catch (err) {
+    // History is extra: a deep fetch that fails for a reason a depth-1 fetch may not hit (a
+    // timeout on a large repo; a `since` window without commits, which fetches nothing, so the
+    // tip reads as missing) still indexes the snapshot, without history. Credentials fail the
+    // same way again: those are thrown at once.
+    const e = gitError(err, opts.url, !!opts.token);
+    if (e.details?.reason === "token_rejected" || e.details?.reason === "token_required") throw e;
+    console.warn(`git remote ${opts.url}: fetch with history (${describeDepth(opts.history)}) failed (${e.message}); fetching depth 1 without history`);
+    return fetchAt({ ...opts, history: null }, resolved);
+  }
+}
+
+async function fetchAt(opts: GitSourceOptions, resolved: ResolvedRef): Promise<SourceSnapshot> {
   const fs = new MemoryFs();
   const cache = {};
   try {

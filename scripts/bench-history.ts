@@ -80,7 +80,7 @@ const server = createServer((req, res) =>
 );
 await new Promise<void>((r) => server.listen(Number(a.port), "127.0.0.1", r));
 const url = `http://127.0.0.1:${a.port}/${basename(repoDir)}`;
-const limits = { allowLoopback: true, totalTimeoutMs: 3_600_000, maxResponseBytes: 4 * 1024 ** 3 };
+const limits = { allowLoopback: true, connectTimeoutMs: 600_000, totalTimeoutMs: 3_600_000, maxResponseBytes: 4 * 1024 ** 3 };
 
 /** A D1Database over node:sqlite, enough for writeHistory (prepare, bind, run, all, first, batch). */
 function d1Over(db: DatabaseSync): unknown {

@@ -15,6 +15,7 @@ import { DurableObject } from "cloudflare:workers";
 import { indexJob } from "../indexer/jobs";
 import type { BatchResult } from "../indexer/pipeline";
 import { archiveSnapshot } from "../indexer/source/archive-snapshot";
+import { historyMissing, recordHistory } from "../indexer/history/record";
 import { checkRemote, fetchSnapshot, type GitSourceOptions, type ResolvedRef } from "../indexer/source/git";
 import { openSecret, sealSecret, secretKeyMaterial } from "../kernel/secret-box";
 import type { SourceSnapshot } from "../indexer/source/snapshot";
@@ -346,8 +347,17 @@ export class RepoCoordinator extends DurableObject<Env> implements RepoCoordinat
   /** The git source of stored settings, with the token opened. */
   async #sourceOf(settings: RepoSettings): Promise<GitSourceOptions> {
     const token = settings.tokenSealed ? await openSecret(secretKeyMaterial(this.env), TOKEN_PURPOSE, settings.repo, settings.tokenSealed) : settings.token;
-    const limits = { allowLoopback: loadConfig(this.env).allowLoopbackGitUrls };
-    return { url: settings.url!, ref: settings.ref ?? undefined, token, username: settings.username, authScheme: settings.authScheme, limits };
+    const config = loadConfig(this.env);
+    const limits = { allowLoopback: config.allowLoopbackGitUrls };
+    return {
+      url: settings.url!,
+      ref: settings.ref ?? undefined,
+      token,
+      username: settings.username,
+      authScheme: settings.authScheme,
+      limits,
+      history: config.historyDepth,
+    };
   }
 
   /** Fetches the job's ref (or sees the active commit is current) and plans the job. */
@@ -358,10 +368,13 @@ export class RepoCoordinator extends DurableObject<Env> implements RepoCoordinat
       const source = await this.#sourceOf(settings);
       // Same commit as the active snapshot, same model: nothing to fetch (the fast refresh).
       const [remote, active] = await Promise.all([checkRemote(source), activeSnapshotOf(this.env, settings.repo)]);
-      if (remote.commit === active.commit && active.sameModel) return this.#plan(jobId, remote.commit);
+      const unchanged = remote.commit === active.commit && active.sameModel;
+      if (unchanged && !(source.history && (await historyMissing(this.env.DB, settings.repo, remote.commit)))) return this.#plan(jobId, remote.commit);
       const started = this.clock.now();
       snapshot = await fetchSnapshot(source, remote);
       console.log(`repo ${settings.repo}: fetched ${snapshot.commit} (${snapshot.entries.length} entries) in ${this.clock.now() - started} ms`);
+      const recorded = await recordHistory(this.env.DB, settings.repo, snapshot, loadConfig(this.env).maxFileBytes, () => this.clock.now());
+      if (recorded) console.log(`repo ${settings.repo}: history: ${recorded.commits} new commits, ${recorded.changes} file changes in ${recorded.ms} ms`);
     } catch (err) {
       return this.#fail(jobId, err);
     }

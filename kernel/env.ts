@@ -5,6 +5,7 @@
  * per isolate and throws naming the variable that is wrong.
  */
 import type { RepoCoordinatorRpc } from "./coordinator";
+import { parseHistoryDepth, type HistoryDepth } from "./history-depth";
 
 /** Bindings and variables of the Worker. Optional ones exist only in production. */
 export interface Env {
@@ -87,6 +88,8 @@ export interface Env {
   SHARD_BINDINGS?: string;
   /** Bytes past which a shard takes no new repos (indexer/store/shard-placement.ts; default 8 GB). */
   SHARD_HIGH_WATER_BYTES?: string;
+  /** Commit history kept for git sources: commits ("500", the default), days ("365d"), or "0" (kernel/history-depth.ts). */
+  HISTORY_DEPTH?: string;
 }
 
 /** Validated configuration derived from `Env`. */
@@ -107,6 +110,8 @@ export interface Config {
    * server's finds.
    */
   keepSnapshots: boolean;
+  /** `HISTORY_DEPTH`: commit history fetched with git sources; null = none (docs/history.md). */
+  historyDepth: HistoryDepth | null;
   generation: GenerationConfig;
   review: ReviewConfig;
 }
@@ -161,6 +166,7 @@ export function loadConfig(env: Env): Config {
     grepTimeBudgetMs: env.GREP_TIME_BUDGET_MS === "0" ? 0 : positiveInt("GREP_TIME_BUDGET_MS", env.GREP_TIME_BUDGET_MS, 3_000),
     allowLoopbackGitUrls: oneOf("ALLOW_LOOPBACK_GIT_URLS", env.ALLOW_LOOPBACK_GIT_URLS || "false", ["true", "false"] as const, "false") === "true",
     keepSnapshots: oneOf("KEEP_SNAPSHOTS", env.KEEP_SNAPSHOTS || "false", ["true", "false"] as const, "false") === "true",
+    historyDepth: parseHistoryDepth(env.HISTORY_DEPTH),
     generation: {
       provider: oneOf("GENERATION_PROVIDER", env.GENERATION_PROVIDER || undefined, ["auto", "anthropic", "workers-ai"] as const, "auto"),
       model: env.GENERATION_MODEL ?? "",

@@ -16,6 +16,7 @@ export type ErrorCode =
   | "connection_exists"
   | "file_not_found"
   | "index_not_ready"
+  | "history_unavailable"
   | "source_unreachable"
   | "not_a_repository"
   | "ref_not_found"

@@ -8,6 +8,7 @@
  * - `fixture.git`: branch `main` (a small multi-language repo plus files every filter must
  *   skip: ignored, binary, oversized, private key, vendored, symlink), branch `change` (one file
  *   changed on top of `main`), tag `v1` (= main).
+ * - `history.git`: a file renamed, changed on a side branch and merged (test/history-fixture.ts).
  *
  * Control routes (for tests that need an upstream that changes, asks for credentials, or hangs):
  * - `POST /_control/repos {name, from?, auth?}` makes `<name>.git` a copy of `<from>.git`
@@ -40,6 +41,7 @@ import type { AddressInfo } from "node:net";
 import { dirname, join } from "node:path";
 
 import { closeServer } from "./close-server.ts";
+import { buildHistoryRepo } from "./history-fixture.ts";
 import { CHANGED_USERS_TS, FIXTURE_FILES } from "./worker/ingest-fixture.ts";
 
 const require = createRequire(import.meta.url);
@@ -255,6 +257,9 @@ export default async function setup({ provide }: { provide: (key: "gitServerUrl"
   rmSync(root, { recursive: true, force: true });
   mkdirSync(root, { recursive: true });
   buildFixture(root);
+  buildHistoryRepo(join(root, "history-work"));
+  git(root, "clone", "-q", "--bare", join(root, "history-work"), join(root, "history.git"));
+  rmSync(join(root, "history-work"), { recursive: true, force: true });
   const factory = require("git-http-mock-server/middleware") as (config: {
     root: string;
     glob: string;

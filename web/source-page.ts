@@ -37,6 +37,7 @@ export function renderSourcePage(o: SourcePageOptions): HtmlEscapedString | Prom
         <h1><code>${o.repo}</code> / <code>${o.path}</code></h1>
         <p class="meta">${o.language} · ${lines.length} lines · commit <code>${o.commit.slice(0, 12)}</code></p>
         <p id="range-status" class="meta" aria-live="polite"></p>
+        <p id="range-commit" class="meta" aria-live="polite"></p>
       </div>
       <div class="source-layout">
         <nav class="outline" aria-label="Outline">

@@ -17,7 +17,7 @@ export interface RepoStatus {
   /** Files and chunks of the active snapshot (what search serves); null before the first one. */
   index?: { files: number; chunks: number } | null;
   /** The current or last job; `unchanged` counts files already indexed in an earlier snapshot. */
-  job?: { unchanged?: number } | null;
+  job?: { id?: string; unchanged?: number } | null;
 }
 
 /** One search result as `GET /api/search` returns it (fields the CLI prints). */
@@ -179,11 +179,21 @@ function repoOf(data: unknown): RepoStatus {
 }
 
 /**
+ * The ref a repo registered from the CLI tracks: its stored ref, or `null` for the remote's HEAD.
+ * `refs/heads/x` and `x` are the same branch.
+ */
+function sameRef(asked: string, tracked: string | null | undefined): boolean {
+  const norm = (r: string) => r.trim().replace(/^refs\/heads\//, "");
+  return tracked ? norm(asked) === norm(tracked) : norm(asked) === "HEAD";
+}
+
+/**
  * A client bound to a base URL (`http://127.0.0.1:8787`) and a bearer token.
  * Every method rejects with `ApiError` on a non-2xx answer or when the server is unreachable
- * (status 0, code `unreachable`).
+ * (status 0, code `unreachable`). `fetchImpl` (default the global fetch) lets a test call a
+ * Worker in process.
  */
-export function createApiClient(base: string, token: string) {
+export function createApiClient(base: string, token: string, fetchImpl: typeof fetch = (input, init) => fetch(input, init)) {
   const root = base.replace(/\/+$/, "");
   async function call(method: string, path: string, body?: RequestBody): Promise<unknown> {
     const headers: Record<string, string> = { authorization: `Bearer ${token}` };
@@ -197,7 +207,7 @@ export function createApiClient(base: string, token: string) {
     }
     let res: Response;
     try {
-      res = await fetch(`${root}${path}`, { method, headers, body: payload });
+      res = await fetchImpl(`${root}${path}`, { method, headers, body: payload });
     } catch (err) {
       const cause = err instanceof Error && err.cause instanceof Error ? err.cause.message : String(err);
       throw new ApiError(0, "unreachable", `Cannot reach ${root} (${cause}). Is the server running? Check --url or CODEBASE_COPILOT_URL.`);
@@ -238,15 +248,31 @@ export function createApiClient(base: string, token: string) {
         throw err;
       }
     },
-    /** `POST /api/repos {url, ref?, name?}`; on `repo_exists` refreshes the existing repo instead. */
+    /**
+     * `POST /api/repos {url, ref?, name?}`; on `repo_exists` refreshes the existing repo instead,
+     * but only when `ref` is absent or the one the repo tracks: a repo tracks one ref, so a
+     * refresh would index the tracked ref and report success for a ref it never fetched. Another
+     * ref rejects with `ApiError` 409 `ref_not_tracked` (exit code 5), saying what to do.
+     */
     async registerUrl(url: string, o: { ref?: string; name?: string }): Promise<RepoStatus> {
       try {
         return repoOf(await call("POST", "/api/repos", { json: { url, ...(o.ref ? { ref: o.ref } : {}), ...(o.name ? { name: o.name } : {}) } }));
       } catch (err) {
         if (!(err instanceof ApiError) || err.code !== "repo_exists") throw err;
         const repos = await this.listRepos();
-        const existing = repos.find((r) => r.url === url || (o.name !== undefined && r.id === o.name));
+        // The 409 names the id asked for: `name` when given (two repos may share a URL), else the URL's.
+        const existing = repos.find((r) => (o.name !== undefined ? r.id === o.name : r.url === url));
         if (!existing) throw err;
+        if (o.ref && !sameRef(o.ref, existing.ref)) {
+          const tracked = existing.ref ? `ref "${existing.ref}"` : "the remote's default branch (HEAD)";
+          throw new ApiError(
+            409,
+            "ref_not_tracked",
+            `Repo "${existing.id}" already indexes ${url} at ${tracked}, and a repo tracks one ref: nothing was indexed for "${o.ref}". ` +
+              `Index it as its own repo (add --name ${existing.id}-${o.ref.replace(/[^A-Za-z0-9._-]+/g, "-")}), ` +
+              `or move "${existing.id}" to it (POST /api/repos/${existing.id}/refresh with {"ref": "${o.ref}"}); without --ref the tracked ref is refreshed.`,
+          );
+        }
         return this.refresh(existing.id);
       }
     },

@@ -3,8 +3,10 @@
  *
  * Git source over smart HTTP with isomorphic-git, no disk: `checkRemote` lists the remote's
  * refs (an `ls-remote`) and resolves a ref to a commit; `fetchSnapshot` does a shallow
- * (`depth: 1`, single ref, no tags, no checkout) fetch into an in-memory file system and lists
- * the commit's tree recursively. Blobs are read from the fetched packfile on demand.
+ * (single ref, no tags, no checkout) fetch into an in-memory file system and lists the commit's
+ * tree recursively. Blobs are read from the fetched packfile on demand. The depth is 1, or with
+ * `history` (HISTORY_DEPTH) that many commits or days, whose objects the snapshot then exposes
+ * for indexer/history.
  *
  * Every request goes through `createGuardedHttp` (guarded-http.ts): hosts are checked against
  * the SSRF policy (host-guard.ts) on every redirect hop, with connect / total timeouts and a cap
@@ -20,6 +22,8 @@ import git from "isomorphic-git";
 import { CodeSearchError } from "../../kernel/errors";
 import { createGuardedHttp, DEFAULT_TRANSPORT_LIMITS, GitTransportError, type TransportLimits } from "./guarded-http";
 import { classifyHost, describeHostClass, isFetchableUrl, type HostPolicy } from "./host-guard";
+import { describeDepth, type HistoryDepth } from "../../kernel/history-depth";
+import type { GitObjectReader } from "../history/tree-diff";
 import { MemoryFs } from "./memory-fs";
 import type { SourceEntry, SourceSnapshot } from "./snapshot";
 
@@ -42,6 +46,8 @@ export interface GitSourceOptions {
   authScheme?: GitAuthScheme;
   /** Outbound limits; `allowLoopback` comes from config (`ALLOW_LOOPBACK_GIT_URLS`), the rest default to DEFAULT_TRANSPORT_LIMITS. */
   limits: HostPolicy & Partial<TransportLimits>;
+  /** Commit history to fetch (`HISTORY_DEPTH`); absent or null: depth 1, no history. */
+  history?: HistoryDepth | null;
 }
 
 /** A ref resolved on the remote. */
@@ -202,12 +208,28 @@ async function listTree(fs: MemoryFs, cache: object, treeOid: string, prefix: st
 
 /**
  * Shallow-fetches one ref into memory and lists its tree. Memory: the packfile of one commit
- * (compressed) plus what `readBlob` returns. `resolved`: the ref as an ls-remote just resolved it
+ * (compressed; with `opts.history`, of the fetched commits) plus what `readBlob` returns. `resolved`: the ref as an ls-remote just resolved it
  * (the coordinator has one), which saves a second ls-remote round trip. Throws coded errors (see
  * module note).
  */
 export async function fetchSnapshot(opts: GitSourceOptions, resolved?: ResolvedRef): Promise<SourceSnapshot> {
   resolved ??= await checkRemote(opts);
+  if (!opts.history) return fetchAt(opts, resolved);
+  try {
+    return await fetchAt(opts, resolved);
+  } catch (err) {
+    // History is extra: a deep fetch that fails for a reason a depth-1 fetch may not hit (a
+    // timeout on a large repo; a `since` window without commits, which fetches nothing, so the
+    // tip reads as missing) still indexes the snapshot, without history. Credentials fail the
+    // same way again: those are thrown at once.
+    const e = gitError(err, opts.url, !!opts.token);
+    if (e.details?.reason === "token_rejected" || e.details?.reason === "token_required") throw e;
+    console.warn(`git remote ${opts.url}: fetch with history (${describeDepth(opts.history)}) failed (${e.message}); fetching depth 1 without history`);
+    return fetchAt({ ...opts, history: null }, resolved);
+  }
+}
+
+async function fetchAt(opts: GitSourceOptions, resolved: ResolvedRef): Promise<SourceSnapshot> {
   const fs = new MemoryFs();
   const cache = {};
   try {
@@ -223,7 +245,7 @@ export async function fetchSnapshot(opts: GitSourceOptions, resolved?: ResolvedR
       ref: resolved.ref,
       remoteRef: resolved.ref,
       singleBranch: true,
-      depth: 1,
+      ...depthOf(opts.history),
       tags: false,
       headers: authHeaders(opts),
       cache,
@@ -239,8 +261,50 @@ export async function fetchSnapshot(opts: GitSourceOptions, resolved?: ResolvedR
         const { blob } = await git.readBlob({ fs, gitdir: "/", oid: blobSha, cache });
         return blob;
       },
+      ...(opts.history
+        ? { history: { reader: objectReader(fs, cache), shallow: await shallowOf(fs), depth: describeDepth(opts.history), ref: resolved.ref } }
+        : {}),
     };
   } catch (err) {
     throw gitError(err, opts.url, !!opts.token);
   }
+}
+
+/** isomorphic-git's fetch depth for a history depth: `depth: n` or `since: <date>`; 1 without history. */
+function depthOf(history: HistoryDepth | null | undefined): { depth: number } | { since: Date } {
+  if (!history) return { depth: 1 };
+  if ("days" in history) return { since: new Date(Date.now() - history.days * 86_400_000) };
+  return { depth: history.commits };
+}
+
+/** The commits whose parents were not fetched (git's `shallow` file). */
+async function shallowOf(fs: MemoryFs): Promise<Set<string>> {
+  try {
+    const text = (await fs.readFile("/shallow", { encoding: "utf8" })) as string;
+    return new Set(text.split("\n").filter((l) => SHA_RE.test(l)));
+  } catch {
+    return new Set();
+  }
+}
+
+/** Parsed trees and commits kept by `objectReader`: a commit's trees are read again as the next commit's parent trees. */
+const MEMO_OBJECTS_MAX = 20_000;
+
+/** Reads the fetched objects for indexer/history, remembering parsed trees and commits (each is undeltified once, not per use). */
+function objectReader(fs: MemoryFs, cache: object): GitObjectReader {
+  const trees = new Map<string, Awaited<ReturnType<GitObjectReader["readTree"]>>>();
+  const commits = new Map<string, Awaited<ReturnType<GitObjectReader["readCommit"]>>>();
+  const memo = async <T>(m: Map<string, T>, oid: string, read: () => Promise<T>): Promise<T> => {
+    const hit = m.get(oid);
+    if (hit) return hit;
+    if (m.size >= MEMO_OBJECTS_MAX) m.clear();
+    const value = await read();
+    m.set(oid, value);
+    return value;
+  };
+  return {
+    readCommit: (oid) => memo(commits, oid, async () => (await git.readCommit({ fs, gitdir: "/", oid, cache })).commit),
+    readTree: (oid) => memo(trees, oid, async () => (await git.readTree({ fs, gitdir: "/", oid, cache })).tree),
+    readBlob: async (oid) => (await git.readBlob({ fs, gitdir: "/", oid, cache })).blob,
+  };
 }

@@ -107,7 +107,17 @@ describe("POST /api/review", () => {
     expect(requests).toHaveLength(2);
     const [first, second] = requests;
     // Tools: the five registry tools plus submit_review, JSON Schema from zod, repo scoped away.
-    expect(first.tools.map((t: any) => t.name)).toEqual(["search_code", "read_file", "find_symbol", "find_references", "get_file_outline", "submit_review"]);
+    expect(first.tools.map((t: any) => t.name)).toEqual([
+      "search_code",
+      "read_file",
+      "find_symbol",
+      "find_references",
+      "get_file_outline",
+      "file_history",
+      "blame",
+      "search_commits",
+      "submit_review",
+    ]);
     expect(first.tools.find((t: any) => t.name === "read_file").input_schema.properties).not.toHaveProperty("repo");
     expect(first.tools.find((t: any) => t.name === "submit_review").input_schema.properties.findings.items.required).toEqual(
       expect.arrayContaining(["severity", "category", "file", "line", "issue", "suggestion"]),

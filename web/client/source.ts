@@ -4,7 +4,9 @@
  * highlights those lines and scrolls them into view, also on later hash changes; clicking a
  * line number selects it (shift-click extends the range). Highlights the syntax of the whole
  * file, and looks up a symbol (outline entry or a name in the code) through
- * `GET /api/repos/{id}/symbols` and `/references` when the viewer is signed in.
+ * `GET /api/repos/{id}/symbols` and `/references` when the viewer is signed in. For the selected
+ * range, a signed-in viewer also sees the last commit that changed it (`GET .../history`,
+ * limit 1) and a link to the range's whole history.
  */
 import { currentSession, errorText, getJson, loadSession, signedSourceUrl } from "./api";
 import { renderPieces } from "./code-view";
@@ -18,6 +20,8 @@ const path = code.dataset.path ?? "";
 const lineEls = [...code.querySelectorAll<HTMLElement>(".line")];
 const rangeStatus = byId("range-status");
 const lookup = byId("lookup");
+const rangeCommit = byId("range-commit");
+let commitAsked = 0;
 let current: LineRange | null = null;
 const sessionReady = loadSession();
 
@@ -36,6 +40,7 @@ function showRange(range: LineRange | null, scroll: boolean): void {
   lineEls[current.end - 1].classList.add("hl-end");
   first.setAttribute("aria-current", "location");
   rangeStatus.textContent = current.start === current.end ? `Line ${current.start}` : `Lines ${current.start}-${current.end}`;
+  void showLastCommit(current);
   if (scroll) {
     // A range that fits is centred; a longer one starts a little below the top.
     const fits = (current.end - current.start + 1) * first.offsetHeight < window.innerHeight * 0.8;
@@ -50,6 +55,30 @@ function highlightSyntax(): void {
     const target = lineEls[i]?.querySelector<HTMLElement>(".c");
     if (target) renderPieces(target, pieces);
   });
+}
+
+interface HistoryPage {
+  commits: { sha: string; date: string; author: { name: string }; subject: string }[];
+}
+
+/** The last commit that changed `range`, and a link to the range's history; nothing without a session or history. */
+async function showLastCommit(range: LineRange): Promise<void> {
+  const asked = ++commitAsked;
+  rangeCommit.replaceChildren();
+  await sessionReady;
+  if (!currentSession()) return;
+  const query = `path=${encodeURIComponent(path)}&start=${range.start}&end=${range.end}`;
+  const url = `/api/repos/${encodeURIComponent(repo)}/history?${query}`;
+  const reply = await getJson<HistoryPage>(`${url}&limit=1`);
+  if (asked !== commitAsked) return; // another range was selected meanwhile
+  const last = reply.body?.commits?.[0];
+  if (!reply.ok || !last) return; // an archive or shallow source has no history: say nothing here
+  rangeCommit.replaceChildren(
+    "Last changed in ",
+    el("code", { text: last.sha.slice(0, 12) }),
+    ` ${last.date.slice(0, 10)} by ${last.author.name}: ${last.subject} · `,
+    el("a", { href: url, text: "history of these lines" }),
+  );
 }
 
 async function linkTo(a: HTMLAnchorElement, hitPath: string, start: number, end: number): Promise<void> {

@@ -20,6 +20,7 @@ import { openApiDocument } from "./openapi/document";
 import { askRoutes } from "./routes/ask";
 import { connectionRoutes } from "./routes/connections";
 import { fileRoutes } from "./routes/files";
+import { commitSearchRoutes, historyRoutes } from "./routes/history";
 import { grepRoutes } from "./routes/grep";
 import { repoRoutes } from "./routes/repos";
 import { reviewRoutes } from "./routes/review";
@@ -66,6 +67,7 @@ export function createApiApp(): OpenAPIHono<ApiEnv> {
   app.route("/audit", auditRoutes());
   app.route("/grants", grantRoutes());
   app.route("/source-links", sourceLinkApiRoutes());
+  app.route("/search", commitSearchRoutes());
   app.route("/search", searchRoutes());
   app.route("/grep", grepRoutes());
   app.route("/ask", askRoutes());
@@ -74,6 +76,7 @@ export function createApiApp(): OpenAPIHono<ApiEnv> {
   app.route("/repos", repoRoutes());
   app.route("/repos", repoWebhookRoutes());
   app.route("/repos", fileRoutes());
+  app.route("/repos", historyRoutes());
   app.route("/repos", symbolRoutes());
   app.route("/repos", moveRoutes());
   app.route("/health/shards", shardHealthRoutes());

@@ -31,6 +31,7 @@ export function httpStatus(code: ErrorCode): ContentfulStatusCode {
     case "repo_exists":
     case "connection_exists":
     case "index_not_ready":
+    case "history_unavailable":
       return 409;
     case "payload_too_large":
       return 413;

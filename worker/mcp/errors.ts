@@ -32,6 +32,8 @@ export function errorAdvice(code: ErrorCode): { retryable: boolean; next: string
       return { retryable: false, next: "Find indexed paths with search_code or get_file_outline." };
     case "index_not_ready":
       return { retryable: true, next: "Call get_index_status and retry once the status is ready." };
+    case "history_unavailable":
+      return { retryable: false, next: "Use search_code, grep and read_file on the current snapshot; the error says how to get history for this repo." };
     case "source_unreachable":
     case "not_a_repository":
     case "ref_not_found":

@@ -9,6 +9,8 @@ import { McpServer } from "@modelcontextprotocol/server";
 import { hasScope } from "../services/context";
 import { registerResources } from "./resources";
 import { askCodebaseTool } from "./tools/ask-codebase";
+import { blameTool } from "./tools/blame";
+import { fileHistoryTool } from "./tools/file-history";
 import { findReferencesTool } from "./tools/find-references";
 import { findSymbolTool } from "./tools/find-symbol";
 import { fetchTool } from "./tools/fetch";
@@ -24,6 +26,7 @@ import { reviewDiffTool } from "./tools/review-diff";
 import { suggestTestsTool } from "./tools/suggest-tests";
 import { searchConnectorTool } from "./tools/search";
 import { searchCodeTool } from "./tools/search-code";
+import { searchCommitsTool } from "./tools/search-commits";
 import { registerTool, type ToolContext, type ToolDefinition } from "./tool";
 
 /** Name and version announced in `initialize`. */
@@ -40,6 +43,9 @@ export const TOOLS: ToolDefinition[] = [
   suggestTestsTool,
   getFileOutlineTool,
   listFilesTool,
+  fileHistoryTool,
+  blameTool,
+  searchCommitsTool,
   listReposTool,
   getIndexStatusTool,
   refreshIndexTool,

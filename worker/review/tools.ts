@@ -12,11 +12,14 @@
 import { z } from "zod";
 import { CodeSearchError } from "../../kernel/errors";
 import type { ToolSpec } from "../../kernel/generation";
+import { blameTool } from "../mcp/tools/blame";
+import { fileHistoryTool } from "../mcp/tools/file-history";
 import { findReferencesTool } from "../mcp/tools/find-references";
 import { findSymbolTool } from "../mcp/tools/find-symbol";
 import { getFileOutlineTool } from "../mcp/tools/get-file-outline";
 import { readFileTool } from "../mcp/tools/read-file";
 import { searchCodeTool } from "../mcp/tools/search-code";
+import { searchCommitsTool } from "../mcp/tools/search-commits";
 import type { ToolContext, ToolDefinition } from "../mcp/tool";
 
 /**
@@ -32,6 +35,11 @@ export const REVIEW_TOOLS: ToolDefinition[] = [
   findSymbolTool,
   findReferencesTool,
   getFileOutlineTool,
+  // History (issue 49): why the code under review is as it is. A repo without history answers
+  // history_unavailable as an error result the model reads and moves on from.
+  fileHistoryTool,
+  blameTool,
+  searchCommitsTool,
 ] as unknown as ToolDefinition[];
 
 const SCOPE_KEYS = ["repo", "repos"] as const;

@@ -14,6 +14,7 @@
 import type { JobStatus } from "../../../kernel/coordinator";
 import type { RepoPackage, VectorStore } from "../contract";
 import { deleteFileStatements, movePostingsStatements } from "./write-files";
+import { deleteHistoryStatements } from "./history";
 
 /** Rows per multi-row INSERT into snapshot_files and snapshot_packages: 4 parameters each, under D1's 100 per statement. */
 const SNAPSHOT_ROWS_PER_INSERT = 24;
@@ -251,7 +252,7 @@ export async function collectGarbage(db: D1Database, vectors: VectorStore, repo:
   return orphans.length;
 }
 
-/** Removes every row of `repo` (snapshots and their packages, files, chunks, FTS, symbols, grep trigrams, the repo row) and its vectors. */
+/** Removes every row of `repo` (snapshots and their packages, files, chunks, FTS, symbols, grep trigrams, commit history, the repo row) and its vectors. */
 export async function deleteRepoData(db: D1Database, vectors: VectorStore, repo: string): Promise<void> {
   const { results } = await db.prepare("SELECT id FROM chunks WHERE repo = ?").bind(repo).all<{ id: string }>();
   const ids = results.map((r) => r.id);
@@ -273,6 +274,7 @@ export async function deleteRepoData(db: D1Database, vectors: VectorStore, repo:
     db.prepare("DELETE FROM snapshot_terms WHERE repo = ?").bind(repo),
     db.prepare("DELETE FROM snapshot_df WHERE repo = ?").bind(repo),
     db.prepare("DELETE FROM snapshot_stats WHERE repo = ?").bind(repo),
+    ...deleteHistoryStatements(db, repo),
     db.prepare("DELETE FROM repos WHERE id = ?").bind(repo),
   ]);
 }

@@ -1,0 +1,125 @@
+/**
+ * @module worker/services/history-schema
+ *
+ * Zod schemas of file history, blame and commit search (worker/services/history.ts,
+ * history-commits.ts): the REST routes (worker/api/routes/history.ts) and the MCP tools
+ * (`file_history`, `blame`, `search_commits`) share them. Lines are 1-based, inclusive.
+ */
+import { z } from "zod";
+import { repoIdSchema, repoPathSchema } from "./files";
+
+/** Most commits one history page returns. */
+export const HISTORY_MAX_LIMIT = 100;
+/** Most lines one blame call covers. */
+export const BLAME_MAX_LINES = 500;
+/** Wall-clock budget of one history or blame walk, ms; past it the call fails with `payload_too_large`. */
+export const HISTORY_TIME_BUDGET_MS = 5_000;
+/** Most commits one commit search returns. */
+export const COMMIT_SEARCH_MAX_LIMIT = 50;
+
+const line = z.number().int().min(1);
+const refSchema = z
+  .string()
+  .min(1)
+  .max(255)
+  .optional()
+  .describe("The repo's tracked ref (branch name, full ref, or the snapshot's commit SHA); default: the tracked ref. A repo tracks one ref for now.");
+
+/** Input of `fileHistory`. */
+export const fileHistoryInput = z.object({
+  repo: repoIdSchema,
+  path: repoPathSchema,
+  start: line.optional().describe("First line of a range (1-based); with `end`. Without: the whole file's history."),
+  end: line.optional().describe("Last line of the range (inclusive); default `start`."),
+  ref: refSchema,
+  limit: z.number().int().min(1).max(HISTORY_MAX_LIMIT).default(20).describe(`Commits per page (1-${HISTORY_MAX_LIMIT}, default 20).`),
+  cursor: z
+    .string()
+    .regex(/^[0-9]{1,6}$/)
+    .optional()
+    .describe("`next_cursor` of the previous page."),
+});
+export type FileHistoryInput = z.input<typeof fileHistoryInput>;
+
+/** Input of `blame`. */
+export const blameInput = z.object({
+  repo: repoIdSchema,
+  path: repoPathSchema,
+  start: line.optional().describe("First line (1-based); default 1."),
+  end: line.optional().describe(`Last line (inclusive); default the file's last line. At most ${BLAME_MAX_LINES} lines per call.`),
+  ref: refSchema,
+});
+export type BlameInput = z.input<typeof blameInput>;
+
+/** A commit as history entries show it. `date`: the author date, ISO 8601 UTC. */
+export const commitSummarySchema = z.object({
+  sha: z.string(),
+  author: z.object({ name: z.string(), email: z.string() }),
+  date: z.string(),
+  subject: z.string(),
+});
+
+/** A line range of a file at some commit. */
+export const fileRangeSchema = z.object({ path: z.string(), start: z.number().int(), end: z.number().int() });
+
+/** Output of `fileHistory`. */
+export const fileHistoryOutput = z.object({
+  repo: z.string(),
+  path: z.string(),
+  ref: z.string(),
+  commit: z.string(),
+  range: z.object({ start: z.number().int(), end: z.number().int() }).nullable(),
+  commits: z.array(
+    commitSummarySchema.extend({
+      after: fileRangeSchema.nullable(),
+      before: fileRangeSchema.nullable().describe("null: lines added"),
+      path: z.string(),
+    }),
+  ),
+  next_cursor: z.string().nullable(),
+  truncated: z.boolean().describe("older history is beyond the kept depth"),
+  depth: z.string(),
+});
+export type FileHistoryOutput = z.infer<typeof fileHistoryOutput>;
+
+/** Output of `blame`: consecutive lines from the same commit are one range. */
+export const blameOutput = z.object({
+  repo: z.string(),
+  path: z.string(),
+  ref: z.string(),
+  commit: z.string(),
+  start: z.number().int(),
+  end: z.number().int(),
+  ranges: z.array(
+    commitSummarySchema.extend({
+      start: z.number().int(),
+      end: z.number().int(),
+      origin: fileRangeSchema,
+      boundary: z.boolean().describe("at least this old (depth limit)"),
+    }),
+  ),
+});
+export type BlameOutput = z.infer<typeof blameOutput>;
+
+const dateSchema = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}(T[0-9:.]+Z?)?$/, "use YYYY-MM-DD or an ISO 8601 UTC time")
+  .optional();
+
+/** Input of `searchCommits`. */
+export const searchCommitsInput = z.object({
+  q: z.string().min(1).max(500).describe("Words to find in commit subjects and bodies (BM25, subject weighted 3x)."),
+  repo: repoIdSchema.optional().describe("Only this repo; default every repo you may see that keeps history."),
+  author: z.string().min(1).max(200).optional().describe("Author name or e-mail contains this (any case)."),
+  since: dateSchema.describe("Authored on or after (YYYY-MM-DD or ISO time, UTC)."),
+  until: dateSchema.describe("Authored on or before (YYYY-MM-DD: through that day, UTC)."),
+  limit: z.number().int().min(1).max(COMMIT_SEARCH_MAX_LIMIT).default(10).describe(`Commits to return (1-${COMMIT_SEARCH_MAX_LIMIT}, default 10).`),
+});
+export type SearchCommitsInput = z.input<typeof searchCommitsInput>;
+
+/** Output of `searchCommits`. */
+export const searchCommitsOutput = z.object({
+  commits: z.array(commitSummarySchema.extend({ repo: z.string(), body: z.string(), score: z.number() })),
+  repos: z.array(z.string()),
+});
+export type SearchCommitsOutput = z.infer<typeof searchCommitsOutput>;

@@ -125,24 +125,4 @@ export function groupByShard<T>(items: readonly T[], shardOf: (item: T) => numbe
   return groups;
 }
 
-/**
- * Runs statements prepared on different shards' databases as one `batch` per database, in
- * parallel, and returns their results in input order. Each database's batch is its own
- * transaction: use it for reads, or for writes that need no atomicity across shards.
- */
-export async function batchAcross<T = Record<string, unknown>>(items: readonly { db: D1Database; statement: D1PreparedStatement }[]): Promise<D1Result<T>[]> {
-  const out: D1Result<T>[] = new Array(items.length);
-  const byDb = new Map<D1Database, number[]>();
-  items.forEach((item, i) => {
-    const list = byDb.get(item.db);
-    if (list) list.push(i);
-    else byDb.set(item.db, [i]);
-  });
-  await Promise.all(
-    [...byDb].map(async ([db, indexes]) => {
-      const results = await db.batch<T>(indexes.map((i) => items[i].statement));
-      results.forEach((r, j) => (out[indexes[j]] = r));
-    }),
-  );
-  return out;
-}
+export { batchAcross } from "../../kernel/d1-batch";

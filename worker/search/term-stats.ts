@@ -10,7 +10,7 @@
  * not move when another repo is indexed, re-indexed or deleted.
  */
 import { stem } from "../../indexer/store/contract";
-import { batchAcross } from "../../indexer/store/shards";
+import { batchAcross } from "../../kernel/d1-batch";
 import { dbOf, type TargetDb } from "./shard-targets";
 
 /** A snapshot whose statistics are read: the repo and its active commit. */

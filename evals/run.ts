@@ -27,7 +27,7 @@ import { readSetDir } from "./lib/sets-fs.ts";
 import { BASELINE_LABEL, runSwebench, type SwebenchRun } from "./lib/swebench.ts";
 import type { SearchVariant } from "./lib/types.ts";
 import { ABLATION_VARIANTS } from "./lib/variants.ts";
-import { rankedByLabel, ruleMoves, ruleMovesMarkdown, ruleVariants } from "./lib/rule-ablation.ts";
+import { rankedByLabel, ruleMoves, ruleMovesMarkdown, ruleVariants, type SavedRun } from "./lib/rule-ablation.ts";
 
 const USAGE = `npm run eval -- --set fixture|hono-50|swebench|polyglot|reports|unanswerable|ask|review [options]
   (ask: grounded answers; starts its own server from a clean export of --commit, with the real
@@ -433,7 +433,7 @@ const { output, markdown } =
       : setName === "polyglot" || setName === "reports" || setName === "unanswerable"
         ? await runSetDir(setName)
         : await runRetrieval();
-const moves = args["disable-rule"] ? ruleMoves(rankedByLabel(output)) : undefined;
+const moves = args["disable-rule"] ? ruleMoves(rankedByLabel(output as SavedRun)) : undefined;
 const outPath = resolve(args.out ?? join(ROOT, "evals", "out", `${setName}${args.ablation ? "-ablation" : args["disable-rule"] ? "-rules" : ""}.json`));
 mkdirSync(dirname(outPath), { recursive: true });
 writeFileSync(outPath, JSON.stringify({ ...output, rateLimitedWaits: client.rateLimitedWaits, markdown, ruleMoves: moves }, null, 2));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULTS_LABEL, rankedByLabel, ruleMoves, ruleMovesMarkdown, ruleVariants, RULE_OFF_PREFIX } from "./rule-ablation.ts";
+import { combinedRuleMarkdown, DEFAULTS_LABEL, rankedByLabel, ruleMoves, ruleMovesMarkdown, ruleVariants, RULE_OFF_PREFIX } from "./rule-ablation.ts";
 
 describe("ruleVariants", () => {
   it("all: the defaults, then one variant per rule with that rule off", () => {
@@ -51,5 +51,18 @@ describe("ruleMoves", () => {
     });
     expect(retrieval).toEqual({ [DEFAULTS_LABEL]: [{ id: "flask/q1", rank: 2 }] });
     expect(rankedByLabel({ outcomes: { [DEFAULTS_LABEL]: [{ id: "i1", allFoundAt: 3 }] } })).toEqual({ [DEFAULTS_LABEL]: [{ id: "i1", rank: 3 }] });
+  });
+});
+
+describe("combinedRuleMarkdown", () => {
+  it("one row per rule over the sets, instances named set:id, and the sets where it changes a rank", () => {
+    const m = (rule: string, up5: string[], changed: number) => ({ rule, up5, down5: [], up10: [], down10: [], changed });
+    const md = combinedRuleMarkdown([
+      { set: "reports", commit: "abc1234", command: "npm run eval -- --set reports --disable-rule all", ruleMoves: [m("x", ["q1"], 2), m("y", [], 0)] },
+      { set: "polyglot", ruleMoves: [m("x", ["g2"], 1), m("y", [], 0)] },
+    ]);
+    expect(md).toContain("| x | 2: reports:q1, polyglot:g2 | 0 | 0 | 0 | reports (2), polyglot (1) |");
+    expect(md).toContain("| y | 0 | 0 | 0 | 0 | none |");
+    expect(md).toContain("reports: `npm run eval -- --set reports --disable-rule all` at `abc1234`");
   });
 });

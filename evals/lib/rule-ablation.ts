@@ -3,12 +3,12 @@
  *
  * Measures each report rule by turning it off alone (issue #46, "every rule earns its place"):
  * `--disable-rule ID[,ID]` runs the set with those rules off; `--disable-rule all` runs the
- * server defaults and then each rule of worker/search/rules.ts off in turn, as variants of one
+ * server defaults and then each rule of kernel/search-rules.ts off in turn, as variants of one
  * run, so every set is indexed once. `ruleMoves` compares each rule-off variant with the
  * defaults, instance by instance: a rule moves an instance up when, with it on, the gold is
  * within the top 5 (or 10) and without it is not; down, the other way round.
  */
-import { RULES } from "../../worker/search/rules.ts";
+import { RULES } from "../../kernel/search-rules.ts";
 import type { SearchVariant } from "./types.ts";
 
 /** Label of the server defaults in a rule ablation. */
@@ -113,4 +113,36 @@ export function rankedByLabel(run: SavedRun): Record<string, RankedInstance[]> {
     }
   }
   return out;
+}
+
+/** One set's saved rule run, as `--disable-rule all` writes it (`set`, `ruleMoves`, provenance). */
+export interface SavedRuleRun {
+  set: string;
+  commit?: string;
+  command?: string;
+  ruleMoves?: RuleMoves[];
+}
+
+/**
+ * One table over several sets' saved rule runs: per rule, the instances it moves up and down
+ * (`set:id`, top 5 and top 10) and the sets on which it changes any rank (with how many). Rules
+ * in the order of the first run.
+ */
+export function combinedRuleMarkdown(runs: SavedRuleRun[]): string {
+  const order = [...new Set(runs.flatMap((r) => (r.ruleMoves ?? []).map((m) => m.rule)))];
+  const cell = (xs: string[]) => (xs.length ? `${xs.length}: ${xs.join(", ")}` : "0");
+  const rows = order.map((rule) => {
+    const per = runs.map((r) => ({ set: r.set, m: r.ruleMoves?.find((x) => x.rule === rule) })).filter((p) => p.m);
+    const ids = (k: "up5" | "down5" | "up10" | "down10") => per.flatMap((p) => p.m![k].map((id) => `${p.set}:${id}`));
+    const changed = per.filter((p) => p.m!.changed > 0).map((p) => `${p.set} (${p.m!.changed})`);
+    return `| ${rule} | ${cell(ids("up5"))} | ${cell(ids("down5"))} | ${cell(ids("up10"))} | ${cell(ids("down10"))} | ${changed.join(", ") || "none"} |`;
+  });
+  const sets = runs.map((r) => `${r.set}: \`${r.command ?? "?"}\` at \`${r.commit ?? "?"}\``);
+  return [
+    "| Rule | Moves up (top 5) | Moves down (top 5) | Moves up (top 10) | Moves down (top 10) | Sets where it changes a rank (instances) |",
+    "| --- | --- | --- | --- | --- | --- |",
+    ...rows,
+    "",
+    `Runs: ${sets.join("; ")}.`,
+  ].join("\n");
 }

@@ -60,8 +60,9 @@ describe("combinedRuleMarkdown", () => {
     const md = combinedRuleMarkdown([
       { set: "reports", commit: "abc1234", command: "npm run eval -- --set reports --disable-rule all", ruleMoves: [m("x", ["q1"], 2), m("y", [], 0)] },
       { set: "polyglot", ruleMoves: [m("x", ["g2"], 1), m("y", [], 0)] },
+      { set: "polyglot", ruleMoves: [m("x", [], 2), m("y", [], 0)] },
     ]);
-    expect(md).toContain("| x | 2: reports:q1, polyglot:g2 | 0 | 0 | 0 | reports (2), polyglot (1) |");
+    expect(md).toContain("| x | 2: reports:q1, polyglot:g2 | 0 | 0 | 0 | reports (2), polyglot (3) |");
     expect(md).toContain("| y | 0 | 0 | 0 | 0 | none |");
     expect(md).toContain("reports: `npm run eval -- --set reports --disable-rule all` at `abc1234`");
   });

@@ -125,8 +125,9 @@ export interface SavedRuleRun {
 
 /**
  * One table over several sets' saved rule runs: per rule, the instances it moves up and down
- * (`set:id`, top 5 and top 10) and the sets on which it changes any rank (with how many). Rules
- * in the order of the first run.
+ * (`set:id`, top 5 and top 10) and the sets on which it changes any rank (with how many; runs
+ * of one set over disjoint parts, such as SWE-bench per repository, add up). Rules in the order
+ * of the first run.
  */
 export function combinedRuleMarkdown(runs: SavedRuleRun[]): string {
   const order = [...new Set(runs.flatMap((r) => (r.ruleMoves ?? []).map((m) => m.rule)))];
@@ -134,7 +135,10 @@ export function combinedRuleMarkdown(runs: SavedRuleRun[]): string {
   const rows = order.map((rule) => {
     const per = runs.map((r) => ({ set: r.set, m: r.ruleMoves?.find((x) => x.rule === rule) })).filter((p) => p.m);
     const ids = (k: "up5" | "down5" | "up10" | "down10") => per.flatMap((p) => p.m![k].map((id) => `${p.set}:${id}`));
-    const changed = per.filter((p) => p.m!.changed > 0).map((p) => `${p.set} (${p.m!.changed})`);
+    // Runs of one set over disjoint parts (SWE-bench per repository) add up.
+    const bySet = new Map<string, number>();
+    for (const p of per) bySet.set(p.set, (bySet.get(p.set) ?? 0) + p.m!.changed);
+    const changed = [...bySet].filter(([, n]) => n > 0).map(([set, n]) => `${set} (${n})`);
     return `| ${rule} | ${cell(ids("up5"))} | ${cell(ids("down5"))} | ${cell(ids("up10"))} | ${cell(ids("down10"))} | ${changed.join(", ") || "none"} |`;
   });
   const sets = runs.map((r) => `${r.set}: \`${r.command ?? "?"}\` at \`${r.commit ?? "?"}\``);

@@ -29,6 +29,7 @@ import { runMultilingualEval } from "./lib/multilingual-run.ts";
 import { BASELINE_LABEL, runSwebench, type SwebenchRun } from "./lib/swebench.ts";
 import type { SearchVariant } from "./lib/types.ts";
 import { ABLATION_VARIANTS } from "./lib/variants.ts";
+import { rankedByLabel, ruleMoves, ruleMovesMarkdown, ruleVariants, type SavedRun } from "./lib/rule-ablation.ts";
 
 const USAGE = `npm run eval -- --set fixture|hono-50|swebench|multifile|polyglot|reports|unanswerable|multilingual|ask|review [options]
   (multifile: bug fixes spanning 2-5 files, evals/sets/multifile.json; scored as swebench, plus file recall)
@@ -46,6 +47,8 @@ const USAGE = `npm run eval -- --set fixture|hono-50|swebench|multifile|polyglot
   --per-file-cap N      results per file (0 = no cap); server default when absent
   --channels a,b        channels to fuse, when the server supports choosing them
   --ablation            run every variant of evals/lib/variants.ts instead of one
+  --disable-rule ID     the defaults, then report rules ID[,ID] off (worker/search/rules.ts; admin token);
+                        all: each rule off alone in turn; prints the rule table (evals/lib/rule-ablation.ts)
   --k N                 results per query (default 10; swebench 50)
   --repos a/b,c/d       swebench: only these repositories; polyglot, reports, unanswerable: only these sets (gin or gin-gonic/gin)
   --per-repo N          swebench: at most N instances per repository (default 20)
@@ -73,6 +76,7 @@ const args = parseCli(USAGE, {
   "per-file-cap": { type: "string" },
   channels: { type: "string" },
   ablation: { type: "boolean", default: false },
+  "disable-rule": { type: "string" },
   k: { type: "string" },
   explain: { type: "boolean", default: false },
   repos: { type: "string" },
@@ -132,6 +136,10 @@ function writeReadmeBlock(markdown: string): void {
   }
 }
 
+if (args["disable-rule"] && (args["write-readme"] || args.ablation)) {
+  console.error("error: --disable-rule measures rules; it does not write the generated tables and is not combined with --ablation.");
+  process.exit(2);
+}
 if (args["readme-from"]) {
   const saved = JSON.parse(readFileSync(args["readme-from"], "utf8")) as { set?: string; markdown?: string };
   if (saved.set !== setName || typeof saved.markdown !== "string") {
@@ -180,6 +188,7 @@ function readToken(): string | undefined {
 /** The single variant the command line asks for, or the ablation list. */
 function variants(): SearchVariant[] {
   if (args.ablation) return ABLATION_VARIANTS;
+  if (args["disable-rule"]) return ruleVariants(args["disable-rule"]);
   const v: SearchVariant = { label: "" };
   if (args.mode) v.mode = args.mode as SearchVariant["mode"];
   if (args["per-file-cap"] !== undefined) v.perFileCap = Number(args["per-file-cap"]);
@@ -478,9 +487,11 @@ const { output, markdown } =
         : setName === "polyglot" || setName === "reports" || setName === "unanswerable"
           ? await runSetDir(setName)
           : await runRetrieval();
-const outPath = resolve(args.out ?? join(ROOT, "evals", "out", `${setName}${args.ablation ? "-ablation" : ""}.json`));
+const moves = args["disable-rule"] ? ruleMoves(rankedByLabel(output as SavedRun)) : undefined;
+const outPath = resolve(args.out ?? join(ROOT, "evals", "out", `${setName}${args.ablation ? "-ablation" : args["disable-rule"] ? "-rules" : ""}.json`));
 mkdirSync(dirname(outPath), { recursive: true });
-writeFileSync(outPath, JSON.stringify({ ...output, rateLimitedWaits: client.rateLimitedWaits, markdown }, null, 2));
+writeFileSync(outPath, JSON.stringify({ ...output, rateLimitedWaits: client.rateLimitedWaits, markdown, ruleMoves: moves }, null, 2));
+if (moves) console.log(`${ruleMovesMarkdown(setName, moves)}\n`);
 if (client.rateLimitedWaits) log(`the server's rate limit made the runner wait ${client.rateLimitedWaits} times (latencies exclude the waits)`);
 console.log(markdown);
 log(`wrote ${outPath}`);

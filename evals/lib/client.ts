@@ -120,7 +120,7 @@ export class ApiClient {
   }
 
   /**
-   * `POST /api/search`. Sends `mode`, `per_file_cap` and `channels` only when the variant sets
+   * `POST /api/search`. Sends `mode`, `per_file_cap`, `channels` and `disable_rules` only when the variant sets
    * them, so a server that does not know an option is not sent it. Returns the response and
    * the client-side latency in ms (wall time of the HTTP round trip).
    */
@@ -131,6 +131,8 @@ export class ApiClient {
     if (v?.perFileCap !== undefined) body.per_file_cap = v.perFileCap;
     if (v?.channels) body.channels = v.channels;
     if (req.explain) body.explain = true;
+    // The server honours disable_rules only with explain (worker/services/search.ts).
+    if (v?.disableRules?.length) Object.assign(body, { disable_rules: v.disableRules, explain: true });
     const { body: response, ms } = await this.requestTimed<SearchResponse>("POST", "/api/search", body);
     return { response, latencyMs: ms };
   }

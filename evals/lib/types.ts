@@ -91,4 +91,6 @@ export interface SearchVariant {
   channels?: string[];
   /** Results per file; 0 turns the cap off. Sent as `per_file_cap`. */
   perFileCap?: number;
+  /** Report rules to turn off (worker/search/rules.ts); sent as `disable_rules` with `explain` (admin token). */
+  disableRules?: string[];
 }

@@ -17,8 +17,9 @@ import { MODE_CHANNELS, type RepoTarget, type SearchDeps, type SearchOptions } f
 import { runPlan } from "./engine/run-plan";
 import { issueTemplateLines, mayFollowTemplate, stripTemplateText } from "./issue-templates";
 import { evidenceNeeded } from "./ranking";
-import { MIN_CANDIDATE_DEPTH, RANK_STABLE_K } from "./ranking/weights";
+import { CHANNEL_WEIGHTS, MIN_CANDIDATE_DEPTH, RANK_STABLE_K } from "./ranking/weights";
 import { readQuery } from "./readers";
+import { switchPlan, withRulesOff } from "./rules";
 import { documentFrequencies, STEM_LOOKUP, type TermStatistics } from "./term-stats";
 import { proseCappedDf, selectionIfAllPresent, selectTerms } from "./terms";
 import type { SearchFilters, SearchResponse } from "./types";
@@ -94,11 +95,18 @@ export async function runSearch(
   const started = Date.now();
   // A report's lines that the repo's own issue template supplied are not the reporter's words
   // (worker/search/issue-templates.ts); the template lines are cached per snapshot.
-  const templated = mayFollowTemplate(rawText)
-    ? stripTemplateText(rawText, await issueTemplateLines(targetDb(deps), expected?.length ? expected : await pendingTargets))
-    : null;
+  const off = options.disabledRules;
+  const templated =
+    mayFollowTemplate(rawText) && !off?.has("template.strip")
+      ? stripTemplateText(rawText, await issueTemplateLines(targetDb(deps), expected?.length ? expected : await pendingTargets))
+      : null;
   const text = templated ? templated.text : rawText;
-  const plan = readQuery(text);
+  // An evaluation may switch report rules off for this search (worker/search/rules.ts).
+  const plan = switchPlan(
+    withRulesOff(off, () => readQuery(text)),
+    off,
+    CHANNEL_WEIGHTS,
+  );
   const query = plan.query;
   const searchable = query.terms.length > 0 || query.identifiers.length > 0 || query.pathHints.length > 0;
   // Term statistics are the searched snapshots' (worker/search/term-stats.ts). With `expected`

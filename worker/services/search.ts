@@ -149,8 +149,21 @@ function pathFilters(raw: string | undefined): { pathPrefix?: string; pathGlob?:
   return f.kind === "prefix" ? { pathPrefix: f.prefix } : { pathGlob: f.glob };
 }
 
-export async function search(ctx: ServiceContext, input: SearchParams): Promise<SearchResponse> {
+/**
+ * Debug switches of a search, for evaluations (REST only, never MCP): `disableRules` turns report
+ * rules off by id (worker/search/rules.ts). Honoured only for admin callers and only with
+ * `explain`; otherwise `search` throws `forbidden` or `invalid_input`.
+ */
+export interface SearchDebug {
+  disableRules?: readonly string[];
+}
+
+export async function search(ctx: ServiceContext, input: SearchParams, debug?: SearchDebug): Promise<SearchResponse> {
   requireScope(ctx.caller, "search");
+  if (debug?.disableRules?.length) {
+    if (!input.explain) throw new CodeSearchError("invalid_input", "disable_rules: pass explain: true with it (it is a debugging switch; docs/ranking.md).");
+    requireScope(ctx.caller, "admin");
+  }
   if (input.repo !== undefined && input.repos !== undefined) {
     throw new CodeSearchError(
       "invalid_input",
@@ -251,6 +264,7 @@ export async function search(ctx: ServiceContext, input: SearchParams): Promise<
       fileCap: input.per_file_cap,
       channels: input.channels,
       explain: input.explain,
+      disabledRules: debug?.disableRules?.length ? new Set(debug.disableRules) : undefined,
     },
     expected,
   );

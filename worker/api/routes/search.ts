@@ -2,7 +2,7 @@
  * @module worker/api/routes/search
  *
  *   GET  /api/search?q=&repo=&repos=a,b&k=&mode=&language=&path_prefix=&include_tests=&per_file_cap=&channels=&explain=
- *   POST /api/search  {q, repo?, repos?, k?, mode?, language?, path_prefix?, include_tests?, per_file_cap?, channels?, explain?}
+ *   POST /api/search  {q, repo?, repos?, k?, mode?, language?, path_prefix?, include_tests?, per_file_cap?, channels?, explain?, disable_rules?}
  *
  * `query` is accepted for `q` (the MCP name); `repo` and `repos` together are refused.
  *
@@ -12,6 +12,7 @@
 import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "zod";
 import { parseOrThrow } from "../../../kernel/validation";
+import { RULE_IDS } from "../../search/rules";
 import { searchResponseSchema } from "../../search/schema";
 import { serviceContext } from "../../services/context";
 import { search, searchInput } from "../../services/search";
@@ -35,8 +36,16 @@ function aliasQuery(value: unknown, ctx: z.RefinementCtx): unknown {
   return { ...rest, q: query };
 }
 
-/** Body of POST /api/search: `searchInput`, with `query` accepted for `q`. */
-export const searchBody = z.preprocess(aliasQuery, searchInput.extend({ query: QUERY_ALIAS }));
+/** Debug switch (REST only, never MCP): report rules to turn off; admin callers with explain only. */
+const DISABLE_RULES = z
+  .array(z.enum(RULE_IDS))
+  .min(1)
+  .max(RULE_IDS.length)
+  .optional()
+  .describe("Debugging: turn these report rules off for this search (worker/search/rules.ts, docs/ranking.md); admin callers with explain only.");
+
+/** Body of POST /api/search: `searchInput`, with `query` accepted for `q`, and `disable_rules`. */
+export const searchBody = z.preprocess(aliasQuery, searchInput.extend({ query: QUERY_ALIAS, disable_rules: DISABLE_RULES }));
 
 const s = searchInput.shape;
 /** Query of GET /api/search: the same fields as strings (lists comma-separated). */
@@ -53,6 +62,7 @@ const searchQuery = z.object({
   per_file_cap: queryNumber(s.per_file_cap),
   channels: queryList(s.channels),
   explain: queryBoolean(s.explain),
+  disable_rules: queryList(DISABLE_RULES),
 });
 
 const responses = {
@@ -86,12 +96,12 @@ export function searchRoutes(): OpenAPIHono<ApiEnv> {
   // GET's strings are typed by its query schema; the object then passes the same body schema.
   const searchQueryObject = z.preprocess((v) => Object.fromEntries(Object.entries(v as object).filter(([, x]) => x !== undefined)), searchBody);
   app.openapi(getSearch, async (c) => {
-    const { query: _query, ...params } = parseOrThrow(searchQueryObject, c.req.valid("query"), {}, "query");
-    return c.json(await search(serviceContext(c.env, c.var.caller), params), 200);
+    const { query: _query, disable_rules, ...params } = parseOrThrow(searchQueryObject, c.req.valid("query"), {}, "query");
+    return c.json(await search(serviceContext(c.env, c.var.caller), params, { disableRules: disable_rules }), 200);
   });
   app.openapi(postSearch, async (c) => {
-    const { query: _query, ...params } = c.req.valid("json");
-    return c.json(await search(serviceContext(c.env, c.var.caller), params), 200);
+    const { query: _query, disable_rules, ...params } = c.req.valid("json");
+    return c.json(await search(serviceContext(c.env, c.var.caller), params, { disableRules: disable_rules }), 200);
   });
   return app;
 }

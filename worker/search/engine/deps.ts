@@ -47,6 +47,8 @@ export interface SearchOptions {
   weights?: Partial<Record<ChannelName, number>>;
   /** Return each result's explanation (reader, channel ranks, fused score, each ranking stage's factor and plan element). */
   explain?: boolean;
+  /** Report rules switched off for this search, by id (worker/search/rules.ts; evaluations only). */
+  disabledRules?: ReadonlySet<string>;
 }
 
 /** What the searcher needs from the platform. */

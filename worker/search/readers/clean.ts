@@ -3,8 +3,10 @@
  *
  * What a pasted text carries besides its words, removed before any reader reads it: markup
  * (stripMarkup), environment listings, interpreter banners and test-run framing (stripListings),
- * lettered versions (stripVersions) and long paths' machine-specific folders (shortenPaths). Pure.
+ * lettered versions (stripVersions) and long paths' machine-specific folders (shortenPaths). Pure
+ * (each rule can be switched off for an evaluation: worker/search/rules.ts).
  */
+import { ruleOn } from "../rules";
 
 /** `name==1.2.3`, `name-1.2.3`, `name>=1.2`, `name@1.2.3`: an installed package with its version. */
 const VERSIONED_NAME_RE = /^[A-Za-z][\w.\-[\]]*(?:==|>=|<=|~=|-|@)v?\d+(?:\.\w+)+[\w.+-]*,?$/;
@@ -128,9 +130,10 @@ function dropTestRunFraming(lines: string[], drop: boolean[]): void {
  */
 export function stripListings(text: string): string {
   const lines = text.split(/\r?\n/);
-  const drop = lines.map((l) => isVersionedLine(l));
+  const listings = ruleOn("clean.listing");
+  const drop = lines.map((l) => listings && isVersionedLine(l));
   let run = 0;
-  for (let i = 0; i <= lines.length; i++) {
+  for (let i = 0; listings && i <= lines.length; i++) {
     if (i < lines.length && (LISTING_ROW_RE.test(lines[i]) || VERSIONED_NAME_RE.test(lines[i].trim()))) {
       run++;
       continue;
@@ -141,9 +144,9 @@ export function stripListings(text: string): string {
     }
     run = 0;
   }
-  dropEnvironmentReports(lines, drop);
-  dropInterpreterBanners(lines, drop);
-  dropTestRunFraming(lines, drop);
+  if (ruleOn("clean.environment")) dropEnvironmentReports(lines, drop);
+  if (ruleOn("clean.banner")) dropInterpreterBanners(lines, drop);
+  if (ruleOn("clean.test-session")) dropTestRunFraming(lines, drop);
   return drop.some(Boolean) ? lines.filter((_, i) => !drop[i]).join("\n") : text;
 }
 
@@ -160,7 +163,7 @@ const LETTERED_VERSION_RE = /(?<![\w.])v?\d+(?:\.\d+)+(?:[-_.]?(?:a|b|c|rc|alpha
  * was, not where. A version without letters is left to tokenization, which drops numbers.
  */
 export function stripVersions(text: string): string {
-  return text.replace(LETTERED_VERSION_RE, " ");
+  return ruleOn("clean.lettered-version") ? text.replace(LETTERED_VERSION_RE, " ") : text;
 }
 
 /** A line between a listing's heading and its rows that has no words: blank, a fence, a rule (`------- -------`). */
@@ -240,6 +243,7 @@ const EMPTY_FORM_FIELD_RE = /^[ \t]*_No response_[ \t]*$/gm;
  * common ones (`python`, `shell`, `response`) match code about something else.
  */
 export function stripMarkup(text: string): string {
+  if (!ruleOn("clean.markup")) return text;
   return text.replace(HTML_COMMENT_RE, " ").replace(HTML_TAG_RE, " ").replace(HEX_RE, " ").replace(FENCE_INFO_RE, "$1").replace(EMPTY_FORM_FIELD_RE, "");
 }
 
@@ -254,5 +258,6 @@ const KEPT_PATH_SEGMENTS = 2;
  * name the machine, not the code. The file and its package stay (path hints keep the whole path).
  */
 export function shortenPaths(text: string): string {
+  if (!ruleOn("clean.long-path")) return text;
   return text.replace(LONG_PATH_RE, (p) => p.split(/[\\/]/).slice(-KEPT_PATH_SEGMENTS).join("/"));
 }

@@ -10,6 +10,7 @@ import { tokenize } from "../../../indexer/store/contract";
 import type { QualifiedName } from "../plan";
 import { FILE_NAME_RE } from "./code-marks";
 import { REPORT_MIN_LINES } from "../ranking/weights";
+import { ruleOn } from "../rules";
 
 /** A report's title: its first non-blank line. */
 export function reportTitle(text: string): string {
@@ -159,9 +160,10 @@ function placeholderNames(text: string): Set<string> {
  * (`autodoc_typehints = "description"` in a pasted `conf.py`) and are kept.
  */
 export function reporterLocals(text: string): Set<string> {
-  const out = placeholderNames(text);
-  for (const line of text.match(IMPORT_LINE_RE) ?? []) for (const m of line.matchAll(IMPORT_ALIAS_RE)) out.add(m[1].toLowerCase());
-  for (const re of BOUND_NAMES_RES) {
+  const out = ruleOn("report.placeholder-names") ? placeholderNames(text) : new Set<string>();
+  if (ruleOn("report.import-aliases"))
+    for (const line of text.match(IMPORT_LINE_RE) ?? []) for (const m of line.matchAll(IMPORT_ALIAS_RE)) out.add(m[1].toLowerCase());
+  for (const re of ruleOn("report.numbered-locals") ? BOUND_NAMES_RES : []) {
     for (const m of text.matchAll(re)) for (const n of m[1].split(",")) if (PLACEHOLDER_RE.test(n.trim())) out.add(n.trim().toLowerCase());
   }
   return out;

@@ -14,6 +14,7 @@ import { codeNames } from "./code-marks";
 import { readWords, termCounts, type TextFacts } from "./reading";
 import { hasReportShape, hyphenJoined, receiverMembers, reporterLocals, reportTitle } from "./report-words";
 import type { QueryReader } from "./reader";
+import { ruleOn } from "../rules";
 
 export const reportReader: QueryReader = {
   name: "report",
@@ -21,7 +22,7 @@ export const reportReader: QueryReader = {
   read(f: TextFacts) {
     const words = readWords(f, {
       locals: reporterLocals(f.full),
-      compounds: (terms) => hyphenJoined(f.text).filter((j) => !terms.includes(j)),
+      compounds: (terms) => (ruleOn("report.hyphen-compounds") ? hyphenJoined(f.text).filter((j) => !terms.includes(j)) : []),
       twoPartModules: true,
     });
     const callee = signatureCallee(f.raw);

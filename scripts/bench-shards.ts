@@ -9,7 +9,8 @@
  *
  *   npm run bench:shards -- --corpus-root /tmp/cc-corpora --repos 20 --shards 1,4 [--clients 16] [--rounds 2]
  *
- * `--repos N` takes the N smallest folders of `--corpus-root` (by bytes), one repository each.
+ * `--repos N` takes N folders of `--corpus-root` (named `<repo>-<short commit>`): the smallest
+ * folder of each repository, then the N smallest of those, so N different repositories.
  * The state folders and servers are removed on every exit path.
  */
 import { readdirSync, rmSync, statSync } from "node:fs";
@@ -50,11 +51,15 @@ function folderBytes(dir: string): number {
   return n;
 }
 const root = resolve(a["corpus-root"]!);
-const folders = readdirSync(root, { withFileTypes: true })
-  .filter((e) => e.isDirectory())
-  .map((e) => ({ name: e.name, bytes: folderBytes(join(root, e.name)) }))
-  .sort((x, y) => x.bytes - y.bytes)
-  .slice(0, Number(a.repos));
+const smallestPerRepo = new Map<string, { name: string; bytes: number }>();
+for (const e of readdirSync(root, { withFileTypes: true })) {
+  if (!e.isDirectory()) continue;
+  const f = { name: e.name, bytes: folderBytes(join(root, e.name)) };
+  const repo = e.name.replace(/-[0-9a-f]{7,}$/, "");
+  const seen = smallestPerRepo.get(repo);
+  if (!seen || f.bytes < seen.bytes) smallestPerRepo.set(repo, f);
+}
+const folders = [...smallestPerRepo.values()].sort((x, y) => x.bytes - y.bytes).slice(0, Number(a.repos));
 log(`${folders.length} repositories, ${(folders.reduce((s, f) => s + f.bytes, 0) / 1e6).toFixed(1)} MB: ${folders.map((f) => f.name).join(", ")}`);
 const repoId = (name: string) =>
   name

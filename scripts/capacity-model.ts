@@ -49,7 +49,7 @@ const assumptions: Assumptions = {
   rowsReadPerSearch: 5_000,
   monthlyChurn: Number(a.churn),
   bytesPerToken: 4,
-  filesPerBatch: 8,
+  filesPerBatch: 40, // BATCH_MAX_FILES (durable-objects/plan.ts): at most 40 files per queue message
   bytesPerFile,
   shardHighWaterBytes: 8e9,
   dimensions: 1024,

@@ -82,7 +82,7 @@ export interface Assumptions {
   monthlyChurn: number;
   /** Source bytes per embedding input token. */
   bytesPerToken: number;
-  /** Files per indexing batch (one queue message each); wrangler.toml's `max_batch_size` counts messages. */
+  /** Files per indexing batch (one queue message each; at most BATCH_MAX_FILES = 40, durable-objects/plan.ts). */
   filesPerBatch: number;
   /** Average bytes per source file. */
   bytesPerFile: number;

@@ -118,7 +118,7 @@ function skippedCell(r: RepoStatusView): HTMLElement {
  * A connection's repo answers that its readers follow the code host (docs/auth.md).
  */
 function accessButton(r: RepoStatusView): HTMLElement {
-  const button = el("button", { type: "button", className: "secondary", text: "Access", "aria-label": `Who may read ${r.id}` });
+  const button = el("button", { type: "button", className: "secondary", text: "Access", "aria-label": `Access: who may read ${r.id}` });
   button.addEventListener("click", async () => {
     const answer = prompt(`Who may read "${r.id}"? Leave empty for everyone signed in, or list GitHub logins and org/team slugs, comma-separated.`);
     if (answer === null) return;

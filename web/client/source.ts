@@ -17,6 +17,8 @@ import { clampLineRange, formatLineRange, parseLineRange, type LineRange } from 
 const code = byId("code");
 const repo = code.dataset.repo ?? "";
 const path = code.dataset.path ?? "";
+// An uploaded archive's snapshot (`archive-<sha1>`) has no commit history to ask for.
+const hasHistory = !(code.dataset.commit ?? "").startsWith("archive-");
 const lineEls = [...code.querySelectorAll<HTMLElement>(".line")];
 const rangeStatus = byId("range-status");
 const lookup = byId("lookup");
@@ -66,7 +68,7 @@ async function showLastCommit(range: LineRange): Promise<void> {
   const asked = ++commitAsked;
   rangeCommit.replaceChildren();
   await sessionReady;
-  if (!currentSession()) return;
+  if (!currentSession() || !hasHistory) return;
   const query = `path=${encodeURIComponent(path)}&start=${range.start}&end=${range.end}`;
   const url = `/api/repos/${encodeURIComponent(repo)}/history?${query}`;
   const reply = await getJson<HistoryPage>(`${url}&limit=1`);

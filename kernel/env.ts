@@ -43,6 +43,8 @@ export interface Env {
   TOKEN_ENCRYPTION_KEY?: string;
   PUBLIC_URL?: string;
   SESSION_TTL_SECONDS?: string;
+  /** Seconds between a web session's membership re-checks at GitHub; default 600. */
+  SESSION_RECHECK_SECONDS?: string;
   SOURCE_LINK_TTL_SECONDS?: string;
   /** Days audit entries are kept (worker/services/audit.ts); default 365, 0 keeps them forever. */
   AUDIT_RETENTION_DAYS?: string;

@@ -269,6 +269,59 @@ describe("GitHub upstream sign-in", () => {
     }
   });
 
+  it("re-checks a web session at GitHub every SESSION_RECHECK_SECONDS: removal from the org ends it (issue 48)", async () => {
+    const jar = new CookieJar();
+    const start = await gh("/login", {}, jar);
+    const to = new URL(start.headers.get("location")!);
+    const code = `web-alice-${crypto.randomUUID()}`;
+    codes.set(code, { login: "alice", challenge: to.searchParams.get("code_challenge")! });
+    expect((await gh(`/oauth/callback/github?code=${code}&state=${to.searchParams.get("state")}`, {}, jar)).status).toBe(303);
+    // The GitHub token is kept sealed, never in the clear.
+    const row = await env.DB.prepare("SELECT upstream, checked_at FROM sessions").first<{ upstream: string; checked_at: number }>();
+    expect(row!.upstream).toMatch(/^v1\./);
+    expect(row!.upstream).not.toContain("gho_alice");
+    const signedInAt = Date.now();
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      USERS.alice.orgs = []; // removed from acme on GitHub
+      // Within the interval (default 600 s) the last check stands: no GitHub call per request.
+      vi.setSystemTime(signedInAt + 599_000);
+      expect((await gh("/api/repos", {}, jar)).status).toBe(200);
+      // Past it, the next request re-checks, the session ends, and stays ended.
+      vi.setSystemTime(signedInAt + 601_000);
+      expect((await gh("/api/repos", {}, jar)).status).toBe(401);
+      expect((await gh("/auth/session", {}, jar)).status).toBe(401);
+      expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM sessions").first("n")).toBe(0);
+      const audit = await env.DB.prepare("SELECT actor, detail FROM audit_log WHERE event = 'sign_in_refused_on_recheck'").all<{
+        actor: string;
+        detail: string;
+      }>();
+      expect(audit.results).toEqual([{ actor: "github:alice", detail: expect.stringContaining("no longer in an allowed") }]);
+    } finally {
+      USERS.alice.orgs = ["acme"];
+      vi.useRealTimers();
+    }
+  });
+
+  it("keeps a re-checked web session of a person still allowed, and checks again only after the interval", async () => {
+    const jar = new CookieJar();
+    const start = await gh("/login", {}, jar);
+    const to = new URL(start.headers.get("location")!);
+    const code = `web-alice-${crypto.randomUUID()}`;
+    codes.set(code, { login: "alice", challenge: to.searchParams.get("code_challenge")! });
+    await gh(`/oauth/callback/github?code=${code}&state=${to.searchParams.get("state")}`, {}, jar);
+    const signedInAt = Date.now();
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      vi.setSystemTime(signedInAt + 601_000);
+      expect((await gh("/auth/session", {}, jar)).status).toBe(200);
+      const checked = await env.DB.prepare("SELECT checked_at FROM sessions").first<number>("checked_at");
+      expect(checked).toBeGreaterThanOrEqual(signedInAt + 601_000);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it("runs the web sign-in through GitHub too, refusing outsiders", async () => {
     for (const [login, expected] of [
       ["alice", 303],

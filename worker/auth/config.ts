@@ -45,6 +45,8 @@ export interface AuthConfig {
   publicUrl?: string;
   /** Lifetime of a web session (seconds). */
   sessionTtlSeconds: number;
+  /** How often a web session re-checks its person at the code host (worker/permissions/session-recheck.ts). */
+  sessionRecheckSeconds: number;
   /** Lifetime of a signed source link (seconds). */
   sourceLinkTtlSeconds: number;
 }
@@ -53,6 +55,12 @@ export interface AuthConfig {
 export const SIGNING_SECRET_MIN_CHARS = 32;
 /** Default web session lifetime: 8 hours. */
 export const SESSION_TTL_SECONDS = 8 * 3600;
+/**
+ * Default re-check interval of a web session, in seconds: the OAuth access-token lifetime
+ * (ACCESS_TOKEN_TTL_SECONDS, worker/auth/provider.ts), so that a person removed upstream loses the
+ * web page within the same bound as an MCP client.
+ */
+export const SESSION_RECHECK_SECONDS = 600;
 /** Default signed source link lifetime: 15 minutes. */
 export const SOURCE_LINK_TTL_SECONDS = 15 * 60;
 
@@ -140,6 +148,7 @@ export function loadAuthConfig(env: Env): AuthConfig {
     signingSecret,
     publicUrl,
     sessionTtlSeconds: seconds("SESSION_TTL_SECONDS", env.SESSION_TTL_SECONDS, SESSION_TTL_SECONDS),
+    sessionRecheckSeconds: seconds("SESSION_RECHECK_SECONDS", env.SESSION_RECHECK_SECONDS, SESSION_RECHECK_SECONDS),
     sourceLinkTtlSeconds: seconds("SOURCE_LINK_TTL_SECONDS", env.SOURCE_LINK_TTL_SECONDS, SOURCE_LINK_TTL_SECONDS),
   };
 }

@@ -16,7 +16,8 @@ import { loadAuthConfig } from "./config";
 import { oauthHelpersFor } from "./provider";
 import { checkSearchRate, isSearchPath, rateLimitedResponse } from "./rate-limit";
 import { requiredScopeFor } from "./route-scopes";
-import { CSRF_HEADER, csrfMatches, isStateChanging, readSession } from "./sessions";
+import { readCheckedSession } from "../permissions/session-recheck";
+import { CSRF_HEADER, csrfMatches, isStateChanging } from "./sessions";
 import { scopeCovers } from "../services/context";
 import { withReadable } from "../permissions/readable";
 
@@ -67,7 +68,7 @@ export function restAuth(): MiddlewareHandler<ApiEnv> {
       if (!("caller" in result)) return unauthorized(REJECTION_MESSAGES[result.rejected], true);
       c.set("caller", result.caller);
     } else {
-      const session = await readSession(c.env.DB, c.req.raw, now);
+      const session = await readCheckedSession(c.env, c.req.raw, now);
       if (!session) return unauthorized('Sign in (GET /login) or send `Authorization: Bearer <token>`; README, "Authentication".', false);
       if (isStateChanging(c.req.method) && !(await csrfMatches(session, c.req.header(CSRF_HEADER)))) {
         return forbidden(`Missing or wrong CSRF token: send the ${CSRF_HEADER} header from GET /auth/session.`);

@@ -20,24 +20,44 @@ export interface Session {
   login: string;
   csrfToken: string;
   expiresAt: number;
+  /** SHA-256 hex of the cookie's id: the row's key and the sealing context of `upstream`. */
+  idHash?: string;
+  /** The person's sealed GitHub token (migration 0031); undefined for local sign-ins. */
+  upstream?: string;
+  /** When membership was last proven (ms): the sign-in, then each passing re-check. */
+  checkedAt?: number;
 }
 
-/** Creates a session; returns it and the Set-Cookie header value. */
+/**
+ * Creates a session; returns it and the Set-Cookie header value. `sealUpstream`, for a code-host
+ * sign-in, seals the person's token for the new row's id hash (worker/permissions/session-recheck.ts).
+ */
 export async function createSession(
   db: D1Database,
   caller: Caller,
   login: string,
   ttlSeconds: number,
   now: number,
+  sealUpstream?: (idHash: string) => Promise<string>,
 ): Promise<{ session: Session; setCookie: string }> {
   const id = randomToken(32);
-  const session: Session = { caller: { ...caller, kind: "session" }, login, csrfToken: randomToken(24), expiresAt: now + ttlSeconds * 1000 };
+  const idHash = await sha256Hex(id);
+  const upstream = sealUpstream ? await sealUpstream(idHash) : undefined;
+  const session: Session = {
+    caller: { ...caller, kind: "session" },
+    login,
+    csrfToken: randomToken(24),
+    expiresAt: now + ttlSeconds * 1000,
+    idHash,
+    upstream,
+    checkedAt: now,
+  };
   // Opportunistic cleanup keeps the table small without a cron trigger.
   await db.batch([
     db.prepare("DELETE FROM sessions WHERE expires_at <= ?").bind(now),
     db
-      .prepare("INSERT INTO sessions (id_hash, caller, login, csrf_token, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)")
-      .bind(await sha256Hex(id), JSON.stringify(session.caller), login, session.csrfToken, now, session.expiresAt),
+      .prepare("INSERT INTO sessions (id_hash, caller, login, csrf_token, created_at, expires_at, upstream, checked_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+      .bind(idHash, JSON.stringify(session.caller), login, session.csrfToken, now, session.expiresAt, upstream ?? null, now),
   ]);
   return { session, setCookie: `${SESSION_COOKIE}=${id}; Path=/; Max-Age=${ttlSeconds}; HttpOnly; Secure; SameSite=Lax` };
 }
@@ -67,19 +87,29 @@ export async function readSession(db: D1Database, request: Request, now: number)
     login: row.login,
     csrfToken: row.csrf_token,
     expiresAt: row.expires_at,
+    idHash: hash,
+    upstream: row.upstream ?? undefined,
+    checkedAt: row.checked_at ?? undefined,
   };
 }
 
+/** A `sessions` row as read (migrations 0002, 0031); times in ms since epoch. */
+export interface SessionRow {
+  caller: string;
+  login: string;
+  csrf_token: string;
+  created_at: number;
+  expires_at: number;
+  upstream: string | null;
+  checked_at: number | null;
+}
+
 /** The live session row with digest `hash` (sha-256 hex of the cookie's id), or null. */
-export async function sessionRow(
-  db: D1Database,
-  hash: string,
-  now: number,
-): Promise<{ caller: string; login: string; csrf_token: string; expires_at: number } | null> {
+export async function sessionRow(db: D1Database, hash: string, now: number): Promise<SessionRow | null> {
   return db
-    .prepare("SELECT caller, login, csrf_token, expires_at FROM sessions WHERE id_hash = ? AND expires_at > ?")
+    .prepare("SELECT caller, login, csrf_token, created_at, expires_at, upstream, checked_at FROM sessions WHERE id_hash = ? AND expires_at > ?")
     .bind(hash, now)
-    .first<{ caller: string; login: string; csrf_token: string; expires_at: number }>();
+    .first<SessionRow>();
 }
 
 /** Ends the session a request's cookie names (no-op without one). */

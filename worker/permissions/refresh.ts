@@ -13,9 +13,8 @@ import { OAuthError } from "@cloudflare/workers-oauth-provider";
 import type { Env } from "../../kernel/env";
 import type { AuthProps } from "../auth/caller";
 import { loadAuthConfig } from "../auth/config";
-import { githubTokenState, roleFor } from "../auth/github";
 import { recordAudit } from "../services/audit";
-import { syncGithubPerson } from "./github-person";
+import { recheckGithubPerson } from "./recheck";
 
 async function refuse(env: Env, actor: string, why: string): Promise<never> {
   await recordAudit(env, { actor, event: "sign_in_refused_on_refresh", detail: { why } });
@@ -32,13 +31,10 @@ export async function recheckOnRefresh(env: Env, props: AuthProps, now: number, 
   const gh = loadAuthConfig(env).github;
   const token = props.upstream?.githubToken;
   if (!gh || !token || !caller.person) return refuse(env, caller.id, "this sign-in predates membership checks at refresh");
-  const state = await githubTokenState(gh, token, fetchFn);
-  if (state === "revoked") return refuse(env, caller.id, "GitHub no longer accepts the sign-in's token");
-  if (state === "unreachable")
+  const result = await recheckGithubPerson(env, gh, caller, token, props.login, now, fetchFn);
+  if (result.kind === "refused") return refuse(env, caller.id, result.why);
+  if (result.kind === "unreachable")
     throw new OAuthError("temporarily_unavailable", { description: "GitHub did not answer the membership check; retry shortly.", statusCode: 503 });
-  const role = await roleFor(gh, token, props.login, fetchFn);
-  if (!role) return refuse(env, caller.id, "no longer in an allowed organisation, team or user list");
-  if (role !== caller.person.role) return refuse(env, caller.id, `role changed to ${role}`);
-  const { teams } = await syncGithubPerson(env, gh, token, props.login, now, fetchFn);
+  const { teams } = result;
   return { newProps: { ...props, caller: { ...caller, person: { ...caller.person, teams } } } };
 }

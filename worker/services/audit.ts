@@ -32,6 +32,7 @@ export const auditEventSchema = z.enum([
   "permissions_changed",
   "access_list_changed",
   "sign_in_refused_on_refresh",
+  "sign_in_refused_on_recheck",
 ]);
 export type AuditEvent = z.infer<typeof auditEventSchema>;
 

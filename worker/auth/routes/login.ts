@@ -19,6 +19,7 @@ import { LOCAL_ADMIN } from "../../services/context";
 import { loadAuthConfig } from "../config";
 import { randomToken, timingSafeEqualText } from "../crypto";
 import { syncGithubPerson } from "../../permissions/github-person";
+import { sealSessionToken, readCheckedSession } from "../../permissions/session-recheck";
 import { GITHUB_CALLBACK_PATH, githubAuthorizeUrl, githubCaller, githubLogin, pkceChallenge } from "../github";
 import { isLoopbackRequest } from "../loopback";
 import { messagePage, pageHeaders } from "../pages/layout";
@@ -118,7 +119,14 @@ export function loginRoutes(): Hono<RootEnv> {
     // Permission sync, person direction: the repos and access-list teams GitHub says they read.
     const { teams } = await syncGithubPerson(c.env, config.github!, result.token, result.identity.login, Date.now());
     const caller = githubCaller(result.identity, teams);
-    const { setCookie } = await createSession(c.env.DB, caller, result.identity.login, config.sessionTtlSeconds, Date.now());
+    const { setCookie } = await createSession(
+      c.env.DB,
+      caller,
+      result.identity.login,
+      config.sessionTtlSeconds,
+      Date.now(),
+      sealSessionToken(c.env, result.token),
+    );
     await recordAudit(c.env, { actor: caller.id, event: "sign_in", ip: auditAddress(c.env, c.req.raw), detail: { via: "web" } });
     return redirectHome([setCookie, CLEAR_LOGIN_COOKIE]);
   });
@@ -136,7 +144,7 @@ export function loginRoutes(): Hono<RootEnv> {
   });
 
   app.get("/auth/session", async (c) => {
-    const session = await readSession(c.env.DB, c.req.raw, Date.now());
+    const session = await readCheckedSession(c.env, c.req.raw, Date.now());
     if (!session) return errorResponse("unauthorized", "Not signed in; open /login.", { headers: { "cache-control": "no-store" } });
     const { caller, login, csrfToken, expiresAt } = session;
     return c.json({ login, caller: { id: caller.id, scopes: caller.scopes, repos: caller.repos }, csrfToken, expiresAt }, 200, { "cache-control": "no-store" });

@@ -18,11 +18,9 @@
  *   npm run bench:grep -- --corpus /tmp/cc-corpora/hono-28a9c12 [--corpus /tmp/cc-corpora/sympy-e950d31]
  *                         [--rounds 15] [--port N] [--out FILE]
  */
-import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
-import { DatabaseSync } from "node:sqlite";
 import { ApiClient } from "../evals/lib/client.ts";
 import { readCorpus } from "../evals/lib/corpus-fs.ts";
 import { indexCorpus } from "../evals/lib/evaluate.ts";
@@ -33,6 +31,9 @@ import { parseCli } from "./lib/cli.ts";
 import { freePort, startSnapshotServer } from "./lib/dev-server.ts";
 import { ripgrepVersion } from "./lib/ripgrep.ts";
 import { grepBenchMarkdown, type GrepBenchResult, type GrepCorpusReport, type GrepLatency } from "./lib/bench-grep-report.ts";
+import { PATTERNS, rgFlags, type Pattern } from "./lib/bench-grep-patterns.ts";
+import { grepMatches, rgMatches, runRg } from "./lib/bench-grep-sides.ts";
+import { trigramCost } from "./lib/trigram-cost.ts";
 
 const USAGE = `Usage: npm run bench:grep -- --corpus DIR [--corpus DIR] [--rounds N] [--port N] [--out FILE] [--write-readme]
 
@@ -48,142 +49,10 @@ const a = parseCli(USAGE, {
 const ROOT = resolve(dirname(new URL(import.meta.url).pathname), "..");
 const log = (s: string) => process.stderr.write(`${s}\n`);
 
-/** One bench pattern: the grep request fields; rg gets the same meaning as flags. */
-interface Pattern {
-  pattern: string;
-  regex?: boolean;
-  case_sensitive?: boolean;
-  whole_word?: boolean;
-}
-
-/** 50 patterns: 15 literals, 10 case-insensitive, 10 whole words, 15 regexes (classes, alternation). Generic code words, not tuned to either tree. */
-const PATTERNS: Pattern[] = [
-  ...[
-    "TODO",
-    "return null",
-    "import ",
-    "Error(",
-    "@param",
-    "http://",
-    "self.assert",
-    "raise ValueError",
-    "export const",
-    "console.log",
-    "__init__",
-    "throw new",
-    "assert ",
-    "=> {",
-    "# XXX",
-  ].map((pattern) => ({ pattern })),
-  ...["todo", "deprecated", "notimplemented", "typeerror", "Context", "RESPONSE", "matrix", "Headers", "symbol", "cache"].map((pattern) => ({
-    pattern,
-    case_sensitive: false,
-  })),
-  ...["if", "new", "is", "def", "const", "self", "type", "None", "async", "key"].map((pattern) => ({ pattern, whole_word: true })),
-  ...[
-    "\\bdef\\s+[a-z_]+\\(",
-    "(TODO|FIXME|XXX)",
-    "[A-Z][a-z]+Error\\b",
-    "^\\s*import\\s",
-    "\\d{4,}",
-    "https?://[a-z.]+",
-    "\\bself\\.[a-z_]+\\(",
-    "(get|set|has)[A-Z][A-Za-z]+\\(",
-    "=>\\s*\\{$",
-    "^class [A-Z]",
-    "[a-z]+_[a-z]+_[a-z]+",
-    "\\breturn (true|false|None)\\b",
-    "c\\.(req|res|json)",
-    "(?i)not\\s+implemented",
-    "\\b[0-9]+\\.[0-9]+\\b",
-  ].map((pattern) => ({ pattern, regex: true })),
-];
-
-/** ripgrep flags with the same meaning as a pattern's grep fields. */
-function rgFlags(p: Pattern): string[] {
-  return [...(p.regex ? [] : ["-F"]), ...(p.case_sensitive === false ? ["-i"] : []), ...(p.whole_word ? ["-w"] : [])];
-}
-
-function runRg(args: string[]): Promise<{ ms: number; out: string }> {
-  return new Promise((res, rej) => {
-    const t = performance.now();
-    const child = spawn("rg", args, { stdio: ["ignore", "pipe", "ignore"] });
-    const chunks: Buffer[] = [];
-    child.stdout.on("data", (d: Buffer) => chunks.push(d));
-    child.on("error", rej);
-    child.on("close", (code) =>
-      code === 0 || code === 1 ? res({ ms: performance.now() - t, out: Buffer.concat(chunks).toString("utf8") }) : rej(new Error(`rg exited ${code}`)),
-    );
-  });
-}
-
-/** rg's matching (path, line) set over `dir`, kept to `files` (the index's file set). */
-async function rgMatches(dir: string, p: Pattern, files: Set<string>): Promise<Set<string>> {
-  const { out } = await runRg([
-    "--no-ignore",
-    "--hidden",
-    "--no-messages",
-    "--null",
-    "-n",
-    "--no-heading",
-    "--with-filename",
-    ...rgFlags(p),
-    "-e",
-    p.pattern,
-    dir,
-  ]);
-  const set = new Set<string>();
-  for (const row of out.split("\n")) {
-    const nul = row.indexOf("\0");
-    if (nul < 0) continue;
-    const path = row.slice(dir.length + 1, nul);
-    if (!files.has(path)) continue;
-    set.add(`${path}:${Number.parseInt(row.slice(nul + 1), 10)}`);
-  }
-  return set;
-}
-
-/** Every (path, line) grep returns for `p`, paging with the cursor. */
-async function grepMatches(client: ApiClient, repo: string, p: Pattern): Promise<{ set: Set<string>; pages: number; total: number }> {
-  const set = new Set<string>();
-  let cursor: string | null = null;
-  let pages = 0;
-  let total: number;
-  do {
-    const body: any = await client.request("POST", "/api/grep", { ...p, repo, limit: 500, ...(cursor ? { cursor } : {}) });
-    pages++;
-    for (const m of body.matches) set.add(`${m.path}:${m.line}`);
-    total = body.total_count;
-    cursor = body.next_cursor;
-  } while (cursor);
-  return { set, pages, total };
-}
-
 const pct = (xs: number[], q: number) => {
   const s = [...xs].sort((x, y) => x - y);
   return s[Math.min(s.length - 1, Math.floor(q * s.length))];
 };
-
-/** Builds the trigram table of migrations/0008 in a fresh node:sqlite file from `texts`; returns its bytes and the insert time. */
-function trigramCost(texts: string[]): { indexBytes: number; buildMs: number } {
-  const dir = mkdtempSync(join(tmpdir(), "grep-bench-"));
-  const file = join(dir, "t.sqlite");
-  const db = new DatabaseSync(file);
-  db.exec("PRAGMA page_size = 4096; CREATE TABLE base (x INTEGER);");
-  const before = statSync(file).size;
-  db.exec("CREATE VIRTUAL TABLE grep_trigrams USING fts5 (text, content = '', contentless_delete = 1, detail = 'none', tokenize = 'trigram case_sensitive 0')");
-  const insert = db.prepare("INSERT INTO grep_trigrams (rowid, text) VALUES (?, ?)");
-  const t = performance.now();
-  db.exec("BEGIN");
-  texts.forEach((text, i) => insert.run(i + 1, text));
-  db.exec("COMMIT");
-  const buildMs = performance.now() - t;
-  db.exec("VACUUM");
-  db.close();
-  const indexBytes = statSync(file).size - before;
-  rmSync(dir, { recursive: true, force: true });
-  return { indexBytes, buildMs };
-}
 
 const rgVersion = ripgrepVersion();
 if (!rgVersion) {

@@ -1,7 +1,7 @@
 /**
  * Exit codes of the `codebase-copilot` CLI, one meaning each, so a script can tell "nothing
  * found" from "something broke" (as grep: 0 found, 1 nothing found, 2 and above trouble).
- * README and docs/cli.md list the same table.
+ * docs/cli.md lists the same table; the README names the codes.
  */
 
 /** Process exit codes of the CLI. */

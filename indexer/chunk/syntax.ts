@@ -20,21 +20,20 @@ import type { Node, Tree } from "web-tree-sitter";
 import type { Chunk, ChunkedFile, ChunkKind, SymbolDef } from "../store/contract";
 import { isBlank, makeChunk, trimBlank } from "./lines";
 import type { Definition, DefKind, LanguageSpec, ScopeContext } from "./spec";
+import { MEMBER_ONLY_KINDS, ScopeReader, TINY_KINDS, type Item } from "./syntax-scope";
+import { endLine, signatureOf, startLine, type ParsedSource } from "./syntax-text";
 import { lineWindows, type WindowOptions } from "./windows";
+
+export type { ParsedSource } from "./syntax-text";
 
 /** Definitions of at most this many lines are "tiny" and merge with their neighbours. */
 export const TINY_DEF_LINES = 3;
-const TINY_KINDS: ReadonlySet<DefKind> = new Set(["type", "constant", "variable"]);
-const MEMBER_ONLY_KINDS: ReadonlySet<DefKind> = new Set(["field"]);
 
 /** True for members that join their container's header chunk: fields, enum constants. */
 function joinsHeader(def: Definition, kind: DefKind): boolean {
   return MEMBER_ONLY_KINDS.has(kind) || def.inHeader === true;
 }
 const CONSTRUCTOR_NAMES = new Set(["constructor", "__init__", "initialize", "__construct"]);
-const MAX_SIGNATURE_CHARS = 300;
-const MAX_DOC_CHARS = 1000;
-const MAX_IMPORT_CHARS = 300;
 
 /** Limits for syntax chunking, in lines. */
 export interface SyntaxOptions {
@@ -47,85 +46,6 @@ export interface SyntaxOptions {
   source?: ParsedSource;
 }
 
-/** A file's text and the same-length text it was parsed as. */
-export interface ParsedSource {
-  text: string;
-  parsed: string;
-}
-
-/** 1-based first line of a node. */
-function startLine(node: Node): number {
-  return node.startPosition.row + 1;
-}
-
-/** 1-based last line of a node; a node ending at column 0 ends on the line before. */
-function endLine(node: Node): number {
-  const { row, column } = node.endPosition;
-  return column === 0 && row > node.startPosition.row ? row : row + 1;
-}
-
-function collapse(text: string, max: number): string {
-  const s = text.replace(/\s+/g, " ").trim();
-  return s.length > max ? s.slice(0, max - 1) + "…" : s;
-}
-
-/**
- * Where a node's head starts in the file's text: before the characters on its line that the
- * parser saw as blanks (`FMT_CONSTEXPR20 basic_memory_buffer(..)` starts at the macro).
- */
-function headStartIndex(node: Node, source: ParsedSource): number {
-  let i = node.startIndex;
-  while (i > 0 && (source.parsed[i - 1] === " " || source.parsed[i - 1] === "\t")) i--;
-  while (i < node.startIndex && source.parsed[i] === source.text[i]) i++;
-  return i;
-}
-
-/** The declaration head up to its body, as the file has it: `function getUser(id: string): User`. */
-function signatureOf(def: Definition, source?: ParsedSource): string | undefined {
-  const node = def.node;
-  const body = node.childForFieldName("body") ?? def.members ?? null;
-  const start = source ? headStartIndex(node, source) : node.startIndex;
-  let text = source ? source.text.slice(start, node.endIndex) : node.text;
-  if (body && body.startIndex > node.startIndex) text = text.slice(0, body.startIndex - start);
-  // No body, or members that are the node itself (Go `const (`): the first line.
-  else text = text.split("\n")[0];
-  // A comment between the head and the body (Ruby's `def f(x)` with `# note` on the next line,
-  // `int f(void) /* x */ {`) is not part of the head.
-  const afterName = node.childForFieldName("name")?.endIndex ?? node.startIndex;
-  const comment = node.children.find((c) => c !== null && c.type.includes("comment") && c.startIndex >= afterName && (!body || c.startIndex < body.startIndex));
-  if (comment && comment.startIndex - start < text.length) text = text.slice(0, comment.startIndex - start);
-  let sig = collapse(text, MAX_SIGNATURE_CHARS)
-    .replace(/\s*[{:]$/, "")
-    .replace(/\s*=\s*$/, "");
-  // `typedef struct {` names its type after the body (`operator <` is named `operator<`).
-  if (def.name && !sig.replace(/\s+/g, "").includes(def.name.replace(/\s+/g, ""))) sig = `${sig} ${def.name}`;
-  return sig || undefined;
-}
-
-/** Comment text without markers (`//`, `/*`, `*`, `#`, `///`, `--`). */
-function cleanComment(text: string): string {
-  return text
-    .split("\n")
-    .map((l) => l.replace(/^\s*(\/\*\*?|\*\/|\*|\/\/\/?!?|#+|--)\s?/, "").replace(/\s*\*\/\s*$/, ""))
-    .filter((l) => l.trim().length > 0)
-    .join("\n")
-    .slice(0, MAX_DOC_CHARS);
-}
-
-type ItemType = "def" | "comment" | "attribute" | "other" | "tail";
-
-interface Item {
-  type: ItemType;
-  start: number;
-  end: number;
-  node?: Node;
-  def?: Definition;
-  /** Attached comments (doc) for a def. */
-  doc?: string;
-  /** First line of a def whose head starts before its node (LanguageSpec.headStart). */
-  headStart?: number;
-}
-
 /** Scope being chunked: where its loose lines go. */
 interface Scope extends ScopeContext {
   /** Kind and symbol of chunks made of loose lines (module statements, class fields). */
@@ -136,102 +56,14 @@ interface Scope extends ScopeContext {
   outerContainer?: string;
 }
 
-class SyntaxChunker {
+class SyntaxChunker extends ScopeReader {
   readonly chunks: Chunk[] = [];
   readonly symbols: SymbolDef[] = [];
-  readonly imports: string[] = [];
-  /** Ids of nodes taken out of ERROR nodes: they define something only if they parsed cleanly. */
-  readonly recovered = new Set<number>();
-
-  readonly spec: LanguageSpec;
-  readonly lines: string[];
   readonly opts: SyntaxOptions;
 
-  // Plain fields, not parameter properties: Node's type stripping (the bench) needs erasable syntax.
   constructor(spec: LanguageSpec, lines: string[], opts: SyntaxOptions) {
-    this.spec = spec;
-    this.lines = lines;
+    super(spec, lines);
     this.opts = opts;
-  }
-
-  /** Classifies the named children of a scope into items, attaching doc comments to defs. */
-  items(nodes: Node[], ctx: ScopeContext, collectImports: boolean): Item[] {
-    const out: Item[] = [];
-    for (const node of nodes) {
-      const item: Item = { type: "other", start: startLine(node), end: endLine(node), node };
-      if (this.spec.comments.has(node.type)) item.type = "comment";
-      else if (this.spec.attributes?.has(node.type)) item.type = "attribute";
-      else if (this.spec.isImport(node)) {
-        if (collectImports) this.imports.push(collapse(node.text, MAX_IMPORT_CHARS));
-      } else {
-        const def = this.recovered.has(node.id) && node.hasError ? null : this.spec.define(node, ctx);
-        if (def) {
-          item.type = "def";
-          item.def = def;
-        }
-      }
-      out.push(item);
-    }
-    if (this.spec.headStart) this.joinSplitHeads(out);
-    // Attach comments and attributes directly above a definition (no blank line between).
-    // A comment that starts on the line where earlier code ends trails that code instead.
-    const attachable = (it: Item | undefined) => it?.type === "comment" || it?.type === "attribute";
-    for (let i = 0; i < out.length; i++) {
-      const item = out[i];
-      if (item.type !== "def") continue;
-      const docs: string[] = [];
-      let j = i - 1;
-      while (j >= 0 && attachable(out[j]) && (out[j].end >= out[j + 1].start - 1 || (j === i - 1 && this.detachedDoc(out, j)))) {
-        const before = out[j - 1];
-        if (before && !attachable(before) && before.end >= out[j].start) break;
-        if (out[j].type === "comment") docs.unshift(out[j].node!.text);
-        j--;
-      }
-      if (j < i - 1) {
-        item.start = Math.min(item.start, out[j + 1].start);
-        out.splice(j + 1, i - 1 - j);
-        i = j + 1;
-      }
-      const doc = [docs.length ? cleanComment(docs.join("\n")) : "", item.def!.doc ?? ""].filter(Boolean).join("\n");
-      if (doc) item.doc = doc;
-    }
-    return out;
-  }
-
-  /**
-   * True if comment `out[j]` is a doc comment (spec.detachedDoc) one blank line above the
-   * definition `out[j + 1]`, and not part of the comments that open the file (its header).
-   * Tiny kinds and fields are left out: a section comment above a run of constants
-   * (`/** Module variables. *\/`) would otherwise split the run.
-   */
-  detachedDoc(out: Item[], j: number): boolean {
-    const re = this.spec.detachedDoc;
-    const comment = out[j];
-    const kind = out[j + 1].def!.kind;
-    if (!re || TINY_KINDS.has(kind) || MEMBER_ONLY_KINDS.has(kind) || comment.type !== "comment") return false;
-    if (comment.end !== out[j + 1].start - 2 || !isBlank(this.lines[comment.end])) return false;
-    const header = out.slice(0, j).every((it) => it.type === "comment") && this.lines.slice(0, out[0].start - 1).every(isBlank);
-    return !header && re.test(comment.node!.text);
-  }
-
-  /**
-   * Moves a definition's start up to where its head really begins (spec.headStart)
-   * and drops the loose items in between, unless a definition or a node crossing that line is
-   * in the way.
-   */
-  joinSplitHeads(out: Item[]): void {
-    for (let i = 0; i < out.length; i++) {
-      const item = out[i];
-      const head = item.type === "def" ? this.spec.headStart!(item.def!.node) : null;
-      if (!head) continue;
-      const start = startLine(head);
-      let j = i;
-      while (j > 0 && out[j - 1].type !== "def" && out[j - 1].start >= start) j--;
-      if (j > 0 && out[j - 1].end >= start) continue;
-      item.start = item.headStart = Math.min(item.start, start);
-      out.splice(j, i - j);
-      i = j;
-    }
   }
 
   kindIn(def: Definition, ctx: ScopeContext): DefKind {
@@ -253,33 +85,6 @@ class SyntaxChunker {
     if (item.doc) sym.doc = item.doc;
     this.symbols.push(sym);
     for (const alias of def.aliases ?? []) this.symbols.push({ ...sym, name: alias });
-  }
-
-  /**
-   * The named children of a scope node, with the children of `inline` nodes spliced in, and
-   * those of ERROR nodes holding a well-formed definition: one malformed region (a C function
-   * head split by `#if`/`#else`) can make the parser wrap a whole file in ERROR.
-   */
-  children(node: Node, ctx: ScopeContext): Node[] {
-    const out: Node[] = [];
-    for (const c of node.namedChildren) {
-      if (!c) continue;
-      const error = c.type === "ERROR" && this.definesInside(c, ctx);
-      if (!error && !this.spec.inline?.has(c.type)) {
-        out.push(c);
-        continue;
-      }
-      for (const inner of this.children(c, ctx)) {
-        if (error) this.recovered.add(inner.id);
-        out.push(inner);
-      }
-    }
-    return out;
-  }
-
-  /** True if an ERROR node holds a definition that parsed cleanly. */
-  definesInside(error: Node, ctx: ScopeContext): boolean {
-    return error.namedChildren.some((c) => c && (c.type === "ERROR" ? this.definesInside(c, ctx) : !c.hasError && this.spec.define(c, ctx) !== null));
   }
 
   /**

@@ -12,7 +12,8 @@ export { MAX_PATH_CHARS, SKIP_REASONS, type Skip, type SkipReason } from "./skip
 export { escapeUnsafePath, unsafePathRule } from "./path-safety";
 export { secretRuleMatch, SECRET_RULES, type SecretRule } from "./secret-rules";
 export { createGitignoreMatcher, type IgnoreFile } from "./gitignore";
-export { BUILD_OUTPUT_DIRS, classifyPath, isSecretName, LOCKFILES, secretNameRule, VENDORED_DIRS } from "./path-rules";
+export { BUILD_OUTPUT_DIRS, classifyPath, LOCKFILES, VENDORED_DIRS } from "./path-rules";
+export { isSecretName, secretNameRule } from "./secret-names";
 export {
   classifyContent,
   containsSecret,

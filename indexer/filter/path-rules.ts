@@ -27,6 +27,7 @@
  * Every decision carries a rule id (`dir:node_modules`, `name:.envrc`, `ext:.pem` ...), which
  * the skipped-files listing shows beside the reason.
  */
+import { extensionOf, secretNameRule } from "./secret-names";
 import type { Skip } from "./skip-reason";
 
 /** Directory names whose whole subtree is dependencies or build output. */
@@ -117,65 +118,6 @@ export const LOCKFILES: ReadonlySet<string> = new Set([
   "conan.lock",
 ]);
 
-/** Exact file names (lower-cased) that hold credentials. */
-const SECRET_NAMES: ReadonlySet<string> = new Set([
-  ".env",
-  ".envrc",
-  "kubeconfig",
-  "kubeconfig.yaml",
-  "kubeconfig.yml",
-  "kubeconfig.json",
-  "credentials.json",
-  "client_secret.json",
-  "service-account.json",
-  ".npmrc",
-  ".yarnrc.yml",
-  ".netrc",
-  "_netrc",
-  ".pypirc",
-  ".pgpass",
-  ".htpasswd",
-  ".git-credentials",
-  ".dockercfg",
-  "secrets.yml",
-  "secrets.yaml",
-  "secrets.json",
-  "terraform.tfstate",
-  "terraform.tfstate.backup",
-]);
-
-/** `.env.<suffix>` files that are templates, not secrets. */
-const ENV_TEMPLATES: ReadonlySet<string> = new Set([".env.example", ".env.sample", ".env.template", ".env.dist", ".env.defaults"]);
-
-/** Extensions (lower-cased, with the dot) of key stores and private keys. */
-const SECRET_EXTENSIONS: ReadonlySet<string> = new Set([
-  ".pem",
-  ".key",
-  ".p12",
-  ".pfx",
-  ".jks",
-  ".keystore",
-  ".p8",
-  ".ppk",
-  ".kdbx",
-  ".gpg",
-  ".tfvars",
-  ".ovpn",
-  ".mobileprovision",
-]);
-
-/** `env.<stage>` files without the leading dot: stage names only, so `env.ts` stays code. */
-const DOTLESS_ENV = /^env\.(local|dev|development|prod|production|stage|staging|test|testing|qa|uat|preview|ci|live|secret|secrets)(\..+)?$/i;
-
-/** OAuth client secrets as Google Cloud downloads them: `client_secret_<id>.apps.googleusercontent.com.json`. */
-const CLIENT_SECRET_JSON = /^client_secrets?[^/]*\.json$/i;
-
-/** `*.kubeconfig`, `kubeconfig-<cluster>.yaml`. */
-const KUBECONFIG_NAME = /(^kubeconfig[._-].*|\.kubeconfig)$/i;
-
-/** SSH private keys and their public halves (same names, kept out together for simplicity). */
-const SSH_KEY = /^id_(rsa|dsa|ecdsa|ed25519)(\..*)?$/i;
-
 /** Generated-code naming conventions (protobuf, gRPC, Dart build_runner, .NET designers ...). */
 const GENERATED_NAME =
   /(\.pb\.(go|cc|h|swift|dart)|_pb2(_grpc)?\.pyi?|_pb\.(js|d\.ts)|_grpc_pb\.(js|d\.ts)|\.pb\.gw\.go|_generated\.[^/]+|\.generated\.[^/]+|\.g\.dart|\.freezed\.dart|\.designer\.cs|\.g\.cs|\.(js|css|mjs|cjs)\.map)$/i;
@@ -260,30 +202,6 @@ const BINARY_EXTENSIONS: ReadonlySet<string> = new Set([
   ".rpm",
   ".node",
 ]);
-
-/** Lower-cased extension of a file name, with the dot, or "" (".bashrc" has none). */
-function extensionOf(name: string): string {
-  const dot = name.lastIndexOf(".");
-  return dot > 0 ? name.slice(dot).toLowerCase() : "";
-}
-
-/** The rule that makes a file name (no directory) a credential file, or null. */
-export function secretNameRule(name: string): string | null {
-  const lower = name.toLowerCase();
-  if (SECRET_NAMES.has(lower)) return `name:${lower}`;
-  if (lower.startsWith(".env.")) return ENV_TEMPLATES.has(lower) ? null : "name:.env.*";
-  if (DOTLESS_ENV.test(name)) return ENV_TEMPLATES.has(`.${lower}`) ? null : "name:env.*";
-  if (CLIENT_SECRET_JSON.test(name)) return "name:client_secret*.json";
-  if (KUBECONFIG_NAME.test(name)) return "name:kubeconfig";
-  if (SSH_KEY.test(name)) return "name:ssh-key";
-  const ext = extensionOf(name);
-  return SECRET_EXTENSIONS.has(ext) ? `ext:${ext}` : null;
-}
-
-/** Whether a file name (no directory) names a credential file. */
-export function isSecretName(name: string): boolean {
-  return secretNameRule(name) !== null;
-}
 
 /** The output-folder rule for path segment `i`, or null. */
 function outputDirRule(segments: readonly string[], i: number): string | null {

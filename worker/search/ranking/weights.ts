@@ -25,16 +25,6 @@ export const RRF_K = 60;
  */
 export const CHANNEL_WEIGHTS: Record<ChannelName, number> = { bm25: 1, vector: 0.5, symbol: 0.25, path: 0.25 };
 
-/**
- * RRF weights that replace CHANNEL_WEIGHTS for a pasted bug report. A report's code (`uniq(f)`,
- * `Prefix(milli, ...)`) names the functions it calls, and their definitions are where the fix
- * usually is; a question names few identifiers and its symbol hits are weaker evidence. Measured
- * on a 48-instance SWE-bench Lite dev sample (docs/experiments/round-06.md): symbol 0.25 (before
- * the symbol channel's report order) / 0.5 / 1 / 2 gave Acc@5 60.4 / 64.6 / 66.7 / 68.8 and Acc@1
- * 39.6 / 39.6 / 43.8 / 35.4.
- */
-export const REPORT_CHANNEL_WEIGHTS: Partial<Record<ChannelName, number>> = { symbol: 1 };
-
 /** Column weights of BM25's term frequency: symbol names, path, body. 4/2/1 chosen on hono-50; 1/1/1, 4/0/1 and 2/0.5/1 moved it by at most one question (docs/experiments/round-02.md). */
 export const BM25_WEIGHTS = { symbol: 4, path: 2, body: 1 };
 /** BM25's term-frequency saturation, FTS5's value (sqlite.org/fts5.html; Robertson and Zaragoza 2009). */

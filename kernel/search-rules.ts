@@ -52,7 +52,6 @@ export const RULES = [
     where: "worker/search/readers/report.ts",
   },
   { id: "report.title-names", description: "code names in a report's title weigh as the title's", where: "worker/search/readers/report.ts" },
-  { id: "report.channel-weights", description: "a report's own RRF channel weights (REPORT_CHANNEL_WEIGHTS)", where: "worker/search/ranking/weights.ts" },
   {
     id: "frame.trace",
     description: "stack frames: the trace stage ranks the files and functions a trace names",

@@ -5,8 +5,13 @@
  * side (terms, channels, stages, weights) is scored on all of them in minutes instead of the
  * hour a sympy run takes.
  *
- *   node scripts/replay-swebench.ts --state DIR [--repos a/b,c/d] [--instances id,id] [--root DIR] [--out FILE] [--explain] [--set-file FILE]
+ *   node scripts/replay-swebench.ts --state DIR [--repos a/b,c/d] [--instances id,id] [--root DIR] [--out FILE] [--explain] [--set-file FILE] [--disable-rule ID[,ID]|all]
  *
+ * `--disable-rule` is the eval's option (evals/lib/rule-ablation.ts): `all` replays the defaults
+ * and then each report rule off alone, a list of ids the defaults and one variant with all of them
+ * off, through the switch the server uses (`disabledRules` of runSearch, with explain on as the
+ * REST route requires). `--out` then writes a saved rule run (`set`, `ruleMoves`, `outcomes` per
+ * variant) that `evals/rule-table.ts --runs` reads beside the eval's.
  * `--set-file evals/sets/multifile.json` replays the multi-file set (evals/lib/multifile.ts) instead.
  *
  * The state folder comes from a `scripts/serve-snapshot.ts` server started with
@@ -20,6 +25,7 @@
  * `node:sqlite` is not workerd's SQLite build: the eval through the REST API remains the figure
  * of record, and this replay is for comparing two checkouts over the same rows.
  */
+import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -30,9 +36,11 @@ import { parseCli } from "./lib/cli.ts";
 import { bundleWorkerModules, d1Over, largestD1File, sqliteRows } from "./lib/sqlite-d1.ts";
 import { readCorpus } from "../evals/lib/corpus-fs.ts";
 import { asSwebench, parseMultifileSet, perFileRecall } from "../evals/lib/multifile.ts";
+import { DEFAULTS_LABEL, rankedByLabel, ruleMoves, ruleVariants } from "../evals/lib/rule-ablation.ts";
+import type { SearchVariant } from "../evals/lib/types.ts";
 import { corpusFolderName, parseSwebench, pickInstanceIds, pickInstances } from "../evals/lib/sets.ts";
 
-const USAGE = `Usage: node scripts/replay-swebench.ts --state DIR [--repos a/b,c/d] [--instances id,id] [--root DIR] [--corpus-root DIR] [--out FILE] [--explain] [--set-file evals/sets/multifile.json]`;
+const USAGE = `Usage: node scripts/replay-swebench.ts --state DIR [--repos a/b,c/d] [--instances id,id] [--root DIR] [--corpus-root DIR] [--out FILE] [--explain] [--set-file evals/sets/multifile.json] [--disable-rule ID[,ID]|all]`;
 const a = parseCli(USAGE, {
   state: { type: "string" },
   repos: { type: "string" },
@@ -43,11 +51,22 @@ const a = parseCli(USAGE, {
   out: { type: "string" },
   explain: { type: "boolean", default: false },
   "set-file": { type: "string" },
+  "disable-rule": { type: "string" },
 });
 if (!a.state) {
   console.error(USAGE);
   process.exit(2);
 }
+let variants: SearchVariant[] = [{ label: DEFAULTS_LABEL }];
+if (a["disable-rule"]) {
+  try {
+    variants = ruleVariants(a["disable-rule"]);
+  } catch (err) {
+    console.error(`error: ${(err as Error).message}`);
+    process.exit(2);
+  }
+}
+const ablation = variants.length > 1;
 
 const biggest = largestD1File(a.state);
 if (!biggest) {
@@ -187,7 +206,8 @@ type Outcome = {
   queryTerms?: string[];
   results?: Hit[];
 };
-const outcomes: Outcome[] = [];
+/** Each variant's outcomes (only the defaults' without --disable-rule). */
+const byLabel: Record<string, Outcome[]> = {};
 for (const inst of instances) {
   const repoId = repoIdOf(inst.repo);
   const tree = join(a["corpus-root"]!, corpusFolderName(inst.repo, inst.base_commit));
@@ -213,22 +233,28 @@ for (const inst of instances) {
   const packages = sqlite.prepare("SELECT name, folder FROM snapshot_packages WHERE repo = ? AND commit_sha = ?").all(repoId, best.commit);
   const target = { id: repoId, commit: best.commit, indexedAt: null, embeddingModel: row.embedding_model, embeddingDims: row.embedding_dims, packages };
   const deps = { db, embedder: new LocalEmbeddingProvider(row.embedding_dims), vectors: new SnapshotVectorStore(row.embedding_dims) };
-  const response = await runSearch(deps, [target], inst.problem_statement, { k: 50, mode: "hybrid", filters: {}, fileCap: 2, explain: a.explain }, [target]);
-  const ranked = [...new Set(response.results.map((r) => r.path))];
-  const goldRanks = inst.gold_files.map((g) => (ranked.includes(g) ? ranked.indexOf(g) + 1 : null));
-  const allFoundAt = goldRanks.every((r) => r !== null) ? Math.max(...(goldRanks as number[])) : null;
-  outcomes.push({
-    id: inst.instance_id,
-    repo: inst.repo,
-    gold: inst.gold_files,
-    goldRanks,
-    allFoundAt,
-    top: ranked.slice(0, 10),
-    queryTerms: response.stats.queryTerms,
-    ...(a.explain ? { results: response.results.map(({ snippet: _s, ...r }) => r as Hit) } : {}),
-  });
-  console.log(`${inst.instance_id}: gold at ${allFoundAt ?? "-"}`);
+  for (const v of variants) {
+    const off = v.disableRules?.length ? new Set(v.disableRules) : undefined;
+    const options = { k: 50, mode: "hybrid", filters: {}, fileCap: 2, explain: a.explain || off !== undefined, disabledRules: off };
+    const response = await runSearch(deps, [target], inst.problem_statement, options, [target]);
+    const ranked = [...new Set(response.results.map((r) => r.path))];
+    const goldRanks = inst.gold_files.map((g) => (ranked.includes(g) ? ranked.indexOf(g) + 1 : null));
+    const allFoundAt = goldRanks.every((r) => r !== null) ? Math.max(...(goldRanks as number[])) : null;
+    const outcome: Outcome = {
+      id: inst.instance_id,
+      repo: inst.repo,
+      gold: inst.gold_files,
+      goldRanks,
+      allFoundAt,
+      top: ranked.slice(0, 10),
+      queryTerms: response.stats.queryTerms,
+      ...(a.explain ? { results: response.results.map(({ snippet: _s, ...r }) => r as Hit) } : {}),
+    };
+    (byLabel[v.label] ??= []).push(outcome);
+    console.log(`${inst.instance_id}${ablation ? ` ${v.label}` : ""}: gold at ${allFoundAt ?? "-"}`);
+  }
 }
+const outcomes = byLabel[DEFAULTS_LABEL] ?? [];
 
 const acc = (os: Outcome[], k: number) => os.filter((o) => o.allFoundAt !== null && o.allFoundAt <= k).length;
 const accText = (os: Outcome[], k: number) => `Acc@${k} ${acc(os, k)} (${((100 * acc(os, k)) / Math.max(1, os.length)).toFixed(1)}%)`;
@@ -242,10 +268,18 @@ for (const repo of [...new Set(outcomes.map((o) => o.repo))])
   );
 console.log(line("all", outcomes));
 console.log(`file recall@5 ${(100 * perFileRecall(outcomes, 5)).toFixed(1)}%  file recall@10 ${(100 * perFileRecall(outcomes, 10)).toFixed(1)}%`);
-if (a.out) writeFileSync(a.out, `${JSON.stringify(outcomes, null, 1)}\n`);
+if (a.out && ablation) {
+  // A saved rule run, as `npm run eval -- --disable-rule` writes it (evals/rule-table.ts reads it).
+  const moves = ruleMoves(rankedByLabel({ outcomes: byLabel }));
+  const command = `node scripts/replay-swebench.ts ${process.argv.slice(2).join(" ")}`;
+  const commit = execFileSync("git", ["-C", a.root ?? fileURLToPath(new URL("..", import.meta.url)), "rev-parse", "--short", "HEAD"], {
+    encoding: "utf8",
+  }).trim();
+  writeFileSync(a.out, `${JSON.stringify({ set: "swebench", replay: true, commit, command, outcomes: byLabel, ruleMoves: moves }, null, 1)}\n`);
+} else if (a.out) writeFileSync(a.out, `${JSON.stringify(outcomes, null, 1)}\n`);
 sqlite.close();
 rmSync(work, { recursive: true, force: true });
-const missing = instances.length - outcomes.length;
+const missing = instances.length - new Set(outcomes.map((o) => o.id)).size;
 if (missing) {
   console.error(
     `error: ${missing} of ${instances.length} instances have no snapshot in this state: index them on a \`serve-snapshot.ts --keep-snapshots\` server first (npm run eval -- --set swebench --repos ... --base-url ...)`,

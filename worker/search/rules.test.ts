@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { reporterLocals } from "./query";
 import { readQuery } from "./readers";
-import { CHANNEL_WEIGHTS } from "./ranking/weights";
 import { RULE_IDS, RULES, ruleOn, switchPlan, withRulesOff } from "./rules";
 import { stripListings, stripMarkup } from "./readers/clean";
 
@@ -57,12 +56,11 @@ describe("rules registry", () => {
     const plan = readQuery(REPORT);
     expect(plan.stages.trace).toBe(true);
     expect(plan.evidence.frames.length).toBeGreaterThan(0);
-    const off = switchPlan(plan, new Set(["frame.trace", "report.channel-weights", "frame.callee"]), CHANNEL_WEIGHTS);
+    const off = switchPlan(plan, new Set(["frame.trace", "frame.callee"]));
     expect(off.stages.trace).toBe(false);
     expect(off.evidence.frames).toEqual([]);
     expect(off.evidence.callee).toBeNull();
-    expect(off.fusion).toEqual(CHANNEL_WEIGHTS);
     expect(plan.stages.trace).toBe(true);
-    expect(switchPlan(plan, undefined, CHANNEL_WEIGHTS)).toBe(plan);
+    expect(switchPlan(plan, undefined)).toBe(plan);
   });
 });

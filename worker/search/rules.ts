@@ -43,14 +43,13 @@ export function withRulesOff<T>(off: ReadonlySet<string> | undefined, read: () =
 }
 
 /** `plan` without the plan elements of the rules in `off` (a new plan; `plan` is not changed). */
-export function switchPlan(plan: QueryPlan, off: ReadonlySet<string> | undefined, defaultFusion: QueryPlan["fusion"]): QueryPlan {
+export function switchPlan(plan: QueryPlan, off: ReadonlySet<string> | undefined): QueryPlan {
   if (!off?.size) return plan;
   const has = (id: RuleId) => off.has(id);
   const query = { ...plan.query, titleNames: has("report.title-names") ? [] : plan.query.titleNames };
   return {
     ...plan,
     query,
-    fusion: has("report.channel-weights") && plan.reader === "report" ? defaultFusion : plan.fusion,
     evidence: {
       ...plan.evidence,
       frames: has("frame.trace") ? [] : plan.evidence.frames,

@@ -17,7 +17,7 @@ import { MODE_CHANNELS, type RepoTarget, type SearchDeps, type SearchOptions } f
 import { runPlan } from "./engine/run-plan";
 import { issueTemplateLines, mayFollowTemplate, stripTemplateText } from "./issue-templates";
 import { evidenceNeeded } from "./ranking";
-import { CHANNEL_WEIGHTS, MIN_CANDIDATE_DEPTH, RANK_STABLE_K } from "./ranking/weights";
+import { MIN_CANDIDATE_DEPTH, RANK_STABLE_K } from "./ranking/weights";
 import { readQuery } from "./readers";
 import { switchPlan, withRulesOff } from "./rules";
 import { documentFrequencies, STEM_LOOKUP, type TermStatistics } from "./term-stats";
@@ -105,7 +105,6 @@ export async function runSearch(
   const plan = switchPlan(
     withRulesOff(off, () => readQuery(text)),
     off,
-    CHANNEL_WEIGHTS,
   );
   const query = plan.query;
   const searchable = query.terms.length > 0 || query.identifiers.length > 0 || query.pathHints.length > 0;

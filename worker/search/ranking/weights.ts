@@ -5,7 +5,8 @@
  * the measurement that chose it (docs/ranking.md, "Weights", lists them with the same figures;
  * the experiment rounds named are in docs/experiments/). The modules that apply them import them
  * from here and hold no ranking constant of their own; limits that only bound work (cache sizes,
- * ids per statement, lookups per query) stay beside the code they bound. Changing a value here
+ * ids per statement, lookups per query) stay beside the code they bound; the confidence gate's
+ * thresholds are in ranking/gate-thresholds.ts, re-exported here. Changing a value here
  * changes results: re-run the golden ranks (`npx vitest run evals/rank-golden.test.ts`) and the
  * eval tables (docs/evaluation.md) and say which figures moved.
  */
@@ -23,16 +24,6 @@ export const RRF_K = 60;
  * lexical channel is the strongest with the local embedder, the others refine it.
  */
 export const CHANNEL_WEIGHTS: Record<ChannelName, number> = { bm25: 1, vector: 0.5, symbol: 0.25, path: 0.25 };
-
-/**
- * RRF weights that replace CHANNEL_WEIGHTS for a pasted bug report. A report's code (`uniq(f)`,
- * `Prefix(milli, ...)`) names the functions it calls, and their definitions are where the fix
- * usually is; a question names few identifiers and its symbol hits are weaker evidence. Measured
- * on a 48-instance SWE-bench Lite dev sample (docs/experiments/round-06.md): symbol 0.25 (before
- * the symbol channel's report order) / 0.5 / 1 / 2 gave Acc@5 60.4 / 64.6 / 66.7 / 68.8 and Acc@1
- * 39.6 / 39.6 / 43.8 / 35.4.
- */
-export const REPORT_CHANNEL_WEIGHTS: Partial<Record<ChannelName, number>> = { symbol: 1 };
 
 /** Column weights of BM25's term frequency: symbol names, path, body. 4/2/1 chosen on hono-50; 1/1/1, 4/0/1 and 2/0.5/1 moved it by at most one question (docs/experiments/round-02.md). */
 export const BM25_WEIGHTS = { symbol: 4, path: 2, body: 1 };
@@ -276,51 +267,6 @@ export const DEFECT_NON_CODE_PRIOR = 0.5;
  */
 export const DEFAULT_FILE_CAP = 2;
 
-/**
- * The confidence gate's thresholds (worker/search/gate.ts): low when term coverage is below
- * `minTermCoverage` and the best vector similarity below `minVectorScore` (local-hash-v1 scale).
- */
-export const GATE_THRESHOLDS = {
-  /** Term coverage below this counts as weak lexical evidence. */
-  minTermCoverage: 0.5,
-  /** Best cosine similarity below this counts as weak semantic evidence (local-hash-v1 scale). */
-  minVectorScore: 0.3,
-  /**
-   * With a lexical embedder: IDF-weighted term coverage (absent terms at df 0) below this is low
-   * whatever the plain share and the similarity. Chosen from one run at 0a10881 of the
-   * unanswerable sets (28 questions on hono, click, flask, requests), the fixture set and hono-50
-   * (docs/evaluation.md, "Confidence gate calibration"): 0.2 / 0.25 / 0.3 refused 3 / 5 / 6 of 28
-   * new unanswerable questions and 3 / 4 / 4 of the fixture's 8, and wrongly refused 1 / 1 / 3 of
-   * hono-50's 50 and 2 / 2 / 2 of the fixture's 34 (1 at 0). Paraphrased questions without the
-   * code's words look like unanswerable ones to a lexical embedder: the overlap is why it is low.
-   */
-  minWeightedCoverage: 0.25,
-  /**
-   * With a lexical embedder, for a question (not a report): low when the IDF-weighted coverage is
-   * at least `disagreementMinCoverage` (the words are found) but no one of the first
-   * `agreementTop` results is ranked within `maxAgreementRank` by both the lexical and the vector
-   * channel. Chosen on one run at 7de9c4d that recorded every question's signals
-   * (docs/evaluation.md, "Confidence gate calibration"): over the calibration questions (36
-   * unanswerable: the first 28 and the fixture's 8; 152 answerable: fixture, hono-50 under both
-   * rules, polyglot click and gin) rank 10 / 15 / 20 / 28 refused 8 / 6 / 5 / 3 more unanswerable
-   * and 2 / 2 / 1 / 0 more answerable ones; 20 is also RANK_STABLE_K. Coverage 0.45 keeps the
-   * paraphrases (hono-50's q34 and q40, coverage 0.37 to 0.40), whose words the code lacks and
-   * which the channels disagree on too.
-   */
-  disagreementMinCoverage: 0.45,
-  /** Rank within which both channels must put one of the first `agreementTop` results for them to agree. */
-  maxAgreementRank: 20,
-  /** Results read for the channels' agreement. */
-  agreementTop: 3,
-};
-
-/**
- * The gate's absent-name rule (worker/search/gate.ts, `absentNames`): a question's term that no
- * searched snapshot holds, of at least `minChars` letters and not an English word
- * (worker/search/english-words.ts), names something the repos do not have. It applies only to a
- * question in English prose, with at least `minFunctionWords` distinct English function words
- * (ParsedQuery.functionWords): a question in another language (whose every word is "not
- * English") and a keyword or identifier query are left to the other rules. Measured in
- * docs/evaluation.md, "Confidence gate calibration", third round.
- */
-export const ABSENT_NAME = { minChars: 3, minFunctionWords: 2 };
+// The confidence gate's thresholds: their own module (the gate decides whether to answer, not the
+// order), re-exported so that every threshold is still imported from here.
+export { ABSENT_NAME, GATE_THRESHOLDS } from "./gate-thresholds";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { evidenceNeeded, STAGES } from "../ranking";
-import { CHANNEL_WEIGHTS, REPORT_CHANNEL_WEIGHTS } from "../ranking/weights";
+import { CHANNEL_WEIGHTS } from "../ranking/weights";
 import { READERS, readQuery } from ".";
 import { readText } from "./reading";
 
@@ -32,9 +32,10 @@ describe("readers", () => {
     expect(READERS.at(-1)!.name).toBe("question");
   });
 
-  it("write a report's choices into the plan: report weights, frames to look up, the report stages", () => {
+  it("write a report's choices into the plan: the question's fusion weights, frames to look up, the report stages", () => {
     const plan = readQuery(REPORT);
-    expect(plan.fusion).toEqual({ ...CHANNEL_WEIGHTS, ...REPORT_CHANNEL_WEIGHTS });
+    // A report fuses the channels with the question's weights (report.channel-weights, a report's own, went in issue #46).
+    expect(plan.fusion).toEqual(CHANNEL_WEIGHTS);
     expect(plan.evidence.frames.map((f) => f.path)).toEqual(["sympy/core/function.py"]);
     expect(plan.stages.receivers).toEqual([{ container: "Derivative", name: "kind" }]);
     expect(plan.capExempt).toEqual([]);

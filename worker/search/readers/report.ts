@@ -7,7 +7,7 @@
  * matters; its traceback, TypeError and receivers are evidence; it names many things in passing,
  * so the per-file cap stands and the gate reads its scattered evidence as no sign of absence.
  */
-import { CHANNEL_WEIGHTS, LONG_REPORT_TERMS, MIN_SHAPED_REPORT_TERMS, REPORT_CHANNEL_WEIGHTS } from "../ranking/weights";
+import { CHANNEL_WEIGHTS, LONG_REPORT_TERMS, MIN_SHAPED_REPORT_TERMS } from "../ranking/weights";
 import { messagePhrases } from "../error-messages";
 import { signatureCallee } from "../stack-frames";
 import { codeNames } from "./code-marks";
@@ -46,7 +46,7 @@ export const reportReader: QueryReader = {
       reader: "report",
       query,
       terms: { counts: termCounts(f.raw), selectionCodeTerms: new Set(query.codeTerms), weightCodeTerms: new Set(query.codeTerms) },
-      fusion: { ...CHANNEL_WEIGHTS, ...REPORT_CHANNEL_WEIGHTS },
+      fusion: CHANNEL_WEIGHTS,
       evidence: { frames: query.frames, callee, options: query.optionFlags, messages: query.phrases, entryPoints: false },
       stages: {
         coverage: { report: true },

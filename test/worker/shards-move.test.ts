@@ -1,7 +1,8 @@
 /**
  * Moving a repo between shards (`POST /api/repos/{id}/move`) and the high-water mark
  * (docs/storage.md, "Shards"): the move re-indexes into the target, flips, deletes the old copy,
- * and search answers the same before and after; a shard past the mark takes no new repo, and
+ * and search answers the same before and after; the vectors move with the rows, from the old
+ * shard's vector index to the target's (indexer/store/vectors/indexes.ts); a shard past the mark takes no new repo, and
  * `GET /api/health/shards` says so.
  */
 import { env } from "cloudflare:test";
@@ -20,8 +21,15 @@ async function chunksPerShard(id: string): Promise<number[]> {
   );
 }
 
-async function results(repo: string, q: string): Promise<unknown> {
-  const res = await api("/api/search", { method: "POST", json: { q, repo, k: 20, explain: true } });
+/** `id`'s vectors in each shard's vector index (the local index of shard n is its `local_vectors`). */
+async function vectorsPerShard(id: string): Promise<number[]> {
+  return Promise.all(
+    listShards(env).map(async ({ db }) => (await db.prepare("SELECT count(*) AS n FROM local_vectors WHERE repo = ?").bind(id).first<{ n: number }>())!.n),
+  );
+}
+
+async function results(repo: string, q: string, mode = "hybrid"): Promise<unknown> {
+  const res = await api("/api/search", { method: "POST", json: { q, repo, k: 20, explain: true, mode } });
   expect(res.status).toBe(200);
   return ((await res.json()) as { results: unknown }).results;
 }
@@ -33,7 +41,11 @@ describe("moving a repo between shards", () => {
     const from = first.placement.shard!;
     const to = (from + 1) % listShards(env).length;
     const before = await Promise.all(["getUserById", "invoice tax", "database connection"].map((q) => results("mover", q)));
-    expect((await chunksPerShard("mover"))[from]).toBeGreaterThan(0);
+    const vectorsBefore = await Promise.all(["find a user by id", "invoice tax"].map((q) => results("mover", q, "vector")));
+    expect(vectorsBefore.every((r) => (r as unknown[]).length > 0)).toBe(true);
+    const chunks = (await chunksPerShard("mover"))[from];
+    expect(chunks).toBeGreaterThan(0);
+    expect(await vectorsPerShard("mover")).toEqual([0, 1, 2].map((n) => (n === from ? chunks : 0)));
 
     const res = await api("/api/repos/mover/move", { method: "POST", json: { shard: to } });
     const body = (await res.json()) as { repo: RepoStatus; job: RepoStatus["job"] };
@@ -48,7 +60,9 @@ describe("moving a repo between shards", () => {
     const rows = await chunksPerShard("mover");
     expect(rows[from]).toBe(0);
     expect(rows[to]).toBeGreaterThan(0);
+    expect(await vectorsPerShard("mover")).toEqual([0, 1, 2].map((n) => (n === to ? chunks : 0)));
     expect(await Promise.all(["getUserById", "invoice tax", "database connection"].map((q) => results("mover", q)))).toEqual(before);
+    expect(await Promise.all(["find a user by id", "invoice tax"].map((q) => results("mover", q, "vector")))).toEqual(vectorsBefore);
   });
 
   it("refuses a shard that does not exist, the shard it is on, an archive repo, and a caller without admin", async () => {

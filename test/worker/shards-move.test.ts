@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { chooseShard, placeRepo, shardFills } from "../../indexer/store/shard-placement";
 import { listShards } from "../../indexer/store/shards";
 import { LOCAL_ADMIN, serviceContext } from "../../worker/services/context";
-import { shardHealth } from "../../worker/services/shards";
+import { shardHealth, vectorIndexWarnings } from "../../worker/services/shards";
 import type { RepoStatus } from "../../worker/services/repos";
 import { api } from "../helpers";
 import { fixtureUrl, registerAndWait, repoStatus, uploadFilesAndWait, waitForJob } from "./ingest-helpers";
@@ -118,5 +118,27 @@ describe("the high-water mark", () => {
     expect(body.shards.reduce((n, s) => n + s.repos, 0)).toBe(repos);
     expect(body.shards.every((s) => !s.full)).toBe(true);
     expect(body.warnings).toEqual([]);
+    // Each shard's own vector index and its size (hw-seed's vectors are in one of them).
+    const sized = body as unknown as { shards: { vectorIndex: string; vectors: number }[]; vectorIndexWarnVectors: number };
+    expect(sized.shards.map((s) => s.vectorIndex)).toEqual(["SHARD_0", "SHARD_1", "SHARD_2"]);
+    const vectors = await Promise.all(
+      listShards(env).map(async ({ db }) => (await db.prepare("SELECT count(*) AS n FROM local_vectors").first<{ n: number }>())!.n),
+    );
+    expect(sized.shards.map((s) => s.vectors)).toEqual(vectors);
+    expect(vectors.reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
+    expect(sized.vectorIndexWarnVectors).toBe(8_000_000);
+  });
+
+  it("warns about a vector index near Vectorize's 10,000,000 vectors, once for shards that share it", () => {
+    const shards = [
+      { shard: 0, vectorIndex: "VECTORIZE", vectors: 9_000_000 },
+      { shard: 1, vectorIndex: "VECTORIZE", vectors: 9_000_000 },
+      { shard: 2, vectorIndex: "VECTORIZE_2", vectors: 7_999_999 },
+      { shard: 3, vectorIndex: "VECTORIZE_3", vectors: 8_000_000 },
+    ];
+    expect(vectorIndexWarnings(shards, 8_000_000)).toEqual([
+      "vector index VECTORIZE (shard 0, 1) holds 9,000,000 vectors, past 8,000,000 of Vectorize's 10,000,000 per index: give these shards an index each (npm run deploy -- --shards N) and move repos.",
+      "vector index VECTORIZE_3 (shard 3) holds 8,000,000 vectors, past 8,000,000 of Vectorize's 10,000,000 per index: move repos to another shard.",
+    ]);
   });
 });

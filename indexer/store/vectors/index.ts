@@ -11,7 +11,16 @@ import type { VectorStore } from "../contract";
 import { LocalVectorStore } from "./local";
 import { VectorizeVectorStore } from "./vectorize";
 
-export { sameVectorIndex, shardVectorStore, vectorIndexName, vectorizeBindings, type VectorIndexEnv } from "./indexes";
+export {
+  sameVectorIndex,
+  shardVectorStore,
+  VECTOR_INDEX_WARN_VECTORS,
+  vectorIndexName,
+  vectorIndexSize,
+  vectorizeBindings,
+  VECTORIZE_MAX_VECTORS_PER_INDEX,
+  type VectorIndexEnv,
+} from "./indexes";
 export { LocalVectorStore } from "./local";
 export { VectorizeVectorStore, VECTORIZE_MAX_TOPK, VECTORIZE_MAX_UPSERT, type VectorizeLike } from "./vectorize";
 

@@ -6,7 +6,7 @@
  * (test/worker/vector-shards.test.ts).
  */
 import { describe, expect, it } from "vitest";
-import { sameVectorIndex, shardVectorStore, vectorIndexName, vectorizeBindings, type VectorIndexEnv } from "./indexes";
+import { sameVectorIndex, shardVectorStore, vectorIndexName, vectorIndexSize, vectorizeBindings, type VectorIndexEnv } from "./indexes";
 import { FakeVectorize } from "./vectorize-fake";
 
 const DIMS = 4;
@@ -41,6 +41,7 @@ describe("vector index per shard", () => {
     await shardVectorStore(env, vectorize, 1).delete("repo-a", ["a1"]);
     expect((await shardVectorStore(env, vectorize, 1).query("repo-a", q, 10)).map((m) => m.id)).toEqual(["a2"]);
     expect(sameVectorIndex(env, vectorize, 1, 2)).toBe(false);
+    expect(await Promise.all([0, 1, 2].map((n) => vectorIndexSize(env, vectorize, n)))).toEqual([0, 1, 1]);
   });
 
   it("shares the one VECTORIZE index across shards when VECTORIZE_BINDINGS is unset", async () => {
@@ -50,6 +51,7 @@ describe("vector index per shard", () => {
     await shardVectorStore(env, vectorize, 0).upsert("repo-a", [record("a1", 1)]);
     expect((await shardVectorStore(env, vectorize, 2).query("repo-a", Float32Array.from([1, 0, 0, 0]), 5)).map((m) => m.id)).toEqual(["a1"]);
     expect(sameVectorIndex(env, vectorize, 0, 2)).toBe(true);
+    expect(await Promise.all([0, 1, 2].map((n) => vectorIndexSize(env, vectorize, n)))).toEqual([1, 1, 1]);
   });
 
   it("names the local index after its shard's D1 binding", () => {

@@ -39,8 +39,13 @@ export interface VectorIndexEnv extends ShardEnv {
 /** The binding shared by every shard when `VECTORIZE_BINDINGS` is unset. */
 export const SHARED_VECTORIZE_BINDING = "VECTORIZE";
 
-function vectorizeBinding(env: VectorIndexEnv, name: string): VectorizeLike {
-  const b = (env as unknown as Record<string, unknown>)[name] as Partial<VectorizeLike> | undefined;
+/** Vectors one Vectorize index holds at most (https://developers.cloudflare.com/vectorize/platform/limits/). */
+export const VECTORIZE_MAX_VECTORS_PER_INDEX = 10_000_000;
+/** Vectors past which the health report warns about an index: 80% of Vectorize's limit, room for its repos to grow. */
+export const VECTOR_INDEX_WARN_VECTORS = 8_000_000;
+
+function vectorizeBinding(env: VectorIndexEnv, name: string): VectorizeLike & Partial<Pick<Vectorize, "describe">> {
+  const b = (env as unknown as Record<string, unknown>)[name] as (Partial<VectorizeLike> & Partial<Pick<Vectorize, "describe">>) | undefined;
   if (!b || typeof b.query !== "function" || typeof b.upsert !== "function" || typeof b.deleteByIds !== "function") {
     throw new TypeError(
       name === SHARED_VECTORIZE_BINDING && !env.VECTORIZE_BINDINGS
@@ -48,7 +53,7 @@ function vectorizeBinding(env: VectorIndexEnv, name: string): VectorizeLike {
         : `VECTORIZE_BINDINGS names "${name}", which is not a Vectorize binding: add [[vectorize]] binding = "${name}" to wrangler.toml (npm run deploy -- --shards N does)`,
     );
   }
-  return b as VectorizeLike;
+  return b as VectorizeLike & Partial<Pick<Vectorize, "describe">>;
 }
 
 /**
@@ -96,4 +101,18 @@ export function shardVectorStore(env: VectorIndexEnv, config: Pick<Config, "vect
   const db = shardDb(env, n);
   if (config.vectorStore === "local") return new LocalVectorStore(db, config.embeddingDimensions);
   return new VectorizeVectorStore(vectorizeBinding(env, vectorizeBindings(env)[n]));
+}
+
+/**
+ * Vectors in shard `n`'s vector index, for the health report: the rows of `local_vectors` in the
+ * shard, or the Vectorize index's `describe().vectorCount` (every namespace of the index, so
+ * shards sharing one index report the same count; Vectorize counts mutations it has processed).
+ * Throws as `shardVectorStore` does.
+ */
+export async function vectorIndexSize(env: VectorIndexEnv, config: Pick<Config, "vectorStore">, n: number): Promise<number> {
+  const db = shardDb(env, n);
+  if (config.vectorStore === "local") return (await db.prepare("SELECT count(*) AS n FROM local_vectors").first<{ n: number }>())?.n ?? 0;
+  const index = vectorizeBinding(env, vectorizeBindings(env)[n]);
+  if (typeof index.describe !== "function") throw new TypeError(`Vectorize binding ${vectorizeBindings(env)[n]} has no describe(): a V2 index is needed`);
+  return (await index.describe()).vectorCount;
 }

@@ -9,7 +9,8 @@
  * and a `claude mcp add` line. Re-running creates nothing that exists.
  *
  * `--shards N` declares the shard databases SHARD_0..SHARD_{N-1} in `[env.production]` of
- * wrangler.toml when missing (bin/lib/deploy/shards.ts; wrangler deploy provisions them).
+ * wrangler.toml when missing (bin/lib/deploy/shards.ts; wrangler deploy provisions them), and a
+ * Vectorize index per shard (`VECTORIZE`, `VECTORIZE_1`, ...; the plan creates them).
  *
  * `--dry-run` prints every step with its exact wrangler command (planned against the account
  * when logged in, else against an empty one) and runs `wrangler deploy --dry-run`.
@@ -23,7 +24,7 @@ import { createInterface } from "node:readline/promises";
 import { Command } from "commander";
 import { DEPLOY_ENV, readDeployConfig } from "./lib/deploy/config.ts";
 import { deployedUrl, emptyAccount, endpoints, planDeploy, type SecretInputs } from "./lib/deploy/plan.ts";
-import { declaredShards, withShards } from "./lib/deploy/shards.ts";
+import { declaredShards, shardVectorIndexes, withShards } from "./lib/deploy/shards.ts";
 import { isLoggedIn, readAccountState, type WranglerRunner } from "./lib/deploy/state.ts";
 import { PROJECT_ROOT } from "./lib/paths.ts";
 
@@ -79,8 +80,14 @@ async function main(o: Options): Promise<number> {
     if (wanted !== toml) {
       const added = declaredShards(wanted).filter((s) => !declaredShards(toml).includes(s));
       console.log(
-        `- ${o.dryRun ? "would declare" : "declaring"} shard databases ${added.join(", ") || "(none new)"} and SHARD_BINDINGS in [env.${DEPLOY_ENV}] of wrangler.toml`,
+        `- ${o.dryRun ? "would declare" : "declaring"} shard databases ${added.join(", ") || "(none new)"}, SHARD_BINDINGS and each shard's Vectorize index (VECTORIZE_BINDINGS) in [env.${DEPLOY_ENV}] of wrangler.toml`,
       );
+      const indexes = shardVectorIndexes(wanted, Number(o.shards));
+      const sharing = indexes.flatMap((b, i) => (indexes.indexOf(b) !== i || indexes.lastIndexOf(b) !== i ? [i] : []));
+      if (sharing.length)
+        console.log(
+          `- shards ${sharing.join(", ")} share one Vectorize index (declared before per-shard indexes; their vectors are there): move repos to a shard with its own index to spread them (docs/scale.md)`,
+        );
       if (!o.dryRun) writeFileSync(tomlPath, wanted);
       toml = wanted;
     } else console.log(`- wrangler.toml already declares ${declaredShards(toml).length} shards`);

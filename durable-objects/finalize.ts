@@ -4,7 +4,7 @@
  * The coordinator's two steps that talk to D1 and the vector store: planning a job against
  * what D1 already holds, and completing it (snapshot flip, then garbage collection).
  */
-import { createVectorStore } from "../indexer/store/vectors";
+import { sameVectorIndex, shardVectorStore } from "../indexer/store/vectors";
 import { ownPackages, ROOT_MANIFEST_PATHS, workspaceManifestPaths } from "../indexer/own-packages";
 import type { RepoPackage, VectorStore } from "../indexer/store/contract";
 import {
@@ -150,19 +150,20 @@ export async function finalizeJob(
     now,
     shard: writeShard,
   });
-  if (previous !== null) await dropShardCopy(env, previous, repo);
-  if (!config.keepSnapshots) await collectGarbage(db, createVectorStore(env, config, db), repo, commit);
+  if (previous !== null) await dropShardCopy(env, previous, writeShard, repo);
+  if (!config.keepSnapshots) await collectGarbage(db, shardVectorStore(env, config, writeShard), repo, commit);
 }
 
 /**
- * Deletes the copy of `repo` a move left in shard `n`: its rows and, with the local vector
- * store, its `local_vectors` there. Vectorize's namespace is shared by both copies (the same
- * chunk ids), so no vector is deleted from it. Never touches the catalog.
+ * Deletes the copy of `repo` a move from shard `n` to shard `to` left behind: its rows in shard
+ * n and its vectors in shard n's vector index (indexer/store/vectors/indexes.ts). When both
+ * shards share one index (one `VECTORIZE` for all), the vectors are the new copy's too (same
+ * chunk ids, same namespace), so none is deleted. Never touches the catalog.
  */
-async function dropShardCopy(env: Env, n: number, repo: string): Promise<void> {
+async function dropShardCopy(env: Env, n: number, to: number, repo: string): Promise<void> {
   const config = loadConfig(env);
   const old = shardDb(env, n);
   if (old === env.DB) return;
   const keep: VectorStore = { upsert: async () => {}, query: async () => [], delete: async () => {} };
-  await deleteRepoData(old, config.vectorStore === "local" ? createVectorStore(env, config, old) : keep, repo);
+  await deleteRepoData(old, sameVectorIndex(env, config, n, to) ? keep : shardVectorStore(env, config, n), repo);
 }

@@ -14,8 +14,8 @@ import { chunkFile } from "./chunk";
 import { createEmbeddingProvider } from "./embed";
 import { chunkIndexText, type ChunkRecord, type EmbeddingProvider, type VectorStore } from "./store/contract";
 import { toChunkRecords, writeFiles, type IndexedFile } from "./store/d1/write-files";
-import { repoWriteDb } from "./store/shards";
-import { createVectorStore } from "./store/vectors";
+import { repoPlacement, shardDb } from "./store/shards";
+import { shardVectorStore } from "./store/vectors";
 
 /** D1 statements per `db.batch` when writing files (a file writes ~2 per chunk + symbols). */
 const WRITE_STATEMENTS_PER_BATCH = 2_000;
@@ -39,10 +39,10 @@ export interface PipelineFile {
 import type { BatchResult } from "../kernel/coordinator";
 export type { BatchResult };
 
-/** The configured embedder, and the D1 and vector store of the shard a job of `repo` writes into (indexer/store/shards.ts). */
+/** The configured embedder, and the D1 database and vector index of the shard a job of `repo` writes into (indexer/store/shards.ts, vectors/indexes.ts). */
 export async function createPipelineDeps(env: Env, config: Config, repo: string): Promise<PipelineDeps> {
-  const db = await repoWriteDb(env, repo);
-  return { db, embedder: createEmbeddingProvider(env, config), vectors: createVectorStore(env, config, db) };
+  const { writeShard } = await repoPlacement(env, repo);
+  return { db: shardDb(env, writeShard), embedder: createEmbeddingProvider(env, config), vectors: shardVectorStore(env, config, writeShard) };
 }
 
 /** Embeds chunks in batches of `embedder.maxBatch` and upserts their vectors. */

@@ -90,6 +90,11 @@ export interface Env {
   SHARD_BINDINGS?: string;
   /** Bytes past which a shard takes no new repos (indexer/store/shard-placement.ts; default 8 GB). */
   SHARD_HIGH_WATER_BYTES?: string;
+  /**
+   * Vectorize bindings, one per shard in shard order (indexer/store/vectors/indexes.ts); unset: every
+   * shard shares `VECTORIZE`. Production only (`npm run deploy -- --shards N` writes it).
+   */
+  VECTORIZE_BINDINGS?: string;
   /** Commit history kept for git sources: commits ("500", the default), days ("365d"), or "0" (kernel/history-depth.ts). */
   HISTORY_DEPTH?: string;
 }

@@ -9,7 +9,19 @@
  */
 import { readFileSync } from "node:fs";
 import { basename } from "node:path";
-import { bindingLimits, LIMITS, plan, PRICES, type Assumptions, type Measured, type Plan, type Tier } from "./lib/capacity.ts";
+import {
+  bindingLimits,
+  LIMITS,
+  plan,
+  PRICES,
+  scaleOutLimits,
+  shardSourceBytes,
+  vectorsPerFullShard,
+  type Assumptions,
+  type Measured,
+  type Plan,
+  type Tier,
+} from "./lib/capacity.ts";
 import { parseCli } from "./lib/cli.ts";
 import type { StorageReport } from "./lib/d1-storage.ts";
 
@@ -53,6 +65,7 @@ const assumptions: Assumptions = {
   bytesPerFile,
   shardHighWaterBytes: 8e9,
   dimensions: 1024,
+  otherBindings: 50, // about 25 in wrangler.toml's production environment (vars, secrets, queues, KV, rate limits, AI, DB), rounded up
 };
 const tiers: Tier[] = [
   { repos: 100, sourceBytes: 0.5e9 },
@@ -69,14 +82,22 @@ const cols = (f: (p: Plan) => string) => plans.map(f);
 
 console.log(`Measured (largest ratio over the runs): ${measured.d1BytesPerSourceByte.toFixed(2)} bytes of D1 per source byte, ${(measured.vectorsPerSourceByte * 1e6).toFixed(0)} vectors per MB of source, ${(measured.rowsWrittenPerSourceByte * 1e3).toFixed(1)} rows written per KB of source; from ${measured.provenance}.
 
-Assumptions (not measured): ${assumptions.searchesPerRepoPerDay} searches per repository per day, ${n(assumptions.rowsReadPerSearch)} D1 rows read per search, ${assumptions.monthlyChurn * 100}% of the source re-indexed per month, ${assumptions.bytesPerToken} bytes per embedding token, ${assumptions.filesPerBatch} files per queue message, ${n(bytesPerFile)} bytes per file (the smallest measured average), ${gb(assumptions.shardHighWaterBytes)} GB shard high-water mark, ${assumptions.dimensions} dimensions.
+Assumptions (not measured): ${assumptions.searchesPerRepoPerDay} searches per repository per day, ${n(assumptions.rowsReadPerSearch)} D1 rows read per search, ${assumptions.monthlyChurn * 100}% of the source re-indexed per month, ${assumptions.bytesPerToken} bytes per embedding token, ${assumptions.filesPerBatch} files per queue message, ${n(bytesPerFile)} bytes per file (the smallest measured average), ${gb(assumptions.shardHighWaterBytes)} GB shard high-water mark, ${assumptions.dimensions} dimensions, ${assumptions.otherBindings} Worker bindings besides the shards'.
 `);
 console.log(row(["", ...cols((p) => `${n(p.repos)} repos, ${gb(p.sourceBytes)} GB`)]));
 console.log(row(["---", ...plans.map(() => "---:")]));
 console.log(row(["D1 bytes (GB)", ...cols((p) => gb(p.d1Bytes))]));
 console.log(row(["D1 shards (+1 catalog)", ...cols((p) => n(p.shards))]));
 console.log(row(["vectors", ...cols((p) => n(p.vectors))]));
-console.log(row(["Vectorize indexes", ...cols((p) => n(p.vectorIndexes))]));
+console.log(row(["Vectorize indexes (one per shard)", ...cols((p) => n(p.vectorIndexes))]));
+console.log(row(["vectors per index, average (limit 10,000,000)", ...cols((p) => n(p.vectorsPerIndex))]));
+console.log(row(["repos (namespaces) per index, average (limit 50,000)", ...cols((p) => n(p.reposPerIndex))]));
+console.log(
+  row([
+    "limit that binds next",
+    ...cols((p) => (p.nextLimit ? `${p.nextLimit.limit} at ${gb(p.nextLimit.sourceBytes)} GB of source` : "past every listed limit")),
+  ]),
+);
 console.log(row(["cold index: rows written", ...cols((p) => n(p.coldIndexRowsWritten))]));
 console.log(row(["cold index: queue messages", ...cols((p) => n(p.coldIndexQueueMessages))]));
 console.log(row(["cold index: embeddings", ...cols((p) => usd(p.coldIndexEmbeddingUsd))]));
@@ -93,11 +114,19 @@ Where each limit binds as the source grows (one resource of each kind), first to
 | limit | reached at GB of source | source |
 | --- | ---: | --- |`);
 for (const b of bindingLimits(measured, assumptions)) console.log(row([b.limit, gb(b.sourceBytes), b.source]));
+const full = vectorsPerFullShard(measured, assumptions);
 console.log(`
-Limits: ${Object.entries(LIMITS)
+With one Vectorize index per shard, a shard at the high-water mark holds ${gb(shardSourceBytes(measured, assumptions))} GB of source and ${n(full)} vectors in its index (${((full / LIMITS.vectorsPerIndex.value) * 100).toFixed(0)}% of ${n(LIMITS.vectorsPerIndex.value)}), so no index fills before its shard. What binds as the source grows then (limits more shards cannot lift), first to bind first:
+
+| limit | reached at GB of source | source |
+| --- | ---: | --- |`);
+for (const b of scaleOutLimits(measured, assumptions))
+  console.log(row([b.limit, Number.isFinite(b.sourceBytes) ? gb(b.sourceBytes) : "never (an index holds less than its shard)", b.source]));
+console.log(`
+Limits used (documented): ${Object.entries(LIMITS)
   .map(([k, v]) => `${k} ${n(v.value)} (${v.source})`)
   .join("; ")}.
 
-Prices: ${Object.entries(PRICES)
+Prices used (documented, USD): ${Object.entries(PRICES)
   .map(([k, v]) => `${k} ${v.value} (${v.source})`)
   .join("; ")}.`);

@@ -3,8 +3,9 @@
  *
  * The capacity model of docs/scale.md (issue #45): for a deployment size (repositories, bytes of
  * source) it derives how many D1 shards, Vectorize indexes, queue messages and Worker invocations
- * a cold index and a month of use take, what that costs on Cloudflare's published prices, and
- * which platform limit binds first. Pure arithmetic over three kinds of input, each kept apart so
+ * a cold index and a month of use take, what that costs on Cloudflare's published prices, which
+ * platform limit binds first, and, once D1 and the vector indexes are both sharded (one Vectorize
+ * index per shard, indexer/store/vectors/indexes.ts), which limit binds next. Pure arithmetic over three kinds of input, each kept apart so
  * a reader can check it:
  * - `LIMITS` and `PRICES`: Cloudflare's documented figures, each with the page it comes from;
  * - `Measured`: ratios measured here with `npm run bench:storage -- --json` (scripts/bench-storage.ts);
@@ -26,7 +27,11 @@ const QUEUES_PRICING = "https://developers.cloudflare.com/queues/platform/pricin
 const WORKERS_PRICING = "https://developers.cloudflare.com/workers/platform/pricing/";
 const WORKERS_AI_PRICING = "https://developers.cloudflare.com/workers-ai/platform/pricing/";
 
-/** Platform limits on Workers Paid. */
+/**
+ * Platform limits on Workers Paid. Vectorize's, as its limits page states them (V2 indexes):
+ * 10,000,000 vectors and 50,000 namespaces per index, 50,000 indexes per account, 1536
+ * dimensions, 10 metadata indexes per index, topK 100 (20 with values or metadata).
+ */
 export const LIMITS = {
   d1DatabaseBytes: { value: 10e9, source: D1_LIMITS },
   d1AccountBytes: { value: 1e12, source: D1_LIMITS },
@@ -36,6 +41,8 @@ export const LIMITS = {
   vectorsPerIndex: { value: 10_000_000, source: VECTORIZE_LIMITS },
   namespacesPerIndex: { value: 50_000, source: VECTORIZE_LIMITS },
   vectorizeIndexesPerAccount: { value: 50_000, source: VECTORIZE_LIMITS },
+  vectorizeDimensions: { value: 1536, source: VECTORIZE_LIMITS },
+  metadataIndexesPerIndex: { value: 10, source: VECTORIZE_LIMITS },
   queueMessagesPerSecond: { value: 5_000, source: "https://developers.cloudflare.com/queues/platform/limits/" },
 } satisfies Record<string, Sourced>;
 
@@ -90,6 +97,8 @@ export interface Assumptions {
   shardHighWaterBytes: number;
   /** Embedding dimensions (1024 for `@cf/qwen/qwen3-embedding-0.6b`, production's default). */
   dimensions: number;
+  /** Worker bindings besides the shards' (catalog, queues, KV, rate limits, AI, vars, secrets): each shard adds a D1 and a Vectorize binding. */
+  otherBindings: number;
 }
 
 /** One deployment size. */
@@ -101,9 +110,17 @@ export interface Tier {
 /** What `plan` derives for one tier. */
 export interface Plan extends Tier {
   d1Bytes: number;
+  /** D1 shards: enough that none passes the high-water mark, and that each shard's vector index stays under its limits. */
   shards: number;
   vectors: number;
+  /** Vectorize indexes: one per shard (the vector index follows the shard). */
   vectorIndexes: number;
+  /** Vectors in each index, on average over the shards. */
+  vectorsPerIndex: number;
+  /** Repos (namespaces) in each index, on average over the shards. */
+  reposPerIndex: number;
+  /** The first scale-out limit (`scaleOutLimits`) beyond this tier's source; null when the tier is past all of them. */
+  nextLimit: Binding | null;
   coldIndexRowsWritten: number;
   coldIndexQueueMessages: number;
   searchesPerMonth: number;
@@ -131,11 +148,51 @@ export function bindingLimits(m: Measured, a: Assumptions): Binding[] {
     { limit: "one D1 database (10 GB)", sourceBytes: LIMITS.d1DatabaseBytes.value / m.d1BytesPerSourceByte, source: LIMITS.d1DatabaseBytes.source },
     { limit: "one D1 shard at the high-water mark", sourceBytes: a.shardHighWaterBytes / m.d1BytesPerSourceByte, source: "SHARD_HIGH_WATER_BYTES" },
     {
-      limit: "one Vectorize index (10,000,000 vectors)",
+      limit: "one Vectorize index shared by every shard (10,000,000 vectors)",
       sourceBytes: LIMITS.vectorsPerIndex.value / m.vectorsPerSourceByte,
       source: LIMITS.vectorsPerIndex.source,
     },
     { limit: "D1 storage per account (1 TB)", sourceBytes: LIMITS.d1AccountBytes.value / m.d1BytesPerSourceByte, source: LIMITS.d1AccountBytes.source },
+  ].sort((x, y) => x.sourceBytes - y.sourceBytes);
+}
+
+/** Bytes of source one shard holds at the high-water mark. */
+export const shardSourceBytes = (m: Measured, a: Assumptions): number => a.shardHighWaterBytes / m.d1BytesPerSourceByte;
+
+/** Vectors in a shard's own index when the shard is at the high-water mark (the fullest an index gets). */
+export const vectorsPerFullShard = (m: Measured, a: Assumptions): number => shardSourceBytes(m, a) * m.vectorsPerSourceByte;
+
+/**
+ * Where each limit binds once D1 and vectors are sharded (one Vectorize index per shard, shards
+ * filled to the high-water mark), smallest first: the per-account and per-Worker limits that
+ * adding shards cannot lift. A shard's own index is listed too: it binds before the shard's D1
+ * only if a shard at the mark would hold more than 10,000,000 vectors.
+ */
+export function scaleOutLimits(m: Measured, a: Assumptions): Binding[] {
+  const perShard = shardSourceBytes(m, a);
+  const maxBindingShards = Math.floor((LIMITS.bindingsPerWorker.value - a.otherBindings) / 2);
+  return [
+    { limit: "D1 storage per account (1 TB)", sourceBytes: LIMITS.d1AccountBytes.value / m.d1BytesPerSourceByte, source: LIMITS.d1AccountBytes.source },
+    {
+      limit: `bindings per Worker (~5,000; 2 per shard, ${a.otherBindings} others)`,
+      sourceBytes: maxBindingShards * perShard,
+      source: LIMITS.bindingsPerWorker.source,
+    },
+    {
+      limit: "D1 databases per account (50,000)",
+      sourceBytes: (LIMITS.d1DatabasesPerAccount.value - 1) * perShard,
+      source: LIMITS.d1DatabasesPerAccount.source,
+    },
+    {
+      limit: "Vectorize indexes per account (50,000)",
+      sourceBytes: LIMITS.vectorizeIndexesPerAccount.value * perShard,
+      source: LIMITS.vectorizeIndexesPerAccount.source,
+    },
+    {
+      limit: "vectors per index (10,000,000), a shard's own index",
+      sourceBytes: vectorsPerFullShard(m, a) > LIMITS.vectorsPerIndex.value ? perShard : Infinity,
+      source: LIMITS.vectorsPerIndex.source,
+    },
   ].sort((x, y) => x.sourceBytes - y.sourceBytes);
 }
 
@@ -144,10 +201,17 @@ const over = (used: number, included: number, perMillion: number) => (Math.max(0
 /** Derives the plan of one tier; every input is named in `Measured`, `Assumptions`, `LIMITS` or `PRICES`. */
 export function plan(tier: Tier, m: Measured, a: Assumptions): Plan {
   const d1Bytes = tier.sourceBytes * m.d1BytesPerSourceByte;
-  // Shards fill to the high-water mark; a repo lives in one shard, so the largest repo must fit too.
-  const shards = Math.max(1, Math.ceil(d1Bytes / a.shardHighWaterBytes));
   const vectors = tier.sourceBytes * m.vectorsPerSourceByte;
-  const vectorIndexes = Math.max(1, Math.ceil(vectors / LIMITS.vectorsPerIndex.value), Math.ceil(tier.repos / LIMITS.namespacesPerIndex.value));
+  // Shards fill to the high-water mark; each has its own vector index, which must stay under
+  // Vectorize's vectors and namespaces per index too (a repo lives in one shard and one index).
+  const shards = Math.max(
+    1,
+    Math.ceil(d1Bytes / a.shardHighWaterBytes),
+    Math.ceil(vectors / LIMITS.vectorsPerIndex.value),
+    Math.ceil(tier.repos / LIMITS.namespacesPerIndex.value),
+  );
+  const vectorIndexes = shards;
+  const nextLimit = scaleOutLimits(m, a).find((b) => b.sourceBytes > tier.sourceBytes) ?? null;
   const coldIndexRowsWritten = tier.sourceBytes * m.rowsWrittenPerSourceByte;
   const coldIndexQueueMessages = Math.ceil(tier.sourceBytes / a.bytesPerFile / a.filesPerBatch);
   const searchesPerMonth = tier.repos * a.searchesPerRepoPerDay * 30;
@@ -176,6 +240,9 @@ export function plan(tier: Tier, m: Measured, a: Assumptions): Plan {
     shards,
     vectors,
     vectorIndexes,
+    vectorsPerIndex: vectors / vectorIndexes,
+    reposPerIndex: tier.repos / vectorIndexes,
+    nextLimit,
     coldIndexRowsWritten,
     coldIndexQueueMessages,
     searchesPerMonth,

@@ -1,7 +1,8 @@
 /**
  * Moving a repo between shards (`POST /api/repos/{id}/move`) and the high-water mark
  * (docs/storage.md, "Shards"): the move re-indexes into the target, flips, deletes the old copy,
- * and search answers the same before and after; a shard past the mark takes no new repo, and
+ * and search answers the same before and after; the vectors move with the rows, from the old
+ * shard's vector index to the target's (indexer/store/vectors/indexes.ts); a shard past the mark takes no new repo, and
  * `GET /api/health/shards` says so.
  */
 import { env } from "cloudflare:test";
@@ -9,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { chooseShard, placeRepo, shardFills } from "../../indexer/store/shard-placement";
 import { listShards } from "../../indexer/store/shards";
 import { LOCAL_ADMIN, serviceContext } from "../../worker/services/context";
-import { shardHealth } from "../../worker/services/shards";
+import { shardHealth, vectorIndexWarnings } from "../../worker/services/shards";
 import type { RepoStatus } from "../../worker/services/repos";
 import { api } from "../helpers";
 import { fixtureUrl, registerAndWait, repoStatus, uploadFilesAndWait, waitForJob } from "./ingest-helpers";
@@ -20,8 +21,15 @@ async function chunksPerShard(id: string): Promise<number[]> {
   );
 }
 
-async function results(repo: string, q: string): Promise<unknown> {
-  const res = await api("/api/search", { method: "POST", json: { q, repo, k: 20, explain: true } });
+/** `id`'s vectors in each shard's vector index (the local index of shard n is its `local_vectors`). */
+async function vectorsPerShard(id: string): Promise<number[]> {
+  return Promise.all(
+    listShards(env).map(async ({ db }) => (await db.prepare("SELECT count(*) AS n FROM local_vectors WHERE repo = ?").bind(id).first<{ n: number }>())!.n),
+  );
+}
+
+async function results(repo: string, q: string, mode = "hybrid"): Promise<unknown> {
+  const res = await api("/api/search", { method: "POST", json: { q, repo, k: 20, explain: true, mode } });
   expect(res.status).toBe(200);
   return ((await res.json()) as { results: unknown }).results;
 }
@@ -33,7 +41,11 @@ describe("moving a repo between shards", () => {
     const from = first.placement.shard!;
     const to = (from + 1) % listShards(env).length;
     const before = await Promise.all(["getUserById", "invoice tax", "database connection"].map((q) => results("mover", q)));
-    expect((await chunksPerShard("mover"))[from]).toBeGreaterThan(0);
+    const vectorsBefore = await Promise.all(["find a user by id", "invoice tax"].map((q) => results("mover", q, "vector")));
+    expect(vectorsBefore.every((r) => (r as unknown[]).length > 0)).toBe(true);
+    const chunks = (await chunksPerShard("mover"))[from];
+    expect(chunks).toBeGreaterThan(0);
+    expect(await vectorsPerShard("mover")).toEqual([0, 1, 2].map((n) => (n === from ? chunks : 0)));
 
     const res = await api("/api/repos/mover/move", { method: "POST", json: { shard: to } });
     const body = (await res.json()) as { repo: RepoStatus; job: RepoStatus["job"] };
@@ -48,7 +60,9 @@ describe("moving a repo between shards", () => {
     const rows = await chunksPerShard("mover");
     expect(rows[from]).toBe(0);
     expect(rows[to]).toBeGreaterThan(0);
+    expect(await vectorsPerShard("mover")).toEqual([0, 1, 2].map((n) => (n === to ? chunks : 0)));
     expect(await Promise.all(["getUserById", "invoice tax", "database connection"].map((q) => results("mover", q)))).toEqual(before);
+    expect(await Promise.all(["find a user by id", "invoice tax"].map((q) => results("mover", q, "vector")))).toEqual(vectorsBefore);
   });
 
   it("refuses a shard that does not exist, the shard it is on, an archive repo, and a caller without admin", async () => {
@@ -104,5 +118,27 @@ describe("the high-water mark", () => {
     expect(body.shards.reduce((n, s) => n + s.repos, 0)).toBe(repos);
     expect(body.shards.every((s) => !s.full)).toBe(true);
     expect(body.warnings).toEqual([]);
+    // Each shard's own vector index and its size (hw-seed's vectors are in one of them).
+    const sized = body as unknown as { shards: { vectorIndex: string; vectors: number }[]; vectorIndexWarnVectors: number };
+    expect(sized.shards.map((s) => s.vectorIndex)).toEqual(["SHARD_0", "SHARD_1", "SHARD_2"]);
+    const vectors = await Promise.all(
+      listShards(env).map(async ({ db }) => (await db.prepare("SELECT count(*) AS n FROM local_vectors").first<{ n: number }>())!.n),
+    );
+    expect(sized.shards.map((s) => s.vectors)).toEqual(vectors);
+    expect(vectors.reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
+    expect(sized.vectorIndexWarnVectors).toBe(8_000_000);
+  });
+
+  it("warns about a vector index near Vectorize's 10,000,000 vectors, once for shards that share it", () => {
+    const shards = [
+      { shard: 0, vectorIndex: "VECTORIZE", vectors: 9_000_000 },
+      { shard: 1, vectorIndex: "VECTORIZE", vectors: 9_000_000 },
+      { shard: 2, vectorIndex: "VECTORIZE_2", vectors: 7_999_999 },
+      { shard: 3, vectorIndex: "VECTORIZE_3", vectors: 8_000_000 },
+    ];
+    expect(vectorIndexWarnings(shards, 8_000_000)).toEqual([
+      "vector index VECTORIZE (shard 0, 1) holds 9,000,000 vectors, past 8,000,000 of Vectorize's 10,000,000 per index: give these shards an index each (npm run deploy -- --shards N) and move repos.",
+      "vector index VECTORIZE_3 (shard 3) holds 8,000,000 vectors, past 8,000,000 of Vectorize's 10,000,000 per index: move repos to another shard.",
+    ]);
   });
 });

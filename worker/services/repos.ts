@@ -18,7 +18,7 @@ import { checkRemote, parseGitUrl } from "../../indexer/source/git";
 import { deleteRepoData } from "../../indexer/store/d1/snapshots";
 import { placeRepo } from "../../indexer/store/shard-placement";
 import { batchAcross, placementOf, repoPlacement, shardDb } from "../../indexer/store/shards";
-import { createVectorStore } from "../../indexer/store/vectors";
+import { createVectorStore, shardVectorStore } from "../../indexer/store/vectors";
 import { loadConfig, type Config, type Env } from "../../kernel/env";
 import { CodeSearchError } from "../../kernel/errors";
 import { visibleRepoIds } from "./files";
@@ -355,9 +355,10 @@ export async function removeRepo(env: Env, config: Config, repo: string): Promis
   const { shard, writeShard } = await repoPlacement(env, repo);
   for (const n of new Set([shard, writeShard])) {
     const db = shardDb(env, n);
-    if (db !== env.DB) await deleteRepoData(db, createVectorStore(env, config, db), repo);
+    if (db !== env.DB) await deleteRepoData(db, shardVectorStore(env, config, n), repo);
   }
-  await deleteRepoData(env.DB, createVectorStore(env, config), repo);
+  // Rows the catalog held before shards existed; their vectors are in shard 0's index (it kept the one index).
+  await deleteRepoData(env.DB, config.vectorStore === "local" ? createVectorStore(env, config) : shardVectorStore(env, config, 0), repo);
   // Its readers go too: a later repo of the same id starts with none (migration 0027).
   await env.DB.prepare("DELETE FROM repo_readers WHERE repo = ?").bind(repo).run();
 }

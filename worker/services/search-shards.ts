@@ -3,11 +3,12 @@
  *
  * The shard handles one search reads through (docs/storage.md, "Shards"): per shard a coalescing
  * D1 view (worker/search/d1-coalesce.ts), so that shard's reads of all its repos share round
- * trips, and its vector store; and the packages each searched snapshot publishes, read from the
- * shard's `repos` mirror rows with `snapshot_packages` (indexer/store/d1/shard-rows.ts).
+ * trips, and its vector index (indexer/store/vectors/indexes.ts: the index follows the shard);
+ * and the packages each searched snapshot publishes, read from the shard's `repos` mirror rows
+ * with `snapshot_packages` (indexer/store/d1/shard-rows.ts).
  */
 import { shardDb } from "../../indexer/store/shards";
-import { createVectorStore } from "../../indexer/store/vectors";
+import { shardVectorStore } from "../../indexer/store/vectors";
 import { coalescingD1 } from "../search/d1-coalesce";
 import type { ShardDeps } from "../search/shard-targets";
 import type { ServiceContext } from "./context";
@@ -19,7 +20,7 @@ export function shardHandles(ctx: ServiceContext): (n: number) => ShardDeps {
     let h = made.get(n);
     if (!h) {
       const raw = shardDb(ctx.env, n);
-      h = { db: coalescingD1(raw), vectors: createVectorStore(ctx.env, ctx.config, raw) };
+      h = { db: coalescingD1(raw), vectors: shardVectorStore(ctx.env, ctx.config, n) };
       made.set(n, h);
     }
     return h;

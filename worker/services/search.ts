@@ -11,7 +11,6 @@ import { KNOWN_LANGUAGES } from "../../indexer/chunk/languages";
 import { z } from "zod";
 import { createEmbeddingProvider } from "../../indexer/embed";
 import type { RepoPackage } from "../../indexer/store/contract";
-import { createVectorStore } from "../../indexer/store/vectors";
 import { CodeSearchError } from "../../kernel/errors";
 import { searchModeSchema } from "../../kernel/search-options";
 import { createGenerationProvider } from "../generation";
@@ -243,7 +242,8 @@ export async function search(ctx: ServiceContext, input: SearchParams, debug?: S
     rememberTargets(targetsKey, found);
     return found;
   })();
-  const deps = { db, embedder: createEmbeddingProvider(ctx.env, ctx.config), vectors: createVectorStore(ctx.env, ctx.config), shards };
+  // Every target names its shard, whose handles carry its vector index; `vectors` is only the fallback.
+  const deps = { db, embedder: createEmbeddingProvider(ctx.env, ctx.config), vectors: shards(0).vectors, shards };
   // The language reader: a query in another language searches as English code words
   // (worker/search/language). A failed repos read meanwhile is handled when runSearch awaits it.
   ready.catch(() => {});

@@ -2,7 +2,8 @@
  * @module worker/services/shards
  *
  * Shard administration (docs/storage.md, "Shards"), shared by REST: moving a repo to another
- * shard (`POST /api/repos/{id}/move`) and the shards' fill (`GET /api/health/shards`). Both need
+ * shard (`POST /api/repos/{id}/move`) and the shards' fill, D1 and vector index
+ * (`GET /api/health/shards`). Both need
  * the `admin` scope. A move sets `repos.moving_to` and starts a job that re-indexes the repo
  * into the target; the old shard keeps serving until that job's flip
  * (durable-objects/finalize.ts), which then deletes the old copy.
@@ -10,6 +11,7 @@
 import { z } from "zod";
 import { shardFills, highWaterBytes, type ShardFill } from "../../indexer/store/shard-placement";
 import { placementOf, shardCount } from "../../indexer/store/shards";
+import { VECTOR_INDEX_WARN_VECTORS, vectorIndexName, vectorIndexSize, VECTORIZE_MAX_VECTORS_PER_INDEX } from "../../indexer/store/vectors";
 import { CodeSearchError } from "../../kernel/errors";
 import { callerAllows, requireScope, type ServiceContext } from "./context";
 import { refreshRepo, type RepoStatus } from "./repos";
@@ -32,8 +34,15 @@ export const shardHealthSchema = z
         bytes: z.number().int().describe("Database size as D1 reports it (meta.size_after)."),
         repos: z.number().int().describe("Repos placed there (serving or moving in)."),
         full: z.boolean().describe("Past the high-water mark: new repos go elsewhere."),
+        vectorIndex: z
+          .string()
+          .describe(
+            "The vector index holding the shard's vectors: the Vectorize binding (VECTORIZE_BINDINGS), or locally the shard's D1 binding (its local_vectors).",
+          ),
+        vectors: z.number().int().describe("Vectors in that index, every repo's (Vectorize: describe().vectorCount)."),
       }),
     ),
+    vectorIndexWarnVectors: z.number().int().describe("An index holding this many vectors is reported (80% of Vectorize's 10,000,000 per index)."),
     warnings: z.array(z.string()).describe("One line per full shard, and when every shard is full."),
   })
   .meta({ id: "ShardHealth" });
@@ -49,12 +58,36 @@ export function shardWarnings(fills: readonly ShardFill[], mark: number): string
   return out;
 }
 
-/** Each shard's size, repos and whether it is full. Needs `admin`. */
+/** One line per vector index at or past `warnAt` vectors (an index shared by shards is named once). */
+export function vectorIndexWarnings(shards: readonly { shard: number; vectorIndex: string; vectors: number }[], warnAt: number): string[] {
+  const byIndex = new Map<string, (typeof shards)[number][]>();
+  for (const s of shards) byIndex.set(s.vectorIndex, [...(byIndex.get(s.vectorIndex) ?? []), s]);
+  return [...byIndex].flatMap(([name, of]) =>
+    of[0].vectors < warnAt
+      ? []
+      : [
+          `vector index ${name} (shard ${of.map((s) => s.shard).join(", ")}) holds ${of[0].vectors.toLocaleString("en-US")} vectors, past ${warnAt.toLocaleString("en-US")} of Vectorize's ${VECTORIZE_MAX_VECTORS_PER_INDEX.toLocaleString("en-US")} per index: ` +
+            (of.length > 1 ? "give these shards an index each (npm run deploy -- --shards N) and move repos." : "move repos to another shard."),
+        ],
+  );
+}
+
+/** Each shard's size, repos, whether it is full, and its vector index's size. Needs `admin`. */
 export async function shardHealth(ctx: ServiceContext): Promise<ShardHealth> {
   requireScope(ctx.caller, "admin");
   const mark = highWaterBytes(ctx.env);
   const fills = await shardFills(ctx.env);
-  return { highWaterBytes: mark, shards: fills, warnings: shardWarnings(fills, mark) };
+  const names = fills.map((f) => vectorIndexName(ctx.env, ctx.config, f.shard));
+  // One size read per index: shards sharing `VECTORIZE` would otherwise ask it once each.
+  const sizes = new Map<string, Promise<number>>();
+  for (const [i, name] of names.entries()) if (!sizes.has(name)) sizes.set(name, vectorIndexSize(ctx.env, ctx.config, fills[i].shard));
+  const shards = await Promise.all(fills.map(async (f, i) => ({ ...f, vectorIndex: names[i], vectors: await sizes.get(names[i])! })));
+  return {
+    highWaterBytes: mark,
+    shards,
+    vectorIndexWarnVectors: VECTOR_INDEX_WARN_VECTORS,
+    warnings: [...shardWarnings(fills, mark), ...vectorIndexWarnings(shards, VECTOR_INDEX_WARN_VECTORS)],
+  };
 }
 
 /**

@@ -17,12 +17,21 @@ export const VECTORIZE_METADATA_INDEXES = [
   { property: "path", type: "string" },
 ] as const;
 
+/** One Vectorize index the Worker binds. */
+export interface VectorizeSpec {
+  binding: string;
+  name: string;
+  dimensions: number;
+  metric: "cosine";
+}
+
 /** Resources of one deployment, as the plan needs them. */
 export interface DeployConfig {
   workerName: string;
   /** Every queue a producer, consumer or dead-letter setting names, deduplicated, in file order. */
   queues: string[];
-  vectorize: { binding: string; name: string; dimensions: number; metric: "cosine" } | null;
+  /** Every `[[vectorize]]` index, in file order: `VECTORIZE`, then a shard's own (`VECTORIZE_<n>`, bin/lib/deploy/shards.ts). */
+  vectorize: VectorizeSpec[];
   d1: { binding: string; name: string; hasId: boolean };
   /** Shard D1 bindings (`SHARD_<n>`, docs/storage.md "Shards"), in file order; each gets the migrations too. */
   shards: string[];
@@ -56,14 +65,13 @@ export function readDeployConfig(tomlText: string, env = DEPLOY_ENV): DeployConf
   const kv = tables(e.kv_namespaces)[0];
   if (!kv || !str(kv.binding)) throw new Error(`${where} has no kv_namespaces entry with a binding.`);
   const vars = (e.vars ?? {}) as Table;
-  const vec = tables(e.vectorize)[0];
-  let vectorize: DeployConfig["vectorize"] = null;
-  if (vec) {
+  const vectorize: VectorizeSpec[] = [];
+  for (const vec of tables(e.vectorize)) {
     const dimensions = Number(vars.EMBEDDING_DIMENSIONS);
     if (!str(vec.index_name) || !str(vec.binding)) throw new Error(`${where}.vectorize needs binding and index_name.`);
     if (!Number.isInteger(dimensions) || dimensions <= 0 || dimensions > 1536)
       throw new Error(`${where}.vars.EMBEDDING_DIMENSIONS must be an integer in 1..1536 (Vectorize's limit); got "${vars.EMBEDDING_DIMENSIONS}".`);
-    vectorize = { binding: vec.binding as string, name: vec.index_name as string, dimensions, metric: "cosine" };
+    vectorize.push({ binding: vec.binding as string, name: vec.index_name as string, dimensions, metric: "cosine" });
   }
   return {
     workerName: str(e.name) ?? str(root.name) ?? "codebase-copilot",

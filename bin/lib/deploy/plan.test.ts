@@ -14,16 +14,17 @@ const secret = () => "generated-secret";
 function fullAccount(): AccountState {
   const s = emptyAccount();
   for (const q of config.queues) s.queues.add(q);
-  s.vectorize.set(config.vectorize!.name, { dimensions: config.vectorize!.dimensions, metric: "cosine" });
-  s.metadataIndexes.set(config.vectorize!.name, new Set(VECTORIZE_METADATA_INDEXES.map((m) => m.property)));
+  for (const v of config.vectorize) {
+    s.vectorize.set(v.name, { dimensions: v.dimensions, metric: "cosine" });
+    s.metadataIndexes.set(v.name, new Set(VECTORIZE_METADATA_INDEXES.map((m) => m.property)));
+  }
   for (const n of ["SIGNING_SECRET", "GITHUB_CLIENT_ID", "GITHUB_CLIENT_SECRET"]) s.secrets.add(n);
   return s;
 }
 
 test("the production config names both queues, the DLQ included, and the Vectorize dimensions", () => {
   assert.deepEqual(config.queues, ["codebase-copilot-index", "codebase-copilot-index-dlq"]);
-  assert.equal(config.vectorize?.name, "codebase-copilot-chunks");
-  assert.equal(config.vectorize?.dimensions, 1024);
+  assert.deepEqual(config.vectorize, [{ binding: "VECTORIZE", name: "codebase-copilot-chunks", dimensions: 1024, metric: "cosine" }]);
   // D1 and KV are left to wrangler's automatic provisioning: no placeholder ids.
   assert.equal(config.d1.hasId, false);
   assert.equal(config.kv.hasId, false);

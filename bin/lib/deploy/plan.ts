@@ -60,8 +60,7 @@ export function planDeploy(config: DeployConfig, state: AccountState, inputs: Se
     if (state.queues.has(q)) notes.push(`queue ${q} exists`);
     else steps.push({ kind: "create-queue", title: `Create queue ${q}`, args: ["queues", "create", q] });
   }
-  if (config.vectorize) {
-    const v = config.vectorize;
+  for (const v of config.vectorize) {
     const found = state.vectorize.get(v.name);
     if (!found) {
       steps.push({

@@ -24,15 +24,14 @@ export async function isLoggedIn(run: WranglerRunner): Promise<boolean> {
 }
 
 /**
- * The account state for `config`: which queues exist (`queues info`), the Vectorize index and
+ * The account state for `config`: which queues exist (`queues info`), each Vectorize index and
  * its metadata indexes (`vectorize get --json`, `list-metadata-index --json`), and the Worker's
  * secrets (`secret list --format json`; none when the Worker does not exist yet).
  */
 export async function readAccountState(run: WranglerRunner, config: DeployConfig): Promise<AccountState> {
   const state = emptyAccount();
   for (const q of config.queues) if ((await run(["queues", "info", q])).code === 0) state.queues.add(q);
-  if (config.vectorize) {
-    const name = config.vectorize.name;
+  for (const { name } of config.vectorize) {
     const got = await run(["vectorize", "get", name, "--json"]);
     if (got.code === 0) {
       const info = jsonIn(got.output) as { config?: { dimensions?: number; metric?: string } };

@@ -11,7 +11,7 @@ import type { VectorizeLike } from "./vectorize";
 const bytes = (s: string) => new TextEncoder().encode(s).byteLength;
 
 /** Fake Vectorize index of `dimensions`. `calls` records each method call for assertions. */
-export class FakeVectorize implements VectorizeLike {
+export class FakeVectorize implements VectorizeLike, Pick<Vectorize, "describe"> {
   readonly calls: { method: string; size: number }[] = [];
   readonly #data = new Map<string, { namespace: string; values: number[]; metadata?: Record<string, unknown> }>();
   constructor(readonly dimensions: number) {}
@@ -43,6 +43,10 @@ export class FakeVectorize implements VectorizeLike {
       .sort((a, b) => b.score - a.score)
       .slice(0, topK);
     return { matches, count: matches.length };
+  }
+
+  async describe(): Promise<VectorizeIndexInfo> {
+    return { vectorCount: this.#data.size, dimensions: this.dimensions, processedUpToDatetime: 0, processedUpToMutation: 0 };
   }
 
   async deleteByIds(ids: string[]): Promise<VectorizeAsyncMutation> {

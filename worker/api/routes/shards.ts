@@ -2,7 +2,7 @@
  * @module worker/api/routes/shards
  *
  *   POST /api/repos/{id}/move  {shard}  -> 202 {repo, job}  (admin) re-index into shard, then flip
- *   GET  /api/health/shards             -> {highWaterBytes, shards: [{shard, binding, bytes, repos, full}], warnings} (admin)
+ *   GET  /api/health/shards             -> {highWaterBytes, shards: [{shard, binding, bytes, repos, full, vectorIndex, vectors}], vectorIndexWarnVectors, warnings} (admin)
  *
  * Thin adapters over worker/services/shards.ts (docs/storage.md, "Shards").
  */

@@ -37,7 +37,7 @@ const { GRAMMAR_FILES } = (await import(`${W}indexer/chunk/grammar-files.ts`)) a
 const { GRAMMAR_LANGUAGES } = await import(`${W}indexer/chunk/languages.ts`);
 const { createFileFilter } = await import(`${W}indexer/filter/index.ts`);
 const { fileId, chunkIndexText } = await import(`${W}indexer/store/contract.ts`);
-const { writeFileStatements, movePostingsStatements, POSTINGS_MOVE_ROWS, toChunkRecords } = await import(`${W}indexer/store/d1/write-files.ts`);
+const { writeFilesStatements, toChunkRecords } = await import(`${W}indexer/store/d1/write-files.ts`);
 const { LocalVectorStore } = await import(`${W}indexer/store/vectors/local.ts`);
 const { LocalEmbeddingProvider } = await import(`${W}indexer/embed/local.ts`);
 
@@ -102,9 +102,8 @@ await stage(`D1 statements (tokenize, postings, vectors), ${perBatch} files per 
     const part = indexed.slice(i, i + perBatch);
     const records = part.flatMap((f) => toChunkRecords(f)).map((c) => ({ id: c.id, vector: vectors[at++]!, metadata: { path: c.path, language: c.language } }));
     for (let j = 0; j < records.length; j += embedder.maxBatch) await store.upsert("r", records.slice(j, j + embedder.maxBatch));
-    await d1.batch([...part.flatMap((f) => writeFileStatements(d1, f).statements), ...movePostingsStatements(d1, "r", POSTINGS_MOVE_ROWS)]);
+    await d1.batch(writeFilesStatements(d1, part).statements);
   }
-  await d1.batch(movePostingsStatements(d1, "r"));
 });
 const jsonBytes = await stage("JSON of the D1 requests", () => batches.reduce((n, b) => n + JSON.stringify(b).length, 0));
 

@@ -8,11 +8,11 @@
 import { stem, tokenize, tokenizeQuery } from "../store/contract";
 
 /** Weight of a whole token or identifier part. */
-const TOKEN_WEIGHT = 1.0;
+export const TOKEN_WEIGHT = 1.0;
 /** Weight of a stem feature: emitted for every token, so `routes` (stem `route`) meets `route`. */
-const STEM_WEIGHT = 0.6;
+export const STEM_WEIGHT = 0.6;
 /** Total weight of one token's trigrams, spread evenly over them. */
-const TRIGRAM_WEIGHT = 0.5;
+export const TRIGRAM_WEIGHT = 0.5;
 /** Words shorter than this get no trigrams: they would only add noise. */
 const TRIGRAM_MIN_LENGTH = 4;
 
@@ -35,12 +35,9 @@ const CODE_NOISE = new Set(
  * is damped (1 + ln tf) so one repeated identifier cannot dominate a chunk.
  */
 export function textFeatures(text: string, kind: "document" | "query"): Map<string, number> {
-  const tokens = (kind === "query" ? tokenizeQuery(text) : tokenize(text)).filter((t) => !CODE_NOISE.has(t));
-  const tf = new Map<string, number>();
-  for (const t of tokens) tf.set(t, (tf.get(t) ?? 0) + 1);
   const out = new Map<string, number>();
   const add = (f: string, w: number) => out.set(f, (out.get(f) ?? 0) + w);
-  for (const [t, n] of tf) {
+  for (const [t, n] of termCounts(text, kind)) {
     const damp = 1 + Math.log(n);
     const f = tokenFeatures(t);
     add(f.word, TOKEN_WEIGHT * damp);
@@ -49,6 +46,24 @@ export function textFeatures(text: string, kind: "document" | "query"): Map<stri
     for (let i = 0; i < grams; i++) add(f.grams[i], (TRIGRAM_WEIGHT * damp) / grams);
   }
   return out;
+}
+
+/** A term's feature names in the order `textFeatures` adds them: word, stem, then its trigrams. */
+export function tokenFeatureNames(term: string): string[] {
+  const f = buildTokenFeatures(term);
+  return [f.word, f.stem, ...f.grams];
+}
+
+/**
+ * Each kept token of `text` (noise words dropped) with its count, in first-seen order: the terms
+ * `textFeatures` weighs, in its order.
+ */
+export function termCounts(text: string, kind: "document" | "query"): Map<string, number> {
+  const tf = new Map<string, number>();
+  for (const t of kind === "query" ? tokenizeQuery(text) : tokenize(text)) {
+    if (!CODE_NOISE.has(t)) tf.set(t, (tf.get(t) ?? 0) + 1);
+  }
+  return tf;
 }
 
 /** The feature names one token contributes (its weights depend on the chunk, so they are not kept). */
@@ -69,15 +84,23 @@ const TOKEN_CACHE_MAX = 10_000;
 function tokenFeatures(token: string): TokenFeatures {
   const hit = tokenCache.get(token);
   if (hit) return hit;
-  // A long token may be a slice that keeps its whole text alive (V8): keep a copy instead.
-  const t = token.length > 12 ? Array.from(token).join("") : token;
+  const t = ownCopy(token);
+  const f = buildTokenFeatures(t);
+  if (tokenCache.size >= TOKEN_CACHE_MAX) tokenCache.clear();
+  tokenCache.set(t, f);
+  return f;
+}
+
+/** A long token may be a slice that keeps its whole text alive (V8): a copy to keep instead. */
+export function ownCopy(token: string): string {
+  return token.length > 12 ? Array.from(token).join("") : token;
+}
+
+function buildTokenFeatures(t: string): TokenFeatures {
   const grams: string[] = [];
   if (t.length >= TRIGRAM_MIN_LENGTH && !/^\d+$/.test(t)) {
     const padded = `^${t}$`;
     for (let i = 0; i < padded.length - 2; i++) grams.push(`g:${padded.slice(i, i + 3)}`);
   }
-  const f = { word: `w:${t}`, stem: `s:${stem(t)}`, grams };
-  if (tokenCache.size >= TOKEN_CACHE_MAX) tokenCache.clear();
-  tokenCache.set(t, f);
-  return f;
+  return { word: `w:${t}`, stem: `s:${stem(t)}`, grams };
 }

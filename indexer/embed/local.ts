@@ -10,7 +10,8 @@
  * Multitask Learning", ICML 2009. FNV-1a 32-bit (Fowler, Noll, Vo) as the hash.
  */
 import type { EmbeddingProvider } from "../store/contract";
-import { textFeatures } from "./features";
+import { FeatureTable } from "./feature-table";
+import { STEM_WEIGHT, termCounts, TOKEN_WEIGHT, TRIGRAM_WEIGHT } from "./features";
 
 /** Model name recorded in `repos.embedding_model` for vectors built by this provider. */
 export const LOCAL_EMBEDDING_MODEL = "local-hash-v1";
@@ -39,35 +40,35 @@ export function l2Normalise(v: Float32Array): Float32Array {
   return v;
 }
 
-/** Hashes one text's features into a unit vector of `dimensions`. */
+/**
+ * Hashes one text's features into a unit vector of `dimensions`: each feature of `textFeatures`
+ * with its summed weight, added to its slot in the order `textFeatures` first meets it. Terms
+ * are mapped to feature numbers once (`FeatureTable`), so the sums are those of `textFeatures`,
+ * in the same order (the same float32 vector), without a Map of feature names per text.
+ */
 export function hashEmbed(text: string, kind: "document" | "query", dimensions: number): Float32Array {
-  const v = new Float32Array(dimensions);
-  const slots = slotCache(dimensions);
-  for (const [feature, weight] of textFeatures(text, kind)) {
-    let slot = slots.get(feature);
-    if (slot === undefined) {
-      // index * 2, plus 1 for a negative sign.
-      slot = (fnv1a(feature) % dimensions) * 2 + (fnv1a(feature, 0x9e3779b9) & 1 ? 0 : 1);
-      if (slots.size >= SLOT_CACHE_MAX) slots.clear();
-      slots.set(feature, slot);
-    }
-    v[slot >> 1] += (slot & 1 ? -1 : 1) * weight;
+  const table = featureTable(dimensions);
+  table.startText();
+  for (const [term, n] of termCounts(text, kind)) {
+    const damp = 1 + Math.log(n);
+    const ids = table.termIds(term);
+    table.add(ids[0]!, TOKEN_WEIGHT * damp);
+    table.add(ids[1]!, STEM_WEIGHT * damp);
+    const grams = ids.length - 2;
+    for (let i = 0; i < grams; i++) table.add(ids[2 + i]!, (TRIGRAM_WEIGHT * damp) / grams);
   }
+  const v = new Float32Array(dimensions);
+  table.addInto(v);
   return l2Normalise(v);
 }
 
-/**
- * Hashed slot (index and sign) of each feature seen, per dimension count: chunks of one repo
- * share most features, so each is hashed once. Bounded: emptied past SLOT_CACHE_MAX features
- * (about 2 MB).
- */
-const slotCaches = new Map<number, Map<string, number>>();
-const SLOT_CACHE_MAX = 30_000;
+/** The feature table of each dimension count. */
+const tables = new Map<number, FeatureTable>();
 
-function slotCache(dimensions: number): Map<string, number> {
-  let slots = slotCaches.get(dimensions);
-  if (!slots) slotCaches.set(dimensions, (slots = new Map()));
-  return slots;
+function featureTable(dimensions: number): FeatureTable {
+  let t = tables.get(dimensions);
+  if (!t) tables.set(dimensions, (t = new FeatureTable((f) => (fnv1a(f) % dimensions) * 2 + (fnv1a(f, 0x9e3779b9) & 1 ? 0 : 1))));
+  return t;
 }
 
 /** Local hashed-feature embeddings; `dimensions` comes from EMBEDDING_DIMENSIONS (default 384). */

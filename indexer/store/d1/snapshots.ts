@@ -13,12 +13,12 @@
  */
 import type { JobStatus } from "../../../kernel/coordinator";
 import type { RepoPackage, VectorStore } from "../contract";
-import { deleteFileStatements, movePostingsStatements } from "./write-files";
+import { deleteFilesStatements, movePostingsStatements } from "./write-files";
 import { deleteHistoryStatements } from "./history";
 
 /** Rows per multi-row INSERT into snapshot_files and snapshot_packages: 4 parameters each, under D1's 100 per statement. */
 const SNAPSHOT_ROWS_PER_INSERT = 24;
-/** File versions deleted per D1 batch during garbage collection (deleteFileStatements: 9 statements each). */
+/** File versions deleted per D1 batch during garbage collection (one transaction: deleteFilesStatements, 9 statements with IN lists). */
 const GC_FILES_PER_BATCH = 50;
 /** Ids per `IN (...)` list (D1: 100 bound parameters per statement). */
 const IDS_PER_QUERY = 90;
@@ -222,7 +222,7 @@ export async function deleteFileVersions(db: D1Database, vectors: VectorStore, r
   const chunkIds = await chunkIdsOf(db, repo, fileIds);
   if (chunkIds.length) await vectors.delete(repo, chunkIds);
   for (let i = 0; i < fileIds.length; i += GC_FILES_PER_BATCH) {
-    await db.batch(fileIds.slice(i, i + GC_FILES_PER_BATCH).flatMap((id) => deleteFileStatements(db, repo, id)));
+    await db.batch(deleteFilesStatements(db, repo, fileIds.slice(i, i + GC_FILES_PER_BATCH)));
   }
 }
 

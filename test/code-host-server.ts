@@ -30,10 +30,14 @@
  * - `POST /_control/git-upstream {url}`: `/git/<rest>` on this server is proxied to `<url>/<rest>`
  *   (the loopback git server), so a clone URL can be on the API's own origin, as on GitHub
  *   Enterprise or GitLab, where the API and git share a host.
+ *
+ * GitHub's OAuth web flow (sign-in pages and the code exchange) is under `/github-web`
+ * (test/github-web-flow.ts): a Worker with GITHUB_BASE_URL `${url}/github-web` signs people in.
  */
 import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { closeServer } from "./close-server.ts";
+import { githubWebFlow } from "./github-web-flow.ts";
 
 interface GhRepo {
   id: number;
@@ -287,6 +291,12 @@ export default async function setup({ provide }: { provide: (key: "codeHostUrl",
       return;
     }
     const path = url.pathname + url.search;
+    if (url.pathname.startsWith("/github-web/")) {
+      githubWebFlow(req, res, url, (token, login) => tokens.set(token, login))
+        .then((status) => log.push({ path: url.pathname, status, at: Date.now(), auth: false }))
+        .catch((err) => send(res, 500, { error: String(err) }));
+      return;
+    }
     if (url.pathname.startsWith("/git/")) {
       log.push({ path, status: 0, at: Date.now(), auth: !!req.headers.authorization });
       return proxyGit(req, res, url);

@@ -22,7 +22,7 @@ export interface Session {
   expiresAt: number;
   /** SHA-256 hex of the cookie's id: the row's key and the sealing context of `upstream`. */
   idHash?: string;
-  /** The person's sealed GitHub token (migration 0031); undefined for local sign-ins. */
+  /** The person's sealed GitHub token (migration 0030); undefined for local sign-ins. */
   upstream?: string;
   /** When membership was last proven (ms): the sign-in, then each passing re-check. */
   checkedAt?: number;

@@ -5,7 +5,7 @@
  * (worker/permissions/refresh.ts): once per `SESSION_RECHECK_SECONDS` (default 600, the access
  * token lifetime), the next request of the session runs the shared re-check
  * (worker/permissions/recheck.ts) with the person's GitHub token, sealed in the session row
- * (migration 0031). A person removed from the allowed organisation, team or user list, or with a
+ * (migration 0030). A person removed from the allowed organisation, team or user list, or with a
  * changed role or a revoked GitHub token, has the session deleted there and then; without this a
  * removal lingered for the whole session lifetime (8 h).
  *

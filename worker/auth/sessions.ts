@@ -93,7 +93,7 @@ export async function readSession(db: D1Database, request: Request, now: number)
   };
 }
 
-/** A `sessions` row as read (migrations 0002, 0031); times in ms since epoch. */
+/** A `sessions` row as read (migrations 0002, 0030); times in ms since epoch. */
 export interface SessionRow {
   caller: string;
   login: string;

@@ -10,6 +10,25 @@ import { z } from "zod";
 import { JOB_STATUSES } from "../../kernel/job-status";
 import { staleInfoSchema } from "../search/schema";
 
+/**
+ * One tracked ref in a repo's status (`repo_refs`, docs/refs.md): full name, whether it is the
+ * default ref (what reads naming no ref serve), the pattern it matched (null for the default),
+ * its snapshot's commit and activation time (ms; null until its first job completes), and the
+ * state of its last job (`failed`: lastError; an earlier commit keeps serving). Terse on purpose:
+ * MCP tools repeat this schema (mcp-schemas.test.ts bounds tools/list).
+ */
+export const refStatusSchema = z
+  .object({
+    name: z.string(),
+    default: z.boolean(),
+    pattern: z.string().nullable(),
+    commit: z.string().nullable(),
+    indexedAt: z.number().int().nullable(),
+    status: z.enum(["queued", "indexing", "ready", "failed"]),
+    lastError: z.string().nullable(),
+  })
+  .meta({ id: "RefStatus" });
+
 /** A repo's status, as `GET /api/repos/{id}` returns it. Times in ms since epoch. */
 export const repoStatusSchema = z
   .object({
@@ -68,6 +87,9 @@ export const repoStatusSchema = z
       .describe(
         "The shard (D1 database) holding the repo's index (null: not placed yet), and the shard a move re-indexes it into (POST /api/repos/{id}/move) until the move's job flips it; docs/storage.md, Shards.",
       ),
+    refPatterns: z.array(z.string()).describe("Extra tracked refs (full names or globs)."),
+    refs: z.array(refStatusSchema).describe("Every tracked ref, the default first."),
+    refsNote: z.string().nullable().describe("Set for archives: no refs."),
     createdAt: z.number().int(),
     updatedAt: z.number().int(),
   })

@@ -11,13 +11,13 @@
  * through a local ticker (wrangler dev fires none). Runs until Ctrl-C, then stops wrangler's
  * process group and removes the URL record.
  */
-import { existsSync, mkdirSync, statSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { resolve } from "node:path";
 import { ensureAdminToken } from "./lib/admin-token.ts";
 import { localD1Bindings } from "./lib/d1-bindings.ts";
 import { addToRunningServer, parseCliArgs, USAGE, type CliArgs } from "./lib/cli-args.ts";
 import { createApiClient } from "./lib/api-client.ts";
-import { errorText, followProgress, startIndexing } from "./lib/index-source.ts";
+import { errorText, followProgress, sourceProblem, startIndexing } from "./lib/index-source.ts";
 import { ADMIN_TOKEN_FILE, DEV_VARS_FILE, PERSIST_DIR, PROJECT_ROOT, SERVER_URL_FILE, STATE_DIR, WRANGLER_LOG_FILE } from "./lib/paths.ts";
 import { renderDone } from "./lib/progress.ts";
 import { isGitUrl, repoIdForFolder, REPO_ID_PATTERN } from "./lib/repo-id.ts";
@@ -72,8 +72,8 @@ process.on("SIGTERM", () => void shutdown(0));
 
 async function main(): Promise<void> {
   if (source !== undefined && !isGitUrl(source)) {
-    const dir = sourceDir(source);
-    if (!existsSync(dir) || !statSync(dir).isDirectory()) fail(`"${source}" is neither a git URL nor a local folder.`);
+    const problem = sourceProblem(source, sourceDir(source));
+    if (problem) fail(problem);
   }
   mkdirSync(STATE_DIR, { recursive: true, mode: 0o700 });
   const { token, created } = ensureAdminToken(ADMIN_TOKEN_FILE);

@@ -4,11 +4,13 @@
  * "nothing found" from an error.
  */
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
 import { test } from "node:test";
 import { UsageError } from "./cli-common.ts";
 import { DEFAULT_TOKEN_DAYS, parseExpires } from "./cmd-tokens.ts";
 import { EXIT, exitCodeForStatus } from "./exit-codes.ts";
 import { grepPattern } from "./grep-options.ts";
+import { sourceProblem } from "./index-source.ts";
 import { meetsConfidence, searchRequest } from "./search-options.ts";
 
 test("search sends REST's names: mode, language, path_prefix (a glob), include_tests, explain, repo or repos", () => {
@@ -71,4 +73,15 @@ test("exit codes: nothing found (1) differs from usage (2), not found (3), auth 
   assert.equal(exitCodeForStatus(404), EXIT.notFound);
   assert.equal(exitCodeForStatus(400), EXIT.usage);
   for (const status of [0, 409, 429, 500, 503]) assert.equal(exitCodeForStatus(status), EXIT.error, `status ${status}`);
+});
+
+test("index: a source that is neither a git URL nor a folder is a usage error (exit 2) that says what to give", () => {
+  assert.equal(sourceProblem("."), null);
+  assert.equal(sourceProblem("https://github.com/pallets/click.git"), null);
+  assert.match(sourceProblem("github.com/pallets/click") ?? "", /needs its scheme: https:\/\/github\.com\/pallets\/click\.git/);
+  // The real CLI, with a server that is never called: the check comes before any request.
+  const cli = new URL("../codebase-copilot.ts", import.meta.url).pathname;
+  const run = spawnSync(process.execPath, [cli, "index", "/no/such/folder", "--url", "http://127.0.0.1:9", "--token", "ccp_unused"], { encoding: "utf8" });
+  assert.equal(run.status, EXIT.usage, run.stderr);
+  assert.match(run.stderr, /"\/no\/such\/folder" is neither a git URL nor an existing folder\. Give a folder path, or a git URL/);
 });

@@ -18,7 +18,7 @@ import { localD1Bindings } from "./lib/d1-bindings.ts";
 import { addToRunningServer, parseCliArgs, USAGE, type CliArgs } from "./lib/cli-args.ts";
 import { createApiClient } from "./lib/api-client.ts";
 import { errorText, followProgress, sourceProblem, startIndexing } from "./lib/index-source.ts";
-import { ADMIN_TOKEN_FILE, DEV_VARS_FILE, PERSIST_DIR, PROJECT_ROOT, SERVER_URL_FILE, STATE_DIR, WRANGLER_LOG_FILE } from "./lib/paths.ts";
+import { ADMIN_TOKEN_FILE, callerCwd, DEV_VARS_FILE, PERSIST_DIR, PROJECT_ROOT, SERVER_URL_FILE, STATE_DIR, WRANGLER_LOG_FILE } from "./lib/paths.ts";
 import { renderDone } from "./lib/progress.ts";
 import { isGitUrl, repoIdForFolder, REPO_ID_PATTERN } from "./lib/repo-id.ts";
 import { clearServerUrl, recordServerUrl } from "./lib/local-server.ts";
@@ -45,9 +45,9 @@ let server: DevServer | undefined;
 let ticker: Ticker | undefined;
 let stopping = false;
 
-/** A local path is relative to where the user ran `npm start` (npm runs scripts from the project root; INIT_CWD is the caller's folder). */
+/** A local path is relative to where the user ran `npm start` (npm runs scripts from the project root; see callerCwd). */
 function sourceDir(path: string): string {
-  return resolve(process.env.INIT_CWD ?? process.cwd(), path);
+  return resolve(callerCwd(), path);
 }
 
 function fail(message: string): never {

@@ -18,3 +18,13 @@ export const DEV_VARS_FILE = join(STATE_DIR, "dev.vars");
 export const PERSIST_DIR = join(STATE_DIR, "state");
 /** wrangler dev's output, kept out of the terminal so the progress bar stays readable. */
 export const WRANGLER_LOG_FILE = join(STATE_DIR, "wrangler.log");
+
+/**
+ * The folder paths on the command line are relative to. `npm run cli` and `npm start` run from
+ * the project root, so npm's INIT_CWD (the folder the user ran npm in) is that folder under this
+ * project's own scripts; otherwise it is the process's working folder. Only this package's
+ * scripts count: a user's own script calling `codebase-copilot` runs where it says.
+ */
+export function callerCwd(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): string {
+  return env.npm_package_name === "codebase-copilot" && env.INIT_CWD ? env.INIT_CWD : cwd;
+}

@@ -12,7 +12,7 @@
  * process group and removes the URL record.
  */
 import { mkdirSync } from "node:fs";
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { ensureAdminToken } from "./lib/admin-token.ts";
 import { localD1Bindings } from "./lib/d1-bindings.ts";
 import { addToRunningServer, parseCliArgs, USAGE, type CliArgs } from "./lib/cli-args.ts";
@@ -86,7 +86,7 @@ async function main(): Promise<void> {
     fail(
       `Something already answers on ${base}; stop it or pick another port with --port or PORT.\n` +
         `If it is Codebase Copilot started from here, add ${source === undefined ? "a folder or git URL" : `"${source}"`} to it instead:\n` +
-        addToRunningServer(base, ADMIN_TOKEN_FILE, target)
+        addToRunningServer(join(PROJECT_ROOT, "bin", "codebase-copilot.mjs"), target)
           .map((l) => `  ${l}`)
           .join("\n"),
     );

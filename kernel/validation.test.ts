@@ -16,6 +16,8 @@ describe("issueMessage", () => {
     expect(messageFor(schema, { k: 1.5 })).toBe("k: expected a whole number");
     expect(messageFor(schema, { k: 1, include_tests: "maybe" })).toBe("include_tests: expected true or false");
     expect(messageFor(schema, { k: 1, repos: "a" })).toBe('repos: expected a JSON array such as ["a", "b"]');
+    expect(messageFor(schema, {})).toBe("k: required (a number)");
+    expect(messageFor(z.object({ url: z.string() }), { url: null })).toBe("url: expected a string");
   });
 
   it("names the field as the caller called it and keeps other messages as zod words them", () => {

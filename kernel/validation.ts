@@ -25,7 +25,7 @@ const TYPE_WORDS: Record<string, string> = {
  * `field: message` for the first issue of `error`. `names` maps schema keys to the names the
  * caller used (e.g. `start_line` -> `start`); `fallback` names an issue without a path (the
  * whole body or query). A message that already starts with its field name is kept as it is; a
- * wrong type is said in TYPE_WORDS' words (`k: expected a number`).
+ * wrong type is said in TYPE_WORDS' words (`k: expected a number`, `url: required (a string)`).
  */
 export function issueMessage(error: z.ZodError, names: Record<string, string> = {}, fallback = "input"): string {
   const issue = error.issues[0];
@@ -34,7 +34,8 @@ export function issueMessage(error: z.ZodError, names: Record<string, string> = 
   const field = head === undefined ? fallback : [names[head] ?? head, ...rest].join(".");
   if (issue.message.startsWith(`${field} `) || issue.message.startsWith(`${field}:`)) return issue.message;
   const expected = issue.code === "invalid_type" && head !== undefined ? TYPE_WORDS[issue.expected] : undefined;
-  if (expected) return `${field}: expected ${expected}`;
+  // zod says a missing field only in its message ("received undefined").
+  if (expected) return issue.message.endsWith("received undefined") ? `${field}: required (${expected})` : `${field}: expected ${expected}`;
   return `${field}: ${issue.message}`;
 }
 

@@ -105,6 +105,13 @@ test("npm run cli: a folder is relative to where the user ran npm (INIT_CWD), no
     });
     assert.match(run.stderr, /Uploading 1 files of proj \(listed by walking the folder/, run.stderr);
     assert.equal(run.status, EXIT.error, "the folder was found and packed; only the unreachable server failed");
+    // Only npm run cli (and npm start): a process that merely inherits npm's variables (npm test, npx) stays where it is.
+    const inherited = spawnSync(process.execPath, [cli, "index", "proj", "--url", "http://127.0.0.1:9", "--token", "ccp_unused"], {
+      cwd: PROJECT_ROOT,
+      env: { ...env, npm_lifecycle_event: "test" },
+      encoding: "utf8",
+    });
+    assert.equal(inherited.status, EXIT.usage, inherited.stderr);
   } finally {
     rmSync(caller, { recursive: true, force: true });
   }

@@ -21,10 +21,12 @@ export const WRANGLER_LOG_FILE = join(STATE_DIR, "wrangler.log");
 
 /**
  * The folder paths on the command line are relative to. `npm run cli` and `npm start` run from
- * the project root, so npm's INIT_CWD (the folder the user ran npm in) is that folder under this
- * project's own scripts; otherwise it is the process's working folder. Only this package's
- * scripts count: a user's own script calling `codebase-copilot` runs where it says.
+ * the project root, so npm's INIT_CWD (the folder the user ran npm in) is that folder under
+ * exactly those two scripts of this package; otherwise it is the process's working folder. A
+ * user's own script calling `codebase-copilot`, and a process that only inherits npm's variables
+ * (`npm test`, `npx`), run where they say.
  */
 export function callerCwd(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): string {
-  return env.npm_package_name === "codebase-copilot" && env.INIT_CWD ? env.INIT_CWD : cwd;
+  const ownScript = env.npm_package_name === "codebase-copilot" && (env.npm_lifecycle_event === "cli" || env.npm_lifecycle_event === "start");
+  return ownScript && env.INIT_CWD ? env.INIT_CWD : cwd;
 }

@@ -19,6 +19,7 @@ import { addSuggestTestsCommand } from "./lib/cmd-suggest-tests.ts";
 import { addTokenCommands } from "./lib/cmd-tokens.ts";
 import { EXIT, exitCodeForStatus } from "./lib/exit-codes.ts";
 import { errorText, followProgress, followTracked, startIndexing } from "./lib/index-source.ts";
+import { callerCwd } from "./lib/paths.ts";
 import { describeTracked } from "./lib/register-url.ts";
 import { renderDone } from "./lib/progress.ts";
 import { formatDryRun, readDiff, reviewRequest } from "./lib/review-request.ts";
@@ -171,6 +172,8 @@ function overrideExits(cmd: Command): void {
   for (const sub of cmd.commands) overrideExits(sub);
 }
 
+// Under `npm run cli` (which runs from the project root) a folder, a diff or --write is relative to where the user ran npm.
+process.chdir(callerCwd());
 const program = buildProgram();
 overrideExits(program);
 program.parseAsync(process.argv).then(

@@ -11,15 +11,15 @@
  * through a local ticker (wrangler dev fires none). Runs until Ctrl-C, then stops wrangler's
  * process group and removes the URL record.
  */
-import { existsSync, mkdirSync, statSync } from "node:fs";
-import { resolve } from "node:path";
+import { mkdirSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { ensureAdminToken } from "./lib/admin-token.ts";
 import { localD1Bindings } from "./lib/d1-bindings.ts";
 import { addToRunningServer, parseCliArgs, USAGE, type CliArgs } from "./lib/cli-args.ts";
 import { createApiClient } from "./lib/api-client.ts";
-import { errorText, followProgress, followTracked, startIndexing } from "./lib/index-source.ts";
+import { errorText, followProgress, followTracked, sourceProblem, startIndexing } from "./lib/index-source.ts";
 import { describeTracked } from "./lib/register-url.ts";
-import { ADMIN_TOKEN_FILE, DEV_VARS_FILE, PERSIST_DIR, PROJECT_ROOT, SERVER_URL_FILE, STATE_DIR, WRANGLER_LOG_FILE } from "./lib/paths.ts";
+import { ADMIN_TOKEN_FILE, callerCwd, DEV_VARS_FILE, PERSIST_DIR, PROJECT_ROOT, SERVER_URL_FILE, STATE_DIR, WRANGLER_LOG_FILE } from "./lib/paths.ts";
 import { renderDone } from "./lib/progress.ts";
 import { isGitUrl, repoIdForFolder, REPO_ID_PATTERN } from "./lib/repo-id.ts";
 import { clearServerUrl, recordServerUrl } from "./lib/local-server.ts";
@@ -46,9 +46,9 @@ let server: DevServer | undefined;
 let ticker: Ticker | undefined;
 let stopping = false;
 
-/** A local path is relative to where the user ran `npm start` (npm runs scripts from the project root; INIT_CWD is the caller's folder). */
+/** A local path is relative to where the user ran `npm start` (npm runs scripts from the project root; see callerCwd). */
 function sourceDir(path: string): string {
-  return resolve(process.env.INIT_CWD ?? process.cwd(), path);
+  return resolve(callerCwd(), path);
 }
 
 function fail(message: string): never {
@@ -73,8 +73,8 @@ process.on("SIGTERM", () => void shutdown(0));
 
 async function main(): Promise<void> {
   if (source !== undefined && !isGitUrl(source)) {
-    const dir = sourceDir(source);
-    if (!existsSync(dir) || !statSync(dir).isDirectory()) fail(`"${source}" is neither a git URL nor a local folder.`);
+    const problem = sourceProblem(source, sourceDir(source));
+    if (problem) fail(problem);
   }
   mkdirSync(STATE_DIR, { recursive: true, mode: 0o700 });
   const { token, created } = ensureAdminToken(ADMIN_TOKEN_FILE);
@@ -87,7 +87,7 @@ async function main(): Promise<void> {
     fail(
       `Something already answers on ${base}; stop it or pick another port with --port or PORT.\n` +
         `If it is Codebase Copilot started from here, add ${source === undefined ? "a folder or git URL" : `"${source}"`} to it instead:\n` +
-        addToRunningServer(base, ADMIN_TOKEN_FILE, target)
+        addToRunningServer(join(PROJECT_ROOT, "bin", "codebase-copilot.mjs"), target)
           .map((l) => `  ${l}`)
           .join("\n"),
     );

@@ -21,12 +21,11 @@ test("parses options and the source", () => {
   assert.deepEqual(parseCliArgs([], "8799"), { port: "8799", name: undefined, ref: undefined, help: false, source: undefined });
 });
 
-test("the running-server hint is a curl line for the folder, quoted for the shell", () => {
-  const [folder, git] = addToRunningServer("http://127.0.0.1:8787", "/p/.codebase-copilot/admin-token", { dir: "/home/me/My App", id: "my-app" });
-  assert.equal(
-    folder,
-    `tar czf - -C '/home/me/My App' . | curl -s -H "Authorization: Bearer $(cat /p/.codebase-copilot/admin-token)" --data-binary @- 'http://127.0.0.1:8787/api/repos/my-app/archive?strip=0'`,
-  );
-  assert.match(git, /-d '\{"url": "<git-url>"\}' http:\/\/127\.0\.0\.1:8787\/api\/repos$/);
+test("the running-server hint is the CLI's index command for the folder, quoted for the shell", () => {
+  const cli = "/p/bin/codebase-copilot.mjs";
+  const [folder, git] = addToRunningServer(cli, { dir: "/home/me/My App", id: "my-app" });
+  assert.equal(folder, `node /p/bin/codebase-copilot.mjs index '/home/me/My App' --name my-app --wait`);
+  assert.equal(git, "node /p/bin/codebase-copilot.mjs index <git-url> --wait");
+  assert.deepEqual(addToRunningServer(cli, { url: "https://example.com/a.git" })[1], "node /p/bin/codebase-copilot.mjs index https://example.com/a.git --wait");
   assert.equal(shellQuote("it's"), `'it'\\''s'`);
 });

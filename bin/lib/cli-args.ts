@@ -49,16 +49,14 @@ export function shellQuote(s: string): string {
 
 /**
  * Shell commands that add a folder (as repo `id`) or a git URL to a server already running on
- * `base`, using the admin token file. The folder is sent as `tar czf - -C <dir> .`; `strip=0`
- * keeps its paths exactly as they are in the folder.
+ * `base`, through the CLI at `cli` (bin/codebase-copilot.mjs, which any Node starts). The CLI
+ * sends what `git ls-files` lists (never `.git/` or ignored folders such as node_modules, which
+ * a plain tar of the folder would send, past the 64 MiB upload limit) and finds the server
+ * through the URL `npm start` recorded.
  */
-export function addToRunningServer(base: string, tokenFile: string, target: { dir: string; id: string } | { url: string } | null): string[] {
-  const auth = `-H "Authorization: Bearer $(cat ${shellQuote(tokenFile)})"`;
-  const folder = target && "dir" in target ? target : { dir: "<folder>", id: "<repo-id>" };
-  const lines = [
-    `tar czf - -C ${folder.dir === "<folder>" ? folder.dir : shellQuote(folder.dir)} . | curl -s ${auth} --data-binary @- '${base}/api/repos/${folder.id}/archive?strip=0'`,
-  ];
-  const url = target && "url" in target ? target.url : "<git-url>";
-  lines.push(`curl -s ${auth} -H 'content-type: application/json' -d '{"url": "${url}"}' ${base}/api/repos`);
-  return lines;
+export function addToRunningServer(cli: string, target: { dir: string; id: string } | { url: string } | null): string[] {
+  const run = `node ${shellQuote(cli)} index`;
+  const folder = target && "dir" in target ? `${shellQuote(target.dir)} --name ${target.id}` : "<folder>";
+  const url = target && "url" in target ? shellQuote(target.url) : "<git-url>";
+  return [`${run} ${folder} --wait`, `${run} ${url} --wait`];
 }

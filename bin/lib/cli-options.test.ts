@@ -4,11 +4,17 @@
  * "nothing found" from an error.
  */
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { test } from "node:test";
 import { UsageError } from "./cli-common.ts";
 import { DEFAULT_TOKEN_DAYS, parseExpires } from "./cmd-tokens.ts";
 import { EXIT, exitCodeForStatus } from "./exit-codes.ts";
 import { grepPattern } from "./grep-options.ts";
+import { sourceProblem } from "./index-source.ts";
+import { PROJECT_ROOT } from "./paths.ts";
 import { meetsConfidence, searchRequest } from "./search-options.ts";
 
 test("search sends REST's names: mode, language, path_prefix (a glob), include_tests, explain, repo or repos", () => {
@@ -71,4 +77,42 @@ test("exit codes: nothing found (1) differs from usage (2), not found (3), auth 
   assert.equal(exitCodeForStatus(404), EXIT.notFound);
   assert.equal(exitCodeForStatus(400), EXIT.usage);
   for (const status of [0, 409, 429, 500, 503]) assert.equal(exitCodeForStatus(status), EXIT.error, `status ${status}`);
+});
+
+test("index: a source that is neither a git URL nor a folder is a usage error (exit 2) that says what to give", () => {
+  assert.equal(sourceProblem("."), null);
+  assert.equal(sourceProblem("https://github.com/pallets/click.git"), null);
+  assert.match(sourceProblem("github.com/pallets/click") ?? "", /needs its scheme: https:\/\/github\.com\/pallets\/click\.git/);
+  // The real CLI, with a server that is never called: the check comes before any request.
+  const cli = new URL("../codebase-copilot.ts", import.meta.url).pathname;
+  const run = spawnSync(process.execPath, [cli, "index", "/no/such/folder", "--url", "http://127.0.0.1:9", "--token", "ccp_unused"], { encoding: "utf8" });
+  assert.equal(run.status, EXIT.usage, run.stderr);
+  assert.match(run.stderr, /"\/no\/such\/folder" is neither a git URL nor an existing folder\. Give a folder path, or a git URL/);
+});
+
+test("npm run cli: a folder is relative to where the user ran npm (INIT_CWD), not the project root npm runs it from", () => {
+  const caller = mkdtempSync(join(tmpdir(), "cc-caller-"));
+  try {
+    mkdirSync(join(caller, "proj"));
+    writeFileSync(join(caller, "proj", "a.py"), "x = 1\n");
+    const cli = join(PROJECT_ROOT, "bin", "codebase-copilot.ts");
+    // As `npm run cli -- index proj` from `caller` runs it; the server (port 9) never answers.
+    const env = { ...process.env, npm_package_name: "codebase-copilot", npm_lifecycle_event: "cli", INIT_CWD: caller };
+    const run = spawnSync(process.execPath, [cli, "index", "proj", "--url", "http://127.0.0.1:9", "--token", "ccp_unused"], {
+      cwd: PROJECT_ROOT,
+      env,
+      encoding: "utf8",
+    });
+    assert.match(run.stderr, /Uploading 1 files of proj \(listed by walking the folder/, run.stderr);
+    assert.equal(run.status, EXIT.error, "the folder was found and packed; only the unreachable server failed");
+    // Only npm run cli (and npm start): a process that merely inherits npm's variables (npm test, npx) stays where it is.
+    const inherited = spawnSync(process.execPath, [cli, "index", "proj", "--url", "http://127.0.0.1:9", "--token", "ccp_unused"], {
+      cwd: PROJECT_ROOT,
+      env: { ...env, npm_lifecycle_event: "test" },
+      encoding: "utf8",
+    });
+    assert.equal(inherited.status, EXIT.usage, inherited.stderr);
+  } finally {
+    rmSync(caller, { recursive: true, force: true });
+  }
 });

@@ -5,6 +5,7 @@
  */
 import { existsSync, statSync } from "node:fs";
 import type { ApiClient, RegisterOutcome, RepoStatus } from "./api-client.ts";
+import { UsageError } from "./cli-common.ts";
 import { listFolderFiles, packFolder } from "./pack-folder.ts";
 import { createProgressPrinter } from "./progress.ts";
 import { isGitUrl, repoIdForFolder, toRepoId } from "./repo-id.ts";
@@ -20,10 +21,22 @@ export interface IndexRequest {
 }
 
 /**
+ * Why `source` (a git URL or a folder path, as the user typed it) cannot be indexed, in words
+ * that say what to give instead; null when it is a git URL or an existing folder. `dir` is the
+ * folder it names (npm start resolves it against the caller's folder). A host/path without a
+ * scheme (`github.com/owner/repo`) gets the https URL it probably means.
+ */
+export function sourceProblem(source: string, dir = source): string | null {
+  if (isGitUrl(source) || (existsSync(dir) && statSync(dir).isDirectory())) return null;
+  const hint = /^[\w-]+(\.[\w-]+)+\/[^\s]+$/.test(source) ? ` (a git URL needs its scheme: https://${source.replace(/\.git$/, "")}.git)` : "";
+  return `"${source}" is neither a git URL nor an existing folder${hint}. Give a folder path, or a git URL such as https://github.com/owner/repo.git.`;
+}
+
+/**
  * Starts indexing `req.source`. Folders are listed by `git ls-files` in a work tree (tracked and
  * unignored untracked files), else walked. `log` receives one human line about what is sent.
  * @returns the status the API answered with; its `id` is the repo id.
- * @throws Error when a non-URL source is not an existing folder; ApiError from the API.
+ * @throws UsageError (exit 2) when a non-URL source is not an existing folder; ApiError from the API.
  */
 export async function startIndexing(api: ApiClient, req: IndexRequest, log: (line: string) => void): Promise<RegisterOutcome> {
   if (isGitUrl(req.source)) {
@@ -31,7 +44,8 @@ export async function startIndexing(api: ApiClient, req: IndexRequest, log: (lin
     const started = await api.registerUrl(req.source, { ref: req.ref, name: req.name });
     return { ...started, id: started.id ?? toRepoId(req.name ?? req.source) };
   }
-  if (!existsSync(req.source) || !statSync(req.source).isDirectory()) throw new Error(`"${req.source}" is neither a git URL nor a local folder.`);
+  const problem = sourceProblem(req.source);
+  if (problem) throw new UsageError(problem);
   const id = req.name ?? repoIdForFolder(req.source);
   const { files, via } = listFolderFiles(req.source);
   const tarGz = await packFolder(req.source, files);

@@ -18,3 +18,15 @@ export const DEV_VARS_FILE = join(STATE_DIR, "dev.vars");
 export const PERSIST_DIR = join(STATE_DIR, "state");
 /** wrangler dev's output, kept out of the terminal so the progress bar stays readable. */
 export const WRANGLER_LOG_FILE = join(STATE_DIR, "wrangler.log");
+
+/**
+ * The folder paths on the command line are relative to. `npm run cli` and `npm start` run from
+ * the project root, so npm's INIT_CWD (the folder the user ran npm in) is that folder under
+ * exactly those two scripts of this package; otherwise it is the process's working folder. A
+ * user's own script calling `codebase-copilot`, and a process that only inherits npm's variables
+ * (`npm test`, `npx`), run where they say.
+ */
+export function callerCwd(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): string {
+  const ownScript = env.npm_package_name === "codebase-copilot" && (env.npm_lifecycle_event === "cli" || env.npm_lifecycle_event === "start");
+  return ownScript && env.INIT_CWD ? env.INIT_CWD : cwd;
+}

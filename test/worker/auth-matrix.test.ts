@@ -164,6 +164,9 @@ describe("API tokens", () => {
     const res = await api("/api/tokens", { method: "POST", json: { name: "x", scopes: ["root"] } });
     expect(res.status).toBe(400);
     expect((await res.json<{ error: { message: string } }>()).error.message).toMatch(/^scopes/);
-    expect((await api("/api/tokens/tok_nope", { method: "DELETE" })).status).toBe(400);
+    // An unknown token is "not found" as an unknown repo, grant or connection is (CLI exit 3).
+    const unknown = await api("/api/tokens/tok_nope", { method: "DELETE" });
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toEqual({ error: { code: "not_found", message: expect.stringContaining("GET /api/tokens lists them") } });
   });
 });

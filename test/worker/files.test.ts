@@ -43,6 +43,12 @@ describe("file and symbol REST routes", () => {
     const bad = await json("/api/repos/demo/files/src/users.ts?start=abc");
     expect(bad.status).toBe(400);
     expect(bad.body.error.message).toMatch(/^start: /);
+    // The path goes in the URL; a ?path= query (or none) is told so, not "expected string to have >=1 characters".
+    for (const url of ["/api/repos/demo/outline?path=src/users.ts", "/api/repos/demo/files/"]) {
+      const noPath = await json(url);
+      expect(noPath.status).toBe(400);
+      expect(noPath.body.error.message).toMatch(/^path: put the file path in the URL after \/(outline|files)\/, e\.g\. /);
+    }
     const reversed = await json("/api/repos/demo/files/src/users.ts?start=9&end=3");
     expect(reversed.status).toBe(400);
     // REST errors name the REST parameters (start/end), not the MCP ones (start_line/end_line).

@@ -129,10 +129,10 @@ export async function listApiTokens(db: D1Database, caller: Caller): Promise<Api
  * Revokes a token and every token minted from it, transitively; they stop working at once in
  * this isolate (within API_TOKEN_CACHE_MS elsewhere). Returns the token's info and the ids of
  * the minted tokens revoked with it.
- * @throws CodeSearchError `invalid_input` when no such token exists or `caller` may not manage it
+ * @throws CodeSearchError `not_found` (404) when no such token exists or `caller` may not manage it
  */
 export async function revokeApiToken(db: D1Database, id: string, now: number, caller: Caller): Promise<ApiTokenInfo & { alsoRevoked: string[] }> {
-  const notFound = () => new CodeSearchError("invalid_input", `No API token "${id}" that you manage; GET /api/tokens lists them.`);
+  const notFound = () => new CodeSearchError("not_found", `No API token "${id}" that you manage; GET /api/tokens lists them.`);
   if (!managesAllTokens(caller)) {
     const mine = await db.prepare(`${MINTED_BY} SELECT 1 AS ok FROM minted WHERE id = ?2`).bind(caller.id, id).first();
     if (!mine) throw notFound();

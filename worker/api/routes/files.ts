@@ -33,6 +33,8 @@ function pathAfter(url: string, marker: string): string {
   } catch {
     throw new CodeSearchError("invalid_input", "path: malformed percent-encoding");
   }
+  // A query ?path= or a bare /outline is a natural guess; say where the path goes.
+  if (!path) throw new CodeSearchError("invalid_input", `path: put the file path in the URL after /${marker}/, e.g. /api/repos/{id}/${marker}/src/index.ts`);
   return parseOrThrow(repoPathSchema, path, {}, "path");
 }
 

@@ -58,7 +58,7 @@ const revokeToken = createRoute({
   tags: ["tokens"],
   summary: "Revoke an API token",
   request: { params: z.object({ id: z.string().min(1).describe("Token id from GET /api/tokens") }) },
-  responses: { 200: json(apiTokenInfoSchema, "The token with revokedAt set"), 400: errorDoc("No such token, or invalid input", "invalid_input") },
+  responses: { 200: json(apiTokenInfoSchema, "The token with revokedAt set"), 404: errorDoc("No such token that the caller manages", "not_found") },
 });
 
 /** The /api/tokens routes. Mounted by worker/api/app.ts after the auth middleware. */

@@ -29,6 +29,9 @@ export interface SearchHit {
   symbol: string | null;
   kind: string;
   score: number;
+  /** The ref and commit the result was read at (servers before issue #49 leave them out). */
+  ref?: string | null;
+  commit?: string;
   snippet?: string;
   content?: string;
   /** With `explain`: channel ranks, fused score and each ranking stage's factor. */
@@ -47,6 +50,8 @@ export interface SearchRequest {
   q: string;
   repo?: string;
   repos?: string[];
+  /** A branch or tag to search in each repo (default: each one's default branch). */
+  ref?: string;
   k?: number;
   mode?: string;
   language?: string;
@@ -77,6 +82,7 @@ export interface GrepRequest {
   whole_word?: boolean;
   repo?: string;
   repos?: string[];
+  ref?: string;
   path?: string;
   language?: string;
   include_tests?: boolean;
@@ -86,7 +92,19 @@ export interface GrepRequest {
 
 /** One page of grep matches (fields the CLI prints). */
 export interface GrepPage {
-  matches: { repo: string; path: string; line: number; column: number; text: string; ranges: [number, number][]; symbol: { name: string } | null }[];
+  matches: {
+    repo: string;
+    ref?: string | null;
+    commit?: string;
+    path: string;
+    line: number;
+    column: number;
+    text: string;
+    ranges: [number, number][];
+    symbol: { name: string } | null;
+  }[];
+  /** With `ref`: repos that do not track it (not searched). */
+  withoutRef?: string[];
   total_count: number;
   total_exact: boolean;
   has_more: boolean;
@@ -305,14 +323,14 @@ export function createApiClient(base: string, token: string, fetchImpl: typeof f
     },
     /** `POST /api/search`: the whole response (`results`, `stats`, `confidence`, ...). */
     /** `POST /api/suggest-tests`: a test skeleton for one function or method, with its facts. */
-    async suggestTests(input: { repo: string; path: string; symbol: string; framework?: string; fill?: boolean }): Promise<SuggestedTests> {
+    async suggestTests(input: { repo: string; path: string; symbol: string; ref?: string; framework?: string; fill?: boolean }): Promise<SuggestedTests> {
       return (await call("POST", "/api/suggest-tests", { json: input })) as SuggestedTests;
     },
     async search(input: SearchRequest): Promise<SearchAnswer> {
       return (await call("POST", "/api/search", { json: input })) as SearchAnswer;
     },
     /** `POST /api/ask`: a grounded answer (spends model tokens); the whole AskOutput. */
-    async ask(input: { question: string; repo?: string; repos?: string[]; k?: number }): Promise<AskAnswer> {
+    async ask(input: { question: string; repo?: string; repos?: string[]; ref?: string; k?: number }): Promise<AskAnswer> {
       return (await call("POST", "/api/ask", { json: input })) as AskAnswer;
     },
     /** `POST /api/grep`: exact or regex matches, complete and ordered (repo, path, line). */

@@ -18,7 +18,8 @@ import { addGrantCommands } from "./lib/cmd-grants.ts";
 import { addSuggestTestsCommand } from "./lib/cmd-suggest-tests.ts";
 import { addTokenCommands } from "./lib/cmd-tokens.ts";
 import { EXIT, exitCodeForStatus } from "./lib/exit-codes.ts";
-import { errorText, followProgress, startIndexing } from "./lib/index-source.ts";
+import { errorText, followProgress, followTracked, startIndexing } from "./lib/index-source.ts";
+import { describeTracked } from "./lib/register-url.ts";
 import { renderDone } from "./lib/progress.ts";
 import { formatDryRun, readDiff, reviewRequest } from "./lib/review-request.ts";
 
@@ -64,6 +65,18 @@ function buildProgram(): Command {
       const api = client(g);
       const startedAt = Date.now();
       const started = await startIndexing(api, { source, name: o.name, ref: o.ref }, (line) => process.stderr.write(`${line}\n`));
+      if (started.tracked) {
+        // --ref on an existing repo: the ref is tracked beside the default branch (docs/refs.md).
+        if (!o.wait) return print(g, started, () => `${describeTracked(started)} Follow it with: codebase-copilot status ${started.id}`);
+        const { status, failed } = await followTracked(api, started.id, started.tracked);
+        print(g, { ...status, tracked: started.tracked, failed }, () =>
+          failed.length
+            ? `Indexing ${failed.map((f) => `${f.name} of "${started.id}" failed: ${f.error}`).join("; ")}`
+            : `Indexed ${started.tracked!.map((t) => `${t.name} at ${t.commit.slice(0, 12)}`).join(", ") || "nothing (no ref matches yet)"} of "${started.id}" in ${((Date.now() - startedAt) / 1000).toFixed(1)} s.`,
+        );
+        if (failed.length) process.exitCode = EXIT.error;
+        return;
+      }
       if (!o.wait)
         return print(g, started, () => `Indexing "${started.id}" started (${started.status}). Follow it with: codebase-copilot status ${started.id}`);
       const final = await followProgress(api, started.id, process.stderr);

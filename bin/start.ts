@@ -17,7 +17,8 @@ import { ensureAdminToken } from "./lib/admin-token.ts";
 import { localD1Bindings } from "./lib/d1-bindings.ts";
 import { addToRunningServer, parseCliArgs, USAGE, type CliArgs } from "./lib/cli-args.ts";
 import { createApiClient } from "./lib/api-client.ts";
-import { errorText, followProgress, startIndexing } from "./lib/index-source.ts";
+import { errorText, followProgress, followTracked, startIndexing } from "./lib/index-source.ts";
+import { describeTracked } from "./lib/register-url.ts";
 import { ADMIN_TOKEN_FILE, DEV_VARS_FILE, PERSIST_DIR, PROJECT_ROOT, SERVER_URL_FILE, STATE_DIR, WRANGLER_LOG_FILE } from "./lib/paths.ts";
 import { renderDone } from "./lib/progress.ts";
 import { isGitUrl, repoIdForFolder, REPO_ID_PATTERN } from "./lib/repo-id.ts";
@@ -124,6 +125,11 @@ async function main(): Promise<void> {
     const target = isGitUrl(source) ? source : sourceDir(source);
     const started = await startIndexing(api, { source: target, name: values.name, ref: values.ref }, (line) => process.stderr.write(`${line}\n`));
     repoId = started.id;
+    if (started.tracked) {
+      process.stderr.write(`${describeTracked(started)}\n`);
+      const { failed } = await followTracked(api, repoId, started.tracked);
+      for (const f of failed) console.error(`Indexing ${f.name} failed: ${f.error}`);
+    }
     const final = await followProgress(api, repoId, process.stderr);
     if (final.status === "failed") {
       console.error(`Indexing failed after ${((Date.now() - startedAt) / 1000).toFixed(1)} s: ${errorText(final)}`);

@@ -17,6 +17,7 @@ import {
   readFileTexts,
 } from "../indexer/store/d1/snapshots";
 import { ensureShardRow, flipCatalog } from "../indexer/store/d1/shard-rows";
+import { defaultRefStatements, extraRefReadyStatement, keptCommits, mirrorRefStatement } from "../indexer/store/d1/repo-refs";
 import { placeRepo } from "../indexer/store/shard-placement";
 import { repoPlacement, shardDb } from "../indexer/store/shards";
 import type { SourceSnapshot } from "../indexer/source/snapshot";
@@ -35,6 +36,21 @@ export async function activeSnapshotOf(env: Env, repo: string): Promise<{ commit
     .first<{ active_commit: string | null; embedding_model: string | null; embedding_dims: number | null; moving_to: number | null }>();
   const sameModel = !row?.embedding_model || (row.embedding_model === config.embeddingModel && row.embedding_dims === config.embeddingDimensions);
   return { commit: row?.moving_to === null || row?.moving_to === undefined ? (row?.active_commit ?? null) : null, sameModel };
+}
+
+/**
+ * Whether `commit` already has a complete snapshot of `repo` that a job can take over without
+ * fetching: the active one or any tracked ref's (a new branch at main's commit), built by the
+ * configured model, and no move under way (a move re-indexes into its target).
+ */
+export async function snapshotReusable(env: Env, repo: string, commit: string): Promise<boolean> {
+  const active = await activeSnapshotOf(env, repo);
+  if (!active.sameModel) return false;
+  if (active.commit === commit) return true;
+  const placement = await repoPlacement(env, repo);
+  if (placement.writeShard !== placement.shard) return false;
+  const row = await shardDb(env, placement.shard).prepare("SELECT 1 AS x FROM snapshot_stats WHERE repo = ? AND commit_sha = ?").bind(repo, commit).first();
+  return row !== null;
 }
 
 /**
@@ -112,12 +128,22 @@ async function snapshotPackages(db: D1Database, repo: string, members: { path: s
   return ownPackages(new Map([...roots, ...memberTexts]));
 }
 
+/** Which ref a completed snapshot is for (docs/refs.md). */
+export interface FinalizeRef {
+  /** Full ref name (`refs/heads/main`); null for an archive, which has no refs. */
+  name: string | null;
+  /** An extra tracked ref: its snapshot is written beside the active one, which is not flipped. */
+  extra: boolean;
+}
+
 /**
- * Completes a job: reads the packages the snapshot publishes, writes its membership, packages
- * and skipped files and flips `repos.active_commit` (one D1 transaction in the shard the job
- * wrote into), records the flip in the catalog (which ends a move: the target serves from then
- * on and the old shard's copy is deleted), then deletes what no snapshot references. `now` (ms)
- * is the snapshot's `indexedAt`. Idempotent; safe to retry.
+ * Completes a job: reads the packages the snapshot publishes and writes its membership,
+ * packages and skipped files (one D1 transaction in the shard the job wrote into). For the
+ * default ref (or an archive) that transaction flips `repos.active_commit` and the default
+ * `repo_refs` row, and the flip is recorded in the catalog (which ends a move: the target serves
+ * from then on and the old shard's copy is deleted). For an extra ref only its `repo_refs` row
+ * moves to the new commit (skipped when the ref was untracked meanwhile). Then deletes what no
+ * kept snapshot references. `now` (ms) is the snapshot's `indexedAt`. Idempotent; safe to retry.
  */
 export async function finalizeJob(
   env: Env,
@@ -126,32 +152,44 @@ export async function finalizeJob(
   members: { path: string; fileId: string }[],
   now: number,
   skipped: SkippedFile[] = [],
+  ref: FinalizeRef = { name: null, extra: false },
 ): Promise<void> {
   const config = loadConfig(env);
   const { writeShard } = await repoPlacement(env, repo);
   const db = shardDb(env, writeShard);
   await ensureShardRow(env.DB, db, repo);
-  const packages = await snapshotPackages(db, repo, members);
-  await activateSnapshot(db, {
-    repo,
-    commit,
-    members,
-    packages,
-    skipped,
-    embeddingModel: config.embeddingModel,
-    embeddingDims: config.embeddingDimensions,
-    now,
-  });
-  const previous = await flipCatalog(env.DB, {
-    repo,
-    commit,
-    embeddingModel: config.embeddingModel,
-    embeddingDims: config.embeddingDimensions,
-    now,
-    shard: writeShard,
-  });
-  if (previous !== null) await dropShardCopy(env, previous, repo);
-  if (!config.keepSnapshots) await collectGarbage(db, createVectorStore(env, config, db), repo, commit);
+  const activation = { repo, commit, members, skipped, embeddingModel: config.embeddingModel, embeddingDims: config.embeddingDimensions, now };
+  if (ref.extra && ref.name) {
+    const tracked = await env.DB.prepare("SELECT pattern FROM repo_refs WHERE repo = ? AND name = ? AND is_default = 0")
+      .bind(repo, ref.name)
+      .first<{ pattern: string | null }>();
+    if (tracked) {
+      const packages = await snapshotPackages(db, repo, members);
+      const mirror =
+        db === env.DB ? extraRefReadyStatement(db, repo, ref.name, commit, now) : mirrorRefStatement(db, repo, ref.name, tracked.pattern, commit, now);
+      await activateSnapshot(db, { ...activation, packages, flip: false, also: [mirror] });
+      if (db !== env.DB) await extraRefReadyStatement(env.DB, repo, ref.name, commit, now).run();
+    }
+  } else {
+    const packages = await snapshotPackages(db, repo, members);
+    await activateSnapshot(db, { ...activation, packages, also: ref.name ? defaultRefStatements(db, repo, ref.name, commit, now) : [] });
+    const previous = await flipCatalog(env.DB, {
+      repo,
+      commit,
+      embeddingModel: config.embeddingModel,
+      embeddingDims: config.embeddingDimensions,
+      now,
+      shard: writeShard,
+      also: ref.name && db !== env.DB ? defaultRefStatements(env.DB, repo, ref.name, commit, now) : [],
+    });
+    if (previous !== null) await dropShardCopy(env, previous, repo);
+  }
+  if (!config.keepSnapshots) await collectKeptGarbage(env, db, repo);
+}
+
+/** Garbage collection of `repo` in `db`, keeping the active snapshot and every tracked ref's (as `db`'s rows say). */
+export async function collectKeptGarbage(env: Env, db: D1Database, repo: string): Promise<number> {
+  return collectGarbage(db, createVectorStore(env, loadConfig(env), db), repo, await keptCommits(db, repo));
 }
 
 /**

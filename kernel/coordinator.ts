@@ -58,6 +58,13 @@ export interface JobState {
   pending?: PendingRefresh | null;
   /** The commit a push announced for this job, if any (the fetch indexes the ref's tip). */
   wantedCommit?: string | null;
+  /**
+   * The extra tracked ref this job indexes (full name, a `repo_refs` row with `is_default = 0`);
+   * null or absent: the default ref, whose snapshot becomes `repos.active_commit` (docs/refs.md).
+   */
+  trackedRef?: string | null;
+  /** The full ref name the fetch resolved (`refs/heads/main`), known after fetching; null for archives. */
+  resolvedRef?: string | null;
 }
 
 /** A refresh waiting for the running job to end. Times in ms since epoch. */
@@ -89,17 +96,50 @@ export interface RemoteRef {
   commit: string;
 }
 
-/** What a scheduled remote check did. */
-export type PollResult =
+/**
+ * What a scheduled remote check did, about the default ref; `refs` says what it did about the
+ * extra tracked refs (absent when there are none, or nothing was checked).
+ */
+export type PollResult = (
   | { kind: "unchanged"; commit: string }
   | { kind: "started"; commit: string; jobId: string }
   | { kind: "skipped"; reason: string }
-  | { kind: "error"; message: string };
+  | { kind: "error"; message: string }
+) & { refs?: { queued: string[]; removed: string[] } };
 
 /** Options of `requestIndex`. */
 export interface IndexRequestOptions {
   /** The commit a push announced (webhooks); the job indexes the ref's tip, which includes it. */
   commit?: string | null;
+}
+
+/** Options of `syncRefs`. */
+export interface SyncRefsOptions {
+  /** Queue every tracked ref, unchanged ones too (a move re-indexes each ref into its target shard). */
+  reindexAll?: boolean;
+}
+
+/** One tracked ref as `syncRefs` left it. */
+export interface SyncedRef {
+  name: string;
+  pattern: string;
+  /** Its commit on the remote. */
+  commit: string;
+  /** `queued`: a job was started or queued for it; `unchanged`: its snapshot is at that commit already. */
+  action: "queued" | "unchanged";
+}
+
+/** What `syncRefs` did (docs/refs.md). */
+export interface RefSyncResult {
+  /** The stored patterns, normalised (`refs/heads/feature`, `refs/tags/v2.*`). */
+  patterns: string[];
+  /** The default ref's full name on the remote. */
+  defaultRef: string;
+  refs: SyncedRef[];
+  /** Extra refs no longer tracked (untracked, or gone from the remote): their rows went, their snapshots are collected. */
+  removed: string[];
+  /** Refs the patterns match past MAX_REFS_PER_REPO, not tracked (only when the patterns were stored earlier). */
+  overLimit: string[];
 }
 
 /**
@@ -169,6 +209,7 @@ export interface RepoCoordinatorRpc extends Rpc.DurableObjectBranded {
   status(): Promise<JobView | null>;
   checkSource(overrides?: SourceOverrides): Promise<RemoteRef | CoordinatorError>;
   pollRemote(): Promise<PollResult>;
+  syncRefs(patterns?: string[] | null, options?: SyncRefsOptions): Promise<RefSyncResult | CoordinatorError>;
   batchFiles(jobId: string, batchId: number): Promise<StagedFile[] | null>;
   renewBatch(jobId: string, batchId: number): Promise<boolean>;
   ackBatch(jobId: string, batchId: number, result: BatchResult): Promise<void>;

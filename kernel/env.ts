@@ -22,6 +22,8 @@ export interface Env {
   EMBEDDING_DIMENSIONS?: string;
   VECTOR_STORE?: string;
   MAX_FILE_BYTES?: string;
+  /** Most refs one repo tracks, its default branch included (default 10; docs/refs.md). */
+  MAX_REFS_PER_REPO?: string;
   /** Wall-clock budget of one grep call, ms (default 3000; 0: stop after the first file, for tests). */
   GREP_TIME_BUDGET_MS?: string;
   /** "true" lets git URLs point at loopback hosts (local mode; `npm start` and the tests set it, production never). */
@@ -99,6 +101,8 @@ export interface Config {
   embeddingDimensions: number;
   vectorStore: "local" | "vectorize";
   maxFileBytes: number;
+  /** `MAX_REFS_PER_REPO`: most refs one repo tracks, the default ref included (default 10). */
+  maxRefsPerRepo: number;
   /** Wall-clock budget of one grep call, ms: past it the page ends, truncated, with a cursor (worker/search/grep/run.ts). */
   grepTimeBudgetMs: number;
   /** `ALLOW_LOOPBACK_GIT_URLS`: git URLs may point at loopback (127.0.0.0/8, ::1, localhost). Default false. */
@@ -163,6 +167,7 @@ export function loadConfig(env: Env): Config {
     embeddingDimensions: positiveInt("EMBEDDING_DIMENSIONS", env.EMBEDDING_DIMENSIONS, 384),
     vectorStore: oneOf("VECTOR_STORE", env.VECTOR_STORE, ["local", "vectorize"] as const, "local"),
     maxFileBytes: positiveInt("MAX_FILE_BYTES", env.MAX_FILE_BYTES, 1024 * 1024),
+    maxRefsPerRepo: positiveInt("MAX_REFS_PER_REPO", env.MAX_REFS_PER_REPO, 10),
     grepTimeBudgetMs: env.GREP_TIME_BUDGET_MS === "0" ? 0 : positiveInt("GREP_TIME_BUDGET_MS", env.GREP_TIME_BUDGET_MS, 3_000),
     allowLoopbackGitUrls: oneOf("ALLOW_LOOPBACK_GIT_URLS", env.ALLOW_LOOPBACK_GIT_URLS || "false", ["true", "false"] as const, "false") === "true",
     keepSnapshots: oneOf("KEEP_SNAPSHOTS", env.KEEP_SNAPSHOTS || "false", ["true", "false"] as const, "false") === "true",

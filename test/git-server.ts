@@ -16,6 +16,8 @@
  *   every git request without those credentials gets 401.
  * - `POST /_control/repos/<name>/commit {branch?, files, message?}` commits `files` (path ->
  *   text) on `branch` (default `main`), as a push would; answers `{commit}`.
+ * - `POST /_control/repos/<name>/refs {set?: {ref: rev}, delete?: [ref]}` creates or moves refs
+ *   (`refs/tags/v2.0` -> `main`) and deletes refs, as a push of new tags or a branch deletion would.
  * - `POST /_control/repos/<name>/hold {only?: "upload-pack"}` makes git requests for it (or only
  *   its pack fetches) wait until `.../release`.
  * - `POST /_control/repos/<name>/auth {auth?}` changes (or drops) the credentials it asks for,
@@ -156,7 +158,7 @@ async function handleControl(fixtures: string, req: IncomingMessage, res: Server
     res.setHeader("content-type", "application/json");
     res.end(JSON.stringify(body));
   };
-  const m = /^\/_control\/repos(?:\/([\w.-]+)\/(commit|hold|release|log|auth))?$/.exec(path);
+  const m = /^\/_control\/repos(?:\/([\w.-]+)\/(commit|hold|release|log|auth|refs))?$/.exec(path);
   if (!m) return send(404, { error: "no such control route" });
   const [, name, action] = m;
   if (!name && req.method === "POST") {
@@ -171,6 +173,13 @@ async function handleControl(fixtures: string, req: IncomingMessage, res: Server
   if (action === "commit" && req.method === "POST") {
     const body = (await readJson(req)) as { branch?: string; files: Record<string, string>; message?: string };
     return send(200, { commit: commitTo(fixtures, name!, body.branch ?? "main", body.files, body.message ?? "change") });
+  }
+  if (action === "refs" && req.method === "POST") {
+    const body = (await readJson(req)) as { set?: Record<string, string>; delete?: string[] };
+    const bare = join(fixtures, `${name}.git`);
+    for (const [ref, rev] of Object.entries(body.set ?? {})) git(bare, "update-ref", ref, git(bare, "rev-parse", `${rev}^{commit}`).trim());
+    for (const ref of body.delete ?? []) git(bare, "update-ref", "-d", ref);
+    return send(200, { refs: git(bare, "for-each-ref", "--format=%(refname) %(objectname)").trim().split("\n") });
   }
   if (action === "hold" && req.method === "POST") {
     const body = (await readJson(req)) as { only?: "upload-pack" };

@@ -2,191 +2,27 @@
  * The one REST client of the command-line tools: `npm start` and the `codebase-copilot` CLI both
  * talk to the API through it. Errors come back as `ApiError` with the API's stable code.
  */
-import type { JobStatus } from "../../kernel/job-status.ts";
+import type {
+  AskAnswer,
+  GrantInfo,
+  GrepPage,
+  GrepRequest,
+  RepoStatus,
+  RefSync,
+  ReviewResult,
+  ScheduleTicks,
+  SearchAnswer,
+  SearchRequest,
+  SuggestedTests,
+  TokenInfo,
+} from "./api-types.ts";
+import { ApiError } from "./api-error.ts";
+import { registerUrl, type RegisterOutcome } from "./register-url.ts";
 
-/** Repo status as `GET /api/repos/{id}` returns it (fields the CLI reads). */
-export interface RepoStatus {
-  id: string;
-  status: JobStatus;
-  url?: string;
-  ref?: string;
-  progress?: { filesTotal?: number; filesQueued?: number; filesDone?: number; chunks?: number };
-  skipped?: Record<string, number>;
-  snapshot?: { commit: string; indexedAt: number | string } | null;
-  lastError?: string | { code?: string; message?: string } | null;
-  /** Files and chunks of the active snapshot (what search serves); null before the first one. */
-  index?: { files: number; chunks: number } | null;
-  /** The current or last job; `unchanged` counts files already indexed in an earlier snapshot. */
-  job?: { id?: string; unchanged?: number } | null;
-}
+export { ApiError } from "./api-error.ts";
+export type { RegisterOutcome } from "./register-url.ts";
 
-/** One search result as `GET /api/search` returns it (fields the CLI prints). */
-export interface SearchHit {
-  repo: string;
-  path: string;
-  startLine: number;
-  endLine: number;
-  symbol: string | null;
-  kind: string;
-  score: number;
-  /** The ref and commit the result was read at (servers before issue #49 leave them out). */
-  ref?: string | null;
-  commit?: string;
-  snippet?: string;
-  content?: string;
-  /** With `explain`: channel ranks, fused score and each ranking stage's factor. */
-  explain?: { ranks: Record<string, number>; fused: number; stages: { stage: string; factor: number }[] };
-}
-
-/** The Cron Trigger's last and next tick, from `GET /api/health/schedule` (worker/schedule/ticks.ts); ms since epoch. */
-export interface ScheduleTicks {
-  cron: string;
-  lastTickAt: number;
-  nextTickAt: number | null;
-}
-
-/** Body of `POST /api/search` (worker/services/search.ts `searchInput`; the server validates it). */
-export interface SearchRequest {
-  q: string;
-  repo?: string;
-  repos?: string[];
-  /** A branch or tag to search in each repo (default: each one's default branch). */
-  ref?: string;
-  k?: number;
-  mode?: string;
-  language?: string;
-  path_prefix?: string;
-  include_tests?: boolean;
-  explain?: boolean;
-}
-
-/** A search answer (fields the CLI reads; the rest is printed as is with --json). */
-export type SearchAnswer = { results: SearchHit[]; confidence?: { level?: string; reason?: string } } & Record<string, unknown>;
-
-/** What `POST /api/ask` answers (fields the CLI prints; worker/services/ask-schema.ts). */
-export interface AskAnswer {
-  status: "answered" | "refused" | "ungrounded";
-  answer: string;
-  reason?: string | null;
-  citations: { evidence: string; repo: string; path: string; startLine: number; endLine: number; verified: boolean }[];
-  rejectedCitations: { reason: string }[];
-  usage: { inputTokens: number; outputTokens: number; cacheReadTokens: number; cacheWriteTokens: number; costUsd: number | null };
-  model: string | null;
-}
-
-/** Body of `POST /api/grep` (worker/services/grep.ts `grepInput`). */
-export interface GrepRequest {
-  pattern: string;
-  regex?: boolean;
-  case_sensitive?: boolean;
-  whole_word?: boolean;
-  repo?: string;
-  repos?: string[];
-  ref?: string;
-  path?: string;
-  language?: string;
-  include_tests?: boolean;
-  limit?: number;
-  cursor?: string;
-}
-
-/** One page of grep matches (fields the CLI prints). */
-export interface GrepPage {
-  matches: {
-    repo: string;
-    ref?: string | null;
-    commit?: string;
-    path: string;
-    line: number;
-    column: number;
-    text: string;
-    ranges: [number, number][];
-    symbol: { name: string } | null;
-  }[];
-  /** With `ref`: repos that do not track it (not searched). */
-  withoutRef?: string[];
-  total_count: number;
-  total_exact: boolean;
-  has_more: boolean;
-  next_cursor: string | null;
-  scan_capped?: boolean;
-}
-
-/** Token metadata as `/api/tokens` returns it (never the secret, except once on creation). */
-export interface TokenInfo {
-  id: string;
-  name: string;
-  scopes: string[];
-  repos: string[] | null;
-  createdAt?: number;
-  expiresAt?: number | null;
-  lastUsedAt?: number | null;
-  revokedAt?: number | null;
-}
-
-/** A sign-in (OAuth grant) as `/api/grants` returns it; times in ms since epoch. */
-export interface GrantInfo {
-  id: string;
-  user: string;
-  login: string | null;
-  clientId: string;
-  scopes: string[];
-  createdAt: number;
-  expiresAt: number | null;
-}
-
-/** An error answer of the API (`{error: {code, message}}`) or of the network. */
-export class ApiError extends Error {
-  override name = "ApiError";
-  /** HTTP status; 0 when the server could not be reached. */
-  readonly status: number;
-  readonly code: string;
-  constructor(status: number, code: string, message: string) {
-    super(message);
-    this.status = status;
-    this.code = code;
-  }
-}
-
-/** What `POST /api/suggest-tests` answers (worker/services/suggest-tests-schema.ts). */
-export interface SuggestedTests {
-  repo: string;
-  path: string;
-  symbol: string;
-  framework: string;
-  test_path: string;
-  test_path_exists: boolean;
-  skeleton: string;
-  tests: { name: string; behaviour: string }[];
-  facts: { kind: string; text: string; path: string; line: number }[];
-  notes: string[];
-  /** With `fill`: the checked, model-completed test (null when the skeleton stands) and why. */
-  fill?: { filled: boolean; reason: string; test: string | null; unresolved: { name: string; line: number }[]; model: string | null; prompt: string | null };
-}
-
-/** A grounded finding as `POST /api/review` returns it. */
-export interface ReviewFinding {
-  severity: string;
-  category: string;
-  file: string;
-  line: number;
-  issue: string;
-  suggestion: string;
-}
-
-/** The parts of a `POST /api/review` answer the CLI prints. */
-export interface ReviewResult {
-  status: string;
-  reason: string | null;
-  summary: string;
-  findings: ReviewFinding[];
-  rejectedFindings: (ReviewFinding & { reason: string; detail: string })[];
-  toolCalls: { tool: string; isError: boolean }[];
-  modelCalls: number;
-  usage: { inputTokens: number; outputTokens: number; cacheReadTokens: number; cacheWriteTokens: number; costUsd: number | null };
-  model: string;
-  prompts: { system: { id: string; version: number }; task: { id: string; version: number } };
-}
+export type * from "./api-types.ts";
 
 /** Request body: JSON, or raw bytes with a content type. */
 export type RequestBody = { json?: unknown; bytes?: Uint8Array; contentType?: string };
@@ -194,15 +30,6 @@ export type RequestBody = { json?: unknown; bytes?: Uint8Array; contentType?: st
 /** Extracts a repo from `{repo: {...}}` or a bare repo object. */
 function repoOf(data: unknown): RepoStatus {
   return (data as { repo?: RepoStatus }).repo ?? (data as RepoStatus);
-}
-
-/**
- * The ref a repo registered from the CLI tracks: its stored ref, or `null` for the remote's HEAD.
- * `refs/heads/x` and `x` are the same branch.
- */
-function sameRef(asked: string, tracked: string | null | undefined): boolean {
-  const norm = (r: string) => r.trim().replace(/^refs\/heads\//, "");
-  return tracked ? norm(asked) === norm(tracked) : norm(asked) === "HEAD";
 }
 
 /**
@@ -267,32 +94,15 @@ export function createApiClient(base: string, token: string, fetchImpl: typeof f
       }
     },
     /**
-     * `POST /api/repos {url, ref?, name?}`; on `repo_exists` refreshes the existing repo instead,
-     * but only when `ref` is absent or the one the repo tracks: a repo tracks one ref, so a
-     * refresh would index the tracked ref and report success for a ref it never fetched. Another
-     * ref rejects with `ApiError` 409 `ref_not_tracked` (exit code 5), saying what to do.
+     * `POST /api/repos {url, ref?, name?}`; on `repo_exists`, refreshes the repo when `ref` is
+     * absent or its default ref, else tracks `ref` on it (PATCH) and indexes it (register-url.ts).
      */
-    async registerUrl(url: string, o: { ref?: string; name?: string }): Promise<RepoStatus> {
-      try {
-        return repoOf(await call("POST", "/api/repos", { json: { url, ...(o.ref ? { ref: o.ref } : {}), ...(o.name ? { name: o.name } : {}) } }));
-      } catch (err) {
-        if (!(err instanceof ApiError) || err.code !== "repo_exists") throw err;
-        const repos = await this.listRepos();
-        // The 409 names the id asked for: `name` when given (two repos may share a URL), else the URL's.
-        const existing = repos.find((r) => (o.name !== undefined ? r.id === o.name : r.url === url));
-        if (!existing) throw err;
-        if (o.ref && !sameRef(o.ref, existing.ref)) {
-          const tracked = existing.ref ? `ref "${existing.ref}"` : "the remote's default branch (HEAD)";
-          throw new ApiError(
-            409,
-            "ref_not_tracked",
-            `Repo "${existing.id}" already indexes ${url} at ${tracked}, and a repo tracks one ref: nothing was indexed for "${o.ref}". ` +
-              `Index it as its own repo (add --name ${existing.id}-${o.ref.replace(/[^A-Za-z0-9._-]+/g, "-")}), ` +
-              `or move "${existing.id}" to it (POST /api/repos/${existing.id}/refresh with {"ref": "${o.ref}"}); without --ref the tracked ref is refreshed.`,
-          );
-        }
-        return this.refresh(existing.id);
-      }
+    async registerUrl(url: string, o: { ref?: string; name?: string }): Promise<RegisterOutcome> {
+      return registerUrl(this, url, o);
+    },
+    /** `PATCH /api/repos/{id} {refs}`: the refs the repo tracks besides its default branch (docs/refs.md). */
+    async setRefs(id: string, refs: string[]): Promise<RefSync> {
+      return ((await call("PATCH", repoPath(id), { json: { refs } })) as { refs: RefSync }).refs;
     },
     /**
      * `POST /api/repos/{id}/archive?strip=0` with a tar.gz body (creates the repo when absent).

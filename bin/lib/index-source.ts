@@ -4,7 +4,7 @@
  * (`POST /api/repos/{id}/archive`), then the status is followed until ready or failed.
  */
 import { existsSync, statSync } from "node:fs";
-import type { ApiClient, RepoStatus } from "./api-client.ts";
+import type { ApiClient, RegisterOutcome, RepoStatus } from "./api-client.ts";
 import { listFolderFiles, packFolder } from "./pack-folder.ts";
 import { createProgressPrinter } from "./progress.ts";
 import { isGitUrl, repoIdForFolder, toRepoId } from "./repo-id.ts";
@@ -25,7 +25,7 @@ export interface IndexRequest {
  * @returns the status the API answered with; its `id` is the repo id.
  * @throws Error when a non-URL source is not an existing folder; ApiError from the API.
  */
-export async function startIndexing(api: ApiClient, req: IndexRequest, log: (line: string) => void): Promise<RepoStatus> {
+export async function startIndexing(api: ApiClient, req: IndexRequest, log: (line: string) => void): Promise<RegisterOutcome> {
   if (isGitUrl(req.source)) {
     log(`Registering ${req.source} ...`);
     const started = await api.registerUrl(req.source, { ref: req.ref, name: req.name });
@@ -63,4 +63,27 @@ export async function followProgress(api: ApiClient, id: string, out: NodeJS.Wri
 /** The last error of a status as one line. */
 export function errorText(s: RepoStatus): string {
   return typeof s.lastError === "string" ? s.lastError : (s.lastError?.message ?? s.lastError?.code ?? "unknown error");
+}
+
+/**
+ * Polls the repo status until each ref `--ref` tracks (`tracked`) is indexed at the commit the
+ * remote had (`ready`) or its job failed. Returns the last status and the refs that failed.
+ */
+export async function followTracked(
+  api: ApiClient,
+  id: string,
+  tracked: NonNullable<RegisterOutcome["tracked"]>,
+  pollMs = POLL_MS,
+): Promise<{ status: RepoStatus; failed: { name: string; error: string }[] }> {
+  for (;;) {
+    const s = await api.status(id);
+    const rows = tracked.map((t) => ({ t, row: s.refs?.find((r) => r.name === t.name) }));
+    const failed = rows.filter(({ row }) => row?.status === "failed").map(({ t, row }) => ({ name: t.name, error: row?.lastError ?? "unknown error" }));
+    const pending = rows.filter(({ t, row }) => row?.status !== "failed" && !(row?.status === "ready" && row.commit === t.commit));
+    // A ref untracked meanwhile (no row) counts as failed: it was not indexed.
+    const gone = rows.filter(({ row }) => !row).map(({ t }) => ({ name: t.name, error: "no longer tracked" }));
+    if (gone.length) return { status: s, failed: [...failed, ...gone] };
+    if (pending.length === 0) return { status: s, failed };
+    await new Promise((r) => setTimeout(r, pollMs));
+  }
 }

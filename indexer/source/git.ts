@@ -23,7 +23,7 @@ import { CodeSearchError } from "../../kernel/errors";
 import { createGuardedHttp, DEFAULT_TRANSPORT_LIMITS, GitTransportError, type TransportLimits } from "./guarded-http";
 import { classifyHost, describeHostClass, isFetchableUrl, type HostPolicy } from "./host-guard";
 import { describeDepth, type HistoryDepth } from "../../kernel/history-depth";
-import type { GitObjectReader } from "../history/tree-diff";
+import { objectReader } from "./git-objects";
 import { MemoryFs } from "./memory-fs";
 import type { SourceEntry, SourceSnapshot } from "./snapshot";
 
@@ -164,12 +164,17 @@ function httpFor(opts: GitSourceOptions) {
   return createGuardedHttp({ ...DEFAULT_TRANSPORT_LIMITS, ...opts.limits });
 }
 
-/**
- * Lists the remote's refs and resolves `ref` (default HEAD) to a commit: an `ls-remote`, quick
- * enough to run while answering the registering request. A commit SHA is accepted when it is
- * the tip of an advertised branch or tag.
- */
-export async function checkRemote(opts: GitSourceOptions): Promise<ResolvedRef> {
+/** The remote's refs as an ls-remote lists them: every advertised ref with its commit (tags peeled), and what HEAD points at. */
+export interface RemoteListing {
+  refs: { name: string; commit: string }[];
+  /** HEAD's target (`refs/heads/main`), or null when the remote does not say (or has no HEAD). */
+  head: string | null;
+  /** HEAD's commit, or null for an empty repository. */
+  headCommit: string | null;
+}
+
+/** Lists the remote's refs (an `ls-remote`: one `info/refs` request). Throws coded errors (see module note). */
+export async function listRemoteRefs(opts: GitSourceOptions): Promise<RemoteListing> {
   let refs: { ref: string; oid: string; target?: string; peeled?: string }[];
   try {
     const info = await git.getRemoteInfo2({ http: httpFor(opts), url: opts.url, headers: authHeaders(opts), protocolVersion: 1 });
@@ -177,24 +182,49 @@ export async function checkRemote(opts: GitSourceOptions): Promise<ResolvedRef> 
   } catch (err) {
     throw gitError(err, opts.url, !!opts.token);
   }
-  const wanted = opts.ref?.trim() || "HEAD";
-  const candidates = wanted === "HEAD" || wanted.startsWith("refs/") ? [wanted] : [`refs/heads/${wanted}`, `refs/tags/${wanted}`];
+  const head = refs.find((r) => r.ref === "HEAD");
+  return {
+    refs: refs.filter((r) => r.ref !== "HEAD").map((r) => ({ name: r.ref, commit: r.peeled ?? r.oid })),
+    head: head?.target ?? null,
+    headCommit: head ? (head.peeled ?? head.oid) : null,
+  };
+}
+
+/**
+ * Resolves `wanted` (default HEAD) in a listing, as `checkRemote` does. A commit SHA is accepted
+ * when it is the tip of an advertised branch or tag. Throws `ref_not_found`.
+ */
+export function resolveRef(listing: RemoteListing, wanted: string | undefined, url: string): ResolvedRef {
+  const want = wanted?.trim() || "HEAD";
+  if (want === "HEAD") {
+    if (listing.headCommit) return { ref: listing.head ?? "HEAD", commit: listing.headCommit };
+    throw new CodeSearchError("ref_not_found", `${url} has no HEAD (an empty repository?); pass a "ref".`);
+  }
+  const candidates = want.startsWith("refs/") ? [want] : [`refs/heads/${want}`, `refs/tags/${want}`];
   for (const name of candidates) {
-    const hit = refs.find((r) => r.ref === name);
-    if (hit) return { ref: name === "HEAD" && hit.target ? hit.target : name, commit: hit.peeled ?? hit.oid };
+    const hit = listing.refs.find((r) => r.name === name);
+    if (hit) return { ref: name, commit: hit.commit };
   }
-  if (SHA_RE.test(wanted)) {
+  if (SHA_RE.test(want)) {
     // isomorphic-git fetches advertised refs only, so a commit SHA must be the tip of one.
-    const tip = refs.find((r) => r.ref !== "HEAD" && (r.peeled ?? r.oid) === wanted);
-    if (tip) return { ref: tip.ref, commit: wanted };
-    throw new CodeSearchError("ref_not_found", `Commit ${wanted} is not the tip of a branch or tag at ${opts.url}; pass a branch or tag name.`);
+    const tip = listing.refs.find((r) => r.commit === want);
+    if (tip) return { ref: tip.name, commit: want };
+    throw new CodeSearchError("ref_not_found", `Commit ${want} is not the tip of a branch or tag at ${url}; pass a branch or tag name.`);
   }
-  if (wanted === "HEAD") throw new CodeSearchError("ref_not_found", `${opts.url} has no HEAD (an empty repository?); pass a "ref".`);
-  const known = refs
-    .filter((r) => r.ref.startsWith("refs/heads/"))
-    .map((r) => r.ref.slice(11))
+  const known = listing.refs
+    .filter((r) => r.name.startsWith("refs/heads/"))
+    .map((r) => r.name.slice(11))
     .slice(0, 10);
-  throw new CodeSearchError("ref_not_found", `Ref "${wanted}" does not exist at ${opts.url}. Branches: ${known.join(", ") || "(none)"}.`);
+  throw new CodeSearchError("ref_not_found", `Ref "${want}" does not exist at ${url}. Branches: ${known.join(", ") || "(none)"}.`);
+}
+
+/**
+ * Lists the remote's refs and resolves `ref` (default HEAD) to a commit: an `ls-remote`, quick
+ * enough to run while answering the registering request. A commit SHA is accepted when it is
+ * the tip of an advertised branch or tag.
+ */
+export async function checkRemote(opts: GitSourceOptions): Promise<ResolvedRef> {
+  return resolveRef(await listRemoteRefs(opts), opts.ref, opts.url);
 }
 
 async function listTree(fs: MemoryFs, cache: object, treeOid: string, prefix: string, out: SourceEntry[]): Promise<void> {
@@ -285,26 +315,4 @@ async function shallowOf(fs: MemoryFs): Promise<Set<string>> {
   } catch {
     return new Set();
   }
-}
-
-/** Parsed trees and commits kept by `objectReader`: a commit's trees are read again as the next commit's parent trees. */
-const MEMO_OBJECTS_MAX = 20_000;
-
-/** Reads the fetched objects for indexer/history, remembering parsed trees and commits (each is undeltified once, not per use). */
-function objectReader(fs: MemoryFs, cache: object): GitObjectReader {
-  const trees = new Map<string, Awaited<ReturnType<GitObjectReader["readTree"]>>>();
-  const commits = new Map<string, Awaited<ReturnType<GitObjectReader["readCommit"]>>>();
-  const memo = async <T>(m: Map<string, T>, oid: string, read: () => Promise<T>): Promise<T> => {
-    const hit = m.get(oid);
-    if (hit) return hit;
-    if (m.size >= MEMO_OBJECTS_MAX) m.clear();
-    const value = await read();
-    m.set(oid, value);
-    return value;
-  };
-  return {
-    readCommit: (oid) => memo(commits, oid, async () => (await git.readCommit({ fs, gitdir: "/", oid, cache })).commit),
-    readTree: (oid) => memo(trees, oid, async () => (await git.readTree({ fs, gitdir: "/", oid, cache })).tree),
-    readBlob: async (oid) => (await git.readBlob({ fs, gitdir: "/", oid, cache })).blob,
-  };
 }

@@ -1,14 +1,18 @@
 /**
  * `codebase-copilot index <url> --ref X` on a repo that already exists (issue #49): the CLI's
- * client (bin/lib/api-client.ts `registerUrl`) used to turn 409 `repo_exists` into a refresh of
- * the tracked ref and report success while nothing of X was indexed. It now refuses another ref
- * with 409 `ref_not_tracked` (CLI exit code 5), and refreshes only for the tracked ref or no ref.
+ * client (bin/lib/register-url.ts) used to turn 409 `repo_exists` into a refresh of the default
+ * ref and report success while nothing of X was indexed. It now tracks X beside the default
+ * branch (PATCH /api/repos/{id} {refs}) and follows it until X's own snapshot is ready, or fails
+ * with the API's message (non-zero exit) when X does not exist.
  */
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { ApiError, createApiClient } from "../../bin/lib/api-client";
 import { EXIT, exitCodeForStatus } from "../../bin/lib/exit-codes";
-import { fixtureUrl, registerAndWait, repoStatus, waitForJob } from "./ingest-helpers";
+import { followTracked } from "../../bin/lib/index-source";
+import { describeTracked } from "../../bin/lib/register-url";
+import { registerAndWait, repoStatus, waitForJob } from "./ingest-helpers";
+import { createUpstream } from "./upstream";
 
 /** The CLI's client, calling this Worker in process. */
 function cliClient() {
@@ -25,35 +29,56 @@ async function rejection(p: Promise<unknown>): Promise<ApiError> {
 }
 
 describe("index <url> --ref on an existing repo", () => {
-  it("refuses a ref the repo does not track, and the snapshot stays where it was", async () => {
-    const url = fixtureUrl();
+  it("tracks the ref beside the default branch and indexes its own snapshot", async () => {
+    const { url } = await createUpstream("cli-ref");
     const first = await registerAndWait({ url, name: "cli-ref" });
     expect(first.status).toBe("ready");
-    const commit = first.snapshot!.commit;
+    const mainCommit = first.snapshot!.commit;
 
-    const err = await rejection(cliClient().registerUrl(url, { ref: "change", name: "cli-ref" }));
-    expect(err.status).toBe(409);
-    expect(err.code).toBe("ref_not_tracked");
-    expect(err.message).toContain('nothing was indexed for "change"');
-    expect(err.message).toContain("--name cli-ref-change");
-    expect(exitCodeForStatus(err.status)).toBe(EXIT.error);
-
+    const api = cliClient();
+    const started = await api.registerUrl(url, { ref: "change", name: "cli-ref" });
+    expect(started.tracked).toEqual([expect.objectContaining({ name: "refs/heads/change", pattern: "refs/heads/change", action: "queued" })]);
+    expect(describeTracked(started)).toContain("tracks refs/heads/change at");
+    const { status, failed } = await followTracked(api, "cli-ref", started.tracked!, 50);
+    expect(failed).toEqual([]);
+    const change = status.refs!.find((r) => r.name === "refs/heads/change")!;
+    expect(change.status).toBe("ready");
+    expect(change.commit).toBe(started.tracked![0].commit);
+    expect(change.commit).not.toBe(mainCommit);
+    // The default branch still serves readers that name no ref.
     const after = await repoStatus("cli-ref");
-    expect(after.snapshot!.commit).toBe(commit);
+    expect(after.snapshot!.commit).toBe(mainCommit);
     expect(after.ref).toBeNull();
+
+    // Asking again changes nothing and says the ref is already indexed.
+    const again = await api.registerUrl(url, { ref: "refs/heads/change", name: "cli-ref" });
+    expect(again.tracked).toEqual([expect.objectContaining({ name: "refs/heads/change", action: "unchanged" })]);
+    expect((await repoStatus("cli-ref")).refPatterns).toEqual(["refs/heads/change"]);
+  });
+
+  it("fails with the API's message, and exits non-zero, for a ref the remote does not have", async () => {
+    const { url } = await createUpstream("cli-ref-missing");
+    const first = await registerAndWait({ url, name: "cli-ref-missing" });
+    const err = await rejection(cliClient().registerUrl(url, { ref: "no-such-branch", name: "cli-ref-missing" }));
+    expect(err.status).toBe(400);
+    expect(err.code).toBe("invalid_input");
+    expect(err.message).toContain('"no-such-branch" matches no branch or tag');
+    expect(exitCodeForStatus(err.status)).not.toBe(EXIT.ok);
+    const after = await repoStatus("cli-ref-missing");
+    expect(after.refPatterns).toEqual([]);
     expect(after.job?.id).toBe(first.job?.id); // no job was started
   });
 
-  it("refreshes when the ref is the tracked one, or when none is given", async () => {
-    const url = fixtureUrl();
-    await registerAndWait({ url, name: "cli-ref-tracked", ref: "change" });
-    const same = await cliClient().registerUrl(url, { ref: "refs/heads/change", name: "cli-ref-tracked" });
-    expect(same.id).toBe("cli-ref-tracked");
-    const done = await waitForJob("cli-ref-tracked", same.job!.id);
+  it("refreshes when the ref is the default one, or when none is given", async () => {
+    const { url } = await createUpstream("cli-ref-default");
+    await registerAndWait({ url, name: "cli-ref-default", ref: "change" });
+    const same = await cliClient().registerUrl(url, { ref: "refs/heads/change", name: "cli-ref-default" });
+    expect(same.tracked).toBeUndefined();
+    const done = await waitForJob("cli-ref-default", same.job!.id);
     expect(done.status).toBe("ready");
     expect(done.ref).toBe("change");
 
-    const none = await cliClient().registerUrl(url, { name: "cli-ref-tracked" });
-    expect((await waitForJob("cli-ref-tracked", none.job!.id)).status).toBe("ready");
+    const none = await cliClient().registerUrl(url, { name: "cli-ref-default" });
+    expect((await waitForJob("cli-ref-default", none.job!.id)).status).toBe("ready");
   });
 });

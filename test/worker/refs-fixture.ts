@@ -11,7 +11,7 @@
 import { env } from "cloudflare:test";
 import { chunk, indexFixture, type FixtureFile } from "./search-fixture";
 
-export const REPO = "refs-two";
+export const REPO = "refs-read";
 export const MAIN_COMMIT = "a1".repeat(20);
 export const FEATURE_COMMIT = "fe".repeat(20);
 export const OTHER_COMMIT = "b2".repeat(20);

@@ -83,7 +83,7 @@ describe("reading a ref", () => {
     );
     const later = await post("/api/search", { q: "rate", repo: REPO, ref: "later" });
     expect(later.status).toBe(404);
-    expect(later.body.error.message).toContain('Ref "later" of repo "refs-two" is tracked but has no indexed snapshot yet (status: indexing)');
+    expect(later.body.error.message).toContain('Ref "later" of repo "refs-read" is tracked but has no indexed snapshot yet (status: indexing)');
     const nowhere = await post("/api/grep", { pattern: "rate", ref: "nope" });
     expect(nowhere).toMatchObject({ status: 404, body: { error: { code: "ref_not_found" } } });
     expect(nowhere.body.error.message).toMatch(/^No repo in scope has a snapshot of ref "nope"\./);

@@ -46,3 +46,8 @@ export async function requestLog(name: string): Promise<{ path: string; kind: "i
 export async function setUpstreamAuth(name: string, auth?: Auth): Promise<void> {
   await control(`/repos/${name}/auth`, { auth });
 }
+
+/** Creates or moves refs of the upstream (`{"refs/tags/v2.0": "main"}`) and deletes refs, as pushes would. */
+export async function setUpstreamRefs(name: string, set: Record<string, string>, remove: string[] = []): Promise<void> {
+  await control(`/repos/${name}/refs`, { set, delete: remove });
+}

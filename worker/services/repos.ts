@@ -12,17 +12,21 @@
  * `status` mirrors the coordinator's; no snapshot is visible until a job completes.
  */
 import { z } from "zod";
-import type { JobState, JobView, RepoSettings } from "../../kernel/coordinator";
+import type { JobView, RepoSettings } from "../../kernel/coordinator";
 import { MAX_STRIP_COMPONENTS } from "../../indexer/source/archive-paths";
-import { checkRemote, parseGitUrl } from "../../indexer/source/git";
+import { listRemoteRefs, parseGitUrl, resolveRef } from "../../indexer/source/git";
+import { checkPatterns } from "../../indexer/source/ref-patterns";
+import { refsInput } from "./repo-refs";
 import { deleteRepoData } from "../../indexer/store/d1/snapshots";
 import { placeRepo } from "../../indexer/store/shard-placement";
-import { batchAcross, placementOf, repoPlacement, shardDb } from "../../indexer/store/shards";
+import { repoPlacement, shardDb } from "../../indexer/store/shards";
 import { createVectorStore } from "../../indexer/store/vectors";
 import { loadConfig, type Config, type Env } from "../../kernel/env";
 import { CodeSearchError } from "../../kernel/errors";
 import { visibleRepoIds } from "./files";
 import { repoStatusSchema, type RepoStatus } from "./repo-status-schema";
+import { fullStatus, indexTotals, statusOf, type RepoRow } from "./repo-status";
+import { listRefsOfRepos } from "../../indexer/store/d1/repo-refs";
 import { callerAllows, canSee, requireScope, type ServiceContext } from "./context";
 
 /** Repo ids: lowercase letters, digits, `.`, `_`, `-`; 1-64 chars, starting with a letter or digit. */
@@ -47,6 +51,7 @@ export const registerRepoInput = z.object({
       'User name sent with the token over HTTP basic auth; default "x-access-token" (GitHub, GitLab, Bitbucket Cloud accept any). Also taken from a URL of the form https://alice:token@host/repo.git.',
     ),
   authScheme: z.enum(["basic", "bearer"]).optional().describe('"basic" (default) or "bearer" for hosts that only take `Authorization: Bearer <token>`.'),
+  refs: refsInput.optional(),
 });
 type RegisterRepoInput = z.infer<typeof registerRepoInput>;
 
@@ -69,30 +74,6 @@ export const refreshRepoInput = repoIdInput.extend({
 type RefreshRepoInput = z.infer<typeof refreshRepoInput>;
 
 export { repoStatusSchema, type RepoStatus };
-
-interface RepoRow {
-  id: string;
-  name: string;
-  source_kind: "git" | "archive";
-  url: string | null;
-  ref: string | null;
-  status: JobState["status"];
-  active_commit: string | null;
-  active_indexed_at: number | null;
-  embedding_model: string | null;
-  embedding_dims: number | null;
-  last_error?: string | null;
-  failing_since?: number | null;
-  /** Set while the repo's connection cannot see it upstream (migration 0022): it serves no one. */
-  withdrawn_at: number | null;
-  /** Who may read it (migration 0027): everyone, public, private, internal or listed; see `canSee`. */
-  visibility: string;
-  /** Placement (migration 0024; indexer/store/shards.ts). */
-  shard: number | null;
-  moving_to: number | null;
-  created_at: number;
-  updated_at: number;
-}
 
 /** Derives a repo id from a git URL's last path segment: `https://h/o/My_Repo.git` -> `my_repo`. */
 export function repoIdFromUrl(url: string): string {
@@ -120,76 +101,6 @@ async function getRow(ctx: ServiceContext, repo: string): Promise<RepoRow> {
   return row;
 }
 
-/** Files and chunks of the active snapshot of each repo in `repos` that has one. */
-async function indexTotals(ctx: ServiceContext, repos: readonly RepoRow[]): Promise<Map<string, { files: number; chunks: number }>> {
-  const out = new Map<string, { files: number; chunks: number }>();
-  const active = repos.filter((r) => r.active_commit);
-  if (active.length === 0) return out;
-  const statements = active.map((r) => {
-    const db = shardDb(ctx.env, placementOf(r).shard);
-    const statement = db
-      .prepare(
-        `SELECT (SELECT count(*) FROM snapshot_files WHERE repo = ?1 AND commit_sha = ?2) AS files,
-              (SELECT count(*) FROM snapshot_files s JOIN chunks c ON c.repo = s.repo AND c.file_id = s.file_id WHERE s.repo = ?1 AND s.commit_sha = ?2) AS chunks`,
-      )
-      .bind(r.id, r.active_commit);
-    return { db, statement };
-  });
-  const results = await batchAcross<{ files: number; chunks: number }>(statements);
-  active.forEach((r, i) => {
-    const row = results[i].results[0];
-    out.set(r.id, { files: row?.files ?? 0, chunks: row?.chunks ?? 0 });
-  });
-  return out;
-}
-
-/** `statusOf` with the index totals of the row's active snapshot. */
-async function fullStatus(ctx: ServiceContext, row: RepoRow, job: JobView | JobState | null): Promise<RepoStatus> {
-  return statusOf(row, job, (await indexTotals(ctx, [row])).get(row.id) ?? null);
-}
-
-function statusOf(row: RepoRow, job: JobView | JobState | null, index: { files: number; chunks: number } | null): RepoStatus {
-  return {
-    id: row.id,
-    name: row.name,
-    sourceKind: row.source_kind,
-    url: row.url,
-    ref: row.ref,
-    status: job?.status ?? row.status,
-    progress: job
-      ? { filesTotal: job.progress.filesTotal, filesQueued: job.progress.filesQueued, filesDone: job.progress.filesDone, chunks: job.progress.chunks }
-      : { filesTotal: 0, filesQueued: 0, filesDone: 0, chunks: 0 },
-    skipped: job?.skipped ?? {},
-    index: row.active_commit ? index : null,
-    snapshot: row.active_commit ? { commit: row.active_commit, indexedAt: row.active_indexed_at ?? row.updated_at } : null,
-    embedding: row.embedding_model ? { model: row.embedding_model, dimensions: row.embedding_dims ?? 0 } : null,
-    lastError: job?.lastError ?? null,
-    pending: job?.pending ?? null,
-    stale:
-      row.active_commit && row.last_error && row.failing_since != null
-        ? { reason: row.last_error, since: row.failing_since, snapshotAge: Math.max(0, Date.now() - (row.active_indexed_at ?? row.updated_at)) }
-        : null,
-    waiting: (job && "waiting" in job ? job.waiting : null) ?? null,
-    placement: { shard: row.shard ?? null, movingTo: row.moving_to ?? null },
-    job: job
-      ? {
-          id: job.jobId,
-          source: job.source,
-          ref: job.ref,
-          commit: job.commit,
-          status: job.status,
-          unchanged: job.progress.unchanged,
-          batches: job.batches,
-          requestedAt: job.requestedAt,
-          startedAt: job.startedAt,
-          finishedAt: job.finishedAt,
-        }
-      : null,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
-}
-
 /**
  * Registers a git repo and starts its first index job. Throws `invalid_input` (URL, id),
  * `forbidden`, `repo_exists`, and from the remote check `source_unreachable` (one neutral
@@ -211,8 +122,20 @@ export async function registerRepo(ctx: ServiceContext, input: RegisterRepoInput
   if (exists) throw new CodeSearchError("repo_exists", `Repo "${id}" already exists; POST /api/repos/${id}/refresh re-indexes it, or pass another "name".`);
   const token = input.token ?? urlToken;
   const username = input.username ?? urlUsername;
-  await checkRemote({ url, ref: input.ref, token, username, authScheme: input.authScheme, limits: policy });
-  const job = await startGitRepo(ctx.env, { id, name: input.name ?? id, url, ref: input.ref ?? null, token, username, authScheme: input.authScheme });
+  // One ls-remote checks the ref and the refs to track before anything is written.
+  const listing = await listRemoteRefs({ url, token, username, authScheme: input.authScheme, limits: policy });
+  const resolved = resolveRef(listing, input.ref, url);
+  const refPatterns = input.refs?.length ? checkPatterns(input.refs, listing.refs, resolved.ref, loadConfig(ctx.env).maxRefsPerRepo) : [];
+  const job = await startGitRepo(ctx.env, {
+    id,
+    name: input.name ?? id,
+    url,
+    ref: input.ref ?? null,
+    token,
+    username,
+    authScheme: input.authScheme,
+    refPatterns,
+  });
   if (!job) throw new CodeSearchError("repo_exists", `Repo "${id}" was just registered by another request.`);
   return fullStatus(ctx, await getRow(ctx, id), job);
 }
@@ -230,6 +153,8 @@ export interface NewGitRepo {
   checkedAt?: number;
   /** `repos.visibility` (migration 0027): the code host's for a connection's repo; default `everyone`. */
   visibility?: string;
+  /** Extra refs to track, normalised (`checkPatterns`; docs/refs.md); their jobs queue behind the first one. */
+  refPatterns?: string[];
 }
 
 /**
@@ -240,9 +165,9 @@ export interface NewGitRepo {
 export async function startGitRepo(env: Env, r: NewGitRepo): Promise<JobView | null> {
   const now = Date.now();
   const inserted = await env.DB.prepare(
-    "INSERT INTO repos (id, name, source_kind, url, ref, status, created_at, updated_at, last_checked_at, visibility) VALUES (?, ?, 'git', ?, ?, 'queued', ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING",
+    "INSERT INTO repos (id, name, source_kind, url, ref, status, created_at, updated_at, last_checked_at, visibility, ref_patterns) VALUES (?, ?, 'git', ?, ?, 'queued', ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING",
   )
-    .bind(r.id, r.name, r.url, r.ref, now, now, r.checkedAt ?? null, r.visibility ?? "everyone")
+    .bind(r.id, r.name, r.url, r.ref, now, now, r.checkedAt ?? null, r.visibility ?? "everyone", JSON.stringify(r.refPatterns ?? []))
     .run();
   if (!inserted.meta.changes) return null;
   await placeRepo(env, r.id);
@@ -255,7 +180,14 @@ export async function startGitRepo(env: Env, r: NewGitRepo): Promise<JobView | n
     ...(r.username ? { username: r.username } : {}),
     ...(r.authScheme ? { authScheme: r.authScheme } : {}),
   };
-  return env.REPO_COORDINATOR.get(env.REPO_COORDINATOR.idFromName(r.id)).requestIndex(settings);
+  const coordinator = env.REPO_COORDINATOR.get(env.REPO_COORDINATOR.idFromName(r.id));
+  const job = await coordinator.requestIndex(settings);
+  if (r.refPatterns?.length) {
+    // Queued behind the first job; a failing ls-remote here leaves them to the next scheduled check.
+    const synced = await coordinator.syncRefs(null);
+    if ("error" in synced) console.warn(`repo ${r.id}: tracking refs failed: ${synced.error.message}`);
+  }
+  return job;
 }
 
 /**
@@ -276,11 +208,17 @@ export async function listRepos(ctx: ServiceContext): Promise<{ repos: RepoStatu
     for (const row of r.results) rows.set(row.id, row);
   }
   const present = ids.flatMap((id, i) => (rows.has(id) ? [{ row: rows.get(id)!, job: jobs[i] }] : []));
-  const totals = await indexTotals(
-    ctx,
-    present.map((p) => p.row),
-  );
-  return { repos: present.map(({ row, job }) => statusOf(row, job, totals.get(row.id) ?? null)) };
+  const [totals, refs] = await Promise.all([
+    indexTotals(
+      ctx,
+      present.map((p) => p.row),
+    ),
+    listRefsOfRepos(
+      ctx.env.DB,
+      present.map((p) => p.row.id),
+    ),
+  ]);
+  return { repos: present.map(({ row, job }) => statusOf(row, job, totals.get(row.id) ?? null, refs.get(row.id) ?? [])) };
 }
 
 /** Full status of one repo, with the coordinator's live progress. Throws `repo_not_found`. */

@@ -6,8 +6,9 @@
  * repository URLs), verify the signature (GitHub) or token (GitLab) against each one's secret
  * (401 when none matches), skip a delivery id already handled (200 `duplicate`) and a push
  * already handled under another id (same repos, ref, before and after; 200 `duplicate`), then act:
- * `ping` is answered, a push to a tracked ref asks the repo's coordinator to re-index at the
- * pushed commit (202 `accepted`; a job already running gets one follow-up), a GitHub
+ * `ping` is answered, a push to the default ref asks the repo's coordinator to re-index at the
+ * pushed commit (202 `accepted`; a job already running gets one follow-up), a push (or a branch
+ * deletion) to an extra tracked ref syncs the repo's tracked refs (extra-refs.ts), a GitHub
  * `pull_request` is reviewed (worker/webhooks/pull-request.ts, same secret), anything else is
  * 202 `ignored` with the reason.
  */
@@ -17,6 +18,7 @@ import type { RepoSettings } from "../../kernel/coordinator";
 import { sha256Hex } from "../auth/crypto";
 import { parseGitHubEvent, parseGitLabEvent, repoUrlKey, tracksRef, type PushEvent, type WebhookEvent } from "./payloads";
 import { acceptPullRequest, type WaitUntil } from "./pull-request";
+import { syncAfterPush, tracksExtraRef } from "./extra-refs";
 import { readDelivery } from "./read-delivery";
 import { webhookTargets, type WebhookTarget } from "./secrets";
 import { verifyGitHubSignature, verifyGitLabToken } from "./verify";
@@ -138,9 +140,12 @@ export async function handleWebhook(
   const accepted: Record<string, unknown>[] = [];
   const ignored: { repo: string; reason: string }[] = [];
   for (const t of targets) {
-    if (push.deleted) ignored.push({ repo: t.repo, reason: `the push deleted ${push.ref}` });
-    else if (!tracksRef(t.ref, push.ref, push.defaultBranch))
-      ignored.push({ repo: t.repo, reason: `repo tracks ${t.ref ?? "the default branch"}, not ${push.ref}` });
+    const tracksDefault = tracksRef(t.ref, push.ref, push.defaultBranch);
+    if (!tracksDefault && (await tracksExtraRef(env, t.repo, push.ref))) {
+      // A tracked extra ref moved, appeared or was deleted: the coordinator syncs every tracked ref.
+      accepted.push({ repo: t.repo, ref: push.ref, commit: push.deleted ? null : push.after, refs: await syncAfterPush(env, t.repo) });
+    } else if (push.deleted) ignored.push({ repo: t.repo, reason: `the push deleted ${push.ref}` });
+    else if (!tracksDefault) ignored.push({ repo: t.repo, reason: `repo tracks ${t.ref ?? "the default branch"}, not ${push.ref}` });
     else {
       const settings: RepoSettings = { repo: t.repo, sourceKind: "git", url: t.url, ref: t.ref };
       const job = await env.REPO_COORDINATOR.get(env.REPO_COORDINATOR.idFromName(t.repo)).requestIndex(settings, { commit: push.after });

@@ -36,6 +36,8 @@ export interface CatalogFlip {
   now: number;
   /** The shard that holds the snapshot: it serves the repo from now on (a move's target ends the move). */
   shard: number;
+  /** Statements run in the same catalog transaction (the default ref's `repo_refs` row). */
+  also?: D1PreparedStatement[];
 }
 
 /**
@@ -51,6 +53,7 @@ export async function flipCatalog(catalog: D1Database, flip: CatalogFlip): Promi
         "UPDATE repos SET active_commit = ?, active_indexed_at = ?, status = 'ready', last_error = NULL, failing_since = NULL, embedding_model = ?, embedding_dims = ?, updated_at = ?, shard = ?, moving_to = NULL WHERE id = ?",
       )
       .bind(flip.commit, flip.now, flip.embeddingModel, flip.embeddingDims, flip.now, flip.shard, flip.repo),
+    ...(flip.also ?? []),
   ]);
   const previous = before.results[0]?.shard ?? null;
   return previous !== null && previous !== flip.shard ? previous : null;

@@ -7,8 +7,9 @@
  *   statistics (`snapshot_df`, `snapshot_stats`) for (repo, commit) and flips `repos.active_commit` in the same transaction, so readers see the old snapshot or the
  *   new one, never a mix;
  * - `readFileTexts`: the text of a few file versions (the manifests the packages are read from);
- * - `collectGarbage`: deletes snapshots other than the active one and every file version (rows
- *   and vectors) no snapshot references;
+ * - `collectGarbage`: deletes snapshots other than the kept ones (the active one and every tracked
+ *   ref's, indexer/store/d1/repo-refs.ts) and every file version (rows and vectors) no snapshot
+ *   references;
  * - `deleteRepoData`: removes a repo entirely.
  */
 import type { JobStatus } from "../../../kernel/coordinator";
@@ -82,6 +83,13 @@ export interface SnapshotActivation {
   packages?: RepoPackage[];
   /** Files of the snapshot that are not indexed, with reason and rule; none when absent. */
   skipped?: { path: string; reason: string; rule: string }[];
+  /**
+   * Whether the snapshot becomes `repos.active_commit` (default true). False for an extra tracked
+   * ref's snapshot (docs/refs.md): written beside the active one, which keeps serving.
+   */
+  flip?: boolean;
+  /** Statements run in the same transaction, last (the ref's `repo_refs` mirror row). */
+  also?: D1PreparedStatement[];
 }
 
 /** Rows per multi-row INSERT into skipped_files: 5 parameters each, under D1's 100 per statement. */
@@ -157,7 +165,7 @@ export function snapshotStatisticsStatements(db: D1Database, repo: string, commi
 /**
  * Writes the snapshot's membership, packages and BM25 statistics and makes it the repo's active snapshot, in
  * one D1 transaction (`db.batch`): rows for (repo, commit) are replaced, then
- * `repos.active_commit` is flipped by a single UPDATE. Idempotent.
+ * `repos.active_commit` is flipped by a single UPDATE (not with `flip: false`). Idempotent.
  */
 export async function activateSnapshot(db: D1Database, a: SnapshotActivation): Promise<void> {
   const statements: D1PreparedStatement[] = [
@@ -193,13 +201,15 @@ export async function activateSnapshot(db: D1Database, a: SnapshotActivation): P
     );
   }
   statements.push(...snapshotStatisticsStatements(db, a.repo, a.commit));
-  statements.push(
-    db
-      .prepare(
-        "UPDATE repos SET active_commit = ?, active_indexed_at = ?, status = 'ready', last_error = NULL, failing_since = NULL, embedding_model = ?, embedding_dims = ?, updated_at = ? WHERE id = ?",
-      )
-      .bind(a.commit, a.now, a.embeddingModel, a.embeddingDims, a.now, a.repo),
-  );
+  if (a.flip !== false)
+    statements.push(
+      db
+        .prepare(
+          "UPDATE repos SET active_commit = ?, active_indexed_at = ?, status = 'ready', last_error = NULL, failing_since = NULL, embedding_model = ?, embedding_dims = ?, updated_at = ? WHERE id = ?",
+        )
+        .bind(a.commit, a.now, a.embeddingModel, a.embeddingDims, a.now, a.repo),
+    );
+  statements.push(...(a.also ?? []));
   await db.batch(statements);
 }
 
@@ -227,21 +237,29 @@ export async function deleteFileVersions(db: D1Database, vectors: VectorStore, r
 }
 
 /**
- * Deletes snapshots of `repo` other than `activeCommit` (membership and packages), then every file version (rows and
- * vectors) that no remaining snapshot references. Returns how many file versions went.
- * Run only while no job of the repo writes files (the coordinator runs it when a job completes).
+ * Deletes snapshots of `repo` other than those of `keep` (the active commit and every tracked
+ * ref's: `keptCommits`), with their packages, skipped files and statistics, then every file
+ * version (rows and vectors) that no remaining snapshot references. Returns how many file
+ * versions went. Run only while no job of the repo writes files (the coordinator runs it when a
+ * job completes, and when a ref is untracked while no job runs). An empty `keep` deletes nothing.
  */
-export async function collectGarbage(db: D1Database, vectors: VectorStore, repo: string, activeCommit: string): Promise<number> {
+export async function collectGarbage(db: D1Database, vectors: VectorStore, repo: string, keep: readonly string[]): Promise<number> {
+  if (keep.length === 0) return 0;
+  // One bound parameter for the whole list (json_each), whatever MAX_REFS_PER_REPO is.
+  const kept = JSON.stringify([...new Set(keep)]);
+  const notKept = "commit_sha NOT IN (SELECT value FROM json_each(?2))";
   await db.batch([
-    db.prepare("DELETE FROM snapshot_files WHERE repo = ? AND commit_sha != ?").bind(repo, activeCommit),
-    db.prepare("DELETE FROM snapshot_packages WHERE repo = ? AND commit_sha != ?").bind(repo, activeCommit),
-    db.prepare("DELETE FROM skipped_files WHERE repo = ? AND commit_sha != ?").bind(repo, activeCommit),
-    db.prepare("DELETE FROM snapshot_terms WHERE repo = ? AND commit_sha != ?").bind(repo, activeCommit),
-    // IS NOT: every numbered snapshot goes when the active one has no number (activated by format 9).
+    db.prepare(`DELETE FROM snapshot_files WHERE repo = ?1 AND ${notKept}`).bind(repo, kept),
+    db.prepare(`DELETE FROM snapshot_packages WHERE repo = ?1 AND ${notKept}`).bind(repo, kept),
+    db.prepare(`DELETE FROM skipped_files WHERE repo = ?1 AND ${notKept}`).bind(repo, kept),
+    db.prepare(`DELETE FROM snapshot_terms WHERE repo = ?1 AND ${notKept}`).bind(repo, kept),
+    // Numbered statistics of kept snapshots stay; one activated by format 9 has no number, so none of its keeps one.
     db
-      .prepare("DELETE FROM snapshot_df WHERE repo = ?1 AND terms_key IS NOT (SELECT terms_key FROM snapshot_stats WHERE repo = ?1 AND commit_sha = ?2)")
-      .bind(repo, activeCommit),
-    db.prepare("DELETE FROM snapshot_stats WHERE repo = ? AND commit_sha != ?").bind(repo, activeCommit),
+      .prepare(
+        "DELETE FROM snapshot_df WHERE repo = ?1 AND terms_key NOT IN (SELECT terms_key FROM snapshot_stats WHERE repo = ?1 AND terms_key IS NOT NULL AND commit_sha IN (SELECT value FROM json_each(?2)))",
+      )
+      .bind(repo, kept),
+    db.prepare(`DELETE FROM snapshot_stats WHERE repo = ?1 AND ${notKept}`).bind(repo, kept),
   ]);
   const { results } = await db
     .prepare("SELECT file_id FROM files WHERE repo = ?1 AND file_id NOT IN (SELECT file_id FROM snapshot_files WHERE repo = ?1)")
@@ -274,6 +292,7 @@ export async function deleteRepoData(db: D1Database, vectors: VectorStore, repo:
     db.prepare("DELETE FROM snapshot_terms WHERE repo = ?").bind(repo),
     db.prepare("DELETE FROM snapshot_df WHERE repo = ?").bind(repo),
     db.prepare("DELETE FROM snapshot_stats WHERE repo = ?").bind(repo),
+    db.prepare("DELETE FROM repo_refs WHERE repo = ?").bind(repo),
     ...deleteHistoryStatements(db, repo),
     db.prepare("DELETE FROM repos WHERE id = ?").bind(repo),
   ]);

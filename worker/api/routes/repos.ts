@@ -6,7 +6,8 @@
  *   GET    /api/repos/{id}                                       -> status (progress, skipped, snapshot, lastError, job)
  *   POST   /api/repos/{id}/refresh   {ref?, token?} (optional)   -> 202 {repo, job}
  *   DELETE /api/repos/{id}                                       -> {deleted}
- *   PATCH  /api/repos/{id}           {access: "everyone" | {users, teams}} -> {repo, visibility, access} (admin)
+ *   PATCH  /api/repos/{id}           {access?: "everyone" | {users, teams}, refs?: [name | glob]} -> {repo, visibility?, access?, refs?}
+ *                                    (access: admin; refs: index scope, git repos only; docs/refs.md)
  *   GET    /api/repos/{id}/schedule                              -> {intervalSeconds, effectiveSeconds, lastCheckedAt}
  *   PUT    /api/repos/{id}/schedule  {intervalSeconds: n | 0 | null} -> same (0: off, null: default)
  *   GET    /api/repos/{id}/skipped   ?reason=&offset=&limit=     -> {files: [{path, reason, rule}], total, nextOffset}
@@ -22,6 +23,8 @@
 import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "zod";
 import { parseOrThrow } from "../../../kernel/validation";
+import { CodeSearchError } from "../../../kernel/errors";
+import { ARCHIVE_REFS_NOTE } from "../../services/repo-status";
 import { serviceContext } from "../../services/context";
 import {
   deleteRepo,
@@ -38,7 +41,7 @@ import {
 } from "../../services/repos";
 import { listSkippedFiles, listSkippedInput, skippedPageSchema } from "../../services/skipped";
 import { getRepoSchedule, repoScheduleInput, repoScheduleSchema, setRepoSchedule } from "../../services/schedule";
-import { repoAccessInput, repoAccessSchema, setRepoAccess } from "../../services/repo-access";
+import { patchRepo, repoPatchInput, repoPatchSchema } from "../../services/repo-refs";
 import type { ApiEnv } from "../env";
 import { errorDoc } from "../openapi/document";
 import { jsonResponse, repoIdParams } from "../openapi/route-kit";
@@ -119,6 +122,8 @@ const archiveRoute = createRoute({
       strip: queryOptional(strip),
       strip_components: z.string().optional().describe("Alias of strip."),
       gitignore: queryOptional(uploadArchiveInput.shape.gitignore),
+      refs: z.string().optional().describe("Refused: an archive is one snapshot and has no refs."),
+      ref: z.string().optional().describe("Refused: an archive is one snapshot and has no refs."),
     }),
     body: {
       content: { "application/octet-stream": { schema: z.string().meta({ format: "binary" }).describe("The archive's bytes: tar.gz, tar or zip") } },
@@ -156,13 +161,17 @@ const patchRoute = createRoute({
   method: "patch",
   path: "/{id}",
   tags: ["repos"],
-  summary: "Set who may read a repo registered by URL or upload: everyone, or named people and teams (admin)",
-  middleware: [jsonBody('{"access": {"users": ["octocat"], "teams": ["acme/platform"]}}')] as const,
-  request: { params: repoIdParams, body: { content: { "application/json": { schema: repoAccessInput } }, required: true } },
+  summary: "Set who may read a repo (access, admin) and which refs it tracks besides its default branch (refs)",
+  middleware: [jsonBody('{"refs": ["release/*", "v2.*"]}')] as const,
+  request: { params: repoIdParams, body: { content: { "application/json": { schema: repoPatchInput } }, required: true } },
   responses: {
-    200: jsonResponse(repoAccessSchema, "The repo's access"),
-    400: errorDoc("Invalid access list, or a repo whose readers follow its code host", "invalid_input"),
+    200: jsonResponse(repoPatchSchema, "The repo's access and/or tracked refs"),
+    400: errorDoc(
+      "Invalid access list, a repo whose readers follow its code host, a ref pattern that matches nothing, more refs than MAX_REFS_PER_REPO, or refs on an archive",
+      "invalid_input",
+    ),
     404: unknownRepo,
+    422: errorDoc("The git remote could not be reached", "source_unreachable"),
   },
 });
 
@@ -197,12 +206,13 @@ export function repoRoutes(): OpenAPIHono<ApiEnv> {
     c.json(await listSkippedFiles(serviceContext(c.env, c.var.caller), { ...c.req.valid("query"), repo: c.req.valid("param").id }), 200),
   );
   // Validated by the service (one message for REST, the web page and tests).
-  app.openapi(patchRoute, async (c) => c.json(await setRepoAccess(serviceContext(c.env, c.var.caller), c.req.valid("param").id, await c.req.json()), 200));
+  app.openapi(patchRoute, async (c) => c.json(await patchRepo(serviceContext(c.env, c.var.caller), c.req.valid("param").id, await c.req.json()), 200));
   app.openapi(deleteRoute, async (c) => c.json(await deleteRepo(serviceContext(c.env, c.var.caller), { repo: c.req.valid("param").id }), 200));
   app.openapi(archiveRoute, async (c) => {
     const length = c.req.header("content-length");
     const q = c.req.valid("query");
     // The alias is checked as `strip`, the name the message should use.
+    if (q.refs !== undefined || q.ref !== undefined) throw new CodeSearchError("invalid_input", `refs: ${ARCHIVE_REFS_NOTE}.`);
     const input = {
       repo: c.req.valid("param").id,
       strip: q.strip ?? parseOrThrow(queryOptional(strip), q.strip_components, {}, "strip"),

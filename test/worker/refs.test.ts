@@ -1,0 +1,121 @@
+/**
+ * Several refs per repository (issue #49, docs/refs.md), against the loopback git server: two
+ * branches indexed with shared storage, the default ref unchanged for readers naming no ref,
+ * garbage collection keeping every tracked ref's snapshot, a glob of tags, the limit, and
+ * archives (no refs).
+ */
+import { describe, expect, it } from "vitest";
+import { api } from "../helpers";
+import { indexDb, refreshAndWait, registerAndWait, uploadFilesAndWait } from "./ingest-helpers";
+import { fileRows, patchRefs, refOf, snapshotCommits, snapshotFiles, waitForRefs } from "./refs-helpers";
+import { createUpstream, pushCommit, setUpstreamRefs } from "./upstream";
+
+async function grepCount(repo: string, pattern: string): Promise<number> {
+  const res = await api("/api/grep", { method: "POST", json: { pattern, repo } });
+  expect(res.status).toBe(200);
+  return ((await res.json()) as { total_count: number }).total_count;
+}
+
+describe("tracked refs", () => {
+  it("indexes a second branch at the cost of the files it changes, sharing the rest", async () => {
+    const { url } = await createUpstream("refs-two");
+    const res = await api("/api/repos", { method: "POST", json: { url, name: "refs-two", refs: ["change"] } });
+    expect(res.status).toBe(202);
+    const s = await waitForRefs("refs-two", (x) => x.refs.length === 2 && x.refs.every((r) => r.commit !== null));
+    expect(s.refPatterns).toEqual(["refs/heads/change"]);
+    const main = refOf(s, "refs/heads/main");
+    const change = refOf(s, "refs/heads/change");
+    expect(main).toMatchObject({ default: true, pattern: null, status: "ready" });
+    expect(change).toMatchObject({ default: false, pattern: "refs/heads/change", status: "ready" });
+    // The default row is the active snapshot: readers that name no ref are unchanged.
+    expect(main.commit).toBe(s.snapshot!.commit);
+    expect(change.commit).not.toBe(main.commit);
+
+    // The branch's job (the last one) processed the one file that differs; the rest joined as they were.
+    expect(s.job).toMatchObject({ ref: "refs/heads/change", commit: change.commit, status: "ready" });
+    expect(s.progress.filesQueued).toBe(1);
+    const mainFiles = await snapshotFiles("refs-two", main.commit!);
+    const changeFiles = await snapshotFiles("refs-two", change.commit!);
+    expect(s.job!.unchanged).toBe(changeFiles.size - 1);
+    const differing = [...changeFiles].filter(([path, id]) => mainFiles.get(path) !== id).map(([path]) => path);
+    expect(differing).toEqual(["src/users.ts"]);
+    // One files row per file version: the second branch added one row, not a second index.
+    expect(await fileRows("refs-two")).toBe(mainFiles.size + 1);
+
+    // A function only on `change` is not served to a reader naming no ref.
+    expect(await grepCount("refs-two", "renameUserAccount")).toBe(0);
+    const db = await indexDb("refs-two");
+    const onChange = await db
+      .prepare(
+        "SELECT count(*) AS n FROM snapshot_files s JOIN symbols y ON y.repo = s.repo AND y.file_id = s.file_id WHERE s.repo = ? AND s.commit_sha = ? AND y.name = 'renameUserAccount'",
+      )
+      .bind("refs-two", change.commit)
+      .first<{ n: number }>();
+    expect(onChange!.n).toBeGreaterThan(0);
+  });
+
+  it("keeps every tracked ref's snapshot through a new default snapshot, and drops an untracked ref's", async () => {
+    const { url } = await createUpstream("refs-gc");
+    await registerAndWait({ url, name: "refs-gc" });
+    const added = await patchRefs("refs-gc", ["refs/heads/change"]);
+    expect(added.status, JSON.stringify(added.body)).toBe(200);
+    expect(added.body.refs.refs).toEqual([expect.objectContaining({ name: "refs/heads/change", action: "queued" })]);
+    const before = await waitForRefs("refs-gc", (x) => refOf(x, "refs/heads/change").commit !== null);
+    const changeCommit = refOf(before, "refs/heads/change").commit!;
+
+    // A push to main: a new default snapshot, whose garbage collection keeps the branch's.
+    const c2 = await pushCommit("refs-gc", { "src/extra.ts": "export const extra = 1;\n" });
+    const after = await refreshAndWait("refs-gc");
+    expect(after.snapshot!.commit).toBe(c2);
+    expect(await snapshotCommits("refs-gc")).toEqual([c2, changeCommit].sort());
+    expect((await snapshotFiles("refs-gc", changeCommit)).get("src/users.ts")).toBeDefined();
+
+    // Untracked: its snapshot and the file only it used go; the default stays whole.
+    const rowsBefore = await fileRows("refs-gc");
+    const untracked = await patchRefs("refs-gc", []);
+    expect(untracked.status).toBe(200);
+    expect(untracked.body.refs.removed).toEqual(["refs/heads/change"]);
+    const s = await waitForRefs("refs-gc");
+    expect(s.refs.map((r) => r.name)).toEqual(["refs/heads/main"]);
+    expect(await snapshotCommits("refs-gc")).toEqual([c2]);
+    expect(await fileRows("refs-gc")).toBe(rowsBefore - 1);
+  });
+
+  it("tracks a glob of tags, normalised to refs/tags/, and refuses more refs than the limit", async () => {
+    const { url } = await createUpstream("refs-tags");
+    await setUpstreamRefs("refs-tags", { "refs/tags/v2.0": "main", "refs/tags/v2.1": "change" });
+    await registerAndWait({ url, name: "refs-tags" });
+    const r = await patchRefs("refs-tags", ["v2.*"]);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body.refs.patterns).toEqual(["refs/tags/v2.*"]);
+    const s = await waitForRefs("refs-tags", (x) => x.refs.length === 3 && x.refs.every((y) => y.commit !== null));
+    expect(s.refs.map((x) => x.name)).toEqual(["refs/heads/main", "refs/tags/v2.0", "refs/tags/v2.1"]);
+    // v2.0 is main's commit: its snapshot is main's, taken over without a fetch.
+    expect(refOf(s, "refs/tags/v2.0").commit).toBe(refOf(s, "refs/heads/main").commit);
+
+    const many = Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`refs/tags/v3.${i}`, "main"]));
+    await setUpstreamRefs("refs-tags", many);
+    const tooMany = await patchRefs("refs-tags", ["refs/tags/v3.*"]);
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.body.error.code).toBe("invalid_input");
+    expect(tooMany.body.error.message).toContain("at most 10 refs");
+    const nothing = await patchRefs("refs-tags", ["no-such-branch"]);
+    expect(nothing.status).toBe(400);
+    expect(nothing.body.error.message).toContain('"no-such-branch" matches no branch or tag');
+    // Refused requests changed nothing.
+    expect((await waitForRefs("refs-tags")).refPatterns).toEqual(["refs/tags/v2.*"]);
+  });
+
+  it("says an archive has no refs, and refuses refs for one", async () => {
+    await uploadFilesAndWait("refs-archive", { "a.ts": "export const a = 1;\n" });
+    const s = (await (await api("/api/repos/refs-archive")).json()) as { refs: unknown[]; refsNote: string };
+    expect(s.refs).toEqual([]);
+    expect(s.refsNote).toMatch(/^archive: no refs/);
+    const r = await patchRefs("refs-archive", ["main"]);
+    expect(r.status).toBe(400);
+    expect(r.body.error.message).toContain("archive: no refs");
+    const upload = await api("/api/repos/refs-archive/archive?refs=main", { method: "POST", body: new Uint8Array([1]) });
+    expect(upload.status).toBe(400);
+    expect(((await upload.json()) as any).error.message).toContain("archive: no refs");
+  });
+});

@@ -212,11 +212,11 @@ export async function resolveRef(ctx: ServiceContext, row: RefRepoRow, ref?: str
  * repos without that ref (with the single-repo message), `notReady` the repos without a default
  * snapshot. Throws `invalid_input` only when `ref` is given and every row is an archive.
  */
-export async function resolveRefs(
+export async function resolveRefs<R extends RefRepoRow>(
   ctx: ServiceContext,
-  rows: readonly RefRepoRow[],
+  rows: readonly R[],
   ref?: string,
-): Promise<{ snapshots: RefSnapshot[]; missing: RefMissing[]; notReady: RefRepoRow[] }> {
+): Promise<{ snapshots: RefSnapshot[]; missing: RefMissing[]; notReady: R[] }> {
   const git = rows.filter((r) => r.source_kind === "git");
   if (ref !== undefined && rows.length > 0 && git.length === 0) pick(rows[0], ref, []); // throws: archives have no refs
   const tracked =
@@ -226,7 +226,7 @@ export async function resolveRefs(
           ctx.env.DB,
           git.map((r) => r.id),
         );
-  const out = { snapshots: [] as RefSnapshot[], missing: [] as RefMissing[], notReady: [] as RefRepoRow[] };
+  const out = { snapshots: [] as RefSnapshot[], missing: [] as RefMissing[], notReady: [] as R[] };
   for (const row of rows) {
     if (ref !== undefined && row.source_kind !== "git") {
       out.missing.push({ repo: row.id, reason: `Repo "${row.id}" was uploaded as an archive, which has no refs.` });

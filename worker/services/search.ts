@@ -221,7 +221,8 @@ export async function search(ctx: ServiceContext, input: SearchParams, debug?: S
     // One named repo without the ref is the caller's mistake: the same 404 as every read.
     if (unchecked && resolved.missing.length) throw new CodeSearchError("ref_not_found", resolved.missing[0].reason);
     if (input.ref !== undefined && !resolved.snapshots.length && resolved.missing.length) throw noRepoHasRef(input.ref, resolved.missing);
-    notReady.push(...rows.filter((r) => !r.active_commit));
+    // Without a ref, a repo before its first snapshot; with one, a repo whose ref is its default one before that.
+    notReady.push(...(input.ref === undefined ? rows.filter((r) => !r.active_commit) : resolved.notReady));
     withoutRef.push(...resolved.missing);
     const now = Date.now();
     for (const r of rows) {

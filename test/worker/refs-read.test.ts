@@ -5,7 +5,10 @@
  * links), together over several repos, an unknown or not yet indexed ref as 404 ref_not_found
  * naming the tracked refs, a ref on an archive as 400, and every result naming its ref and commit.
  */
+import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
+import { runReviewTool } from "../../worker/review/tools";
+import { LOCAL_ADMIN, serviceContext } from "../../worker/services/context";
 import { api } from "../helpers";
 import { call, connect, text } from "./mcp-client";
 import { FEATURE_COMMIT, MAIN_COMMIT, OTHER_COMMIT, REPO, seedRefs } from "./refs-fixture";
@@ -133,6 +136,16 @@ describe("reading a ref", () => {
     expect(page.status).toBe(200);
     expect(await page.text()).toContain(FEATURE_COMMIT.slice(0, 12));
     expect((await post("/api/source-links", { repo: REPO, path: "src/feature.ts" })).status).toBe(404);
+  });
+
+  it("the reviewer's tools read the review's ref (a ref the model passes is ignored); skipped files are listed per ref", async () => {
+    const tc = { service: serviceContext(env, LOCAL_ADMIN), origin: "" };
+    const read = await runReviewTool("read_file", { path: "src/feature.ts", ref: "main" }, REPO, tc, "refs/heads/feature");
+    expect(read.isError).toBe(false);
+    expect(read.text).toContain(`feature@${FEATURE_COMMIT.slice(0, 12)}`);
+    const onMain = await runReviewTool("read_file", { path: "src/feature.ts" }, REPO, tc);
+    expect(onMain).toMatchObject({ isError: true, text: expect.stringContaining("file_not_found") });
+    expect((await get(`/api/repos/${REPO}/skipped?ref=feature`)).body).toMatchObject({ ref: "refs/heads/feature", commit: FEATURE_COMMIT, total: 0 });
   });
 
   it("MCP tools take ref and their text names the snapshot", async () => {

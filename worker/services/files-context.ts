@@ -209,26 +209,27 @@ async function chunkOfActiveSnapshot(ctx: ServiceContext, id: string, ref: strin
   );
   for (const f of found) {
     if (!f) continue;
-    const row = await visibleRepo(ctx, f.chunk.repo).catch(() => null);
+    // The snapshots holding this file version, read beside the catalog row (snapshot_files_by_file).
+    const [row, holding] = await Promise.all([
+      visibleRepo(ctx, f.chunk.repo).catch(() => null),
+      f.db
+        .prepare("SELECT commit_sha FROM snapshot_files WHERE repo = ?1 AND file_id = ?2 AND path = ?3")
+        .bind(f.chunk.repo, f.chunk.file_id, f.chunk.path)
+        .all<{ commit_sha: string }>(),
+    ]);
     if (!row || (row.shard ?? 0) !== f.shard) continue;
-    const snaps: ActiveRepo[] = [];
-    if (ref !== undefined) snaps.push(await resolveRef(ctx, row, ref));
-    else {
-      const { snapshots } = await resolveRefs(ctx, [row]);
-      snaps.push(...snapshots);
-      if (row.source_kind === "git") {
-        for (const t of (await trackedRefs(ctx.env.DB, [row.id])).get(row.id) ?? []) {
-          if (!t.is_default && t.commit_sha) snaps.push({ id: row.id, ref: t.name, commit: t.commit_sha, shard: f.shard, indexedAt: t.indexed_at });
-        }
-      }
+    const has = new Set(holding.results.map((r) => r.commit_sha));
+    if (ref !== undefined) {
+      const snap = await resolveRef(ctx, row, ref);
+      if (has.has(snap.commit)) return { chunk: f.chunk, snap };
+      continue;
     }
-    if (!snaps.length) continue;
-    const { results } = await f.db
-      .prepare(`SELECT commit_sha FROM snapshot_files WHERE repo = ?1 AND file_id = ?2 AND path = ?3 AND commit_sha IN (SELECT value FROM json_each(?4))`)
-      .bind(row.id, f.chunk.file_id, f.chunk.path, JSON.stringify(snaps.map((s) => s.commit)))
-      .all<{ commit_sha: string }>();
-    const snap = snaps.find((s) => results.some((r) => r.commit_sha === s.commit));
-    if (snap) return { chunk: f.chunk, snap };
+    const [snap] = (await resolveRefs(ctx, [row])).snapshots;
+    if (snap && has.has(snap.commit)) return { chunk: f.chunk, snap };
+    // Not in the default snapshot: another tracked ref's, read only then.
+    if (row.source_kind !== "git" || !holding.results.length) continue;
+    const other = ((await trackedRefs(ctx.env.DB, [row.id])).get(row.id) ?? []).find((t) => !t.is_default && t.commit_sha && has.has(t.commit_sha));
+    if (other) return { chunk: f.chunk, snap: { id: row.id, ref: other.name, commit: other.commit_sha!, shard: f.shard, indexedAt: other.indexed_at } };
   }
   return null;
 }

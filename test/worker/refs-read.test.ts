@@ -134,7 +134,7 @@ describe("reading a ref", () => {
     expect(link.body.url).toMatch(/&ref=refs%2Fheads%2Ffeature#L3$/);
     const page = await api(new URL(link.body.url).pathname + new URL(link.body.url).search);
     expect(page.status).toBe(200);
-    expect(await page.text()).toContain(FEATURE_COMMIT.slice(0, 12));
+    expect(await page.text()).toContain(`feature commit <code>${FEATURE_COMMIT.slice(0, 12)}</code>`);
     expect((await post("/api/source-links", { repo: REPO, path: "src/feature.ts" })).status).toBe(404);
   });
 

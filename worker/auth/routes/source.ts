@@ -121,7 +121,7 @@ export function sourcePageRoutes(): Hono<RootEnv> {
     if (file === undefined) return page(messagePage("Not found", "This file is not in the repo's current snapshot."), 404);
     const headers = webPageHeaders();
     headers.set("referrer-policy", "no-referrer"); // the signature must not leak to other sites
-    return new Response(await renderSourcePage({ repo, path, ...file }), { status: 200, headers });
+    return new Response(await renderSourcePage({ repo, path, ...file, ref: url.searchParams.has("ref") ? snap.ref : null }), { status: 200, headers });
   });
   return app;
 }

@@ -16,12 +16,11 @@ import { seedFixture } from "./mcp-fixture";
  * `additionalProperties: false` in every output object); after, 42,988 and 25,180. Issue 50 then
  * added find_references' `definition` argument and the classified occurrences (45,168 bytes) and
  * the suggest_tests tool (47,521 and 27,251 bytes). Issue 49 added file_history, blame and
- * search_commits (54,619 and 30,293 bytes), and its refs the `ref` argument of 14 tools and the
- * `ref` and `commit` of their results (57,780 and 31,938 bytes), then each repo's tracked refs
- * in its status (59,847 and 34,005 bytes, measured with branch refs-core merged).
+ * search_commits (54,619 and 30,293 bytes), then each repo status's tracked refs (`refs`,
+ * `refPatterns`, `refsNote`, docs/refs.md) in the three tools that return one (57,360 and 33,034 bytes).
  */
-const TOOLS_LIST_MAX_BYTES = 61_000;
-const OUTPUT_SCHEMAS_MAX_BYTES = 35_000;
+const TOOLS_LIST_MAX_BYTES = 58_500;
+const OUTPUT_SCHEMAS_MAX_BYTES = 34_000;
 
 async function mintToken(scopes: string[]): Promise<string> {
   const res = await SELF.fetch("http://localhost/api/tokens", {
@@ -32,6 +31,14 @@ async function mintToken(scopes: string[]): Promise<string> {
   expect(res.status).toBe(201);
   return ((await res.json()) as { token: string }).token;
 }
+
+/**
+ * Room for issue 49's read side on top of the caps above: the `ref` argument of 14 tools and the
+ * `ref` and `commit` of their results, 3,161 and 1,645 bytes (57,780 and 31,938 bytes measured
+ * before the tracked refs in the status; 59,847 and 34,005 with them, on branch refs-query).
+ */
+const REF_ARGUMENT_BYTES = 3_500;
+const REF_RESULT_BYTES = 2_000;
 
 describe("MCP tools/list", () => {
   beforeAll(async () => {
@@ -50,8 +57,8 @@ describe("MCP tools/list", () => {
     const bytes = new TextEncoder().encode(JSON.stringify({ tools })).length;
     const outputBytes = new TextEncoder().encode(JSON.stringify(tools.map((t) => t.outputSchema))).length;
     console.log(`tools/list: ${bytes} bytes, output schemas ${outputBytes} bytes`);
-    expect(bytes).toBeLessThan(TOOLS_LIST_MAX_BYTES);
-    expect(outputBytes).toBeLessThan(OUTPUT_SCHEMAS_MAX_BYTES);
+    expect(bytes).toBeLessThan(TOOLS_LIST_MAX_BYTES + REF_ARGUMENT_BYTES);
+    expect(outputBytes).toBeLessThan(OUTPUT_SCHEMAS_MAX_BYTES + REF_RESULT_BYTES);
   });
 
   it("lists only the tools the caller's scopes allow", async () => {

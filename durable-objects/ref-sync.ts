@@ -9,25 +9,29 @@
  * syncs) and `pollRemote` (the schedule).
  */
 import { checkPatterns, expandRefPatterns } from "../indexer/source/ref-patterns";
-import type { RemoteListing } from "../indexer/source/git";
+import { listRemoteRefs, resolveRef, type RemoteListing, type ResolvedRef } from "../indexer/source/git";
+import { markRepoFailing } from "../indexer/store/d1/snapshots";
 import { repoWriteDb } from "../indexer/store/shards";
-import type { RefSyncResult, RepoSettings, SyncedRef } from "../kernel/coordinator";
+import type { PollResult, RefSyncResult, RepoSettings, SyncedRef } from "../kernel/coordinator";
+import { CodeSearchError } from "../kernel/errors";
 import { loadConfig, type Env } from "../kernel/env";
 import { activeSnapshotOf, collectKeptGarbage } from "./finalize";
 import { isActive } from "./job-state";
 import type { JobRunner } from "./job-runner";
 import { dropRefs } from "./ref-queue";
 import { applyTracking, storedPatterns, storePatterns } from "./ref-tracking";
+import { sourceOf } from "./source-settings";
 
 /** What ref-sync needs of the coordinator: its runner and its way to request a ref's job. */
 export interface RefSyncHost {
   env: Env;
   runner: JobRunner;
   /**
-   * Starts a job for the extra ref `target` (full name) at `commit`, or queues it behind the
-   * running job (a job of that ref already at that commit absorbs it: job-state.ts `requestRefresh`).
+   * Starts a job for the extra ref `target` (full name; null: the default ref) at `commit`, or
+   * queues it behind the running job (a job of that ref already at that commit absorbs it:
+   * job-state.ts `requestRefresh`).
    */
-  request(target: string, settings: RepoSettings, commit: string): Promise<void>;
+  request(target: string | null, settings: RepoSettings, commit: string): Promise<void>;
 }
 
 /**
@@ -70,4 +74,45 @@ export async function syncExtraRefs(
     out.push({ ...r, action: unchanged ? "unchanged" : "queued" });
   }
   return { patterns, defaultRef, refs: out, removed: change.removed, overLimit };
+}
+
+/**
+ * The scheduled check of a git repo with no job running (the coordinator's `pollRemote`): one
+ * ls-remote; a job for the default ref when its commit differs from the active snapshot (or the
+ * embedding model changed), then the extra refs synced (`refs`: queued and removed ones, absent
+ * when the repo tracks none). A failing ls-remote is recorded as the reason the snapshot is stale
+ * and returned as `error`.
+ */
+export async function pollRefs(host: RefSyncHost, settings: RepoSettings): Promise<PollResult> {
+  let listing: RemoteListing;
+  let remote: ResolvedRef;
+  try {
+    listing = await listRemoteRefs(await sourceOf(host.env, settings));
+    remote = resolveRef(listing, settings.ref ?? undefined, settings.url!);
+  } catch (err) {
+    const message = err instanceof CodeSearchError ? err.message : String(err);
+    await markRepoFailing(host.env.DB, settings.repo, message, host.runner.now());
+    return { kind: "error", message };
+  }
+  const active = await activeSnapshotOf(host.env, settings.repo);
+  const changed = !(remote.commit === active.commit && active.sameModel);
+  if (changed) await host.request(null, settings, remote.commit);
+  const jobId = host.runner.job()?.jobId ?? "";
+  let refs: PollResult["refs"];
+  try {
+    const synced = await syncExtraRefs(host, settings, listing, remote.ref, null);
+    if (synced.refs.length || synced.removed.length)
+      refs = { queued: synced.refs.filter((r) => r.action === "queued").map((r) => r.name), removed: synced.removed };
+  } catch (err) {
+    console.error(`repo ${settings.repo}: syncing tracked refs failed`, err);
+  }
+  const extra = refs ? { refs } : {};
+  return changed ? { kind: "started", commit: remote.commit, jobId, ...extra } : { kind: "unchanged", commit: remote.commit, ...extra };
+}
+
+/** `syncExtraRefs` after an ls-remote with the stored settings (the coordinator's `syncRefs`). Throws coded errors. */
+export async function syncRefsNow(host: RefSyncHost, settings: RepoSettings, inputs: readonly string[] | null, reindexAll: boolean): Promise<RefSyncResult> {
+  const listing = await listRemoteRefs(await sourceOf(host.env, settings));
+  const remote = resolveRef(listing, settings.ref ?? undefined, settings.url!);
+  return syncExtraRefs(host, settings, listing, remote.ref, inputs, reindexAll);
 }

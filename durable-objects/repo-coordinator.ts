@@ -18,22 +18,20 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import type { BatchResult } from "../indexer/pipeline";
-import { checkRemote, listRemoteRefs, resolveRef, type ResolvedRef } from "../indexer/source/git";
+import { checkRemote, type ResolvedRef } from "../indexer/source/git";
 import type { StripOption } from "../indexer/source/archive-paths";
 import { setRefStatus } from "../indexer/store/d1/repo-refs";
-import { markRepoFailing } from "../indexer/store/d1/snapshots";
 import type { Env } from "../kernel/env";
 import type { IndexRequestOptions, JobView, PollResult, RefSyncResult, RepoCoordinatorRpc, SourceOverrides, SyncRefsOptions } from "../kernel/coordinator";
 import { CodeSearchError, type ErrorCode } from "../kernel/errors";
 import { takeArchive } from "./archive-intake";
-import { activeSnapshotOf } from "./finalize";
 import { systemClock, type Clock } from "./clock";
 import { allBatchesSettled, fetchStep, isActive, requestRefresh, STALL_CHECK_MS, waitingOf, type JobState } from "./job-state";
 import { JobRunner, targetOf } from "./job-runner";
 import * as ledger from "./ledger";
 import type { RepoSettings, StagedFile } from "./ledger";
 import { enqueueRef } from "./ref-queue";
-import { syncExtraRefs } from "./ref-sync";
+import { pollRefs, syncRefsNow } from "./ref-sync";
 import { readSettings, REPO_KEY, saveSettings, sourceOf } from "./source-settings";
 
 /** Fetch attempts of the current git job (see FETCH_MAX_ATTEMPTS). */
@@ -269,30 +267,7 @@ export class RepoCoordinator extends DurableObject<Env> implements RepoCoordinat
     if (settings?.sourceKind !== "git" || !settings.url) return { kind: "skipped", reason: "not a git repo" };
     const running = this.#runner.job();
     if (running && isActive(running)) return { kind: "skipped", reason: `job ${running.jobId} is ${running.status}` };
-    let listing;
-    let remote: ResolvedRef;
-    try {
-      listing = await listRemoteRefs(await sourceOf(this.env, settings));
-      remote = resolveRef(listing, settings.ref ?? undefined, settings.url);
-    } catch (err) {
-      const message = err instanceof CodeSearchError ? err.message : String(err);
-      await markRepoFailing(this.env.DB, settings.repo, message, this.clock.now());
-      return { kind: "error", message };
-    }
-    const active = await activeSnapshotOf(this.env, settings.repo);
-    const changed = !(remote.commit === active.commit && active.sameModel);
-    if (changed) await this.#request(null, settings, remote.commit);
-    const jobId = this.#runner.job()?.jobId ?? "";
-    let refs: PollResult["refs"];
-    try {
-      const synced = await syncExtraRefs(this.#refHost(), settings, listing, remote.ref, null);
-      if (synced.refs.length || synced.removed.length)
-        refs = { queued: synced.refs.filter((r) => r.action === "queued").map((r) => r.name), removed: synced.removed };
-    } catch (err) {
-      console.error(`repo ${settings.repo}: syncing tracked refs failed`, err);
-    }
-    const extra = refs ? { refs } : {};
-    return changed ? { kind: "started", commit: remote.commit, jobId, ...extra } : { kind: "unchanged", commit: remote.commit, ...extra };
+    return pollRefs(this.#refHost(), settings);
   }
 
   /**
@@ -309,9 +284,7 @@ export class RepoCoordinator extends DurableObject<Env> implements RepoCoordinat
       return { error: { code: "invalid_input", message: "refs: archive: no refs. An uploaded archive is one snapshot; register a git URL to track refs." } };
     }
     try {
-      const listing = await listRemoteRefs(await sourceOf(this.env, settings));
-      const remote = resolveRef(listing, settings.ref ?? undefined, settings.url);
-      return await syncExtraRefs(this.#refHost(), settings, listing, remote.ref, patterns, options.reindexAll === true);
+      return await syncRefsNow(this.#refHost(), settings, patterns, options.reindexAll === true);
     } catch (err) {
       return failure(err);
     }

@@ -21,3 +21,7 @@ CREATE TABLE repo_refs (
   updated_at INTEGER NOT NULL,          -- ms since epoch
   PRIMARY KEY (repo, name)
 ) WITHOUT ROWID;
+
+-- A connection's default ref patterns (docs/refs.md): applied to every repo it registers, as that
+-- repo's `ref_patterns`. Full names or globs; a short name means a branch (refs/heads/...).
+ALTER TABLE connections ADD COLUMN ref_patterns TEXT NOT NULL DEFAULT '[]';

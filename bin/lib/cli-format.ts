@@ -45,6 +45,12 @@ export function formatRepoStatus(r: RepoStatus): string {
   const skipped = Object.entries(r.skipped ?? {}).filter(([, n]) => n > 0);
   if (skipped.length) lines.push(`  skipped: ${skipped.map(([k, n]) => `${k} ${n}`).join(", ")}`);
   if (r.lastError) lines.push(`  last error: ${typeof r.lastError === "string" ? r.lastError : (r.lastError.message ?? r.lastError.code)}`);
+  // Tracked refs (docs/refs.md): each with its snapshot's commit, age and state.
+  for (const ref of (r.refs ?? []).length > 1 ? r.refs! : []) {
+    const at = ref.commit ? `${ref.commit.slice(0, 12)} indexed ${ref.indexedAt ? age(ref.indexedAt) : "?"}` : "no snapshot yet";
+    lines.push(`  ref ${ref.name}${ref.default ? " (default)" : ""}: ${at}, ${ref.status}${ref.lastError ? ` (${ref.lastError})` : ""}`);
+  }
+  if (r.refsNote) lines.push(`  ${r.refsNote}`);
   return lines.join("\n");
 }
 

@@ -69,6 +69,20 @@ export function refPatternProblem(p: string): string | null {
   return null;
 }
 
+/**
+ * A pattern as a full name without asking the remote (a connection's default patterns, applied to
+ * repos not fetched yet): under `refs/` as it is, `heads/x` and `tags/x` under `refs/`, any other
+ * short name a branch (`release/*` -> `refs/heads/release/*`). Throws `invalid_input` for a
+ * malformed one.
+ */
+export function fullRefPattern(input: string): string {
+  const p = input.trim();
+  const problem = refPatternProblem(p);
+  if (problem) throw new CodeSearchError("invalid_input", `refs: "${input}" ${problem}.`);
+  if (p.startsWith("refs/")) return p;
+  return p.startsWith("heads/") || p.startsWith("tags/") ? `refs/${p}` : `refs/heads/${p}`;
+}
+
 /** What `normaliseRefPattern` gives: a full pattern, or why the input cannot be one. */
 export type NormalisedRef = { pattern: string } | { error: string };
 

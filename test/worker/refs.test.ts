@@ -4,7 +4,9 @@
  * garbage collection keeping every tracked ref's snapshot, a glob of tags, the limit, and
  * archives (no refs).
  */
+import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { listShards } from "../../indexer/store/shards";
 import { api } from "../helpers";
 import { indexDb, refreshAndWait, registerAndWait, uploadFilesAndWait } from "./ingest-helpers";
 import { fileRows, patchRefs, refOf, snapshotCommits, snapshotFiles, waitForRefs } from "./refs-helpers";
@@ -117,5 +119,27 @@ describe("tracked refs", () => {
     const upload = await api("/api/repos/refs-archive/archive?refs=main", { method: "POST", body: new Uint8Array([1]) });
     expect(upload.status).toBe(400);
     expect(((await upload.json()) as any).error.message).toContain("archive: no refs");
+  });
+});
+
+describe("moving a repo with tracked refs", () => {
+  it("carries every ref's snapshot into the target shard, the default flipping last", async () => {
+    const { url } = await createUpstream("refs-move");
+    const res = await api("/api/repos", { method: "POST", json: { url, name: "refs-move", refs: ["change"] } });
+    expect(res.status).toBe(202);
+    const before = await waitForRefs("refs-move", (x) => x.refs.length === 2 && x.refs.every((r) => r.commit !== null));
+    const commits = before.refs.map((r) => r.commit!).sort();
+    const from = before.placement.shard!;
+    const to = (from + 1) % listShards(env).length;
+    const moved = await api("/api/repos/refs-move/move", { method: "POST", json: { shard: to } });
+    expect(moved.status).toBe(202);
+    const after = await waitForRefs("refs-move", (x) => x.placement.movingTo === null && x.placement.shard === to);
+    expect(after.refs.map((r) => r.commit).sort()).toEqual(commits);
+    expect(await snapshotCommits("refs-move")).toEqual(commits);
+    const target = listShards(env)[to].db;
+    const mirror = await target.prepare("SELECT name, commit_sha FROM repo_refs WHERE repo = ? ORDER BY name").bind("refs-move").all();
+    expect(mirror.results.map((r) => r.commit_sha).sort()).toEqual(commits);
+    const old = listShards(env)[from].db;
+    expect((await old.prepare("SELECT count(*) AS n FROM snapshot_files WHERE repo = ?").bind("refs-move").first<{ n: number }>())!.n).toBe(0);
   });
 });

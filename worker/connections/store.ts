@@ -23,6 +23,8 @@ export interface ConnectionRow {
   webhook_secret_sealed: string;
   include_json: string;
   exclude_json: string;
+  /** JSON list of full ref names or globs every repo it registers tracks (migration 0029; docs/refs.md). */
+  ref_patterns?: string;
   forks: number;
   archived: number;
   grace_seconds: number;

@@ -21,6 +21,7 @@ import { parseGitUrl } from "../../indexer/source/git";
 import { loadConfig, type Env } from "../../kernel/env";
 import { CodeSearchError } from "../../kernel/errors";
 import { removeRepo, startGitRepo } from "../services/repos";
+import { parsePatterns } from "../services/repo-status";
 import { compileFilter } from "./filter";
 import { githubClient } from "./github";
 import { gitlabClient } from "./gitlab";
@@ -186,6 +187,8 @@ export async function syncConnection(env: Env, row: ConnectionRow, now: number, 
       checkedAt: now,
       // Registered with the host's visibility, so a private repo is never open before its readers are known.
       visibility: upstream.find((u) => u.id === r.upstreamId)?.visibility ?? "private",
+      // The connection's default ref patterns (docs/refs.md); their jobs queue behind the first one.
+      refPatterns: parsePatterns(row.ref_patterns),
     });
     if (!job) {
       await skip("id_taken", fullName);

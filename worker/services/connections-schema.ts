@@ -35,6 +35,13 @@ export const createConnectionInput = z.object({
   exclude: z.array(glob).max(100).optional().describe("Globs that drop a repo (win over include)."),
   forks: z.boolean().optional().describe("Include forks (default false)."),
   archived: z.boolean().optional().describe("Include archived repositories (default false)."),
+  refs: z
+    .array(z.string().min(1).max(255))
+    .max(50)
+    .optional()
+    .describe(
+      'Refs every registered repo tracks besides its default branch (docs/refs.md): full names or globs; a short name is a branch ("release/*" -> refs/heads/release/*), tags are written in full ("refs/tags/v2.*"). At most MAX_REFS_PER_REPO per repo.',
+    ),
   baseUrl: z
     .string()
     .url()
@@ -79,6 +86,7 @@ export const connectionSchema = z
     exclude: z.array(z.string()),
     forks: z.boolean(),
     archived: z.boolean(),
+    refs: z.array(z.string()).describe("Ref patterns every repo it registers tracks, as full names or globs."),
     gracePeriodHours: z.number(),
     hasToken: z.boolean(),
     createdAt: z.number().int(),

@@ -17,6 +17,8 @@
 import type { z } from "zod";
 import { classifyHost, describeHostClass, isFetchableUrl } from "../../indexer/source/host-guard";
 import { CodeSearchError } from "../../kernel/errors";
+import { fullRefPattern } from "../../indexer/source/ref-patterns";
+import { parsePatterns } from "./repo-status";
 import { randomToken } from "../auth/crypto";
 import { slugRepoId } from "./repos";
 import { codeHostClient, DEFAULT_GRACE_SECONDS, syncConnection } from "../connections/sync";
@@ -71,6 +73,7 @@ function viewOf(row: ConnectionRow, repos: ConnectionRepoRow[]): ConnectionView 
     exclude: JSON.parse(row.exclude_json),
     forks: !!row.forks,
     archived: !!row.archived,
+    refs: parsePatterns(row.ref_patterns),
     gracePeriodHours: row.grace_seconds / 3600,
     hasToken: row.token_sealed !== null,
     createdAt: row.created_at,
@@ -150,6 +153,8 @@ export async function createConnection(ctx: ServiceContext, input: CreateConnect
       "connection_exists",
       `Connection "${taken.id}" already lists ${input.owner}; DELETE /api/connections/${taken.id} first to change it.`,
     );
+  // Checked before the code host is asked anything: a malformed pattern creates nothing.
+  const refPatterns = [...new Set((input.refs ?? []).map(fullRefPattern))];
   const client = codeHostClient({ provider: input.provider, baseUrl, token: input.token, allowLoopback }, API_MAX_RATE_LIMIT_WAIT_MS);
   const ownerKind = await client.resolveOwner(input.owner);
   const listed = await client.listRepos(input.owner, ownerKind);
@@ -164,6 +169,7 @@ export async function createConnection(ctx: ServiceContext, input: CreateConnect
     webhook_secret_sealed: await sealConnectionSecret(ctx.env, WEBHOOK_PURPOSE, id, secret),
     include_json: JSON.stringify(input.include ?? []),
     exclude_json: JSON.stringify(input.exclude ?? []),
+    ref_patterns: JSON.stringify(refPatterns),
     forks: input.forks ? 1 : 0,
     archived: input.archived ? 1 : 0,
     grace_seconds: input.gracePeriodHours !== undefined ? input.gracePeriodHours * 3600 : DEFAULT_GRACE_SECONDS,
@@ -172,8 +178,8 @@ export async function createConnection(ctx: ServiceContext, input: CreateConnect
     last_error: null,
   };
   const inserted = await ctx.env.DB.prepare(
-    `INSERT INTO connections (id, provider, owner, owner_kind, base_url, token_sealed, webhook_secret_sealed, include_json, exclude_json, forks, archived, grace_seconds, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+    `INSERT INTO connections (id, provider, owner, owner_kind, base_url, token_sealed, webhook_secret_sealed, include_json, exclude_json, forks, archived, grace_seconds, created_at, ref_patterns)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
   )
     .bind(
       row.id,
@@ -189,6 +195,7 @@ export async function createConnection(ctx: ServiceContext, input: CreateConnect
       row.archived,
       row.grace_seconds,
       row.created_at,
+      row.ref_patterns,
     )
     .run();
   if (!inserted.meta.changes) throw new CodeSearchError("connection_exists", `Connection "${id}" was just created by another request.`);

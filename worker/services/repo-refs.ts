@@ -54,7 +54,6 @@ export const refSyncSchema = z
 /** Body of `PATCH /api/repos/{id}`: `access` (admin), `refs` (index scope), or both. */
 export const repoPatchInput = z
   .object({ access: repoAccessInput.shape.access.optional(), refs: refsInput.optional() })
-  .strict()
   .refine((b) => b.access !== undefined || b.refs !== undefined, { message: 'give "access" or "refs"' });
 
 /** What `PATCH /api/repos/{id}` answers: the access and/or the tracking it set. */
@@ -68,6 +67,17 @@ export const repoPatchSchema = z
   .meta({ id: "RepoPatch" });
 export type RepoPatch = z.infer<typeof repoPatchSchema>;
 
+/** The repo's row when the caller may see it; throws `repo_not_found` otherwise. */
+async function visibleGitOrArchive(ctx: ServiceContext, repo: string): Promise<{ id: string; source_kind: string }> {
+  const row = callerAllows(ctx.caller, repo)
+    ? await ctx.env.DB.prepare("SELECT id, source_kind, visibility, withdrawn_at FROM repos WHERE id = ?")
+        .bind(repo)
+        .first<{ id: string; source_kind: string; visibility: string; withdrawn_at: number | null }>()
+    : null;
+  if (!row || !canSee(ctx.caller, row)) throw new CodeSearchError("repo_not_found", `No repo "${repo}"; GET /api/repos lists the repos you can see.`);
+  return row;
+}
+
 /**
  * Sets the extra refs git repo `repo` tracks (needs `index`). Throws `repo_not_found`,
  * `forbidden`, `invalid_input` (an archive: "archive: no refs"; a pattern that matches nothing;
@@ -75,12 +85,7 @@ export type RepoPatch = z.infer<typeof repoPatchSchema>;
  */
 export async function trackRefs(ctx: ServiceContext, repo: string, refs: string[]): Promise<RefSyncResult> {
   requireScope(ctx.caller, "index");
-  const row = callerAllows(ctx.caller, repo)
-    ? await ctx.env.DB.prepare("SELECT id, source_kind, visibility, withdrawn_at FROM repos WHERE id = ?")
-        .bind(repo)
-        .first<{ id: string; source_kind: string; visibility: string; withdrawn_at: number | null }>()
-    : null;
-  if (!row || !canSee(ctx.caller, row)) throw new CodeSearchError("repo_not_found", `No repo "${repo}"; GET /api/repos lists the repos you can see.`);
+  const row = await visibleGitOrArchive(ctx, repo);
   if (row.source_kind !== "git") throw new CodeSearchError("invalid_input", `refs: ${ARCHIVE_REFS_NOTE}.`);
   const result = await ctx.env.REPO_COORDINATOR.get(ctx.env.REPO_COORDINATOR.idFromName(repo)).syncRefs(refs);
   if ("error" in result) throw new CodeSearchError(result.error.code, result.error.message);
@@ -89,6 +94,9 @@ export async function trackRefs(ctx: ServiceContext, repo: string, refs: string[
 
 /** `PATCH /api/repos/{id}`: who may read the repo (`access`, admin) and which refs it tracks (`refs`). */
 export async function patchRepo(ctx: ServiceContext, repo: string, body: unknown): Promise<RepoPatch> {
+  // Who may change the repo first (403 / 404), so that a body never tells about a repo one cannot see.
+  requireScope(ctx.caller, "index");
+  await visibleGitOrArchive(ctx, repo);
   const input = parseOrThrow(repoPatchInput, body, {}, "body");
   // Both checked before either is written: an access change needs admin, refs the remote.
   if (input.access !== undefined) requireScope(ctx.caller, "admin");

@@ -10,17 +10,21 @@ import { z } from "zod";
 import { JOB_STATUSES } from "../../kernel/job-status";
 import { staleInfoSchema } from "../search/schema";
 
-/** One tracked ref in a repo's status (`repo_refs`, docs/refs.md). Times in ms. */
+/**
+ * One tracked ref in a repo's status (`repo_refs`, docs/refs.md): full name, whether it is the
+ * default ref (what reads naming no ref serve), the pattern it matched (null for the default),
+ * its snapshot's commit and activation time (ms; null until its first job completes), and the
+ * state of its last job (`failed`: lastError; an earlier commit keeps serving). Terse on purpose:
+ * MCP tools repeat this schema (mcp-schemas.test.ts bounds tools/list).
+ */
 export const refStatusSchema = z
   .object({
-    name: z.string().describe("Full ref name: refs/heads/main, refs/tags/v2.1."),
-    default: z.boolean().describe("The default ref: what every read that names no ref serves (repos.ref, the remote's HEAD when unset)."),
-    pattern: z.string().nullable().describe("The tracked pattern it matched; null for the default ref."),
-    commit: z.string().nullable().describe("Its indexed snapshot's commit; null until its first job completes."),
-    indexedAt: z.number().int().nullable().describe("When that snapshot was activated (ms since epoch; its age is now minus this)."),
-    status: z
-      .enum(["queued", "indexing", "ready", "failed"])
-      .describe("Its last job: queued, indexing, ready, or failed (lastError; an earlier commit keeps serving)."),
+    name: z.string(),
+    default: z.boolean(),
+    pattern: z.string().nullable(),
+    commit: z.string().nullable(),
+    indexedAt: z.number().int().nullable(),
+    status: z.enum(["queued", "indexing", "ready", "failed"]),
     lastError: z.string().nullable(),
   })
   .meta({ id: "RefStatus" });
@@ -83,13 +87,9 @@ export const repoStatusSchema = z
       .describe(
         "The shard (D1 database) holding the repo's index (null: not placed yet), and the shard a move re-indexes it into (POST /api/repos/{id}/move) until the move's job flips it; docs/storage.md, Shards.",
       ),
-    refPatterns: z
-      .array(z.string())
-      .describe("The extra refs the repo tracks, as full names or globs (refs/heads/release/*, refs/tags/v2.*); set with PATCH /api/repos/{id} {refs}."),
-    refs: z
-      .array(refStatusSchema)
-      .describe("Every tracked ref, the default first: its snapshot's commit, when it was indexed, and the state of its last job (docs/refs.md)."),
-    refsNote: z.string().nullable().describe('Why the repo has no refs: "archive: no refs ..." for an uploaded archive; null for git repos.'),
+    refPatterns: z.array(z.string()).describe("Extra tracked refs (full names or globs)."),
+    refs: z.array(refStatusSchema).describe("Every tracked ref, the default first."),
+    refsNote: z.string().nullable().describe("Set for archives: no refs."),
     createdAt: z.number().int(),
     updatedAt: z.number().int(),
   })

@@ -95,5 +95,15 @@ export async function moveRepo(ctx: ServiceContext, raw: { repo: string; shard?:
   await ctx.env.DB.prepare("UPDATE repos SET moving_to = ? WHERE id = ?")
     .bind(input.shard === shard ? null : input.shard, row.id)
     .run();
+  // Every extra tracked ref is re-indexed into the target first; the default ref's job, queued
+  // last, ends the move (its flip deletes the old copy), so no ref's snapshot is lost (docs/refs.md).
+  const extras = await ctx.env.DB.prepare("SELECT 1 AS x FROM repo_refs WHERE repo = ? AND is_default = 0").bind(row.id).first();
+  if (extras) {
+    const synced = await ctx.env.REPO_COORDINATOR.get(ctx.env.REPO_COORDINATOR.idFromName(row.id)).syncRefs(null, { reindexAll: true });
+    if ("error" in synced) {
+      await ctx.env.DB.prepare("UPDATE repos SET moving_to = ? WHERE id = ?").bind(row.moving_to, row.id).run();
+      throw new CodeSearchError(synced.error.code, synced.error.message);
+    }
+  }
   return refreshRepo(ctx, { repo: row.id });
 }

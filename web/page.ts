@@ -54,6 +54,12 @@ export function renderSearchPage(o: SearchPageOptions): HtmlEscapedString | Prom
               ${repo ? html`<option value="${repo}" selected>${repo}</option>` : ""}
             </select>
           </div>
+          <div class="field" id="ref-field" hidden>
+            <label for="ref">Branch or tag</label>
+            <select id="ref" name="ref">
+              <option value="">Default branch</option>
+            </select>
+          </div>
           <button type="submit">Search</button>
         </div>
         <fieldset class="row filters">

@@ -23,6 +23,8 @@ export interface SourcePageOptions {
   repo: string;
   path: string;
   language: string;
+  /** The ref shown (full name), when the link named one (issue #49); absent: the default snapshot. */
+  ref?: string | null;
   commit: string;
   text: string;
   outline: OutlineEntry[];
@@ -35,7 +37,7 @@ export function renderSourcePage(o: SourcePageOptions): HtmlEscapedString | Prom
   const range = (s: number, e: number) => (s === e ? `#L${s}` : `#L${s}-L${e}`);
   const main = html`<div class="file-head">
         <h1><code>${o.repo}</code> / <code>${o.path}</code></h1>
-        <p class="meta">${o.language} · ${lines.length} lines · commit <code>${o.commit.slice(0, 12)}</code></p>
+        <p class="meta">${o.language} · ${lines.length} lines ·${o.ref ? html` ${o.ref.replace(/^refs\/(heads|tags)\//, "")}` : ""} commit <code>${o.commit.slice(0, 12)}</code></p>
         <p id="range-status" class="meta" aria-live="polite"></p>
         <p id="range-commit" class="meta" aria-live="polite"></p>
       </div>

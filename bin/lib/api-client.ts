@@ -133,14 +133,14 @@ export function createApiClient(base: string, token: string, fetchImpl: typeof f
     },
     /** `POST /api/search`: the whole response (`results`, `stats`, `confidence`, ...). */
     /** `POST /api/suggest-tests`: a test skeleton for one function or method, with its facts. */
-    async suggestTests(input: { repo: string; path: string; symbol: string; framework?: string; fill?: boolean }): Promise<SuggestedTests> {
+    async suggestTests(input: { repo: string; path: string; symbol: string; ref?: string; framework?: string; fill?: boolean }): Promise<SuggestedTests> {
       return (await call("POST", "/api/suggest-tests", { json: input })) as SuggestedTests;
     },
     async search(input: SearchRequest): Promise<SearchAnswer> {
       return (await call("POST", "/api/search", { json: input })) as SearchAnswer;
     },
     /** `POST /api/ask`: a grounded answer (spends model tokens); the whole AskOutput. */
-    async ask(input: { question: string; repo?: string; repos?: string[]; k?: number }): Promise<AskAnswer> {
+    async ask(input: { question: string; repo?: string; repos?: string[]; ref?: string; k?: number }): Promise<AskAnswer> {
       return (await call("POST", "/api/ask", { json: input })) as AskAnswer;
     },
     /** `POST /api/grep`: exact or regex matches, complete and ordered (repo, path, line). */

@@ -44,6 +44,9 @@ export interface SearchHit {
   symbol: string | null;
   kind: string;
   score: number;
+  /** The ref and commit the result was read at (servers before issue #49 leave them out). */
+  ref?: string | null;
+  commit?: string;
   snippet?: string;
   content?: string;
   /** With `explain`: channel ranks, fused score and each ranking stage's factor. */
@@ -62,6 +65,8 @@ export interface SearchRequest {
   q: string;
   repo?: string;
   repos?: string[];
+  /** A branch or tag to search in each repo (default: each one's default branch). */
+  ref?: string;
   k?: number;
   mode?: string;
   language?: string;
@@ -92,6 +97,7 @@ export interface GrepRequest {
   whole_word?: boolean;
   repo?: string;
   repos?: string[];
+  ref?: string;
   path?: string;
   language?: string;
   include_tests?: boolean;
@@ -101,7 +107,19 @@ export interface GrepRequest {
 
 /** One page of grep matches (fields the CLI prints). */
 export interface GrepPage {
-  matches: { repo: string; path: string; line: number; column: number; text: string; ranges: [number, number][]; symbol: { name: string } | null }[];
+  matches: {
+    repo: string;
+    ref?: string | null;
+    commit?: string;
+    path: string;
+    line: number;
+    column: number;
+    text: string;
+    ranges: [number, number][];
+    symbol: { name: string } | null;
+  }[];
+  /** With `ref`: repos that do not track it (not searched). */
+  withoutRef?: string[];
   total_count: number;
   total_exact: boolean;
   has_more: boolean;

@@ -54,6 +54,17 @@ export function formatRepoStatus(r: RepoStatus): string {
   return lines.join("\n");
 }
 
+/** `read at: hono main@0123456789ab, docs commit …`: the snapshot each repo's results came from; "" when the server did not say. */
+export function readAt(items: readonly { repo: string; ref?: string | null; commit?: string }[]): string {
+  const seen = new Map<string, string>();
+  for (const i of items) {
+    if (seen.has(i.repo) || !i.commit) continue;
+    const sha = i.commit.slice(0, 12);
+    seen.set(i.repo, i.ref ? `${i.ref.replace(/^refs\/(heads|tags)\//, "")}@${sha}` : `commit ${sha}`);
+  }
+  return seen.size ? `read at: ${[...seen].map(([repo, at]) => `${repo} ${at}`).join(", ")}` : "";
+}
+
 /** Search results: `repo/path:start-end  symbol (kind)` and a short snippet each, then confidence. */
 export function formatSearch(res: { results: SearchHit[] } & Record<string, unknown>): string {
   if (res.results.length === 0) {
@@ -69,6 +80,8 @@ export function formatSearch(res: { results: SearchHit[] } & Record<string, unkn
   });
   const c = res.confidence as { level?: string; reason?: string } | undefined;
   if (c?.level) out.push("", `confidence: ${c.level}${c.reason ? ` (${c.reason})` : ""}`);
+  const at = readAt(res.results);
+  if (at) out.push(at);
   return out.join("\n");
 }
 
@@ -124,6 +137,9 @@ export function formatGrep(page: GrepPage): string {
   lines.push(
     `${lines.length ? "\n" : ""}${total}${page.has_more ? ` (more: --cursor ${page.next_cursor})` : ""}${page.scan_capped ? "; the scan stopped at its byte budget: narrow it with --path or --language" : ""}`,
   );
+  const at = readAt(page.matches);
+  if (at) lines.push(at);
+  if (page.withoutRef?.length) lines.push(`not searched (without that ref): ${page.withoutRef.join(", ")}`);
   return lines.join("\n");
 }
 

@@ -12,6 +12,7 @@ import { test } from "node:test";
 import { UsageError } from "./cli-common.ts";
 import { DEFAULT_TOKEN_DAYS, parseExpires } from "./cmd-tokens.ts";
 import { EXIT, exitCodeForStatus } from "./exit-codes.ts";
+import { readAt } from "./cli-format.ts";
 import { grepPattern } from "./grep-options.ts";
 import { sourceProblem } from "./index-source.ts";
 import { PROJECT_ROOT } from "./paths.ts";
@@ -41,6 +42,20 @@ test("search sends REST's names: mode, language, path_prefix (a glob), include_t
   );
   assert.deepEqual(searchRequest("x", { repo: ["a", "b"], includeTests: true }), { q: "x", repos: ["a", "b"], include_tests: true });
   assert.deepEqual(searchRequest("x", {}), { q: "x" }, "nothing given: the server's defaults apply");
+  assert.deepEqual(searchRequest("x", { repo: ["a"], ref: "feature" }), { q: "x", repo: "a", ref: "feature" }, "--ref is sent as ref");
+});
+
+test("readAt names each repo's snapshot once, by short ref and commit; nothing when the server did not say", () => {
+  const c = "0123456789abcdef0123456789abcdef01234567";
+  assert.equal(
+    readAt([
+      { repo: "a", ref: "refs/heads/feature", commit: c },
+      { repo: "a", ref: "refs/heads/feature", commit: c },
+      { repo: "u", ref: null, commit: c },
+    ]),
+    "read at: a feature@0123456789ab, u commit 0123456789ab",
+  );
+  assert.equal(readAt([{ repo: "a" }]), "");
 });
 
 test("--min-confidence: high passes only high; low passes any result; no result never passes", () => {

@@ -10,6 +10,7 @@ import { grepPattern } from "./grep-options.ts";
 import { CONFIDENCE_LEVELS, meetsConfidence, SEARCH_MODES, searchRequest, type SearchFlags } from "./search-options.ts";
 
 const REPO_HELP = "comma-separated repo ids (default: every repo the token may see)";
+const REF_HELP = 'branch or tag to read in each repo, e.g. "feature" or "v2.1" (default: each repo\'s default branch)';
 
 /** Adds `search`, `ask` and `grep` to `program`. */
 export function addFindCommands(program: Command): void {
@@ -18,6 +19,7 @@ export function addFindCommands(program: Command): void {
     .description("Ranked hybrid search (BM25 + vectors + symbols + paths); exit 1 when nothing is found")
     .argument("<query...>", "what to look for, in words or identifiers")
     .option("--repo <ids>", REPO_HELP, list)
+    .option("--ref <ref>", REF_HELP)
     .option("--k <n>", "number of results (at most 50; default 10)", positiveInt("--k"))
     .addOption(new Option("--mode <mode>", "hybrid fuses all channels (default); the others run one channel").choices(SEARCH_MODES))
     .option("--language <lang>", 'only chunks of this language, e.g. "typescript"')
@@ -41,10 +43,11 @@ export function addFindCommands(program: Command): void {
     .description("Answer a question from the index with a language model; every citation is checked (spends model tokens)")
     .argument("<question...>", "the question, in words")
     .option("--repo <ids>", REPO_HELP, list)
+    .option("--ref <ref>", REF_HELP)
     .option("--k <n>", "search results to draw evidence from (at most 20)", positiveInt("--k"))
-    .action(async (words: string[], o: { repo?: string[]; k?: number }, cmd: Command) => {
+    .action(async (words: string[], o: { repo?: string[]; ref?: string; k?: number }, cmd: Command) => {
       const g = globals(cmd);
-      const a = await client(g).ask({ question: words.join(" "), ...repoFields(o.repo), ...(o.k ? { k: o.k } : {}) });
+      const a = await client(g).ask({ question: words.join(" "), ...repoFields(o.repo), ...(o.ref ? { ref: o.ref } : {}), ...(o.k ? { k: o.k } : {}) });
       print(g, a, () => formatAnswer(a));
       if (a.status !== "answered") process.exitCode = EXIT.noMatch;
     });
@@ -58,6 +61,7 @@ export function addFindCommands(program: Command): void {
     .option("-i, --ignore-case", "match case-insensitively")
     .option("-w, --word", "whole words only")
     .option("--repo <ids>", REPO_HELP, list)
+    .option("--ref <ref>", REF_HELP)
     .option("--path <prefix-or-glob>", 'only these paths, e.g. "src/" or "**/*.proto"')
     .option("--language <lang>", "only files of this language")
     .option("--no-tests", "leave test files out")
@@ -72,6 +76,7 @@ export function addFindCommands(program: Command): void {
         case_sensitive: !o.ignoreCase,
         whole_word: o.word ?? false,
         ...repoFields(o.repo),
+        ...(o.ref ? { ref: o.ref } : {}),
         ...(o.path ? { path: o.path } : {}),
         ...(o.language ? { language: o.language } : {}),
         include_tests: o.tests,
@@ -90,6 +95,7 @@ interface GrepFlags {
   ignoreCase?: boolean;
   word?: boolean;
   repo?: string[];
+  ref?: string;
   path?: string;
   language?: string;
   tests: boolean;

@@ -41,12 +41,20 @@ export function addSuggestTestsCommand(program: Command): void {
     .argument("<repo>", "the indexed repo id")
     .argument("<path>", "the file that defines the symbol, e.g. src/pricing/discount.ts")
     .argument("<symbol>", 'function or method: applyDiscount, Cart.total, "format(Invoice, Locale)"')
+    .option("--ref <ref>", "branch or tag of the repo to read (default: its default branch)")
     .addOption(new Option("--framework <name>", "write for this framework instead of the repo's own").choices(FRAMEWORKS))
     .option("--fill", "have the model complete the bodies (needs a generation provider; spends model tokens)")
     .option("--write", "write the skeleton to the suggested test path under the current folder (refuses to overwrite)")
-    .action(async (repo: string, path: string, symbol: string, o: { framework?: string; write?: boolean; fill?: boolean }, cmd: Command) => {
+    .action(async (repo: string, path: string, symbol: string, o: { ref?: string; framework?: string; write?: boolean; fill?: boolean }, cmd: Command) => {
       const g = globals(cmd);
-      const r = await client(g).suggestTests({ repo, path, symbol, ...(o.framework ? { framework: o.framework } : {}), ...(o.fill ? { fill: true } : {}) });
+      const r = await client(g).suggestTests({
+        repo,
+        path,
+        symbol,
+        ...(o.ref ? { ref: o.ref } : {}),
+        ...(o.framework ? { framework: o.framework } : {}),
+        ...(o.fill ? { fill: true } : {}),
+      });
       if (o.write) {
         if (existsSync(r.test_path)) throw new UsageError(`${r.test_path} exists; merge the printed skeleton into it by hand (run without --write).`);
         mkdirSync(dirname(r.test_path), { recursive: true });

@@ -12,7 +12,7 @@ export const EXIT = {
   noMatch: 1,
   /** Usage: unknown option, missing argument, no token, or input the server refused (400). */
   usage: 2,
-  /** The named repo or token does not exist or is not visible (404). */
+  /** The named repo, ref or token does not exist or is not visible (404). */
   notFound: 3,
   /** Authentication or permission: the token is invalid, expired, revoked (401) or lacks the scope (403). */
   auth: 4,

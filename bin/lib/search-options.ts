@@ -12,6 +12,8 @@ export { CONFIDENCE_LEVELS, SEARCH_MODES };
 /** Parsed options of `search` (commander's camelCase names). */
 export interface SearchFlags {
   repo?: string[];
+  /** `--ref`: the branch or tag to search in each repo. */
+  ref?: string;
   k?: number;
   mode?: (typeof SEARCH_MODES)[number];
   language?: string;
@@ -27,6 +29,7 @@ export function searchRequest(query: string, f: SearchFlags): SearchRequest {
   return {
     q: query,
     ...repoFields(f.repo),
+    ...(f.ref ? { ref: f.ref } : {}),
     ...(f.k !== undefined ? { k: f.k } : {}),
     ...(f.mode ? { mode: f.mode } : {}),
     ...(f.language ? { language: f.language } : {}),

@@ -316,7 +316,7 @@ describe("MCP ask_codebase", () => {
     const { tools } = await client.listTools();
     const tool = tools.find((t) => t.name === "ask_codebase")!;
     expect(tool.description).toContain("spends model tokens");
-    expect(Object.keys(tool.inputSchema.properties ?? {})).toEqual(["question", "repo", "repos", "k"]);
+    expect(Object.keys(tool.inputSchema.properties ?? {})).toEqual(["question", "repo", "repos", "ref", "k"]);
     const r = (await client.callTool({ name: "ask_codebase", arguments: { question: INVOICE_Q.question, repo: REPO } })) as any;
     expect(r.isError).toBeFalsy();
     expect(r.structuredContent.status).toBe("answered");

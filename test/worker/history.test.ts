@@ -57,7 +57,7 @@ describe("GET /api/repos/{id}/history", () => {
   it("takes the tracked ref and refuses another one", async () => {
     expect((await get(`/api/repos/${REPO}/history?path=${HISTORY_FILE}&ref=main`)).status).toBe(200);
     const other = await get(`/api/repos/${REPO}/history?path=${HISTORY_FILE}&ref=side`);
-    expect(other.status).toBe(400);
+    expect(other.status).toBe(404);
     expect(other.body.error).toMatchObject({ code: "ref_not_found" });
     expect(other.body.error!.message).toContain('tracks "main"');
   });

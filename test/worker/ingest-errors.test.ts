@@ -84,7 +84,7 @@ describe("registering a git repo: bad inputs", () => {
 
   it("rejects an unknown ref, naming the branches that exist", async () => {
     const r = await post("/api/repos", { url: fixtureUrl(), ref: "no-such-branch", name: "err-ref" });
-    expect(r.status).toBe(400);
+    expect(r.status).toBe(404);
     expect(r.body.error?.code).toBe("ref_not_found");
     expect(r.body.error?.message).toMatch(/"no-such-branch" does not exist.*Branches: change, main/);
     expect(await repoRowCount("err-ref")).toBe(0);
@@ -98,7 +98,7 @@ describe("registering a git repo: bad inputs", () => {
     expect(dup.status).toBe(409);
     expect(dup.body.error?.code).toBe("repo_exists");
     const bad = await post("/api/repos/fixture/refresh", { ref: "nope" });
-    expect(bad.status).toBe(400);
+    expect(bad.status).toBe(404);
     expect(bad.body.error?.code).toBe("ref_not_found");
     const after = await waitForJob("fixture");
     expect(after.snapshot?.commit).toBe(s.snapshot?.commit);

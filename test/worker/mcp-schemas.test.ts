@@ -32,6 +32,14 @@ async function mintToken(scopes: string[]): Promise<string> {
   return ((await res.json()) as { token: string }).token;
 }
 
+/**
+ * Room for issue 49's read side on top of the caps above: the `ref` argument of 14 tools and the
+ * `ref` and `commit` of their results, 3,161 and 1,645 bytes (57,780 and 31,938 bytes measured
+ * before the tracked refs in the status; 59,847 and 34,005 with them, on branch refs-query).
+ */
+const REF_ARGUMENT_BYTES = 3_500;
+const REF_RESULT_BYTES = 2_000;
+
 describe("MCP tools/list", () => {
   beforeAll(async () => {
     await seedFixture();
@@ -49,8 +57,8 @@ describe("MCP tools/list", () => {
     const bytes = new TextEncoder().encode(JSON.stringify({ tools })).length;
     const outputBytes = new TextEncoder().encode(JSON.stringify(tools.map((t) => t.outputSchema))).length;
     console.log(`tools/list: ${bytes} bytes, output schemas ${outputBytes} bytes`);
-    expect(bytes).toBeLessThan(TOOLS_LIST_MAX_BYTES);
-    expect(outputBytes).toBeLessThan(OUTPUT_SCHEMAS_MAX_BYTES);
+    expect(bytes).toBeLessThan(TOOLS_LIST_MAX_BYTES + REF_ARGUMENT_BYTES);
+    expect(outputBytes).toBeLessThan(OUTPUT_SCHEMAS_MAX_BYTES + REF_RESULT_BYTES);
   });
 
   it("lists only the tools the caller's scopes allow", async () => {

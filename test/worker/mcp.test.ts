@@ -46,7 +46,7 @@ describe("MCP endpoint", () => {
     }
     const read = tools.find((t) => t.name === "read_file")!;
     expect(read.inputSchema.required).toEqual(["repo", "path"]);
-    expect(Object.keys(read.inputSchema.properties ?? {})).toEqual(["repo", "path", "start_line", "end_line"]);
+    expect(Object.keys(read.inputSchema.properties ?? {})).toEqual(["repo", "ref", "path", "start_line", "end_line"]);
   });
 
   it("read_file returns numbered lines, and the next range for long files", async () => {

@@ -97,7 +97,7 @@ describe("POST /api/review", () => {
     ]);
     expect(body.toolCalls[0].arguments).toEqual({ path: "src/orders.ts", start_line: 1, end_line: 30 });
     expect(body.toolCalls.every((t: any) => typeof t.durationMs === "number" && t.durationMs >= 0)).toBe(true);
-    expect(body.scope).toEqual({ kind: "diff", files: ["src/orders.ts"], commit: "c1" });
+    expect(body.scope).toEqual({ kind: "diff", files: ["src/orders.ts"], ref: null, commit: "c1" });
     expect(body.prompts.system).toMatchObject({ id: "review.system", version: 1 });
     expect(body.prompts.task).toMatchObject({ id: "review.task", version: 1 });
     expect(body.usage.outputTokens).toBeGreaterThan(0);
@@ -232,7 +232,7 @@ describe("POST /api/review", () => {
   it("reviews whole indexed files: lines must exist in the indexed file", async () => {
     const { body, key } = await reviewWith("review-parallel", { repo: REPO, paths: ["src/orders.ts"] });
     expect(body.status).toBe("reviewed");
-    expect(body.scope).toEqual({ kind: "paths", files: ["src/orders.ts"], commit: "c1" });
+    expect(body.scope).toEqual({ kind: "paths", files: ["src/orders.ts"], ref: null, commit: "c1" });
     expect(body.findings.map((f: any) => f.line)).toEqual([1]);
     expect(body.rejectedFindings[0]).toMatchObject({
       line: 9999,

@@ -115,7 +115,7 @@ describe("suggest_tests", () => {
     );
   });
 
-  it("answers 400 for a class or another ref, 503 for fill without a provider, and 404 with suggestions for an unknown symbol", async () => {
+  it("answers 400 for a class, 404 for a ref the repo does not track, 503 for fill without a provider, and 404 with suggestions for an unknown symbol", async () => {
     const cls = await rest({ path: "java/src/main/java/com/acme/billing/InvoiceFormatter.java", symbol: "InvoiceFormatter" });
     expect(cls.status).toBe(400);
     expect(((await cls.json()) as { error: { message: string } }).error.message).toContain("InvoiceFormatter is a class; name one of its methods: format");
@@ -124,7 +124,8 @@ describe("suggest_tests", () => {
     expect(fill.status).toBe(503);
     expect(JSON.stringify(await fill.json())).toContain("generation_unavailable");
     const ref = await rest({ path: "typescript/src/cart.ts", symbol: "Cart.total", ref: "release-2" });
-    expect(ref.status).toBe(400);
+    expect(ref.status).toBe(404);
+    expect(JSON.stringify(await ref.json())).toContain('"ref_not_found"');
     expect((await rest({ path: "typescript/src/cart.ts", symbol: "Cart.total", ref: "main" })).status).toBe(200);
 
     const csharp = await rest({ path: "csharp/src/Acme.Tax/TaxCalculator.cs", symbol: "TaxCalculator.Compute" });

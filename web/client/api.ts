@@ -124,11 +124,11 @@ async function fetchSession(): Promise<Session | null> {
   return session;
 }
 
-/** Asks the server for a signed link to lines of a file (`POST /api/source-links`); null on failure. */
-export async function signedSourceUrl(repo: string, path: string, startLine?: number, endLine?: number): Promise<string | null> {
+/** Asks the server for a signed link to lines of a file (`POST /api/source-links`), at `ref` when given; null on failure. */
+export async function signedSourceUrl(repo: string, path: string, startLine?: number, endLine?: number, ref?: string | null): Promise<string | null> {
   // Results can be drawn before the session has loaded (they share no request): wait for it.
   if (!session && sessionLoading) await sessionLoading;
   if (!session) return null;
-  const r = await sendJson<{ url: string }>("POST", "/api/source-links", { repo, path, startLine, endLine });
+  const r = await sendJson<{ url: string }>("POST", "/api/source-links", { repo, path, startLine, endLine, ...(ref ? { ref } : {}) });
   return r.ok && r.body && typeof r.body.url === "string" ? r.body.url : null;
 }

@@ -1,6 +1,6 @@
 /**
  * The search page's whole query as URL parameters, so a search can be shared:
- * `/?q=&repo=&language=&path=&tests=1&mode=&k=`. `path` is a prefix (`src/router/`) or a glob
+ * `/?q=&repo=&ref=&language=&path=&tests=1&mode=&k=`. `ref` is a branch or tag of `repo`. `path` is a prefix (`src/router/`) or a glob
  * (`src/**\/*.ts`) where the server supports globs.
  */
 
@@ -17,6 +17,8 @@ export const MAX_RESULTS = 50;
 export interface SearchState {
   q: string;
   repo: string;
+  /** A branch or tag of `repo` ("" = its default branch). */
+  ref: string;
   language: string;
   path: string;
   includeTests: boolean;
@@ -31,6 +33,7 @@ export function stateFromParams(p: URLSearchParams): SearchState {
   return {
     q: p.get("q") ?? "",
     repo: p.get("repo") ?? "",
+    ref: p.get("repo") ? (p.get("ref") ?? "") : "",
     language: p.get("language") ?? "",
     path: p.get("path") ?? "",
     includeTests: ["1", "true", "yes"].includes(p.get("tests") ?? ""),
@@ -43,6 +46,7 @@ export function stateFromParams(p: URLSearchParams): SearchState {
 export function stateToParams(s: SearchState): URLSearchParams {
   const p = new URLSearchParams({ q: s.q });
   if (s.repo) p.set("repo", s.repo);
+  if (s.repo && s.ref) p.set("ref", s.ref);
   if (s.language) p.set("language", s.language);
   if (s.path) p.set("path", s.path);
   if (s.includeTests) p.set("tests", "1");
@@ -58,6 +62,7 @@ export function stateToParams(s: SearchState): URLSearchParams {
 export function stateToApiParams(s: SearchState, opts: { explain: boolean }): URLSearchParams {
   const p = new URLSearchParams({ q: s.q, k: String(s.k) });
   if (s.repo) p.set("repo", s.repo);
+  if (s.repo && s.ref) p.set("ref", s.ref);
   if (s.language) p.set("language", s.language);
   if (s.path) p.set("path_prefix", s.path);
   if (s.includeTests) p.set("include_tests", "true");

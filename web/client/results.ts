@@ -87,7 +87,7 @@ export function renderResult(r: WireResult, lines: Piece[][]): HTMLLIElement {
   // Signed after this task, so the results are drawn before twenty link requests are sent.
   setTimeout(
     () =>
-      void signedSourceUrl(r.repo, r.path, r.startLine, r.endLine).then((url) => {
+      void signedSourceUrl(r.repo, r.path, r.startLine, r.endLine, r.ref).then((url) => {
         if (url) link.href = url;
       }),
     0,

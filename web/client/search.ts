@@ -12,6 +12,7 @@ import { currentSession, errorText, getJson, loadSession } from "./api";
 import { initAsk } from "./ask";
 import { afterNextPaint, byId, el, isTyping } from "./dom";
 import { MAX_RESULTS, PAGE_SIZE, stateFromParams, stateToApiParams, stateToParams, type SearchModeName, type SearchState } from "./query-state";
+import { shortRef, showRefs, type RefSummary } from "./ref-filter";
 import { renderResult, snippetLineElements, type WireResult } from "./results";
 import { initTabs } from "./tabs";
 import { highlightLater, loadHighlighter, startDraw, type SnippetView } from "./snippet-highlighter";
@@ -26,11 +27,15 @@ interface SearchReply {
 interface RepoSummary {
   id: string;
   status: string;
+  /** Tracked refs (issue #49); absent from older servers. */
+  refs?: RefSummary[];
 }
 
 const form = byId<HTMLFormElement>("search-form");
 const qInput = byId<HTMLInputElement>("q");
 const repoSelect = byId<HTMLSelectElement>("repo");
+const refField = byId("ref-field");
+const refSelect = byId<HTMLSelectElement>("ref");
 const askRepoSelect = byId<HTMLSelectElement>("ask-repo");
 const languageSelect = byId<HTMLSelectElement>("language");
 const pathInput = byId<HTMLInputElement>("path");
@@ -53,6 +58,7 @@ function formState(k = PAGE_SIZE): SearchState {
   return {
     q: qInput.value.trim(),
     repo: repoSelect.value,
+    ref: repoSelect.value && !refField.hidden ? refSelect.value : "",
     language: languageSelect.value,
     path: pathInput.value.trim(),
     includeTests: testsBox.checked,
@@ -69,7 +75,12 @@ function fillForm(s: SearchState): void {
   modeSelect.value = s.mode;
 }
 
-async function loadRepos(wanted: string): Promise<void> {
+/** Shows the branch-or-tag filter for the chosen repository (only when it has several refs). */
+function updateRefs(wanted: string): void {
+  showRefs(refField, refSelect, knownRepos?.find((x) => x.id === repoSelect.value)?.refs ?? [], wanted);
+}
+
+async function loadRepos(wanted: string, wantedRef = ""): Promise<void> {
   const r = await getJson<{ repos: RepoSummary[] }>("/api/repos");
   if (!r.ok || !r.body) return;
   knownRepos = r.body.repos;
@@ -80,6 +91,7 @@ async function loadRepos(wanted: string): Promise<void> {
     select.replaceChildren(...options);
     select.value = knownRepos.some((x) => x.id === wanted) ? wanted : "";
   }
+  updateRefs(wantedRef);
 }
 
 /** True (and says so) when the URL names a repo the caller cannot see: never search all instead. */
@@ -131,7 +143,7 @@ async function runSearch(s: SearchState, focusFrom = -1, reposLoaded?: Promise<v
   const took = typeof stats?.tookMs === "number" ? ` in ${Math.round(stats.tookMs)} ms` : "";
   setStatus(
     results.length
-      ? `${results.length} ${results.length === 1 ? "result" : "results"}${took}.`
+      ? `${results.length} ${results.length === 1 ? "result" : "results"}${s.ref ? ` on ${shortRef(s.ref)}` : ""}${took}.`
       : `No results${took}. Try other words, another mode, or fewer filters.`,
   );
   if (results.length && confidence?.level === "low") {
@@ -187,6 +199,7 @@ function moveFocus(step: 1 | -1): void {
   links[next].closest(".result")?.scrollIntoView({ block: "nearest" });
 }
 
+repoSelect.addEventListener("change", () => updateRefs(""));
 form.addEventListener("submit", (event) => {
   event.preventDefault();
   void runSearch(formState());
@@ -208,7 +221,7 @@ void (async function init() {
   fillForm(initial);
   // The search starts at once, beside the session and repo-list requests: a shared URL shows
   // results after one round trip. An unknown ?repo= is refused by the API (repo_not_found).
-  const reposLoaded = loadSession().then(() => (currentSession() ? loadRepos(initial.repo) : undefined));
+  const reposLoaded = loadSession().then(() => (currentSession() ? loadRepos(initial.repo, initial.ref) : undefined));
   initAsk(() => askRepoSelect.value);
   initTabs((tab) => (tab === "ask" ? byId("question") : qInput).focus());
   if (initial.q) await runSearch(initial, -1, reposLoaded);

@@ -17,7 +17,6 @@ export function httpStatus(code: ErrorCode): ContentfulStatusCode {
   switch (code) {
     case "invalid_input":
     case "not_a_repository":
-    case "ref_not_found":
     case "archive_invalid":
       return 400;
     case "unauthorized":
@@ -27,6 +26,7 @@ export function httpStatus(code: ErrorCode): ContentfulStatusCode {
     case "not_found":
     case "repo_not_found":
     case "file_not_found":
+    case "ref_not_found":
       return 404;
     case "repo_exists":
     case "connection_exists":

@@ -4,8 +4,8 @@
  * The reviewer's tools: five read-only tools of the one MCP tool registry (search_code,
  * read_file, find_symbol, find_references, get_file_outline; worker/mcp/tools/*), with their
  * own zod input schemas turned into JSON Schema by `z.toJSONSchema` and their own text
- * renderings as results. The review is scoped to one repo: `repo`/`repos` are dropped from the
- * schemas shown to the model and set by the loop; a call naming another repo, a path that
+ * renderings as results. The review is scoped to one repo (and ref): `repo`/`repos`/`ref` are
+ * dropped from the schemas shown to the model and set by the loop; a call naming another repo, a path that
  * climbs out of the repo, or input the schema rejects comes back as an `is_error` result the
  * model can correct. Results are capped at REVIEW_TOOL_RESULT_MAX_CHARS.
  */
@@ -42,7 +42,8 @@ export const REVIEW_TOOLS: ToolDefinition[] = [
   searchCommitsTool,
 ] as unknown as ToolDefinition[];
 
-const SCOPE_KEYS = ["repo", "repos"] as const;
+/** Keys the loop sets (the review's repo and ref), hidden from the model. */
+const SCOPE_KEYS = ["repo", "repos", "ref"] as const;
 
 /** JSON Schema of a zod object for a model API: input side, no `$schema` key. */
 export function toToolJsonSchema(schema: z.ZodType): Record<string, unknown> {
@@ -80,11 +81,12 @@ export function capToolResult(text: string): string {
 }
 
 /**
- * Runs one review tool call for the repo `repo`. Never throws: unknown tools, bad input, a
+ * Runs one review tool call for the repo `repo` (at `ref`, when the review names one: tools that
+ * take a ref read that snapshot). Never throws: unknown tools, bad input, a
  * foreign repo, a climbing path and service errors (file_not_found, ...) become error results
  * with a message the model can act on; an unexpected error is logged and answered generically.
  */
-export async function runReviewTool(name: string, input: unknown, repo: string, tc: ToolContext): Promise<ToolCallResult> {
+export async function runReviewTool(name: string, input: unknown, repo: string, tc: ToolContext, ref?: string): Promise<ToolCallResult> {
   const tool = REVIEW_TOOLS.find((t) => t.name === name);
   if (!tool) return { isError: true, text: `Unknown tool "${name}". Available: ${REVIEW_TOOLS.map((t) => t.name).join(", ")}, submit_review.` };
   if (!input || typeof input !== "object" || Array.isArray(input)) return { isError: true, text: "Tool input must be a JSON object." };
@@ -95,10 +97,11 @@ export async function runReviewTool(name: string, input: unknown, repo: string, 
   if (typeof raw.path === "string" && (raw.path.startsWith("/") || raw.path.split("/").includes(".."))) {
     return { isError: true, text: `Blocked path "${raw.path}": paths are relative to the repo root and may not contain "..".` };
   }
-  const { repo: _r, repos: _rs, ...rest } = raw;
+  const { repo: _r, repos: _rs, ref: _ref, ...rest } = raw;
   const parsed = scopedSchema(tool).safeParse(rest);
   if (!parsed.success) return { isError: true, text: `Invalid input for ${name}: ${issuesText(parsed.error)}` };
-  const full = "repo" in tool.inputSchema.shape ? { ...parsed.data, repo } : parsed.data;
+  const scoped = "repo" in tool.inputSchema.shape ? { ...parsed.data, repo } : parsed.data;
+  const full = ref !== undefined && "ref" in tool.inputSchema.shape ? { ...scoped, ref } : scoped;
   try {
     const out = await tool.handler(tool.inputSchema.parse(full), tc);
     return { isError: false, text: capToolResult(out.text) };

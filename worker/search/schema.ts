@@ -61,6 +61,9 @@ export const resultExplainSchema = z
 /** One hit: a chunk with its fused score. Lines are 1-based and inclusive. */
 export const searchResultSchema = z.object({
   repo: z.string(),
+  // Set by every search (worker/services/search.ts); optional for the ranking core, which does not know refs.
+  ref: z.string().nullable().optional(),
+  commit: z.string().optional(),
   path: z.string(),
   startLine: z.number().int().describe("1-based, inclusive."),
   endLine: z.number().int().describe("1-based, inclusive."),

@@ -4,6 +4,7 @@
  * Request and response schemas of grounded answers, shared by `POST /api/ask`
  * (worker/api/routes/ask.ts) and the MCP tool `ask_codebase` (worker/mcp/tools/ask-codebase.ts).
  */
+import { refSchema, snapshotRefField } from "./refs";
 import { z } from "zod";
 import { promptRefSchema, usageSchema } from "./generation-schema";
 import { confidenceSchema } from "../search/schema";
@@ -25,6 +26,7 @@ export const askInput = z.object({
     .describe("The question about the code, in natural language."),
   repo: repoIdSchema.optional().describe("Answer from this repo only."),
   repos: z.array(repoIdSchema).min(1).max(SEARCH_MAX_REPOS).optional().describe("Answer from these repos. Without repo and repos, every repo you can see."),
+  ref: refSchema.optional(),
   k: z
     .number()
     .int()
@@ -68,6 +70,8 @@ export const askOutput = z.object({
       z.object({
         label: z.string(),
         repo: z.string(),
+        ref: snapshotRefField,
+        commit: z.string(),
         path: z.string(),
         startLine: z.number().int(),
         endLine: z.number().int(),

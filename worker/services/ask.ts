@@ -21,6 +21,7 @@ import { requireGenerationProvider } from "../generation";
 import type { SearchResponse } from "../search/types";
 import { askInput, type AskInput, type AskOutput } from "./ask-schema";
 import { requireScope, type ServiceContext } from "./context";
+import { refColumns, resolveRefs, type RefRepoRow } from "./refs";
 import { search, searchInput } from "./search";
 
 /** Test seams: a provider instead of the configured one, and the clock. */
@@ -50,15 +51,26 @@ function parseInput(raw: AskInput) {
   return parsed.data;
 }
 
-/** Active commits of `repos` right now. */
-async function activeCommits(db: D1Database, repos: string[]): Promise<Map<string, string | null>> {
+/** The commits of `repos` at `ref` (default: their default refs) right now; a repo without one maps to null. */
+async function activeCommits(ctx: ServiceContext, repos: string[], ref: string | undefined): Promise<Map<string, string | null>> {
   const out = new Map<string, string | null>();
   if (!repos.length) return out;
-  const { results } = await db
-    .prepare(`SELECT id, active_commit FROM repos WHERE id IN (${repos.map(() => "?").join(", ")})`)
+  const { results } = await ctx.env.DB.prepare(
+    `SELECT id, status, active_commit, shard, ${refColumns()} FROM repos WHERE id IN (${repos.map(() => "?").join(", ")})`,
+  )
     .bind(...repos)
-    .all<{ id: string; active_commit: string | null }>();
-  for (const r of results) out.set(r.id, r.active_commit);
+    .all<RefRepoRow>();
+  if (ref === undefined) {
+    for (const r of results) out.set(r.id, r.active_commit);
+    return out;
+  }
+  // Archives have no refs: they map to null here; the search reports them.
+  const { snapshots } = await resolveRefs(
+    ctx,
+    results.filter((r) => r.source_kind === "git"),
+    ref,
+  );
+  for (const s of snapshots) out.set(s.id, s.commit);
   return out;
 }
 
@@ -92,9 +104,9 @@ export async function startAsk(ctx: ServiceContext, raw: AskInput, deps: AskDeps
   // and the reservation adds no latency. A spent budget wastes one search, never tokens.
   const started = now();
   const named = input.repos ?? (input.repo ? [input.repo] : null);
-  const commitsBeside = named ? activeCommits(ctx.env.DB, named) : null;
+  const commitsBeside = named ? activeCommits(ctx, named, input.ref) : null;
   commitsBeside?.catch(() => {}); // awaited later; a failed search must not leave it unhandled
-  const searched = search(ctx, searchInput.parse({ q: input.question, repo: input.repo, repos: input.repos, k: input.k })).then((r) => ({
+  const searched = search(ctx, searchInput.parse({ q: input.question, repo: input.repo, repos: input.repos, ref: input.ref, k: input.k })).then((r) => ({
     response: r,
     searchMs: now() - started,
   }));
@@ -129,10 +141,13 @@ export async function startAsk(ctx: ServiceContext, raw: AskInput, deps: AskDeps
       };
     };
     const evidence = response.confidence.level === "high" ? selectEvidence(response.results) : [];
+    // Every search result names its snapshot (worker/services/search.ts).
+    const snapOf = new Map(response.results.map((r) => [r.repo, { ref: r.ref ?? null, commit: r.commit ?? "" }]));
     const evidenceOut = (items: EvidenceItem[]) =>
       items.map((e) => ({
         label: e.label,
         repo: e.repo,
+        ...snapOf.get(e.repo)!,
         path: e.path,
         startLine: e.startLine,
         endLine: e.endLine,
@@ -152,7 +167,7 @@ export async function startAsk(ctx: ServiceContext, raw: AskInput, deps: AskDeps
       });
     }
     const repos = [...new Set(evidence.map((e) => e.repo))];
-    const atEvidence = commitsBeside ? await commitsBeside : await activeCommits(ctx.env.DB, repos);
+    const atEvidence = commitsBeside ? await commitsBeside : await activeCommits(ctx, repos, input.ref);
     const nonce = newNonce();
     const generated = await generateAnswer({
       provider,
@@ -175,7 +190,7 @@ export async function startAsk(ctx: ServiceContext, raw: AskInput, deps: AskDeps
     const out = generated.outcome;
     if (out.kind === "refusal") return finish({ status: "refused", answer: "", reason: out.reason, citations: [], rejectedCitations: [], ...common });
     if (out.kind === "invalid") return finish({ status: "ungrounded", answer: "", reason: out.reason, citations: [], rejectedCitations: [], ...common });
-    const [nowCommits] = await Promise.all([activeCommits(ctx.env.DB, repos), generated.recorded]);
+    const [nowCommits] = await Promise.all([activeCommits(ctx, repos, input.ref), generated.recorded]);
     const snapshots = new Map(repos.map((r) => [r, { atEvidence: atEvidence.get(r) ?? "", now: nowCommits.get(r) ?? null }]));
     const v = verifyAnswer(out.value.answer, out.value.citations, evidence, snapshots);
     if (out.value.status === "insufficient_context") {

@@ -2,11 +2,12 @@
  * @module worker/services/files-context
  *
  * `getCodeContext`: a chunk with neighbouring lines and its adjacent chunks, found by chunk id
- * (from search results) or by repo + path + line, read from the active snapshot.
+ * (from search results) or by repo + path + line, read from the active snapshot or `ref`'s
+ * (worker/services/refs.ts).
  */
 import { z } from "zod";
 import { CodeSearchError } from "../../kernel/errors";
-import { canSee, type ServiceContext } from "./context";
+import type { ServiceContext } from "./context";
 import {
   activeRepo,
   loadFile,
@@ -18,8 +19,10 @@ import {
   repoPathSchema,
   splitLines,
   takeLines,
+  visibleRepo,
   type ActiveRepo,
 } from "./files";
+import { refSchema, resolveRef, resolveRefs, trackedRefs } from "./refs";
 import { indexDb } from "./files";
 import { listShards } from "../../indexer/store/shards";
 
@@ -30,6 +33,7 @@ export const CONTEXT_MAX_NEIGHBOUR_LINES = 100;
 export const codeContextInput = z.object({
   chunk_id: z.string().min(1).max(64).optional().describe("Chunk id from a search_code result (chunkId). Alternative to repo + path + line."),
   repo: repoIdSchema.optional(),
+  ref: refSchema.optional(),
   path: repoPathSchema.optional(),
   line: z
     .number()
@@ -116,11 +120,11 @@ export async function getCodeContext(ctx: ServiceContext, input: CodeContextInpu
   let chunk: ChunkRow | null;
   let line: number;
   if (input.chunk_id) {
-    const found = await chunkOfActiveSnapshot(ctx, input.chunk_id);
+    const found = await chunkOfActiveSnapshot(ctx, input.chunk_id, input.ref);
     if (!found) {
       throw new CodeSearchError(
         "file_not_found",
-        `Chunk "${input.chunk_id}" is not in the current index (it may come from an older snapshot). Search again, or pass repo, path and line.`,
+        `Chunk "${input.chunk_id}" is not in the current index${input.ref === undefined ? "" : ` of ref "${input.ref}"`} (it may come from an older snapshot). Search again, or pass repo, path and line.`,
       );
     }
     chunk = found.chunk;
@@ -128,7 +132,7 @@ export async function getCodeContext(ctx: ServiceContext, input: CodeContextInpu
     path = chunk.path;
     line = chunk.start_line;
   } else {
-    snap = await activeRepo(ctx, input.repo!);
+    snap = await activeRepo(ctx, input.repo!, input.ref);
     path = input.path!;
     line = input.line!;
     chunk = null;
@@ -173,6 +177,7 @@ export async function getCodeContext(ctx: ServiceContext, input: CodeContextInpu
   return {
     repo: snap.id,
     path,
+    ref: snap.ref,
     commit: snap.commit,
     language: file.language,
     totalLines: lines.length,
@@ -188,32 +193,43 @@ export async function getCodeContext(ctx: ServiceContext, input: CodeContextInpu
 }
 
 /**
- * The chunk `id` in the active snapshot of a repo the caller may see, with that snapshot. A chunk
- * id does not name its repo, so every shard is asked (in parallel); a row counts only from the
- * shard the catalog says serves its repo (a move leaves a second copy until its flip), and the
- * catalog row decides visibility.
+ * The chunk `id` in a snapshot of a repo the caller may see, with that snapshot: `ref`'s when
+ * given (its errors thrown as every read's), else the default snapshot or, when the chunk is not
+ * there, another tracked ref's (a chunk id from a search with `ref` keeps working without it).
+ * A chunk id does not name its repo, so every shard is asked (in parallel); a row counts only
+ * from the shard the catalog says serves its repo (a move leaves a second copy until its flip),
+ * and the catalog row decides visibility.
  */
-async function chunkOfActiveSnapshot(ctx: ServiceContext, id: string): Promise<{ chunk: ChunkRow; snap: ActiveRepo } | null> {
+async function chunkOfActiveSnapshot(ctx: ServiceContext, id: string, ref: string | undefined): Promise<{ chunk: ChunkRow; snap: ActiveRepo } | null> {
   const found = await Promise.all(
     listShards(ctx.env).map(async ({ shard, db }) => {
-      const chunk = await db
-        .prepare(
-          `SELECT ${CHUNK_COLUMNS}, r.active_commit AS commit_sha, r.withdrawn_at AS withdrawn_at FROM chunks c JOIN repos r ON r.id = c.repo
-         JOIN snapshot_files sf ON sf.repo = c.repo AND sf.commit_sha = r.active_commit AND sf.file_id = c.file_id AND sf.path = c.path
-         WHERE c.id = ?`,
-        )
-        .bind(id)
-        .first<ChunkRow & { commit_sha: string; withdrawn_at: number | null }>();
-      return chunk ? { shard, chunk } : null;
+      const chunk = await db.prepare(`SELECT ${CHUNK_COLUMNS} FROM chunks c WHERE c.id = ?`).bind(id).first<ChunkRow>();
+      return chunk ? { shard, db, chunk } : null;
     }),
   );
   for (const f of found) {
     if (!f) continue;
-    const row = await ctx.env.DB.prepare("SELECT id, active_commit, withdrawn_at, visibility, shard FROM repos WHERE id = ?")
-      .bind(f.chunk.repo)
-      .first<{ id: string; active_commit: string | null; withdrawn_at: number | null; visibility: string; shard: number | null }>();
-    if (!row || !canSee(ctx.caller, row) || (row.shard ?? 0) !== f.shard || row.active_commit !== f.chunk.commit_sha) continue;
-    return { chunk: f.chunk, snap: { id: row.id, commit: f.chunk.commit_sha, shard: f.shard } };
+    // The snapshots holding this file version, read beside the catalog row (snapshot_files_by_file).
+    const [row, holding] = await Promise.all([
+      visibleRepo(ctx, f.chunk.repo).catch(() => null),
+      f.db
+        .prepare("SELECT commit_sha FROM snapshot_files WHERE repo = ?1 AND file_id = ?2 AND path = ?3")
+        .bind(f.chunk.repo, f.chunk.file_id, f.chunk.path)
+        .all<{ commit_sha: string }>(),
+    ]);
+    if (!row || (row.shard ?? 0) !== f.shard) continue;
+    const has = new Set(holding.results.map((r) => r.commit_sha));
+    if (ref !== undefined) {
+      const snap = await resolveRef(ctx, row, ref);
+      if (has.has(snap.commit)) return { chunk: f.chunk, snap };
+      continue;
+    }
+    const [snap] = (await resolveRefs(ctx, [row])).snapshots;
+    if (snap && has.has(snap.commit)) return { chunk: f.chunk, snap };
+    // Not in the default snapshot: another tracked ref's, read only then.
+    if (row.source_kind !== "git" || !holding.results.length) continue;
+    const other = ((await trackedRefs(ctx.env.DB, [row.id])).get(row.id) ?? []).find((t) => !t.is_default && t.commit_sha && has.has(t.commit_sha));
+    if (other) return { chunk: f.chunk, snap: { id: row.id, ref: other.name, commit: other.commit_sha!, shard: f.shard, indexedAt: other.indexed_at } };
   }
   return null;
 }

@@ -1,10 +1,12 @@
 /**
  * @module worker/services/files-outline
  *
- * `getFileOutline`: the imports and symbols (with lines) of an indexed file of the active snapshot.
+ * `getFileOutline`: the imports and symbols (with lines) of an indexed file of the active snapshot
+ * or of `ref`'s (worker/services/refs.ts).
  */
 import { z } from "zod";
 import type { ServiceContext } from "./context";
+import { refSchema } from "./refs";
 import { activeRepo, indexDb, loadFile, fileHeaderSchema, repoIdSchema, repoPathSchema, type WireNames } from "./files";
 
 /** Most symbols one outline page returns. */
@@ -13,6 +15,7 @@ export const OUTLINE_MAX_SYMBOLS = 300;
 /** Input of `getFileOutline`. `offset` pages through the symbols of very large files. */
 export const fileOutlineInput = z.object({
   repo: repoIdSchema,
+  ref: refSchema.optional(),
   path: repoPathSchema,
   offset: z.number().int().min(0).optional().describe(`Skip this many symbols (pagination; ${OUTLINE_MAX_SYMBOLS} per page). Default 0.`),
 });
@@ -40,7 +43,7 @@ export type FileOutlineOutput = z.infer<typeof fileOutlineOutput>;
 
 /** Imports and symbols (with lines) of an indexed file; symbols paginate by OUTLINE_MAX_SYMBOLS. */
 export async function getFileOutline(ctx: ServiceContext, input: FileOutlineInput, wire: WireNames = "mcp"): Promise<FileOutlineOutput> {
-  const snap = await activeRepo(ctx, input.repo);
+  const snap = await activeRepo(ctx, input.repo, input.ref);
   const file = await loadFile(ctx, snap, input.path, wire);
   const offset = input.offset ?? 0;
   const db = indexDb(ctx, snap);
@@ -74,6 +77,7 @@ export async function getFileOutline(ctx: ServiceContext, input: FileOutlineInpu
   return {
     repo: snap.id,
     path: input.path,
+    ref: snap.ref,
     commit: snap.commit,
     language: file.language,
     totalLines: file.line_count,

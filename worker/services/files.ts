@@ -12,10 +12,11 @@
  */
 import { z } from "zod";
 import { CodeSearchError } from "../../kernel/errors";
-import { placementOf, shardDb } from "../../indexer/store/shards";
 import { likeEscape } from "../search/filters";
 import { compileGlob } from "../search/path-glob";
-import { canSee, type RepoVisibility, type ServiceContext } from "./context";
+import type { ServiceContext } from "./context";
+import { refSchema, snapshotRefField } from "./refs";
+import { activeRepo, indexDb, type ActiveRepo } from "./repo-snapshot";
 
 /** Most lines one `readFile` / `getCodeContext` call returns (issue 2: 400 lines per call). */
 export const READ_MAX_LINES = 400;
@@ -23,8 +24,6 @@ export const READ_MAX_LINES = 400;
 export const READ_MAX_CHARS = 32_000;
 /** Longest line returned whole, in characters; longer lines are cut with an explicit marker. */
 export const LINE_MAX_CHARS = 1_000;
-/** Most repo ids named in a "repo not found" message. */
-const AVAILABLE_REPOS_SHOWN = 20;
 
 /** A repo id as registered (`^[a-z0-9][a-z0-9._-]{0,63}$`, issue 2). */
 export const repoIdSchema = z.string().min(1).max(64).describe('Repo id, as listed by list_repos (e.g. "hono").');
@@ -38,60 +37,7 @@ export type NumberedLine = z.infer<typeof numberedLineSchema>;
 /** A line range to ask for next, named like the read_file input so it can be passed back as is. */
 export const nextRangeSchema = z.object({ start_line: z.number().int(), end_line: z.number().int() });
 
-/** The active snapshot of a visible repo, and the shard serving it (indexer/store/shards.ts). */
-export interface ActiveRepo {
-  id: string;
-  commit: string;
-  shard: number;
-}
-
-/** The D1 database holding `snap`'s index rows. */
-export function indexDb(ctx: ServiceContext, snap: { shard: number }): D1Database {
-  return shardDb(ctx.env, snap.shard);
-}
-
-/**
- * Resolves `repo` to its active snapshot. Throws `repo_not_found` (naming the repos the caller
- * may see) for unknown or invisible repos, `index_not_ready` before the first snapshot.
- */
-export async function activeRepo(ctx: ServiceContext, repo: string): Promise<ActiveRepo> {
-  const row = await visibleRepo(ctx, repo);
-  if (!row.active_commit) {
-    throw new CodeSearchError(
-      "index_not_ready",
-      `Repo "${repo}" has no completed index yet (status: ${row.status}). Retry when its status is ready (GET /api/repos/${repo}, or the get_index_status tool over MCP).`,
-    );
-  }
-  return { id: row.id, commit: row.active_commit, shard: placementOf(row).shard };
-}
-
-/**
- * The repos row of a repo the caller may see, snapshot or not. Throws `repo_not_found` naming
- * the repos the caller may see (an invisible repo answers exactly like a missing one).
- */
-export async function visibleRepo(
-  ctx: ServiceContext,
-  repo: string,
-): Promise<{ id: string; status: string; active_commit: string | null; shard: number | null; moving_to: number | null }> {
-  const row = await ctx.env.DB.prepare("SELECT id, status, active_commit, withdrawn_at, visibility, shard, moving_to FROM repos WHERE id = ?")
-    .bind(repo)
-    .first<RepoVisibility & { status: string; active_commit: string | null; shard: number | null; moving_to: number | null }>();
-  if (!row || !canSee(ctx.caller, row)) {
-    const names = await visibleRepoIds(ctx);
-    const shown = names.slice(0, AVAILABLE_REPOS_SHOWN).join(", ") + (names.length > AVAILABLE_REPOS_SHOWN ? ", ..." : "");
-    throw new CodeSearchError(
-      "repo_not_found",
-      names.length ? `Unknown repo "${repo}". Available: ${shown}.` : `Unknown repo "${repo}". No repos are indexed yet; register one with POST /api/repos.`,
-    );
-  }
-  return row;
-}
-
-/** Ids of the repos the caller may see, sorted. */
-export async function visibleRepoIds(ctx: ServiceContext): Promise<string[]> {
-  const { results } = await ctx.env.DB.prepare("SELECT id, withdrawn_at, visibility FROM repos ORDER BY id").all<RepoVisibility>();
-  return results.filter((r) => canSee(ctx.caller, r)).map((r) => r.id);
-}
+export { activeRepo, indexDb, visibleRepo, visibleRepoIds, type ActiveRepo, type VisibleRepoRow } from "./repo-snapshot";
 
 /** A file row of the active snapshot. */
 export interface FileRow {
@@ -168,6 +114,7 @@ export function takeLines(lines: string[], from: number, to: number): { taken: N
 /** Input of `readFile`: `start_line`/`end_line` are 1-based and inclusive. */
 export const readFileInput = z.object({
   repo: repoIdSchema,
+  ref: refSchema.optional(),
   path: repoPathSchema,
   start_line: z.number().int().min(1).optional().describe("First line to return (1-based). Default 1."),
   end_line: z
@@ -183,6 +130,7 @@ export type ReadFileInput = z.infer<typeof readFileInput>;
 export const fileHeaderSchema = z.object({
   repo: z.string(),
   path: z.string(),
+  ref: snapshotRefField,
   commit: z.string(),
   language: z.string(),
   totalLines: z.number().int(),
@@ -204,7 +152,7 @@ export type ReadFileOutput = z.infer<typeof readFileOutput>;
  * past the end of the file; messages use the parameter names of `wire` (default MCP).
  */
 export async function readFile(ctx: ServiceContext, input: ReadFileInput, wire: WireNames = "mcp"): Promise<ReadFileOutput> {
-  const snap = await activeRepo(ctx, input.repo);
+  const snap = await activeRepo(ctx, input.repo, input.ref);
   const file = await loadFile(ctx, snap, input.path, wire);
   const lines = splitLines(file.text);
   const start = input.start_line ?? 1;
@@ -213,7 +161,18 @@ export async function readFile(ctx: ServiceContext, input: ReadFileInput, wire: 
     throw new CodeSearchError("invalid_input", `${endName} (${input.end_line}) is before ${startName} (${start}); ask for ${startName} <= ${endName}.`);
   }
   if (lines.length === 0) {
-    return { repo: snap.id, path: input.path, commit: snap.commit, language: file.language, totalLines: 0, startLine: 0, endLine: 0, lines: [], next: null };
+    return {
+      repo: snap.id,
+      path: input.path,
+      ref: snap.ref,
+      commit: snap.commit,
+      language: file.language,
+      totalLines: 0,
+      startLine: 0,
+      endLine: 0,
+      lines: [],
+      next: null,
+    };
   }
   if (start > lines.length) {
     throw new CodeSearchError(
@@ -227,6 +186,7 @@ export async function readFile(ctx: ServiceContext, input: ReadFileInput, wire: 
   return {
     repo: snap.id,
     path: input.path,
+    ref: snap.ref,
     commit: snap.commit,
     language: file.language,
     totalLines: lines.length,
@@ -246,6 +206,7 @@ export const LIST_FILES_MAX = 1_000;
 /** Input of `listFiles`. */
 export const listFilesInput = z.object({
   repo: repoIdSchema,
+  ref: refSchema.optional(),
   path_prefix: z.string().max(1024).optional().describe('Only paths starting with this, e.g. "src/router/".'),
   glob: z
     .string()
@@ -261,6 +222,7 @@ export type ListFilesInput = z.infer<typeof listFilesInput>;
 /** Output of `listFiles`. */
 export const listFilesOutput = z.object({
   repo: z.string(),
+  ref: snapshotRefField,
   commit: z.string(),
   files: z.array(z.object({ path: z.string(), language: z.string(), lines: z.number().int() })),
   total_count: z.number().int(),
@@ -274,7 +236,7 @@ export type ListFilesOutput = z.infer<typeof listFilesOutput>;
  * under `path_prefix` and matching `glob` when given (both: both apply).
  */
 export async function listFiles(ctx: ServiceContext, input: ListFilesInput): Promise<ListFilesOutput> {
-  const snap = await activeRepo(ctx, input.repo);
+  const snap = await activeRepo(ctx, input.repo, input.ref);
   const limit = input.limit ?? LIST_FILES_MAX;
   const offset = input.offset ?? 0;
   if (input.glob !== undefined) return listFilesByGlob(ctx, snap, input.glob, input.path_prefix ?? "", limit, offset);
@@ -299,7 +261,7 @@ export async function listFiles(ctx: ServiceContext, input: ListFilesInput): Pro
     lines: f.line_count,
   }));
   const end = offset + files.length;
-  return { repo: snap.id, commit: snap.commit, files, total_count: total, has_more: end < total, next_offset: end < total ? end : null };
+  return { repo: snap.id, ref: snap.ref, commit: snap.commit, files, total_count: total, has_more: end < total, next_offset: end < total ? end : null };
 }
 
 /**
@@ -322,6 +284,7 @@ async function listFilesByGlob(ctx: ServiceContext, snap: ActiveRepo, glob: stri
   const end = offset + files.length;
   return {
     repo: snap.id,
+    ref: snap.ref,
     commit: snap.commit,
     files,
     total_count: matched.length,

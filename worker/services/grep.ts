@@ -14,7 +14,8 @@
  *
  * Errors: `invalid_input` (bad fields, a regex syntax error naming its position, a too costly
  * pattern or glob naming the limit, a bad cursor),
- * `repo_not_found`, `index_not_ready` (a named repo without a snapshot), `forbidden`.
+ * `repo_not_found`, `index_not_ready` (a named repo without a snapshot), `forbidden`,
+ * `ref_not_found` (a named repo without `ref`, or no repo in scope with it; worker/services/refs.ts).
  */
 import { z } from "zod";
 import { KNOWN_LANGUAGES } from "../../indexer/chunk/languages";
@@ -25,6 +26,7 @@ import { compilePattern } from "../search/grep/matcher";
 import { GREP_LINE_MAX_CHARS, runGrep, type GrepCursor } from "../search/grep/run";
 import { canSee, requireScope, type RepoVisibility, type ServiceContext } from "./context";
 import { activeRepo, repoIdSchema } from "./files";
+import { noRepoHasRef, refColumns, refSchema, resolveRefs, snapshotRefField, withoutRefField, type RefRepoRow, type RefSnapshot } from "./refs";
 
 /** Longest pattern accepted, characters (re2js compiles it; RE2's own repeat limit is 1000). */
 export const GREP_MAX_PATTERN_CHARS = 1_000;
@@ -51,6 +53,7 @@ export const grepInput = z.object({
   whole_word: z.boolean().default(false).describe("Only matches with a word boundary (\\b) on both sides."),
   repo: repoIdSchema.optional().describe("Grep only this repo."),
   repos: z.array(repoIdSchema).min(1).max(GREP_MAX_REPOS).optional().describe("Grep these repos. Without repo and repos, every repo you can see."),
+  ref: refSchema.optional().describe("Branch or tag to grep in each repo; repos without it are listed in withoutRef."),
   path: z.string().min(1).max(1024).optional().describe('Only these paths: a prefix ("src/router/") or a glob ("**/*.proto", "src/**/*.{ts,tsx}").'),
   language: z
     .string()
@@ -77,6 +80,8 @@ const rangeSchema = z.tuple([z.number().int(), z.number().int()]);
 /** One matching line. */
 export const grepMatchSchema = z.object({
   repo: z.string(),
+  ref: snapshotRefField,
+  commit: z.string(),
   path: z.string(),
   line: z.number().int().describe("1-based line number."),
   column: z.number().int().describe("1-based column of the first match in the line (UTF-16 code units)."),
@@ -108,6 +113,7 @@ export const grepOutput = z.object({
   bytesScanned: z.number().int(),
   repos: z.array(z.string()),
   notReady: z.array(z.string()).describe("Repos in scope without a completed index yet (not searched)."),
+  withoutRef: withoutRefField,
   tookMs: z.number(),
 });
 export type GrepOutput = z.infer<typeof grepOutput>;
@@ -144,22 +150,27 @@ function decodeCursor(s: string): GrepCursor {
   throw new CodeSearchError("invalid_input", "cursor: not a cursor from a previous grep page; pass next_cursor unchanged, or use offset.");
 }
 
-/** The repos to grep, visible to the caller, with their snapshots; repos without one are listed apart. */
+/**
+ * The repos to grep at `ref` (default: each one's default ref), visible to the caller, with
+ * their snapshots; repos without a snapshot, or without `ref`, are listed apart (a named repo
+ * throws instead, as `activeRepo`; `ref_not_found` when no repo has `ref`).
+ */
 async function scope(
   ctx: ServiceContext,
   repo: string | undefined,
   repos: string[] | undefined,
-): Promise<{ ready: { id: string; commit: string; shard: number }[]; notReady: string[] }> {
+  ref: string | undefined,
+): Promise<{ ready: RefSnapshot[]; notReady: string[]; withoutRef: string[] }> {
   if (repo !== undefined && repos !== undefined) throw new CodeSearchError("invalid_input", "repo, repos: pass repo (one repo) or repos (a list), not both.");
   if (repo !== undefined) {
-    const snap = await activeRepo(ctx, repo); // repo_not_found / index_not_ready
-    return { ready: [{ id: snap.id, commit: snap.commit, shard: snap.shard }], notReady: [] };
+    const snap = await activeRepo(ctx, repo, ref); // repo_not_found / index_not_ready / ref_not_found
+    return { ready: [snap], notReady: [], withoutRef: [] };
   }
   // One read of every repo, filtered here: binding the visible ids in an IN list broke past
   // D1's 100 bound parameters (a caller seeing 100+ repos got an internal error).
-  const { results: all } = await ctx.env.DB.prepare("SELECT id, active_commit, withdrawn_at, visibility, shard FROM repos ORDER BY id").all<
-    RepoVisibility & { active_commit: string | null; shard: number | null }
-  >();
+  const { results: all } = await ctx.env.DB.prepare(
+    `SELECT id, status, active_commit, active_indexed_at, withdrawn_at, visibility, shard, moving_to, ${refColumns()} FROM repos ORDER BY id`,
+  ).all<RepoVisibility & RefRepoRow>();
   const visible = all.filter((r) => canSee(ctx.caller, r));
   const named = repos ? new Set(repos) : null;
   if (named) {
@@ -168,10 +179,9 @@ async function scope(
   }
   const results = named ? visible.filter((r) => named.has(r.id)) : visible;
   if (!results.length) throw new CodeSearchError("repo_not_found", "No repos are indexed yet; register one with POST /api/repos.");
-  return {
-    ready: results.filter((r) => r.active_commit).map((r) => ({ id: r.id, commit: r.active_commit!, shard: r.shard ?? 0 })),
-    notReady: results.filter((r) => !r.active_commit).map((r) => r.id),
-  };
+  const { snapshots, missing, notReady } = await resolveRefs(ctx, results, ref);
+  if (ref !== undefined && !snapshots.length && missing.length) throw noRepoHasRef(ref, missing);
+  return { ready: snapshots, notReady: notReady.map((r) => r.id), withoutRef: missing.map((m) => m.repo) };
 }
 
 /**
@@ -190,7 +200,8 @@ export async function grep(ctx: ServiceContext, raw: GrepInput): Promise<GrepOut
   // The pattern is checked before any repo is read: a syntax error answers the same everywhere.
   const pattern = compilePattern({ pattern: input.pattern, regex: input.regex, caseSensitive: input.case_sensitive, wholeWord: input.whole_word });
   const cursor = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
-  const { ready, notReady } = await scope(ctx, input.repo, input.repos);
+  const { ready, notReady, withoutRef } = await scope(ctx, input.repo, input.repos, input.ref);
+  const snaps = new Map(ready.map((x) => [x.id, x]));
   const shards = new Map(ready.map((x) => [x.id, x.shard]));
   const r = await runGrep((id) => shardDb(ctx.env, shards.get(id) ?? 0), {
     pattern,
@@ -207,7 +218,7 @@ export async function grep(ctx: ServiceContext, raw: GrepInput): Promise<GrepOut
   const tookMs = Date.now() - started;
   await chargeExtraWork(ctx.env, ctx.caller, grepWorkUnits(r.bytesScanned, tookMs));
   return {
-    matches: r.matches,
+    matches: r.matches.map((m) => ({ ...m, ref: snaps.get(m.repo)!.ref, commit: snaps.get(m.repo)!.commit })),
     offset: cursor ? cursor.n : input.offset,
     total_count: r.totalCount,
     total_exact: r.totalExact,
@@ -222,6 +233,7 @@ export async function grep(ctx: ServiceContext, raw: GrepInput): Promise<GrepOut
     bytesScanned: r.bytesScanned,
     repos: ready.map((x) => x.id),
     notReady,
+    ...(withoutRef.length ? { withoutRef } : {}),
     tookMs,
   };
 }

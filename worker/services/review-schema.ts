@@ -6,6 +6,7 @@
  * and the model's `submit_review` tool (worker/review/loop.ts), whose input schema is
  * `submitReviewInput` turned into JSON Schema with `z.toJSONSchema`.
  */
+import { refSchema, snapshotRefField } from "./refs";
 import { z } from "zod";
 import { promptRefSchema, usageSchema } from "./generation-schema";
 import { repoIdSchema, repoPathSchema } from "./files";
@@ -55,6 +56,7 @@ export type SubmitReviewInput = z.infer<typeof submitReviewInput>;
 export const reviewInput = z
   .object({
     repo: repoIdSchema.describe("The indexed repo the change belongs to; the reviewer reads it for context."),
+    ref: refSchema.optional(),
     diff: z.string().min(1).max(REVIEW_MAX_DIFF_CHARS).optional().describe("A unified diff (git diff output) to review."),
     paths: z.array(repoPathSchema).min(1).max(REVIEW_MAX_PATHS).optional().describe("Whole indexed files to review instead of a diff."),
   })
@@ -87,7 +89,12 @@ export const reviewOutput = z.object({
   rejectedFindings: z
     .array(reviewFinding.extend({ reason: rejectionReasonSchema, detail: z.string() }))
     .describe("Findings that failed grounding; never presented as results."),
-  scope: z.object({ kind: z.enum(["diff", "paths"]), files: z.array(z.string()), commit: z.string().describe("The repo's active snapshot the review read.") }),
+  scope: z.object({
+    kind: z.enum(["diff", "paths"]),
+    files: z.array(z.string()),
+    ref: snapshotRefField,
+    commit: z.string().describe("The repo's snapshot the review read (its default ref's, or `ref`'s)."),
+  }),
   toolCalls: z.array(toolCall).describe("Every tool call the model made, in order."),
   modelCalls: z.number().int(),
   usage: usageSchema,

@@ -51,14 +51,14 @@ function parseInput(raw: ReviewInput) {
     const field = issue?.path.join(".") || (issue?.code === "unrecognized_keys" ? issue.keys.join(", ") : "input");
     throw new CodeSearchError("invalid_input", `${field}: ${issue?.message ?? "invalid"}`);
   }
-  const { repo, diff, paths } = parsed.data;
+  const { repo, ref, diff, paths } = parsed.data;
   if ((diff === undefined) === (paths === undefined)) {
     throw new CodeSearchError(
       "invalid_input",
       'diff, paths: pass exactly one: {"repo": "r", "diff": "<git diff output>"} or {"repo": "r", "paths": ["src/a.ts"]}.',
     );
   }
-  return { repo, diff, paths };
+  return { repo, ref, diff, paths };
 }
 
 /** Whole files of the snapshot, within REVIEW_FILE_MAX_LINES and REVIEW_FILES_MAX_CHARS. */
@@ -138,7 +138,7 @@ async function reviewReserved(
   started: number,
   deps: ReviewDeps,
 ): Promise<ReviewOutput> {
-  const snap = await activeRepo(ctx, input.repo);
+  const snap = await activeRepo(ctx, input.repo, input.ref);
   const [system, task] = await Promise.all([loadPrompt("review.system"), loadPrompt("review.task")]);
   const nonce = newNonce();
   let scope: ReviewScope;
@@ -161,7 +161,7 @@ async function reviewReserved(
     system,
     taskMessage,
     tools: reviewToolSpecs(),
-    runTool: (name, args) => runReviewTool(name, args, snap.id, tc),
+    runTool: (name, args) => runReviewTool(name, args, snap.id, tc, input.ref === undefined ? undefined : (snap.ref ?? undefined)),
     nonce,
     maxModelCalls: ctx.config.review.maxModelCalls,
     maxOutputTokens: ctx.config.review.maxOutputTokens,
@@ -182,7 +182,7 @@ async function reviewReserved(
     summary: neutralizeMarkdown(submitted?.summary ?? ""),
     findings: grounded.accepted.map(safe),
     rejectedFindings: grounded.rejected.map(safe),
-    scope: { kind: scope.kind, files: scope.files.map((f) => f.path), commit: snap.commit },
+    scope: { kind: scope.kind, files: scope.files.map((f) => f.path), ref: snap.ref, commit: snap.commit },
     toolCalls: loop.toolCalls.map((c) => ({ ...c, arguments: neutralizeStrings(c.arguments) })),
     modelCalls: loop.calls,
     usage: { ...loop.usage, costUsd: estimateCostUsd(loop.usage, provider.price) },

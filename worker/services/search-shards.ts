@@ -31,25 +31,33 @@ export function shardHandles(ctx: ServiceContext): (n: number) => ShardDeps {
 export interface PackageReads {
   /** Starts shard `n`'s read (no-op when started). */
   start(n: number): void;
-  /** The packages JSON of `id` in shard `n`, or null (no snapshot there). */
-  of(n: number, id: string): Promise<string | null>;
+  /**
+   * The packages JSON of snapshot (`id`, `commit`) in shard `n`, or null (no snapshot there).
+   * The shard's mirror row knows only the default ref's snapshot: another ref's is read apart.
+   */
+  of(n: number, id: string, commit: string): Promise<string | null>;
 }
+
+/** The packages JSON of one snapshot (a ref other than the default; worker/services/refs.ts). */
+const SNAPSHOT_PACKAGES_SQL =
+  "SELECT json_group_array(json_object('name', p.name, 'folder', p.folder)) AS packages FROM snapshot_packages p WHERE p.repo = ? AND p.commit_sha = ?";
 
 /** Package reads of `ids` over `shards`; one statement per 90 ids per shard. */
 export function packageReads(shards: (n: number) => ShardDeps, ids: readonly string[]): PackageReads {
-  const started = new Map<number, Promise<Map<string, string | null>>>();
-  const read = async (db: D1Database): Promise<Map<string, string | null>> => {
-    const out = new Map<string, string | null>();
+  const started = new Map<number, Promise<Map<string, Row>>>();
+  type Row = { commit: string | null; packages: string | null };
+  const read = async (db: D1Database): Promise<Map<string, Row>> => {
+    const out = new Map<string, Row>();
     for (let i = 0; i < ids.length; i += 90) {
       const part = ids.slice(i, i + 90);
       const { results } = await db
         .prepare(
-          "SELECT id, (SELECT json_group_array(json_object('name', p.name, 'folder', p.folder)) FROM snapshot_packages p WHERE p.repo = repos.id AND p.commit_sha = repos.active_commit) AS packages " +
+          "SELECT id, active_commit AS [commit], (SELECT json_group_array(json_object('name', p.name, 'folder', p.folder)) FROM snapshot_packages p WHERE p.repo = repos.id AND p.commit_sha = repos.active_commit) AS packages " +
             `FROM repos WHERE id IN (${part.map(() => "?").join(", ")})`,
         )
         .bind(...part)
-        .all<{ id: string; packages: string | null }>();
-      for (const r of results) out.set(r.id, r.packages);
+        .all<{ id: string } & Row>();
+      for (const r of results) out.set(r.id, r);
     }
     return out;
   };
@@ -62,5 +70,12 @@ export function packageReads(shards: (n: number) => ShardDeps, ids: readonly str
     }
     return p;
   };
-  return { start: (n) => void start(n), of: async (n, id) => (await start(n)).get(id) ?? null };
+  return {
+    start: (n) => void start(n),
+    of: async (n, id, commit) => {
+      const row = (await start(n)).get(id);
+      if (!row || row.commit === commit) return row?.packages ?? null;
+      return (await shards(n).db.prepare(SNAPSHOT_PACKAGES_SQL).bind(id, commit).first<{ packages: string | null }>())?.packages ?? null;
+    },
+  };
 }

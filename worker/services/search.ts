@@ -4,7 +4,8 @@
  * `search(ctx, input)`: hybrid code search over one repo, a list of repos, or every repo the
  * caller may see. The zod schema `searchInput` is shared by REST (worker/api/routes/search.ts)
  * and MCP. Errors: `repo_not_found` (unknown or invisible repo), `index_not_ready` (no
- * snapshot yet), `invalid_input`.
+ * snapshot yet), `invalid_input`, `ref_not_found` (a named repo without `ref`, or no repo in
+ * scope with it; over several repos, those without it are reported in `stats.failedRepos`).
  */
 import { LRUCache } from "lru-cache";
 import { KNOWN_LANGUAGES } from "../../indexer/chunk/languages";
@@ -23,6 +24,7 @@ import { packageReads, shardHandles } from "./search-shards";
 import type { SearchResponse, StaleInfo } from "../search/types";
 import { callerAllows, canSee, requireScope, type ServiceContext } from "./context";
 import { activeRepo, repoIdSchema, visibleRepoIds } from "./files";
+import { noRepoHasRef, refColumns, refSchema, resolveRefs, type RefMissing, type RefRepoRow, type RefSnapshot } from "./refs";
 
 /** Longest query accepted, characters: room for a pasted bug report with a stack trace. */
 export const SEARCH_MAX_QUERY_CHARS = 32_000;
@@ -50,6 +52,7 @@ export const searchInput = z.object({
     ),
   repo: repoIdSchema.optional().describe("Search only this repo."),
   repos: z.array(repoIdSchema).min(1).max(SEARCH_MAX_REPOS).optional().describe("Search these repos. Without repo and repos, every repo you can see."),
+  ref: refSchema.optional().describe("Branch or tag to search in each repo; repos without it are listed in stats.failedRepos."),
   k: z.number().int().min(1).max(SEARCH_MAX_K).default(10).describe("Results to return (default 10)."),
   mode: searchModeSchema,
   language: z
@@ -174,24 +177,21 @@ export async function search(ctx: ServiceContext, input: SearchParams, debug?: S
   // meanwhile, then the channels) share a D1 round trip per shard.
   const db = coalescingD1(ctx.env.DB);
   const shards = shardHandles(ctx);
-  const targetsKey = ids.join("\0");
+  const targetsKey = `${input.ref ?? ""}\0${ids.join("\0")}`;
   // Only repos the caller may see are read before the repos read has answered.
   const expected = ids.every((id) => callerAllows(ctx.caller, id)) ? lastTargets.get(targetsKey) : undefined;
-  type RepoRow = {
-    id: string;
+  type RepoRow = RefRepoRow & {
     withdrawn_at: number | null;
     visibility: string;
-    active_commit: string | null;
     active_indexed_at: number | null;
-    status: string;
     embedding_model: string | null;
     embedding_dims: number | null;
-    packages: string | null;
     last_error: string | null;
     failing_since: number | null;
-    shard: number | null;
   };
   const notReady: RepoRow[] = [];
+  const withoutRef: RefMissing[] = [];
+  const snapshots = new Map<string, RefSnapshot>();
   const stale = new Map<string, StaleInfo>();
   const ready = (async (): Promise<RepoTarget[]> => {
     const parts: string[][] = [];
@@ -199,40 +199,53 @@ export async function search(ctx: ServiceContext, input: SearchParams, debug?: S
     const reads = parts.map((part) =>
       db
         .prepare(
-          "SELECT id, withdrawn_at, visibility, active_commit, active_indexed_at, status, embedding_model, embedding_dims, last_error, failing_since, shard " +
-            `FROM repos WHERE id IN (${part.map(() => "?").join(", ")})`,
+          "SELECT id, withdrawn_at, visibility, active_commit, active_indexed_at, status, embedding_model, embedding_dims, last_error, failing_since, shard, " +
+            `${refColumns()} FROM repos WHERE id IN (${part.map(() => "?").join(", ")})`,
         )
         .bind(...part)
-        .all<Omit<RepoRow, "packages">>(),
+        .all<RepoRow>(),
     );
     // The packages of the shards the last search found start meanwhile; others follow the rows.
     const packages = packageReads(shards, ids);
     for (const t of expected ?? []) packages.start(t.shard ?? 0);
-    const catalogRows = (await Promise.all(reads)).flatMap((r) => r.results);
-    const rows: RepoRow[] = await Promise.all(
-      catalogRows.map(async (r) => ({ ...r, packages: r.active_commit ? await packages.of(r.shard ?? 0, r.id) : null })),
-    );
+    const rows = (await Promise.all(reads)).flatMap((r) => r.results);
     if (unchecked && !(rows[0]?.active_commit && canSee(ctx.caller, rows[0]))) {
-      await activeRepo(ctx, ids[0]); // throws repo_not_found / index_not_ready
+      await activeRepo(ctx, ids[0], input.ref); // throws repo_not_found / index_not_ready
     }
-    notReady.push(...rows.filter((r) => !r.active_commit));
+    const resolved = await resolveRefs(
+      ctx,
+      rows.filter((r) => canSee(ctx.caller, r)),
+      input.ref,
+    );
+    // One named repo without the ref is the caller's mistake: the same 404 as every read.
+    if (unchecked && resolved.missing.length) throw new CodeSearchError("ref_not_found", resolved.missing[0].reason);
+    if (input.ref !== undefined && !resolved.snapshots.length && resolved.missing.length) throw noRepoHasRef(input.ref, resolved.missing);
+    // Without a ref, a repo before its first snapshot; with one, a repo whose ref is its default one before that.
+    notReady.push(...(input.ref === undefined ? rows.filter((r) => !r.active_commit) : resolved.notReady));
+    withoutRef.push(...resolved.missing);
     const now = Date.now();
     for (const r of rows) {
-      if (r.active_commit && r.last_error && r.failing_since !== null) {
+      // A failing refresh of the default ref says its snapshot is stale; other refs keep their own state.
+      if (r.active_commit && r.last_error && r.failing_since !== null && input.ref === undefined) {
         stale.set(r.id, { reason: r.last_error, since: r.failing_since, snapshotAge: Math.max(0, now - (r.active_indexed_at ?? now)) });
       }
     }
-    const found = rows
-      .filter((r) => r.active_commit && canSee(ctx.caller, r))
-      .map((r) => ({
-        id: r.id,
-        commit: r.active_commit!,
-        indexedAt: r.active_indexed_at,
-        embeddingModel: r.embedding_model,
-        embeddingDims: r.embedding_dims,
-        packages: parsePackages(r.packages),
-        shard: r.shard ?? 0,
-      }));
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    const found = await Promise.all(
+      resolved.snapshots.map(async (s) => {
+        snapshots.set(s.id, s);
+        const r = byId.get(s.id)!;
+        return {
+          id: s.id,
+          commit: s.commit,
+          indexedAt: s.indexedAt,
+          embeddingModel: r.embedding_model,
+          embeddingDims: r.embedding_dims,
+          packages: parsePackages(await packages.of(s.shard, s.id, s.commit)),
+          shard: s.shard,
+        };
+      }),
+    );
     if (!found.length) {
       throw new CodeSearchError(
         "index_not_ready",
@@ -271,6 +284,7 @@ export async function search(ctx: ServiceContext, input: SearchParams, debug?: S
   const queryLanguage = describeReading(input.q, reading);
   if (queryLanguage) response.stats.queryLanguage = queryLanguage;
   for (const r of notReady) response.stats.failedRepos.push({ repo: r.id, error: `index_not_ready: status ${r.status}` });
-  if (stale.size === 0) return response;
-  return { ...response, results: response.results.map((h) => (stale.has(h.repo) ? { ...h, stale: stale.get(h.repo) } : h)) };
+  for (const m of withoutRef) response.stats.failedRepos.push({ repo: m.repo, error: `ref_not_found: ${m.reason}` });
+  const named = (h: SearchResponse["results"][number]) => ({ ...h, ref: snapshots.get(h.repo)?.ref ?? null, commit: snapshots.get(h.repo)?.commit });
+  return { ...response, results: response.results.map((h) => (stale.has(h.repo) ? { ...named(h), stale: stale.get(h.repo) } : named(h))) };
 }

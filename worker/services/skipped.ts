@@ -7,10 +7,11 @@
  * request and response are the zod schemas below.
  */
 import { z } from "zod";
-import { repoDb } from "../../indexer/store/shards";
+import { shardDb } from "../../indexer/store/shards";
 import { SKIP_REASONS } from "../../indexer/filter/skip-reason";
 import { CodeSearchError } from "../../kernel/errors";
 import { canSee, requireScope, type RepoVisibility, type ServiceContext } from "./context";
+import { refColumns, refSchema, resolveRef, type RefRepoRow } from "./refs";
 
 /** Rows per page (default and most). */
 export const SKIPPED_PAGE_DEFAULT = 100;
@@ -22,6 +23,7 @@ const reasons: [string, ...string[]] = [SKIP_REASONS[0], ...SKIP_REASONS.slice(1
 /** Input of `listSkippedFiles` (`?reason=&offset=&limit=`). */
 export const listSkippedInput = z.object({
   repo: z.string().min(1).max(64).describe('Repo id, e.g. "hono".'),
+  ref: refSchema.optional(),
   reason: z
     .enum(reasons)
     .optional()
@@ -36,6 +38,8 @@ export const skippedFileSchema = z.object({ path: z.string(), reason: z.string()
 /** A page of skipped files of the served snapshot, sorted by path. */
 export const skippedPageSchema = z.object({
   repo: z.string(),
+  /** The ref the rows describe (full name); null for an archive upload, or before the first snapshot. */
+  ref: z.string().nullable(),
   /** The snapshot the rows describe; null before the first snapshot. */
   commit: z.string().nullable(),
   reason: z.string().nullable(),
@@ -56,7 +60,7 @@ export function skippedListPath(repo: string): string {
 /**
  * Lists the served snapshot's skipped files. Needs the `index` scope (it names paths the
  * search side never shows, such as credential files). Throws `invalid_input`, `forbidden`,
- * `repo_not_found`.
+ * `repo_not_found`, and as `resolveRef` (worker/services/refs.ts) for `ref`.
  */
 export async function listSkippedFiles(ctx: ServiceContext, raw: unknown): Promise<SkippedPage> {
   requireScope(ctx.caller, "index");
@@ -66,20 +70,31 @@ export async function listSkippedFiles(ctx: ServiceContext, raw: unknown): Promi
     throw new CodeSearchError("invalid_input", `${String(issue?.path[0] ?? "input")}: ${issue?.message}`);
   }
   const { repo, reason, offset, limit } = parsed.data;
-  const row = await ctx.env.DB.prepare("SELECT id, withdrawn_at, visibility, active_commit FROM repos WHERE id = ?")
+  const row = await ctx.env.DB.prepare(`SELECT id, withdrawn_at, visibility, status, active_commit, shard, moving_to, ${refColumns()} FROM repos WHERE id = ?`)
     .bind(repo)
-    .first<RepoVisibility & { active_commit: string | null }>();
+    .first<RepoVisibility & RefRepoRow>();
   if (!row || !canSee(ctx.caller, row)) throw new CodeSearchError("repo_not_found", `No repo "${repo}"; GET /api/repos lists the repos you can see.`);
-  const commit = row.active_commit;
-  if (!commit) return { repo, commit: null, reason: reason ?? null, total: 0, offset, nextOffset: null, files: [] };
+  if (!row.active_commit && parsed.data.ref === undefined)
+    return { repo, ref: null, commit: null, reason: reason ?? null, total: 0, offset, nextOffset: null, files: [] };
+  const snap = await resolveRef(ctx, row, parsed.data.ref);
+  const commit = snap.commit;
   const where = `repo = ?1 AND commit_sha = ?2${reason ? " AND reason = ?3" : ""}`;
   const binds = reason ? [repo, commit, reason] : [repo, commit];
-  const db = await repoDb(ctx.env, repo);
+  const db = shardDb(ctx.env, snap.shard);
   const [count, page] = await db.batch<{ n?: number; path?: string; reason?: string; rule?: string }>([
     db.prepare(`SELECT count(*) AS n FROM skipped_files WHERE ${where}`).bind(...binds),
     db.prepare(`SELECT path, reason, rule FROM skipped_files WHERE ${where} ORDER BY path LIMIT ${limit} OFFSET ${offset}`).bind(...binds),
   ]);
   const total = count.results[0]?.n ?? 0;
   const files = page.results.map((r) => ({ path: r.path!, reason: r.reason!, rule: r.rule! }));
-  return { repo, commit, reason: reason ?? null, total, offset, nextOffset: offset + files.length < total ? offset + files.length : null, files };
+  return {
+    repo,
+    ref: snap.ref,
+    commit,
+    reason: reason ?? null,
+    total,
+    offset,
+    nextOffset: offset + files.length < total ? offset + files.length : null,
+    files,
+  };
 }

@@ -4,6 +4,7 @@
  * Input and output of `suggestTests` (worker/services/suggest-tests/index.ts), shared by
  * MCP `suggest_tests`, `POST /api/suggest-tests` and the CLI's `suggest-tests`.
  */
+import { refSchema } from "./refs";
 import { z } from "zod";
 import { repoIdSchema, repoPathSchema } from "./files";
 
@@ -17,7 +18,7 @@ export const suggestTestsInput = z.object({
   path: repoPathSchema.describe("File defining the symbol."),
   symbol: z.string().min(1).max(200).describe("applyDiscount, Cart.total; an overload: format(Invoice, Locale)."),
   framework: z.enum(TEST_FRAMEWORKS).optional().describe("Default: the repo's own."),
-  ref: z.string().min(1).max(255).optional().describe("Only the indexed ref is available."),
+  ref: refSchema.optional(),
   fill: z.boolean().optional().describe("Model completes the bodies; names checked against the index. Needs a provider."),
 });
 export type SuggestTestsInput = z.infer<typeof suggestTestsInput>;

@@ -17,7 +17,8 @@ import { compareReferences, excerpt, roleOf, wordPattern } from "./references-te
 import { resolveOccurrence, type DefRow, type OccurrenceScope } from "./references-resolve";
 import { fileImports } from "./references-scope";
 import { classifyOccurrences, LEXICAL_KINDS, REFERENCE_KINDS, type SyntaxFacts } from "./references-syntax";
-import { activeSnapshotJoin, reposInScope } from "./symbols";
+import { activeSnapshotJoin, reposInScope, snapshotParam } from "./symbols-scope";
+import { refSchema, snapshotRefField, withoutRefField, type RefSnapshot } from "./refs";
 import { chooseDefinitions, wordAndDefinition } from "./references-definition";
 import { batchAcross } from "../../indexer/store/shards";
 import { compareText, readPerShard } from "./shard-reads";
@@ -53,6 +54,7 @@ export const findReferencesInput = z.object({
         "or path:line of the definition. Comments, strings, docs and occurrences the code does not attribute are left out.",
     ),
   repo: repoIdSchema.optional().describe("Only this repo; default every repo you can see."),
+  ref: refSchema.optional(),
   limit: z.number().int().min(1).max(REFERENCES_MAX_LIMIT).optional().describe("Occurrences per page. Default 20."),
   offset: z.number().int().min(0).optional().describe("Skip this many occurrences (use next_offset from the previous page). Default 0."),
 });
@@ -69,6 +71,8 @@ export const referredDefinitionSchema = z.object({
 /** One occurrence. `line` and `column` are 1-based; `column` counts UTF-16 code units. */
 export const referenceSchema = z.object({
   repo: z.string(),
+  ref: snapshotRefField,
+  commit: z.string(),
   path: z.string(),
   line: z.number().int(),
   column: z.number().int(),
@@ -103,6 +107,7 @@ export const findReferencesOutput = z.object({
   scanCapped: z
     .boolean()
     .describe(`More than ${REFERENCES_MAX_FILES} files mention the word; only the first ones (by repo, path) were scanned. Narrow with repo.`),
+  withoutRef: withoutRefField,
 });
 export type FindReferencesOutput = z.infer<typeof findReferencesOutput>;
 
@@ -131,7 +136,8 @@ export async function findReferences(ctx: ServiceContext, input: FindReferencesI
   const { word, definition } = wordAndDefinition(input);
   const token = tokenize(word)[0];
   if (!token) throw new CodeSearchError("invalid_input", `"${word}" has no letters or digits; pass an identifier.`);
-  const repos = await reposInScope(ctx, input.repo);
+  const scope = await reposInScope(ctx, input.repo, input.ref);
+  const repos = scope.repos;
   const limit = input.limit ?? 20;
   const offset = input.offset ?? 0;
   const defs = await readPerShard(
@@ -144,7 +150,7 @@ export async function findReferences(ctx: ServiceContext, input: FindReferencesI
             `SELECT s.repo, s.path, s.name, s.kind, s.container, s.signature, s.start_line, s.end_line FROM symbols s ${activeSnapshotJoin("s", "?1")} AND s.name = ?2
        ORDER BY s.repo, s.path, s.start_line LIMIT ?3`,
           )
-          .bind(JSON.stringify(part), word, DEFINITIONS_MAX)
+          .bind(snapshotParam(scope, part), word, DEFINITIONS_MAX)
           .all<DefRow>()
       ).results,
     { compare: (a, b) => compareText(a.repo, b.repo) || compareText(a.path, b.path) || a.start_line - b.start_line, limit: DEFINITIONS_MAX },
@@ -163,7 +169,7 @@ export async function findReferences(ctx: ServiceContext, input: FindReferencesI
        ${activeSnapshotJoin("c", "?1")} AND chunks_fts MATCH ?2
        ORDER BY c.repo, c.path LIMIT ?3`,
           )
-          .bind(JSON.stringify(part), `body : "${token}"`, REFERENCES_MAX_FILES + 1)
+          .bind(snapshotParam(scope, part), `body : "${token}"`, REFERENCES_MAX_FILES + 1)
           .all<CandidateFile>()
       ).results;
     },
@@ -189,7 +195,7 @@ export async function findReferences(ctx: ServiceContext, input: FindReferencesI
     for (const [j, f] of group.entries()) {
       const text = (rows[2 * j].results[0] as { text: string } | undefined)?.text ?? "";
       const spans = rows[2 * j + 1].results as unknown as SymbolSpan[];
-      all.push(...(await occurrencesIn(f, text, spans, word, defs)));
+      all.push(...(await occurrencesIn(f, scope.commits.get(f.repo)!, text, spans, word, defs)));
     }
   }
   all.sort(compareReferences);
@@ -218,6 +224,7 @@ export async function findReferences(ctx: ServiceContext, input: FindReferencesI
     next_offset: end < all.length ? end : null,
     filesScanned: files.length,
     scanCapped,
+    ...(scope.withoutRef.length ? { withoutRef: scope.withoutRef } : {}),
   };
 }
 
@@ -230,7 +237,7 @@ function referred(d: DefRow): z.infer<typeof referredDefinitionSchema> {
 }
 
 /** Occurrences of `word` in one file: kind from the syntax tree, definition it refers to, enclosing symbol. */
-async function occurrencesIn(file: CandidateFile, text: string, spans: SymbolSpan[], word: string, allDefs: DefRow[]): Promise<Reference[]> {
+async function occurrencesIn(file: CandidateFile, snap: RefSnapshot, text: string, spans: SymbolSpan[], word: string, allDefs: DefRow[]): Promise<Reference[]> {
   const wordRe = wordPattern(word, file.language);
   const found: { line: number; column: number; lineText: string; start: number }[] = [];
   let offset = 0;
@@ -267,6 +274,8 @@ async function occurrencesIn(file: CandidateFile, text: string, spans: SymbolSpa
     const { refersTo, via } = resolveOccurrence({ ...f, kind }, scope, allDefs);
     return {
       repo: file.repo,
+      ref: snap.ref,
+      commit: snap.commit,
       path: file.path,
       line: o.line,
       column: o.column,

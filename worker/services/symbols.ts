@@ -8,9 +8,11 @@
  */
 import { z } from "zod";
 import { tokenize } from "../../indexer/store/contract";
-import { canSee, type RepoVisibility, type ServiceContext } from "./context";
+import type { ServiceContext } from "./context";
 import { likeEscape } from "../search/filters";
-import { activeRepo, repoIdSchema } from "./files";
+import { repoIdSchema } from "./files";
+import { refSchema, snapshotRefField, withoutRefField, type RefSnapshot } from "./refs";
+import { activeSnapshotJoin, reposInScope, snapshotParam, type SymbolScope } from "./symbols-scope";
 import { compareText, readPerShard } from "./shard-reads";
 import { paramsMatch, parseQualifiedName, qualifierMatch, type QualifiedName } from "./symbols-qualified";
 
@@ -56,6 +58,7 @@ export const findSymbolInput = z.object({
     ),
   kind: symbolKindSchema.optional().describe("Only definitions of this kind."),
   repo: repoIdSchema.optional().describe("Only this repo; default every repo you can see."),
+  ref: refSchema.optional(),
   limit: z.number().int().min(1).max(FIND_SYMBOL_MAX_RESULTS).optional().describe("Most definitions to return. Default 20."),
 });
 export type FindSymbolInput = z.infer<typeof findSymbolInput>;
@@ -72,6 +75,8 @@ export const symbolMemberSchema = z.object({
 /** One definition; lines are 1-based and inclusive. */
 export const symbolDefSchema = z.object({
   repo: z.string(),
+  ref: snapshotRefField,
+  commit: z.string(),
   path: z.string(),
   name: z.string(),
   kind: z.string(),
@@ -91,6 +96,7 @@ export const findSymbolOutput = z.object({
   symbols: z.array(symbolDefSchema),
   has_more: z.boolean().describe("More definitions matched than `limit`; narrow with kind or repo, or raise limit."),
   suggestions: z.array(z.string()),
+  withoutRef: withoutRefField,
 });
 export type FindSymbolOutput = z.infer<typeof findSymbolOutput>;
 
@@ -114,25 +120,6 @@ interface SymbolRow {
 }
 
 /**
- * SQL restricting `alias` (a table with repo and file_id columns) to active snapshots of the
- * repos in `?repoParam` (a JSON array of ids): the one place that joins `snapshot_files`.
- */
-export function activeSnapshotJoin(alias: string, repoParam: string): string {
-  return `JOIN repos r ON r.id = ${alias}.repo AND r.active_commit IS NOT NULL
-    JOIN snapshot_files sf ON sf.repo = ${alias}.repo AND sf.commit_sha = r.active_commit AND sf.file_id = ${alias}.file_id
-    WHERE ${alias}.repo IN (SELECT value FROM json_each(${repoParam}))`;
-}
-
-/** Repos to search: the one named (checked), or every visible repo with an active snapshot. */
-export async function reposInScope(ctx: ServiceContext, repo: string | undefined): Promise<string[]> {
-  if (repo !== undefined) return [(await activeRepo(ctx, repo)).id];
-  const { results } = await ctx.env.DB.prepare(
-    "SELECT id, withdrawn_at, visibility FROM repos WHERE active_commit IS NOT NULL ORDER BY id",
-  ).all<RepoVisibility>();
-  return results.filter((r) => canSee(ctx.caller, r)).map((r) => r.id);
-}
-
-/**
  * Definitions named like `name`: exact (case-sensitive) first, then case-insensitive, then
  * prefix; shorter names and then path order within a tier. Class-like definitions carry their
  * members. When nothing matches, `suggestions` lists near-miss names (substring, then edit
@@ -140,25 +127,26 @@ export async function reposInScope(ctx: ServiceContext, repo: string | undefined
  * a named repo.
  */
 export async function findSymbol(ctx: ServiceContext, input: FindSymbolInput): Promise<FindSymbolOutput> {
-  const repos = await reposInScope(ctx, input.repo);
+  const scope = await reposInScope(ctx, input.repo, input.ref);
   const limit = input.limit ?? 20;
   const qualified = parseQualifiedName(input.name);
-  if (!qualified) return findByName(ctx, repos, input.name, input.kind, limit);
-  const found = await findQualified(ctx, repos, qualified, input.kind, limit);
-  if (found.symbols.length) return found;
+  const withRefs = (out: FindSymbolOutput): FindSymbolOutput => (scope.withoutRef.length ? { ...out, withoutRef: scope.withoutRef } : out);
+  if (!qualified) return withRefs(await findByName(ctx, scope, input.name, input.kind, limit));
+  const found = await findQualified(ctx, scope, qualified, input.kind, limit);
+  if (found.symbols.length) return withRefs(found);
   // A name that merely contains a dot (a heading, say) may still be a literal symbol name.
-  const literal = await findByName(ctx, repos, input.name, input.kind, limit);
-  return literal.symbols.length ? literal : found;
+  const literal = await findByName(ctx, scope, input.name, input.kind, limit);
+  return withRefs(literal.symbols.length ? literal : found);
 }
 
 /** Definitions whose name is `name` or starts with it (the three tiers of findSymbol). */
-async function findByName(ctx: ServiceContext, repos: string[], name: string, kind: string | undefined, limit: number): Promise<FindSymbolOutput> {
+async function findByName(ctx: ServiceContext, scope: SymbolScope, name: string, kind: string | undefined, limit: number): Promise<FindSymbolOutput> {
   const lower = name.toLowerCase();
   const dbs = new Map<string, D1Database>();
   // Prefix as a range on name_lower so the (repo, name_lower) index serves it.
   const results = await readPerShard(
     ctx,
-    repos,
+    scope.repos,
     async (db, part) => {
       for (const r of part) dbs.set(r, db);
       return (
@@ -169,7 +157,7 @@ async function findByName(ctx: ServiceContext, repos: string[], name: string, ki
          AND s.name_lower >= ?3 AND s.name_lower < ?4 AND (?5 IS NULL OR s.kind = ?5)
        ORDER BY tier, length(s.name), s.repo, s.path, s.start_line LIMIT ?6`,
           )
-          .bind(JSON.stringify(part), name, lower, `${lower}\u{10FFFF}`, kind ?? null, limit + 1)
+          .bind(snapshotParam(scope, part), name, lower, `${lower}\u{10FFFF}`, kind ?? null, limit + 1)
           .all<SymbolRow>()
       ).results;
     },
@@ -180,8 +168,8 @@ async function findByName(ctx: ServiceContext, repos: string[], name: string, ki
     },
   );
   const rows = results.slice(0, limit);
-  const symbols = await Promise.all(rows.map((r) => withMembers(dbs.get(r.repo)!, r)));
-  const suggestions = symbols.length ? [] : await suggestNames(ctx, repos, name);
+  const symbols = await Promise.all(rows.map((r) => withMembers(dbs.get(r.repo)!, r, scope.commits.get(r.repo)!)));
+  const suggestions = symbols.length ? [] : await suggestNames(ctx, scope, name);
   return { symbols, has_more: results.length > limit, suggestions };
 }
 
@@ -191,11 +179,11 @@ async function findByName(ctx: ServiceContext, repos: string[], name: string, ki
  * qualifier match case-sensitively. When none match, suggestions are the qualified names
  * (with signatures when a parameter list was asked) of the definitions named `q.member`.
  */
-async function findQualified(ctx: ServiceContext, repos: string[], q: QualifiedName, kind: string | undefined, limit: number): Promise<FindSymbolOutput> {
+async function findQualified(ctx: ServiceContext, scope: SymbolScope, q: QualifiedName, kind: string | undefined, limit: number): Promise<FindSymbolOutput> {
   const dbs = new Map<string, D1Database>();
   const results = await readPerShard(
     ctx,
-    repos,
+    scope.repos,
     async (db, part) => {
       for (const r of part) dbs.set(r, db);
       return (
@@ -207,7 +195,7 @@ async function findQualified(ctx: ServiceContext, repos: string[], q: QualifiedN
        FROM symbols s ${activeSnapshotJoin("s", "?1")} AND s.name_lower = ?3 AND (?4 IS NULL OR s.kind = ?4)
        ORDER BY tier, s.repo, s.path, s.start_line LIMIT ?5`,
           )
-          .bind(JSON.stringify(part), q.member, q.member.toLowerCase(), kind ?? null, QUALIFIED_CANDIDATES)
+          .bind(snapshotParam(scope, part), q.member, q.member.toLowerCase(), kind ?? null, QUALIFIED_CANDIDATES)
           .all<SymbolRow & { outer_container: string | null }>()
       ).results;
     },
@@ -226,19 +214,21 @@ async function findQualified(ctx: ServiceContext, repos: string[], q: QualifiedN
   // A class named like the qualifier beats a file named like it (Calculator.Compute vs calculator.go).
   if (matched.some((m) => m.via === "container")) matched = matched.filter((m) => m.via === "container");
   matched.sort((a, b) => a.tier - b.tier);
-  const symbols = await Promise.all(matched.slice(0, limit).map((r) => withMembers(dbs.get(r.repo)!, r)));
+  const symbols = await Promise.all(matched.slice(0, limit).map((r) => withMembers(dbs.get(r.repo)!, r, scope.commits.get(r.repo)!)));
   let suggestions: string[] = [];
   if (!symbols.length) {
     const named = results.map((r) => `${r.container ? `${r.container}.` : ""}${r.name}${q.params && r.signature ? ` — ${r.signature}` : ""}`);
-    suggestions = named.length ? [...new Set(named)].slice(0, MAX_SUGGESTIONS) : await suggestNames(ctx, repos, q.member);
+    suggestions = named.length ? [...new Set(named)].slice(0, MAX_SUGGESTIONS) : await suggestNames(ctx, scope, q.member);
   }
   return { symbols, has_more: matched.length > limit, suggestions };
 }
 
-/** `r` as a result, with its members when it is class-like (read from `db`, the shard of `r.repo`). */
-async function withMembers(db: D1Database, r: SymbolRow): Promise<SymbolDefResult> {
+/** `r` as a result of snapshot `snap`, with its members when it is class-like (read from `db`, the shard of `r.repo`). */
+async function withMembers(db: D1Database, r: SymbolRow, snap: RefSnapshot): Promise<SymbolDefResult> {
   const def: SymbolDefResult = {
     repo: r.repo,
+    ref: snap.ref,
+    commit: snap.commit,
     path: r.path,
     name: r.name,
     kind: r.kind,
@@ -264,7 +254,7 @@ async function withMembers(db: D1Database, r: SymbolRow): Promise<SymbolDefResul
 }
 
 /** Near-miss names: names containing the query, else names sharing a word part, by edit distance. */
-async function suggestNames(ctx: ServiceContext, repos: string[], name: string): Promise<string[]> {
+async function suggestNames(ctx: ServiceContext, scope: SymbolScope, name: string): Promise<string[]> {
   const lower = name.toLowerCase();
   // tokenize gives the whole identifier, then its camelCase/snake_case parts.
   const parts = tokenize(name)
@@ -275,10 +265,10 @@ async function suggestNames(ctx: ServiceContext, repos: string[], name: string):
   for (const p of patterns) {
     // No ORDER BY: any SUGGESTION_CANDIDATES names do; they are ranked by edit distance below.
     const results = (
-      await readPerShard(ctx, repos, async (db, part) => {
+      await readPerShard(ctx, scope.repos, async (db, part) => {
         const r = await db
           .prepare(`SELECT DISTINCT s.name FROM symbols s ${activeSnapshotJoin("s", "?1")} AND s.name_lower LIKE ?2 ESCAPE '\\' LIMIT ?3`)
-          .bind(JSON.stringify(part), `%${likeEscape(p)}%`, SUGGESTION_CANDIDATES)
+          .bind(snapshotParam(scope, part), `%${likeEscape(p)}%`, SUGGESTION_CANDIDATES)
           .all<{ name: string }>();
         return r.results;
       })

@@ -1,7 +1,7 @@
 /**
  * @module worker/api/routes/ask
  *
- *   POST /api/ask  {question, repo? | repos?, k?, stream?}
+ *   POST /api/ask  {question, repo? | repos?, ref?, k?, stream?}
  *
  * Answers `AskOutput` (worker/services/ask-schema.ts) as JSON, or with `stream: true` as
  * Server-Sent Events: `delta` events carry draft answer text as the model writes it (not yet
@@ -36,7 +36,7 @@ const askRoute = createRoute({
         "The answer (status answered | refused | ungrounded), or with stream: true Server-Sent Events: delta, reset, then one final (AskOutput) or error event",
       content: { "application/json": { schema: askOutput }, "text/event-stream": { schema: z.string() } },
     },
-    404: errorDoc("No such repo, or not one you can see", "repo_not_found"),
+    404: errorDoc("No such repo (or not one you can see), or no searched repo tracks the ref", "repo_not_found", "ref_not_found"),
     429: errorDoc("The daily token budget is spent; see Retry-After", "budget_exhausted", "rate_limited"),
     502: errorDoc("The model API failed", "generation_failed"),
     503: errorDoc("No generation provider is configured; the message says how to set one", "generation_unavailable"),

@@ -6,6 +6,8 @@
  *   GET /api/repos/{id}/context?chunk_id=  |  ?path=&line=  [&before=&after=]   a chunk with neighbouring lines
  *   GET /api/repos/{id}/tree?path_prefix=&glob=&limit=&offset=   indexed paths of the current snapshot (glob such as `**\/*.proto`)
  *
+ * Each takes `?ref=` (a branch or tag the repo tracks; default its default branch) and names the
+ * ref and commit it read (worker/services/refs.ts).
  * Thin adapters over worker/services/files*.ts, validated with the same zod schemas as the MCP
  * tools. `{path}` is the rest of the URL path, percent-decoded, exactly as indexed.
  */
@@ -17,6 +19,7 @@ import { serviceContext } from "../../services/context";
 import { listFiles, listFilesInput, listFilesOutput, readFile, readFileInput, readFileOutput, repoPathSchema } from "../../services/files";
 import { codeContextInput, codeContextOutput, getCodeContext } from "../../services/files-context";
 import { fileOutlineInput, fileOutlineOutput, getFileOutline } from "../../services/files-outline";
+import { refSchema } from "../../services/refs";
 import type { ApiEnv } from "../env";
 import { errorDoc } from "../openapi/document";
 import { jsonResponse, repoFileParams, repoIdParams, withRestPath } from "../openapi/route-kit";
@@ -38,14 +41,28 @@ function pathAfter(url: string, marker: string): string {
   return parseOrThrow(repoPathSchema, path, {}, "path");
 }
 
-const fileErrors = { 404: errorDoc("Unknown repo or file, or no completed index yet", "repo_not_found", "file_not_found", "index_not_ready") };
+const fileErrors = {
+  400: errorDoc("Invalid parameter, or a ref on an archive upload (archives have no refs)", "invalid_input"),
+  404: errorDoc(
+    "Unknown repo or file, a ref the repo does not track, or no completed index yet",
+    "repo_not_found",
+    "file_not_found",
+    "ref_not_found",
+    "index_not_ready",
+  ),
+};
+/** `?ref=`: the branch or tag to read (worker/services/refs.ts). */
+const refQuery = queryOptional(refSchema.optional());
 
 const readFileRoute = createRoute({
   method: "get",
   path: "/{id}/files/{path}",
   tags: ["files"],
   summary: "Read numbered lines of an indexed file",
-  request: { params: repoIdParams, query: z.object({ start: queryNumber(readFileInput.shape.start_line), end: queryNumber(readFileInput.shape.end_line) }) },
+  request: {
+    params: repoIdParams,
+    query: z.object({ start: queryNumber(readFileInput.shape.start_line), end: queryNumber(readFileInput.shape.end_line), ref: refQuery }),
+  },
   responses: { 200: jsonResponse(readFileOutput, "The lines, with `next` naming the rest"), ...fileErrors },
 });
 
@@ -54,7 +71,7 @@ const outlineRoute = createRoute({
   path: "/{id}/outline/{path}",
   tags: ["files"],
   summary: "Imports and symbols of an indexed file",
-  request: { params: repoIdParams, query: z.object({ offset: queryNumber(fileOutlineInput.shape.offset) }) },
+  request: { params: repoIdParams, query: z.object({ offset: queryNumber(fileOutlineInput.shape.offset), ref: refQuery }) },
   responses: { 200: jsonResponse(fileOutlineOutput, "The outline"), ...fileErrors },
 });
 
@@ -71,6 +88,7 @@ const contextRoute = createRoute({
       line: queryNumber(codeContextInput.shape.line),
       before: queryNumber(codeContextInput.shape.before),
       after: queryNumber(codeContextInput.shape.after),
+      ref: refQuery,
     }),
   },
   responses: { 200: jsonResponse(codeContextOutput, "The chunk and its neighbourhood"), ...fileErrors },
@@ -88,11 +106,13 @@ const treeRoute = createRoute({
       glob: queryOptional(listFilesInput.shape.glob),
       limit: queryNumber(listFilesInput.shape.limit),
       offset: queryNumber(listFilesInput.shape.offset),
+      ref: refQuery,
     }),
   },
   responses: {
     200: jsonResponse(listFilesOutput, "One page of paths"),
-    404: errorDoc("Unknown repo, or no completed index yet", "repo_not_found", "index_not_ready"),
+    400: errorDoc("Invalid parameter, or a ref on an archive upload (archives have no refs)", "invalid_input"),
+    404: errorDoc("Unknown repo, a ref it does not track, or no completed index yet", "repo_not_found", "ref_not_found", "index_not_ready"),
   },
 });
 
@@ -100,12 +120,13 @@ const treeRoute = createRoute({
 export function fileRoutes(): OpenAPIHono<ApiEnv> {
   const app = new OpenAPIHono<ApiEnv>();
   app.openapi(withRestPath(app, readFileRoute, repoFileParams), async (c) => {
-    const { start, end } = c.req.valid("query");
-    const input = { repo: c.req.valid("param").id, path: pathAfter(c.req.url, "files"), start_line: start, end_line: end };
+    const { start, end, ref } = c.req.valid("query");
+    const input = { repo: c.req.valid("param").id, ref, path: pathAfter(c.req.url, "files"), start_line: start, end_line: end };
     return c.json(await readFile(serviceContext(c.env, c.var.caller), input, "rest"), 200);
   });
   app.openapi(withRestPath(app, outlineRoute, repoFileParams), async (c) => {
-    const input = { repo: c.req.valid("param").id, path: pathAfter(c.req.url, "outline"), offset: c.req.valid("query").offset };
+    const { offset, ref } = c.req.valid("query");
+    const input = { repo: c.req.valid("param").id, ref, path: pathAfter(c.req.url, "outline"), offset };
     return c.json(await getFileOutline(serviceContext(c.env, c.var.caller), input, "rest"), 200);
   });
   app.openapi(contextRoute, async (c) => {

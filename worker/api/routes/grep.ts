@@ -1,8 +1,8 @@
 /**
  * @module worker/api/routes/grep
  *
- *   GET  /api/grep?pattern=&regex=&case_sensitive=&whole_word=&repo=|repos=a,b&path=&language=&include_tests=&limit=&offset=&cursor=
- *   POST /api/grep  {pattern, regex?, case_sensitive?, whole_word?, repo? | repos?, path?, language?, include_tests?, limit?, offset?, cursor?}
+ *   GET  /api/grep?pattern=&regex=&case_sensitive=&whole_word=&repo=|repos=a,b&ref=&path=&language=&include_tests=&limit=&offset=&cursor=
+ *   POST /api/grep  {pattern, regex?, case_sensitive?, whole_word?, repo? | repos?, ref?, path?, language?, include_tests?, limit?, offset?, cursor?}
  *
  * Both answer `grepOutput` (worker/services/grep.ts). POST takes a JSON body, for patterns that
  * are awkward in a URL. A thin adapter over `grep`, validated with its `grepInput`.
@@ -25,6 +25,7 @@ const grepQuery = z.object({
   whole_word: queryBoolean(g.whole_word),
   repo: queryOptional(g.repo),
   repos: queryList(g.repos),
+  ref: queryOptional(g.ref),
   path: queryOptional(g.path),
   language: queryOptional(g.language),
   include_tests: queryBoolean(g.include_tests),
@@ -35,7 +36,7 @@ const grepQuery = z.object({
 
 const responses = {
   200: jsonResponse(grepOutput, "Matching lines, with paging"),
-  404: errorDoc("A named repo is unknown or not visible", "repo_not_found"),
+  404: errorDoc("A named repo is unknown or not visible, or does not track the ref (or no repo does)", "repo_not_found", "ref_not_found"),
   409: errorDoc("No grepped repo has a completed index yet", "index_not_ready"),
 };
 

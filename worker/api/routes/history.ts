@@ -20,12 +20,8 @@ import { jsonResponse, repoIdParams } from "../openapi/route-kit";
 import { queryNumber, queryOptional } from "../validation";
 
 const historyErrors = {
-  400: errorDoc(
-    "A range outside the file, more lines than blame covers, a ref the repo does not track, or an invalid parameter",
-    "invalid_input",
-    "ref_not_found",
-  ),
-  404: errorDoc("Unknown repo or file", "repo_not_found", "file_not_found"),
+  400: errorDoc("A range outside the file, more lines than blame covers, or an invalid parameter", "invalid_input"),
+  404: errorDoc("Unknown repo or file, or a ref the repo does not track", "repo_not_found", "file_not_found", "ref_not_found"),
   409: errorDoc(
     "No completed index yet, or history is not available for this source (an archive, or a shallow fetch): the message says what to do",
     "index_not_ready",

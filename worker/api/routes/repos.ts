@@ -51,7 +51,8 @@ const accepted = (status: RepoStatus) => ({ repo: status, job: status.job });
 const acceptedSchema = z.object({ repo: repoStatusSchema, job: repoStatusSchema.shape.job });
 const unknownRepo = errorDoc("No such repo, or not one you can see", "repo_not_found");
 const sourceErrors = {
-  400: errorDoc("Invalid input, or the source is not a usable git repository", "invalid_input", "not_a_repository", "ref_not_found"),
+  400: errorDoc("Invalid input, or the source is not a usable git repository", "invalid_input", "not_a_repository"),
+  404: errorDoc("The ref asked for does not exist at the remote; the message names its branches", "ref_not_found"),
   422: errorDoc("The git remote could not be reached", "source_unreachable"),
 };
 
@@ -93,7 +94,11 @@ const refreshRoute = createRoute({
   summary: "Re-index a git repo (optionally at another ref)",
   middleware: [jsonBody('{"ref": "main"}')] as const,
   request: { params: repoIdParams, body: { content: { "application/json": { schema: refreshRepoInput.omit({ repo: true }) } }, required: false } },
-  responses: { 202: jsonResponse(acceptedSchema, "Re-indexing (or the running job)"), 404: unknownRepo, ...sourceErrors },
+  responses: {
+    202: jsonResponse(acceptedSchema, "Re-indexing (or the running job)"),
+    ...sourceErrors,
+    404: errorDoc("No such repo (or not one you can see), or the ref does not exist at the remote", "repo_not_found", "ref_not_found"),
+  },
 });
 
 const deleteRoute = createRoute({
@@ -176,7 +181,11 @@ const skippedRoute = createRoute({
   tags: ["repos"],
   summary: "Files the served snapshot left out, with reason and rule (paginated)",
   request: { params: repoIdParams, query: listSkippedInput.omit({ repo: true }).partial() },
-  responses: { 200: jsonResponse(skippedPageSchema, "One page of skipped files"), 404: unknownRepo },
+  responses: {
+    200: jsonResponse(skippedPageSchema, "One page of skipped files"),
+    400: errorDoc("Invalid parameter, or a ref on an archive upload (archives have no refs)", "invalid_input"),
+    404: errorDoc("No such repo (or not one you can see), or a ref it does not track", "repo_not_found", "ref_not_found"),
+  },
 });
 
 /** The /api/repos routes. Mounted by worker/api/app.ts after the auth middleware. */

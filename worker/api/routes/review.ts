@@ -26,7 +26,7 @@ const reviewRoute = createRoute({
   request: { body: { content: { "application/json": { schema: reviewInput } }, required: true } },
   responses: {
     200: jsonResponse(reviewOutput, "The review: status, summary, grounded and rejected findings, tool calls, usage"),
-    404: errorDoc("No such repo, or not one you can see", "repo_not_found"),
+    404: errorDoc("No such repo (or not one you can see), or a ref it does not track", "repo_not_found", "ref_not_found"),
     429: errorDoc("The daily token budget is spent; see Retry-After", "budget_exhausted"),
     502: errorDoc("The model API failed", "generation_failed"),
     503: errorDoc("No generation provider is configured", "generation_unavailable"),

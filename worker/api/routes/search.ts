@@ -1,8 +1,8 @@
 /**
  * @module worker/api/routes/search
  *
- *   GET  /api/search?q=&repo=&repos=a,b&k=&mode=&language=&path_prefix=&include_tests=&per_file_cap=&channels=&explain=
- *   POST /api/search  {q, repo?, repos?, k?, mode?, language?, path_prefix?, include_tests?, per_file_cap?, channels?, explain?, disable_rules?}
+ *   GET  /api/search?q=&repo=&repos=a,b&ref=&k=&mode=&language=&path_prefix=&include_tests=&per_file_cap=&channels=&explain=
+ *   POST /api/search  {q, repo?, repos?, ref?, k?, mode?, language?, path_prefix?, include_tests?, per_file_cap?, channels?, explain?, disable_rules?}
  *
  * `query` is accepted for `q` (the MCP name); `repo` and `repos` together are refused.
  *
@@ -54,6 +54,7 @@ const searchQuery = z.object({
   query: QUERY_ALIAS,
   repo: queryOptional(s.repo),
   repos: queryList(s.repos),
+  ref: queryOptional(s.ref),
   k: queryNumber(s.k),
   mode: queryOptional(s.mode),
   language: queryOptional(s.language),
@@ -67,7 +68,7 @@ const searchQuery = z.object({
 
 const responses = {
   200: jsonResponse(searchResponseSchema, "Ranked chunks, confidence and stats"),
-  404: errorDoc("A named repo is unknown or not visible", "repo_not_found"),
+  404: errorDoc("A named repo is unknown or not visible, or does not track the ref (or no repo does)", "repo_not_found", "ref_not_found"),
   409: errorDoc("No searched repo has a completed index yet", "index_not_ready"),
 };
 

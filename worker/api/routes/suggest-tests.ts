@@ -24,8 +24,8 @@ const suggestRoute = createRoute({
   request: { body: { content: { "application/json": { schema: suggestTestsInput } }, required: true } },
   responses: {
     200: jsonResponse(suggestTestsOutput, "The test path, the skeleton and the facts it was built from"),
-    400: errorDoc("The symbol is not a function or method, the language has no renderer, or another ref was asked", "invalid_input"),
-    404: errorDoc("Unknown repo, file or symbol (with suggestions)", "repo_not_found", "file_not_found", "not_found"),
+    400: errorDoc("The symbol is not a function or method, the language has no renderer, or a ref on an archive upload", "invalid_input"),
+    404: errorDoc("Unknown repo, ref, file or symbol (with suggestions)", "repo_not_found", "ref_not_found", "file_not_found", "not_found"),
     409: errorDoc("No completed index yet", "index_not_ready"),
     429: errorDoc("fill: the daily token budget is spent; see Retry-After", "budget_exhausted"),
     502: errorDoc("fill: the model API failed", "generation_failed"),

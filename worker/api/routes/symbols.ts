@@ -1,8 +1,8 @@
 /**
  * @module worker/api/routes/symbols
  *
- *   GET /api/repos/{id}/symbols?name=&kind=&limit=          definitions: exact, then case-insensitive, then prefix
- *   GET /api/repos/{id}/references?symbol=&definition=&limit=&offset=   occurrences, classified, optionally one definition's
+ *   GET /api/repos/{id}/symbols?name=&kind=&limit=&ref=          definitions: exact, then case-insensitive, then prefix
+ *   GET /api/repos/{id}/references?symbol=&definition=&limit=&offset=&ref=   occurrences, classified, optionally one definition's
  *
  * Thin adapters over worker/services/symbols*.ts with the MCP tools' zod schemas.
  */
@@ -16,7 +16,8 @@ import { errorDoc } from "../openapi/document";
 import { jsonResponse, repoIdParams } from "../openapi/route-kit";
 import { queryNumber, queryOptional } from "../validation";
 
-const notFound = errorDoc("Unknown repo, or no completed index yet", "repo_not_found", "index_not_ready");
+const notFound = errorDoc("Unknown repo, a ref it does not track, or no completed index yet", "repo_not_found", "ref_not_found", "index_not_ready");
+const badInput = errorDoc("Invalid parameter, or a ref on an archive upload (archives have no refs)", "invalid_input");
 
 const symbolsRoute = createRoute({
   method: "get",
@@ -25,9 +26,14 @@ const symbolsRoute = createRoute({
   summary: "Find definitions by name",
   request: {
     params: repoIdParams,
-    query: z.object({ name: findSymbolInput.shape.name, kind: queryOptional(findSymbolInput.shape.kind), limit: queryNumber(findSymbolInput.shape.limit) }),
+    query: z.object({
+      name: findSymbolInput.shape.name,
+      kind: queryOptional(findSymbolInput.shape.kind),
+      limit: queryNumber(findSymbolInput.shape.limit),
+      ref: queryOptional(findSymbolInput.shape.ref),
+    }),
   },
-  responses: { 200: jsonResponse(findSymbolOutput, "Definitions, best match first"), 404: notFound },
+  responses: { 200: jsonResponse(findSymbolOutput, "Definitions, best match first"), 400: badInput, 404: notFound },
 });
 
 const referencesRoute = createRoute({
@@ -42,9 +48,10 @@ const referencesRoute = createRoute({
       definition: findReferencesInput.shape.definition,
       limit: queryNumber(findReferencesInput.shape.limit),
       offset: queryNumber(findReferencesInput.shape.offset),
+      ref: queryOptional(findReferencesInput.shape.ref),
     }),
   },
-  responses: { 200: jsonResponse(findReferencesOutput, "One page of occurrences"), 404: notFound },
+  responses: { 200: jsonResponse(findReferencesOutput, "One page of occurrences"), 400: badInput, 404: notFound },
 });
 
 /** The symbol routes, mounted at /api/repos by worker/api/app.ts after the auth middleware. */

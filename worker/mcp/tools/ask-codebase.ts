@@ -7,6 +7,7 @@
  */
 import { ask } from "../../services/ask";
 import { askInput, askOutput, type AskOutput } from "../../services/ask-schema";
+import { snapshotsLine, withLine } from "../snapshot-label";
 import { defineTool } from "../tool";
 
 /** Input of ask_codebase: the service's, without `stream`. */
@@ -22,7 +23,8 @@ export function renderAsk(r: AskOutput): string {
     parts.push(
       `Rejected citations (removed from the answer):\n${r.rejectedCitations.map((c) => `- [${c.evidence}] ${c.path}:${c.startLine}-${c.endLine}: ${c.reason} (${c.detail})`).join("\n")}`,
     );
-  if (r.evidence.length) parts.push(`Evidence the model saw: ${r.evidence.map((e) => `${e.label} ${e.repo}:${e.lines}`).join(", ")}`);
+  if (r.evidence.length)
+    parts.push(`Evidence the model saw: ${r.evidence.map((e) => `${e.label} ${e.repo}:${e.lines}`).join(", ")}${withLine(snapshotsLine(r.evidence))}`);
   const cost = r.usage.costUsd === null ? "" : `, about $${r.usage.costUsd.toFixed(4)}`;
   parts.push(
     `(${r.modelCalls} model call(s), ${r.usage.inputTokens + r.usage.cacheReadTokens + r.usage.cacheWriteTokens} input + ${r.usage.outputTokens} output tokens${cost}; ${r.model}, prompt ${r.prompt.id} v${r.prompt.version})`,

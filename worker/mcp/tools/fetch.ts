@@ -82,6 +82,7 @@ function shape(id: string, r: ReadFileOutput, wantedEnd: number, url: string): z
       repo: r.repo,
       path: r.path,
       language: r.language,
+      ref: r.ref,
       commit: r.commit,
       startLine: r.startLine,
       endLine: r.endLine,

@@ -1,5 +1,6 @@
 /** @module worker/mcp/tools/find-references — MCP tool `find_references` over `findReferences` (worker/services/symbols-references.ts). */
 import { findReferences, findReferencesInput, findReferencesOutput } from "../../services/symbols-references";
+import { snapshotsLine, withLine } from "../snapshot-label";
 import { defineTool } from "../tool";
 
 export const findReferencesTool = defineTool({
@@ -33,6 +34,7 @@ export const findReferencesTool = defineTool({
       out.push(`[${r.unattributed} occurrences left out: the code does not say which definition they use; call without definition to see them]`);
     if (r.next_offset !== null) out.push(`[more: call find_references with offset ${r.next_offset}]`);
     if (r.scanCapped) out.push(`[only the first ${r.filesScanned} matching files were scanned: pass repo to narrow]`);
-    return { structured: r, text: out.join("\n") };
+    if (r.withoutRef?.length) out.push(`without that ref (not searched): ${r.withoutRef.join(", ")}`);
+    return { structured: r, text: out.join("\n") + withLine(snapshotsLine(r.references)) };
   },
 });

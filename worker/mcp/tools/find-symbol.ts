@@ -1,6 +1,7 @@
 /** @module worker/mcp/tools/find-symbol — MCP tool `find_symbol` over `findSymbol` (worker/services/symbols.ts). */
 import { findSymbol, findSymbolInput, findSymbolOutput } from "../../services/symbols";
 import { cite } from "../budget";
+import { snapshotsLine, withLine } from "../snapshot-label";
 import { defineTool } from "../tool";
 
 /** Characters of a doc comment shown per definition in the text rendering. */
@@ -32,6 +33,7 @@ export const findSymbolTool = defineTool({
       if (s.members?.length) out.push(`  members: ${s.members.map((m) => `${m.name} (${m.kind}, ${m.startLine})`).join(", ")}`);
     }
     if (r.has_more) out.push(`[more definitions match: narrow with kind or repo, or raise limit]`);
-    return { structured: r, text: out.join("\n") };
+    if (r.withoutRef?.length) out.push(`without that ref (not searched): ${r.withoutRef.join(", ")}`);
+    return { structured: r, text: out.join("\n") + withLine(snapshotsLine(r.symbols)) };
   },
 });

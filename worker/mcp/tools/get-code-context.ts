@@ -1,6 +1,7 @@
 /** @module worker/mcp/tools/get-code-context — MCP tool `get_code_context` over `getCodeContext` (worker/services/files-context.ts). */
 import { codeContextInput, codeContextOutput, getCodeContext, type ChunkRef } from "../../services/files-context";
 import { cite, renderLines } from "../budget";
+import { atRef } from "../snapshot-label";
 import { defineTool } from "../tool";
 
 function describeChunk(c: ChunkRef): string {
@@ -20,7 +21,7 @@ export const getCodeContextTool = defineTool({
   readOnly: true,
   async handler(input, tc) {
     const r = await getCodeContext(tc.service, input);
-    const parts = [`${r.repo}:${cite(r.path, r.startLine, r.endLine)} (${r.language}, ${r.totalLines} lines)`];
+    const parts = [`${r.repo}:${cite(r.path, r.startLine, r.endLine)} (${r.language}, ${r.totalLines} lines, ${atRef(r.ref, r.commit)})`];
     const label = r.window === "lines" ? "in chunk" : "chunk";
     parts.push(r.chunk ? `${label}: ${describeChunk(r.chunk)}` : "no chunk covers this line");
     parts.push(renderLines(r.lines));

@@ -1,5 +1,6 @@
 /** @module worker/mcp/tools/get-file-outline — MCP tool `get_file_outline` over `getFileOutline` (worker/services/files-outline.ts). */
 import { fileOutlineInput, fileOutlineOutput, getFileOutline } from "../../services/files-outline";
+import { atRef } from "../snapshot-label";
 import { defineTool } from "../tool";
 
 export const getFileOutlineTool = defineTool({
@@ -12,7 +13,7 @@ export const getFileOutlineTool = defineTool({
   readOnly: true,
   async handler(input, tc) {
     const r = await getFileOutline(tc.service, input);
-    const lines = [`${r.repo}:${r.path} (${r.language}, ${r.totalLines} lines, ${r.total_count} symbols)`];
+    const lines = [`${r.repo}:${r.path} (${r.language}, ${r.totalLines} lines, ${r.total_count} symbols, ${atRef(r.ref, r.commit)})`];
     if (r.imports.length) lines.push("imports:", ...r.imports.map((i) => `  ${i}`));
     if (r.symbols.length) {
       lines.push("symbols:");

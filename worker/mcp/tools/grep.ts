@@ -9,6 +9,7 @@
 import { z } from "zod";
 import { GREP_DEFAULT_LIMIT, grep, grepInput, grepOutput, type GrepOutput } from "../../services/grep";
 import { MCP_RESPONSE_MAX_CHARS } from "../budget";
+import { snapshotsLine, withLine } from "../snapshot-label";
 import { defineTool } from "../tool";
 
 /** Most matching lines per MCP call: 100 lines of at most 300 characters stay under MCP_RESPONSE_MAX_CHARS with their headers. */
@@ -48,6 +49,7 @@ export function renderGrep(r: GrepOutput): string {
     );
   if (r.truncated) notes.push("the work budget ran out before this page was full (truncated): continue with the cursor");
   if (r.notReady.length) notes.push(`not indexed yet: ${r.notReady.join(", ")}`);
+  if (r.withoutRef?.length) notes.push(`without that ref (not searched): ${r.withoutRef.join(", ")}`);
   const total = `${r.total_exact ? "" : "at least "}${r.total_count}`;
   const more = r.has_more && r.next_cursor ? `\n[more: call grep again with cursor "${r.next_cursor}"]` : "";
   const tail = `${notes.length ? `\nnote: ${notes.join("; ")}` : ""}${more}`;
@@ -64,7 +66,7 @@ export function renderGrep(r: GrepOutput): string {
     const sym = m.symbol ? `  [in ${m.symbol.kind} ${m.symbol.container ? `${m.symbol.container}.` : ""}${m.symbol.name}]` : "";
     out.push(`  ${m.line}:${m.column}: ${marked(m.text, m.ranges, perLine)}${sym}`);
   }
-  return `${out.join("\n")}\n\nmatching lines ${r.offset + 1}-${r.offset + r.matches.length} of ${total}.${tail}`;
+  return `${out.join("\n")}\n\nmatching lines ${r.offset + 1}-${r.offset + r.matches.length} of ${total}.${withLine(snapshotsLine(r.matches))}${tail}`;
 }
 
 export const grepTool = defineTool({

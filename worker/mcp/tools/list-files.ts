@@ -7,6 +7,8 @@
  */
 import { z } from "zod";
 import { LIST_FILES_MAX, listFiles, listFilesInput } from "../../services/files";
+import { snapshotRefField } from "../../services/refs";
+import { atRef } from "../snapshot-label";
 import { defineTool } from "../tool";
 
 /** Most paths per list_files call: 500 paths of ~80 characters stay under the MCP response budget. */
@@ -19,6 +21,7 @@ const listFilesToolInput = listFilesInput.extend({
 
 const listFilesOutput = z.object({
   repo: z.string(),
+  ref: snapshotRefField,
   commit: z.string(),
   files: z.array(z.object({ path: z.string(), language: z.string(), lines: z.number().int() })),
   total_count: z.number().int(),
@@ -38,7 +41,7 @@ export const listFilesTool = defineTool({
   async handler(input, tc) {
     const r = await listFiles(tc.service, { ...input, limit: Math.min(input.limit, LIST_FILES_MAX) });
     const lines = r.files.map((f) => `${f.path}  (${f.language}, ${f.lines} lines)`);
-    const head = `${r.repo} @ ${r.commit.slice(0, 12)}: ${r.total_count} file${r.total_count === 1 ? "" : "s"}${input.glob ? ` matching ${input.glob}` : ""}${input.path_prefix ? ` under ${input.path_prefix}` : ""}`;
+    const head = `${r.repo} @ ${atRef(r.ref, r.commit)}: ${r.total_count} file${r.total_count === 1 ? "" : "s"}${input.glob ? ` matching ${input.glob}` : ""}${input.path_prefix ? ` under ${input.path_prefix}` : ""}`;
     const more = r.next_offset !== null ? `\n[more: call list_files with offset ${r.next_offset}]` : "";
     return { structured: r, text: `${head}\n${lines.join("\n")}${more}` };
   },

@@ -1,12 +1,13 @@
 /** @module worker/mcp/tools/read-file — MCP tool `read_file` over `readFile` (worker/services/files.ts). */
 import { READ_MAX_LINES, readFile, readFileInput, readFileOutput, type ReadFileOutput } from "../../services/files";
 import { renderLines } from "../budget";
+import { atRef } from "../snapshot-label";
 import { defineTool } from "../tool";
 
 /** Header line plus numbered lines, then how to continue. */
 export function renderFileLines(r: ReadFileOutput): string {
   if (r.totalLines === 0) return `${r.path} (${r.language}) is empty.`;
-  const head = `${r.repo}:${r.path} lines ${r.startLine}-${r.endLine} of ${r.totalLines} (${r.language}, commit ${r.commit.slice(0, 12)})`;
+  const head = `${r.repo}:${r.path} lines ${r.startLine}-${r.endLine} of ${r.totalLines} (${r.language}, ${atRef(r.ref, r.commit)})`;
   const more = r.next ? `\n[more: call read_file with start_line ${r.next.start_line}, end_line ${r.next.end_line}]` : "";
   return `${head}\n${renderLines(r.lines)}${more}`;
 }

@@ -11,6 +11,7 @@ import { searchResponseSchema, searchStatsSchema } from "../../search/schema";
 import type { SearchResponse, SearchResult } from "../../search/types";
 import { search, searchInput } from "../../services/search";
 import { cite, MCP_HIT_MAX_CHARS, MCP_RESPONSE_MAX_CHARS, renderSnippet } from "../budget";
+import { snapshotsLine, withLine } from "../snapshot-label";
 import { defineTool } from "../tool";
 
 /** Most results one search_code call returns (issue 5: k in 1-25). */
@@ -65,7 +66,7 @@ export function renderSearch(r: SearchResponse): string {
   const missing = c.missingTerms.length ? `; missing terms: ${c.missingTerms.join(", ")}` : "";
   const failed = r.stats.failedRepos.length ? `\nfailed repos: ${r.stats.failedRepos.map((f) => `${f.repo} (${f.error})`).join(", ")}` : "";
   const stale = renderStale(r.results);
-  return `${blocks.join("\n\n")}\n\nconfidence: ${c.level} (${c.reason}${missing})${failed}${stale ? `\n${stale}` : ""}`;
+  return `${blocks.join("\n\n")}\n\nconfidence: ${c.level} (${c.reason}${missing})${failed}${stale ? `\n${stale}` : ""}${withLine(snapshotsLine(r.results))}`;
 }
 
 export const searchCodeTool = defineTool({

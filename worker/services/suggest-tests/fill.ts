@@ -12,7 +12,7 @@
  */
 import { estimateCostUsd, type GenerationProvider } from "../../../kernel/generation";
 import type { GrammarLanguage } from "../../../indexer/chunk/languages";
-import { repoDb } from "../../../indexer/store/shards";
+import { shardDb } from "../../../indexer/store/shards";
 import { loadPrompt } from "../../../prompts";
 import { recordUsage, reserveBudget, settle } from "../../ask/budget";
 import { estimateTokens, newNonce } from "../../ask/evidence";
@@ -118,7 +118,7 @@ export function renderFillMessage(out: SuggestTestsOutput, sourceLines: string[]
 export async function fillSkeleton(
   ctx: ServiceContext,
   provider: GenerationProvider,
-  repo: string,
+  snap: SnapshotRef,
   out: SuggestTestsOutput,
   sourceLines: string[],
   target: SymbolLite,
@@ -169,7 +169,7 @@ export async function fillSkeleton(
   const meta = { model, prompt: `${prompt.id}@${prompt.version}` };
   const test = parseTest(text);
   if (test === null) return { ...base, ...meta, reason: 'The model\'s reply was not a JSON object {"test": "..."}; the skeleton stands.' };
-  const check = await verifyFilledTest(grammar, test, (names) => indexedNames(ctx, repo, names), inRepoFor(grammar, paths));
+  const check = await verifyFilledTest(grammar, test, (names) => indexedNames(ctx, snap, names), inRepoFor(grammar, paths));
   if (check.ok)
     return {
       ...base,
@@ -255,19 +255,21 @@ function parseTest(text: string): string | null {
   }
 }
 
-/** Which of `names` are symbols of `repo`'s active snapshot (one query per 90 names: D1's bound-parameter limit is 100). */
-async function indexedNames(ctx: ServiceContext, repo: string, names: string[]): Promise<Set<string>> {
+/** The snapshot a suggestion was built from (worker/services/refs.ts `RefSnapshot`). */
+export type SnapshotRef = { id: string; commit: string; shard: number };
+
+/** Which of `names` are symbols of snapshot `snap` (one query per 90 names: D1's bound-parameter limit is 100). */
+async function indexedNames(ctx: ServiceContext, snap: SnapshotRef, names: string[]): Promise<Set<string>> {
   const found = new Set<string>();
-  const db = await repoDb(ctx.env, repo);
+  const db = shardDb(ctx.env, snap.shard);
   for (let i = 0; i < names.length; i += 90) {
     const part = names.slice(i, i + 90);
     const { results } = await db
       .prepare(
-        `SELECT DISTINCT s.name FROM symbols s JOIN repos r ON r.id = s.repo AND r.active_commit IS NOT NULL
-         JOIN snapshot_files sf ON sf.repo = s.repo AND sf.commit_sha = r.active_commit AND sf.file_id = s.file_id
-       WHERE s.repo = ?1 AND s.name IN (${part.map((_, j) => `?${j + 2}`).join(", ")})`,
+        `SELECT DISTINCT s.name FROM symbols s JOIN snapshot_files sf ON sf.repo = s.repo AND sf.commit_sha = ?2 AND sf.file_id = s.file_id
+       WHERE s.repo = ?1 AND s.name IN (${part.map((_, j) => `?${j + 3}`).join(", ")})`,
       )
-      .bind(repo, ...part)
+      .bind(snap.id, snap.commit, ...part)
       .all<{ name: string }>();
     for (const r of results) found.add(r.name);
   }

@@ -9,6 +9,7 @@
 import { CodeSearchError } from "../../../kernel/errors";
 import type { GenerationProvider } from "../../../kernel/generation";
 import { requireGenerationProvider } from "../../generation";
+import { shortRefName } from "../refs";
 import { activeRepo, indexDb, loadFile, splitLines, type WireNames } from "../files";
 import type { ServiceContext } from "../context";
 import { findSymbol } from "../symbols";
@@ -31,7 +32,7 @@ const MAX_PATHS = 20_000;
 /**
  * The suggestion for `input.symbol` in `input.path`, with `fill` (fill.ts) the model-completed
  * test. Throws `generation_unavailable` (503) for `fill` without a provider, `budget_exhausted`
- * (429), `generation_failed` (502); `invalid_input` (400) for a ref other than the indexed one, a non-callable symbol or a language without a renderer;
+ * (429), `generation_failed` (502); `ref_not_found` (404) for a ref the repo does not track; `invalid_input` (400) for a non-callable symbol or a language without a renderer;
  * `not_found` (404) with suggestions for an unknown symbol; `repo_not_found`, `file_not_found`.
  */
 export async function suggestTests(
@@ -45,16 +46,7 @@ export async function suggestTests(
   const input = parsed.data;
   // No provider: the same 503 as ask, before anything is read.
   const provider = input.fill ? (deps.provider ?? requireGenerationProvider(ctx.env, ctx.config)) : null;
-  const snap = await activeRepo(ctx, input.repo);
-  if (input.ref !== undefined) {
-    const row = await ctx.env.DB.prepare("SELECT ref FROM repos WHERE id = ?").bind(snap.id).first<{ ref: string | null }>();
-    const ok = input.ref === row?.ref || (input.ref.length >= 7 && snap.commit.startsWith(input.ref));
-    if (!ok)
-      throw new CodeSearchError(
-        "invalid_input",
-        `ref: only the indexed ref (${row?.ref ?? "the remote's HEAD"}, commit ${snap.commit}) is available; omit ref.`,
-      );
-  }
+  const snap = await activeRepo(ctx, input.repo, input.ref);
   const fileRow = await loadFile(ctx, snap, input.path, wire);
   const { results: symRows } = await indexDb(ctx, snap)
     .prepare(
@@ -65,7 +57,7 @@ export async function suggestTests(
   const file = { path: input.path, language: fileRow.language, text: fileRow.text, symbols: symRows, imports: parseImports(fileRow.imports) };
   const targets = pickTarget(file, input.symbol);
   if (!targets.length) {
-    const found = await findSymbol(ctx, { name: input.symbol, repo: snap.id, limit: 8 });
+    const found = await findSymbol(ctx, { name: input.symbol, repo: snap.id, ref: input.ref, limit: 8 });
     const elsewhere = found.symbols.map((s) => `${s.container ? `${s.container}.` : ""}${s.name} (${s.path}:${s.startLine})`);
     const inFile = [...new Set(symRows.filter((s) => ["function", "method"].includes(s.kind)).map((s) => (s.container ? `${s.container}.${s.name}` : s.name)))];
     const hint = elsewhere.length
@@ -102,12 +94,12 @@ export async function suggestTests(
     );
     out.notes.push(`${targets.length} overloads match; used the first, ${forms[0]}. Name another with its parameter list: ${forms.slice(1).join(", ")}.`);
   }
-  if (input.ref === undefined) out.notes.push(`Built from the indexed snapshot (commit ${snap.commit}).`);
+  out.notes.push(`Built from the indexed snapshot of ${snap.ref ? shortRefName(snap.ref) : "the upload"} (commit ${snap.commit}).`);
   if (provider) {
     const modules = await Promise.all(
       collaboratorModules(out.facts, file.path, have).map(async (p) => ({ path: p, lines: splitLines((await loadFile(ctx, snap, p, wire)).text) })),
     );
-    out.fill = await fillSkeleton(ctx, provider, snap.id, out, splitLines(file.text), targets[0], modules, have);
+    out.fill = await fillSkeleton(ctx, provider, snap, out, splitLines(file.text), targets[0], modules, have);
   }
   return out;
 }

@@ -143,7 +143,9 @@ describe("2. a token mints only within its own scopes, repos and lifetime", () =
     // Someone else's token answers as an unknown one does: 404, nothing revealed, nothing revoked.
     expect(revokeOther.status).toBe(404);
     const stillThere = await (await api("/api/tokens")).json<{ tokens: { id: string; revokedAt: number | null }[] }>();
-    expect(stillThere.tokens.find((t) => t.id === others.id)?.revokedAt ?? null).toBeNull();
+    const row = stillThere.tokens.find((t) => t.id === others.id);
+    expect(row).toBeDefined();
+    expect(row!.revokedAt).toBeNull();
   });
 
   it("revoking the creator revokes what it minted, transitively", async () => {

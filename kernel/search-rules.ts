@@ -28,7 +28,6 @@ export const RULES = [
   },
   { id: "clean.banner", description: "drop Python and IPython interpreter banners", where: "worker/search/readers/clean.ts" },
   { id: "clean.test-session", description: "drop pytest session headers, titled rules and docs links", where: "worker/search/readers/clean.ts" },
-  { id: "clean.lettered-version", description: "drop versions with letters (1.2rc1, 3.0.0-beta)", where: "worker/search/readers/clean.ts" },
   { id: "clean.long-path", description: "shorten paths of 4+ segments to their last 2", where: "worker/search/readers/clean.ts" },
   {
     id: "report.placeholder-names",

@@ -2,8 +2,8 @@
  * @module worker/search/readers/clean
  *
  * What a pasted text carries besides its words, removed before any reader reads it: markup
- * (stripMarkup), package listings, interpreter banners and test-run framing (stripListings),
- * lettered versions (stripVersions) and long paths' machine-specific folders (shortenPaths). Pure
+ * (stripMarkup), package listings, interpreter banners and test-run framing (stripListings) and
+ * long paths' machine-specific folders (shortenPaths). Pure
  * (each rule can be switched off for an evaluation: worker/search/rules.ts).
  */
 import { ruleOn } from "../rules";
@@ -140,22 +140,6 @@ export function stripListings(text: string): string {
   if (ruleOn("clean.banner")) dropInterpreterBanners(lines, drop);
   if (ruleOn("clean.test-session")) dropTestRunFraming(lines, drop);
   return drop.some(Boolean) ? lines.filter((_, i) => !drop[i]).join("\n") : text;
-}
-
-/**
- * A version with letters in it, as PEP 440 and SemVer 2.0 write pre-, post- and development
- * releases and local or build labels: `6.0.0rc0`, `3.0.0a3`, `1.8.dev`, `0.22.2.post1`,
- * `2.14.0-dev0`, `v3.10.0b2`, `1.1.dev518+gcad2d473f.d20191103`, `4.0.0-beta.2`. Numbers are not
- * query terms, but the letters of such a version would be (`rc`, `dev`, `post`, `a3`).
- */
-const LETTERED_VERSION_RE = /(?<![\w.])v?\d+(?:\.\d+)+(?:[-_.]?(?:a|b|c|rc|alpha|beta|pre|preview|dev|post|final)(?:[-_.]?\d+)?)+(?:\+[\w.]+)?(?![\w])/gi;
-
-/**
- * Removes lettered versions (LETTERED_VERSION_RE) from `text`: a release names when the code
- * was, not where. A version without letters is left to tokenization, which drops numbers.
- */
-export function stripVersions(text: string): string {
-  return ruleOn("clean.lettered-version") ? text.replace(LETTERED_VERSION_RE, " ") : text;
 }
 
 /** A line between a listing's heading and its rows that has no words: blank, a fence, a rule (`------- -------`). */

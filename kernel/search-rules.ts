@@ -26,10 +26,8 @@ export const RULES = [
     description: "drop package listings (runs of name + version rows, versioned lines) and their heading",
     where: "worker/search/readers/clean.ts",
   },
-  { id: "clean.environment", description: "drop environment reports (runs of key: version rows)", where: "worker/search/readers/clean.ts" },
   { id: "clean.banner", description: "drop Python and IPython interpreter banners", where: "worker/search/readers/clean.ts" },
   { id: "clean.test-session", description: "drop pytest session headers, titled rules and docs links", where: "worker/search/readers/clean.ts" },
-  { id: "clean.lettered-version", description: "drop versions with letters (1.2rc1, 3.0.0-beta)", where: "worker/search/readers/clean.ts" },
   { id: "clean.long-path", description: "shorten paths of 4+ segments to their last 2", where: "worker/search/readers/clean.ts" },
   {
     id: "report.placeholder-names",

@@ -5,7 +5,10 @@
  * side (terms, channels, stages, weights) is scored on all of them in minutes instead of the
  * hour a sympy run takes.
  *
- *   node scripts/replay-swebench.ts --state DIR [--repos a/b,c/d] [--instances id,id] [--root DIR] [--out FILE] [--explain] [--set-file FILE] [--disable-rule ID[,ID]|all]
+ *   node scripts/replay-swebench.ts --state DIR [--repos a/b,c/d] [--instances id,id] [--root DIR] [--out FILE] [--explain] [--set-file FILE] [--disable-rule ID[,ID]|all] [--d1 FILE]
+ *
+ * `--d1` names the D1 file to read (default: the state's largest); with local shards a repo's
+ * rows are in one shard's file, so replay each shard's repositories with its file.
  *
  * `--disable-rule` is the eval's option (evals/lib/rule-ablation.ts): `all` replays the defaults
  * and then each report rule off alone, a list of ids the defaults and one variant with all of them
@@ -40,7 +43,7 @@ import { DEFAULTS_LABEL, rankedByLabel, ruleMoves, ruleVariants } from "../evals
 import type { SearchVariant } from "../evals/lib/types.ts";
 import { corpusFolderName, parseSwebench, pickInstanceIds, pickInstances } from "../evals/lib/sets.ts";
 
-const USAGE = `Usage: node scripts/replay-swebench.ts --state DIR [--repos a/b,c/d] [--instances id,id] [--root DIR] [--corpus-root DIR] [--out FILE] [--explain] [--set-file evals/sets/multifile.json] [--disable-rule ID[,ID]|all]`;
+const USAGE = `Usage: node scripts/replay-swebench.ts --state DIR [--repos a/b,c/d] [--instances id,id] [--root DIR] [--corpus-root DIR] [--out FILE] [--explain] [--set-file evals/sets/multifile.json] [--disable-rule ID[,ID]|all] [--d1 FILE]`;
 const a = parseCli(USAGE, {
   state: { type: "string" },
   repos: { type: "string" },
@@ -52,6 +55,7 @@ const a = parseCli(USAGE, {
   explain: { type: "boolean", default: false },
   "set-file": { type: "string" },
   "disable-rule": { type: "string" },
+  d1: { type: "string" },
 });
 if (!a.state) {
   console.error(USAGE);
@@ -68,9 +72,13 @@ if (a["disable-rule"]) {
 }
 const ablation = variants.length > 1;
 
-const biggest = largestD1File(a.state);
+const biggest = a.d1 ?? largestD1File(a.state);
 if (!biggest) {
   console.error(`${a.state} has no D1 database (v3/d1/miniflare-D1DatabaseObject): pass the --state folder of the eval's server`);
+  process.exit(2);
+}
+if (a.d1 && !existsSync(a.d1)) {
+  console.error(`--d1 ${a.d1} does not exist: pass one of the .sqlite files under ${a.state}/v3/d1/miniflare-D1DatabaseObject`);
   process.exit(2);
 }
 const work = mkdtempSync(join(tmpdir(), "replay-swebench-"));

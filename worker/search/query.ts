@@ -10,7 +10,7 @@ import { readQuery } from "./readers";
 
 export type { ParsedQuery, QualifiedName } from "./plan";
 export { MAX_SYMBOL_CANDIDATES, codeEvidenceWords, codeNames, isCodeLike, qualifiedNames } from "./readers/code-marks";
-export { shortenPaths, stripListings, stripMarkup, stripVersions } from "./readers/clean";
+export { shortenPaths, stripListings, stripMarkup } from "./readers/clean";
 export { hasReportShape, hyphenJoined, receiverMembers, reporterLocals } from "./readers/report-words";
 
 /** What the reader chosen for `raw` read in it (markup and environment listings removed first, long paths shortened); never throws. */

@@ -2,8 +2,8 @@
  * @module worker/search/readers/clean
  *
  * What a pasted text carries besides its words, removed before any reader reads it: markup
- * (stripMarkup), environment listings, interpreter banners and test-run framing (stripListings),
- * lettered versions (stripVersions) and long paths' machine-specific folders (shortenPaths). Pure
+ * (stripMarkup), package listings, interpreter banners and test-run framing (stripListings) and
+ * long paths' machine-specific folders (shortenPaths). Pure
  * (each rule can be switched off for an evaluation: worker/search/rules.ts).
  */
 import { ruleOn } from "../rules";
@@ -16,13 +16,6 @@ const VERSION_RE = /^v?\d+(?:\.\w+)+[\w.+-]*$/;
 const LISTING_ROW_RE = /^\s*[-|`+\\ ]*@?[A-Za-z][\w.\-[\]/@]*\s+v?\d+(?:\.\w+)+[\w.+-]*(?:\s+\S+){0,2}\s*$/;
 /** Consecutive listing rows needed before they are dropped (a lone "pytest 6.0" stays). */
 const MIN_LISTING_RUN = 3;
-
-/** `name: value` on one line, as in `xr.show_versions()`, `pd.show_versions()`, `pylint --version`. */
-const KEY_VALUE_RE = /^\s*[A-Za-z][\w.\- ]{0,30}:\s+(\S.{0,100})?$/;
-/** A value that is a version or an empty slot: `1.10.6`, `3.8.3 (default, ...)`, `None`, `not installed`. */
-const VERSION_VALUE_RE = /^(?:v?\d+(?:\.\w+)+\S*(?:\s.*)?|None|null|not installed|unknown|)$/i;
-/** `name: value` rows in one run (blank lines allowed) before it counts as an environment report. */
-const MIN_KEY_VALUE_RUN = 5;
 
 /** Comma-separated single words in one line beyond which it is a package list ("Installing collected packages: a, b, ..."). */
 const MIN_LISTED_NAMES = 10;
@@ -122,7 +115,7 @@ function dropTestRunFraming(lines: string[], drop: boolean[]): void {
 /**
  * Removes environment listings from a pasted report: runs of package/version rows (`pip list`,
  * `pip freeze`, `conda list`, `npm ls`), lines that are mostly `name-1.2.3` tokens
- * ("Successfully installed ..."), tools' version reports, interpreter banners and a test run's
+ * ("Successfully installed ..."), interpreter banners and a test run's
  * framing (its session header and section rules). They name
  * the reporter's machine, not the code; their names are rare in the index, so IDF term selection
  * would otherwise pick them over the report's words, and common ones (`python`, `interactive`,
@@ -144,26 +137,9 @@ export function stripListings(text: string): string {
     }
     run = 0;
   }
-  if (ruleOn("clean.environment")) dropEnvironmentReports(lines, drop);
   if (ruleOn("clean.banner")) dropInterpreterBanners(lines, drop);
   if (ruleOn("clean.test-session")) dropTestRunFraming(lines, drop);
   return drop.some(Boolean) ? lines.filter((_, i) => !drop[i]).join("\n") : text;
-}
-
-/**
- * A version with letters in it, as PEP 440 and SemVer 2.0 write pre-, post- and development
- * releases and local or build labels: `6.0.0rc0`, `3.0.0a3`, `1.8.dev`, `0.22.2.post1`,
- * `2.14.0-dev0`, `v3.10.0b2`, `1.1.dev518+gcad2d473f.d20191103`, `4.0.0-beta.2`. Numbers are not
- * query terms, but the letters of such a version would be (`rc`, `dev`, `post`, `a3`).
- */
-const LETTERED_VERSION_RE = /(?<![\w.])v?\d+(?:\.\d+)+(?:[-_.]?(?:a|b|c|rc|alpha|beta|pre|preview|dev|post|final)(?:[-_.]?\d+)?)+(?:\+[\w.]+)?(?![\w])/gi;
-
-/**
- * Removes lettered versions (LETTERED_VERSION_RE) from `text`: a release names when the code
- * was, not where. A version without letters is left to tokenization, which drops numbers.
- */
-export function stripVersions(text: string): string {
-  return ruleOn("clean.lettered-version") ? text.replace(LETTERED_VERSION_RE, " ") : text;
 }
 
 /** A line between a listing's heading and its rows that has no words: blank, a fence, a rule (`------- -------`). */
@@ -188,36 +164,6 @@ function dropListingHeading(lines: string[], drop: boolean[], first: number): vo
     if (words.length > MAX_LISTING_HEADING_WORDS || /[()[\]{}=:;]/.test(lines[i])) return;
     drop[i] = true;
     taken++;
-  }
-}
-
-/**
- * Marks in `drop` the runs of `name: value` rows (blank and single continuation lines allowed
- * inside) whose values are mostly versions or empty (`None`): the environment reports tools
- * print (`show_versions()`, `--version` dumps). Configuration snippets (`ignore-paths: ...`) have other values and stay.
- */
-function dropEnvironmentReports(lines: string[], drop: boolean[]): void {
-  let start = -1;
-  let rows = 0;
-  let versioned = 0;
-  const flush = (end: number) => {
-    if (rows >= MIN_KEY_VALUE_RUN && versioned * 2 >= rows) for (let j = start; j < end; j++) drop[j] = true;
-    start = -1;
-    rows = 0;
-    versioned = 0;
-  };
-  for (let i = 0; i <= lines.length; i++) {
-    const m = i < lines.length ? KEY_VALUE_RE.exec(lines[i]) : null;
-    if (m) {
-      if (start < 0) start = i;
-      rows++;
-      if (VERSION_VALUE_RE.test((m[1] ?? "").trim())) versioned++;
-    } else if (start >= 0 && i + 1 < lines.length && (!lines[i].trim() || KEY_VALUE_RE.test(lines[i + 1]))) {
-      // A blank line, or one continuation line (`[GCC 7.3.0]` after `python: 3.7.3 (default, ...)`).
-      continue;
-    } else {
-      flush(i);
-    }
   }
 }
 

@@ -10,7 +10,7 @@ import { tokenize, tokenizeQuery } from "../../../indexer/store/contract";
 import { optionFlags } from "../option-flags";
 import type { QualifiedName } from "../plan";
 import { parseStackFrames, type StackFrame } from "../stack-frames";
-import { shortenPaths, stripListings, stripMarkup, stripVersions } from "./clean";
+import { shortenPaths, stripListings, stripMarkup } from "./clean";
 import {
   codeEvidenceWords,
   codeNames,
@@ -32,7 +32,7 @@ const DOTTED_NAME_RE = /^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$/;
 export interface TextFacts {
   /** The text as searched (issue-template lines already removed). */
   raw: string;
-  /** Markup, listings and lettered versions removed (stripMarkup, stripListings, stripVersions). */
+  /** Markup and listings removed (stripMarkup, stripListings). */
   full: string;
   /** `full` with long paths shortened (shortenPaths). */
   text: string;
@@ -49,7 +49,7 @@ export interface TextFacts {
 
 /** Cleans `raw` and finds its terms, words and code marks; never throws. */
 export function readText(raw: string): TextFacts {
-  const full = stripVersions(stripListings(stripMarkup(raw)));
+  const full = stripListings(stripMarkup(raw));
   const text = shortenPaths(full);
   const terms = tokenizeQuery(text);
   const marks = scanCodeMarks(text);

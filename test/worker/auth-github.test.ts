@@ -149,6 +149,16 @@ async function signInAs(login: string, scope = "search") {
   return { as, clientInformation, codeVerifier, redirectUrl, location: new URL(back.headers.get("location")!) };
 }
 
+/** The web sign-in through the fake GitHub as `login`: /login, then the callback; returns the callback's answer. */
+async function webSignIn(login: string, jar: CookieJar): Promise<Response> {
+  const start = await gh("/login", {}, jar);
+  expect(start.status).toBe(302);
+  const to = new URL(start.headers.get("location")!);
+  const code = `web-${login}-${crypto.randomUUID()}`;
+  codes.set(code, { login, challenge: to.searchParams.get("code_challenge")! });
+  return gh(`/oauth/callback/github?code=${code}&state=${to.searchParams.get("state")}`, {}, jar);
+}
+
 describe("GitHub upstream sign-in", () => {
   it("gives an allowed org member reader tokens that search but cannot manage tokens", async () => {
     const { as, clientInformation, codeVerifier, redirectUrl, location } = await signInAs("alice");
@@ -271,11 +281,7 @@ describe("GitHub upstream sign-in", () => {
 
   it("re-checks a web session at GitHub every SESSION_RECHECK_SECONDS: removal from the org ends it (issue 48)", async () => {
     const jar = new CookieJar();
-    const start = await gh("/login", {}, jar);
-    const to = new URL(start.headers.get("location")!);
-    const code = `web-alice-${crypto.randomUUID()}`;
-    codes.set(code, { login: "alice", challenge: to.searchParams.get("code_challenge")! });
-    expect((await gh(`/oauth/callback/github?code=${code}&state=${to.searchParams.get("state")}`, {}, jar)).status).toBe(303);
+    expect((await webSignIn("alice", jar)).status).toBe(303);
     // The GitHub token is kept sealed, never in the clear.
     const row = await env.DB.prepare("SELECT upstream, checked_at FROM sessions").first<{ upstream: string; checked_at: number }>();
     expect(row!.upstream).toMatch(/^v1\./);
@@ -305,11 +311,7 @@ describe("GitHub upstream sign-in", () => {
 
   it("keeps a re-checked web session of a person still allowed, and checks again only after the interval", async () => {
     const jar = new CookieJar();
-    const start = await gh("/login", {}, jar);
-    const to = new URL(start.headers.get("location")!);
-    const code = `web-alice-${crypto.randomUUID()}`;
-    codes.set(code, { login: "alice", challenge: to.searchParams.get("code_challenge")! });
-    await gh(`/oauth/callback/github?code=${code}&state=${to.searchParams.get("state")}`, {}, jar);
+    await webSignIn("alice", jar);
     const signedInAt = Date.now();
     vi.useFakeTimers({ toFake: ["Date"] });
     try {
@@ -328,12 +330,7 @@ describe("GitHub upstream sign-in", () => {
       ["mallory", 403],
     ] as const) {
       const jar = new CookieJar();
-      const start = await gh("/login", {}, jar);
-      expect(start.status).toBe(302);
-      const to = new URL(start.headers.get("location")!);
-      const code = `web-${login}-${crypto.randomUUID()}`;
-      codes.set(code, { login, challenge: to.searchParams.get("code_challenge")! });
-      const back = await gh(`/oauth/callback/github?code=${code}&state=${to.searchParams.get("state")}`, {}, jar);
+      const back = await webSignIn(login, jar);
       expect(back.status).toBe(expected);
       const session = await gh("/auth/session", {}, jar);
       expect(session.status).toBe(expected === 303 ? 200 : 401);

@@ -163,7 +163,8 @@ export class JobRunner {
       const started = this.now();
       snapshot = await fetchSnapshot(source, remote);
       console.log(`repo ${settings.repo}: fetched ${remote.ref} at ${snapshot.commit} (${snapshot.entries.length} entries) in ${this.now() - started} ms`);
-      const recorded = await recordHistory(this.env.DB, settings.repo, snapshot, loadConfig(this.env).maxFileBytes, () => this.now());
+      // Every tracked ref's fetch adds its commits to the repo's one commit graph (docs/history.md).
+      const recorded = await recordHistory(this.env.DB, settings.repo, snapshot, loadConfig(this.env).maxFileBytes, () => this.now(), !job.trackedRef);
       if (recorded) console.log(`repo ${settings.repo}: history: ${recorded.commits} new commits, ${recorded.changes} file changes in ${recorded.ms} ms`);
     } catch (err) {
       return this.fail(jobId, err);

@@ -34,7 +34,7 @@ describe("GET /api/repos/{id}/history", () => {
     const commits = body.commits as { subject: string; path: string }[];
     expect(subjectsOf(commits)).toEqual([S.C5, S.C4, S.C3, S.S1, S.C2, S.C1]);
     expect(commits.map((c) => c.path)).toEqual([HISTORY_FILE, HISTORY_FILE, HISTORY_FILE, "src/a.ts", "src/a.ts", "src/a.ts"]);
-    expect(body).toMatchObject({ ref: "main", range: null, next_cursor: null, truncated: false });
+    expect(body).toMatchObject({ ref: "refs/heads/main", range: null, next_cursor: null, truncated: false });
   });
 
   it("follows a line range through the merge into the side branch, with before and after ranges", async () => {
@@ -54,12 +54,12 @@ describe("GET /api/repos/{id}/history", () => {
     expect(second.next_cursor).toBeNull();
   });
 
-  it("takes the tracked ref and refuses another one", async () => {
+  it("takes the tracked ref and refuses one the repo does not track (test/worker/history-refs.test.ts: several refs)", async () => {
     expect((await get(`/api/repos/${REPO}/history?path=${HISTORY_FILE}&ref=main`)).status).toBe(200);
     const other = await get(`/api/repos/${REPO}/history?path=${HISTORY_FILE}&ref=side`);
     expect(other.status).toBe(404);
     expect(other.body.error).toMatchObject({ code: "ref_not_found" });
-    expect(other.body.error!.message).toContain('tracks "main"');
+    expect(other.body.error!.message).toContain("Tracked refs: main (default).");
   });
 
   it("refuses a range past the file's end", async () => {

@@ -16,15 +16,15 @@ async function control(path: string, body?: unknown, method = "POST"): Promise<a
   return res.json();
 }
 
-/** An upstream repo of its own: a copy of `fixture.git` named `name`, optionally behind credentials. */
-export async function createUpstream(name: string, auth?: Auth): Promise<{ url: string; head: string }> {
-  const r = await control("/repos", { name, auth });
+/** An upstream repo of its own: a copy of `fixture.git` (or `<from>.git`) named `name`, optionally behind credentials. */
+export async function createUpstream(name: string, auth?: Auth, from?: string): Promise<{ url: string; head: string }> {
+  const r = await control("/repos", { name, auth, from });
   return { url: `${inject("gitServerUrl")}/${name}.git`, head: r.head };
 }
 
-/** Commits `files` (path -> text) on `branch` of the upstream, as a push would; returns the commit SHA. */
-export async function pushCommit(name: string, files: Record<string, string>, branch = "main"): Promise<string> {
-  return (await control(`/repos/${name}/commit`, { files, branch })).commit;
+/** Commits `files` (path -> text) on `branch` of the upstream, as a push would (`message`: its subject); returns the commit SHA. */
+export async function pushCommit(name: string, files: Record<string, string>, branch = "main", message?: string): Promise<string> {
+  return (await control(`/repos/${name}/commit`, { files, branch, message })).commit;
 }
 
 /** Holds the upstream's git requests (or only its pack fetches) until `release`. */

@@ -75,6 +75,18 @@ export function topoRank(graph: CommitGraph): Map<string, number> {
   return rank;
 }
 
+/** The stored commits reachable from `head` (itself included; stops where the stored history stops). */
+export function reachableFrom(graph: CommitGraph, head: string): Set<string> {
+  const seen = new Set<string>();
+  const todo = graph.has(head) ? [head] : [];
+  for (let sha = todo.pop(); sha !== undefined; sha = todo.pop()) {
+    if (seen.has(sha)) continue;
+    seen.add(sha);
+    for (const p of graph.get(sha)!.parents) if (graph.has(p) && !seen.has(p)) todo.push(p);
+  }
+  return seen;
+}
+
 /** A queue of (commit, path) items, popped in `topoRank` order; pushing an item twice merges it. */
 class CommitQueue<T> {
   readonly #items = new Map<string, Item<T>>();

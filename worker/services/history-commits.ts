@@ -14,7 +14,8 @@ import { canSee, type RepoVisibility } from "./context";
 import { visibleRepo } from "./files";
 import { searchCommitsInput, type SearchCommitsInput, type SearchCommitsOutput } from "./history-schema";
 import { summaryOf } from "./history";
-import { repoHistory } from "./history-source";
+import { reachableFrom } from "../history/walk";
+import { repoHistory, type RepoHistory } from "./history-source";
 
 /** Unix seconds of a `since`/`until` date; a bare day as `until` means through its end. */
 function unixOf(date: string | undefined, endOfDay: boolean): number | undefined {
@@ -27,13 +28,24 @@ function unixOf(date: string | undefined, endOfDay: boolean): number | undefined
 /**
  * The commits whose messages best match `q`, best first. With `repo`: that repo only, and its
  * `history_unavailable` error when it keeps none; without: every visible repo with history.
+ * Every tracked ref's commits are searched, unless `ref` (with `repo`) keeps those reachable
+ * from that ref's commit (`ref_not_found` for a ref the repo does not track).
  */
 export async function searchCommits(ctx: ServiceContext, raw: SearchCommitsInput): Promise<SearchCommitsOutput> {
   const input = parseOrThrow(searchCommitsInput, raw, {}, "search_commits");
+  if (input.ref !== undefined && !input.repo) {
+    throw new CodeSearchError(
+      "invalid_input",
+      "ref: commit search at a ref needs repo (the ref of which repo?); pass repo too, or omit ref to search every tracked ref.",
+    );
+  }
   let repos: string[];
+  let at: RepoHistory | null = null;
   if (input.repo) {
     await visibleRepo(ctx, input.repo);
-    repos = [(await repoHistory(ctx, input.repo, undefined)).repo];
+    const h = await repoHistory(ctx, input.repo, input.ref);
+    repos = [h.repo];
+    if (input.ref !== undefined) at = h;
   } else {
     const { results } = await ctx.env.DB.prepare(
       "SELECT r.id, r.withdrawn_at FROM repos r JOIN repo_history h ON h.repo = r.id ORDER BY r.id",
@@ -42,17 +54,24 @@ export async function searchCommits(ctx: ServiceContext, raw: SearchCommitsInput
   }
   const terms = tokenizeQuery(input.q);
   if (terms.length === 0) throw new CodeSearchError("invalid_input", `q: "${input.q}" has no searchable words.`);
-  if (repos.length === 0) return { commits: [], repos };
+  const scope = { ref: at?.ref ?? null, commit: at?.commit ?? null };
+  if (repos.length === 0) return { commits: [], repos, ...scope };
   const match = [...new Set(terms)].map((t) => `"${t.replace(/"/g, '""')}"`).join(" OR ");
+  // At a ref: rank over all stored commits, then drop those not reachable from it. Asking for
+  // `limit` more rows than there are unreachable commits keeps the page full whenever it can be.
+  const reachable = at ? reachableFrom(at.graph, at.commit) : null;
+  const extra = at && reachable ? at.graph.size - reachable.size : 0;
   const rows = await searchCommitRows(
     ctx.env.DB,
     repos,
     match,
     { author: input.author, since: unixOf(input.since, false), until: unixOf(input.until, true) },
-    input.limit,
+    input.limit + extra,
   );
+  const kept = (reachable ? rows.filter((r) => reachable.has(r.sha)) : rows).slice(0, input.limit);
   return {
-    commits: rows.map((r) => ({ repo: r.repo, ...summaryOf(r, r.sha), body: r.body.slice(0, 1000), score: Math.round(r.score * 1000) / 1000 })),
+    commits: kept.map((r) => ({ repo: r.repo, ...summaryOf(r, r.sha), body: r.body.slice(0, 1000), score: Math.round(r.score * 1000) / 1000 })),
     repos,
+    ...scope,
   };
 }

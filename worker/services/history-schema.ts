@@ -7,6 +7,7 @@
  */
 import { z } from "zod";
 import { repoIdSchema, repoPathSchema } from "./files";
+import { refSchema } from "./refs";
 
 /** Most commits one history page returns. */
 export const HISTORY_MAX_LIMIT = 100;
@@ -18,12 +19,12 @@ export const HISTORY_TIME_BUDGET_MS = 5_000;
 export const COMMIT_SEARCH_MAX_LIMIT = 50;
 
 const line = z.number().int().min(1);
-const refSchema = z
-  .string()
-  .min(1)
-  .max(255)
+const historyRef = refSchema
   .optional()
-  .describe("The repo's tracked ref (branch name, full ref, or the snapshot's commit SHA); default: the tracked ref. A repo tracks one ref for now.");
+  .describe(
+    'Branch or tag the repo tracks ("feature", "refs/tags/v2"), or its snapshot\'s commit SHA; default: the default branch. The walk starts at that ref\'s commit.',
+  );
+const answerRef = z.string().describe("The ref read (full name, `refs/heads/main`) and, in `commit`, the commit the walk started from.");
 
 /** Input of `fileHistory`. */
 export const fileHistoryInput = z.object({
@@ -31,7 +32,7 @@ export const fileHistoryInput = z.object({
   path: repoPathSchema,
   start: line.optional().describe("First line of a range (1-based); with `end`. Without: the whole file's history."),
   end: line.optional().describe("Last line of the range (inclusive); default `start`."),
-  ref: refSchema,
+  ref: historyRef,
   limit: z.number().int().min(1).max(HISTORY_MAX_LIMIT).default(20).describe(`Commits per page (1-${HISTORY_MAX_LIMIT}, default 20).`),
   cursor: z
     .string()
@@ -47,7 +48,7 @@ export const blameInput = z.object({
   path: repoPathSchema,
   start: line.optional().describe("First line (1-based); default 1."),
   end: line.optional().describe(`Last line (inclusive); default the file's last line. At most ${BLAME_MAX_LINES} lines per call.`),
-  ref: refSchema,
+  ref: historyRef,
 });
 export type BlameInput = z.input<typeof blameInput>;
 
@@ -66,7 +67,7 @@ export const fileRangeSchema = z.object({ path: z.string(), start: z.number().in
 export const fileHistoryOutput = z.object({
   repo: z.string(),
   path: z.string(),
-  ref: z.string(),
+  ref: answerRef,
   commit: z.string(),
   range: z.object({ start: z.number().int(), end: z.number().int() }).nullable(),
   commits: z.array(
@@ -86,7 +87,7 @@ export type FileHistoryOutput = z.infer<typeof fileHistoryOutput>;
 export const blameOutput = z.object({
   repo: z.string(),
   path: z.string(),
-  ref: z.string(),
+  ref: answerRef,
   commit: z.string(),
   start: z.number().int(),
   end: z.number().int(),
@@ -113,6 +114,11 @@ export const searchCommitsInput = z.object({
   author: z.string().min(1).max(200).optional().describe("Author name or e-mail contains this (any case)."),
   since: dateSchema.describe("Authored on or after (YYYY-MM-DD or ISO time, UTC)."),
   until: dateSchema.describe("Authored on or before (YYYY-MM-DD: through that day, UTC)."),
+  ref: refSchema
+    .optional()
+    .describe(
+      "Only commits reachable from this tracked ref (branch, tag, or its commit SHA) of `repo` (needs `repo`). Without: every stored commit of every tracked ref of the repos searched.",
+    ),
   limit: z.number().int().min(1).max(COMMIT_SEARCH_MAX_LIMIT).default(10).describe(`Commits to return (1-${COMMIT_SEARCH_MAX_LIMIT}, default 10).`),
 });
 export type SearchCommitsInput = z.input<typeof searchCommitsInput>;
@@ -121,5 +127,7 @@ export type SearchCommitsInput = z.input<typeof searchCommitsInput>;
 export const searchCommitsOutput = z.object({
   commits: z.array(commitSummarySchema.extend({ repo: z.string(), body: z.string(), score: z.number() })),
   repos: z.array(z.string()),
+  ref: z.string().nullable().describe("With `ref`: the ref searched (full name); null: every tracked ref's commits."),
+  commit: z.string().nullable().describe("With `ref`: its commit, from which the searched commits are reachable; else null."),
 });
 export type SearchCommitsOutput = z.infer<typeof searchCommitsOutput>;

@@ -1,8 +1,9 @@
 /**
  * @module worker/services/history-source
  *
- * The history a read may use: a visible repo's active snapshot, its tracked ref checked
- * against the asked one, and the stored commit graph (indexer/store/d1/history.ts), or a
+ * The history a read may use: a visible repo's snapshot at the asked ref (any tracked ref or its
+ * commit, through the one resolver, worker/services/refs.ts) and the repo's stored commit graph
+ * (indexer/store/d1/history.ts; one per repo, which every tracked ref's fetch adds to), or a
  * `history_unavailable` error that says why and what to do (archives carry no commits; a
  * depth-0 fetch keeps none; a snapshot indexed before history was kept needs a refresh).
  */
@@ -10,35 +11,36 @@ import { CodeSearchError } from "../../kernel/errors";
 import { changesOfPath, commitGraph, historyMeta, type ChangeRecord, type CommitGraph } from "../../indexer/store/d1/history";
 import { BudgetSpentError, type WalkSource } from "../history/walk";
 import type { ServiceContext } from "./context";
-import { activeRepo } from "./files";
+import { visibleRepo } from "./files";
 import { HISTORY_TIME_BUDGET_MS } from "./history-schema";
+import { resolveRef, shortRefName, type RefSnapshot } from "./refs";
 
-/** A repo's history, ready to walk from `commit`. */
+/** A repo's history, ready to walk from `commit`, the snapshot of `ref`. */
 export interface RepoHistory {
   repo: string;
   commit: string;
-  /** Short ref name (`main`), or the commit when the repo tracks a SHA. */
+  /** The ref read, full name (`refs/heads/main`), as every read names it; `HEAD` when unknown. */
   ref: string;
   depth: string;
   graph: CommitGraph;
+  /** The snapshot of `ref` (for the file's line count at that commit). */
+  snapshot: RefSnapshot;
 }
 
-const shortRef = (r: string) => r.replace(/^refs\/(heads|tags)\//, "");
-
 /**
- * Loads the history of a repo the caller may see (`repo_not_found`, `index_not_ready` as every
- * read). `ref`, when given, must be the tracked ref or the snapshot's commit (`ref_not_found`
- * otherwise, naming the tracked one).
+ * Loads the history of a repo the caller may see at `ref` (default: the default ref). Throws
+ * `repo_not_found`, `index_not_ready`, and `ref_not_found` (a ref the repo does not track,
+ * naming those it does) as every read; `history_unavailable` when the source keeps none.
  */
 export async function repoHistory(ctx: ServiceContext, repo: string, ref: string | undefined): Promise<RepoHistory> {
-  const snap = await activeRepo(ctx, repo);
-  const row = await ctx.env.DB.prepare("SELECT source_kind, ref FROM repos WHERE id = ?").bind(snap.id).first<{ source_kind: string; ref: string | null }>();
-  if (row?.source_kind !== "git") {
+  const row = await visibleRepo(ctx, repo);
+  if (row.source_kind !== "git") {
     throw new CodeSearchError(
       "history_unavailable",
       `History is not available for this source: repo "${repo}" was uploaded as an archive, which carries no commits. Register its git URL instead (POST /api/repos {"url": ...}) to get history, blame and commit search.`,
     );
   }
+  const snap = await resolveRef(ctx, row, ref);
   const meta = await historyMeta(ctx.env.DB, snap.id);
   if (!meta) {
     throw new CodeSearchError(
@@ -46,25 +48,15 @@ export async function repoHistory(ctx: ServiceContext, repo: string, ref: string
       `History is not available for this source: repo "${repo}" was fetched shallow (HISTORY_DEPTH=0, or indexed before history was kept). Set HISTORY_DEPTH (e.g. 500 commits or 365d) and refresh it (POST /api/repos/${repo}/refresh).`,
     );
   }
-  const tracked = shortRef(meta.ref);
-  if (ref !== undefined) {
-    const asked = shortRef(ref.trim());
-    const ok =
-      asked === tracked || asked === "HEAD" || (asked.length >= 7 && snap.commit.startsWith(asked)) || (row.ref !== null && asked === shortRef(row.ref));
-    if (!ok)
-      throw new CodeSearchError(
-        "ref_not_found",
-        `Repo "${repo}" tracks "${tracked}" (commit ${snap.commit.slice(0, 12)}) only; omit ref or pass "${tracked}".`,
-      );
-  }
   const graph = await commitGraph(ctx.env.DB, snap.id);
+  const name = snap.ref ?? "HEAD";
   if (!graph.has(snap.commit)) {
     throw new CodeSearchError(
       "history_unavailable",
-      `The history of repo "${repo}" at ${snap.commit.slice(0, 12)} is not recorded yet (it was indexed before history was kept, or recording failed). Refresh it (POST /api/repos/${repo}/refresh).`,
+      `The history of repo "${repo}" at ${shortRefName(name)} (${snap.commit.slice(0, 12)}) is not recorded yet (it was indexed before history was kept, or recording failed). Refresh it (POST /api/repos/${repo}/refresh).`,
     );
   }
-  return { repo: snap.id, commit: snap.commit, ref: tracked, depth: meta.depth, graph };
+  return { repo: snap.id, commit: snap.commit, ref: name, depth: meta.depth, graph, snapshot: snap };
 }
 
 /** A walk source over `h` with HISTORY_TIME_BUDGET_MS from now; each path's rows are loaded once. */

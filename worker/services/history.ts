@@ -1,9 +1,10 @@
 /**
  * @module worker/services/history
  *
- * File and line-range history (`fileHistory`) and blame (`blame`) of a repo's active snapshot,
- * walked over the stored commits (worker/history/walk.ts). REST routes and MCP tools are thin
- * adapters over these functions and the schemas in history-schema.ts. The file must be in the
+ * File and line-range history (`fileHistory`) and blame (`blame`) of a repo's snapshot at a
+ * ref (default: the default ref; any tracked ref or its commit), walked over the stored commits
+ * from that ref's commit (worker/history/walk.ts). REST routes and MCP tools are thin adapters
+ * over these functions and the schemas in history-schema.ts. The file must be in that
  * snapshot's index: its line count bounds the range.
  */
 import { CodeSearchError } from "../../kernel/errors";
@@ -11,7 +12,7 @@ import { parseOrThrow } from "../../kernel/validation";
 import { commitsBySha, type CommitRecord } from "../../indexer/store/d1/history";
 import { blameLines, rangeHistory, WHOLE_FILE_END } from "../history/walk";
 import type { ServiceContext } from "./context";
-import { activeRepo, loadFile } from "./files";
+import { loadFile } from "./files";
 import {
   BLAME_MAX_LINES,
   blameInput,
@@ -36,7 +37,7 @@ export function summaryOf(c: CommitRecord | undefined, sha: string) {
 /** Checks a 1-based inclusive range against the file's line count. */
 function checkRange(start: number, end: number, lines: number, path: string): void {
   if (end < start) throw new CodeSearchError("invalid_input", `end (${end}) is before start (${start}).`);
-  if (end > lines) throw new CodeSearchError("invalid_input", `${path} has ${lines} lines at the current snapshot; end (${end}) is past it.`);
+  if (end > lines) throw new CodeSearchError("invalid_input", `${path} has ${lines} lines at the ref's snapshot; end (${end}) is past it.`);
 }
 
 /**
@@ -47,7 +48,7 @@ function checkRange(start: number, end: number, lines: number, path: string): vo
 export async function fileHistory(ctx: ServiceContext, raw: FileHistoryInput): Promise<FileHistoryOutput> {
   const input = parseOrThrow(fileHistoryInput, raw, {}, "file_history");
   const h = await repoHistory(ctx, input.repo, input.ref);
-  const file = await loadFile(ctx, await activeRepo(ctx, h.repo), input.path, "rest");
+  const file = await loadFile(ctx, h.snapshot, input.path, "rest");
   const range = input.start === undefined ? null : { start: input.start, end: input.end ?? input.start };
   if (range) checkRange(range.start, range.end, file.line_count, input.path);
   const offset = Number(input.cursor ?? 0);
@@ -91,7 +92,7 @@ export async function fileHistory(ctx: ServiceContext, raw: FileHistoryInput): P
 export async function blame(ctx: ServiceContext, raw: BlameInput): Promise<BlameOutput> {
   const input = parseOrThrow(blameInput, raw, {}, "blame");
   const h = await repoHistory(ctx, input.repo, input.ref);
-  const file = await loadFile(ctx, await activeRepo(ctx, h.repo), input.path, "rest");
+  const file = await loadFile(ctx, h.snapshot, input.path, "rest");
   const start = input.start ?? 1;
   const end = input.end ?? (input.start !== undefined ? input.start : file.line_count);
   checkRange(start, end, file.line_count, input.path);

@@ -69,16 +69,24 @@ export async function knownCommits(db: D1Database, repo: string): Promise<Set<st
   return new Set(results.map((r) => r.sha));
 }
 
+/** Whether the repo's stored history holds `sha` (a fetch of any tracked ref recorded it). */
+export async function hasCommit(db: D1Database, repo: string, sha: string): Promise<boolean> {
+  return (await db.prepare("SELECT 1 AS x FROM commits WHERE repo = ? AND sha = ?").bind(repo, sha).first()) !== null;
+}
+
 /**
  * Writes commits and their changes (upserts; changes first, so a commit row, and with it the
  * commit's searchability, appears only once its changes are stored), then the repo's meta row.
+ * The commit graph is one per repo, whatever ref a fetch was of; the meta row's `head` and `ref`
+ * are the default ref's: a fetch of another tracked ref (`defaultRef: false`) keeps them (it
+ * writes them only when the row does not exist yet) and updates the rest.
  */
 export async function writeHistory(
   db: D1Database,
   repo: string,
   commits: CommitRecord[],
   changes: ChangeRecord[],
-  meta: Omit<HistoryMeta, "commits">,
+  meta: Omit<HistoryMeta, "commits"> & { defaultRef?: boolean },
 ): Promise<void> {
   const changeStmts = changes.map((c) =>
     db
@@ -100,9 +108,11 @@ export async function writeHistory(
   for (let i = 0; i < commitStmts.length; i += ROWS_PER_BATCH) await db.batch(commitStmts.slice(i, i + ROWS_PER_BATCH));
   await db
     .prepare(
-      "INSERT INTO repo_history (repo, head, ref, depth, commits, updated_at) VALUES (?1, ?2, ?5, ?3, (SELECT COUNT(*) FROM commits WHERE repo = ?1), ?4) ON CONFLICT (repo) DO UPDATE SET head = excluded.head, ref = excluded.ref, depth = excluded.depth, commits = excluded.commits, updated_at = excluded.updated_at",
+      "INSERT INTO repo_history (repo, head, ref, depth, commits, updated_at) VALUES (?1, ?2, ?5, ?3, (SELECT COUNT(*) FROM commits WHERE repo = ?1), ?4) " +
+        "ON CONFLICT (repo) DO UPDATE SET head = CASE WHEN ?6 THEN excluded.head ELSE head END, ref = CASE WHEN ?6 THEN excluded.ref ELSE ref END, " +
+        "depth = excluded.depth, commits = excluded.commits, updated_at = excluded.updated_at",
     )
-    .bind(repo, meta.head, meta.depth, meta.updatedAt, meta.ref)
+    .bind(repo, meta.head, meta.depth, meta.updatedAt, meta.ref, meta.defaultRef === false ? 0 : 1)
     .run();
 }
 

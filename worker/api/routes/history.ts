@@ -3,7 +3,7 @@
  *
  *   GET /api/repos/{id}/history?path=&start=&end=&ref=&limit=&cursor=   commits that changed a file or lines of it
  *   GET /api/repos/{id}/blame?path=&start=&end=&ref=                    the commit that last changed each line
- *   GET /api/search/commits?q=&repo=&author=&since=&until=&limit=       BM25 over commit messages
+ *   GET /api/search/commits?q=&repo=&ref=&author=&since=&until=&limit=  BM25 over commit messages
  *
  * Thin adapters over worker/services/history*.ts with the schemas the MCP tools `file_history`,
  * `blame` and `search_commits` use (history-schema.ts). Reading history needs the `search` scope.
@@ -75,6 +75,7 @@ const commitSearchRoute = createRoute({
     query: z.object({
       q: searchCommitsInput.shape.q,
       repo: queryOptional(searchCommitsInput.shape.repo),
+      ref: queryOptional(searchCommitsInput.shape.ref),
       author: queryOptional(searchCommitsInput.shape.author),
       since: queryOptional(searchCommitsInput.shape.since),
       until: queryOptional(searchCommitsInput.shape.until),
@@ -84,7 +85,7 @@ const commitSearchRoute = createRoute({
   responses: {
     200: jsonResponse(searchCommitsOutput, "Commits, best first"),
     400: historyErrors[400],
-    404: errorDoc("Unknown repo", "repo_not_found"),
+    404: errorDoc("Unknown repo, or a ref it does not track", "repo_not_found", "ref_not_found"),
     409: historyErrors[409],
   },
 });

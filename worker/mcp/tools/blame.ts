@@ -1,6 +1,7 @@
 /** @module worker/mcp/tools/blame — MCP tool `blame` over `blame` (worker/services/history.ts). */
 import { blame } from "../../services/history";
 import { BLAME_MAX_LINES, blameInput, blameOutput, type BlameOutput } from "../../services/history-schema";
+import { shortRefName } from "../../services/refs";
 import { defineTool } from "../tool";
 
 /** One line per range: lines, short SHA, date, author, subject. */
@@ -9,7 +10,7 @@ export function renderBlame(r: BlameOutput): string {
     (x) =>
       `${x.start === x.end ? x.start : `${x.start}-${x.end}`}: ${x.boundary ? "^" : ""}${x.sha.slice(0, 12)} ${x.date.slice(0, 10)} ${x.author.name}: ${x.subject}`,
   );
-  return `Blame of ${r.repo}:${r.path}:${r.start}-${r.end} at ${r.ref} (${r.commit.slice(0, 12)}; ^ = at least this old):\n${rows.join("\n")}`;
+  return `Blame of ${r.repo}:${r.path}:${r.start}-${r.end} at ${shortRefName(r.ref)} (${r.commit.slice(0, 12)}; ^ = at least this old):\n${rows.join("\n")}`;
 }
 
 export const blameTool = defineTool({

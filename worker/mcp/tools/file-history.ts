@@ -1,6 +1,7 @@
 /** @module worker/mcp/tools/file-history — MCP tool `file_history` over `fileHistory` (worker/services/history.ts). */
 import { fileHistory } from "../../services/history";
 import { fileHistoryInput, fileHistoryOutput, type FileHistoryOutput } from "../../services/history-schema";
+import { shortRefName } from "../../services/refs";
 import { defineTool } from "../tool";
 
 /** One line per commit: date, short SHA, author, subject, and the lines' ranges. */
@@ -20,7 +21,7 @@ export function renderHistory(r: FileHistoryOutput): string {
     : r.truncated
       ? `\n[older history is beyond the kept depth (${r.depth})]`
       : "";
-  return `History of ${r.repo}:${what} at ${r.ref} (${r.commit.slice(0, 12)}), newest first:\n${lines.join("\n")}${more}`;
+  return `History of ${r.repo}:${what} at ${shortRefName(r.ref)} (${r.commit.slice(0, 12)}), newest first:\n${lines.join("\n")}${more}`;
 }
 
 export const fileHistoryTool = defineTool({

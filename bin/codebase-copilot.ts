@@ -115,8 +115,9 @@ function buildProgram(): Command {
     .requiredOption("--repo <id>", "the indexed repo the change belongs to")
     .option("--diff <file>", "a unified diff file, or - for stdin")
     .option("--base <ref>", "review `git diff <ref>...HEAD` of the git checkout in the current folder")
+    .option("--ref <ref>", "branch or tag of the repo the review reads (default: its default branch)")
     .option("--dry-run", "print the exact request (token redacted) and exit without calling the server or the model")
-    .action(async (o: { repo: string; diff?: string; base?: string; dryRun?: boolean }, cmd: Command) => {
+    .action(async (o: { repo: string; diff?: string; base?: string; ref?: string; dryRun?: boolean }, cmd: Command) => {
       const g = globals(cmd);
       let diff: string;
       try {
@@ -126,10 +127,10 @@ function buildProgram(): Command {
       }
       if (o.dryRun) {
         const t = target(g);
-        return console.log(formatDryRun(reviewRequest(t.url, t.token ?? "", o.repo, diff)));
+        return console.log(formatDryRun(reviewRequest(t.url, t.token ?? "", o.repo, diff, o.ref)));
       }
-      const r = await client(g).review(o.repo, diff);
-      print(g, r, () => formatReview(r));
+      const r = await client(g).review(o.repo, diff, o.ref);
+      print(g, r, () => formatReview(r, o.repo));
     });
 
   addTokenCommands(program);

@@ -127,9 +127,9 @@ export function createApiClient(base: string, token: string, fetchImpl: typeof f
     async refresh(id: string): Promise<RepoStatus> {
       return repoOf(await call("POST", `${repoPath(id)}/refresh`));
     },
-    /** `POST /api/review {repo, diff}`: grounded findings (spends model tokens; worker/services/review-schema.ts). */
-    async review(repo: string, diff: string): Promise<ReviewResult> {
-      return (await call("POST", "/api/review", { json: { repo, diff } })) as ReviewResult;
+    /** `POST /api/review {repo, diff, ref?}`: grounded findings (spends model tokens; worker/services/review-schema.ts). */
+    async review(repo: string, diff: string, ref?: string): Promise<ReviewResult> {
+      return (await call("POST", "/api/review", { json: { repo, diff, ...(ref !== undefined ? { ref } : {}) } })) as ReviewResult;
     },
     /** `POST /api/search`: the whole response (`results`, `stats`, `confidence`, ...). */
     /** `POST /api/suggest-tests`: a test skeleton for one function or method, with its facts. */

@@ -188,4 +188,6 @@ export interface ReviewResult {
   usage: { inputTokens: number; outputTokens: number; cacheReadTokens: number; cacheWriteTokens: number; costUsd: number | null };
   model: string;
   prompts: { system: { id: string; version: number }; task: { id: string; version: number } };
+  /** The snapshot the review read: its ref (full name; null for an archive) and commit. */
+  scope?: { ref: string | null; commit: string };
 }

@@ -112,8 +112,8 @@ export function formatTokens(tokens: TokenInfo[]): string {
     .join("\n");
 }
 
-/** A review: status, summary, grounded findings as `file:line`, rejected ones, model cost. */
-export function formatReview(r: ReviewResult): string {
+/** A review of `repo`: status, summary, grounded findings as `file:line`, rejected ones, model cost, the snapshot read. */
+export function formatReview(r: ReviewResult, repo: string): string {
   const lines = [r.status === "reviewed" ? `Review: ${r.findings.length} finding(s)` : `Review ${r.status}: ${r.reason ?? ""}`];
   if (r.summary) lines.push("", r.summary);
   for (const f of r.findings) lines.push("", `${f.file}:${f.line}  [${f.severity}] ${f.category}`, `  ${f.issue}`, `  fix: ${f.suggestion}`);
@@ -127,6 +127,8 @@ export function formatReview(r: ReviewResult): string {
     "",
     `${r.modelCalls} model call(s), ${r.toolCalls.length} tool call(s), ${tokens} input + ${r.usage.outputTokens} output tokens${cost} (${r.model}; ${r.prompts.system.id} v${r.prompts.system.version})`,
   );
+  const at = r.scope ? readAt([{ repo, ...r.scope }]) : "";
+  if (at) lines.push(at);
   return lines.join("\n");
 }
 

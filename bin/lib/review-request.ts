@@ -36,13 +36,13 @@ export interface HttpRequestSpec {
   body: string;
 }
 
-/** The POST /api/review request for `repo` and `diff`. */
-export function reviewRequest(base: string, token: string, repo: string, diff: string): HttpRequestSpec {
+/** The POST /api/review request for `repo` and `diff`, read at `ref` (a tracked branch or tag) when given. */
+export function reviewRequest(base: string, token: string, repo: string, diff: string, ref?: string): HttpRequestSpec {
   return {
     method: "POST",
     url: `${base.replace(/\/+$/, "")}/api/review`,
     headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-    body: JSON.stringify({ repo, diff }),
+    body: JSON.stringify({ repo, diff, ...(ref !== undefined ? { ref } : {}) }),
   };
 }
 

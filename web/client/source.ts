@@ -6,7 +6,8 @@
  * file, and looks up a symbol (outline entry or a name in the code) through
  * `GET /api/repos/{id}/symbols` and `/references` when the viewer is signed in. For the selected
  * range, a signed-in viewer also sees the last commit that changed it (`GET .../history`,
- * limit 1) and a link to the range's whole history.
+ * limit 1) and a link to the range's whole history. A page opened at a ref (`?ref=`, the
+ * server's `data-ref`) asks all of these at that ref, so they describe the lines shown.
  */
 import { currentSession, errorText, getJson, loadSession, signedSourceUrl } from "./api";
 import { renderPieces } from "./code-view";
@@ -17,6 +18,9 @@ import { clampLineRange, formatLineRange, parseLineRange, type LineRange } from 
 const code = byId("code");
 const repo = code.dataset.repo ?? "";
 const path = code.dataset.path ?? "";
+// The ref the page shows (full name; empty: the default branch), passed to every read.
+const ref = code.dataset.ref ?? "";
+const atRef = ref ? `&ref=${encodeURIComponent(ref)}` : "";
 // An uploaded archive's snapshot (`archive-<sha1>`) has no commit history to ask for.
 const hasHistory = !(code.dataset.commit ?? "").startsWith("archive-");
 const lineEls = [...code.querySelectorAll<HTMLElement>(".line")];
@@ -69,7 +73,7 @@ async function showLastCommit(range: LineRange): Promise<void> {
   rangeCommit.replaceChildren();
   await sessionReady;
   if (!currentSession() || !hasHistory) return;
-  const query = `path=${encodeURIComponent(path)}&start=${range.start}&end=${range.end}`;
+  const query = `path=${encodeURIComponent(path)}&start=${range.start}&end=${range.end}${atRef}`;
   const url = `/api/repos/${encodeURIComponent(repo)}/history?${query}`;
   const reply = await getJson<HistoryPage>(`${url}&limit=1`);
   if (asked !== commitAsked) return; // another range was selected meanwhile
@@ -87,7 +91,7 @@ async function linkTo(a: HTMLAnchorElement, hitPath: string, start: number, end:
   const frag = formatLineRange({ start, end });
   if (hitPath === path) a.href = frag;
   else {
-    const url = await signedSourceUrl(repo, hitPath, start, end);
+    const url = await signedSourceUrl(repo, hitPath, start, end, ref || null);
     if (url) a.href = url;
   }
 }
@@ -120,8 +124,8 @@ async function lookUp(name: string): Promise<void> {
   lookup.replaceChildren(head, el("p", { className: "status", text: "Looking up…" }));
   const id = encodeURIComponent(repo);
   const [defs, refs] = await Promise.all([
-    getJson<{ symbols: SymbolHit[] }>(`/api/repos/${id}/symbols?name=${encodeURIComponent(name)}&limit=20`),
-    getJson<{ references: ReferenceHit[] }>(`/api/repos/${id}/references?symbol=${encodeURIComponent(name)}&limit=30`),
+    getJson<{ symbols: SymbolHit[] }>(`/api/repos/${id}/symbols?name=${encodeURIComponent(name)}&limit=20${atRef}`),
+    getJson<{ references: ReferenceHit[] }>(`/api/repos/${id}/references?symbol=${encodeURIComponent(name)}&limit=30${atRef}`),
   ]);
   const section = (title: string, items: HTMLElement[], empty: string) => [
     el("h3", { text: title }),

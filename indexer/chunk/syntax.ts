@@ -139,6 +139,12 @@ class SyntaxChunker extends ScopeReader {
         loose.push(item);
         continue;
       }
+      // Comments alone between two members of a split class go with the member below, as a
+      // decorator does, instead of becoming a chunk of their own named as the class.
+      if (scope.looseSymbol && loose.length && loose.every((it) => it.type === "comment")) {
+        item.start = loose[0].start;
+        loose = [];
+      }
       const lines = item.end - item.start + 1;
       const split = def.members && !def.keepWhole && (def.transparent || lines > this.opts.maxLines);
       // Before the tiny check: a short Go `const ( .. )` group merges with its neighbours but
@@ -200,8 +206,12 @@ class SyntaxChunker extends ScopeReader {
     if (!range) return;
     const prev = this.chunks[this.chunks.length - 1];
     if (prev && range[0] >= prev.startLine && range[1] <= prev.endLine) return;
-    // A closing brace alone joins the chunk before it rather than becoming its own.
-    if (items.length === 1 && items[0].type === "tail" && prev && range[1] - range[0] < 2 && prev.endLine < range[0]) {
+    // A closing brace alone joins the chunk before it rather than becoming its own, and so do
+    // comments after a split class's last member (with its closing brace).
+    const braceOnly = items.length === 1 && items[0].type === "tail" && range[1] - range[0] < 2;
+    const trailingComments =
+      !!scope.looseSymbol && items.some((it) => it.type === "comment") && items.every((it) => it.type === "comment" || it.type === "tail");
+    if ((braceOnly || trailingComments) && prev && prev.endLine < range[0]) {
       this.chunks[this.chunks.length - 1] = makeChunk(this.lines, prev.startLine, range[1], prev.kind, prev);
       return;
     }

@@ -91,12 +91,23 @@ describe("checkRemote over the guarded transport", () => {
   });
 
   it("answers a closed port, a non-git server, a slow server and a too-large answer with the same words", async () => {
-    const urls = ["http://127.0.0.1:1/x.git", `${base()}/not-a-repo.git`, `${base()}/slow/5000/x.git`, `${base()}/huge/x.git`];
+    // /slow/0/ answers 200 with plain text at once: a web server that is no git server.
+    const urls = ["http://127.0.0.1:1/x.git", `${base()}/slow/0/x.git`, `${base()}/slow/5000/x.git`, `${base()}/huge/x.git`];
     const limits = { ...local, connectTimeoutMs: 500, maxResponseBytes: 100_000 };
     const answers = await Promise.all(urls.map((url) => codeAndMessage(checkRemote({ url, limits }))));
     const neutral = answers.map((a, i) => `${a.code}: ${a.message.replace(urls[i], "URL")}`);
     expect(new Set(neutral).size).toBe(1);
     expect(neutral[0]).toMatch(/^source_unreachable: No git repository could be read at URL/);
+    // Words that hold for every one of these causes: none is claimed to be a timeout.
+    expect(neutral[0]).not.toMatch(/did not answer .* in time/);
+  });
+
+  it("says a repository does not exist when the git server answers 404, not that it timed out", async () => {
+    const url = `${base()}/no-such-repo.git`;
+    const r = await codeAndMessage(checkRemote({ url, limits: local }));
+    expect(r.code).toBe("source_unreachable");
+    expect(r.message).toMatch(new RegExp(`^${url.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} answered HTTP 404: there is no repository at this URL`));
+    expect(r.message).not.toMatch(/in time/);
   });
 
   it("a connection cut mid-pack is reported as an interrupted transfer, not as a timeout", async () => {

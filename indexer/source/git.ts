@@ -105,20 +105,22 @@ export function authHeaders(opts: Pick<GitSourceOptions, "token" | "username" | 
 
 /**
  * The one answer for a host that is unreachable, too slow, too large, or not a git server:
- * the same words whatever the cause, so that the API tells nothing about what listens where.
+ * the same words whatever the cause (words true of each), so that the API tells nothing about
+ * what listens where.
  */
 export function noRepositoryAt(url: string): CodeSearchError {
   return new CodeSearchError(
     "source_unreachable",
-    `No git repository could be read at ${url}: the host did not answer as a git smart-HTTP server in time. Check the URL (https://host/owner/repo.git) and that the server can reach it.`,
+    `No git repository could be read at ${url}: the host could not be reached, answered too slowly or too much, or is not a git smart-HTTP server. Check the URL (https://host/owner/repo.git) and that the server can reach it.`,
   );
 }
 
 /**
  * Maps isomorphic-git, transport and network errors to coded errors. Only a refused redirect
  * hop, a credentials request (a rejected token and a missing one get different messages:
- * `withToken` says whether credentials were sent) and a missing ref get their own message; the
- * rest is `noRepositoryAt` (the cause goes to the log only).
+ * `withToken` says whether credentials were sent), a repository the server says is not there
+ * (HTTP 404/410) and a missing ref get their own message; the rest is `noRepositoryAt` (the
+ * cause goes to the log only).
  */
 export function gitError(err: unknown, url: string, withToken = false): CodeSearchError {
   if (err instanceof CodeSearchError) return err;
@@ -151,6 +153,14 @@ export function gitError(err: unknown, url: string, withToken = false): CodeSear
       "source_unreachable",
       `${url} asked for credentials (HTTP ${status}) and none were given; pass a "token" that can read the repository.`,
       { reason: "token_required" },
+    );
+  }
+  if (e.code === "HttpError" && (status === 404 || status === 410)) {
+    // An HTTP answer, like 401/403 above: it tells no more about what listens where than they do.
+    return new CodeSearchError(
+      "source_unreachable",
+      `${url} answered HTTP ${status}: there is no repository at this URL. Check the owner and name (https://host/owner/repo.git); a host that hides private repositories answers so too: then pass a "token" that can read it.`,
+      { reason: "not_found" },
     );
   }
   if (e.code === "NotFoundError") {

@@ -43,7 +43,8 @@ describe("registering a git repo: bad inputs", () => {
   });
 
   it("answers a URL that is not a git repository exactly like an unreachable host (no port-scan oracle)", async () => {
-    const url = `${inject("gitServerUrl")}/not-a-repo.git`;
+    // /slow/0/ answers 200 with plain text at once: a web server that is no git server.
+    const url = `${inject("gitServerUrl")}/slow/0/not-a-repo.git`;
     const r = await post("/api/repos", { url, name: "err-notgit" });
     const closed = await post("/api/repos", { url: "http://127.0.0.1:1/not-a-repo.git", name: "err-notgit" });
     expect(r.status).toBe(422);

@@ -37,10 +37,13 @@ export function navLine(path: string, needle: string, after = 0): number {
   return i + 1;
 }
 
-/** Indexes the fixture as repo `repo` (default "nav") at commit "n1". Once per test file (storage is per file). */
-export async function seedNavigation(repo = "nav"): Promise<void> {
+/**
+ * Indexes the fixture (or `sources`) as repo `repo` (default "nav") at commit "n1". Once per
+ * repo and test file (storage is per file).
+ */
+export async function seedNavigation(repo = "nav", sources: { path: string; text: string }[] = NAV_FILES): Promise<void> {
   const files: IndexedFile[] = [];
-  for (const [i, f] of NAV_FILES.entries()) {
+  for (const [i, f] of sources.entries()) {
     const blobSha = i.toString(16).padStart(40, "0");
     files.push({ repo, path: f.path, blobSha, fileId: await fileId(repo, f.path, blobSha), text: f.text, chunked: await chunkFile(f.path, f.text) });
   }

@@ -173,6 +173,25 @@ describe("symbols by the names the tools print", () => {
     expect(unknown._meta?.["codebase-copilot/error"]?.code).toBe("not_found");
     expect(text(unknown)).toContain("InvoiceFormatter.format");
   });
+
+  it("lists a re-export `x as x` once: the alias is the same place as the name before it (Python, TypeScript, Rust)", async () => {
+    await seedNavigation("nav-alias", [
+      { path: "pkg/__init__.py", text: "from .termui import secho as secho\nfrom .termui import style as styled\n" },
+      { path: "pkg/termui.py", text: "def secho(message):\n    print(message)\n\n\ndef style(text):\n    return text\n" },
+      { path: "src/index.ts", text: 'export { render as render } from "./view";\nimport { render as draw } from "./view";\n' },
+      { path: "src/view.ts", text: "export function render(): string {\n  return draw();\n}\n" },
+      { path: "crate/lib.rs", text: "pub use crate::termui::secho as secho;\n" },
+    ]);
+    const places = async (symbol: string) => {
+      const r = await call(client, "find_references", { repo: "nav-alias", symbol, limit: 100 });
+      expect(r.isError, text(r)).toBeFalsy();
+      return (r.structuredContent?.references as Ref[]).map((x) => `${x.path}:${x.line}:${x.kind}`);
+    };
+    expect(await places("secho")).toEqual(["crate/lib.rs:1:import", "pkg/__init__.py:1:import", "pkg/termui.py:1:definition"]);
+    expect(await places("render")).toEqual(["src/index.ts:1:reference", "src/index.ts:2:import", "src/view.ts:1:definition"]);
+    // A rename keeps both names: each is its own word.
+    expect(await places("styled")).toEqual(["pkg/__init__.py:2:import"]);
+  });
 });
 
 /** The fixture line a reference points at (for filtering expectations by their code). */

@@ -24,6 +24,12 @@ export interface SyntaxFacts {
   /** For a receiver that is itself a call or `new X(...)`: the called name (`ReportParser` in `ReportParser().parse`). */
   receiverCall: string | null;
   args: number | null;
+  /**
+   * The alias half of `x as x` (Python `from .m import x as x`, TypeScript `export { x as x }`,
+   * Rust `use m::x as x`, PHP `use A\\x as x`): the same name at the same place as the one
+   * before it, so references list that place once.
+   */
+  sameNameAlias?: boolean;
 }
 
 const IMPORT_TYPES = new Set([
@@ -90,8 +96,22 @@ function calledName(node: Node): string | null {
   return callee ? (callee.text.split(/\.|::|->/).pop() ?? null) : null;
 }
 
+/** True when `node` is the alias of an import/export clause that renames a name to itself. */
+function isSameNameAlias(node: Node): boolean {
+  const p = node.parent;
+  if (!p || !same(p.childForFieldName("alias"), node)) return false;
+  const original = p.namedChildren.find((c) => c !== null && !same(c, node));
+  return !!original && original.text.split(/\.|::|\\/).pop() === node.text;
+}
+
 /** Classifies the identifier `node` (the smallest node covering the occurrence). */
 export function classifyNode(node: Node): SyntaxFacts {
+  const facts = classifyKind(node);
+  return isSameNameAlias(node) ? { ...facts, sameNameAlias: true } : facts;
+}
+
+/** What `node` is: import, definition, call, type, reference, or a comment or string. */
+function classifyKind(node: Node): SyntaxFacts {
   const facts: SyntaxFacts = { kind: "reference", receiver: null, receiverCall: null, args: null };
   let lexical: ReferenceKind | null = null;
   for (let n: Node | null = node; n; n = n.parent) {

@@ -255,7 +255,9 @@ async function occurrencesIn(file: CandidateFile, snap: RefSnapshot, text: strin
   const role = roleOf(file.path, file.language);
   // Definitions of `word`: the first occurrence inside each one's range is its name.
   const defs = spans.filter((s) => s.name === word).map((s) => ({ ...s, seen: false }));
-  return found.map((o, k) => {
+  // The alias of `x as x` is the place of the name before it: listed once.
+  return found.flatMap((o, k) => {
+    if (facts?.[k]?.sameNameAlias) return [];
     const def = defs.find((d) => !d.seen && d.start_line <= o.line && o.line <= d.end_line);
     if (def) def.seen = true;
     const f: SyntaxFacts = facts?.[k] ?? { kind: "text", receiver: null, receiverCall: null, args: null };
@@ -272,7 +274,7 @@ async function occurrencesIn(file: CandidateFile, snap: RefSnapshot, text: strin
       enclosingClass: enclosingClass(spans, o.line),
     };
     const { refersTo, via } = resolveOccurrence({ ...f, kind }, scope, allDefs);
-    return {
+    const occurrence: Reference = {
       repo: file.repo,
       ref: snap.ref,
       commit: snap.commit,
@@ -288,6 +290,7 @@ async function occurrencesIn(file: CandidateFile, snap: RefSnapshot, text: strin
       role,
       enclosing,
     };
+    return [occurrence];
   });
 }
 

@@ -35,3 +35,34 @@ describe("compilePattern (regex with required literals)", () => {
     ]);
   });
 });
+
+describe("compilePattern (regex syntax errors)", () => {
+  const message = (pattern: string, caseSensitive = true) => {
+    try {
+      compilePattern({ pattern, regex: true, caseSensitive, wholeWord: false });
+    } catch (err) {
+      return (err as Error).message;
+    }
+    throw new Error(`${pattern} compiled`);
+  };
+
+  it("quotes only what the user typed, never the flags the matcher adds", () => {
+    for (const caseSensitive of [true, false]) {
+      const open = message("foo(", caseSensitive);
+      expect(open).not.toContain("(?m)");
+      expect(open).not.toContain("(?i)");
+      expect(open).toMatch(/^pattern: missing closing \) in "foo\("/);
+      expect(message("a)", caseSensitive)).toMatch(/^pattern: unexpected \) in "a\)"/);
+    }
+    // A backslash is quoted as typed, not JSON-escaped.
+    expect(message("(a)\\1")).toMatch(/^pattern: invalid escape sequence at position 3 \("\\1"\)/);
+  });
+
+  it("says how to search literally in words every interface understands", () => {
+    const m = message("foo(");
+    expect(m).not.toContain("pass regex: false");
+    expect(m).toContain("escape it with a backslash");
+    expect(m).toContain('"regex": false');
+    expect(m).toContain("without -E");
+  });
+});

@@ -60,6 +60,30 @@ function literalRegExp(o: PatternOptions): RegExp {
   return new RegExp(o.wholeWord ? `\\b${body}\\b` : body, o.caseSensitive ? "gu" : "giu");
 }
 
+/** What to do about a syntax error, in the words of every interface (REST/MCP field `regex`, the CLI's `-E`). */
+const LITERAL_HINT =
+  'The syntax is RE2\'s (no backreferences or lookaround). To match a special character such as ( [ * . itself, escape it with a backslash (\\( ); to search for the text exactly as typed, send "regex": false (the CLI: grep without -E).';
+
+/**
+ * The message and position of a re2js syntax error, quoting only what the user typed. re2js
+ * reports some errors (an unbalanced parenthesis) with the whole expression it compiled, which
+ * starts with the flags `compileRe2` turned into `(?m)`/`(?i)` prefixes: those are cut off.
+ */
+function syntaxErrorMessage(
+  pattern: string,
+  error: string,
+  input: string | null | undefined,
+  flagsPrefix: string,
+): { message: string; position: number | null } {
+  let near = input ?? "";
+  if (flagsPrefix && near.startsWith(flagsPrefix) && (flagsPrefix + pattern).startsWith(near)) near = near.slice(flagsPrefix.length);
+  if (!near) return { message: `pattern: ${error}. ${LITERAL_HINT}`, position: null };
+  if (near === pattern) return { message: `pattern: ${error} in "${pattern}". ${LITERAL_HINT}`, position: null };
+  const at = pattern.indexOf(near);
+  const where = at >= 0 ? ` at position ${at}` : "";
+  return { message: `pattern: ${error}${where} ("${near}"). ${LITERAL_HINT}`, position: at >= 0 ? at : null };
+}
+
 /**
  * The re2js pattern, compiled; throws `invalid_input` naming the position of a syntax error,
  * e.g. `pattern: missing closing ] at position 1 ("[b")` for `a[b`, or naming the limit a too
@@ -72,16 +96,11 @@ function compileRe2(o: PatternOptions): RE2JS {
     base = RE2JS.compile(o.pattern, flags);
   } catch (err) {
     if (err instanceof RE2JSSyntaxException) {
-      const near = err.input ?? "";
-      const at = near ? o.pattern.indexOf(near) : -1;
-      const where = at >= 0 ? ` at position ${at}` : "";
-      throw new CodeSearchError(
-        "invalid_input",
-        `pattern: ${err.error}${where}${near ? ` (${JSON.stringify(near)})` : ""}. The syntax is RE2's (no backreferences or lookaround); pass regex: false to search the text literally.`,
-        { position: at >= 0 ? at : null },
-      );
+      // RE2JS.compile prepends (?i) and then (?m) for these flags.
+      const { message, position } = syntaxErrorMessage(o.pattern, err.error, err.input, `(?m)${o.caseSensitive ? "" : "(?i)"}`);
+      throw new CodeSearchError("invalid_input", message, { position });
     }
-    throw new CodeSearchError("invalid_input", "pattern: not a valid regular expression; pass regex: false to search the text literally.");
+    throw new CodeSearchError("invalid_input", `pattern: not a valid regular expression. ${LITERAL_HINT}`);
   }
   checkPatternCost(o.pattern, base); // invalid_input past the repetition or program-size cap
   return o.wholeWord ? RE2JS.compile(`\\b(?:${o.pattern})\\b`, flags) : base;

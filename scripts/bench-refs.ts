@@ -5,7 +5,9 @@
  * a second ref with `PATCH /api/repos/{id} {refs}` and waits until that ref's snapshot is ready.
  * Prints, for each: wall time from request to ready, files processed and taken over unchanged
  * (the job's counters), and D1 bytes added (the sum of the shards' `meta.size_after`, from
- * `GET /api/health/shards`; SQLite file sizes, free pages included). History is off
+ * `GET /api/health/shards`; SQLite file sizes, free pages included), then a Markdown table of the
+ * bytes each step added by table and index (`dbstat` of online-backup copies of every D1 file,
+ * taken while the server runs; scripts/lib/d1-storage-diff.ts). History is off
  * (HISTORY_DEPTH=0): the figures are indexing and storage only.
  *
  *   npm run bench:refs -- --repo /work/.mirror/honojs+hono/repo --ref v4.12.34 [--port-base 9600]
@@ -16,6 +18,7 @@ import { createServer } from "node:http";
 import { createRequire } from "node:module";
 import { basename, dirname, resolve } from "node:path";
 import { parseCli } from "./lib/cli.ts";
+import { measureStateFolder, storageDeltaMarkdown } from "./lib/d1-storage-diff.ts";
 import { startSnapshotServer } from "./lib/dev-server.ts";
 
 const USAGE = "Usage: npm run bench:refs -- --repo BARE_REPO_DIR --ref REF [--port-base 9600]";
@@ -80,11 +83,13 @@ try {
   );
 
   const bytes0 = await d1Bytes();
+  const points = [await measureStateFolder(stateDir)];
   let t = performance.now();
   const reg = await call("POST", "/api/repos", { url, name: "bench" });
   const first = await until((s) => s.job?.id === reg.job.id && (s.status === "ready" || s.status === "failed"));
   const firstMs = performance.now() - t;
   const bytes1 = await d1Bytes();
+  points.push(await measureStateFolder(stateDir));
   log(
     `default branch: ${(firstMs / 1000).toFixed(1)} s, ${first.progress.filesQueued} files processed, ${first.job.unchanged} unchanged, ${first.index.files} files / ${first.index.chunks} chunks, D1 +${((bytes1 - bytes0) / 1e6).toFixed(2)} MB`,
   );
@@ -95,11 +100,14 @@ try {
   const second = await until((s) => s.refs.some((r: any) => r.name === name && (r.status === "failed" || (r.status === "ready" && r.commit === other))));
   const secondMs = performance.now() - t;
   const bytes2 = await d1Bytes();
+  points.push(await measureStateFolder(stateDir));
   const row = second.refs.find((r: any) => r.name === name);
   if (row.status !== "ready") throw new Error(`${name} failed: ${row.lastError}`);
   log(
     `second ref ${name}: ${(secondMs / 1000).toFixed(1)} s, ${second.progress.filesQueued} files processed, ${second.job.unchanged} unchanged (job ${second.job.ref}), D1 +${((bytes2 - bytes1) / 1e6).toFixed(2)} MB (${(((bytes2 - bytes1) / (bytes1 - bytes0)) * 100).toFixed(1)}% of the first)`,
   );
+  log("bytes added by table and index (dbstat, every D1 file):");
+  console.log(storageDeltaMarkdown(["default branch", `second ref ${name}`], points));
 } finally {
   await server.stop();
   gitServer.close();

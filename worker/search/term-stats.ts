@@ -4,10 +4,10 @@
  * Term statistics of the snapshots being searched, for IDF term selection, the coverage rerank
  * and the confidence gate: the document frequency of each query term and the number of chunks,
  * summed over the searched snapshots (D1 `snapshot_df`, `snapshot_stats`, written when a
- * snapshot is activated; migrations/0007, 0026; `snapshot_terms` for a snapshot activated by
- * format 9). Never the whole database: a word that occurs only in
- * a repo the caller does not search (or may not see) is absent here, and a repo's statistics do
- * not move when another repo is indexed, re-indexed or deleted.
+ * snapshot is activated; migrations/0007, 0026, 0032: an extra ref's as a delta against a base;
+ * `snapshot_terms` for a snapshot activated by format 9). Never the whole database: a word that
+ * occurs only in a repo the caller does not search (or may not see) is absent here, and a repo's
+ * statistics do not move when another repo is indexed, re-indexed or deleted.
  */
 import { stem } from "../../indexer/store/contract";
 import { batchAcross } from "../../kernel/d1-batch";
@@ -53,13 +53,17 @@ export function stemPrefix(term: string): string | null {
 
 /**
  * Rows `(term, df)` of the snapshot bound as ?1 (repo) and ?2 (commit) whose term passes `where`
- * (SQL over `term`): from `snapshot_df` under the snapshot's `terms_key`, or from `snapshot_terms`
- * for a snapshot activated by format 9 (no key; migrations/0026). A snapshot has rows in one.
+ * (SQL over `term`): from `snapshot_df` under the snapshot's `terms_key`, plus its `base_key`'s
+ * rows when its own are a delta against that base (summed; a term summing to 0 is absent;
+ * migrations/0032, indexer/store/d1/snapshot-stats.ts), or from `snapshot_terms` for a snapshot
+ * activated by format 9 (no key; migrations/0026). A snapshot has rows in one of the two tables.
  */
 function dfRows(where: string): string {
+  const keys =
+    "SELECT terms_key FROM snapshot_stats WHERE repo = ?1 AND commit_sha = ?2 UNION ALL SELECT base_key FROM snapshot_stats WHERE repo = ?1 AND commit_sha = ?2";
   return (
     `SELECT term, df FROM snapshot_terms WHERE repo = ?1 AND commit_sha = ?2 AND ${where} UNION ALL ` +
-    `SELECT term, df FROM snapshot_df WHERE repo = ?1 AND terms_key = (SELECT terms_key FROM snapshot_stats WHERE repo = ?1 AND commit_sha = ?2) AND ${where}`
+    `SELECT term, sum(df) AS df FROM snapshot_df WHERE repo = ?1 AND terms_key IN (${keys}) AND ${where} GROUP BY term HAVING sum(df) > 0`
   );
 }
 

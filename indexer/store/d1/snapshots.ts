@@ -4,7 +4,7 @@
  * Snapshot bookkeeping in D1, done by the RepoCoordinator:
  * - which file versions a repo already has (`listKnownFileIds`), so unchanged files are skipped;
  * - `activateSnapshot`: writes `snapshot_files`, `snapshot_packages` and the snapshot's BM25
- *   statistics (`snapshot_df`, `snapshot_stats`) for (repo, commit) and flips `repos.active_commit` in the same transaction, so readers see the old snapshot or the
+ *   statistics (`snapshot_df`, `snapshot_stats`; indexer/store/d1/snapshot-stats.ts) for (repo, commit) and flips `repos.active_commit` in the same transaction, so readers see the old snapshot or the
  *   new one, never a mix;
  * - `readFileTexts`: the text of a few file versions (the manifests the packages are read from);
  * - `collectGarbage`: deletes snapshots other than the kept ones (the active one and every tracked
@@ -14,8 +14,11 @@
  */
 import type { JobStatus } from "../../../kernel/coordinator";
 import type { RepoPackage, VectorStore } from "../contract";
-import { deleteFilesStatements, movePostingsStatements } from "./write-files";
+import { deleteFilesStatements } from "./write-files";
 import { deleteHistoryStatements } from "./history";
+import { rebaseStatistics, snapshotStatisticsStatements } from "./snapshot-stats";
+
+export { snapshotStatisticsStatements } from "./snapshot-stats";
 
 /** Rows per multi-row INSERT into snapshot_files and snapshot_packages: 4 parameters each, under D1's 100 per statement. */
 const SNAPSHOT_ROWS_PER_INSERT = 24;
@@ -123,46 +126,6 @@ export async function readFileTexts(db: D1Database, repo: string, files: { path:
 }
 
 /**
- * Statements that (re)compute a snapshot's BM25 statistics from its member files, after its
- * `snapshot_files` rows are written: `snapshot_stats` (chunk count, token total, and the
- * snapshot's `terms_key`: the repo's largest + 1) and `snapshot_df` (document frequency of each
- * term over the snapshot's chunks, the sum of its member files' `file_terms` counts, under that
- * key; migrations/0026). Rows a format 9 activation wrote in `snapshot_terms` are deleted. These equal a fresh build's by construction: only the
- * snapshot's own rows are counted, whatever else D1 holds. Members written by a deployment of
- * format 9 have `chunk_terms` postings instead of a `file_terms` row (migrations/0025): their
- * staged postings are moved first and their chunks counted from `chunk_terms`, so such a
- * snapshot is counted whole too.
- */
-export function snapshotStatisticsStatements(db: D1Database, repo: string, commit: string): D1PreparedStatement[] {
-  return [
-    ...movePostingsStatements(db, repo),
-    db.prepare("DELETE FROM snapshot_terms WHERE repo = ? AND commit_sha = ?").bind(repo, commit),
-    db
-      .prepare("DELETE FROM snapshot_df WHERE repo = ?1 AND terms_key = (SELECT terms_key FROM snapshot_stats WHERE repo = ?1 AND commit_sha = ?2)")
-      .bind(repo, commit),
-    db.prepare("DELETE FROM snapshot_stats WHERE repo = ? AND commit_sha = ?").bind(repo, commit),
-    db
-      .prepare(
-        "INSERT INTO snapshot_stats (repo, commit_sha, chunks, tokens, terms_key) SELECT ?1, ?2, count(c.rowid), coalesce(sum(c.token_count), 0), " +
-          "(SELECT coalesce(max(terms_key), 0) + 1 FROM snapshot_stats WHERE repo = ?1) FROM snapshot_files sf " +
-          "JOIN chunks c ON c.repo = sf.repo AND c.file_id = sf.file_id WHERE sf.repo = ?1 AND sf.commit_sha = ?2",
-      )
-      .bind(repo, commit),
-    db
-      .prepare(
-        "INSERT INTO snapshot_df (repo, terms_key, term, df) SELECT ?1, (SELECT terms_key FROM snapshot_stats WHERE repo = ?1 AND commit_sha = ?2), term, sum(n) FROM (" +
-          "SELECT j.key AS term, j.value AS n FROM snapshot_files sf CROSS JOIN file_terms ft CROSS JOIN json_each(ft.terms) j " +
-          "WHERE sf.repo = ?1 AND sf.commit_sha = ?2 AND ft.repo = ?1 AND ft.file_id = sf.file_id " +
-          // Format 9: member files -> their chunks (chunks_by_file) -> postings by chunk (chunk_terms_by_chunk).
-          "UNION ALL SELECT t.term, 1 FROM snapshot_files sf CROSS JOIN chunks c CROSS JOIN chunk_terms t " +
-          "WHERE sf.repo = ?1 AND sf.commit_sha = ?2 AND c.repo = ?1 AND c.file_id = sf.file_id AND c.text_from IS NULL AND t.chunk_rowid = c.rowid" +
-          ") GROUP BY term",
-      )
-      .bind(repo, commit),
-  ];
-}
-
-/**
  * Writes the snapshot's membership, packages and BM25 statistics and makes it the repo's active snapshot, in
  * one D1 transaction (`db.batch`): rows for (repo, commit) are replaced, then
  * `repos.active_commit` is flipped by a single UPDATE (not with `flip: false`). Idempotent.
@@ -200,7 +163,8 @@ export async function activateSnapshot(db: D1Database, a: SnapshotActivation): P
         .bind(...rows.flatMap((p) => [a.repo, a.commit, p.name, p.folder])),
     );
   }
-  statements.push(...snapshotStatisticsStatements(db, a.repo, a.commit));
+  // An extra ref's statistics are a delta against the active snapshot (snapshot-stats.ts).
+  statements.push(...snapshotStatisticsStatements(db, a.repo, a.commit, { againstActive: a.flip === false }));
   if (a.flip !== false)
     statements.push(
       db
@@ -238,7 +202,8 @@ export async function deleteFileVersions(db: D1Database, vectors: VectorStore, r
 
 /**
  * Deletes snapshots of `repo` other than those of `keep` (the active commit and every tracked
- * ref's: `keptCommits`), with their packages, skipped files and statistics, then every file
+ * ref's: `keptCommits`), with their packages, skipped files and statistics (after rebasing the
+ * kept snapshots' statistics onto the active one, so the old bases of deltas go too), then every file
  * version (rows and vectors) that no remaining snapshot references. Returns how many file
  * versions went. Run only while no job of the repo writes files (the coordinator runs it when a
  * job completes, and when a ref is untracked while no job runs). An empty `keep` deletes nothing.
@@ -248,15 +213,17 @@ export async function collectGarbage(db: D1Database, vectors: VectorStore, repo:
   // One bound parameter for the whole list (json_each), whatever MAX_REFS_PER_REPO is.
   const kept = JSON.stringify([...new Set(keep)]);
   const notKept = "commit_sha NOT IN (SELECT value FROM json_each(?2))";
+  await rebaseStatistics(db, repo, keep);
   await db.batch([
     db.prepare(`DELETE FROM snapshot_files WHERE repo = ?1 AND ${notKept}`).bind(repo, kept),
     db.prepare(`DELETE FROM snapshot_packages WHERE repo = ?1 AND ${notKept}`).bind(repo, kept),
     db.prepare(`DELETE FROM skipped_files WHERE repo = ?1 AND ${notKept}`).bind(repo, kept),
     db.prepare(`DELETE FROM snapshot_terms WHERE repo = ?1 AND ${notKept}`).bind(repo, kept),
-    // Numbered statistics of kept snapshots stay; one activated by format 9 has no number, so none of its keeps one.
+    // Numbered statistics of kept snapshots and of their bases stay; one activated by format 9 has no number, so none of its keeps one.
     db
       .prepare(
-        "DELETE FROM snapshot_df WHERE repo = ?1 AND terms_key NOT IN (SELECT terms_key FROM snapshot_stats WHERE repo = ?1 AND terms_key IS NOT NULL AND commit_sha IN (SELECT value FROM json_each(?2)))",
+        "DELETE FROM snapshot_df WHERE repo = ?1 AND terms_key NOT IN (SELECT terms_key FROM snapshot_stats WHERE repo = ?1 AND terms_key IS NOT NULL AND commit_sha IN (SELECT value FROM json_each(?2)) " +
+          "UNION ALL SELECT base_key FROM snapshot_stats WHERE repo = ?1 AND base_key IS NOT NULL AND commit_sha IN (SELECT value FROM json_each(?2)))",
       )
       .bind(repo, kept),
     db.prepare(`DELETE FROM snapshot_stats WHERE repo = ?1 AND ${notKept}`).bind(repo, kept),

@@ -111,4 +111,6 @@ try {
 } finally {
   await server.stop();
   gitServer.close();
+  // The state folder holds a whole index (about 380 MB for sympy's two refs).
+  rmSync(stateDir, { recursive: true, force: true });
 }

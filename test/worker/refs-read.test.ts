@@ -160,5 +160,9 @@ describe("reading a ref", () => {
     const missing = await call(client, "find_symbol", { name: "expressDeliveryQuote", repo: REPO, ref: "nope" });
     expect(missing.isError).toBe(true);
     expect(text(missing)).toContain("Tracked refs: main (default), feature");
+    expect(text(missing)).toContain("Next: Omit ref to read the default branch, or pass one of the tracked refs the message lists");
+    const status = await call(client, "get_index_status", { repo: REPO });
+    expect(text(status)).toContain("; refs: main (default), feature, later (indexing, not indexed yet), v1");
+    expect(text(await call(client, "get_index_status", { repo: "refs-other" }))).not.toContain("refs:");
   });
 });

@@ -82,7 +82,8 @@ describe("reading a ref", () => {
     expect(unknown.body.error.code).toBe("ref_not_found");
     expect(unknown.body.error.message).toBe(
       `Repo "${REPO}" does not track ref "nope". Tracked refs: main (default), feature, later (indexing, not indexed yet), v1. ` +
-        `To add one: PATCH /api/repos/${REPO} {"refs": ["nope"]}, then read it once GET /api/repos/${REPO} lists it ready.`,
+        `To add one, PATCH the whole list (it replaces the tracked refs): PATCH /api/repos/${REPO} {"refs": ["refs/heads/feature", "refs/tags/v1", "refs/heads/later", "nope"]}, ` +
+        `then read it once GET /api/repos/${REPO} lists it ready.`,
     );
     const later = await post("/api/search", { q: "rate", repo: REPO, ref: "later" });
     expect(later.status).toBe(404);

@@ -53,7 +53,7 @@ export function renderSourcePage(o: SourcePageOptions): HtmlEscapedString | Prom
             : html`<p class="help">No symbols in this file.</p>`}
         </nav>
         <div class="code-wrap">
-          <pre class="code hljs source" id="code" data-repo="${o.repo}" data-path="${o.path}" data-language="${o.language}" data-commit="${o.commit}"><code>${lines.map(
+          <pre class="code hljs source" id="code" data-repo="${o.repo}" data-path="${o.path}" data-language="${o.language}" data-commit="${o.commit}" data-ref="${o.ref ?? ""}"><code>${lines.map(
             (line, i) => html`<span class="line" id="L${i + 1}"><a class="n" href="#L${i + 1}" aria-label="Line ${i + 1}">${i + 1}</a><span class="c">${line}</span></span>`,
           )}</code></pre>
         </div>

@@ -135,7 +135,10 @@ describe("reading a ref", () => {
     expect(link.body.url).toMatch(/&ref=refs%2Fheads%2Ffeature#L3$/);
     const page = await api(new URL(link.body.url).pathname + new URL(link.body.url).search);
     expect(page.status).toBe(200);
-    expect(await page.text()).toContain(`feature commit <code>${FEATURE_COMMIT.slice(0, 12)}</code>`);
+    const pageHtml = await page.text();
+    expect(pageHtml).toContain(`feature commit <code>${FEATURE_COMMIT.slice(0, 12)}</code>`);
+    // The page's script asks history, symbols and references about this ref (web/client/source-queries.ts).
+    expect(pageHtml).toContain('data-ref="refs/heads/feature"');
     expect((await post("/api/source-links", { repo: REPO, path: "src/feature.ts" })).status).toBe(404);
   });
 

@@ -85,6 +85,12 @@ describe("reading a ref", () => {
         `To add one, PATCH the whole list (it replaces the tracked refs): PATCH /api/repos/${REPO} {"refs": ["refs/heads/feature", "refs/tags/v1", "refs/heads/later", "nope"]}, ` +
         `then read it once GET /api/repos/${REPO} lists it ready.`,
     );
+    const commit = await get(`/api/repos/${REPO}/files/src/rates.ts?ref=${"9".repeat(12)}`);
+    expect(commit.status).toBe(404);
+    expect(commit.body.error.message).toBe(
+      `Repo "${REPO}" has no snapshot at commit "${"9".repeat(12)}": reads serve the snapshots of tracked refs only. ` +
+        "Tracked refs: main (default), feature, later (indexing, not indexed yet), v1. Pass one of them, or omit ref for the default.",
+    );
     const later = await post("/api/search", { q: "rate", repo: REPO, ref: "later" });
     expect(later.status).toBe(404);
     expect(later.body.error.message).toContain('Ref "later" of repo "refs-read" is tracked but has no indexed snapshot yet (status: indexing)');

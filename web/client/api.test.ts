@@ -28,6 +28,9 @@ describe("error words", () => {
     expect(errorText({ ok: false, status: 404, body: { error: { code: "ref_not_found", message } } })).toBe(
       "This repository does not track that branch or tag, or has not indexed it yet (tracked: main (default), 8.4.2). Pick one from the Branch or tag list.",
     );
+    const commit =
+      'Repo "click" has no snapshot at commit "2c8cd3a": reads serve the snapshots of tracked refs only. Tracked refs: main (default). Pass one of them, or omit ref for the default.';
+    expect(errorText({ ok: false, status: 404, body: { error: { code: "ref_not_found", message: commit } } })).toContain("(tracked: main (default)). Pick one");
     const notYet = { error: { code: "ref_not_found", message: 'Ref "later" of repo "r" is tracked but has no indexed snapshot yet (status: indexing).' } };
     expect(errorText({ ok: false, status: 404, body: notYet })).toBe(
       "This repository does not track that branch or tag, or has not indexed it yet. Pick one from the Branch or tag list.",

@@ -74,8 +74,8 @@ export function errorText(r: JsonReply<unknown>): string {
     case "file_not_found":
       return "That file is not in the repository's current index.";
     case "ref_not_found": {
-      // The server's message names the tracked refs, then how to add one over the API (not for this page).
-      const tracked = /Tracked refs: (.*?)\. To add one/.exec(e.message ?? "")?.[1];
+      // The server's message names the tracked refs, then how to add one over the API or what to pass (not for this page).
+      const tracked = /Tracked refs: (.*?)\. (?:To add one|Pass one)/.exec(e.message ?? "")?.[1];
       const not = "This repository does not track that branch or tag, or has not indexed it yet";
       return `${not}${tracked ? ` (tracked: ${tracked})` : ""}. Pick one from the Branch or tag list.`;
     }

@@ -137,6 +137,10 @@ function unknownRefMessage(row: RefRepoRow, asked: string, tracked: readonly Tra
     ...tracked.filter((t) => !t.is_default).map((t) => shortRefName(t.name) + (t.commit_sha ? "" : ` (${t.status}, not indexed yet)`)),
   ];
   const shown = names.slice(0, REFS_SHOWN).join(", ") + (names.length > REFS_SHOWN ? ", ..." : "");
+  // A commit cannot be tracked (refs are branches and tags): no PATCH hint for one.
+  if (/^[0-9a-f]{7,40}$/i.test(asked.trim())) {
+    return `Repo "${row.id}" has no snapshot at commit "${asked}": reads serve the snapshots of tracked refs only. Tracked refs: ${shown}. Pass one of them, or omit ref for the default.`;
+  }
   // A PATCH replaces the tracked list: the body keeps the patterns tracked now and adds the asked ref.
   const refs = [...parsePatterns(row.ref_patterns), asked].map((p) => JSON.stringify(p)).join(", ");
   return `Repo "${row.id}" does not track ref "${asked}". Tracked refs: ${shown}. To add one, PATCH the whole list (it replaces the tracked refs): PATCH /api/repos/${row.id} {"refs": [${refs}]}, then read it once GET /api/repos/${row.id} lists it ready.`;

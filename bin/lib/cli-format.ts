@@ -65,11 +65,18 @@ export function readAt(items: readonly { repo: string; ref?: string | null; comm
   return seen.size ? `read at: ${[...seen].map(([repo, at]) => `${repo} ${at}`).join(", ")}` : "";
 }
 
-/** Search results: `repo/path:start-end  symbol (kind)` and a short snippet each, then confidence. */
+/** `not searched: small (ref_not_found: ...)`: repos the search left out (`stats.failedRepos`, e.g. without the asked ref); "" when none. */
+function notSearched(res: Record<string, unknown>): string {
+  const failed = (res.stats as { failedRepos?: { repo: string; error: string }[] } | undefined)?.failedRepos ?? [];
+  return failed.length ? `not searched: ${failed.map((f) => `${f.repo} (${f.error})`).join("; ")}` : "";
+}
+
+/** Search results: `repo/path:start-end  symbol (kind)` and a short snippet each, then confidence, the snapshots read and the repos left out. */
 export function formatSearch(res: { results: SearchHit[] } & Record<string, unknown>): string {
+  const skipped = notSearched(res);
   if (res.results.length === 0) {
     const reason = (res.confidence as { reason?: string } | undefined)?.reason;
-    return `No results.${reason ? ` ${reason}` : ""}`;
+    return `No results.${reason ? ` ${reason}` : ""}${skipped ? `\n${skipped}` : ""}`;
   }
   const out: string[] = [];
   res.results.forEach((h, i) => {
@@ -82,6 +89,7 @@ export function formatSearch(res: { results: SearchHit[] } & Record<string, unkn
   if (c?.level) out.push("", `confidence: ${c.level}${c.reason ? ` (${c.reason})` : ""}`);
   const at = readAt(res.results);
   if (at) out.push(at);
+  if (skipped) out.push(skipped);
   return out.join("\n");
 }
 

@@ -12,7 +12,7 @@ import { test } from "node:test";
 import { UsageError } from "./cli-common.ts";
 import { DEFAULT_TOKEN_DAYS, parseExpires } from "./cmd-tokens.ts";
 import { EXIT, exitCodeForStatus } from "./exit-codes.ts";
-import { readAt } from "./cli-format.ts";
+import { formatSearch, readAt } from "./cli-format.ts";
 import { grepPattern } from "./grep-options.ts";
 import { sourceProblem } from "./index-source.ts";
 import { PROJECT_ROOT } from "./paths.ts";
@@ -56,6 +56,27 @@ test("readAt names each repo's snapshot once, by short ref and commit; nothing w
     "read at: a feature@0123456789ab, u commit 0123456789ab",
   );
   assert.equal(readAt([{ repo: "a" }]), "");
+});
+
+test("search output names the repos left out (a repo without the asked ref), with and without results", () => {
+  const failedRepos = [{ repo: "small", error: 'ref_not_found: Repo "small" was uploaded as an archive, which has no refs.' }];
+  const hit = {
+    repo: "click",
+    path: "a.py",
+    startLine: 1,
+    endLine: 2,
+    kind: "function",
+    snippet: "def a(): ...",
+    ref: "refs/tags/8.4.2",
+    commit: "b".repeat(40),
+  };
+  const out = formatSearch({ results: [hit] as never, stats: { failedRepos } });
+  assert.match(
+    out,
+    /read at: click 8\.4\.2@bbbbbbbbbbbb\nnot searched: small \(ref_not_found: Repo "small" was uploaded as an archive, which has no refs\.\)$/,
+  );
+  assert.match(formatSearch({ results: [], stats: { failedRepos } }), /^No results\.\nnot searched: small \(ref_not_found: /);
+  assert.doesNotMatch(formatSearch({ results: [hit] as never, stats: { failedRepos: [] } }), /not searched/);
 });
 
 test("--min-confidence: high passes only high; low passes any result; no result never passes", () => {

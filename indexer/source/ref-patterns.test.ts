@@ -28,6 +28,16 @@ describe("ref patterns", () => {
     expect(normaliseRefPattern("refs/tags/v9.*", remote)).toEqual({ pattern: "refs/tags/v9.*" });
     expect(normaliseRefPattern("nope", remote)).toMatchObject({ error: expect.stringContaining("matches no branch or tag") });
     expect(normaliseRefPattern("refs/heads/nope", remote)).toMatchObject({ error: expect.stringContaining("no ref refs/heads/nope") });
+  });
+
+  it("advises what would be accepted: a glob for refs to come (a full name must exist), no HEAD, no commit", () => {
+    const advice = (input: string) => (normaliseRefPattern(input, remote) as { error: string }).error;
+    expect(advice("nope")).toContain("write a glob such as refs/heads/nope* or refs/tags/nope*");
+    expect(advice("nope")).not.toContain("write the full name");
+    expect(advice("refs/heads/nope")).toContain("for one to come, write a glob such as refs/heads/nope*");
+    expect(normaliseRefPattern("refs/heads/nope*", remote)).toEqual({ pattern: "refs/heads/nope*" });
+    expect(advice("HEAD")).toContain("is the default branch, which is always tracked");
+    expect(advice("696048fe6749287ee8581820d986f8de22222d1f")).toContain("is a commit, not a branch or tag");
     expect(fullRefPattern("release/*")).toBe("refs/heads/release/*");
     expect(fullRefPattern("tags/v1")).toBe("refs/tags/v1");
   });

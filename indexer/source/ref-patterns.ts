@@ -100,12 +100,15 @@ export function normaliseRefPattern(input: string, remote: readonly RemoteRefEnt
   const exists = (full: string) => remote.some((r) => matchesPattern(full, r.name));
   const full = p.startsWith("refs/") ? p : p.startsWith("heads/") || p.startsWith("tags/") ? `refs/${p}` : null;
   if (full) {
-    if (!isGlob(full) && !exists(full)) return { error: `"${input}": the remote has no ref ${full}` };
+    // Only a glob may match nothing yet, so the advice for a ref to come is a glob.
+    if (!isGlob(full) && !exists(full)) return { error: `"${input}": the remote has no ref ${full}; for one to come, write a glob such as ${full}*` };
     return { pattern: full };
   }
   for (const candidate of [`refs/heads/${p}`, `refs/tags/${p}`]) if (exists(candidate)) return { pattern: candidate };
+  if (p === "HEAD") return { error: `"${input}" is the default branch, which is always tracked; list only the other branches and tags` };
+  if (/^[0-9a-f]{7,40}$/i.test(p)) return { error: `"${input}" is a commit, not a branch or tag; name the branch or tag that points at it` };
   return {
-    error: `"${input}" matches no branch or tag on the remote; to track refs that do not exist yet, write the full name (refs/heads/${p} or refs/tags/${p})`,
+    error: `"${input}" matches no branch or tag on the remote; check the name (git ls-remote lists them), or for refs to come write a glob such as refs/heads/${p}* or refs/tags/${p}*`,
   };
 }
 

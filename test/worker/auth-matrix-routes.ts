@@ -20,7 +20,8 @@ export type Scope = "search" | "index" | "admin";
  */
 export function requiredScope(method: string, path: string): Scope {
   if (path.startsWith("/tokens")) return "admin";
-  if ((method === "DELETE" || method === "PATCH") && path === "/repos/:id") return "admin";
+  // PATCH /repos/:id: refs need index, access admin (the matrix body carries neither: index).
+  if (method === "DELETE" && path === "/repos/:id") return "admin";
   if (path === "/repos/:id/webhook" || path.startsWith("/connections")) return "admin";
   if (path === "/repos/:id/skipped") return "index";
   if (/^\/(search|grep|ask|source-links|suggest-tests)(\/|$)/.test(path) || method === "GET") return "search";

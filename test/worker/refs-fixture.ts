@@ -55,6 +55,10 @@ export async function seedRefs(): Promise<void> {
   await indexFixture(REPO, FEATURE_COMMIT, featureFiles, { activate: false });
   await indexFixture(REPO, MAIN_COMMIT, mainFiles);
   await asGit(REPO, "main");
+  // The patterns a PATCH stored (the ref_not_found hint repeats them).
+  await env.DB.prepare("UPDATE repos SET ref_patterns = ? WHERE id = ?")
+    .bind(JSON.stringify(["refs/heads/feature", "refs/tags/v1", "refs/heads/later"]), REPO)
+    .run();
   await trackRef(REPO, "refs/heads/main", MAIN_COMMIT, 1);
   await trackRef(REPO, "refs/heads/feature", FEATURE_COMMIT);
   await trackRef(REPO, "refs/tags/v1", MAIN_COMMIT);

@@ -71,6 +71,23 @@ describe("tracked refs stay fresh", () => {
     expect(await fileRows("refs-wh")).toBe(mainRows);
   });
 
+  it("a push to a branch a tracked glob matches past the limit says it is not tracked", async () => {
+    const { url } = await createUpstream("refs-full");
+    // 9 extra refs and the default: the limit (MAX_REFS_PER_REPO, 10).
+    await setUpstreamRefs("refs-full", Object.fromEntries(Array.from({ length: 9 }, (_, i) => [`refs/heads/rel/${i}`, "main"])));
+    await registerAndWait({ url, name: "refs-full" });
+    const { secret } = (await (await api("/api/repos/refs-full/webhook", { method: "POST" })).json()) as { secret: string };
+    expect((await patchRefs("refs-full", ["rel/*"])).status).toBe(200);
+    await waitForRefs("refs-full", (s) => s.refs.length === 10 && s.refs.every((r) => r.commit !== null));
+
+    await setUpstreamRefs("refs-full", { "refs/heads/rel/9": "main" });
+    const res = await githubPush(secret, url, "refs/heads/rel/9", "2".repeat(40));
+    expect(res.status).toBe(202);
+    const body = (await res.json()) as { accepted: { refs: { queued: string[]; overLimit?: { refs: string[]; note: string } } }[] };
+    expect(body.accepted[0].refs.queued).toEqual([]);
+    expect(body.accepted[0].refs.overLimit).toEqual({ refs: ["refs/heads/rel/9"], note: expect.stringContaining("past MAX_REFS_PER_REPO") });
+  });
+
   it("the scheduled check indexes a new tag a tracked glob matches, and only that", async () => {
     const { url } = await createUpstream("refs-poll");
     await setUpstreamRefs("refs-poll", { "refs/tags/v5.0": "main" });

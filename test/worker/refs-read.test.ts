@@ -82,7 +82,14 @@ describe("reading a ref", () => {
     expect(unknown.body.error.code).toBe("ref_not_found");
     expect(unknown.body.error.message).toBe(
       `Repo "${REPO}" does not track ref "nope". Tracked refs: main (default), feature, later (indexing, not indexed yet), v1. ` +
-        `To add one: PATCH /api/repos/${REPO} {"refs": ["nope"]}, then read it once GET /api/repos/${REPO} lists it ready.`,
+        `To add one, PATCH the whole list (it replaces the tracked refs): PATCH /api/repos/${REPO} {"refs": ["refs/heads/feature", "refs/tags/v1", "refs/heads/later", "nope"]}, ` +
+        `then read it once GET /api/repos/${REPO} lists it ready.`,
+    );
+    const commit = await get(`/api/repos/${REPO}/files/src/rates.ts?ref=${"9".repeat(12)}`);
+    expect(commit.status).toBe(404);
+    expect(commit.body.error.message).toBe(
+      `Repo "${REPO}" has no snapshot at commit "${"9".repeat(12)}": reads serve the snapshots of tracked refs only. ` +
+        "Tracked refs: main (default), feature, later (indexing, not indexed yet), v1. Pass one of them, or omit ref for the default.",
     );
     const later = await post("/api/search", { q: "rate", repo: REPO, ref: "later" });
     expect(later.status).toBe(404);
@@ -134,7 +141,10 @@ describe("reading a ref", () => {
     expect(link.body.url).toMatch(/&ref=refs%2Fheads%2Ffeature#L3$/);
     const page = await api(new URL(link.body.url).pathname + new URL(link.body.url).search);
     expect(page.status).toBe(200);
-    expect(await page.text()).toContain(`feature commit <code>${FEATURE_COMMIT.slice(0, 12)}</code>`);
+    const pageHtml = await page.text();
+    expect(pageHtml).toContain(`feature commit <code>${FEATURE_COMMIT.slice(0, 12)}</code>`);
+    // The page's script asks history, symbols and references about this ref (web/client/source-queries.ts).
+    expect(pageHtml).toContain('data-ref="refs/heads/feature"');
     expect((await post("/api/source-links", { repo: REPO, path: "src/feature.ts" })).status).toBe(404);
   });
 
@@ -160,5 +170,9 @@ describe("reading a ref", () => {
     const missing = await call(client, "find_symbol", { name: "expressDeliveryQuote", repo: REPO, ref: "nope" });
     expect(missing.isError).toBe(true);
     expect(text(missing)).toContain("Tracked refs: main (default), feature");
+    expect(text(missing)).toContain("Next: Omit ref to read the default branch, or pass one of the tracked refs the message lists");
+    const status = await call(client, "get_index_status", { repo: REPO });
+    expect(text(status)).toContain("; refs: main (default), feature, later (indexing, not indexed yet), v1");
+    expect(text(await call(client, "get_index_status", { repo: "refs-other" }))).not.toContain("refs:");
   });
 });

@@ -4,7 +4,7 @@
  * garbage collection keeping every tracked ref's snapshot, a glob of tags, the limit, and
  * archives (no refs).
  */
-import { env } from "cloudflare:test";
+import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { listShards } from "../../indexer/store/shards";
 import { api } from "../helpers";
@@ -87,6 +87,21 @@ describe("tracked refs", () => {
     const { url } = await createUpstream("refs-tags");
     await setUpstreamRefs("refs-tags", { "refs/tags/v2.0": "main", "refs/tags/v2.1": "change" });
     await registerAndWait({ url, name: "refs-tags" });
+    // Tracking refs needs the index scope (docs/refs.md): a CI token that indexes may add them,
+    // while who may read the repo stays an admin's.
+    const created = await api("/api/tokens", { method: "POST", json: { name: "ci refs", scopes: ["index"], expiresInDays: 1 } });
+    const indexToken = ((await created.json()) as { token: string }).token;
+    const asIndex = (json: unknown) =>
+      SELF.fetch("http://localhost/api/repos/refs-tags", {
+        method: "PATCH",
+        headers: { authorization: `Bearer ${indexToken}`, "content-type": "application/json" },
+        body: JSON.stringify(json),
+      });
+    const access = await asIndex({ access: { users: ["octocat"] } });
+    expect(access.status).toBe(403);
+    expect(((await access.json()) as any).error.message).toContain('needs the "admin" scope');
+    const byIndex = await asIndex({ refs: ["v2.*"] });
+    expect(byIndex.status, await byIndex.clone().text()).toBe(200);
     const r = await patchRefs("refs-tags", ["v2.*"]);
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     expect(r.body.refs.patterns).toEqual(["refs/tags/v2.*"]);

@@ -73,6 +73,12 @@ export function errorText(r: JsonReply<unknown>): string {
       return "That repository does not exist, or you cannot see it. The Repositories page lists yours.";
     case "file_not_found":
       return "That file is not in the repository's current index.";
+    case "ref_not_found": {
+      // The server's message names the tracked refs, then how to add one over the API or what to pass (not for this page).
+      const tracked = /Tracked refs: (.*?)\. (?:To add one|Pass one)/.exec(e.message ?? "")?.[1];
+      const not = "This repository does not track that branch or tag, or has not indexed it yet";
+      return `${not}${tracked ? ` (tracked: ${tracked})` : ""}. Pick one from the Branch or tag list.`;
+    }
     case "invalid_input":
     case "query_invalid":
       return e.message ? `Check the input: ${errorWords(e.message)}` : "Check the input and try again.";

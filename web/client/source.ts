@@ -14,13 +14,13 @@ import { renderPieces } from "./code-view";
 import { byId, el } from "./dom";
 import { highlightLines, loadLanguages } from "./highlight";
 import { clampLineRange, formatLineRange, parseLineRange, type LineRange } from "./line-range";
+import { historyUrl, referencesUrl, symbolsUrl } from "./source-queries";
 
 const code = byId("code");
 const repo = code.dataset.repo ?? "";
 const path = code.dataset.path ?? "";
-// The ref the page shows (full name; empty: the default branch), passed to every read.
+// The ref the page shows (full name; "" for the default snapshot): every lookup asks about it.
 const ref = code.dataset.ref ?? "";
-const atRef = ref ? `&ref=${encodeURIComponent(ref)}` : "";
 // An uploaded archive's snapshot (`archive-<sha1>`) has no commit history to ask for.
 const hasHistory = !(code.dataset.commit ?? "").startsWith("archive-");
 const lineEls = [...code.querySelectorAll<HTMLElement>(".line")];
@@ -73,8 +73,7 @@ async function showLastCommit(range: LineRange): Promise<void> {
   rangeCommit.replaceChildren();
   await sessionReady;
   if (!currentSession() || !hasHistory) return;
-  const query = `path=${encodeURIComponent(path)}&start=${range.start}&end=${range.end}${atRef}`;
-  const url = `/api/repos/${encodeURIComponent(repo)}/history?${query}`;
+  const url = historyUrl(repo, path, range, ref);
   const reply = await getJson<HistoryPage>(`${url}&limit=1`);
   if (asked !== commitAsked) return; // another range was selected meanwhile
   const last = reply.body?.commits?.[0];
@@ -91,7 +90,7 @@ async function linkTo(a: HTMLAnchorElement, hitPath: string, start: number, end:
   const frag = formatLineRange({ start, end });
   if (hitPath === path) a.href = frag;
   else {
-    const url = await signedSourceUrl(repo, hitPath, start, end, ref || null);
+    const url = await signedSourceUrl(repo, hitPath, start, end, ref);
     if (url) a.href = url;
   }
 }
@@ -122,10 +121,9 @@ async function lookUp(name: string): Promise<void> {
     return;
   }
   lookup.replaceChildren(head, el("p", { className: "status", text: "Looking up…" }));
-  const id = encodeURIComponent(repo);
   const [defs, refs] = await Promise.all([
-    getJson<{ symbols: SymbolHit[] }>(`/api/repos/${id}/symbols?name=${encodeURIComponent(name)}&limit=20${atRef}`),
-    getJson<{ references: ReferenceHit[] }>(`/api/repos/${id}/references?symbol=${encodeURIComponent(name)}&limit=30${atRef}`),
+    getJson<{ symbols: SymbolHit[] }>(symbolsUrl(repo, name, ref)),
+    getJson<{ references: ReferenceHit[] }>(referencesUrl(repo, name, ref)),
   ]);
   const section = (title: string, items: HTMLElement[], empty: string) => [
     el("h3", { text: title }),

@@ -34,11 +34,18 @@ export function errorAdvice(code: ErrorCode): { retryable: boolean; next: string
       return { retryable: true, next: "Call get_index_status and retry once the status is ready." };
     case "history_unavailable":
       return { retryable: false, next: "Use search_code, grep and read_file on the current snapshot; the error says how to get history for this repo." };
+    case "ref_not_found":
+      // A read names a ref the repo does not track (or not yet indexed); rarely, a registered ref left the remote.
+      return {
+        retryable: false,
+        next: "Omit ref to read the default branch, or pass one of the tracked refs the message lists (get_index_status lists them too).",
+      };
+    case "payload_too_large":
+      // Over MCP only a history or blame walk past its time budget says this.
+      return { retryable: false, next: "Ask for less: a shorter line range (start, end) or a smaller limit." };
     case "source_unreachable":
     case "not_a_repository":
-    case "ref_not_found":
     case "archive_invalid":
-    case "payload_too_large":
       return { retryable: false, next: "The repo source needs fixing by whoever registered it; the current index keeps serving." };
     case "unauthorized":
       return { retryable: false, next: "Reconnect to this MCP server to sign in again." };

@@ -20,18 +20,20 @@ import { z } from "zod";
 import { placementOf } from "../../indexer/store/shards";
 import { CodeSearchError } from "../../kernel/errors";
 import type { ServiceContext } from "./context";
+import { parsePatterns } from "./repo-status";
 
 /** Most tracked ref names listed in a `ref_not_found` message. */
 const REFS_SHOWN = 20;
 
 /**
  * The `repos` columns the resolver reads besides `id`, `status`, `active_commit`, `shard` and
- * `moving_to`, as SQL for a select list over `repos` (or `alias`): `ref`, `source_kind` and
- * `default_ref` (the default row's full name, else the full ref history was fetched as).
+ * `moving_to`, as SQL for a select list over `repos` (or `alias`): `ref`, `source_kind`,
+ * `ref_patterns` and `default_ref` (the default row's full name, else the full ref history was
+ * fetched as).
  */
 export function refColumns(alias = "repos"): string {
   return (
-    `${alias}.ref AS ref, ${alias}.source_kind AS source_kind, ` +
+    `${alias}.ref AS ref, ${alias}.source_kind AS source_kind, ${alias}.ref_patterns AS ref_patterns, ` +
     `COALESCE((SELECT rr.name FROM repo_refs rr WHERE rr.repo = ${alias}.id AND rr.is_default = 1), ` +
     `(SELECT h.ref FROM repo_history h WHERE h.repo = ${alias}.id)) AS default_ref`
   );
@@ -49,6 +51,8 @@ export interface RefRepoRow {
   ref: string | null;
   /** `git` or `archive`. */
   source_kind: string;
+  /** `repos.ref_patterns`: the tracked patterns (JSON array) a PATCH replaces; for the `ref_not_found` hint. */
+  ref_patterns?: string | null;
   /** From `refColumns`: the default ref's full name when known. */
   default_ref: string | null;
 }
@@ -133,7 +137,13 @@ function unknownRefMessage(row: RefRepoRow, asked: string, tracked: readonly Tra
     ...tracked.filter((t) => !t.is_default).map((t) => shortRefName(t.name) + (t.commit_sha ? "" : ` (${t.status}, not indexed yet)`)),
   ];
   const shown = names.slice(0, REFS_SHOWN).join(", ") + (names.length > REFS_SHOWN ? ", ..." : "");
-  return `Repo "${row.id}" does not track ref "${asked}". Tracked refs: ${shown}. To add one: PATCH /api/repos/${row.id} {"refs": ["${asked}"]}, then read it once GET /api/repos/${row.id} lists it ready.`;
+  // A commit cannot be tracked (refs are branches and tags): no PATCH hint for one.
+  if (/^[0-9a-f]{7,40}$/i.test(asked.trim())) {
+    return `Repo "${row.id}" has no snapshot at commit "${asked}": reads serve the snapshots of tracked refs only. Tracked refs: ${shown}. Pass one of them, or omit ref for the default.`;
+  }
+  // A PATCH replaces the tracked list: the body keeps the patterns tracked now and adds the asked ref.
+  const refs = [...parsePatterns(row.ref_patterns), asked].map((p) => JSON.stringify(p)).join(", ");
+  return `Repo "${row.id}" does not track ref "${asked}". Tracked refs: ${shown}. To add one, PATCH the whole list (it replaces the tracked refs): PATCH /api/repos/${row.id} {"refs": [${refs}]}, then read it once GET /api/repos/${row.id} lists it ready.`;
 }
 
 /**

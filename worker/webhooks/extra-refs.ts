@@ -19,13 +19,20 @@ export async function tracksExtraRef(env: Env, repo: string, ref: string): Promi
   return row !== null || parsePatterns(patterns?.ref_patterns).some((p) => matchesPattern(p, ref));
 }
 
+/** What a push to an extra ref answers: the refs queued and removed, and those past MAX_REFS_PER_REPO (only when some are). */
+export type PushRefSync = { queued: string[]; removed: string[]; overLimit?: { refs: string[]; note: string } } | { error: string };
+
 /**
  * Syncs `repo`'s extra refs after a push to one of them. Returns what the webhook answers: the
- * refs now queued and removed, or the error's message (the push is then picked up by the next
- * scheduled check).
+ * refs now queued and removed, those a tracked glob matches past the limit (not tracked, so a
+ * push to one is never indexed: said here rather than only logged), or the error's message (the
+ * push is then picked up by the next scheduled check).
  */
-export async function syncAfterPush(env: Env, repo: string): Promise<{ queued: string[]; removed: string[] } | { error: string }> {
+export async function syncAfterPush(env: Env, repo: string): Promise<PushRefSync> {
   const result = await env.REPO_COORDINATOR.get(env.REPO_COORDINATOR.idFromName(repo)).syncRefs(null);
   if ("error" in result) return { error: result.error.message };
-  return { queued: result.refs.filter((r) => r.action === "queued").map((r) => r.name), removed: result.removed };
+  const out = { queued: result.refs.filter((r) => r.action === "queued").map((r) => r.name), removed: result.removed };
+  if (!result.overLimit.length) return out;
+  const note = `not tracked: past MAX_REFS_PER_REPO refs per repo; narrow the patterns (PATCH /api/repos/${repo} {"refs": [...]}) or untrack others`;
+  return { ...out, overLimit: { refs: result.overLimit, note } };
 }

@@ -15,6 +15,7 @@ import { client, globals, print, target, UsageError } from "./lib/cli-common.ts"
 import { formatRepoLine, formatRepoStatus, formatReview, formatSchedule } from "./lib/cli-format.ts";
 import { addFindCommands } from "./lib/cmd-find.ts";
 import { addGrantCommands } from "./lib/cmd-grants.ts";
+import { addHistoryCommands } from "./lib/cmd-history.ts";
 import { addSuggestTestsCommand } from "./lib/cmd-suggest-tests.ts";
 import { addTokenCommands } from "./lib/cmd-tokens.ts";
 import { EXIT, exitCodeForStatus } from "./lib/exit-codes.ts";
@@ -108,6 +109,7 @@ function buildProgram(): Command {
 
   addFindCommands(program);
   addSuggestTestsCommand(program);
+  addHistoryCommands(program);
 
   program
     .command("review")

@@ -4,9 +4,14 @@
  */
 import type {
   AskAnswer,
+  Blame,
+  CommitSearch,
+  CommitSearchQuery,
+  FileHistory,
   GrantInfo,
   GrepPage,
   GrepRequest,
+  HistoryQuery,
   RepoStatus,
   RefSync,
   ReviewResult,
@@ -30,6 +35,13 @@ export type RequestBody = { json?: unknown; bytes?: Uint8Array; contentType?: st
 /** Extracts a repo from `{repo: {...}}` or a bare repo object. */
 function repoOf(data: unknown): RepoStatus {
   return (data as { repo?: RepoStatus }).repo ?? (data as RepoStatus);
+}
+
+/** `?a=1&b=x` of the fields that are set (undefined ones are left out, so the route's defaults apply). */
+function queryString(fields: Record<string, string | number | undefined>): string {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(fields)) if (v !== undefined) q.set(k, String(v));
+  return q.size ? `?${q}` : "";
 }
 
 /**
@@ -146,6 +158,18 @@ export function createApiClient(base: string, token: string, fetchImpl: typeof f
     /** `POST /api/grep`: exact or regex matches, complete and ordered (repo, path, line). */
     async grep(input: GrepRequest): Promise<GrepPage> {
       return (await call("POST", "/api/grep", { json: input })) as GrepPage;
+    },
+    /** `GET /api/repos/{id}/history`: commits that changed `path` or lines `start..end` of it (worker/services/history-schema.ts). */
+    async fileHistory({ repo, ...q }: HistoryQuery): Promise<FileHistory> {
+      return (await call("GET", `${repoPath(repo)}/history${queryString({ ...q })}`)) as FileHistory;
+    },
+    /** `GET /api/repos/{id}/blame`: the commit that last changed each line of `start..end`. */
+    async blame({ repo, ...q }: Omit<HistoryQuery, "limit" | "cursor">): Promise<Blame> {
+      return (await call("GET", `${repoPath(repo)}/blame${queryString({ ...q })}`)) as Blame;
+    },
+    /** `GET /api/search/commits`: BM25 over commit messages, with author and date filters. */
+    async searchCommits(q: CommitSearchQuery): Promise<CommitSearch> {
+      return (await call("GET", `/api/search/commits${queryString({ ...q })}`)) as CommitSearch;
     },
     /** `POST /api/tokens`: the new token (its secret is in the answer, once). */
     async createToken(input: { name: string; scopes: string[]; repos?: string[]; expiresInDays?: number }): Promise<TokenInfo & { token: string }> {

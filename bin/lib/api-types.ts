@@ -191,3 +191,77 @@ export interface ReviewResult {
   /** The snapshot the review read: its ref (full name; null for an archive) and commit. */
   scope?: { ref: string | null; commit: string };
 }
+
+/** A commit as history, blame and commit search show it (worker/services/history-schema.ts `commitSummarySchema`); `date`: author date, ISO UTC. */
+export interface CommitSummary {
+  sha: string;
+  author: { name: string; email: string };
+  date: string;
+  subject: string;
+}
+
+/** A line range of a file at some commit (1-based, inclusive). */
+export interface FileRange {
+  path: string;
+  start: number;
+  end: number;
+}
+
+/** `GET /api/repos/{id}/history`: one page of the commits that changed a file or lines of it, newest first. */
+export interface FileHistory {
+  repo: string;
+  path: string;
+  /** The ref read (full name) and the commit the walk started from. */
+  ref: string;
+  commit: string;
+  range: { start: number; end: number } | null;
+  /** `after`/`before`: the range in that commit and its parent (null for a whole file; `before` null when the commit added the lines). */
+  commits: (CommitSummary & { path: string; after: FileRange | null; before: FileRange | null })[];
+  next_cursor: string | null;
+  /** Older history is beyond the kept depth. */
+  truncated: boolean;
+  depth: string;
+}
+
+/** `GET /api/repos/{id}/blame`: consecutive lines last changed by the same commit, as one range each. */
+export interface Blame {
+  repo: string;
+  path: string;
+  ref: string;
+  commit: string;
+  start: number;
+  end: number;
+  /** `origin`: the lines in that commit; `boundary`: at least this old (the oldest kept commit). */
+  ranges: (CommitSummary & { start: number; end: number; origin: FileRange; boundary: boolean })[];
+}
+
+/** `GET /api/search/commits`: commits whose messages match, best first. */
+export interface CommitSearch {
+  commits: (CommitSummary & { repo: string; body: string; score: number })[];
+  repos: string[];
+  /** With `ref`: the ref searched (full name) and its commit; null: every tracked ref's commits. */
+  ref: string | null;
+  commit: string | null;
+}
+
+/** Query of `GET /api/repos/{id}/history` (the route's names; absent fields take its defaults). */
+export interface HistoryQuery {
+  repo: string;
+  path: string;
+  start?: number;
+  end?: number;
+  ref?: string;
+  limit?: number;
+  cursor?: string;
+}
+
+/** Query of `GET /api/search/commits`. */
+export interface CommitSearchQuery {
+  q: string;
+  repo?: string;
+  ref?: string;
+  author?: string;
+  since?: string;
+  until?: string;
+  limit?: number;
+}

@@ -8,7 +8,7 @@
 export const EXIT = {
   /** Success; for grep and search, something was found (and met `--min-confidence`). */
   ok: 0,
-  /** Ran fine but found nothing: grep matched no line, search returned no result or fell below `--min-confidence`, ask refused or could not ground an answer. */
+  /** Ran fine but found nothing: grep matched no line, search returned no result or fell below `--min-confidence`, ask refused or could not ground an answer, history or commits found no commit. */
   noMatch: 1,
   /** Usage: unknown option, missing argument, no token, or input the server refused (400). */
   usage: 2,

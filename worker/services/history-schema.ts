@@ -6,17 +6,12 @@
  * (`file_history`, `blame`, `search_commits`) share them. Lines are 1-based, inclusive.
  */
 import { z } from "zod";
+import { BLAME_MAX_LINES, COMMIT_SEARCH_MAX_LIMIT, HISTORY_MAX_LIMIT } from "../../kernel/history-limits";
 import { repoIdSchema, repoPathSchema } from "./files";
 import { refSchema } from "./refs";
 
-/** Most commits one history page returns. */
-export const HISTORY_MAX_LIMIT = 100;
-/** Most lines one blame call covers. */
-export const BLAME_MAX_LINES = 500;
-/** Wall-clock budget of one history or blame walk, ms; past it the call fails with `payload_too_large`. */
-export const HISTORY_TIME_BUDGET_MS = 5_000;
-/** Most commits one commit search returns. */
-export const COMMIT_SEARCH_MAX_LIMIT = 50;
+// The limits live in kernel/ so the CLI checks the same numbers.
+export { BLAME_MAX_LINES, COMMIT_SEARCH_MAX_LIMIT, HISTORY_MAX_LIMIT, HISTORY_TIME_BUDGET_MS } from "../../kernel/history-limits";
 
 const line = z.number().int().min(1);
 const historyRef = refSchema

@@ -21,6 +21,7 @@ export type Scope = "search" | "index" | "admin";
 export function requiredScope(method: string, path: string): Scope {
   if (path.startsWith("/tokens")) return "admin";
   if ((method === "DELETE" || method === "PATCH") && path === "/repos/:id") return "admin";
+  if (path === "/repos/:id/access") return "admin";
   if (path === "/repos/:id/webhook" || path.startsWith("/connections")) return "admin";
   if (path === "/repos/:id/skipped") return "index";
   if (/^\/(search|grep|ask|source-links|suggest-tests)(\/|$)/.test(path) || method === "GET") return "search";

@@ -4,7 +4,7 @@
  * The scope floor every REST route gets from the auth middleware, so a route that forgets its
  * own `requireScope` still cannot leak: token management needs `admin`; searching and reading
  * indexed content (every GET, and /search, /grep, /ask, /source-links, /suggest-tests) need `search`; other writes
- * need `index`, and so does the list of skipped files; deleting a repo, its webhook secret,
+ * need `index`, and so does the list of skipped files; deleting a repo, reading or setting who may read it, its webhook secret,
  * connections, moving a repo between shards and the shards' fill need `admin`. Scopes are ordered (search < index < admin, `scopeCovers`).
  *
  * This is also the scope the OpenAPI document declares for each operation
@@ -24,6 +24,7 @@ export function requiredScopeFor(method: string, path: string): Scope {
   if (method === "DELETE" && /^\/repos\/[^/]+\/?$/.test(path)) return "admin";
   // Who may read a repo (worker/services/repo-access.ts).
   if (method === "PATCH" && /^\/repos\/[^/]+\/?$/.test(path)) return "admin";
+  if (/^\/repos\/[^/]+\/access\/?$/.test(path)) return "admin";
   // A webhook secret lets its holder trigger re-indexing; connections hold code-host tokens.
   if (/^\/repos\/[^/]+\/webhook\/?$/.test(path)) return "admin";
   if (path === "/connections" || path.startsWith("/connections/")) return "admin";

@@ -1,6 +1,7 @@
 /** @module worker/mcp/tools/blame — MCP tool `blame` over `blame` (worker/services/history.ts). */
 import { blame } from "../../services/history";
 import { BLAME_MAX_LINES, blameInput, blameOutput, type BlameOutput } from "../../services/history-schema";
+import { HISTORY_LINE_ALIASES } from "../input-aliases";
 import { defineTool } from "../tool";
 
 /** One line per range: lines, short SHA, date, author, subject. */
@@ -19,6 +20,7 @@ export const blameTool = defineTool({
   inputSchema: blameInput,
   outputSchema: blameOutput,
   readOnly: true,
+  inputAliases: HISTORY_LINE_ALIASES,
   async handler(input, tc) {
     const r = await blame(tc.service, input);
     return { structured: r, text: renderBlame(r) };

@@ -1,6 +1,7 @@
 /** @module worker/mcp/tools/file-history — MCP tool `file_history` over `fileHistory` (worker/services/history.ts). */
 import { fileHistory } from "../../services/history";
 import { fileHistoryInput, fileHistoryOutput, type FileHistoryOutput } from "../../services/history-schema";
+import { HISTORY_LINE_ALIASES } from "../input-aliases";
 import { defineTool } from "../tool";
 
 /** One line per commit: date, short SHA, author, subject, and the lines' ranges. */
@@ -32,6 +33,7 @@ export const fileHistoryTool = defineTool({
   inputSchema: fileHistoryInput,
   outputSchema: fileHistoryOutput,
   readOnly: true,
+  inputAliases: HISTORY_LINE_ALIASES,
   async handler(input, tc) {
     const r = await fileHistory(tc.service, input);
     return { structured: r, text: renderHistory(r) };

@@ -6,63 +6,29 @@
  * product first (tar.gz upload). Writes JSON to `--out` and, with `--write-readme`, this set's
  * generated blocks (the full tables in docs/evaluation.md and, for a default run, the README's
  * summary: evals/lib/doc-blocks.ts); `--readme-from` writes them from a saved run's JSON without
- * running again. Options: see `USAGE` below or `--help`.
+ * running again. Options: see `USAGE` below or `--help`. The sets run in evals/lib: retrieval
+ * sets in run-retrieval.ts, the SWE-bench block in swe-blocks.ts.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { parseCli } from "../scripts/lib/cli.ts";
 import { runAskEval } from "./lib/ask-eval.ts";
 import { runReviewEval } from "./lib/review-eval.ts";
-import { ApiClient, ApiError } from "./lib/client.ts";
-import { readCorpus } from "./lib/corpus-fs.ts";
-import { indexCorpus, runRetrievalSet, type QuestionDetail } from "./lib/evaluate.ts";
-import type { InclusionRule } from "./lib/inclusion.ts";
-import { buildRetrievalReport, summarizeLocalization, type RetrievalReport } from "./lib/metrics.ts";
+import { ApiClient } from "./lib/client.ts";
 import { evalBlockWrites } from "./lib/doc-blocks.ts";
 import { replaceBlock } from "./lib/readme.ts";
-import { ablationMarkdown, localizationMarkdown, multiRepoMarkdown, provenance, retrievalMarkdown, type RepoReportRow } from "./lib/report.ts";
-import { parseRetrievalSet, parseSwebench, pickInstanceIds, pickInstances, planSetRuns } from "./lib/sets.ts";
-import { readSetDir } from "./lib/sets-fs.ts";
+import { USAGE } from "./lib/run-usage.ts";
+import { parseSwebench, pickInstanceIds, pickInstances } from "./lib/sets.ts";
 import { multifileBlock, runMultifileEval } from "./lib/multifile-eval.ts";
 import { runMultilingualEval } from "./lib/multilingual-run.ts";
-import { BASELINE_LABEL, runSwebench, type SwebenchRun } from "./lib/swebench.ts";
+import type { RunContext, RunOutput } from "./lib/run-context.ts";
+import { runRetrieval, runSetDir } from "./lib/run-retrieval.ts";
+import { runSwebench } from "./lib/swebench.ts";
+import { mergeSwe, sweMarkdown } from "./lib/swe-blocks.ts";
 import type { SearchVariant } from "./lib/types.ts";
 import { ABLATION_VARIANTS } from "./lib/variants.ts";
 import { rankedByLabel, ruleMoves, ruleMovesMarkdown, ruleVariants, type SavedRun } from "./lib/rule-ablation.ts";
-
-const USAGE = `npm run eval -- --set fixture|hono-50|swebench|multifile|polyglot|reports|unanswerable|multilingual|ask|review [options]
-  (multifile: bug fixes spanning 2-5 files, evals/sets/multifile.json; scored as swebench, plus file recall)
-  (ask: grounded answers; starts its own server from a clean export of --commit, with the real
-  Anthropic API when ANTHROPIC_API_KEY is set, else a scripted one: evals/lib/ask-eval.ts)
-  (review: diffs with planted defects, evals/sets/review; same provider rule: evals/lib/review-eval.ts;
-  EVAL_PORT / EVAL_SCRIPTED_PORT pin the ports)
-  --base-url URL        running instance (default http://127.0.0.1:8787)
-  --token T             bearer token (default: .codebase-copilot/admin-token, or $CODEBASE_COPILOT_TOKEN)
-  --corpus DIR          index this folder first (fixture: default evals/fixture-repo)
-  --corpus-root DIR     swebench, polyglot, reports, unanswerable, multilingual: folder of exported trees <name>-<short commit> (default /tmp/cc-corpora)
-  --repo ID             repo id to search (and to index into); defaults per set
-  --include R           hono-50 inclusion rule: publisher | whole | both (default both)
-  --mode M              hybrid | bm25 | vector | symbol
-  --per-file-cap N      results per file (0 = no cap); server default when absent
-  --channels a,b        channels to fuse, when the server supports choosing them
-  --ablation            run every variant of evals/lib/variants.ts instead of one
-  --disable-rule ID     the defaults, then report rules ID[,ID] off (worker/search/rules.ts; admin token);
-                        all: each rule off alone in turn; prints the rule table (evals/lib/rule-ablation.ts)
-  --k N                 results per query (default 10; swebench 50)
-  --repos a/b,c/d       swebench: only these repositories; polyglot, reports, unanswerable: only these sets (gin or gin-gonic/gin)
-  --per-repo N          swebench: at most N instances per repository (default 20)
-  --instances a,b       swebench: only these instance ids (error analysis; overrides --repos/--per-repo)
-  --explain             swebench: keep every result with its explain (channel ranks, stage factors) in --out
-  --bench-dir DIR       public sets (default ../shared/bench next to the project)
-  --out FILE            JSON output (default evals/out/<set>.json)
-  --write-readme        write this run's blocks: full tables in docs/evaluation.md, summary in README.md
-  --merge a.json,b.json swebench: one block from saved runs of one commit over disjoint instances
-                        (several servers at once), written to --out; with --write-readme, its blocks
-  --readme-from FILE    write those blocks from a saved run (the JSON --out wrote; same --set and
-                        --ablation) and exit, without running
-  --commit SHA          commit the server runs, for the provenance line (default: this checkout's HEAD;
-                        scripts/serve-snapshot.ts prints it)`;
 
 const args = parseCli(USAGE, {
   set: { type: "string" },
@@ -233,64 +199,6 @@ async function serverConfig(repo: string): Promise<string> {
   return parts.join(", ");
 }
 
-interface RunOutput {
-  set: string;
-  date: string;
-  commit: string;
-  command: string;
-  [key: string]: unknown;
-}
-
-async function runRetrieval(): Promise<{ output: RunOutput; markdown: string }> {
-  const setPath = setName === "fixture" ? join(ROOT, "evals", "sets", "fixture.json") : join(benchDir, "hono-50.json");
-  const set = parseRetrievalSet(setName, JSON.parse(readFileSync(setPath, "utf8")));
-  const rules: InclusionRule[] = setName === "fixture" ? ["whole"] : args.include === "both" ? ["publisher", "whole"] : [args.include as InclusionRule];
-  const corpus = args.corpus ?? (setName === "fixture" ? join(ROOT, "evals", "fixture-repo") : undefined);
-  const runs: Record<string, unknown>[] = [];
-  const sections: string[] = [];
-  let configLine = "";
-  for (const rule of rules) {
-    const repo = args.repo && rules.length === 1 ? args.repo : setName === "fixture" ? "eval-fixture" : `eval-hono-${rule}`;
-    let indexRun: unknown = null;
-    if (corpus) {
-      const files = readCorpus(corpus, rule);
-      log(`indexing ${files.length} files of ${corpus} (${rule}) into ${repo} ...`);
-      const r = await indexCorpus(client, repo, files, {
-        onStatus: (s, t) => log(`  ${Math.round(t / 1000)}s ${s.status} ${JSON.stringify(s.progress ?? "")}`),
-      });
-      log(`indexed in ${r.wallMs} ms`);
-      indexRun = { files: r.files, archiveBytes: r.archiveBytes, wallMs: r.wallMs };
-    }
-    configLine ||= await serverConfig(repo);
-    const ablation: { label: string; report?: RetrievalReport; error?: string }[] = [];
-    for (const variant of variants()) {
-      try {
-        const { report, details } = await runRetrievalSet(client, set, repo, { k: Number(args.k ?? 10), variant });
-        ablation.push({ label: variant.label, report });
-        runs.push({ rule, repo, variant, index: indexRun, report, details });
-        log(
-          `${rule} / ${variant.label}: R@1 ${report.overall.recall1.toFixed(3)} R@5 ${report.overall.recall5.toFixed(3)} MRR ${report.overall.mrr10.toFixed(3)}`,
-        );
-      } catch (err) {
-        if (!(err instanceof ApiError && err.status === 400)) throw err;
-        ablation.push({ label: variant.label, error: err.message });
-        log(`${variant.label}: not supported by the server: ${err.message}`);
-      }
-    }
-    const title =
-      setName === "fixture"
-        ? "Fixture set (evals/sets/fixture.json)"
-        : `hono-50, ${rule === "publisher" ? "publisher's inclusion rule (src/ without tests)" : "whole repository"}`;
-    const body = args.ablation
-      ? ablationMarkdown(ablation)
-      : ablation.map((a) => (a.report ? retrievalMarkdown(a.label, a.report) : `Not run: ${a.error}`)).join("\n\n");
-    sections.push(`**${title}**${corpus ? `, ${(indexRun as { files: number }).files} files uploaded` : ""}\n\n${body}`);
-  }
-  const meta = { set: setName, date: new Date().toISOString().slice(0, 10), commit: gitCommit(), command: commandLine() };
-  const markdown = `${sections.join("\n\n")}\n\n${provenance({ ...meta, config: configLine })}`;
-  return { output: { ...meta, config: configLine, runs }, markdown };
-}
-
 async function runSwe(): Promise<{ output: RunOutput; markdown: string }> {
   const all = parseSwebench(readFileSync(join(benchDir, "swebench-lite-offline.jsonl"), "utf8"));
   const instances = args.instances
@@ -340,153 +248,35 @@ async function runMulti(): Promise<{ output: RunOutput; markdown: string }> {
   };
 }
 
-/**
- * The SWE-bench block of a run: one row per variant label and the baseline, per repository, the
- * median indexing time and the provenance line. `repos` holds each instance's repository.
- */
-function sweMarkdown(run: SwebenchRun, labels: string[], repos: string[], meta: Parameters<typeof provenance>[0]): string {
-  const rows = [
-    ...labels.filter((l) => !run.unsupported[l]).map((l) => ({ label: `Codebase Copilot: ${l}`, summary: summarizeLocalization(run.outcomes[l]) })),
-    { label: BASELINE_LABEL, summary: summarizeLocalization(run.outcomes[BASELINE_LABEL]), latency: false },
-  ];
-  const main = labels[0];
-  const perRepo = [...new Set(repos)].flatMap((repo) => [
-    { label: `${repo}: product`, summary: summarizeLocalization(run.outcomes[main]?.filter((o) => o.repo === repo) ?? []) },
-    { label: `${repo}: baseline`, summary: summarizeLocalization(run.outcomes[BASELINE_LABEL].filter((o) => o.repo === repo)), latency: false },
-  ]);
-  const unsupported = Object.entries(run.unsupported)
-    .map(([l, e]) => `- ${l}: not run (${e})`)
-    .join("\n");
-  const indexMs = run.indexRuns.map((r) => r.wallMs).sort((a, b) => a - b);
-  return [
-    `**SWE-bench Lite file localization**: ${repos.length} instances, ${new Set(repos).size} repositories; query = whole problem statement; Acc@k = all gold files within the top k distinct files.`,
-    localizationMarkdown(rows),
-    unsupported,
-    `<details><summary>By repository</summary>\n\n${localizationMarkdown(perRepo)}\n\n</details>`,
-    `Indexing: first upload per repository is a cold index, later commits re-index incrementally; median ${Math.round(indexMs[Math.floor(indexMs.length / 2)] ?? 0)} ms per instance.`,
-    provenance(meta),
-  ]
-    .filter(Boolean)
-    .join("\n\n");
-}
-
 /** Exits with status 2 after a one-line error. */
 function fail(message: string): never {
   console.error(`error: ${message}`);
   process.exit(2);
 }
 
-/**
- * `--merge a.json,b.json`: one SWE-bench block from saved runs of the same commit over disjoint
- * instances (runs on several servers at once). Exits with status 2 naming the file that is not
- * a saved swebench run, or when the commits, variants or instances disagree.
- */
-function mergeSwe(files: string[]): { output: RunOutput; markdown: string } {
-  type Saved = RunOutput & SwebenchRun & { set?: string; commit: string; config: string; command: string; instances: string[] };
-  const saved = files.map((f) => {
-    const s = JSON.parse(readFileSync(f, "utf8")) as Saved;
-    if (s.set !== "swebench" || !s.outcomes || !Array.isArray(s.instances)) fail(`${f} is not a saved swebench run (pass --out files of --set swebench)`);
-    return s;
-  });
-  const labels = Object.keys(saved[0].outcomes).filter((l) => l !== BASELINE_LABEL);
-  for (const [i, s] of saved.entries()) {
-    if (s.commit !== saved[0].commit) fail(`${files[i]} ran commit ${s.commit}, ${files[0]} ran ${saved[0].commit}: merge runs of one commit`);
-    if (Object.keys(s.outcomes).join() !== Object.keys(saved[0].outcomes).join()) fail(`${files[i]} ran other variants than ${files[0]}`);
-  }
-  const ids = saved.flatMap((s) => s.instances);
-  if (new Set(ids).size !== ids.length) fail("the runs share instances; merge runs over disjoint instances");
-  const run: SwebenchRun = {
-    outcomes: Object.fromEntries(Object.keys(saved[0].outcomes).map((l) => [l, saved.flatMap((s) => s.outcomes[l])])),
-    details: Object.fromEntries(Object.keys(saved[0].details).map((l) => [l, saved.flatMap((s) => s.details[l])])),
-    unsupported: Object.assign({}, ...saved.map((s) => s.unsupported)),
-    indexRuns: saved.flatMap((s) => s.indexRuns),
-    baselineFiles: saved.every((s) => s.baselineFiles === "product-listing") ? "product-listing" : "upload-filtered",
-  };
-  const repos = run.outcomes[BASELINE_LABEL].map((o) => o.repo);
-  const meta = {
-    set: setName,
-    date: new Date().toISOString().slice(0, 10),
-    commit: saved[0].commit,
-    command: `${saved.map((s) => s.command).join("`, `")}\`, merged by \`${commandLine()}`,
-  };
-  const config = saved.map((s) => s.config).join("; ");
-  return { output: { ...meta, config, instances: ids, ...run }, markdown: sweMarkdown(run, labels, repos, { ...meta, config }) };
-}
-
-/**
- * polyglot, reports, unanswerable: one retrieval set per repository (evals/sets/<set>/*.json),
- * each tree indexed as its own repo `eval-poly-<name>` from `--corpus-root`, scored per
- * repository and pooled. `reports` are bug reports written in each repo's issue-template style,
- * `unanswerable` questions that reuse a repo's vocabulary but have no answer in it (the gate).
- */
-async function runSetDir(dir: "polyglot" | "reports" | "unanswerable"): Promise<{ output: RunOutput; markdown: string }> {
-  const plan = planSetRuns(readSetDir(join(ROOT, "evals", "sets", dir)), resolve(args["corpus-root"]!), args.repos ? args.repos.split(",") : []);
-  const vs = variants();
-  const rowsByVariant = new Map<string, RepoReportRow[]>(vs.map((v) => [v.label, []]));
-  const detailsByVariant = new Map<string, QuestionDetail[]>(vs.map((v) => [v.label, []]));
-  const unsupported = new Map<string, string>();
-  const runs: Record<string, unknown>[] = [];
-  for (const { set, repoId, corpus } of plan) {
-    if (!existsSync(corpus))
-      throw new Error(
-        `${set.name}: no tree at ${corpus}; export it first: node evals/export-corpora.ts --set ${dir === "polyglot" ? "polyglot" : "polyglot (or hono-50, swebench)"} --out ${args["corpus-root"]} --git-dir ${set.repo}=<its .git>`,
-      );
-    const files = readCorpus(corpus, "whole");
-    log(`indexing ${files.length} files of ${corpus} into ${repoId} ...`);
-    const r = await indexCorpus(client, repoId, files, {
-      onStatus: (s, t) => log(`  ${Math.round(t / 1000)}s ${s.status} ${JSON.stringify(s.progress ?? "")}`),
-    });
-    log(`indexed in ${r.wallMs} ms`);
-    const index = { files: r.files, archiveBytes: r.archiveBytes, wallMs: r.wallMs };
-    for (const variant of vs) {
-      if (unsupported.has(variant.label)) continue;
-      try {
-        const { report, details } = await runRetrievalSet(client, set, repoId, { k: Number(args.k ?? 10), variant });
-        rowsByVariant.get(variant.label)!.push({ label: `${set.repo}${set.language ? ` (${set.language})` : ""}`, files: r.files, report });
-        detailsByVariant.get(variant.label)!.push(...details);
-        runs.push({ set: set.name, repo: set.repo, commit: set.commit, repoId, variant, index, report, details });
-        log(
-          `${set.name} / ${variant.label}: R@1 ${report.overall.recall1.toFixed(3)} R@5 ${report.overall.recall5.toFixed(3)} MRR ${report.overall.mrr10.toFixed(3)}`,
-        );
-      } catch (err) {
-        if (!(err instanceof ApiError && err.status === 400)) throw err;
-        unsupported.set(variant.label, err.message);
-        log(`${variant.label}: not supported by the server: ${err.message}`);
-      }
-    }
-  }
-  const totals = vs.map((v) => ({
-    label: v.label,
-    report: unsupported.has(v.label) ? undefined : buildRetrievalReport(detailsByVariant.get(v.label)!),
-    error: unsupported.get(v.label),
-  }));
-  const questions = plan.reduce((n, p) => n + p.set.questions.length, 0);
-  const title = `**${dir} (evals/sets/${dir}/)**: ${plan.length} repositories, ${questions} questions, each tree uploaded whole as its own repo`;
-  const body = args.ablation
-    ? ablationMarkdown(totals)
-    : totals
-        .map((t) =>
-          t.report
-            ? `Search: ${t.label}, k ${args.k ?? 10}.\n\n${multiRepoMarkdown(rowsByVariant.get(t.label)!, t.report)}`
-            : `${t.label}: not run (${t.error})`,
-        )
-        .join("\n\n");
-  const meta = { set: setName, date: new Date().toISOString().slice(0, 10), commit: gitCommit(), command: commandLine() };
-  const config = await serverConfig(plan[0]?.repoId ?? "");
-  const markdown = `${title}\n\n${body}\n\n${provenance({ ...meta, config })}`;
-  return { output: { ...meta, config, totals, runs }, markdown };
-}
-
+const ctx: RunContext = {
+  root: ROOT,
+  client,
+  log,
+  setName,
+  variants: variants(),
+  k: args.k,
+  ablation: args.ablation!,
+  corpusRoot: args["corpus-root"]!,
+  repos: args.repos,
+  meta: () => ({ set: setName, date: new Date().toISOString().slice(0, 10), commit: gitCommit(), command: commandLine() }),
+  serverConfig,
+};
 const { output, markdown } =
   setName === "multifile"
     ? await runMulti()
     : setName === "swebench" && args.merge
-      ? mergeSwe(args.merge.split(","))
+      ? mergeSwe(args.merge.split(","), commandLine(), fail)
       : setName === "swebench"
         ? await runSwe()
         : setName === "polyglot" || setName === "reports" || setName === "unanswerable"
-          ? await runSetDir(setName)
-          : await runRetrieval();
+          ? await runSetDir(ctx, setName)
+          : await runRetrieval(ctx, { benchDir, include: args.include, corpus: args.corpus, repo: args.repo });
 const moves = args["disable-rule"] ? ruleMoves(rankedByLabel(output as SavedRun)) : undefined;
 const outPath = resolve(args.out ?? join(ROOT, "evals", "out", `${setName}${args.ablation ? "-ablation" : args["disable-rule"] ? "-rules" : ""}.json`));
 mkdirSync(dirname(outPath), { recursive: true });

@@ -26,7 +26,6 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node
 import { dirname, join, resolve } from "node:path";
 import { ApiClient } from "../evals/lib/client.ts";
 import { readCorpus } from "../evals/lib/corpus-fs.ts";
-import { indexCorpus, type IndexRun } from "../evals/lib/evaluate.ts";
 import { benchBlockWrites } from "../evals/lib/doc-blocks.ts";
 import { replaceBlock } from "../evals/lib/readme.ts";
 import { listIndexedFiles } from "../evals/lib/swebench.ts";
@@ -36,7 +35,9 @@ import { runLoad, type LatencySummary } from "./lib/load.ts";
 import { ripgrepVersion, runRipgrep } from "./lib/ripgrep.ts";
 import { startRssSampler } from "./lib/rss.ts";
 import { busiestCpuPerOperation, workerdCpu } from "./lib/cpu.ts";
-import { benchMarkdown, type BenchResult, type IndexStageRun } from "./lib/bench-report.ts";
+import { benchMarkdown, type BenchResult } from "./lib/bench-report.ts";
+import { timedIndex } from "./lib/bench-index.ts";
+import { runChunkBench, runGrepBench } from "./lib/bench-children.ts";
 import { parseCli } from "./lib/cli.ts";
 import { measureFirstResult, measurePageWeight, webMarkdown } from "./lib/bench-web.ts";
 import { measureWebhookToSearchable } from "./lib/webhook-latency.ts";
@@ -127,36 +128,6 @@ const client = new ApiClient({ baseUrl, token: server?.token ?? a.token });
 const rss = server ? startRssSampler(server.pid, 200) : null;
 const mb = (b: number) => Math.round(b / (1024 * 1024));
 
-async function timedIndex(label: string, files: ReturnType<typeof readCorpus>): Promise<IndexStageRun> {
-  const run: IndexRun = await indexCorpus(client, a.repo!, files, { pollMs: 100 });
-  const progress = (run.status.progress ?? {}) as { filesTotal?: number; filesDone?: number; chunks?: number };
-  const job = (run.status.job ?? {}) as { unchanged?: number; requestedAt?: number; startedAt?: number | null; finishedAt?: number | null };
-  // Stages: the upload request (the server reads the archive and plans the job before it
-  // answers), then the job's own timestamps (server clock): queued until a consumer starts it,
-  // indexing until the snapshot flips. Client polling is not used for stages: a status call
-  // can wait behind the indexing work, which would blur the boundaries.
-  const stageMs: Record<string, number> = { upload: run.uploadMs };
-  if (job.requestedAt && job.startedAt) stageMs.queued = job.startedAt - job.requestedAt;
-  if (job.startedAt && job.finishedAt) stageMs.indexing = job.finishedAt - job.startedAt;
-  const firstSearchMs = (await client.search({ query: SHORT_QUERIES[0], repo: a.repo!, k: 10 })).latencyMs;
-  log(
-    `${label}: ${run.wallMs} ms, ${progress.filesDone ?? "?"} files processed, ${job.unchanged ?? "?"} unchanged, stages ${JSON.stringify(stageMs)}, first search ${firstSearchMs.toFixed(0)} ms`,
-  );
-  return {
-    label,
-    wallMs: run.wallMs,
-    uploadedFiles: run.files,
-    archiveBytes: run.archiveBytes,
-    filesTotal: progress.filesTotal ?? null,
-    filesProcessed: progress.filesDone ?? null,
-    unchanged: job.unchanged ?? null,
-    chunks: progress.chunks ?? null,
-    serverJobMs: job.finishedAt && job.requestedAt ? job.finishedAt - job.requestedAt : null,
-    stageMs,
-    firstSearchMs,
-  };
-}
-
 /** The answer overhead, when this run started the server (and so the scripted model). */
 async function askPhase(): Promise<AskBench | null> {
   if (!messagesApi) return null;
@@ -170,7 +141,7 @@ async function askPhase(): Promise<AskBench | null> {
 // 1. Index: cold, unchanged, one file changed.
 const files = readCorpus(corpus, "whole");
 rss?.reset();
-const cold = await timedIndex("cold index", files);
+const cold = await timedIndex(client, a.repo!, "cold index", files, log);
 if (a["ask-only"]) {
   const ask = await askPhase();
   await server?.stop();
@@ -183,7 +154,7 @@ const peakIndex = rss?.peak() ?? null;
 const listing = await listIndexedFiles(client, a.repo!);
 const indexedFiles = listing?.size ?? null;
 const indexedLines = listing ? [...listing.values()].reduce((s, n) => s + n, 0) : null;
-const unchanged = await timedIndex("unchanged re-upload", files);
+const unchanged = await timedIndex(client, a.repo!, "unchanged re-upload", files, log);
 // Prefer a source file (a realistic edit); any indexed file otherwise.
 const indexedPath = (f: { path: string }) => listing?.has(f.path) ?? true;
 let editable = files.findIndex((f) => indexedPath(f) && /^src\/.*\.(ts|tsx|js|py|go)$/.test(f.path) && !/\.test\./.test(f.path));
@@ -191,7 +162,7 @@ if (editable < 0) editable = files.findIndex(indexedPath);
 const edited = files.map((f, i) =>
   i === editable ? { path: f.path, bytes: new Uint8Array([...f.bytes, ...new TextEncoder().encode("\n// bench: one changed line\n")]) } : f,
 );
-const oneChanged = await timedIndex(`one file changed (${files[editable]?.path})`, edited);
+const oneChanged = await timedIndex(client, a.repo!, `one file changed (${files[editable]?.path})`, edited, log);
 
 // 2. Search latency, warm, k = 10, with ripgrep side by side.
 const serverTook: number[] = [];
@@ -256,25 +227,7 @@ const webhook = await measureWebhookToSearchable({
 });
 
 // 4. H1's chunk throughput, when that benchmark exists.
-let chunkBench: BenchResult["chunkBench"] = null;
-const chunkScript = join(ROOT, "scripts", "bench-chunk.ts");
-if (existsSync(chunkScript)) {
-  log("running scripts/bench-chunk.ts ...");
-  const r = spawnSync(process.execPath, [chunkScript, corpus], { cwd: ROOT, encoding: "utf8", timeout: 600_000 });
-  try {
-    const j = JSON.parse(r.stdout) as Record<string, number>;
-    chunkBench = {
-      files: j.files,
-      lines: j.lines,
-      chunks: j.chunks,
-      linesPerSecond: j.linesPerSecond,
-      linesPerSecondBestPass: j.linesPerSecondBestPass,
-      linesPerCpuSecond: j.linesPerCpuSecond,
-    };
-  } catch {
-    log(`scripts/bench-chunk.ts did not print JSON: ${(r.stderr || r.stdout || "").slice(-500)}`);
-  }
-}
+const chunkBench = runChunkBench(ROOT, corpus, log);
 
 // 4. The web page: compressed weight of the first load, time to first result in Chromium.
 const webWeight = await measurePageWeight();
@@ -291,25 +244,7 @@ await messagesApi?.close();
 if (stateDir) rmSync(stateDir, { recursive: true, force: true });
 
 // 5. Grep beside ripgrep, on its own fresh server (scripts/bench-grep.ts).
-let grepMarkdown: string | null = null;
-if (!a["skip-grep"]) {
-  const SYMPY = "/tmp/cc-corpora/sympy-e950d31";
-  const grepCorpora = (a["grep-corpus"] as string[] | undefined) ?? [corpus, ...(existsSync(SYMPY) && resolve(SYMPY) !== corpus ? [SYMPY] : [])];
-  const grepOut = join(ROOT, "bench", "out", `bench-grep-${process.pid}.json`);
-  log(`running scripts/bench-grep.ts on ${grepCorpora.join(", ")} ...`);
-  const r = spawnSync(
-    process.execPath,
-    [join(ROOT, "scripts", "bench-grep.ts"), ...grepCorpora.flatMap((c) => ["--corpus", c]), "--commit", a.commit!, "--out", grepOut],
-    {
-      cwd: ROOT,
-      encoding: "utf8",
-      stdio: ["ignore", "pipe", "inherit"],
-      timeout: 3_600_000,
-    },
-  );
-  if (r.status === 0 && existsSync(grepOut)) grepMarkdown = (JSON.parse(readFileSync(grepOut, "utf8")) as { markdown: string }).markdown;
-  else log(`scripts/bench-grep.ts failed (exit ${r.status}); no grep figures`);
-}
+const grepMarkdown = a["skip-grep"] ? null : runGrepBench(ROOT, corpus, a["grep-corpus"] as string[] | undefined, a.commit!, log);
 
 const commit = server?.commit ?? spawnSync("git", ["rev-parse", "HEAD"], { cwd: ROOT, encoding: "utf8" }).stdout.trim();
 const result: BenchResult = {

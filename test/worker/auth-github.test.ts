@@ -149,9 +149,9 @@ async function signInAs(login: string, scope = "search") {
   return { as, clientInformation, codeVerifier, redirectUrl, location: new URL(back.headers.get("location")!) };
 }
 
-/** The web sign-in through the fake GitHub as `login`: /login, then the callback; returns the callback's answer. */
-async function webSignIn(login: string, jar: CookieJar): Promise<Response> {
-  const start = await gh("/login", {}, jar);
+/** The web sign-in through the fake GitHub as `login`: /login (with `?next=`), then the callback; returns the callback's answer. */
+async function webSignIn(login: string, jar: CookieJar, next?: string): Promise<Response> {
+  const start = await gh(next === undefined ? "/login" : `/login?next=${encodeURIComponent(next)}`, {}, jar);
   expect(start.status).toBe(302);
   const to = new URL(start.headers.get("location")!);
   const code = `web-${login}-${crypto.randomUUID()}`;
@@ -276,6 +276,20 @@ describe("GitHub upstream sign-in", () => {
       expect(audit.results).toEqual([{ actor: "github:alice", detail: expect.stringContaining("no longer in an allowed") }]);
     } finally {
       USERS.alice.orgs = ["acme"];
+    }
+  });
+
+  it("returns a web sign-in to the page it started from, and never off this origin", async () => {
+    try {
+      const back = await webSignIn("alice", new CookieJar(), "/?q=parse%20signed&repo=hono");
+      expect(back.status).toBe(303);
+      expect(back.headers.get("location")).toBe("/?q=parse%20signed&repo=hono");
+      for (const evil of ["https://evil.example/", "//evil.example/", "/\\evil.example"]) {
+        expect((await webSignIn("alice", new CookieJar(), evil)).headers.get("location")).toBe("/");
+      }
+    } finally {
+      // The tests below count sessions.
+      await env.DB.prepare("DELETE FROM sessions").run();
     }
   });
 

@@ -22,6 +22,7 @@ export function requiredScope(method: string, path: string): Scope {
   if (path.startsWith("/tokens")) return "admin";
   // PATCH /repos/:id: refs need index, access admin (the matrix body carries neither: index).
   if (method === "DELETE" && path === "/repos/:id") return "admin";
+  if (path === "/repos/:id/access") return "admin";
   if (path === "/repos/:id/webhook" || path.startsWith("/connections")) return "admin";
   if (path === "/repos/:id/skipped") return "index";
   if (/^\/(search|grep|ask|source-links|suggest-tests)(\/|$)/.test(path) || method === "GET") return "search";

@@ -72,6 +72,38 @@ describe("web sessions", () => {
   });
 });
 
+describe("web sign-in returns to the page it started from", () => {
+  async function signIn(next: string): Promise<Response> {
+    const jar = new CookieJar();
+    const page = await (await browse(jar, `/login?next=${encodeURIComponent(next)}`)).text();
+    // As a browser posts the form: the field's value with its HTML entities read.
+    const back = hiddenInput(page, "next").replace(
+      /&#39;|&quot;|&lt;|&gt;|&amp;/g,
+      (e) => ({ "&#39;": "'", "&quot;": '"', "&lt;": "<", "&gt;": ">", "&amp;": "&" })[e]!,
+    );
+    return postForm(jar, "/login", { nonce: hiddenInput(page, "nonce"), next: back, admin_token: env.ADMIN_TOKEN! });
+  }
+
+  it("goes back to the search with its query and filters", async () => {
+    const res = await signIn("/?q=parse%20signed&repo=web-repo&lang=typescript");
+    expect(res.status).toBe(303);
+    expect(res.headers.get("location")).toBe("/?q=parse%20signed&repo=web-repo&lang=typescript");
+  });
+
+  it.each(["https://evil.example/", "//evil.example/", "/\\evil.example"])("refuses an open redirect to %s: goes to /", async (next) => {
+    const res = await signIn(next);
+    expect(res.status).toBe(303);
+    expect(res.headers.get("location")).toBe("/");
+  });
+
+  it("refuses a return path added to the posted form the same way", async () => {
+    const jar = new CookieJar();
+    const nonce = hiddenInput(await (await browse(jar, "/login")).text(), "nonce");
+    const res = await postForm(jar, "/login", { nonce, next: "//evil.example/", admin_token: env.ADMIN_TOKEN! });
+    expect(res.headers.get("location")).toBe("/");
+  });
+});
+
 describe("signed source links", () => {
   it("opens the file without a bearer header while signed and unexpired, and refuses tampering", async () => {
     const res = await api("/api/source-links", { method: "POST", json: { repo: "web-repo", path: "lib/walrus.ts", startLine: 2, endLine: 2 } });

@@ -118,7 +118,13 @@ async function fetchSession(): Promise<Session | null> {
   const r = await getJson<Session>("/auth/session");
   if (!r.ok || !r.body) {
     session = null;
-    account.replaceChildren(el("span", { text: "Not signed in." }), el("a", { href: `/login`, text: "Sign in" }));
+    // Back to this page after signing in: the URL holds the search and its filters (read at
+    // click time, since the query is written into the URL as it changes).
+    const signIn = el("a", { href: "/login", text: "Sign in" });
+    signIn.addEventListener("click", () => {
+      signIn.href = `/login?next=${encodeURIComponent(location.pathname + location.search + location.hash)}`;
+    });
+    account.replaceChildren(el("span", { text: "Not signed in." }), signIn);
     return null;
   }
   session = r.body;

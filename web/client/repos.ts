@@ -115,12 +115,16 @@ function skippedCell(r: RepoStatusView): HTMLElement {
 /**
  * Who may read a repo registered by URL or upload (`PATCH /api/repos/{id}`, admin): empty for
  * everyone signed in, else GitHub logins, `gitlab:<username>`s and `org/team-slug`s, comma-separated.
- * A connection's repo answers that its readers follow the code host (docs/auth.md).
+ * A connection's repo answers that its readers follow the code host (docs/auth.md). The prompt
+ * starts from the current list (`GET /api/repos/{id}/access`).
  */
 function accessButton(r: RepoStatusView): HTMLElement {
   const button = el("button", { type: "button", className: "secondary", text: "Access", "aria-label": `Access: who may read ${r.id}` });
   button.addEventListener("click", async () => {
-    const answer = prompt(`Who may read "${r.id}"? Leave empty for everyone signed in, or list GitHub logins and org/team slugs, comma-separated.`);
+    const now = (await getJson<{ access: "everyone" | { users: string[]; teams: string[] } | null }>(`/api/repos/${encodeURIComponent(r.id)}/access`)).body
+      ?.access;
+    const list = now && now !== "everyone" ? [...now.users.map((u) => u.replace(/^github:/, "")), ...now.teams].join(", ") : "";
+    const answer = prompt(`Who may read "${r.id}"? Leave empty for everyone signed in, or list GitHub logins and org/team slugs, comma-separated.`, list);
     if (answer === null) return;
     const names = answer
       .split(",")

@@ -5,7 +5,7 @@
  * own `requireScope` still cannot leak: token management needs `admin`; searching and reading
  * indexed content (every GET, and /search, /grep, /ask, /source-links, /suggest-tests) need `search`; other writes
  * need `index` (PATCH of a repo too: its `access` is checked for `admin` by the service), and so
- * does the list of skipped files; deleting a repo, its webhook secret,
+ * does the list of skipped files; deleting a repo, reading who may read it, its webhook secret,
  * connections, moving a repo between shards and the shards' fill need `admin`. Scopes are ordered (search < index < admin, `scopeCovers`).
  *
  * This is also the scope the OpenAPI document declares for each operation
@@ -25,6 +25,8 @@ export function requiredScopeFor(method: string, path: string): Scope {
   if (method === "DELETE" && /^\/repos\/[^/]+\/?$/.test(path)) return "admin";
   // PATCH /repos/{id} falls to the write floor (index): its `refs` need index, its `access` (who
   // may read the repo) admin, which worker/services/repo-refs.ts checks before writing either.
+  // Who may read a repo (worker/services/repo-access.ts).
+  if (/^\/repos\/[^/]+\/access\/?$/.test(path)) return "admin";
   // A webhook secret lets its holder trigger re-indexing; connections hold code-host tokens.
   if (/^\/repos\/[^/]+\/webhook\/?$/.test(path)) return "admin";
   if (path === "/connections" || path.startsWith("/connections/")) return "admin";

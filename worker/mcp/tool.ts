@@ -12,6 +12,7 @@ import type { z } from "zod";
 import type { Scope, ServiceContext } from "../services/context";
 import { capText } from "./budget";
 import { toolErrorResult } from "./errors";
+import { aliasesNote, withInputAliases, type InputAliases } from "./input-aliases";
 import { portableSchema } from "./schema";
 
 /** What a tool handler receives besides its input. */
@@ -38,6 +39,8 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
   readOnly: boolean;
   /** The scope a caller needs to call it (default `search`); `tools/list` shows a caller only the tools it may call. */
   scope?: Scope;
+  /** Other spellings of its parameters it accepts (worker/mcp/input-aliases.ts); listed with the canonical names only. */
+  inputAliases?: InputAliases;
   handler(input: z.infer<I>, tc: ToolContext): Promise<ToolOutput<z.infer<O>>>;
 }
 
@@ -61,9 +64,9 @@ export function registerTool(server: McpServer, tool: ToolDefinition, tc: ToolCo
     tool.name,
     {
       title: tool.title,
-      description: tool.description,
+      description: tool.inputAliases ? `${tool.description} ${aliasesNote(tool.inputAliases)}` : tool.description,
       // Listed in the portable form (worker/mcp/schema.ts); validated by the zod schemas.
-      inputSchema: portableSchema(tool.inputSchema, false),
+      inputSchema: portableSchema(tool.inputAliases ? withInputAliases(tool.inputSchema, tool.inputAliases) : tool.inputSchema, false),
       outputSchema: portableSchema(tool.outputSchema, true),
       annotations,
     },

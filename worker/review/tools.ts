@@ -21,6 +21,7 @@ import { readFileTool } from "../mcp/tools/read-file";
 import { searchCodeTool } from "../mcp/tools/search-code";
 import { searchCommitsTool } from "../mcp/tools/search-commits";
 import type { ToolContext, ToolDefinition } from "../mcp/tool";
+import { applyInputAliases } from "../mcp/input-aliases";
 
 /**
  * Most characters of one tool result sent to the model: about 4,000 tokens of code, so eight
@@ -97,7 +98,9 @@ export async function runReviewTool(name: string, input: unknown, repo: string, 
   if (typeof raw.path === "string" && (raw.path.startsWith("/") || raw.path.split("/").includes(".."))) {
     return { isError: true, text: `Blocked path "${raw.path}": paths are relative to the repo root and may not contain "..".` };
   }
-  const { repo: _r, repos: _rs, ref: _ref, ...rest } = raw;
+  const { repo: _r, repos: _rs, ref: _ref, ...given } = raw;
+  const { value: rest, error } = tool.inputAliases ? applyInputAliases(given, tool.inputAliases) : { value: given, error: null };
+  if (error) return { isError: true, text: `Invalid input for ${name}: ${error}` };
   const parsed = scopedSchema(tool).safeParse(rest);
   if (!parsed.success) return { isError: true, text: `Invalid input for ${name}: ${issuesText(parsed.error)}` };
   const scoped = "repo" in tool.inputSchema.shape ? { ...parsed.data, repo } : parsed.data;

@@ -54,6 +54,49 @@ export const repoAccessSchema = z
   .meta({ id: "RepoAccess" });
 export type RepoAccess = z.infer<typeof repoAccessSchema>;
 
+/** A repo's access as `GET /api/repos/{id}/access` answers it: PATCH's answer, and whether the code host decides. */
+export const repoAccessReadSchema = repoAccessSchema
+  .extend({
+    access: repoAccessSchema.shape.access.nullable().describe('As PATCH sets it; null when the readers follow the code host (visibility other than "public").'),
+    followsCodeHost: z.boolean().describe("The repo came through a connection: its readers are the code host's, and PATCH refuses an access list."),
+  })
+  .meta({ id: "RepoAccessRead" });
+export type RepoAccessRead = z.infer<typeof repoAccessReadSchema>;
+
+/** Checks the caller may manage `repo`'s access (admin, not limited to other repos) and that it exists; returns its visibility and whether a connection brought it. */
+async function managedRepo(ctx: ServiceContext, repo: string): Promise<{ visibility: string; linked: boolean }> {
+  requireScope(ctx.caller, "admin");
+  if (!callerAllows(ctx.caller, repo)) throw new CodeSearchError("forbidden", `Your token is limited to other repos than "${repo}".`);
+  const db = ctx.env.DB;
+  const row = await db.prepare("SELECT visibility FROM repos WHERE id = ?").bind(repo).first<{ visibility: string }>();
+  if (!row) throw new CodeSearchError("repo_not_found", `No repo "${repo}"; GET /api/repos lists the repos you can see.`);
+  const linked = await db.prepare("SELECT 1 AS x FROM connection_repos WHERE repo = ? AND registered_at IS NOT NULL").bind(repo).first();
+  return { visibility: row.visibility, linked: !!linked };
+}
+
+/**
+ * Who may read `repo`, for the callers who may change it (admin; a caller limited to other repos
+ * is refused). Throws `repo_not_found`, `forbidden`.
+ */
+export async function getRepoAccess(ctx: ServiceContext, repo: string): Promise<RepoAccessRead> {
+  const { visibility, linked } = await managedRepo(ctx, repo);
+  if (linked) return { repo, visibility, access: visibility === "public" ? "everyone" : null, followsCodeHost: true };
+  if (visibility !== "listed") return { repo, visibility, access: "everyone", followsCodeHost: false };
+  const rows = await ctx.env.DB.prepare("SELECT principal FROM repo_readers WHERE repo = ? AND source = 'admin' ORDER BY principal")
+    .bind(repo)
+    .all<{ principal: string }>();
+  const principals = rows.results.map((r) => r.principal);
+  return { repo, visibility, access: accessOf(principals), followsCodeHost: false };
+}
+
+/** The `{users, teams}` of stored principals (`github:octocat`, `team:acme/platform`), in the order given (GET and PATCH sort them). */
+function accessOf(principals: string[]): { users: string[]; teams: string[] } {
+  return {
+    users: principals.filter((p) => !p.startsWith("team:")),
+    teams: principals.filter((p) => p.startsWith("team:")).map((p) => p.slice("team:".length)),
+  };
+}
+
 /**
  * Sets who may read `repo` (admin; a caller limited to other repos is refused). Throws
  * `repo_not_found`, `forbidden`, or `invalid_input` for a repo that follows its code host.
@@ -65,11 +108,8 @@ export async function setRepoAccess(ctx: ServiceContext, repo: string, body: unk
     const issue = parsed.error.issues[0];
     throw new CodeSearchError("invalid_input", `${issue.path.join(".") || "body"}: ${issue.message}`);
   }
-  if (!callerAllows(ctx.caller, repo)) throw new CodeSearchError("forbidden", `Your token is limited to other repos than "${repo}".`);
   const db = ctx.env.DB;
-  const row = await db.prepare("SELECT id FROM repos WHERE id = ?").bind(repo).first();
-  if (!row) throw new CodeSearchError("repo_not_found", `No repo "${repo}"; GET /api/repos lists the repos you can see.`);
-  const linked = await db.prepare("SELECT 1 AS x FROM connection_repos WHERE repo = ? AND registered_at IS NOT NULL").bind(repo).first();
+  const { linked } = await managedRepo(ctx, repo);
   if (linked)
     throw new CodeSearchError(
       "invalid_input",
@@ -85,6 +125,6 @@ export async function setRepoAccess(ctx: ServiceContext, repo: string, body: unk
   return {
     repo,
     visibility: access === "everyone" ? "everyone" : "listed",
-    access: access === "everyone" ? "everyone" : { users: principals.filter((p) => !p.startsWith("team:")), teams: access.teams },
+    access: access === "everyone" ? "everyone" : accessOf([...principals].sort()),
   };
 }

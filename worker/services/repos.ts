@@ -2,7 +2,7 @@
  * @module worker/services/repos
  *
  * Repo management shared by REST (worker/api/routes/repos.ts) and MCP tools: register a git
- * repo, upload an archive, list, status, refresh, delete. Each function takes a
+ * repo, upload an archive (repo-archive.ts), list, status, refresh, delete (repo-delete.ts). Each function takes a
  * `ServiceContext`, checks scopes (`index` to change, `search` to read) and visibility, and
  * validates input with the zod schemas exported here.
  *
@@ -13,28 +13,22 @@
  */
 import { z } from "zod";
 import type { JobView, RepoSettings } from "../../kernel/coordinator";
-import { MAX_STRIP_COMPONENTS } from "../../indexer/source/archive-paths";
 import { listRemoteRefs, parseGitUrl, resolveRef } from "../../indexer/source/git";
 import { checkPatterns } from "../../indexer/source/ref-patterns";
 import { refsInput } from "./repo-refs";
-import { deleteRepoData } from "../../indexer/store/d1/snapshots";
 import { placeRepo } from "../../indexer/store/shard-placement";
-import { repoPlacement, shardDb } from "../../indexer/store/shards";
-import { createVectorStore, shardVectorStore } from "../../indexer/store/vectors";
-import { loadConfig, type Config, type Env } from "../../kernel/env";
+import { loadConfig, type Env } from "../../kernel/env";
 import { CodeSearchError } from "../../kernel/errors";
 import { visibleRepoIds } from "./files";
 import { repoStatusSchema, type RepoStatus } from "./repo-status-schema";
 import { fullStatus, indexTotals, statusOf, type RepoRow } from "./repo-status";
 import { listRefsOfRepos } from "../../indexer/store/d1/repo-refs";
-import { callerAllows, canSee, requireScope, type ServiceContext } from "./context";
+import { callerAllows, requireScope, type ServiceContext } from "./context";
+import { coordinator, getRow, REPO_ID_RE, REPO_ID_RULE, repoIdInput, type RepoIdInput } from "./repo-row";
 
-/** Repo ids: lowercase letters, digits, `.`, `_`, `-`; 1-64 chars, starting with a letter or digit. */
-export const REPO_ID_RE = /^[a-z0-9][a-z0-9._-]{0,63}$/;
-/** REPO_ID_RE in words, for error messages (the CLI's bin/lib/repo-id.ts states the same rule). */
-export const REPO_ID_RULE = "1-64 characters of a-z, 0-9, '.', '_' or '-', starting with a letter or digit (e.g. \"my-repo\")";
-/** Largest archive upload (compressed bytes). The expanded size is capped by the archive reader. */
-export const ARCHIVE_MAX_UPLOAD_BYTES = 64 * 1024 * 1024;
+export { REPO_ID_RE, REPO_ID_RULE, repoIdInput, type RepoIdInput } from "./repo-row";
+export { ARCHIVE_MAX_UPLOAD_BYTES, uploadArchive, uploadArchiveInput, type UploadArchiveInput } from "./repo-archive";
+export { deleteRepo, removeRepo } from "./repo-delete";
 
 /** Input of `registerRepo` (`POST /api/repos`; there is no MCP tool that adds a repo). */
 export const registerRepoInput = z.object({
@@ -54,10 +48,6 @@ export const registerRepoInput = z.object({
   refs: refsInput.optional(),
 });
 type RegisterRepoInput = z.infer<typeof registerRepoInput>;
-
-/** Input naming one repo. */
-export const repoIdInput = z.object({ repo: z.string().min(1).max(64).describe('Repo id, e.g. "hono".') });
-export type RepoIdInput = z.infer<typeof repoIdInput>;
 
 /** Input of `refreshRepo`: optionally switch to another ref (and give a token for it). */
 export const refreshRepoInput = repoIdInput.extend({
@@ -89,16 +79,6 @@ export function slugRepoId(s: string): string {
     .replace(/^[^a-z0-9]+/, "")
     .slice(0, 64)
     .replace(/[-.]+$/, "");
-}
-
-function coordinator(ctx: ServiceContext, repo: string) {
-  return ctx.env.REPO_COORDINATOR.get(ctx.env.REPO_COORDINATOR.idFromName(repo));
-}
-
-async function getRow(ctx: ServiceContext, repo: string): Promise<RepoRow> {
-  const row = await ctx.env.DB.prepare("SELECT * FROM repos WHERE id = ?").bind(repo).first<RepoRow>();
-  if (!row || !canSee(ctx.caller, row)) throw new CodeSearchError("repo_not_found", `No repo "${repo}"; GET /api/repos lists the repos you can see.`);
-  return row;
 }
 
 /**
@@ -268,88 +248,4 @@ export async function refreshRepo(ctx: ServiceContext, input: RefreshRepoInput):
   };
   const job = await coordinator(ctx, row.id).requestIndex(settings);
   return fullStatus(ctx, await getRow(ctx, row.id), job);
-}
-
-/** Deletes a repo: its coordinator's storage, every D1 row and its vectors. Needs `admin`. Throws `repo_not_found`. */
-export async function deleteRepo(ctx: ServiceContext, { repo }: RepoIdInput): Promise<{ deleted: string }> {
-  // Destroys an index others may rely on: more than the `index` scope that adds and refreshes.
-  requireScope(ctx.caller, "admin");
-  // Management, not reading: a withdrawn repo (hidden from every reader) can still be deleted at once.
-  const exists = callerAllows(ctx.caller, repo) && (await ctx.env.DB.prepare("SELECT 1 AS x FROM repos WHERE id = ?").bind(repo).first());
-  if (!exists) throw new CodeSearchError("repo_not_found", `No repo "${repo}"; GET /api/repos lists the repos you can see.`);
-  await removeRepo(ctx.env, ctx.config, repo);
-  // A repo a connection brought stays out of later syncs (worker/connections/sync.ts) instead of coming back.
-  await ctx.env.DB.prepare("UPDATE connection_repos SET registered_at = NULL, skip_reason = 'deleted_by_admin' WHERE repo = ?").bind(repo).run();
-  return { deleted: repo };
-}
-
-/**
- * Deletes a repo's coordinator storage, its rows in the shards holding it (a move's target too)
- * and their vectors, then its catalog rows. No access checks (deleteRepo checks; connection
- * syncs remove their own repos).
- */
-export async function removeRepo(env: Env, config: Config, repo: string): Promise<void> {
-  await env.REPO_COORDINATOR.get(env.REPO_COORDINATOR.idFromName(repo)).destroy();
-  const { shard, writeShard } = await repoPlacement(env, repo);
-  for (const n of new Set([shard, writeShard])) {
-    const db = shardDb(env, n);
-    if (db !== env.DB) await deleteRepoData(db, shardVectorStore(env, config, n), repo);
-  }
-  // Rows the catalog held before shards existed; their vectors are in shard 0's index (it kept the one index).
-  await deleteRepoData(env.DB, config.vectorStore === "local" ? createVectorStore(env, config) : shardVectorStore(env, config, 0), repo);
-  // Its readers go too: a later repo of the same id starts with none (migration 0027).
-  await env.DB.prepare("DELETE FROM repo_readers WHERE repo = ?").bind(repo).run();
-}
-
-/**
- * Input of `uploadArchive`: the repo id, the top-folder rule (`?strip=`, alias
- * `?strip_components=`) and who applied `.gitignore` (`?gitignore=`).
- */
-export const uploadArchiveInput = repoIdInput.extend({
-  gitignore: z
-    .enum(["apply", "applied"])
-    .optional()
-    .describe(
-      '"apply" (default): the server applies the tree\'s .gitignore files. "applied": the client listed the files with git (`git ls-files -co --exclude-standard`, as npm start does), so tracked files that a .gitignore matches are kept, as git keeps them.',
-    ),
-  strip: z
-    .union([z.literal("auto"), z.coerce.number().int().min(0).max(MAX_STRIP_COMPONENTS)])
-    .optional()
-    .describe(`"auto" (default: strip only a recognisable wrapper folder), or 0-${MAX_STRIP_COMPONENTS} leading folders to strip from every path.`),
-});
-export type UploadArchiveInput = z.infer<typeof uploadArchiveInput>;
-
-/**
- * Indexes an uploaded archive (tar.gz, tar or zip) as repo `repo`, creating it (source kind
- * `archive`) when absent. Throws `invalid_input` (bad id or strip, or a git repo of that id),
- * `payload_too_large`, `archive_invalid`, `index_not_ready` (a job is running or another upload
- * is being read). The coordinator checks the whole archive before it creates the repo row or
- * replaces a job, so a rejected upload leaves nothing behind and an existing index untouched.
- */
-export async function uploadArchive(
-  ctx: ServiceContext,
-  { repo, strip, gitignore }: UploadArchiveInput,
-  body: ReadableStream<Uint8Array> | null,
-  declaredBytes?: number,
-): Promise<RepoStatus> {
-  requireScope(ctx.caller, "index");
-  if (!REPO_ID_RE.test(repo)) throw new CodeSearchError("invalid_input", `repo: "${repo}" is not a valid repo id: ${REPO_ID_RULE}.`);
-  if (!callerAllows(ctx.caller, repo)) throw new CodeSearchError("forbidden", `Your token is limited to other repos than "${repo}".`);
-  if (!body) throw new CodeSearchError("archive_invalid", "The request has no body; send the tar.gz or zip bytes as the body.");
-  if (declaredBytes !== undefined && declaredBytes > ARCHIVE_MAX_UPLOAD_BYTES) {
-    await body.cancel();
-    throw new CodeSearchError(
-      "payload_too_large",
-      `The archive is ${declaredBytes} bytes; the limit is ${ARCHIVE_MAX_UPLOAD_BYTES}. Leave build output and dependencies out.`,
-    );
-  }
-  const existing = await ctx.env.DB.prepare("SELECT source_kind FROM repos WHERE id = ?").bind(repo).first<{ source_kind: string }>();
-  if (existing && existing.source_kind !== "archive") {
-    await body.cancel();
-    throw new CodeSearchError("invalid_input", `Repo "${repo}" is a git repo; use POST /api/repos/${repo}/refresh, or upload under another id.`);
-  }
-  const settings: RepoSettings = { repo, sourceKind: "archive", url: null, ref: null };
-  const result = await coordinator(ctx, repo).requestArchive(settings, body, ARCHIVE_MAX_UPLOAD_BYTES, strip ?? "auto", gitignore === "applied");
-  if ("error" in result) throw new CodeSearchError(result.error.code, result.error.message);
-  return fullStatus(ctx, await getRow(ctx, repo), result);
 }

@@ -8,6 +8,7 @@
  *   DELETE /api/repos/{id}                                       -> {deleted}
  *   PATCH  /api/repos/{id}           {access?: "everyone" | {users, teams}, refs?: [name | glob]} -> {repo, visibility?, access?, refs?}
  *                                    (access: admin; refs: index scope, git repos only; docs/refs.md)
+ *   GET    /api/repos/{id}/access                               -> {repo, visibility, access, followsCodeHost} (admin)
  *   GET    /api/repos/{id}/schedule                              -> {intervalSeconds, effectiveSeconds, lastCheckedAt}
  *   PUT    /api/repos/{id}/schedule  {intervalSeconds: n | 0 | null} -> same (0: off, null: default)
  *   GET    /api/repos/{id}/skipped   ?reason=&offset=&limit=     -> {files: [{path, reason, rule}], total, nextOffset}
@@ -42,6 +43,7 @@ import {
 import { listSkippedFiles, listSkippedInput, skippedPageSchema } from "../../services/skipped";
 import { getRepoSchedule, repoScheduleInput, repoScheduleSchema, setRepoSchedule } from "../../services/schedule";
 import { patchRepo, repoPatchInput, repoPatchSchema } from "../../services/repo-refs";
+import { getRepoAccess, repoAccessReadSchema } from "../../services/repo-access";
 import type { ApiEnv } from "../env";
 import { errorDoc } from "../openapi/document";
 import { jsonResponse, repoIdParams } from "../openapi/route-kit";
@@ -175,6 +177,19 @@ const patchRoute = createRoute({
   },
 });
 
+const accessRoute = createRoute({
+  method: "get",
+  path: "/{id}/access",
+  tags: ["repos"],
+  summary: "Who may read a repo: the access list PATCH /api/repos/{id} sets (admin)",
+  request: { params: repoIdParams },
+  responses: {
+    200: jsonResponse(repoAccessReadSchema, "The repo's access"),
+    403: errorDoc("Not an admin, or a token limited to other repos", "forbidden"),
+    404: unknownRepo,
+  },
+});
+
 const skippedRoute = createRoute({
   method: "get",
   path: "/{id}/skipped",
@@ -207,6 +222,7 @@ export function repoRoutes(): OpenAPIHono<ApiEnv> {
   );
   // Validated by the service (one message for REST, the web page and tests).
   app.openapi(patchRoute, async (c) => c.json(await patchRepo(serviceContext(c.env, c.var.caller), c.req.valid("param").id, await c.req.json()), 200));
+  app.openapi(accessRoute, async (c) => c.json(await getRepoAccess(serviceContext(c.env, c.var.caller), c.req.valid("param").id), 200));
   app.openapi(deleteRoute, async (c) => c.json(await deleteRepo(serviceContext(c.env, c.var.caller), { repo: c.req.valid("param").id }), 200));
   app.openapi(archiveRoute, async (c) => {
     const length = c.req.header("content-length");

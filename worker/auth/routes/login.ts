@@ -8,7 +8,9 @@
  *   POST /logout         end the session (needs the CSRF token: form field `csrf` or header)
  *   GET  /auth/session   JSON {login, caller, csrfToken} for the web page, 401 without a session
  * Login CSRF is blocked by a double-submit nonce (local) or state cookie (GitHub), both
- * `__Host-` cookies bound to this browser.
+ * `__Host-` cookies bound to this browser. `/login?next=<path>` returns to that page after
+ * signing in (a form field, or the GitHub login cookie, carries it; worker/auth/return-to.ts
+ * keeps it on this origin).
  */
 import { auditAddress } from "../../api/audit-trail";
 import { recordAudit } from "../../services/audit";
@@ -25,6 +27,7 @@ import { isLoopbackRequest } from "../loopback";
 import { messagePage, pageHeaders } from "../pages/layout";
 import { localLoginPage } from "../pages/login";
 import { publicOrigin } from "../provider";
+import { RETURN_TO_PARAM, safeReturnPath } from "../return-to";
 import { CLEAR_SESSION_COOKIE, createSession, CSRF_HEADER, csrfMatches, deleteSession, readSession } from "../sessions";
 import { finishGithubAuthorization } from "./authorize";
 
@@ -55,10 +58,20 @@ async function html(body: ReturnType<typeof messagePage>, status: number, setCoo
   return new Response(await body, { status, headers });
 }
 
-function redirectHome(setCookies: string[]): Response {
-  const headers = new Headers({ location: "/", "cache-control": "no-store" });
+/** A 303 to `location` (a path `safeReturnPath` checked; default the search page). */
+function redirectHome(setCookies: string[], location = "/"): Response {
+  const headers = new Headers({ location, "cache-control": "no-store" });
   for (const sc of setCookies) headers.append("set-cookie", sc);
   return new Response(null, { status: 303, headers });
+}
+
+/** The return path kept in the GitHub login cookie, checked again (a cookie is client input). */
+function returnPathOf(encoded: string): string {
+  try {
+    return safeReturnPath(decodeURIComponent(encoded));
+  } catch {
+    return "/";
+  }
 }
 
 /** Routes for web sign-in, sign-out and session info; mounted at the root by worker/index.ts. */
@@ -71,13 +84,15 @@ export function loginRoutes(): Hono<RootEnv> {
       if (!isLoopbackRequest(c.req.raw))
         return html(messagePage("Local sign-in is loopback only", "AUTH_PROVIDER=local accepts sign-ins only on localhost."), 403);
       const nonce = randomToken(24);
-      return html(localLoginPage(nonce), 200, [loginCookie(nonce)]);
+      return html(localLoginPage(nonce, undefined, safeReturnPath(c.req.query(RETURN_TO_PARAM))), 200, [loginCookie(nonce)]);
     }
     const state = WEB_STATE_PREFIX + randomToken(24);
     const verifier = randomToken(48);
     const url = githubAuthorizeUrl(config.github!, `${publicOrigin(c.req.raw, c.env)}${GITHUB_CALLBACK_PATH}`, state, await pkceChallenge(verifier));
     const headers = new Headers({ location: url, "cache-control": "no-store" });
-    headers.append("set-cookie", loginCookie(`${state}.${verifier}`));
+    // The return path rides in the same cookie, URI-encoded (no `;`, `,` or space); `.` splits only the first two parts.
+    const next = encodeURIComponent(safeReturnPath(c.req.query(RETURN_TO_PARAM)));
+    headers.append("set-cookie", loginCookie(`${state}.${verifier}.${next}`));
     return new Response(null, { status: 302, headers });
   });
 
@@ -93,12 +108,13 @@ export function loginRoutes(): Hono<RootEnv> {
       return html(messagePage("Sign-in expired", "This sign-in form expired or was not opened in this browser; open /login again."), 403, [CLEAR_LOGIN_COOKIE]);
     }
     const presented = String(form.get("admin_token") ?? "");
+    const next = safeReturnPath(form.get(RETURN_TO_PARAM));
     if (!config.adminToken || !(await timingSafeEqualText(presented, config.adminToken))) {
-      return html(localLoginPage(nonce, "That is not the local admin token."), 401);
+      return html(localLoginPage(nonce, "That is not the local admin token.", next), 401);
     }
     const { setCookie } = await createSession(c.env.DB, LOCAL_ADMIN, "local admin", config.sessionTtlSeconds, Date.now());
     await recordAudit(c.env, { actor: LOCAL_ADMIN.id, event: "sign_in", ip: auditAddress(c.env, c.req.raw), detail: { via: "web" } });
-    return redirectHome([setCookie, CLEAR_LOGIN_COOKIE]);
+    return redirectHome([setCookie, CLEAR_LOGIN_COOKIE], next);
   });
 
   app.get(GITHUB_CALLBACK_PATH, async (c) => {
@@ -106,7 +122,7 @@ export function loginRoutes(): Hono<RootEnv> {
     if (!state.startsWith(WEB_STATE_PREFIX)) return finishGithubAuthorization(c);
     const config = loadAuthConfig(c.env);
     if (config.provider !== "github") return html(messagePage("Not found", "GitHub sign-in is not configured."), 404);
-    const [expectedState, verifier] = (cookie(c, LOGIN_COOKIE) ?? "").split(".");
+    const [expectedState, verifier, ...rest] = (cookie(c, LOGIN_COOKIE) ?? "").split(".");
     if (!expectedState || !verifier || !(await timingSafeEqualText(state, expectedState))) {
       return html(messagePage("Sign-in expired", "This sign-in was not started in this browser or took too long; open /login again."), 403, [
         CLEAR_LOGIN_COOKIE,
@@ -128,7 +144,7 @@ export function loginRoutes(): Hono<RootEnv> {
       sealSessionToken(c.env, result.token),
     );
     await recordAudit(c.env, { actor: caller.id, event: "sign_in", ip: auditAddress(c.env, c.req.raw), detail: { via: "web" } });
-    return redirectHome([setCookie, CLEAR_LOGIN_COOKIE]);
+    return redirectHome([setCookie, CLEAR_LOGIN_COOKIE], returnPathOf(rest.join(".")));
   });
 
   app.post("/logout", async (c) => {

@@ -2,6 +2,7 @@
 import { blame } from "../../services/history";
 import { BLAME_MAX_LINES, blameInput, blameOutput, type BlameOutput } from "../../services/history-schema";
 import { shortRefName } from "../../services/refs";
+import { HISTORY_LINE_ALIASES } from "../input-aliases";
 import { defineTool } from "../tool";
 
 /** One line per range: lines, short SHA, date, author, subject. */
@@ -20,6 +21,7 @@ export const blameTool = defineTool({
   inputSchema: blameInput,
   outputSchema: blameOutput,
   readOnly: true,
+  inputAliases: HISTORY_LINE_ALIASES,
   async handler(input, tc) {
     const r = await blame(tc.service, input);
     return { structured: r, text: renderBlame(r) };

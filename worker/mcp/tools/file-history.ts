@@ -2,6 +2,7 @@
 import { fileHistory } from "../../services/history";
 import { fileHistoryInput, fileHistoryOutput, type FileHistoryOutput } from "../../services/history-schema";
 import { shortRefName } from "../../services/refs";
+import { HISTORY_LINE_ALIASES } from "../input-aliases";
 import { defineTool } from "../tool";
 
 /** One line per commit: date, short SHA, author, subject, and the lines' ranges. */
@@ -33,6 +34,7 @@ export const fileHistoryTool = defineTool({
   inputSchema: fileHistoryInput,
   outputSchema: fileHistoryOutput,
   readOnly: true,
+  inputAliases: HISTORY_LINE_ALIASES,
   async handler(input, tc) {
     const r = await fileHistory(tc.service, input);
     return { structured: r, text: renderHistory(r) };

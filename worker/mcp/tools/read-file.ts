@@ -2,6 +2,7 @@
 import { READ_MAX_LINES, readFile, readFileInput, readFileOutput, type ReadFileOutput } from "../../services/files";
 import { renderLines } from "../budget";
 import { atRef } from "../snapshot-label";
+import { READ_FILE_LINE_ALIASES } from "../input-aliases";
 import { defineTool } from "../tool";
 
 /** Header line plus numbered lines, then how to continue. */
@@ -21,6 +22,7 @@ export const readFileTool = defineTool({
   inputSchema: readFileInput,
   outputSchema: readFileOutput,
   readOnly: true,
+  inputAliases: READ_FILE_LINE_ALIASES,
   async handler(input, tc) {
     const r = await readFile(tc.service, input);
     return { structured: r, text: renderFileLines(r) };

@@ -172,13 +172,14 @@ export class RepoCoordinator extends DurableObject<Env> implements RepoCoordinat
     return true;
   }
 
-  /** A consumer indexed a batch. Duplicate or stale acks are ignored. */
-  async ackBatch(jobId: string, batchId: number, result: BatchResult): Promise<void> {
-    if (!this.#runner.settle(jobId, batchId, "done")) return;
+  /** A consumer indexed a batch. Duplicate or stale acks are ignored (false); true when it settled the batch. */
+  async ackBatch(jobId: string, batchId: number, result: BatchResult): Promise<boolean> {
+    if (!this.#runner.settle(jobId, batchId, "done")) return false;
     for (const f of result.written) ledger.addMember(this.#sql, jobId, f.path, f.fileId);
     const files = result.written.length + Object.values(result.skipped).reduce((a, b) => a + b, 0);
     await this.#runner.apply({ type: "batch_done", files, chunks: result.chunks, skipped: result.skipped, failed: false });
     await this.#runner.maybeFinalize();
+    return true;
   }
 
   /** A consumer gave up on a batch (permanent error): its files count as skipped `index_failed`. */

@@ -12,12 +12,15 @@
  * and the coordinator sends the batch again within seconds (durable-objects/batch-lease.ts).
  *
  * Idempotent: a message delivered twice writes the same rows (the pipeline replaces what a file
- * version wrote), and the coordinator ignores a second acknowledgement.
+ * version wrote), and the coordinator ignores a second acknowledgement. A message of a deleted
+ * repo writes nothing (its coordinator has no files to give), and a batch whose repo is deleted
+ * while it is indexed removes the repo's rows it wrote into its shard after the delete.
  */
 import { BATCH_HEARTBEAT_MS } from "../kernel/coordinator";
 import { loadConfig, type Env } from "../kernel/env";
 import { IndexJobParseError, parseIndexJob } from "./jobs";
 import { createPipelineDeps, indexFiles, type PipelineDeps } from "./pipeline";
+import { deleteRepoData } from "./store/d1/snapshots";
 
 /** Deliveries of a message before its batch is given up on (wrangler.toml `max_retries` is 5, i.e. 6 deliveries). */
 export const MAX_DELIVERY_ATTEMPTS = 5;
@@ -92,7 +95,10 @@ async function handleMessage(
         heartbeatMs,
         () => indexFiles(deps, job.repo, files),
       );
-      await coordinator.ackBatch(job.jobId, job.batchId, result);
+      const settled = await coordinator.ackBatch(jobId, batchId, result);
+      // No job at all: the repo was deleted while this batch was indexed (removeRepo destroys
+      // the coordinator first), so what it wrote after the delete must go too.
+      if (!settled && (await coordinator.status()) === null) await deleteRepoData(deps.db, deps.vectors, job.repo);
     }
     message.ack();
   } catch (err) {

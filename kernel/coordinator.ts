@@ -212,7 +212,8 @@ export interface RepoCoordinatorRpc extends Rpc.DurableObjectBranded {
   syncRefs(patterns?: string[] | null, options?: SyncRefsOptions): Promise<RefSyncResult | CoordinatorError>;
   batchFiles(jobId: string, batchId: number): Promise<StagedFile[] | null>;
   renewBatch(jobId: string, batchId: number): Promise<boolean>;
-  ackBatch(jobId: string, batchId: number, result: BatchResult): Promise<void>;
+  /** True when the ack settled the batch; false for a duplicate, or a job that is not current (superseded, or the repo deleted). */
+  ackBatch(jobId: string, batchId: number, result: BatchResult): Promise<boolean>;
   failBatch(jobId: string, batchId: number, error: string): Promise<void>;
   destroy(): Promise<void>;
 }

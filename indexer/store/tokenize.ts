@@ -17,7 +17,8 @@
  * never changes index rows, so editing the table needs no format bump.
  */
 
-import { forEachIdentRun } from "./ident-runs";
+// With its extension: Node scripts (evals/lib/bm25.ts, scripts/lib/ripgrep.ts) import this module directly.
+import { forEachIdentRun } from "./ident-runs.ts";
 
 const CJK_RE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 const CJK_RUN_RE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/gu;

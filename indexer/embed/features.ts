@@ -5,7 +5,7 @@
  * shared tokenizer, a light suffix-stripped stem of each word (so `routing`, `routes` and
  * `router` meet), and character trigrams (typos, partial words). Pure and deterministic.
  */
-import { stem, tokenize, tokenizeQuery } from "../store/contract";
+import { stem, tokenizeKept, tokenizeQuery } from "../store/contract";
 
 /** Weight of a whole token or identifier part. */
 export const TOKEN_WEIGHT = 1.0;
@@ -60,7 +60,8 @@ export function tokenFeatureNames(term: string): string[] {
  */
 export function termCounts(text: string, kind: "document" | "query"): Map<string, number> {
   const tf = new Map<string, number>();
-  for (const t of kind === "query" ? tokenizeQuery(text) : tokenize(text)) {
+  // A document is a chunk being indexed: its tokens are kept for its BM25 row (token-stash.ts).
+  for (const t of kind === "query" ? tokenizeQuery(text) : tokenizeKept(text)) {
     if (!CODE_NOISE.has(t)) tf.set(t, (tf.get(t) ?? 0) + 1);
   }
   return tf;

@@ -2,15 +2,17 @@
 import { gzipSync } from "fflate";
 import { describe, expect, it } from "vitest";
 import { CodeSearchError } from "../../kernel/errors";
-import { GOOD_TREE, hostileArchives, tarOf } from "../../test/fixtures/hostile-archives";
+import { concatBytes, GOOD_TREE, hostileArchives, tarOf } from "../../test/fixtures/hostile-archives";
 import { readArchive } from "./archive";
 
 const archives = await hostileArchives();
 
 describe("readArchive refuses damaged archives", () => {
-  it("reads the good tree the damaged ones are made from (tar, tar.gz)", async () => {
+  it("reads the good tree the damaged ones are made from (tar, tar.gz, tar.gz of two members)", async () => {
     const tar = await tarOf(GOOD_TREE);
-    for (const bytes of [tar, gzipSync(tar)]) {
+    // Two gzip members (`cat a.gz b.gz`) are one valid gzip stream.
+    const twoMembers = concatBytes(gzipSync(tar.subarray(0, 700)), gzipSync(tar.subarray(700)));
+    for (const bytes of [tar, gzipSync(tar), twoMembers]) {
       expect((await readArchive(bytes)).map((e) => e.path)).toEqual(Object.keys(GOOD_TREE));
     }
   });

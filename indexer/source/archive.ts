@@ -5,8 +5,8 @@
  * path traversal. Used by `POST /api/repos/{id}/archive`; the entries then go through the same
  * filters and pipeline as a git tree.
  *
- * Libraries: gzip via the runtime's `DecompressionStream` (zlib: it verifies the CRC-32 and
- * ISIZE trailer and refuses a stream cut short or followed by other bytes), paced so that a
+ * Libraries: gzip via `fflate`'s synchronous `Gunzip`, with each member's CRC-32 and ISIZE
+ * trailer checked (a stream cut short or followed by other bytes is refused), paced so that a
  * bomb is refused a step after the ratio passes the limit (archive-gunzip.ts); zip via `fflate`,
  * its declared sizes checked before anything is inflated;
  * tar via `modern-tar` (web streams). The gzip output is streamed into the tar decoder, so the

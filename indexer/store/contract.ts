@@ -50,10 +50,12 @@
  *      symbols and indexed text unchanged.
  */
 
+import { takeTokens } from "./token-stash";
 import { tokenize } from "./tokenize";
 
 export { isQueryStopWord, tokenize, tokenizeQuery } from "./tokenize";
 export { stem } from "./stem";
+export { tokenizeKept } from "./token-stash";
 
 /**
  * Format of the grep trigram index (`grep_docs` + `grep_trigrams`, migrations/0008): what text
@@ -156,8 +158,9 @@ export interface ChunkPostings {
  * The BM25 columns of a chunk as token lists, the form written to `chunks_fts` (space-joined) and
  * counted into `chunk_terms`: symbol (symbol and container), path, body (chunkIndexText).
  */
-export function chunkColumns(path: string, chunk: Chunk): [string[], string[], string[]] {
-  return [tokenize([chunk.symbol, chunk.container].filter(Boolean).join(" ")), tokenize(path), tokenize(chunkIndexText(path, chunk))];
+export function chunkColumns(path: string, chunk: Chunk): [string[], string[], readonly string[]] {
+  // The body's tokens are usually those the local embedding kept a moment ago (token-stash.ts).
+  return [tokenize([chunk.symbol, chunk.container].filter(Boolean).join(" ")), tokenize(path), takeTokens(chunkIndexText(path, chunk))];
 }
 
 /**
@@ -165,7 +168,7 @@ export function chunkColumns(path: string, chunk: Chunk): [string[], string[], s
  * tokenizer keeps them (tokenize emits lowercase letter and digit runs, which unicode61 leaves
  * whole), so `chunk_terms` and `chunks_fts` hold the same words.
  */
-export function chunkPostings(columns: [string[], string[], string[]]): ChunkPostings {
+export function chunkPostings(columns: readonly [readonly string[], readonly string[], readonly string[]]): ChunkPostings {
   const terms = new Map<string, [number, number, number]>();
   let tokenCount = 0;
   columns.forEach((tokens, col) => {

@@ -17,7 +17,9 @@
  * never changes index rows, so editing the table needs no format bump.
  */
 
-const IDENT_RE = /[\p{L}\p{N}_$]+/gu;
+// With its extension: Node scripts (evals/lib/bm25.ts, scripts/lib/ripgrep.ts) import this module directly.
+import { forEachIdentRun } from "./ident-runs.ts";
+
 const CJK_RE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 const CJK_RUN_RE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/gu;
 
@@ -132,7 +134,7 @@ function splitWord(word: string, out: string[]): void {
  */
 export function tokenize(text: string): string[] {
   const out: string[] = [];
-  for (const m of text.matchAll(IDENT_RE)) pushWord(m[0], out);
+  forEachIdentRun(text, (word, lowerAscii) => (lowerAscii ? out.push(word) : pushWord(word, out)));
   return out;
 }
 

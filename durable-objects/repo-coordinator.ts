@@ -218,10 +218,11 @@ export class RepoCoordinator extends DurableObject<Env> implements RepoCoordinat
         await this.ctx.storage.setAlarm(step.alarmAt);
         this.#fetching = true;
         try {
-          return await this.#runner.fetchAndPlan(job.jobId);
+          await this.#runner.fetchAndPlan(job.jobId);
         } finally {
           this.#fetching = false;
         }
+        return this.#runner.recordHistoryStep();
       case "none":
         break;
     }

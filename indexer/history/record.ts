@@ -1,45 +1,97 @@
 /**
  * @module indexer/history/record
  *
- * Records a fetched snapshot's commit history (called by the coordinator after a fetch with
- * HISTORY_DEPTH): extracts the commits not stored yet and writes them. A failure is logged and
- * leaves history as it was: indexing the snapshot does not depend on it.
+ * One history step (the coordinator runs it after a job's snapshot is planned, with
+ * HISTORY_DEPTH): fetches the commits of the depth within the budget (indexer/source/git-history.ts),
+ * extracts those not stored yet, starting at the tip and at the frontier where an earlier step
+ * stopped, until the step's commit or time budget, and writes them with a note of how far
+ * history falls short of the depth. A failure is logged and leaves history as it was: indexing
+ * the snapshot does not depend on it.
  */
-import { MAX_HISTORY_COMMITS } from "../../kernel/history-depth";
-import type { SourceSnapshot } from "../source/snapshot";
-import { historyMeta, knownCommits, writeHistory } from "../store/d1/history";
+import { DEFAULT_HISTORY_BUDGET, describeDepth, type HistoryBudget, type HistoryDepth } from "../../kernel/history-depth";
+import type { GitSourceOptions, ResolvedRef } from "../source/git";
+import { fetchHistory, HistoryBudgetError } from "../source/git-history";
+import { historyMeta, storedHistory, writeHistory } from "../store/d1/history";
 import { extractHistory } from "./extract";
 
-/** What one recording did (for the log and the bench). */
+/** What one step did (for the log and the bench). */
 export interface RecordedHistory {
   commits: number;
   changes: number;
   ms: number;
+  /** How history falls short of the depth, as stored (`HistoryMeta.limit`), or null. */
+  limit: string | null;
 }
 
-/** Whether a repo lacks history for `commit` (so a fast "unchanged" refresh should still fetch). */
+/**
+ * Whether a step should run although the snapshot is unchanged: history lacks `commit`, or an
+ * earlier step stopped at its budget (the refresh continues it).
+ */
 export async function historyMissing(db: D1Database, repo: string, commit: string): Promise<boolean> {
-  return (await historyMeta(db, repo))?.head !== commit;
+  const meta = await historyMeta(db, repo);
+  return meta?.head !== commit || meta.pending;
 }
 
-/** Extracts and writes the snapshot's new commits; null when the snapshot has no history or recording failed. */
+/**
+ * Runs one step for `resolved` (see the module note); null when the source keeps no history or
+ * the step failed. A fetch over budget at its smallest window records no commits, only the note.
+ */
 export async function recordHistory(
   db: D1Database,
   repo: string,
-  snapshot: SourceSnapshot,
+  source: GitSourceOptions,
+  resolved: ResolvedRef,
   maxBytes: number,
   now: () => number,
+  budget: HistoryBudget = DEFAULT_HISTORY_BUDGET,
 ): Promise<RecordedHistory | null> {
-  if (!snapshot.history) return null;
+  if (!source.history) return null;
   const started = now();
   try {
-    const known = await knownCommits(db, repo);
-    const { reader, shallow, depth, ref } = snapshot.history;
-    const h = await extractHistory(reader, snapshot.commit, { known, shallow, maxCommits: MAX_HISTORY_COMMITS, maxBytes });
-    await writeHistory(db, repo, h.commits, h.changes, { head: snapshot.commit, ref, depth, updatedAt: now() });
-    return { commits: h.commits.length, changes: h.changes.length, ms: now() - started };
+    const { known, frontier } = await storedHistory(db, repo);
+    const fetched = await fetchHistory(source, resolved, source.history, budget, now);
+    const h = await extractHistory(fetched.reader, [resolved.commit, ...frontier], {
+      known,
+      shallow: fetched.shallow,
+      maxCommits: budget.commits,
+      maxBytes,
+      deadline: now() + budget.extractMs,
+      now,
+    });
+    const stop = h.stopped ? `history truncated at ${h.stopped.commit}, because ${h.stopped.reason}; a refresh continues it` : null;
+    const limit = [fetched.limit, stop].filter((x) => x !== null).join("; ") || null;
+    await writeHistory(db, repo, h.commits, h.changes, {
+      head: resolved.commit,
+      ref: resolved.ref,
+      depth: fetched.depth,
+      updatedAt: now(),
+      limit,
+      pending: !!h.stopped,
+    });
+    return { commits: h.commits.length, changes: h.changes.length, ms: now() - started, limit };
   } catch (err) {
-    console.error(`repo ${repo}: recording history of ${snapshot.commit} failed; history stays as it was`, err);
+    if (err instanceof HistoryBudgetError) return recordOverBudget(db, repo, resolved, source.history, err.message, now, started);
+    console.error(`repo ${repo}: recording history of ${resolved.commit} failed; history stays as it was`, err);
+    return null;
+  }
+}
+
+/** No commits, and a note saying which budget the smallest window passed (answers then say it). */
+async function recordOverBudget(
+  db: D1Database,
+  repo: string,
+  resolved: ResolvedRef,
+  depth: HistoryDepth,
+  limit: string,
+  now: () => number,
+  started: number,
+): Promise<RecordedHistory | null> {
+  console.warn(`repo ${repo}: history of ${resolved.commit} not recorded: ${limit}`);
+  try {
+    await writeHistory(db, repo, [], [], { head: resolved.commit, ref: resolved.ref, depth: describeDepth(depth), updatedAt: now(), limit, pending: false });
+    return { commits: 0, changes: 0, ms: now() - started, limit };
+  } catch (err) {
+    console.error(`repo ${repo}: writing the history note failed`, err);
     return null;
   }
 }

@@ -8,8 +8,12 @@ import git from "isomorphic-git";
 import type { GitObjectReader } from "../history/tree-diff";
 import type { MemoryFs } from "./memory-fs";
 
-/** Parsed trees and commits kept by `objectReader`: a commit's trees are read again as the next commit's parent trees. */
-const MEMO_OBJECTS_MAX = 20_000;
+/**
+ * Parsed trees and commits kept by `objectReader`: a commit's trees are read again as the next
+ * commit's parent trees. A parsed tree of a few hundred entries takes tens of KB, so this bounds
+ * the memo to some tens of MB (20,000 did not fit a Worker on sympy).
+ */
+const MEMO_OBJECTS_MAX = 2_000;
 
 /** Reads the fetched objects for indexer/history, remembering parsed trees and commits (each is undeltified once, not per use). */
 export function objectReader(fs: MemoryFs, cache: object): GitObjectReader {

@@ -20,6 +20,8 @@ export interface RepoHistory {
   /** Short ref name (`main`), or the commit when the repo tracks a SHA. */
   ref: string;
   depth: string;
+  /** Why history is shorter than `depth` (HistoryMeta.limit), or null. */
+  limit: string | null;
   graph: CommitGraph;
 }
 
@@ -61,10 +63,12 @@ export async function repoHistory(ctx: ServiceContext, repo: string, ref: string
   if (!graph.has(snap.commit)) {
     throw new CodeSearchError(
       "history_unavailable",
-      `The history of repo "${repo}" at ${snap.commit.slice(0, 12)} is not recorded yet (it was indexed before history was kept, or recording failed). Refresh it (POST /api/repos/${repo}/refresh).`,
+      meta.limit && meta.head === snap.commit
+        ? `The history of repo "${repo}" at ${snap.commit.slice(0, 12)} was not recorded: ${meta.limit}. Lower HISTORY_DEPTH (e.g. 90d) and refresh it (POST /api/repos/${repo}/refresh).`
+        : `The history of repo "${repo}" at ${snap.commit.slice(0, 12)} is not recorded yet (it is recorded after the snapshot is indexed, or it was indexed before history was kept, or recording failed). Retry in a minute, or refresh it (POST /api/repos/${repo}/refresh).`,
     );
   }
-  return { repo: snap.id, commit: snap.commit, ref: tracked, depth: meta.depth, graph };
+  return { repo: snap.id, commit: snap.commit, ref: tracked, depth: meta.depth, limit: meta.limit, graph };
 }
 
 /** A walk source over `h` with HISTORY_TIME_BUDGET_MS from now; each path's rows are loaded once. */

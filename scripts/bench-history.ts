@@ -9,9 +9,10 @@
  * (`365d`) counts back from the repository's HEAD commit time, not from today, so that a
  * mirror gives the same figures later. Memory, per phase: peak RSS and peak JS heap plus array
  * buffers (sampled every 50 ms, garbage included: an upper bound of what an isolate would hold),
- * and that sum after a forced GC (what stays reachable).
+ * and that sum after a forced GC (what stays reachable). `--live on` collects before every
+ * sample, so the peak heap figure is reachable memory only (slower).
  *
- *   node --expose-gc scripts/bench-history.ts --repo /work/.mirror/honojs+hono/repo [--depth 365d] [--port 9350] [--budget off]
+ *   npm run bench:history -- --repo /work/.mirror/honojs+hono/repo [--depth 365d] [--port 9350] [--budget off] [--live on]
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -71,12 +72,13 @@ interface Mods {
 type Budget = { packBytes: number; fetchMs: number; extractMs: number; commits: number; halvings: number };
 const { parseHistoryDepth, extractHistory, checkRemote, fetchSnapshot, fetchHistory, DEFAULT_HISTORY_BUDGET, writeHistory } = (await import(bundle)) as Mods;
 
-const USAGE = "Usage: npm run bench:history -- --repo BARE_REPO_DIR [--depth 365d] [--port 9350] [--budget off]";
+const USAGE = "Usage: npm run bench:history -- --repo BARE_REPO_DIR [--depth 365d] [--port 9350] [--budget off] [--live on]";
 const a = parseCli(USAGE, {
   repo: { type: "string" },
   depth: { type: "string", default: "365d" },
   port: { type: "string", default: "9350" },
   budget: { type: "string", default: "on" },
+  live: { type: "string", default: "off" },
 });
 if (!a.repo) throw new Error(USAGE);
 const repoDir = String(a.repo);
@@ -138,6 +140,8 @@ async function held(): Promise<number> {
 let peakRss = 0;
 let peakHeap = 0;
 const sampler = setInterval(() => {
+  // --live: collect first, so the heap figure is what was reachable at the sample, not garbage.
+  if (a.live === "on") gc?.();
   const m = process.memoryUsage();
   peakRss = Math.max(peakRss, m.rss);
   peakHeap = Math.max(peakHeap, m.heapUsed + m.arrayBuffers);
@@ -204,4 +208,6 @@ try {
   clearInterval(sampler);
   rmSync(bundleDir, { recursive: true, force: true });
   server.close();
+  // Fetches cut off by a budget leave their `git pack-objects` running on the server side.
+  process.exit();
 }

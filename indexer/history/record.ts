@@ -10,9 +10,16 @@
  */
 import { DEFAULT_HISTORY_BUDGET, describeDepth, type HistoryBudget, type HistoryDepth } from "../../kernel/history-depth";
 import type { GitSourceOptions, ResolvedRef } from "../source/git";
-import { fetchHistory, HistoryBudgetError } from "../source/git-history";
+import { fetchHistory, HistoryBudgetError, OVER_BUDGET } from "../source/git-history";
 import { historyMeta, storedHistory, writeHistory } from "../store/d1/history";
 import { extractHistory } from "./extract";
+
+/**
+ * After a step found even the smallest window over budget, later steps at the same depth keep
+ * its note for this long instead of fetching again (each try fetches up to `halvings + 1` packs
+ * that the budget then cuts off).
+ */
+export const OVER_BUDGET_RETRY_MS = 7 * 86_400_000;
 
 /** What one step did (for the log and the bench). */
 export interface RecordedHistory {
@@ -48,6 +55,12 @@ export async function recordHistory(
   if (!source.history) return null;
   const started = now();
   try {
+    const meta = await historyMeta(db, repo);
+    if (meta?.limit?.startsWith(OVER_BUDGET) && meta.depth === describeDepth(source.history) && now() - meta.updatedAt < OVER_BUDGET_RETRY_MS) {
+      // Trying again would fetch the same over-budget packs: keep the note, for this commit too.
+      await writeHistory(db, repo, [], [], { ...meta, head: resolved.commit, ref: resolved.ref });
+      return { commits: 0, changes: 0, ms: now() - started, limit: meta.limit };
+    }
     const { known, frontier } = await storedHistory(db, repo);
     const fetched = await fetchHistory(source, resolved, source.history, budget, now);
     const h = await extractHistory(fetched.reader, [resolved.commit, ...frontier], {

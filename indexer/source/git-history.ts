@@ -34,6 +34,9 @@ export interface FetchedHistory {
   bytes: number;
 }
 
+/** How the message of a `HistoryBudgetError` (and so the stored note) begins. */
+export const OVER_BUDGET = "no history fetched:";
+
 /** A history fetch over budget even at its smallest window; `message` says which budget. */
 export class HistoryBudgetError extends Error {
   override name = "HistoryBudgetError";
@@ -81,7 +84,7 @@ export async function fetchHistory(
       if (hit) {
         const half = halveDepth(current);
         if (!half || halvings >= budget.halvings || deadline - now() <= 0) {
-          throw new HistoryBudgetError(`no history fetched: at depth ${describeDepth(current)} ${hit}`);
+          throw new HistoryBudgetError(`${OVER_BUDGET} at depth ${describeDepth(current)} ${hit}`);
         }
         halvings++;
         limit = `window reduced from ${describeDepth(depth)} to ${describeDepth(half)}, because at ${describeDepth(current)} ${hit}`;

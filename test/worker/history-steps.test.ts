@@ -3,7 +3,7 @@
  * and D1: a step that spends its commit budget stops at a commit, says so, and leaves the rest
  * pending; the next steps continue from where it stopped until the history equals what one
  * unbounded step records. A fetch that stays over its byte budget
- * records only a note naming the budget.
+ * records only a note naming the budget, which later steps keep without fetching again.
  */
 import { env } from "cloudflare:test";
 import { describe, expect, inject, it } from "vitest";
@@ -11,6 +11,7 @@ import { recordHistory, historyMissing } from "../../indexer/history/record";
 import { checkRemote } from "../../indexer/source/git";
 import { historyMeta } from "../../indexer/store/d1/history";
 import { DEFAULT_HISTORY_BUDGET } from "../../kernel/history-depth";
+import { requestLog } from "./upstream";
 
 const source = () => ({ url: `${inject("gitServerUrl")}/history.git`, limits: { allowLoopback: true }, history: { commits: 100 } });
 const MAX_BYTES = 1 << 20;
@@ -67,5 +68,11 @@ describe("recordHistory in steps", () => {
     expect(r).toMatchObject({ commits: 0, limit: note });
     expect(await historyMeta(env.DB, "steps-over")).toMatchObject({ head: resolved.commit, limit: note, pending: false, commits: 0 });
     expect((await rowsOf("steps-over")).commits).toEqual([]);
+
+    // The next step at the same depth keeps the note instead of fetching the same packs again.
+    const fetchesBefore = (await requestLog("history")).filter((q) => q.kind === "upload-pack").length;
+    const again = await recordHistory(env.DB, "steps-over", src, resolved, MAX_BYTES, Date.now, { ...DEFAULT_HISTORY_BUDGET, packBytes: 500, halvings: 1 });
+    expect(again).toMatchObject({ commits: 0, limit: note });
+    expect((await requestLog("history")).filter((q) => q.kind === "upload-pack").length).toBe(fetchesBefore);
   });
 });

@@ -43,13 +43,14 @@ export interface HistoryBudget {
 }
 
 /**
- * Default budgets. 16 MiB of pack: isomorphic-git holds the received pack up to three times
- * while it assembles it, then indexes it with up to 32 MiB of resolved objects, so a pack of P
- * bytes peaks near 3P + 32 MiB, under an isolate's 128 MiB at 16 MiB (a year of sympy was
- * 11 MB, docs/history.md). 2 minutes of fetching (the transport's own limit is 5), 90 s of
- * extraction, 5,000 commits a step; 5 halvings take a window from 365d down to 12d.
+ * Default budgets. 6 MiB of pack: isomorphic-git's fetch holds the received pack up to three
+ * times and indexes it keeping resolved delta bases, and `npm run bench:history -- --live on`
+ * measured the fetch peaking 38 MiB above what was held before for hono's year (a 2.7 MiB
+ * pack) and 112 MiB for sympy's (11.1 MiB): about 70 MiB at 6 MiB, inside an isolate's 128 MiB
+ * with the rest of the Worker (docs/history.md). 2 minutes of fetching (the transport's own
+ * limit is 5), 90 s of extraction, 5,000 commits a step; 5 halvings take 365d down to 12d.
  */
-export const DEFAULT_HISTORY_BUDGET: HistoryBudget = { packBytes: 16 * 1024 * 1024, fetchMs: 120_000, extractMs: 90_000, commits: 5_000, halvings: 5 };
+export const DEFAULT_HISTORY_BUDGET: HistoryBudget = { packBytes: 6 * 1024 * 1024, fetchMs: 120_000, extractMs: 90_000, commits: 5_000, halvings: 5 };
 
 /** The depth half as deep (at least 1 commit or day), or null when it is already 1. */
 export function halveDepth(depth: HistoryDepth): HistoryDepth | null {

@@ -2,7 +2,8 @@
  * `npm run bench:history`: what keeping commit history costs (issue #49, measurement only).
  * Serves a bare repository on loopback with git-http-mock-server (the real `git http-backend`,
  * as test/git-server.ts), then in this process: a depth-1 fetch (indexer/source/git.ts), the
- * history fetch (indexer/source/git-history.ts, with the default budget unless `--budget off`),
+ * history fetch (indexer/source/git-history.ts, with the default budget unless `--budget off`;
+ * `--pack-mib N` sets its pack budget),
  * the extraction (indexer/history/extract.ts), and the rows written by
  * indexer/store/d1/history.ts into a temporary SQLite file (migration 0028), whose bytes per
  * table and index come from `dbstat` (pages, so free space inside pages included). An age
@@ -12,7 +13,7 @@
  * and that sum after a forced GC (what stays reachable). `--live on` collects before every
  * sample, so the peak heap figure is reachable memory only (slower).
  *
- *   npm run bench:history -- --repo /work/.mirror/honojs+hono/repo [--depth 365d] [--port 9350] [--budget off] [--live on]
+ *   npm run bench:history -- --repo /work/.mirror/honojs+hono/repo [--depth 365d] [--port 9350] [--budget off] [--pack-mib 16] [--live on]
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -72,13 +73,14 @@ interface Mods {
 type Budget = { packBytes: number; fetchMs: number; extractMs: number; commits: number; halvings: number };
 const { parseHistoryDepth, extractHistory, checkRemote, fetchSnapshot, fetchHistory, DEFAULT_HISTORY_BUDGET, writeHistory } = (await import(bundle)) as Mods;
 
-const USAGE = "Usage: npm run bench:history -- --repo BARE_REPO_DIR [--depth 365d] [--port 9350] [--budget off] [--live on]";
+const USAGE = "Usage: npm run bench:history -- --repo BARE_REPO_DIR [--depth 365d] [--port 9350] [--budget off] [--pack-mib 16] [--live on]";
 const a = parseCli(USAGE, {
   repo: { type: "string" },
   depth: { type: "string", default: "365d" },
   port: { type: "string", default: "9350" },
   budget: { type: "string", default: "on" },
   live: { type: "string", default: "off" },
+  "pack-mib": { type: "string" },
 });
 if (!a.repo) throw new Error(USAGE);
 const repoDir = String(a.repo);
@@ -148,7 +150,9 @@ const sampler = setInterval(() => {
 }, 50);
 const headTime = Number(execFileSync("git", ["-C", repoDir, "log", "-1", "--format=%ct", "HEAD"], { encoding: "utf8" }).trim()) * 1000;
 const budget: Budget =
-  a.budget === "off" ? { packBytes: 8 * 1024 ** 3, fetchMs: 3_600_000, extractMs: 3_600_000, commits: 20_000, halvings: 0 } : DEFAULT_HISTORY_BUDGET;
+  a.budget === "off"
+    ? { packBytes: 8 * 1024 ** 3, fetchMs: 3_600_000, extractMs: 3_600_000, commits: 20_000, halvings: 0 }
+    : { ...DEFAULT_HISTORY_BUDGET, ...(a["pack-mib"] ? { packBytes: Number(a["pack-mib"]) * 1024 * 1024 } : {}) };
 
 try {
   const mb = (n: number) => (n / 1048576).toFixed(1);

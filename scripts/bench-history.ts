@@ -154,6 +154,7 @@ const budget: Budget =
     ? { packBytes: 8 * 1024 ** 3, fetchMs: 3_600_000, extractMs: 3_600_000, commits: 20_000, halvings: 0 }
     : { ...DEFAULT_HISTORY_BUDGET, ...(a["pack-mib"] ? { packBytes: Number(a["pack-mib"]) * 1024 * 1024 } : {}) };
 
+const started = performance.now();
 try {
   const mb = (n: number) => (n / 1048576).toFixed(1);
   let t = performance.now();
@@ -208,6 +209,11 @@ try {
   for (const r of rows) console.log(`  ${r.name}: ${r.bytes} bytes`);
   console.log(`history tables: ${total} bytes (${mb(total)} MiB), ${(total / Math.max(1, h.commits.length)).toFixed(0)} bytes per commit`);
   rmSync(dir, { recursive: true, force: true });
+} catch (err) {
+  console.error(
+    `bench failed after ${((performance.now() - started) / 1000).toFixed(1)} s: ${err instanceof Error ? `${err.name}: ${err.message}` : String(err)}`,
+  );
+  process.exitCode = 1;
 } finally {
   clearInterval(sampler);
   rmSync(bundleDir, { recursive: true, force: true });

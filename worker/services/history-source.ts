@@ -64,7 +64,7 @@ export async function repoHistory(ctx: ServiceContext, repo: string, ref: string
     throw new CodeSearchError(
       "history_unavailable",
       meta.limit && meta.head === snap.commit
-        ? `The history of repo "${repo}" at ${snap.commit.slice(0, 12)} was not recorded: ${meta.limit}. Lower HISTORY_DEPTH (e.g. 90d) and refresh it (POST /api/repos/${repo}/refresh).`
+        ? `The history of repo "${repo}" at ${snap.commit.slice(0, 12)} was not recorded: ${meta.limit}. A smaller HISTORY_DEPTH may fit (docs/history.md); search and reads are not affected.`
         : `The history of repo "${repo}" at ${snap.commit.slice(0, 12)} is not recorded yet (it is recorded after the snapshot is indexed, or it was indexed before history was kept, or recording failed). Retry in a minute, or refresh it (POST /api/repos/${repo}/refresh).`,
     );
   }

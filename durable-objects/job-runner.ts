@@ -164,7 +164,10 @@ export class JobRunner {
       if (this.job()?.jobId === jobId) this.saveJob({ ...this.job()!, resolvedRef: remote.ref });
       // A complete snapshot of that commit, same model: nothing to fetch (the fast refresh; a branch at main's commit).
       const reusable = await snapshotReusable(this.env, settings.repo, remote.commit);
-      if (source.history && (!reusable || (await historyMissing(this.env.DB, settings.repo, remote.commit)))) this.#history = { source, remote };
+      // History is the default ref's (one repo_history row per repo; history reads take that ref).
+      if (source.history && !job.trackedRef && (!reusable || (await historyMissing(this.env.DB, settings.repo, remote.commit)))) {
+        this.#history = { source, remote };
+      }
       if (reusable) snapshot = remote.commit;
       else {
         const started = this.now();

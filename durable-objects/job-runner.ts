@@ -58,7 +58,7 @@ export class JobRunner {
   #finalizing: Promise<void> | null = null;
   /** `jobId/batchId` of the batches this instance sent (`BatchSendState.sentByThisInstance`). */
   #sentHere = new Set<string>();
-  /** The history step `fetchAndPlan` leaves for `recordHistoryStep`. */
+  /** The history step `#fetchAndPlanJob` leaves for `#recordHistoryStep`. */
   #history: { source: GitSourceOptions; remote: ResolvedRef } | null = null;
 
   /** `env` and `clock` are read through getters: a test replaces the coordinator's (`runInDurableObject`). */
@@ -151,10 +151,15 @@ export class JobRunner {
   }
 
   /**
-   * Fetches the job's ref (or sees a complete snapshot of its commit exists) and plans the job.
-   * A history step to run next is left for `recordHistoryStep`.
+   * Fetches the job's ref (or sees a complete snapshot of its commit exists) and plans the job,
+   * then runs its history step, if any (`#recordHistoryStep`).
    */
   async fetchAndPlan(jobId: string): Promise<void> {
+    await this.#fetchAndPlanJob(jobId);
+    await this.#recordHistoryStep(); // the snapshot lived in #fetchAndPlanJob's frame only
+  }
+
+  async #fetchAndPlanJob(jobId: string): Promise<void> {
     const settings = readSettings(this.sql)!;
     let snapshot: SourceSnapshot | string;
     try {
@@ -178,16 +183,15 @@ export class JobRunner {
       this.#history = null;
       return this.fail(jobId, err);
     }
-    // Returning drops the snapshot: the history step runs after, without its pack in memory.
     return this.plan(jobId, snapshot);
   }
 
   /**
-   * Records the history of the ref `fetchAndPlan` fetched, if it left a step (one history step,
-   * indexer/history/record.ts). It runs after the plan, so the snapshot's batches are on the
-   * queue already: a slow, over-budget or failing history step delays and fails no indexing.
+   * Records the history of the ref `#fetchAndPlanJob` fetched, if it left a step (one history
+   * step, indexer/history/record.ts). It runs after the plan, so the snapshot's batches are on
+   * the queue already: a slow, over-budget or failing history step delays and fails no indexing.
    */
-  async recordHistoryStep(): Promise<void> {
+  async #recordHistoryStep(): Promise<void> {
     const step = this.#history;
     this.#history = null;
     const settings = readSettings(this.sql);

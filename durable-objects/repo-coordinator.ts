@@ -218,11 +218,10 @@ export class RepoCoordinator extends DurableObject<Env> implements RepoCoordinat
         await this.ctx.storage.setAlarm(step.alarmAt);
         this.#fetching = true;
         try {
-          await this.#runner.fetchAndPlan(job.jobId);
+          return await this.#runner.fetchAndPlan(job.jobId);
         } finally {
           this.#fetching = false;
         }
-        return this.#runner.recordHistoryStep();
       case "none":
         break;
     }

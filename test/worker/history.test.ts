@@ -161,6 +161,21 @@ describe("sources without history", () => {
   });
 });
 
+describe("history over its budget", () => {
+  it("answers history_unavailable with the note that names the budget", async () => {
+    await registerAndWait({ url: fixtureUrl("fixture"), name: "hist-over" });
+    await historyRecorded("hist-over");
+    // What a step whose smallest window stayed over the pack budget leaves (indexer/history/record.ts).
+    const note = "no history fetched: at depth 12d the pack passed the 6291456-byte budget";
+    await env.DB.prepare("DELETE FROM commits WHERE repo = ?").bind("hist-over").run();
+    await env.DB.prepare("UPDATE repo_history SET limit_note = ?, commits = 0 WHERE repo = ?").bind(note, "hist-over").run();
+    const { status, body } = await get(`/api/repos/hist-over/blame?path=src/users.ts`);
+    expect(status).toBe(409);
+    expect(body.error).toMatchObject({ code: "history_unavailable" });
+    expect(body.error!.message).toContain(`was not recorded: ${note}`);
+  });
+});
+
 describe("MCP tools", () => {
   let client: Client;
   beforeAll(async () => {

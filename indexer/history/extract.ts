@@ -38,7 +38,7 @@ export interface ExtractedHistory {
 /** Commits extracted between two yields to the event loop (a coordinator keeps answering; Workers' clock moves only then). */
 const COMMITS_PER_YIELD = 20;
 
-/** Bytes of blobs whose lines are kept between commits (a Worker isolate has 128 MiB; lines as strings take about twice the bytes). */
+/** Bytes of blobs whose lines are kept between commits (a Worker isolate has 128 MiB, and lines as strings take more than their bytes). */
 const LINES_CACHE_BYTES = 8 * 1024 * 1024;
 
 function splitMessage(message: string): { subject: string; body: string } {

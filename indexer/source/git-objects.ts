@@ -10,8 +10,8 @@ import type { MemoryFs } from "./memory-fs";
 
 /**
  * Parsed trees and commits kept by `objectReader`: a commit's trees are read again as the next
- * commit's parent trees. A parsed tree of a few hundred entries takes tens of KB, so this bounds
- * the memo to some tens of MB (20,000 did not fit a Worker on sympy).
+ * commit's parent trees, so a short memo has most of the reuse. It was 20,000; with 2,000 (and
+ * the bounded line cache) a year of sympy held 48 MiB after extraction (docs/history.md).
  */
 const MEMO_OBJECTS_MAX = 2_000;
 

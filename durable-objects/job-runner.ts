@@ -9,7 +9,7 @@
  */
 import { indexJob } from "../indexer/jobs";
 import { historyMissing, recordHistory } from "../indexer/history/record";
-import { checkRemote, fetchSnapshot } from "../indexer/source/git";
+import { checkRemote, fetchSnapshot, type GitSourceOptions, type ResolvedRef } from "../indexer/source/git";
 import type { SourceSnapshot } from "../indexer/source/snapshot";
 import { setRefStatus, type RefStatus } from "../indexer/store/d1/repo-refs";
 import { markRepoFailing, setRepoStatus } from "../indexer/store/d1/snapshots";
@@ -58,6 +58,8 @@ export class JobRunner {
   #finalizing: Promise<void> | null = null;
   /** `jobId/batchId` of the batches this instance sent (`BatchSendState.sentByThisInstance`). */
   #sentHere = new Set<string>();
+  /** The history step `#fetchAndPlanJob` leaves for `#recordHistoryStep`. */
+  #history: { source: GitSourceOptions; remote: ResolvedRef; defaultRef: boolean } | null = null;
 
   /** `env` and `clock` are read through getters: a test replaces the coordinator's (`runInDurableObject`). */
   constructor(
@@ -148,10 +150,18 @@ export class JobRunner {
     await this.startNext(failed);
   }
 
-  /** Fetches the job's ref (or sees a complete snapshot of its commit exists) and plans the job. */
+  /**
+   * Fetches the job's ref (or sees a complete snapshot of its commit exists) and plans the job,
+   * then runs its history step, if any (`#recordHistoryStep`).
+   */
   async fetchAndPlan(jobId: string): Promise<void> {
+    await this.#fetchAndPlanJob(jobId);
+    await this.#recordHistoryStep(); // the snapshot lived in #fetchAndPlanJob's frame only
+  }
+
+  async #fetchAndPlanJob(jobId: string): Promise<void> {
     const settings = readSettings(this.sql)!;
-    let snapshot: SourceSnapshot;
+    let snapshot: SourceSnapshot | string;
     try {
       const job = this.job()!;
       const source = await sourceOf(this.env, settings, job.trackedRef);
@@ -159,17 +169,41 @@ export class JobRunner {
       if (this.job()?.jobId === jobId) this.saveJob({ ...this.job()!, resolvedRef: remote.ref });
       // A complete snapshot of that commit, same model: nothing to fetch (the fast refresh; a branch at main's commit).
       const reusable = await snapshotReusable(this.env, settings.repo, remote.commit);
-      if (reusable && !(source.history && (await historyMissing(this.env.DB, settings.repo, remote.commit)))) return this.plan(jobId, remote.commit);
-      const started = this.now();
-      snapshot = await fetchSnapshot(source, remote);
-      console.log(`repo ${settings.repo}: fetched ${remote.ref} at ${snapshot.commit} (${snapshot.entries.length} entries) in ${this.now() - started} ms`);
-      // Every tracked ref's fetch adds its commits to the repo's one commit graph (docs/history.md).
-      const recorded = await recordHistory(this.env.DB, settings.repo, snapshot, loadConfig(this.env).maxFileBytes, () => this.now(), !job.trackedRef);
-      if (recorded) console.log(`repo ${settings.repo}: history: ${recorded.commits} new commits, ${recorded.changes} file changes in ${recorded.ms} ms`);
+      // Every tracked ref's step adds its commits to the repo's one commit graph (docs/history.md).
+      const defaultRef = !job.trackedRef;
+      if (source.history && (!reusable || (await historyMissing(this.env.DB, settings.repo, remote.commit, defaultRef)))) {
+        this.#history = { source, remote, defaultRef };
+      }
+      if (reusable) snapshot = remote.commit;
+      else {
+        const started = this.now();
+        snapshot = await fetchSnapshot(source, remote);
+        console.log(`repo ${settings.repo}: fetched ${remote.ref} at ${snapshot.commit} (${snapshot.entries.length} entries) in ${this.now() - started} ms`);
+      }
     } catch (err) {
+      this.#history = null;
       return this.fail(jobId, err);
     }
     return this.plan(jobId, snapshot);
+  }
+
+  /**
+   * Records the history of the ref `#fetchAndPlanJob` fetched, if it left a step (one history
+   * step, indexer/history/record.ts). It runs after the plan, so the snapshot's batches are on
+   * the queue already: a slow, over-budget or failing history step delays and fails no indexing.
+   */
+  async #recordHistoryStep(): Promise<void> {
+    const step = this.#history;
+    this.#history = null;
+    const settings = readSettings(this.sql);
+    if (!step || !settings) return;
+    const { maxFileBytes } = loadConfig(this.env);
+    const recorded = await recordHistory(this.env.DB, settings.repo, step.source, step.remote, maxFileBytes, () => this.now(), undefined, step.defaultRef);
+    if (recorded) {
+      console.log(
+        `repo ${settings.repo}: history: ${recorded.commits} new commits, ${recorded.changes} file changes in ${recorded.ms} ms${recorded.limit ? ` (${recorded.limit})` : ""}`,
+      );
+    }
   }
 
   /**

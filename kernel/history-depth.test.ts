@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_HISTORY_COMMITS, describeDepth, MAX_HISTORY_COMMITS, parseHistoryDepth } from "./history-depth";
+import { DEFAULT_HISTORY_DAYS, describeDepth, halveDepth, MAX_HISTORY_COMMITS, parseHistoryDepth } from "./history-depth";
 
 describe("parseHistoryDepth", () => {
   it.each([
-    [undefined, { commits: DEFAULT_HISTORY_COMMITS }],
-    ["", { commits: DEFAULT_HISTORY_COMMITS }],
+    [undefined, { days: DEFAULT_HISTORY_DAYS }],
+    ["", { days: DEFAULT_HISTORY_DAYS }],
     ["0", null],
     ["2000", { commits: 2000 }],
     ["365d", { days: 365 }],
@@ -20,5 +20,12 @@ describe("parseHistoryDepth", () => {
   it("writes a depth back as configured", () => {
     expect(describeDepth({ days: 30 })).toBe("30d");
     expect(describeDepth({ commits: 500 })).toBe("500");
+  });
+
+  it("halves a depth down to one commit or day", () => {
+    expect(halveDepth({ days: 365 })).toEqual({ days: 183 });
+    expect(halveDepth({ commits: 3 })).toEqual({ commits: 2 });
+    expect(halveDepth({ days: 1 })).toBeNull();
+    expect(halveDepth({ commits: 1 })).toBeNull();
   });
 });

@@ -90,7 +90,7 @@ describe("extractHistory", () => {
         maxBytes: 1 << 20,
       },
     );
-    expect(again).toEqual({ commits: [], changes: [] });
+    expect(again).toEqual({ commits: [], changes: [], stopped: null });
   });
 });
 

@@ -10,7 +10,7 @@
  */
 import type { ChangeRecord, CommitRecord } from "../store/d1/history";
 import { lineHunks } from "./hunks";
-import { blobAt, blobLines, diffTrees, pairRenames, type GitObjectReader, type PathDiff } from "./tree-diff";
+import { blobAt, blobLines, diffTrees, pairRenames, LinesCache, type GitObjectReader, type PathDiff } from "./tree-diff";
 
 /** Options of `extractHistory`. */
 export interface ExtractOptions {
@@ -18,17 +18,28 @@ export interface ExtractOptions {
   known: Set<string>;
   /** Commits whose parents were not fetched (the `shallow` file of a depth-limited fetch). */
   shallow: Set<string>;
-  /** Most commits to record; the walk's frontier past it becomes the boundary. */
+  /** Most commits to record; the walk stops there (`stopped`) and a later step continues. */
   maxCommits: number;
+  /** Time (from `now`) past which the walk stops (`stopped`); none by default. */
+  deadline?: number;
+  /** Clock for `deadline` (ms). Default Date.now. */
+  now?: () => number;
   /** Larger blobs get no line history (MAX_FILE_BYTES: the indexer skips them too). */
   maxBytes: number;
 }
 
-/** Commits and changes to store. */
+/** Commits and changes to store, and where and why the walk stopped short (null: it did not). */
 export interface ExtractedHistory {
   commits: CommitRecord[];
   changes: ChangeRecord[];
+  stopped: { commit: string; reason: string } | null;
 }
+
+/** Commits extracted between two yields to the event loop (a coordinator keeps answering; Workers' clock moves only then). */
+const COMMITS_PER_YIELD = 20;
+
+/** Bytes of blobs whose lines are kept between commits (a Worker isolate has 128 MiB, and lines as strings take more than their bytes). */
+const LINES_CACHE_BYTES = 8 * 1024 * 1024;
 
 function splitMessage(message: string): { subject: string; body: string } {
   const text = message.replace(/\r\n/g, "\n").trim();
@@ -37,17 +48,37 @@ function splitMessage(message: string): { subject: string; body: string } {
   return { subject: subject.slice(0, 1000), body: cut < 0 ? "" : text.slice(cut + 2).slice(0, 20_000) };
 }
 
-/** Walks from `head` (breadth first over parents) and extracts every commit not in `opts.known`. */
-export async function extractHistory(r: GitObjectReader, head: string, opts: ExtractOptions): Promise<ExtractedHistory> {
+/**
+ * Walks from `heads` (breadth first over parents; the first is the tip, the rest are where an
+ * earlier step stopped) and extracts every commit not in `opts.known`. A start that is not in
+ * the fetched objects (an earlier step's frontier now older than the window) is skipped.
+ */
+export async function extractHistory(r: GitObjectReader, heads: string | string[], opts: ExtractOptions): Promise<ExtractedHistory> {
+  const now = opts.now ?? Date.now;
   const commits: CommitRecord[] = [];
   const changes: ChangeRecord[] = [];
-  const lines = new Map<string, string[] | null>();
-  const seen = new Set<string>([head]);
-  const queue = [head];
-  while (queue.length > 0 && commits.length < opts.maxCommits) {
+  const lines = new LinesCache(LINES_CACHE_BYTES);
+  const starts = typeof heads === "string" ? [heads] : heads;
+  const seen = new Set<string>(starts);
+  const queue = [...starts];
+  const optional = new Set(starts.slice(1));
+  let stopped: ExtractedHistory["stopped"] = null;
+  while (queue.length > 0) {
+    if (commits.length > 0 && commits.length % COMMITS_PER_YIELD === 0) await new Promise((res) => setTimeout(res, 0));
+    const reason =
+      commits.length >= opts.maxCommits
+        ? `the step's budget of ${opts.maxCommits} commits was spent`
+        : opts.deadline !== undefined && now() > opts.deadline
+          ? "the step's time budget was spent"
+          : null;
     const sha = queue.shift()!;
     if (opts.known.has(sha)) continue;
-    const c = await r.readCommit(sha);
+    if (reason) {
+      stopped = { commit: sha, reason };
+      break;
+    }
+    const c = await readOptional(r, sha, optional.has(sha));
+    if (!c) continue;
     const boundary = opts.shallow.has(sha);
     commits.push({
       sha,
@@ -66,19 +97,21 @@ export async function extractHistory(r: GitObjectReader, head: string, opts: Ext
       seen.add(p);
       queue.push(p);
     }
-    if (lines.size > 2000) lines.clear(); // bounds memory: blobs of recent commits are what repeats
   }
-  return { commits, changes };
+  return { commits, changes, stopped };
 }
 
-async function changesOf(
-  r: GitObjectReader,
-  sha: string,
-  tree: string,
-  parents: string[],
-  maxBytes: number,
-  cache: Map<string, string[] | null>,
-): Promise<ChangeRecord[]> {
+/** The commit, or null when `optional` and it was not fetched. */
+async function readOptional(r: GitObjectReader, sha: string, optional: boolean): Promise<Awaited<ReturnType<GitObjectReader["readCommit"]>> | null> {
+  try {
+    return await r.readCommit(sha);
+  } catch (err) {
+    if (optional) return null;
+    throw err;
+  }
+}
+
+async function changesOf(r: GitObjectReader, sha: string, tree: string, parents: string[], maxBytes: number, cache: LinesCache): Promise<ChangeRecord[]> {
   const parentTrees = await Promise.all(parents.map(async (p) => (await r.readCommit(p)).tree));
   const first = await diffTrees(r, parentTrees[0] ?? null, tree);
   const renames = await renamesIn(r, first, maxBytes, cache);
@@ -114,7 +147,7 @@ async function changesOf(
 }
 
 /** New path -> old path for the added and deleted paths of one diff. */
-async function renamesIn(r: GitObjectReader, d: Map<string, PathDiff>, maxBytes: number, cache: Map<string, string[] | null>): Promise<Map<string, string>> {
+async function renamesIn(r: GitObjectReader, d: Map<string, PathDiff>, maxBytes: number, cache: LinesCache): Promise<Map<string, string>> {
   const added = [...d].filter(([, x]) => x.old === null && x.new !== null).map(([path, x]) => ({ path, blob: x.new! }));
   const deleted = [...d].filter(([, x]) => x.old !== null && x.new === null).map(([path, x]) => ({ path, blob: x.old! }));
   return added.length && deleted.length ? pairRenames(r, added, deleted, maxBytes, cache) : new Map();
@@ -130,7 +163,7 @@ async function changeRow(
   oldBlob: string | null,
   newBlob: string,
   maxBytes: number,
-  cache: Map<string, string[] | null>,
+  cache: LinesCache,
 ): Promise<ChangeRecord | null> {
   const after = await blobLines(r, newBlob, maxBytes, cache);
   if (!after) return null;

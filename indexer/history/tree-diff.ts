@@ -69,12 +69,38 @@ export async function blobAt(r: GitObjectReader, tree: string, path: string): Pr
   return null;
 }
 
+/**
+ * Lines of blobs read lately (a commit's new side is the next commit's old side), emptied when
+ * the blobs' bytes pass `maxBytes`: a count of entries would not bound memory, as one file can
+ * be 1 MiB.
+ */
+export class LinesCache {
+  readonly #map = new Map<string, string[] | null>();
+  #bytes = 0;
+  constructor(readonly maxBytes: number) {}
+  has(oid: string): boolean {
+    return this.#map.has(oid);
+  }
+  get(oid: string): string[] | null | undefined {
+    return this.#map.get(oid);
+  }
+  /** Remembers `lines` of a blob of `bytes` bytes (null: binary or too large). */
+  set(oid: string, lines: string[] | null, bytes: number): void {
+    if (this.#bytes + bytes > this.maxBytes) {
+      this.#map.clear();
+      this.#bytes = 0;
+    }
+    this.#map.set(oid, lines);
+    this.#bytes += lines ? bytes : 0;
+  }
+}
+
 /** Lines of a blob, or null when it is binary or larger than `maxBytes` (no line history for those). */
-export async function blobLines(r: GitObjectReader, oid: string, maxBytes: number, cache: Map<string, string[] | null>): Promise<string[] | null> {
+export async function blobLines(r: GitObjectReader, oid: string, maxBytes: number, cache: LinesCache): Promise<string[] | null> {
   if (cache.has(oid)) return cache.get(oid)!;
   const bytes = await r.readBlob(oid);
   const lines = bytes.length > maxBytes || isBinary(bytes) ? null : splitLines(bytes);
-  cache.set(oid, lines);
+  cache.set(oid, lines, bytes.length);
   return lines;
 }
 
@@ -87,7 +113,7 @@ export async function pairRenames(
   added: { path: string; blob: string }[],
   deleted: { path: string; blob: string }[],
   maxBytes: number,
-  cache: Map<string, string[] | null>,
+  cache: LinesCache,
 ): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   const free = new Map(deleted.map((d) => [d.path, d.blob]));

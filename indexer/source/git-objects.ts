@@ -8,8 +8,12 @@ import git from "isomorphic-git";
 import type { GitObjectReader } from "../history/tree-diff";
 import type { MemoryFs } from "./memory-fs";
 
-/** Parsed trees and commits kept by `objectReader`: a commit's trees are read again as the next commit's parent trees. */
-const MEMO_OBJECTS_MAX = 20_000;
+/**
+ * Parsed trees and commits kept by `objectReader`: a commit's trees are read again as the next
+ * commit's parent trees, so a short memo has most of the reuse. It was 20,000; with 2,000 (and
+ * the bounded line cache) a year of sympy held 48 MiB after extraction (docs/history.md).
+ */
+const MEMO_OBJECTS_MAX = 2_000;
 
 /** Reads the fetched objects for indexer/history, remembering parsed trees and commits (each is undeltified once, not per use). */
 export function objectReader(fs: MemoryFs, cache: object): GitObjectReader {

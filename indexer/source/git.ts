@@ -2,11 +2,11 @@
  * @module indexer/source/git
  *
  * Git source over smart HTTP with isomorphic-git, no disk: `checkRemote` lists the remote's
- * refs (an `ls-remote`) and resolves a ref to a commit; `fetchSnapshot` does a shallow
+ * refs (an `ls-remote`) and resolves a ref to a commit; `fetchSnapshot` does a depth-1
  * (single ref, no tags, no checkout) fetch into an in-memory file system and lists the commit's
- * tree recursively. Blobs are read from the fetched packfile on demand. The depth is 1, or with
- * `history` (HISTORY_DEPTH) that many commits or days, whose objects the snapshot then exposes
- * for indexer/history.
+ * tree recursively. Blobs are read from the fetched packfile on demand. Commit history is a
+ * separate fetch (git-history.ts, through `fetchObjects`), so that it never delays or fails
+ * the snapshot.
  *
  * Every request goes through `createGuardedHttp` (guarded-http.ts): hosts are checked against
  * the SSRF policy (host-guard.ts) on every redirect hop, with connect / total timeouts and a cap
@@ -22,8 +22,7 @@ import git from "isomorphic-git";
 import { CodeSearchError } from "../../kernel/errors";
 import { createGuardedHttp, DEFAULT_TRANSPORT_LIMITS, GitTransportError, type TransportLimits } from "./guarded-http";
 import { classifyHost, describeHostClass, isFetchableUrl, type HostPolicy } from "./host-guard";
-import { describeDepth, type HistoryDepth } from "../../kernel/history-depth";
-import { objectReader } from "./git-objects";
+import type { HistoryDepth } from "../../kernel/history-depth";
 import { MemoryFs } from "./memory-fs";
 import type { SourceEntry, SourceSnapshot } from "./snapshot";
 
@@ -46,7 +45,7 @@ export interface GitSourceOptions {
   authScheme?: GitAuthScheme;
   /** Outbound limits; `allowLoopback` comes from config (`ALLOW_LOOPBACK_GIT_URLS`), the rest default to DEFAULT_TRANSPORT_LIMITS. */
   limits: HostPolicy & Partial<TransportLimits>;
-  /** Commit history to fetch (`HISTORY_DEPTH`); absent or null: depth 1, no history. */
+  /** Commit history to record (`HISTORY_DEPTH`, fetched by git-history.ts); absent or null: none. */
   history?: HistoryDepth | null;
 }
 
@@ -247,49 +246,15 @@ async function listTree(fs: MemoryFs, cache: object, treeOid: string, prefix: st
 }
 
 /**
- * Shallow-fetches one ref into memory and lists its tree. Memory: the packfile of one commit
- * (compressed; with `opts.history`, of the fetched commits) plus what `readBlob` returns. `resolved`: the ref as an ls-remote just resolved it
- * (the coordinator has one), which saves a second ls-remote round trip. Throws coded errors (see
- * module note).
+ * Depth-1 fetches one ref into memory and lists its tree. Memory: the packfile of one commit
+ * (compressed) plus what `readBlob` returns. `resolved`: the ref as an ls-remote just resolved
+ * it (the coordinator has one), which saves a second ls-remote round trip. Throws coded errors
+ * (see module note).
  */
 export async function fetchSnapshot(opts: GitSourceOptions, resolved?: ResolvedRef): Promise<SourceSnapshot> {
   resolved ??= await checkRemote(opts);
-  if (!opts.history) return fetchAt(opts, resolved);
   try {
-    return await fetchAt(opts, resolved);
-  } catch (err) {
-    // History is extra: a deep fetch that fails for a reason a depth-1 fetch may not hit (a
-    // timeout on a large repo; a `since` window without commits, which fetches nothing, so the
-    // tip reads as missing) still indexes the snapshot, without history. Credentials fail the
-    // same way again: those are thrown at once.
-    const e = gitError(err, opts.url, !!opts.token);
-    if (e.details?.reason === "token_rejected" || e.details?.reason === "token_required") throw e;
-    console.warn(`git remote ${opts.url}: fetch with history (${describeDepth(opts.history)}) failed (${e.message}); fetching depth 1 without history`);
-    return fetchAt({ ...opts, history: null }, resolved);
-  }
-}
-
-async function fetchAt(opts: GitSourceOptions, resolved: ResolvedRef): Promise<SourceSnapshot> {
-  const fs = new MemoryFs();
-  const cache = {};
-  try {
-    await git.init({ fs, gitdir: "/", bare: true });
-    // A refspec covering tags too, so that a tag ref can be fetched like a branch.
-    await git.setConfig({ fs, gitdir: "/", path: "remote.origin.url", value: opts.url });
-    await git.setConfig({ fs, gitdir: "/", path: "remote.origin.fetch", value: "+refs/*:refs/remotes/origin/*" });
-    await git.fetch({
-      fs,
-      http: httpFor(opts),
-      gitdir: "/",
-      remote: "origin",
-      ref: resolved.ref,
-      remoteRef: resolved.ref,
-      singleBranch: true,
-      ...depthOf(opts.history),
-      tags: false,
-      headers: authHeaders(opts),
-      cache,
-    });
+    const { fs, cache } = await fetchObjects(opts, resolved, { depth: 1 });
     const { commit } = await git.readCommit({ fs, gitdir: "/", oid: resolved.commit, cache });
     const entries: SourceEntry[] = [];
     await listTree(fs, cache, commit.tree, "", entries);
@@ -301,28 +266,40 @@ async function fetchAt(opts: GitSourceOptions, resolved: ResolvedRef): Promise<S
         const { blob } = await git.readBlob({ fs, gitdir: "/", oid: blobSha, cache });
         return blob;
       },
-      ...(opts.history
-        ? { history: { reader: objectReader(fs, cache), shallow: await shallowOf(fs), depth: describeDepth(opts.history), ref: resolved.ref } }
-        : {}),
     };
   } catch (err) {
     throw gitError(err, opts.url, !!opts.token);
   }
 }
 
-/** isomorphic-git's fetch depth for a history depth: `depth: n` or `since: <date>`; 1 without history. */
-function depthOf(history: HistoryDepth | null | undefined): { depth: number } | { since: Date } {
-  if (!history) return { depth: 1 };
-  if ("days" in history) return { since: new Date(Date.now() - history.days * 86_400_000) };
-  return { depth: history.commits };
-}
+/** How deep `fetchObjects` goes: a number of commits along every path, or back to a date (git's `deepen-since`). */
+export type FetchDepth = { depth: number } | { since: Date };
 
-/** The commits whose parents were not fetched (git's `shallow` file). */
-async function shallowOf(fs: MemoryFs): Promise<Set<string>> {
-  try {
-    const text = (await fs.readFile("/shallow", { encoding: "utf8" })) as string;
-    return new Set(text.split("\n").filter((l) => SHA_RE.test(l)));
-  } catch {
-    return new Set();
-  }
+/**
+ * Fetches `resolved` into a new in-memory repository (one packfile and its index) and returns
+ * it with the isomorphic-git `cache` every later read must share (it holds the parsed pack
+ * index; without it each read parses the index again). Errors are thrown as isomorphic-git and
+ * the transport raise them; callers map them (`gitError`).
+ */
+export async function fetchObjects(opts: GitSourceOptions, resolved: ResolvedRef, depth: FetchDepth): Promise<{ fs: MemoryFs; cache: object }> {
+  const fs = new MemoryFs();
+  const cache = {};
+  await git.init({ fs, gitdir: "/", bare: true });
+  // A refspec covering tags too, so that a tag ref can be fetched like a branch.
+  await git.setConfig({ fs, gitdir: "/", path: "remote.origin.url", value: opts.url });
+  await git.setConfig({ fs, gitdir: "/", path: "remote.origin.fetch", value: "+refs/*:refs/remotes/origin/*" });
+  await git.fetch({
+    fs,
+    http: httpFor(opts),
+    gitdir: "/",
+    remote: "origin",
+    ref: resolved.ref,
+    remoteRef: resolved.ref,
+    singleBranch: true,
+    ...depth,
+    tags: false,
+    headers: authHeaders(opts),
+    cache,
+  });
+  return { fs, cache };
 }

@@ -6,8 +6,6 @@
  * Blob SHAs are git's (`sha1("blob <len>\0" + bytes)`) for both sources, so a file is
  * content-addressed the same way whichever way it arrived.
  */
-import type { GitObjectReader } from "../history/tree-diff";
-
 /** One tree entry. `mode` is git's octal string: `100644`, `100755`, `120000` (symlink), `160000` (submodule). */
 export interface SourceEntry {
   path: string;
@@ -29,11 +27,6 @@ export interface SourceSnapshot {
   tracked?: boolean;
   /** Bytes of a blob of this snapshot. Throws if the SHA is not in it. */
   readBlob(blobSha: string): Promise<Uint8Array>;
-  /**
-   * Git sources fetched with history (HISTORY_DEPTH): the fetched commits' objects, and the
-   * commits whose parents were not fetched. Absent for archives and depth-1 fetches.
-   */
-  history?: { reader: GitObjectReader; shallow: Set<string>; depth: string; ref: string };
 }
 
 /** Hex SHA-1 of `bytes`. */

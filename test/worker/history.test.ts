@@ -22,9 +22,25 @@ async function get(path: string, token?: string): Promise<{ status: number; body
 const subjectsOf = (commits: { subject: string }[]) => commits.map((c) => c.subject);
 const S = HISTORY_SUBJECTS;
 
+/**
+ * Waits until the repo's history step (run after its snapshot is planned, so possibly after the
+ * job is ready) has written its meta row for the indexed commit.
+ */
+async function historyRecorded(repo: string): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    const row = await env.DB.prepare("SELECT 1 FROM repo_history h JOIN repos r ON r.id = h.repo AND r.active_commit = h.head WHERE h.repo = ?")
+      .bind(repo)
+      .first();
+    if (row) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`history of ${repo} was not recorded`);
+}
+
 beforeAll(async () => {
   const done = await registerAndWait({ url: fixtureUrl("history"), name: REPO });
   expect(done.status, JSON.stringify(done.lastError)).toBe("ready");
+  await historyRecorded(REPO);
 });
 
 describe("GET /api/repos/{id}/history", () => {
@@ -35,6 +51,9 @@ describe("GET /api/repos/{id}/history", () => {
     expect(subjectsOf(commits)).toEqual([S.C5, S.C4, S.C3, S.S1, S.C2, S.C1]);
     expect(commits.map((c) => c.path)).toEqual([HISTORY_FILE, HISTORY_FILE, HISTORY_FILE, "src/a.ts", "src/a.ts", "src/a.ts"]);
     expect(body).toMatchObject({ ref: "refs/heads/main", range: null, next_cursor: null, truncated: false });
+    // The fixture's commits are from 2024: the default age window (365d) has none, so the
+    // last commits were fetched instead, and the answer says so.
+    expect(body).toMatchObject({ depth: "100", history_limit: "no commit in the last 365 days, so the last 100 commits (along every path)" });
   });
 
   it("follows a line range through the merge into the side branch, with before and after ranges", async () => {
@@ -77,6 +96,7 @@ describe("GET /api/repos/{id}/blame", () => {
     const perLine = ranges.flatMap((r) => Array.from({ length: r.end - r.start + 1 }, () => r.subject));
     expect(perLine).toEqual([S.C3, S.C2, S.C1, S.C4, S.C1, S.S1, S.C5]);
     expect(ranges.find((r) => r.subject === S.S1)).toMatchObject({ start: 6, end: 6, origin: { path: "src/a.ts", start: 5 }, boundary: false });
+    expect(body).toMatchObject({ depth: "100", history_limit: expect.stringContaining("no commit in the last 365 days") });
   });
 
   it("bounds the range", async () => {
@@ -132,11 +152,27 @@ describe("sources without history", () => {
 
   it("a git repo fetched without history (its history rows gone) says to set HISTORY_DEPTH and refresh", async () => {
     await registerAndWait({ url: fixtureUrl("fixture"), name: "hist-shallow" });
+    await historyRecorded("hist-shallow");
     await env.DB.prepare("DELETE FROM repo_history WHERE repo = ?").bind("hist-shallow").run();
     const { status, body } = await get(`/api/repos/hist-shallow/blame?path=src/users.ts`);
     expect(status).toBe(409);
     expect(body.error!.message).toContain("HISTORY_DEPTH");
     expect(body.error!.message).toContain("/api/repos/hist-shallow/refresh");
+  });
+});
+
+describe("history over its budget", () => {
+  it("answers history_unavailable with the note that names the budget", async () => {
+    await registerAndWait({ url: fixtureUrl("fixture"), name: "hist-over" });
+    await historyRecorded("hist-over");
+    // What a step whose smallest window stayed over the pack budget leaves (indexer/history/record.ts).
+    const note = "no history fetched: at depth 12d the pack passed the 6291456-byte budget";
+    await env.DB.prepare("DELETE FROM commits WHERE repo = ?").bind("hist-over").run();
+    await env.DB.prepare("UPDATE repo_history SET limit_note = ?, commits = 0 WHERE repo = ?").bind(note, "hist-over").run();
+    const { status, body } = await get(`/api/repos/hist-over/blame?path=src/users.ts`);
+    expect(status).toBe(409);
+    expect(body.error).toMatchObject({ code: "history_unavailable" });
+    expect(body.error!.message).toContain(`was not recorded: ${note}`);
   });
 });
 

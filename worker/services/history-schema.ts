@@ -58,6 +58,12 @@ export const commitSummarySchema = z.object({
 /** A line range of a file at some commit. */
 export const fileRangeSchema = z.object({ path: z.string(), start: z.number().int(), end: z.number().int() });
 
+/** Why the recorded history is shorter than its depth (indexer/history/record.ts), or null. */
+const historyLimitSchema = z
+  .string()
+  .nullable()
+  .describe('why recorded history is shorter than `depth` ("history truncated at <sha>, because <budget>"), or null');
+
 /** Output of `fileHistory`. */
 export const fileHistoryOutput = z.object({
   repo: z.string(),
@@ -75,6 +81,7 @@ export const fileHistoryOutput = z.object({
   next_cursor: z.string().nullable(),
   truncated: z.boolean().describe("older history is beyond the kept depth"),
   depth: z.string(),
+  history_limit: historyLimitSchema,
 });
 export type FileHistoryOutput = z.infer<typeof fileHistoryOutput>;
 
@@ -94,6 +101,8 @@ export const blameOutput = z.object({
       boundary: z.boolean().describe("at least this old (depth limit)"),
     }),
   ),
+  depth: z.string().describe("how deep history was fetched (HISTORY_DEPTH: commits, or days as `365d`)"),
+  history_limit: historyLimitSchema,
 });
 export type BlameOutput = z.infer<typeof blameOutput>;
 

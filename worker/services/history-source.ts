@@ -22,6 +22,8 @@ export interface RepoHistory {
   /** The ref read, full name (`refs/heads/main`), as every read names it; `HEAD` when unknown. */
   ref: string;
   depth: string;
+  /** Why history is shorter than `depth` (HistoryMeta.limit), or null. */
+  limit: string | null;
   graph: CommitGraph;
   /** The snapshot of `ref` (for the file's line count at that commit). */
   snapshot: RefSnapshot;
@@ -53,10 +55,12 @@ export async function repoHistory(ctx: ServiceContext, repo: string, ref: string
   if (!graph.has(snap.commit)) {
     throw new CodeSearchError(
       "history_unavailable",
-      `The history of repo "${repo}" at ${shortRefName(name)} (${snap.commit.slice(0, 12)}) is not recorded yet (it was indexed before history was kept, or recording failed). Refresh it (POST /api/repos/${repo}/refresh).`,
+      meta.limit && meta.head === snap.commit
+        ? `The history of repo "${repo}" at ${shortRefName(name)} (${snap.commit.slice(0, 12)}) was not recorded: ${meta.limit}. A smaller HISTORY_DEPTH may fit (docs/history.md); search and reads are not affected.`
+        : `The history of repo "${repo}" at ${shortRefName(name)} (${snap.commit.slice(0, 12)}) is not recorded yet (it is recorded after the snapshot is indexed, or it was indexed before history was kept, or recording failed). Retry in a minute, or refresh it (POST /api/repos/${repo}/refresh).`,
     );
   }
-  return { repo: snap.id, commit: snap.commit, ref: name, depth: meta.depth, graph, snapshot: snap };
+  return { repo: snap.id, commit: snap.commit, ref: name, depth: meta.depth, limit: meta.limit, graph, snapshot: snap };
 }
 
 /** A walk source over `h` with HISTORY_TIME_BUDGET_MS from now; each path's rows are loaded once. */

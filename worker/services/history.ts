@@ -82,6 +82,7 @@ export async function fileHistory(ctx: ServiceContext, raw: FileHistoryInput): P
     next_cursor: walked.steps.length > offset + input.limit ? String(offset + input.limit) : null,
     truncated: walked.steps.length <= offset + input.limit && walked.truncated,
     depth: h.depth,
+    history_limit: h.limit,
   };
 }
 
@@ -120,5 +121,5 @@ export async function blame(ctx: ServiceContext, raw: BlameInput): Promise<Blame
     }
     ranges.push({ ...summaryOf(meta.get(l.sha), l.sha), start: n, end: n, origin: { path: l.path, start: l.line + 1, end: l.line + 1 }, boundary: l.boundary });
   });
-  return { repo: h.repo, path: input.path, ref: h.ref, commit: h.commit, start, end, ranges };
+  return { repo: h.repo, path: input.path, ref: h.ref, commit: h.commit, start, end, ranges, depth: h.depth, history_limit: h.limit };
 }

@@ -45,9 +45,14 @@ export interface HistoryMeta {
   head: string;
   /** Full ref name the head was fetched as (`refs/heads/main`). */
   ref: string;
+  /** The depth fetched, as HISTORY_DEPTH writes it (less than configured when a budget halved it). */
   depth: string;
   commits: number;
   updatedAt: number;
+  /** Why history is shorter than the depth ("history truncated at <sha>, because ..."), or null (migration 0031). */
+  limit: string | null;
+  /** A step stopped at its budget: the next refresh continues from where it stopped. */
+  pending: boolean;
 }
 
 /** D1 allows 100 bound parameters per statement; these statements use at most 10. */
@@ -63,10 +68,15 @@ function decodeHunks(s: string | null): Hunk[] | null {
   return s.split(";").map((x) => x.split(",").map(Number) as Hunk);
 }
 
-/** SHAs of the repo's commits already stored (a refresh records only the new ones). */
-export async function knownCommits(db: D1Database, repo: string): Promise<Set<string>> {
-  const { results } = await db.prepare("SELECT sha FROM commits WHERE repo = ?").bind(repo).all<{ sha: string }>();
-  return new Set(results.map((r) => r.sha));
+/**
+ * The stored commits (a refresh records only new ones), and the frontier: parents of stored non-boundary commits that are not
+ * stored themselves (where a step stopped at its budget; the next step starts there too).
+ */
+export async function storedHistory(db: D1Database, repo: string): Promise<{ known: Set<string>; frontier: string[] }> {
+  const graph = await commitGraph(db, repo);
+  const frontier = new Set<string>();
+  for (const node of graph.values()) if (!node.boundary) for (const p of node.parents) if (!graph.has(p)) frontier.add(p);
+  return { known: new Set(graph.keys()), frontier: [...frontier] };
 }
 
 /** Whether the repo's stored history holds `sha` (a fetch of any tracked ref recorded it). */
@@ -78,8 +88,9 @@ export async function hasCommit(db: D1Database, repo: string, sha: string): Prom
  * Writes commits and their changes (upserts; changes first, so a commit row, and with it the
  * commit's searchability, appears only once its changes are stored), then the repo's meta row.
  * The commit graph is one per repo, whatever ref a fetch was of; the meta row's `head` and `ref`
- * are the default ref's: a fetch of another tracked ref (`defaultRef: false`) keeps them (it
- * writes them only when the row does not exist yet) and updates the rest.
+ * (with `depth`, `limit` and `pending`) are the default ref's: a step for another tracked ref
+ * (`defaultRef: false`) keeps them (it writes them only when the row does not exist yet) and
+ * updates the commit count and time.
  */
 export async function writeHistory(
   db: D1Database,
@@ -108,18 +119,22 @@ export async function writeHistory(
   for (let i = 0; i < commitStmts.length; i += ROWS_PER_BATCH) await db.batch(commitStmts.slice(i, i + ROWS_PER_BATCH));
   await db
     .prepare(
-      "INSERT INTO repo_history (repo, head, ref, depth, commits, updated_at) VALUES (?1, ?2, ?5, ?3, (SELECT COUNT(*) FROM commits WHERE repo = ?1), ?4) " +
-        "ON CONFLICT (repo) DO UPDATE SET head = CASE WHEN ?6 THEN excluded.head ELSE head END, ref = CASE WHEN ?6 THEN excluded.ref ELSE ref END, " +
-        "depth = excluded.depth, commits = excluded.commits, updated_at = excluded.updated_at",
+      "INSERT INTO repo_history (repo, head, ref, depth, commits, updated_at, limit_note, pending) VALUES (?1, ?2, ?5, ?3, (SELECT COUNT(*) FROM commits WHERE repo = ?1), ?4, ?6, ?7) " +
+        "ON CONFLICT (repo) DO UPDATE SET head = CASE WHEN ?8 THEN excluded.head ELSE head END, ref = CASE WHEN ?8 THEN excluded.ref ELSE ref END, " +
+        "depth = CASE WHEN ?8 THEN excluded.depth ELSE depth END, commits = excluded.commits, updated_at = excluded.updated_at, " +
+        "limit_note = CASE WHEN ?8 THEN excluded.limit_note ELSE limit_note END, pending = CASE WHEN ?8 THEN excluded.pending ELSE pending END",
     )
-    .bind(repo, meta.head, meta.depth, meta.updatedAt, meta.ref, meta.defaultRef === false ? 0 : 1)
+    .bind(repo, meta.head, meta.depth, meta.updatedAt, meta.ref, meta.limit, meta.pending ? 1 : 0, meta.defaultRef === false ? 0 : 1)
     .run();
 }
 
 /** The repo's history meta row, or null when it keeps no history (archive, or a depth-0 fetch). */
 export async function historyMeta(db: D1Database, repo: string): Promise<HistoryMeta | null> {
-  const row = await db.prepare("SELECT head, ref, depth, commits, updated_at AS updatedAt FROM repo_history WHERE repo = ?").bind(repo).first<HistoryMeta>();
-  return row ?? null;
+  const row = await db
+    .prepare('SELECT head, ref, depth, commits, updated_at AS updatedAt, limit_note AS "limit", pending FROM repo_history WHERE repo = ?')
+    .bind(repo)
+    .first<Omit<HistoryMeta, "pending"> & { pending: number }>();
+  return row ? { ...row, pending: row.pending === 1 } : null;
 }
 
 /** The repo's whole commit graph (one row per commit: ~100 bytes, 2,000 commits ~ 200 KB). */

@@ -1,12 +1,12 @@
 /**
  * @module indexer/history/hunks
  *
- * Line diffs between two versions of a file, as hunks (fast-myers-diff: a minimal Myers diff
- * over line arrays, then placed as git places them: compact.ts), and the line-set similarity
+ * Line diffs between two versions of a file, as hunks (git's preparation and fast-myers-diff's
+ * Myers diff: prepare.ts, then placed as git places them: compact.ts), and the line-set similarity
  * used to detect renames.
  */
-import { diff } from "fast-myers-diff";
 import { compactHunks } from "./compact";
+import { xdiffHunks } from "./prepare";
 import type { Hunk } from "../store/d1/history";
 
 const decoder = new TextDecoder();
@@ -31,7 +31,7 @@ export function splitLines(bytes: Uint8Array): string[] {
  * diff puts it, so blame over the hunks gives `git blame`'s commits.
  */
 export function lineHunks(oldLines: string[], newLines: string[]): Hunk[] {
-  return compactHunks(oldLines, newLines, diff(oldLines, newLines));
+  return compactHunks(oldLines, newLines, xdiffHunks(oldLines, newLines));
 }
 
 /**

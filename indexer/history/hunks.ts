@@ -1,10 +1,12 @@
 /**
  * @module indexer/history/hunks
  *
- * Line diffs between two versions of a file, as hunks (fast-myers-diff: a minimal Myers diff
- * over line arrays), and the line-set similarity used to detect renames.
+ * Line diffs between two versions of a file, as hunks (git's preparation and fast-myers-diff's
+ * Myers diff: prepare.ts, then placed as git places them: compact.ts), and the line-set similarity
+ * used to detect renames.
  */
-import { diff } from "fast-myers-diff";
+import { compactHunks } from "./compact";
+import { xdiffHunks } from "./prepare";
 import type { Hunk } from "../store/d1/history";
 
 const decoder = new TextDecoder();
@@ -23,9 +25,13 @@ export function splitLines(bytes: Uint8Array): string[] {
   return lines;
 }
 
-/** The hunks that turn `oldLines` into `newLines`: [os, oe, ns, ne], 0-based half-open. */
+/**
+ * The hunks that turn `oldLines` into `newLines`: [os, oe, ns, ne], 0-based half-open. Where a
+ * hunk could sit at several places (an added block bordered by blank lines), it sits where git's
+ * diff puts it, so blame over the hunks gives `git blame`'s commits.
+ */
 export function lineHunks(oldLines: string[], newLines: string[]): Hunk[] {
-  return [...diff(oldLines, newLines)].map(([os, oe, ns, ne]) => [os, oe, ns, ne] as Hunk);
+  return compactHunks(oldLines, newLines, xdiffHunks(oldLines, newLines));
 }
 
 /**

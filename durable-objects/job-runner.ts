@@ -197,8 +197,8 @@ export class JobRunner {
     this.#history = null;
     const settings = readSettings(this.sql);
     if (!step || !settings) return;
-    const { maxFileBytes } = loadConfig(this.env);
-    const recorded = await recordHistory(this.env.DB, settings.repo, step.source, step.remote, maxFileBytes, () => this.now(), undefined, step.defaultRef);
+    const { maxFileBytes, historyBudget } = loadConfig(this.env);
+    const recorded = await recordHistory(this.env.DB, settings.repo, step.source, step.remote, maxFileBytes, () => this.now(), historyBudget, step.defaultRef);
     if (recorded) {
       console.log(
         `repo ${settings.repo}: history: ${recorded.commits} new commits, ${recorded.changes} file changes in ${recorded.ms} ms${recorded.limit ? ` (${recorded.limit})` : ""}`,

@@ -5,7 +5,7 @@
  * per isolate and throws naming the variable that is wrong.
  */
 import type { RepoCoordinatorRpc } from "./coordinator";
-import { parseHistoryDepth, type HistoryDepth } from "./history-depth";
+import { historyBudgetFrom, parseHistoryDepth, type HistoryBudget, type HistoryDepth } from "./history-depth";
 
 /** Bindings and variables of the Worker. Optional ones exist only in production. */
 export interface Env {
@@ -97,8 +97,10 @@ export interface Env {
    * shard shares `VECTORIZE`. Production only (`npm run deploy -- --shards N` writes it).
    */
   VECTORIZE_BINDINGS?: string;
-  /** Commit history kept for git sources: commits ("500", the default), days ("365d"), or "0" (kernel/history-depth.ts). */
+  /** Commit history kept for git sources: days ("365d", the default), commits ("500"), or "0" (kernel/history-depth.ts). */
   HISTORY_DEPTH?: string;
+  /** Pack budget of one history step, MiB (default 6; kernel/history-depth.ts `historyBudgetFrom`). */
+  HISTORY_PACK_MIB?: string;
 }
 
 /** Validated configuration derived from `Env`. */
@@ -123,6 +125,8 @@ export interface Config {
   keepSnapshots: boolean;
   /** `HISTORY_DEPTH`: commit history fetched with git sources; null = none (docs/history.md). */
   historyDepth: HistoryDepth | null;
+  /** One history step's budgets, with `HISTORY_PACK_MIB` (docs/history.md). */
+  historyBudget: HistoryBudget;
   generation: GenerationConfig;
   review: ReviewConfig;
 }
@@ -179,6 +183,7 @@ export function loadConfig(env: Env): Config {
     allowLoopbackGitUrls: oneOf("ALLOW_LOOPBACK_GIT_URLS", env.ALLOW_LOOPBACK_GIT_URLS || "false", ["true", "false"] as const, "false") === "true",
     keepSnapshots: oneOf("KEEP_SNAPSHOTS", env.KEEP_SNAPSHOTS || "false", ["true", "false"] as const, "false") === "true",
     historyDepth: parseHistoryDepth(env.HISTORY_DEPTH),
+    historyBudget: historyBudgetFrom(env.HISTORY_PACK_MIB),
     generation: {
       provider: oneOf("GENERATION_PROVIDER", env.GENERATION_PROVIDER || undefined, ["auto", "anthropic", "workers-ai"] as const, "auto"),
       model: env.GENERATION_MODEL ?? "",

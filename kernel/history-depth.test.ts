@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_HISTORY_DAYS, describeDepth, halveDepth, MAX_HISTORY_COMMITS, parseHistoryDepth } from "./history-depth";
+import {
+  DEFAULT_HISTORY_BUDGET,
+  DEFAULT_HISTORY_DAYS,
+  describeDepth,
+  halveDepth,
+  historyBudgetFrom,
+  MAX_HISTORY_COMMITS,
+  parseHistoryDepth,
+} from "./history-depth";
 
 describe("parseHistoryDepth", () => {
   it.each([
@@ -27,5 +35,17 @@ describe("parseHistoryDepth", () => {
     expect(halveDepth({ commits: 3 })).toEqual({ commits: 2 });
     expect(halveDepth({ days: 1 })).toBeNull();
     expect(halveDepth({ commits: 1 })).toBeNull();
+  });
+});
+
+describe("historyBudgetFrom", () => {
+  it("keeps the default budget when HISTORY_PACK_MIB is unset, and sets only the pack bound otherwise", () => {
+    expect(historyBudgetFrom(undefined)).toEqual(DEFAULT_HISTORY_BUDGET);
+    expect(historyBudgetFrom("")).toEqual(DEFAULT_HISTORY_BUDGET);
+    expect(historyBudgetFrom("16")).toEqual({ ...DEFAULT_HISTORY_BUDGET, packBytes: 16 * 1024 * 1024 });
+  });
+
+  it.each(["0", "-1", "1.5", "lots"])("refuses HISTORY_PACK_MIB=%s naming the variable", (value) => {
+    expect(() => historyBudgetFrom(value)).toThrow(/HISTORY_PACK_MIB must be a positive integer/);
   });
 });

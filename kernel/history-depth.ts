@@ -52,6 +52,19 @@ export interface HistoryBudget {
  */
 export const DEFAULT_HISTORY_BUDGET: HistoryBudget = { packBytes: 6 * 1024 * 1024, fetchMs: 120_000, extractMs: 90_000, commits: 5_000, halvings: 5 };
 
+/**
+ * The step budget with `HISTORY_PACK_MIB` applied: the pack bound in MiB (default 6, see
+ * DEFAULT_HISTORY_BUDGET). Raise it only where the isolate is not bounded at 128 MiB (a local
+ * `npm start`, or a history step run outside a Worker): sympy's year is an 11.1 MiB pack.
+ * Throws TypeError naming the variable when it is not a positive integer.
+ */
+export function historyBudgetFrom(packMib: string | undefined): HistoryBudget {
+  if (packMib === undefined || packMib === "") return DEFAULT_HISTORY_BUDGET;
+  const n = Number(packMib);
+  if (!Number.isInteger(n) || n <= 0) throw new TypeError(`HISTORY_PACK_MIB must be a positive integer of MiB (default 6); got "${packMib}"`);
+  return { ...DEFAULT_HISTORY_BUDGET, packBytes: n * 1024 * 1024 };
+}
+
 /** The depth half as deep (at least 1 commit or day), or null when it is already 1. */
 export function halveDepth(depth: HistoryDepth): HistoryDepth | null {
   if ("days" in depth) return depth.days > 1 ? { days: Math.ceil(depth.days / 2) } : null;

@@ -8,7 +8,7 @@
  * gets its whole output at once. The runtime's `DecompressionStream` handed its output over in
  * 4 KiB reads, each a turn of workerd's event loop; on a loaded machine the 1,244 reads of
  * hono's 1.7 MB upload took 2.2 to 2.7 s of wall time for about 0.25 s of CPU (issue #45,
- * docs/indexing.md "Round 3"). fflate does not check the gzip trailer, so the CRC-32 (node:zlib's
+ * docs/indexing-speed.md "Round 3"). fflate does not check the gzip trailer, so the CRC-32 (node:zlib's
  * `crc32`, native) and the length of the output are checked against it here.
  */
 import { Gunzip } from "fflate";

@@ -6,7 +6,7 @@
  * ASCII is decided from a table and other code points by that class once each, so the common
  * case runs no regular expression; the scan also reports whether a run is lowercase ASCII
  * letters only, the tokenizer's fast path (the regex iterator was about 6% of workerd's CPU in
- * a cold index of hono, docs/indexing.md "Round 3"). Part of the storage contract with
+ * a cold index of hono, docs/indexing-speed.md "Round 3"). Part of the storage contract with
  * tokenize.ts: its output must stay that of the regex (ident-runs.test.ts compares them).
  */
 

@@ -5,7 +5,7 @@
  * for its vector (embed/features.ts, before the D1 rows are built) and for the BM25 body column
  * (contract.ts `chunkColumns`). The first caller keeps the tokens with `tokenizeKept`, the
  * second takes them with `takeTokens`: one tokenizing per chunk instead of two (about 0.2 s of
- * a cold hono index, docs/indexing.md "Round 3"). Keyed by the exact text, and `tokenize` is
+ * a cold hono index, docs/indexing-speed.md "Round 3"). Keyed by the exact text, and `tokenize` is
  * pure, so the tokens are those a fresh call would give. With any other embedder nothing is
  * kept and `takeTokens` tokenizes.
  *

@@ -76,7 +76,7 @@ const LOWER_WORD_RE = /^[a-z]+$/;
 /**
  * Tokens of words seen before, by word. Code repeats its identifiers (a chunk names the same
  * few dozen over and over, a repo a few thousand), and splitting one costs four regex passes:
- * the splitting was the largest part of tokenizing a chunk (docs/indexing.md, "Where the time
+ * the splitting was the largest part of tokenizing a chunk (docs/indexing-speed.md, "Where the time
  * goes"). Bounded: emptied when it passes WORD_CACHE_MAX words (about 4 MB at most).
  */
 const wordCache = new Map<string, readonly string[]>();

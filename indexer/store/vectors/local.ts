@@ -76,7 +76,7 @@ const latin1 = new TextDecoder("latin1");
  * little-endian), written with SQLite's `unhex()` into the same BLOB. The D1 binding sends a
  * bound blob as a JSON array of numbers (about 3.6 characters a byte, built and parsed number
  * by number); hex is 2 characters a byte in one string: measured, the vectors of a hono index
- * cost 8 times less to send (docs/indexing.md, "Where the time goes").
+ * cost 8 times less to send (docs/indexing-speed.md, "Where the time goes").
  */
 function encodeHex(v: Float32Array): string {
   const bytes = new Uint8Array(v.buffer, v.byteOffset, v.byteLength);

@@ -51,7 +51,23 @@ beforeAll(async () => {
   main = refOf(s, "refs/heads/main").commit!;
   feature = refOf(s, "refs/heads/feature").commit!;
   expect(feature).toBe(pushed);
+  await commitsRecorded(REPO, [main, feature]);
 });
+
+/**
+ * Waits until each ref's history step (run after its snapshot is planned, so possibly after the
+ * ref is ready) has put the ref's commit into the repo's commit graph.
+ */
+async function commitsRecorded(repo: string, shas: string[]): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    const row = await env.DB.prepare(`SELECT COUNT(*) AS n FROM commits WHERE repo = ? AND sha IN (${shas.map(() => "?").join(",")})`)
+      .bind(repo, ...shas)
+      .first<{ n: number }>();
+    if (row?.n === shas.length) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`the commits ${shas.join(", ")} of ${repo} were not recorded`);
+}
 
 describe("history per ref", () => {
   it("lists feature's own commit at feature only, and names the ref and commit it walked from", async () => {

@@ -49,6 +49,21 @@ async function control(gitUrl: string, path: string, body: unknown): Promise<Rec
   return (await res.json()) as Record<string, string>;
 }
 
+/** Waits until each ref's history step (run after its snapshot is planned) answers: history can follow `--wait`. */
+async function historyRecorded(base: string, token: string, refs: string[]): Promise<void> {
+  for (const ref of refs) {
+    for (let i = 0; ; i++) {
+      const res = await fetch(`${base}/api/repos/${REPO}/history?path=${encodeURIComponent(HISTORY_FILE)}&limit=1&ref=${ref}`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      await res.body?.cancel();
+      if (res.status === 200) break;
+      if (i >= 200) throw new Error(`the history of ${ref} was not recorded in time (last status ${res.status})`);
+      await new Promise((r) => setTimeout(r, 300));
+    }
+  }
+}
+
 /** The subject of each line a blame answer covers, in order. */
 function perLine(b: { ranges: { start: number; end: number; subject: string }[] }): string[] {
   return b.ranges.flatMap((r) => Array.from({ length: r.end - r.start + 1 }, () => r.subject));
@@ -74,6 +89,7 @@ async function main(): Promise<void> {
       assert.equal(indexed.code, 0, indexed.stderr);
       const tracked = await cli(["index", url, "--name", REPO, "--ref", "feature", "--wait"], env);
       assert.equal(tracked.code, 0, tracked.stderr);
+      await historyRecorded(base, token, ["main", "feature"]);
 
       // history: the whole file through the rename, then one line through the merge, paged.
       const whole = JSON.parse((await cli(["history", REPO, HISTORY_FILE, "--json"], env)).stdout);

@@ -69,11 +69,24 @@ async function registerWithFeature(token: string, gitUrl: string): Promise<strin
     if (s.status === "failed") throw new Error(`indexing failed: ${JSON.stringify(s)}`);
     if (s.status === "ready" && s.refs?.length === 2 && s.refs.every((r) => r.commit)) {
       assert.equal(s.refs.find((r) => r.name === "refs/heads/feature")?.commit, commit);
+      await historyRecorded(token, ["main", "feature"]);
       return commit!;
     }
     await new Promise((r) => setTimeout(r, 300));
   }
   throw new Error("the two refs were not indexed in time");
+}
+
+/** Waits until each ref's history step (run after its snapshot is planned) answers: history can follow `ready`. */
+async function historyRecorded(token: string, refs: string[]): Promise<void> {
+  for (const ref of refs) {
+    for (let i = 0; ; i++) {
+      const { status } = await api(token, `/api/repos/${REPO}/history?path=${encodeURIComponent(FILE)}&limit=1&ref=${ref}`);
+      if (status === 200) break;
+      if (i >= 200) throw new Error(`the history of ${ref} was not recorded in time (last status ${status})`);
+      await new Promise((r) => setTimeout(r, 300));
+    }
+  }
 }
 
 async function signIn(page: Page, token: string): Promise<void> {

@@ -97,9 +97,23 @@ export const blameOutput = z.object({
 });
 export type BlameOutput = z.infer<typeof blameOutput>;
 
+/**
+ * Unix seconds of a `since`/`until` date (YYYY-MM-DD, read as UTC, or an ISO 8601 time); a bare
+ * day as `until` means through its end. NaN when the text is no real date (month 13, Feb 30).
+ */
+export function unixOfDate(date: string, endOfDay: boolean): number {
+  const day = date.length === 10;
+  const ms = Date.parse(day ? `${date}T00:00:00Z` : date);
+  // Date.parse takes any day up to 31 in any month (2026-02-30 is March 2): check it round-trips.
+  if (Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== date.slice(0, 10)) return NaN;
+  return Math.floor(ms / 1000) + (endOfDay && day ? 86_399 : 0);
+}
+
+const DATE_FORM = "use YYYY-MM-DD (e.g. 2026-01-31) or an ISO 8601 UTC time (2026-01-31T12:00:00Z)";
 const dateSchema = z
   .string()
-  .regex(/^\d{4}-\d{2}-\d{2}(T[0-9:.]+Z?)?$/, "use YYYY-MM-DD or an ISO 8601 UTC time")
+  .regex(/^\d{4}-\d{2}-\d{2}(T[0-9:.]+Z?)?$/, `not a date; ${DATE_FORM}`)
+  .refine((d) => !Number.isNaN(unixOfDate(d, false)), { error: (iss) => `${JSON.stringify(iss.input)} is not a real date; ${DATE_FORM}` })
   .optional();
 
 /** Input of `searchCommits`. */

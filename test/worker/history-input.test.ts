@@ -46,3 +46,38 @@ describe("GET /api/search/commits dates", () => {
     expect(text(bad)).toContain('since: "2026-13-45" is not a real date');
   });
 });
+
+describe("GET /api/repos/{id}/history input", () => {
+  // The checks come before the repo is read, so an id that is not registered is enough.
+  const base = "/api/repos/no-such-repo/history?path=src/a.ts";
+
+  it("refuses end without start instead of answering the whole file", async () => {
+    const r = await get(`${base}&end=5`);
+    expect(r.status).toBe(400);
+    expect(r.message).toBe("end needs start: give start too (start alone is one line), or neither for the whole file's history");
+  });
+
+  it("says to pass next_cursor unchanged for a cursor it did not give", async () => {
+    const r = await get(`${base}&cursor=abc`);
+    expect(r.status).toBe(400);
+    expect(r.message).toContain("cursor: not a cursor this API gave: pass next_cursor from the previous page unchanged");
+    expect(r.message).not.toContain("pattern");
+  });
+
+  it("says lines are 1-based for start or end 0", async () => {
+    for (const q of ["start=0", "start=1&end=0"]) {
+      const r = await get(`${base}&${q}`);
+      expect(r.status, q).toBe(400);
+      expect(r.message, q).toMatch(/^(start|end): lines are 1-based: the first line is 1, so give 1 or more$/);
+    }
+    const blame = await get("/api/repos/no-such-repo/blame?path=src/a.ts&start=0");
+    expect(blame.message).toBe("start: lines are 1-based: the first line is 1, so give 1 or more");
+  });
+
+  it("answers the same over MCP", async () => {
+    const client = await connect();
+    const r = await call(client, "file_history", { repo: "no-such-repo", path: "src/a.ts", end: 5 });
+    expect(r.isError).toBe(true);
+    expect(text(r)).toContain("end needs start: give start too");
+  });
+});

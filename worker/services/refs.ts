@@ -220,7 +220,8 @@ export async function resolveRef(ctx: ServiceContext, row: RefRepoRow, ref?: str
  * The batch form for multi-repo reads: each visible row at `ref` (one `repo_refs` read for all).
  * Never throws for one repo: `snapshots` are the found ones (in `rows` order), `missing` the
  * repos without that ref (with the single-repo message), `notReady` the repos without a default
- * snapshot. Throws `invalid_input` only when `ref` is given and every row is an archive.
+ * snapshot. Never throws for an archive either: with `ref` it is `missing` (archives have no
+ * refs), so a scope of archives only is the callers' 404 `ref_not_found` (`noRepoHasRef`).
  */
 export async function resolveRefs<R extends RefRepoRow>(
   ctx: ServiceContext,
@@ -228,7 +229,6 @@ export async function resolveRefs<R extends RefRepoRow>(
   ref?: string,
 ): Promise<{ snapshots: RefSnapshot[]; missing: RefMissing[]; notReady: R[] }> {
   const git = rows.filter((r) => r.source_kind === "git");
-  if (ref !== undefined && rows.length > 0 && git.length === 0) pick(rows[0], ref, []); // throws: archives have no refs
   const tracked =
     ref === undefined
       ? new Map<string, TrackedRef[]>()

@@ -141,8 +141,14 @@ function unknownRefMessage(row: RefRepoRow, asked: string, tracked: readonly Tra
   if (/^[0-9a-f]{7,40}$/i.test(asked.trim())) {
     return `Repo "${row.id}" has no snapshot at commit "${asked}": reads serve the snapshots of tracked refs only. Tracked refs: ${shown}. Pass one of them, or omit ref for the default.`;
   }
+  // Still named by a tracked pattern (not a glob) yet without a row: the branch or tag was deleted on the remote.
+  const patterns = parsePatterns(row.ref_patterns);
+  const kept = patterns.find((p) => !p.includes("*") && (p === asked || p === `refs/heads/${asked}` || p === `refs/tags/${asked}`));
+  if (kept) {
+    return `Ref "${asked}" of repo "${row.id}" is still tracked (pattern "${kept}"), but the ${kept.startsWith("refs/tags/") ? "tag" : "branch"} no longer exists on the remote, so it has no snapshot. Tracked refs: ${shown}. Push it again (it is indexed when it reappears), or read another ref.`;
+  }
   // A PATCH replaces the tracked list: the body keeps the patterns tracked now and adds the asked ref.
-  const refs = [...parsePatterns(row.ref_patterns), asked].map((p) => JSON.stringify(p)).join(", ");
+  const refs = [...patterns, asked].map((p) => JSON.stringify(p)).join(", ");
   return `Repo "${row.id}" does not track ref "${asked}". Tracked refs: ${shown}. To add one, PATCH the whole list (it replaces the tracked refs): PATCH /api/repos/${row.id} {"refs": [${refs}]}, then read it once GET /api/repos/${row.id} lists it ready.`;
 }
 

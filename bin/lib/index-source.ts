@@ -40,9 +40,12 @@ export function sourceProblem(source: string, dir = source): string | null {
  */
 export async function startIndexing(api: ApiClient, req: IndexRequest, log: (line: string) => void): Promise<RegisterOutcome> {
   if (isGitUrl(req.source)) {
-    log(`Registering ${req.source} ...`);
+    const id = toRepoId(req.name ?? req.source);
+    // With --ref, a repo that exists already gets the ref added beside its default branch (register-url.ts): say so.
+    const existing = req.ref !== undefined ? await api.status(id).catch(() => null) : null;
+    log(existing ? `Adding ref ${req.ref} to the existing repo "${existing.id}" (${req.source}) ...` : `Registering ${req.source} ...`);
     const started = await api.registerUrl(req.source, { ref: req.ref, name: req.name });
-    return { ...started, id: started.id ?? toRepoId(req.name ?? req.source) };
+    return { ...started, id: started.id ?? id };
   }
   const problem = sourceProblem(req.source);
   if (problem) throw new UsageError(problem);

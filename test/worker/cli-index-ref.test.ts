@@ -9,7 +9,7 @@ import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { ApiError, createApiClient } from "../../bin/lib/api-client";
 import { EXIT, exitCodeForStatus } from "../../bin/lib/exit-codes";
-import { followTracked } from "../../bin/lib/index-source";
+import { followTracked, startIndexing } from "../../bin/lib/index-source";
 import { describeTracked } from "../../bin/lib/register-url";
 import { registerAndWait, repoStatus, waitForJob } from "./ingest-helpers";
 import { createUpstream } from "./upstream";
@@ -36,7 +36,9 @@ describe("index <url> --ref on an existing repo", () => {
     const mainCommit = first.snapshot!.commit;
 
     const api = cliClient();
-    const started = await api.registerUrl(url, { ref: "change", name: "cli-ref" });
+    const said: string[] = [];
+    const started = await startIndexing(api, { source: url, ref: "change", name: "cli-ref" }, (line) => said.push(line));
+    expect(said).toEqual([`Adding ref change to the existing repo "cli-ref" (${url}) ...`]);
     expect(started.tracked).toEqual([expect.objectContaining({ name: "refs/heads/change", pattern: "refs/heads/change", action: "queued" })]);
     expect(describeTracked(started)).toContain("tracks refs/heads/change at");
     const { status, failed } = await followTracked(api, "cli-ref", started.tracked!, 50);

@@ -232,6 +232,25 @@ describe("grep", () => {
     expect(byCursor).toEqual(want);
   });
 
+  it("refuses a cursor passed with another query (pattern, flag, scope or ref) instead of resuming elsewhere", async () => {
+    const first: any = await grep({ pattern: "parse", case_sensitive: false, limit: 2 });
+    const cursor = first.body.next_cursor as string;
+    expect(cursor).toBeTruthy();
+    expect((await grep({ pattern: "parse", case_sensitive: false, limit: 5, cursor })).status).toBe(200);
+    for (const changed of [{ pattern: "Parse" }, { case_sensitive: true }, { repos: ["grep-a"] }, { ref: "main" }]) {
+      const r: any = await grep({ pattern: "parse", case_sensitive: false, limit: 2, cursor, ...changed });
+      expect(r.status, JSON.stringify(changed)).toBe(400);
+      expect(r.body.error.message, JSON.stringify(changed)).toMatch(/^cursor: this cursor belongs to another query; repeat the same query/);
+    }
+  });
+
+  it("answers a ref over archives only with 404 ref_not_found saying archives have no refs", async () => {
+    const r: any = await grep({ pattern: "parse", repos: ["grep-a"], ref: "main" });
+    expect(r.status).toBe(404);
+    expect(r.body.error.code).toBe("ref_not_found");
+    expect(r.body.error.message).toContain('Repo "grep-a" was uploaded as an archive, which has no refs.');
+  });
+
   it("scans files indexed without trigram rows instead of missing them", async () => {
     await (await indexDb("grep-b")).prepare("DELETE FROM grep_trigrams WHERE rowid IN (SELECT rowid FROM grep_docs WHERE repo = 'grep-b')").run();
     await (await indexDb("grep-b")).prepare("UPDATE grep_docs SET format = 0 WHERE repo = 'grep-b'").run();

@@ -67,6 +67,12 @@ describe("tracked refs stay fresh", () => {
     const gone = await waitForRefs("refs-wh");
     expect(gone.refs.map((r) => r.name)).toEqual(["refs/heads/main"]);
     expect(gone.refPatterns).toEqual(["refs/heads/feature"]); // still tracked: a new feature branch would be indexed
+    // Reading it says the branch is gone on the remote, not that it is untracked.
+    const read = await api("/api/repos/refs-wh/tree?ref=feature");
+    expect(read.status).toBe(404);
+    expect(((await read.json()) as { error: { message: string } }).error.message).toContain(
+      'Ref "feature" of repo "refs-wh" is still tracked (pattern "refs/heads/feature"), but the branch no longer exists on the remote',
+    );
     expect(await snapshotCommits("refs-wh")).toEqual([mainCommit]);
     expect(await fileRows("refs-wh")).toBe(mainRows);
   });

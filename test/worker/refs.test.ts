@@ -105,6 +105,10 @@ describe("tracked refs", () => {
     const r = await patchRefs("refs-tags", ["v2.*"]);
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     expect(r.body.refs.patterns).toEqual(["refs/tags/v2.*"]);
+    // A refs-only PATCH is audited as a refs change, with the refs, not as an access list change.
+    const audited = await env.DB.prepare("SELECT event, detail FROM audit_log WHERE target = 'refs-tags' ORDER BY id").all<{ event: string; detail: string }>();
+    expect(audited.results.map((a) => a.event)).toEqual(["repo_refs_changed", "repo_refs_changed"]);
+    expect(JSON.parse(audited.results[1].detail)).toEqual({ status: 200, refs: "refs/tags/v2.*" });
     const s = await waitForRefs("refs-tags", (x) => x.refs.length === 3 && x.refs.every((y) => y.commit !== null));
     expect(s.refs.map((x) => x.name)).toEqual(["refs/heads/main", "refs/tags/v2.0", "refs/tags/v2.1"]);
     // v2.0 is main's commit: its snapshot is main's, taken over without a fetch.

@@ -129,6 +129,31 @@ describe("GitHub and GitLab push webhooks", () => {
     expect(await jobOf("wh")).toBe(before);
   });
 
+  it("takes a push to the default branch when the payload leaves out default_branch (the repo's stored default)", async () => {
+    const pushed = await pushCommit("wh", { "src/no-default.ts": "export const noDefault = 1;\n" });
+    const payload = JSON.parse(githubPush(url, pushed));
+    delete payload.repository.default_branch;
+    const res = await signedGitHub(secret, "push", JSON.stringify(payload));
+    const body = (await res.json()) as { accepted?: { job: { id: string } }[]; ignored?: string };
+    expect(res.status, JSON.stringify(body)).toBe(202);
+    expect(body.ignored).toBeUndefined();
+    const job = body.accepted![0].job.id;
+    await until("the pushed snapshot", async () => {
+      const s = await repoStatus("wh");
+      return s.job?.id === job && s.status === "ready" && s;
+    });
+  });
+
+  it("counts only deliveries it acted on as handled: an ignored one may be sent again", async () => {
+    const delivery = crypto.randomUUID();
+    const body = githubPush(url, "c".repeat(40), "refs/heads/feature");
+    for (let i = 0; i < 2; i++) {
+      const res = await signedGitHub(secret, "push", body, delivery);
+      expect(res.status).toBe(202);
+      expect(((await res.json()) as any).ignored).toBe("repo tracks the default branch, not refs/heads/feature");
+    }
+  });
+
   it("refuses a body over the size limit with 413", async () => {
     const big = JSON.stringify({ ref: "refs/heads/main", padding: "x".repeat(1024 * 1024 + 10) });
     const res = await deliver("github", big, { "x-github-event": "push", "x-hub-signature-256": await sign(secret, big) }, "?repo=wh");

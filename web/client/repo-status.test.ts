@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { addedWords, errorWords, isBusy, placementWords, progressShare, skippedWords, statusWords, type RepoStatusView } from "./repo-status";
+import { addedWords, errorWords, isBusy, placementWords, progressShare, refLines, skippedWords, statusWords, type RepoStatusView } from "./repo-status";
 
 const base: RepoStatusView = {
   id: "r",
@@ -15,6 +15,21 @@ const base: RepoStatusView = {
 };
 
 describe("repo status in words", () => {
+  it("lists each tracked ref with its commit and state, the default first", () => {
+    const ref = { pattern: null, indexedAt: 1, lastError: null };
+    const refs = [
+      { ...ref, name: "refs/heads/main", default: true, commit: "a".repeat(40), status: "ready" as const },
+      { ...ref, name: "refs/tags/v2.1", default: false, pattern: "v2.*", commit: null, status: "queued" as const },
+      { ...ref, name: "refs/heads/feature", default: false, commit: "b".repeat(40), status: "failed" as const, lastError: "fetch failed" },
+    ];
+    expect(refLines({ ...base, refs })).toEqual([
+      { name: "main (default)", commit: "a".repeat(12), state: "Ready", failed: false },
+      { name: "v2.1", commit: null, state: "Waiting to be indexed", failed: false },
+      { name: "feature", commit: "b".repeat(12), state: "Indexing failed: fetch failed", failed: true },
+    ]);
+    expect(refLines(base)).toEqual([]);
+  });
+
   it("says which shard holds the index, and where a move takes it", () => {
     expect(placementWords(base)).toBeNull();
     expect(placementWords({ ...base, placement: { shard: null, movingTo: null } })).toBeNull();

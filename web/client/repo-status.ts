@@ -6,13 +6,41 @@ import type { RepoStatus } from "../../worker/services/repo-status-schema";
 
 /** The fields of `GET /api/repos` entries this page reads, typed by the server's schema (worker/services/repo-status-schema.ts). */
 export type RepoStatusView = Pick<RepoStatus, "id" | "sourceKind" | "url" | "ref" | "status" | "progress" | "skipped" | "index" | "snapshot" | "lastError"> &
-  Partial<Pick<RepoStatus, "placement">>;
+  Partial<Pick<RepoStatus, "placement" | "refs">>;
 
 /** Where the index lives: "Shard 1", "Shard 0, moving to shard 2"; null before placement (or from a server without shards). */
 export function placementWords(r: RepoStatusView): string | null {
   const p = r.placement;
   if (!p || p.shard === null) return null;
   return p.movingTo === null ? `Shard ${p.shard}` : `Shard ${p.shard}, moving to shard ${p.movingTo}`;
+}
+
+/** One tracked ref as the page lists it: "main (default)", its commit (12 hex) and its state in words. */
+export interface RefLine {
+  name: string;
+  commit: string | null;
+  state: string;
+  failed: boolean;
+}
+
+const REF_STATE_WORDS: Record<string, string> = { queued: "Waiting to be indexed", indexing: "Indexing", ready: "Ready", failed: "Indexing failed" };
+
+/**
+ * The repo's tracked refs (default first, as the server lists them) in words; [] for an archive
+ * or a server that does not list refs. A failed ref keeps serving its earlier commit, so its
+ * commit is shown with the error.
+ */
+export function refLines(r: RepoStatusView): RefLine[] {
+  return (r.refs ?? []).map((ref) => {
+    const name = ref.name.replace(/^refs\/(heads|tags)\//, "");
+    const error = ref.status === "failed" ? errorWords(ref.lastError) : null;
+    return {
+      name: ref.default ? `${name} (default)` : name,
+      commit: ref.commit ? ref.commit.slice(0, 12) : null,
+      state: `${REF_STATE_WORDS[ref.status] ?? ref.status}${error ? `: ${error}` : ""}`,
+      failed: ref.status === "failed",
+    };
+  });
 }
 
 /** True while a job is running (the page keeps polling). */

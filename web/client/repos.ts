@@ -11,6 +11,7 @@
 import { zipSync } from "fflate";
 import { currentSession, errorText, getJson, hasScope, loadSession, sendJson } from "./api";
 import { age, byId, el } from "./dom";
+import { refList } from "./ref-list";
 import { addedWords, errorWords, isBusy, placementWords, progressShare, skippedWords, statusWords, type RepoStatusView } from "./repo-status";
 import { initConnections } from "./connections";
 import { openWebhookPanel } from "./webhook-setup";
@@ -58,6 +59,7 @@ function snapshotCell(r: RepoStatusView): HTMLElement {
     el("time", { datetime: when.toISOString(), title: when.toLocaleString(), text: age(r.snapshot.indexedAt) }),
     r.index ? el("div", { className: "help", text: `${r.index.files.toLocaleString("en")} files, ${r.index.chunks.toLocaleString("en")} chunks` }) : null,
     placementWords(r) ? el("div", { className: "help", text: placementWords(r)! }) : null,
+    refList(r),
   ]);
 }
 

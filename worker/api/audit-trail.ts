@@ -59,6 +59,25 @@ async function createdId(res: Response): Promise<string | null> {
   return typeof id === "string" ? id : null;
 }
 
+/**
+ * `PATCH /api/repos/{id}` sets access, refs or both: each is its own entry, read from the answer
+ * (never the request body). Refs: `repo_refs_changed` with the stored patterns (ref names, not
+ * secrets); access: `access_list_changed`.
+ */
+async function recordRepoPatch(env: Env, res: Response, e: { actor: string; target: string | null; ip: string | null; status: number }): Promise<void> {
+  const body = (await res
+    .clone()
+    .json()
+    .catch(() => null)) as { access?: unknown; refs?: { patterns?: unknown } } | null;
+  const base = { actor: e.actor, target: e.target, ip: e.ip };
+  const patterns = body?.refs?.patterns;
+  if (Array.isArray(patterns)) {
+    await recordAudit(env, { ...base, event: "repo_refs_changed", detail: { status: e.status, refs: patterns.map(String).join(" ").slice(0, 2000) } });
+  }
+  if (!body || body.access !== undefined || !Array.isArray(patterns))
+    await recordAudit(env, { ...base, event: "access_list_changed", detail: { status: e.status } });
+}
+
 /** The /api audit middleware; mount before `restAuth` so it sees the refusals restAuth answers. */
 export function auditTrail(): MiddlewareHandler<ApiEnv> {
   return async (c, next) => {
@@ -83,6 +102,10 @@ export function auditTrail(): MiddlewareHandler<ApiEnv> {
       const m = (method === "*" ? c.req.method !== "GET" && c.req.method !== "HEAD" : c.req.method === method) ? re.exec(path) : null;
       if (!m) continue;
       const target = m[1] ? decodeURIComponent(m[1]) : await createdId(c.res);
+      if (event === "access_list_changed") {
+        await recordRepoPatch(c.env, c.res, { actor: caller.id, target, ip, status });
+        return;
+      }
       await recordAudit(c.env, { actor: caller.id, event, target, ip, detail: { status } });
       return;
     }

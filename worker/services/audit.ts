@@ -31,6 +31,7 @@ export const auditEventSchema = z.enum([
   "requests_refused",
   "permissions_changed",
   "access_list_changed",
+  "repo_refs_changed",
   "sign_in_refused_on_refresh",
   "sign_in_refused_on_recheck",
 ]);

@@ -13,7 +13,7 @@
  * the work it did (`grepWorkUnits`), docs/grep.md.
  *
  * Errors: `invalid_input` (bad fields, a regex syntax error naming its position, a too costly
- * pattern or glob naming the limit, a bad cursor),
+ * pattern or glob naming the limit, a bad cursor or one of another query: worker/services/grep-cursor.ts),
  * `repo_not_found`, `index_not_ready` (a named repo without a snapshot), `forbidden`,
  * `ref_not_found` (a named repo without `ref`, or no repo in scope with it; worker/services/refs.ts).
  */
@@ -23,9 +23,10 @@ import { shardDb } from "../../indexer/store/shards";
 import { CodeSearchError } from "../../kernel/errors";
 import { chargeExtraWork, grepWorkUnits } from "../auth/rate-limit";
 import { compilePattern } from "../search/grep/matcher";
-import { GREP_LINE_MAX_CHARS, runGrep, type GrepCursor } from "../search/grep/run";
+import { GREP_LINE_MAX_CHARS, runGrep } from "../search/grep/run";
 import { canSee, requireScope, type RepoVisibility, type ServiceContext } from "./context";
 import { activeRepo, repoIdSchema } from "./files";
+import { decodeGrepCursor, encodeGrepCursor, grepQueryKey } from "./grep-cursor";
 import { noRepoHasRef, refColumns, refSchema, resolveRefs, snapshotRefField, withoutRefField, type RefRepoRow, type RefSnapshot } from "./refs";
 
 /** Longest pattern accepted, characters (re2js compiles it; RE2's own repeat limit is 1000). */
@@ -118,38 +119,6 @@ export const grepOutput = z.object({
 });
 export type GrepOutput = z.infer<typeof grepOutput>;
 
-/** Encodes a cursor as base64url JSON. */
-function encodeCursor(c: GrepCursor): string {
-  const bytes = new TextEncoder().encode(JSON.stringify([1, c.n, c.repo, c.path, c.skip]));
-  return btoa(String.fromCharCode(...bytes))
-    .replace(/\+/g, "-")
-    .replace(/\//g, "_")
-    .replace(/=+$/, "");
-}
-
-/** Decodes `encodeCursor`'s output; throws `invalid_input` for anything else. */
-function decodeCursor(s: string): GrepCursor {
-  try {
-    const bin = atob(s.replace(/-/g, "+").replace(/_/g, "/"));
-    const v: unknown = JSON.parse(new TextDecoder().decode(Uint8Array.from(bin, (ch) => ch.charCodeAt(0))));
-    if (
-      Array.isArray(v) &&
-      v[0] === 1 &&
-      Number.isInteger(v[1]) &&
-      typeof v[2] === "string" &&
-      typeof v[3] === "string" &&
-      Number.isInteger(v[4]) &&
-      v[1] >= 0 &&
-      v[4] >= 0
-    ) {
-      return { n: v[1], repo: v[2], path: v[3], skip: v[4] };
-    }
-  } catch {
-    // fall through to the error below
-  }
-  throw new CodeSearchError("invalid_input", "cursor: not a cursor from a previous grep page; pass next_cursor unchanged, or use offset.");
-}
-
 /**
  * The repos to grep at `ref` (default: each one's default ref), visible to the caller, with
  * their snapshots; repos without a snapshot, or without `ref`, are listed apart (a named repo
@@ -199,7 +168,9 @@ export async function grep(ctx: ServiceContext, raw: GrepInput): Promise<GrepOut
   const input = parsed.data;
   // The pattern is checked before any repo is read: a syntax error answers the same everywhere.
   const pattern = compilePattern({ pattern: input.pattern, regex: input.regex, caseSensitive: input.case_sensitive, wholeWord: input.whole_word });
-  const cursor = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
+  // The cursor holds the query's key: one passed with another query (say, without its ref) is refused.
+  const key = await grepQueryKey(input);
+  const cursor = input.cursor === undefined ? undefined : decodeGrepCursor(input.cursor, key);
   const { ready, notReady, withoutRef } = await scope(ctx, input.repo, input.repos, input.ref);
   const snaps = new Map(ready.map((x) => [x.id, x]));
   const shards = new Map(ready.map((x) => [x.id, x.shard]));
@@ -224,7 +195,7 @@ export async function grep(ctx: ServiceContext, raw: GrepInput): Promise<GrepOut
     total_exact: r.totalExact,
     has_more: r.hasMore,
     next_offset: r.nextOffset,
-    next_cursor: r.nextCursor ? encodeCursor(r.nextCursor) : null,
+    next_cursor: r.nextCursor ? encodeGrepCursor(r.nextCursor, key) : null,
     index: r.index,
     scan_capped: r.scanCapped,
     truncated: r.truncated,

@@ -12,18 +12,10 @@ import { tokenizeQuery } from "../../indexer/store/tokenize";
 import type { ServiceContext } from "./context";
 import { canSee, type RepoVisibility } from "./context";
 import { visibleRepo } from "./files";
-import { searchCommitsInput, type SearchCommitsInput, type SearchCommitsOutput } from "./history-schema";
+import { searchCommitsInput, unixOfDate, type SearchCommitsInput, type SearchCommitsOutput } from "./history-schema";
 import { summaryOf } from "./history";
 import { reachableFrom } from "../history/walk";
 import { repoHistory, type RepoHistory } from "./history-source";
-
-/** Unix seconds of a `since`/`until` date; a bare day as `until` means through its end. */
-function unixOf(date: string | undefined, endOfDay: boolean): number | undefined {
-  if (date === undefined) return undefined;
-  const ms = Date.parse(date.length === 10 ? `${date}T00:00:00Z` : date);
-  if (Number.isNaN(ms)) throw new CodeSearchError("invalid_input", `"${date}" is not a date; use YYYY-MM-DD.`);
-  return Math.floor(ms / 1000) + (endOfDay && date.length === 10 ? 86_399 : 0);
-}
 
 /**
  * The commits whose messages best match `q`, best first. With `repo`: that repo only, and its
@@ -33,6 +25,14 @@ function unixOf(date: string | undefined, endOfDay: boolean): number | undefined
  */
 export async function searchCommits(ctx: ServiceContext, raw: SearchCommitsInput): Promise<SearchCommitsOutput> {
   const input = parseOrThrow(searchCommitsInput, raw, {}, "search_commits");
+  const since = input.since === undefined ? undefined : unixOfDate(input.since, false);
+  const until = input.until === undefined ? undefined : unixOfDate(input.until, true);
+  if (since !== undefined && until !== undefined && since > until) {
+    throw new CodeSearchError(
+      "invalid_input",
+      `since (${input.since}) is after until (${input.until}): no commit can match; swap them (since is the earlier date, until the later).`,
+    );
+  }
   if (input.ref !== undefined && !input.repo) {
     throw new CodeSearchError(
       "invalid_input",
@@ -61,13 +61,7 @@ export async function searchCommits(ctx: ServiceContext, raw: SearchCommitsInput
   // `limit` more rows than there are unreachable commits keeps the page full whenever it can be.
   const reachable = at ? reachableFrom(at.graph, at.commit) : null;
   const extra = at && reachable ? at.graph.size - reachable.size : 0;
-  const rows = await searchCommitRows(
-    ctx.env.DB,
-    repos,
-    match,
-    { author: input.author, since: unixOf(input.since, false), until: unixOf(input.until, true) },
-    input.limit + extra,
-  );
+  const rows = await searchCommitRows(ctx.env.DB, repos, match, { author: input.author, since, until }, input.limit + extra);
   const kept = (reachable ? rows.filter((r) => reachable.has(r.sha)) : rows).slice(0, input.limit);
   return {
     commits: kept.map((r) => ({ repo: r.repo, ...summaryOf(r, r.sha), body: r.body.slice(0, 1000), score: Math.round(r.score * 1000) / 1000 })),

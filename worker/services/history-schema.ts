@@ -13,7 +13,8 @@ import { refSchema } from "./refs";
 // The limits live in kernel/ so the CLI checks the same numbers.
 export { BLAME_MAX_LINES, COMMIT_SEARCH_MAX_LIMIT, HISTORY_MAX_LIMIT, HISTORY_TIME_BUDGET_MS } from "../../kernel/history-limits";
 
-const line = z.number().int().min(1);
+// Lines are 1-based everywhere (the first line is 1), so 0 is the likely mistake to explain.
+const line = z.number().int("lines are whole numbers, 1-based (the first line is 1)").min(1, "lines are 1-based: the first line is 1, so give 1 or more");
 const historyRef = refSchema
   .optional()
   .describe(
@@ -22,19 +23,31 @@ const historyRef = refSchema
 const answerRef = z.string().describe("The ref read (full name, `refs/heads/main`) and, in `commit`, the commit the walk started from.");
 
 /** Input of `fileHistory`. */
-export const fileHistoryInput = z.object({
-  repo: repoIdSchema,
-  path: repoPathSchema,
-  start: line.optional().describe("First line of a range (1-based); with `end`. Without: the whole file's history."),
-  end: line.optional().describe("Last line of the range (inclusive); default `start`."),
-  ref: historyRef,
-  limit: z.number().int().min(1).max(HISTORY_MAX_LIMIT).default(20).describe(`Commits per page (1-${HISTORY_MAX_LIMIT}, default 20).`),
-  cursor: z
-    .string()
-    .regex(/^[0-9]{1,6}$/)
-    .optional()
-    .describe("`next_cursor` of the previous page."),
-});
+export const fileHistoryInput = z
+  .object({
+    repo: repoIdSchema,
+    path: repoPathSchema,
+    start: line.optional().describe("First line of a range (1-based); with `end`. Without: the whole file's history."),
+    end: line.optional().describe("Last line of the range (inclusive); default `start`."),
+    ref: historyRef,
+    limit: z
+      .number()
+      .int()
+      .min(1, `give 1-${HISTORY_MAX_LIMIT} commits per page`)
+      .max(HISTORY_MAX_LIMIT, `at most ${HISTORY_MAX_LIMIT} commits per page; pass next_cursor for the next page`)
+      .default(20)
+      .describe(`Commits per page (1-${HISTORY_MAX_LIMIT}, default 20).`),
+    cursor: z
+      .string()
+      .regex(/^[0-9]{1,6}$/, "not a cursor this API gave: pass next_cursor from the previous page unchanged (or omit cursor for the first page)")
+      .optional()
+      .describe("`next_cursor` of the previous page."),
+  })
+  // `end` alone used to be dropped silently (the whole file's history came back).
+  .refine((i) => i.end === undefined || i.start !== undefined, {
+    path: ["end"],
+    message: "end needs start: give start too (start alone is one line), or neither for the whole file's history",
+  });
 export type FileHistoryInput = z.input<typeof fileHistoryInput>;
 
 /** Input of `blame`. */
@@ -106,9 +119,23 @@ export const blameOutput = z.object({
 });
 export type BlameOutput = z.infer<typeof blameOutput>;
 
+/**
+ * Unix seconds of a `since`/`until` date (YYYY-MM-DD, read as UTC, or an ISO 8601 time); a bare
+ * day as `until` means through its end. NaN when the text is no real date (month 13, Feb 30).
+ */
+export function unixOfDate(date: string, endOfDay: boolean): number {
+  const day = date.length === 10;
+  const ms = Date.parse(day ? `${date}T00:00:00Z` : date);
+  // Date.parse takes any day up to 31 in any month (2026-02-30 is March 2): check it round-trips.
+  if (Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== date.slice(0, 10)) return NaN;
+  return Math.floor(ms / 1000) + (endOfDay && day ? 86_399 : 0);
+}
+
+const DATE_FORM = "use YYYY-MM-DD (e.g. 2026-01-31) or an ISO 8601 UTC time (2026-01-31T12:00:00Z)";
 const dateSchema = z
   .string()
-  .regex(/^\d{4}-\d{2}-\d{2}(T[0-9:.]+Z?)?$/, "use YYYY-MM-DD or an ISO 8601 UTC time")
+  .regex(/^\d{4}-\d{2}-\d{2}(T[0-9:.]+Z?)?$/, `not a date; ${DATE_FORM}`)
+  .refine((d) => !Number.isNaN(unixOfDate(d, false)), { error: (iss) => `${JSON.stringify(iss.input)} is not a real date; ${DATE_FORM}` })
   .optional();
 
 /** Input of `searchCommits`. */

@@ -141,8 +141,14 @@ function unknownRefMessage(row: RefRepoRow, asked: string, tracked: readonly Tra
   if (/^[0-9a-f]{7,40}$/i.test(asked.trim())) {
     return `Repo "${row.id}" has no snapshot at commit "${asked}": reads serve the snapshots of tracked refs only. Tracked refs: ${shown}. Pass one of them, or omit ref for the default.`;
   }
+  // Still named by a tracked pattern (not a glob) yet without a row: the branch or tag was deleted on the remote.
+  const patterns = parsePatterns(row.ref_patterns);
+  const kept = patterns.find((p) => !p.includes("*") && (p === asked || p === `refs/heads/${asked}` || p === `refs/tags/${asked}`));
+  if (kept) {
+    return `Ref "${asked}" of repo "${row.id}" is still tracked (pattern "${kept}"), but the ${kept.startsWith("refs/tags/") ? "tag" : "branch"} no longer exists on the remote, so it has no snapshot. Tracked refs: ${shown}. Push it again (it is indexed when it reappears), or read another ref.`;
+  }
   // A PATCH replaces the tracked list: the body keeps the patterns tracked now and adds the asked ref.
-  const refs = [...parsePatterns(row.ref_patterns), asked].map((p) => JSON.stringify(p)).join(", ");
+  const refs = [...patterns, asked].map((p) => JSON.stringify(p)).join(", ");
   return `Repo "${row.id}" does not track ref "${asked}". Tracked refs: ${shown}. To add one, PATCH the whole list (it replaces the tracked refs): PATCH /api/repos/${row.id} {"refs": [${refs}]}, then read it once GET /api/repos/${row.id} lists it ready.`;
 }
 
@@ -220,7 +226,8 @@ export async function resolveRef(ctx: ServiceContext, row: RefRepoRow, ref?: str
  * The batch form for multi-repo reads: each visible row at `ref` (one `repo_refs` read for all).
  * Never throws for one repo: `snapshots` are the found ones (in `rows` order), `missing` the
  * repos without that ref (with the single-repo message), `notReady` the repos without a default
- * snapshot. Throws `invalid_input` only when `ref` is given and every row is an archive.
+ * snapshot. Never throws for an archive either: with `ref` it is `missing` (archives have no
+ * refs), so a scope of archives only is the callers' 404 `ref_not_found` (`noRepoHasRef`).
  */
 export async function resolveRefs<R extends RefRepoRow>(
   ctx: ServiceContext,
@@ -228,7 +235,6 @@ export async function resolveRefs<R extends RefRepoRow>(
   ref?: string,
 ): Promise<{ snapshots: RefSnapshot[]; missing: RefMissing[]; notReady: R[] }> {
   const git = rows.filter((r) => r.source_kind === "git");
-  if (ref !== undefined && rows.length > 0 && git.length === 0) pick(rows[0], ref, []); // throws: archives have no refs
   const tracked =
     ref === undefined
       ? new Map<string, TrackedRef[]>()

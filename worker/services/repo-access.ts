@@ -9,6 +9,7 @@
  */
 import { z } from "zod";
 import { CodeSearchError } from "../../kernel/errors";
+import { parseOrThrow } from "../../kernel/validation";
 import { callerAllows, requireScope, type ServiceContext } from "./context";
 
 /** Most people and teams on one access list (each is a D1 row; bounded like a request body). */
@@ -16,12 +17,26 @@ export const ACCESS_LIST_MAX = 500;
 
 const login = z
   .string()
-  .regex(/^(?:(?:github|gitlab):)?[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/, 'a GitHub login such as "octocat", or "gitlab:<username>"')
+  .regex(/^(?:(?:github|gitlab):)?[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/, {
+    error: (iss) => `${JSON.stringify(iss.input)} is not a GitHub login such as "octocat", or "gitlab:<username>"`,
+  })
   .transform((s) => (s.includes(":") ? s : `github:${s}`).toLowerCase());
 const team = z
   .string()
-  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}\/[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/, 'a GitHub team written "org/team-slug"')
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}\/[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/, {
+    error: (iss) => `${JSON.stringify(iss.input)} is not a GitHub team written "org/team-slug"`,
+  })
   .transform((s) => s.toLowerCase());
+
+/**
+ * The message of an `access` that fits neither form: for an object whose list is too long, the
+ * limit (zod would say only the generic form); else the generic form.
+ */
+function unionMessage(iss: { input?: unknown; errors?: { path: PropertyKey[]; message: string; code?: string }[][] }): string {
+  const listIssue = iss.input !== null && typeof iss.input === "object" && !Array.isArray(iss.input) ? iss.errors?.[1]?.[0] : undefined;
+  if (listIssue && listIssue.code !== "unrecognized_keys") return `${listIssue.path.map(String).join(".")}: ${listIssue.message}`;
+  return 'must be "everyone" or {"users": [...], "teams": [...]}';
+}
 
 /** Body of `PATCH /api/repos/{id}`: `access` is "everyone" or `{users, teams}`. */
 export const repoAccessInput = z.object({
@@ -31,12 +46,12 @@ export const repoAccessInput = z.object({
         z.literal("everyone"),
         z
           .object({
-            users: z.array(login).max(ACCESS_LIST_MAX).default([]),
-            teams: z.array(team).max(ACCESS_LIST_MAX).default([]),
+            users: z.array(login).max(ACCESS_LIST_MAX, `at most ${ACCESS_LIST_MAX} users per access list`).default([]),
+            teams: z.array(team).max(ACCESS_LIST_MAX, `at most ${ACCESS_LIST_MAX} teams per access list`).default([]),
           })
           .strict(),
       ],
-      { error: 'must be "everyone" or {"users": [...], "teams": [...]}' },
+      { error: unionMessage },
     )
     .describe(
       '"everyone": every signed-in reader (the default). {users, teams}: only these GitHub logins (or "gitlab:<username>") and members of these GitHub teams ("org/team-slug"); admins always see every repo.',
@@ -103,11 +118,7 @@ function accessOf(principals: string[]): { users: string[]; teams: string[] } {
  */
 export async function setRepoAccess(ctx: ServiceContext, repo: string, body: unknown, now = Date.now()): Promise<RepoAccess> {
   requireScope(ctx.caller, "admin");
-  const parsed = repoAccessInput.safeParse(body);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new CodeSearchError("invalid_input", `${issue.path.join(".") || "body"}: ${issue.message}`);
-  }
+  const parsed = { data: parseOrThrow(repoAccessInput, body, {}, "body") };
   const db = ctx.env.DB;
   const { linked } = await managedRepo(ctx, repo);
   if (linked)

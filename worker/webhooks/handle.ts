@@ -10,7 +10,9 @@
  * pushed commit (202 `accepted`; a job already running gets one follow-up), a push (or a branch
  * deletion) to an extra tracked ref syncs the repo's tracked refs (extra-refs.ts), a GitHub
  * `pull_request` is reviewed (worker/webhooks/pull-request.ts, same secret), anything else is
- * 202 `ignored` with the reason.
+ * 202 `ignored` with the reason. Only a delivery that was acted on counts as handled: an ignored
+ * or refused one is forgotten, so it may be sent again. A push without `default_branch` is read
+ * against the repo's stored default ref.
  */
 import { CodeSearchError } from "../../kernel/errors";
 import type { Env } from "../../kernel/env";
@@ -120,10 +122,50 @@ export async function handleWebhook(
 
   const deliveryId =
     provider === "github" ? request.headers.get("x-github-delivery") : (request.headers.get("x-gitlab-event-uuid") ?? request.headers.get("idempotency-key"));
-  if (deliveryId && !(await firstDelivery(env, provider, deliveryId.slice(0, 200), now))) {
+  const deliveryKey = deliveryId ? deliveryId.slice(0, 200) : null;
+  if (deliveryKey && !(await firstDelivery(env, provider, deliveryKey, now))) {
     return { status: 200, body: { duplicate: true, deliveryId } };
   }
+  const remembered = deliveryKey ? [deliveryKey] : [];
+  try {
+    const result = await act(env, provider, request, raw, body, targets, now, remembered, ctx);
+    // Only a delivery that was acted on counts as handled: an ignored one may be sent again.
+    if (!("accepted" in result.body)) await forgetDeliveries(env, provider, remembered);
+    return result;
+  } catch (err) {
+    await forgetDeliveries(env, provider, remembered);
+    throw err;
+  }
+}
 
+/** Forgets delivery ids and push keys recorded by `firstDelivery` for a delivery that changed nothing. */
+async function forgetDeliveries(env: Env, provider: Provider, ids: string[]): Promise<void> {
+  if (!ids.length) return;
+  const stmt = env.DB.prepare("DELETE FROM webhook_deliveries WHERE provider = ? AND delivery_id = ?");
+  await env.DB.batch(ids.map((id) => stmt.bind(provider, id)));
+}
+
+/**
+ * The branch `repo` treats as its default: the stored default ref's (repo_refs), when the payload
+ * leaves out `default_branch` (GitLab system hooks, hand-made or trimmed payloads).
+ */
+async function storedDefaultBranch(env: Env, repo: string): Promise<string | null> {
+  const row = await env.DB.prepare("SELECT name FROM repo_refs WHERE repo = ? AND is_default = 1").bind(repo).first<{ name: string }>();
+  return row?.name.startsWith("refs/heads/") ? row.name.slice("refs/heads/".length) : null;
+}
+
+/** Acts on a verified, first-seen delivery; the push key it records is added to `remembered`. */
+async function act(
+  env: Env,
+  provider: Provider,
+  request: Request,
+  raw: string,
+  body: unknown,
+  targets: WebhookTarget[],
+  now: number,
+  remembered: string[],
+  ctx?: WaitUntil,
+): Promise<WebhookResult> {
   const eventName = (provider === "github" ? request.headers.get("x-github-event") : request.headers.get("x-gitlab-event")) ?? "";
   // One GitHub webhook may carry pushes and pull requests under the same secret.
   if (provider === "github" && eventName === "pull_request" && ctx) return acceptPullRequest(env, eventName, raw, targets[0].repo, ctx);
@@ -135,12 +177,15 @@ export async function handleWebhook(
 
   const { push } = event;
   // Deduplicated by content too: the signature covers the body, not the delivery id.
-  if (!(await firstDelivery(env, provider, await pushKey(provider, targets, push), now)))
+  const key = await pushKey(provider, targets, push);
+  if (!(await firstDelivery(env, provider, key, now))) {
     return { status: 200, body: { duplicate: true, reason: `the same push (${push.ref} at ${push.after}) was handled within the last 7 days` } };
+  }
+  remembered.push(key);
   const accepted: Record<string, unknown>[] = [];
   const ignored: { repo: string; reason: string }[] = [];
   for (const t of targets) {
-    const tracksDefault = tracksRef(t.ref, push.ref, push.defaultBranch);
+    const tracksDefault = tracksRef(t.ref, push.ref, push.defaultBranch ?? (t.ref === null ? await storedDefaultBranch(env, t.repo) : null));
     if (!tracksDefault && (await tracksExtraRef(env, t.repo, push.ref))) {
       // A tracked extra ref moved, appeared or was deleted: the coordinator syncs every tracked ref.
       accepted.push({ repo: t.repo, ref: push.ref, commit: push.deleted ? null : push.after, refs: await syncAfterPush(env, t.repo) });

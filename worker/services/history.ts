@@ -16,6 +16,7 @@ import { loadFile } from "./files";
 import {
   BLAME_MAX_LINES,
   blameInput,
+  END_NEEDS_START,
   fileHistoryInput,
   type BlameInput,
   type BlameOutput,
@@ -47,6 +48,7 @@ function checkRange(start: number, end: number, lines: number, path: string): vo
  */
 export async function fileHistory(ctx: ServiceContext, raw: FileHistoryInput): Promise<FileHistoryOutput> {
   const input = parseOrThrow(fileHistoryInput, raw, {}, "file_history");
+  if (input.end !== undefined && input.start === undefined) throw new CodeSearchError("invalid_input", END_NEEDS_START);
   const h = await repoHistory(ctx, input.repo, input.ref);
   const file = await loadFile(ctx, h.snapshot, input.path, "rest");
   const range = input.start === undefined ? null : { start: input.start, end: input.end ?? input.start };

@@ -8,7 +8,7 @@
  * methods is reachable over RPC (DESIGN: "the RPC surface is deliberate").
  */
 import { indexJob } from "../indexer/jobs";
-import { historyMissing, recordHistory } from "../indexer/history/record";
+import { describeRecorded, historyMissing, recordHistory } from "../indexer/history/record";
 import { checkRemote, fetchSnapshot, type GitSourceOptions, type ResolvedRef } from "../indexer/source/git";
 import type { SourceSnapshot } from "../indexer/source/snapshot";
 import { setRefStatus, type RefStatus } from "../indexer/store/d1/repo-refs";
@@ -199,11 +199,7 @@ export class JobRunner {
     if (!step || !settings) return;
     const { maxFileBytes, historyBudget } = loadConfig(this.env);
     const recorded = await recordHistory(this.env.DB, settings.repo, step.source, step.remote, maxFileBytes, () => this.now(), historyBudget, step.defaultRef);
-    if (recorded) {
-      console.log(
-        `repo ${settings.repo}: history: ${recorded.commits} new commits, ${recorded.changes} file changes in ${recorded.ms} ms${recorded.limit ? ` (${recorded.limit})` : ""}`,
-      );
-    }
+    if (recorded) console.log(`repo ${settings.repo}: history: ${describeRecorded(recorded)}`);
   }
 
   /**

@@ -18,12 +18,12 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import type { BatchResult } from "../indexer/pipeline";
-import { checkRemote, type ResolvedRef } from "../indexer/source/git";
+import type { ResolvedRef } from "../indexer/source/git";
 import type { StripOption } from "../indexer/source/archive-paths";
 import { setRefStatus } from "../indexer/store/d1/repo-refs";
 import type { Env } from "../kernel/env";
 import type { IndexRequestOptions, JobView, PollResult, RefSyncResult, RepoCoordinatorRpc, SourceOverrides, SyncRefsOptions } from "../kernel/coordinator";
-import { CodeSearchError, type ErrorCode } from "../kernel/errors";
+import { CodeSearchError } from "../kernel/errors";
 import { takeArchive } from "./archive-intake";
 import { systemClock, type Clock } from "./clock";
 import { allBatchesSettled, fetchStep, isActive, requestRefresh, STALL_CHECK_MS, waitingOf, type JobState } from "./job-state";
@@ -32,7 +32,8 @@ import * as ledger from "./ledger";
 import type { RepoSettings, StagedFile } from "./ledger";
 import { enqueueRef } from "./ref-queue";
 import { pollRefs, syncRefsNow } from "./ref-sync";
-import { readSettings, REPO_KEY, saveSettings, sourceOf } from "./source-settings";
+import { checkStoredSource, failure, type Failure } from "./source-check";
+import { readSettings, REPO_KEY, saveSettings } from "./source-settings";
 
 /** Fetch attempts of the current git job (see FETCH_MAX_ATTEMPTS). */
 const FETCH_ATTEMPTS_KEY = "fetchAttempts";
@@ -50,13 +51,6 @@ export {
 
 /** A job as `status()` shows it: the stored state plus what it waits for, if it is stuck. */
 export type { IndexRequestOptions, JobView, PollResult, SourceOverrides } from "../kernel/coordinator";
-
-type Failure = { error: { code: ErrorCode; message: string } };
-
-function failure(err: unknown): Failure {
-  if (err instanceof CodeSearchError) return { error: { code: err.code, message: err.message } };
-  throw err;
-}
 
 export class RepoCoordinator extends DurableObject<Env> implements RepoCoordinatorRpc {
   /**
@@ -240,20 +234,7 @@ export class RepoCoordinator extends DurableObject<Env> implements RepoCoordinat
    * `ref_not_found`, `repo_not_found` when nothing is stored.
    */
   async checkSource(overrides: SourceOverrides = {}): Promise<ResolvedRef | Failure> {
-    const settings = readSettings(this.#sql);
-    if (!settings?.url) return { error: { code: "repo_not_found", message: "This repo has no git source." } };
-    try {
-      const source = await sourceOf(this.env, settings);
-      return await checkRemote({
-        ...source,
-        ref: overrides.ref === undefined ? source.ref : (overrides.ref ?? undefined),
-        ...(overrides.token !== undefined ? { token: overrides.token } : {}),
-        ...(overrides.username !== undefined ? { username: overrides.username } : {}),
-        ...(overrides.authScheme !== undefined ? { authScheme: overrides.authScheme } : {}),
-      });
-    } catch (err) {
-      return failure(err);
-    }
+    return checkStoredSource(this.env, readSettings(this.#sql), overrides);
   }
 
   /**

@@ -261,6 +261,16 @@ let server: Server | undefined;
 let root: string | undefined;
 
 /** Vitest globalSetup: build fixtures, start the server, provide its URL. */
+/**
+ * A control call from a Node script (the e2e tests) to this server's `/_control` routes: POSTs
+ * `body` as JSON and returns the JSON answer. Throws unless the server answers 200.
+ */
+export async function gitControl(gitUrl: string, path: string, body: unknown): Promise<Record<string, string>> {
+  const res = await fetch(`${gitUrl}/_control${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  if (res.status !== 200) throw new Error(`POST /_control${path} answered ${res.status}: ${await res.text()}`);
+  return (await res.json()) as Record<string, string>;
+}
+
 export default async function setup({ provide }: { provide: (key: "gitServerUrl", value: string) => void }): Promise<() => Promise<void>> {
   root = join(process.cwd(), ".wrangler", "git-fixtures", String(process.pid));
   rmSync(root, { recursive: true, force: true });

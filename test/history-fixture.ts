@@ -26,6 +26,21 @@ export const HISTORY_SUBJECTS = {
   C5: "finish with six v5",
 } as const;
 
+/** Subject of the `feature` branch's one commit, which the per-ref tests push on top of main's tip. */
+export const FEATURE_SUBJECT = "feature: triple the third constant";
+
+/** `HISTORY_FILE` at main's tip (C5) with line 3 rewritten: the feature commit's content. */
+export const FEATURE_FILE = [
+  "export const one = 11; // v3",
+  "export const two = 22; // v2",
+  "export const three = 33; // feature",
+  "export const threeAndAHalf = 3.5;",
+  "export const four = 4;",
+  "export const five = 55; // side",
+  "export const six = 66; // v5",
+  "",
+].join("\n");
+
 function run(cwd: string, date: string, author: string, ...args: string[]): string {
   const [name, email] = author.split("|") as [string, string];
   return execFileSync("git", args, {

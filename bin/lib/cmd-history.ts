@@ -9,6 +9,7 @@
 import type { Command } from "commander";
 import { BLAME_MAX_LINES, COMMIT_SEARCH_MAX_LIMIT, HISTORY_MAX_LIMIT, HISTORY_TIME_BUDGET_MS } from "../../kernel/history-limits.ts";
 import { ApiError } from "./api-error.ts";
+import type { CommitSearchQuery } from "./api-types.ts";
 import { client, globals, positiveInt, print, UsageError } from "./cli-common.ts";
 import { EXIT } from "./exit-codes.ts";
 import { formatBlame, formatCommitSearch, formatHistory } from "./history-format.ts";
@@ -119,11 +120,4 @@ export function addHistoryCommands(program: Command): void {
 }
 
 /** Parsed options of `commits` (the route's names). */
-interface CommitFlags {
-  repo?: string;
-  ref?: string;
-  author?: string;
-  since?: string;
-  until?: string;
-  limit?: number;
-}
+type CommitFlags = Omit<CommitSearchQuery, "q">;

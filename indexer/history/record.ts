@@ -30,6 +30,11 @@ export interface RecordedHistory {
   limit: string | null;
 }
 
+/** One line for the log: "12 new commits, 40 file changes in 830 ms (why it stopped short)". */
+export function describeRecorded(r: RecordedHistory): string {
+  return `${r.commits} new commits, ${r.changes} file changes in ${r.ms} ms${r.limit ? ` (${r.limit})` : ""}`;
+}
+
 /**
  * Whether a step should run although the snapshot is unchanged. For the default ref: history's
  * head is not `commit`, or an earlier step stopped at its budget (the refresh continues it). For

@@ -15,14 +15,14 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PROJECT_ROOT } from "../../bin/lib/paths.ts";
-import startGitServer from "../git-server.ts";
-import { HISTORY_FILE, HISTORY_SUBJECTS as S } from "../history-fixture.ts";
+import startGitServer, { gitControl as control } from "../git-server.ts";
+import { FEATURE_FILE, FEATURE_SUBJECT, HISTORY_FILE, HISTORY_SUBJECTS as S } from "../history-fixture.ts";
 import { withIndexedServer } from "./server.ts";
 
 const PORT = Number(process.env.E2E_CLI_PORT ?? 8797);
 const ARCHIVE = "e2e-cli-archive";
 const REPO = "e2e-cli-history";
-const F1 = "feature: triple the third constant";
+const F1 = FEATURE_SUBJECT;
 const CLI = join(PROJECT_ROOT, "bin", "codebase-copilot.mjs");
 
 /**
@@ -40,13 +40,6 @@ function cli(args: string[], env: Record<string, string>): Promise<{ code: numbe
     child.on("error", reject);
     child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
   });
-}
-
-/** A loopback git server control call (test/git-server.ts). */
-async function control(gitUrl: string, path: string, body: unknown): Promise<Record<string, string>> {
-  const res = await fetch(`${gitUrl}/_control${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
-  assert.equal(res.status, 200, `POST /_control${path}`);
-  return (await res.json()) as Record<string, string>;
 }
 
 /** Waits until each ref's history step (run after its snapshot is planned) answers: history can follow `--wait`. */
@@ -83,7 +76,7 @@ async function main(): Promise<void> {
 
       await control(gitUrl, "/repos", { name: REPO, from: "history" });
       await control(gitUrl, `/repos/${REPO}/refs`, { set: { "refs/heads/feature": "main" } });
-      const feature = (await control(gitUrl, `/repos/${REPO}/commit`, { branch: "feature", files: { [HISTORY_FILE]: featureFile() }, message: F1 })).commit!;
+      const feature = (await control(gitUrl, `/repos/${REPO}/commit`, { branch: "feature", files: { [HISTORY_FILE]: FEATURE_FILE }, message: F1 })).commit!;
       const url = `${gitUrl}/${REPO}.git`;
       const indexed = await cli(["index", url, "--name", REPO, "--wait"], env);
       assert.equal(indexed.code, 0, indexed.stderr);
@@ -157,20 +150,6 @@ async function main(): Promise<void> {
   } finally {
     await stopGit();
   }
-}
-
-/** lib/b.ts at main's tip with line 3 rewritten (test/history-fixture.ts gives main's lines). */
-function featureFile(): string {
-  return [
-    "export const one = 11; // v3",
-    "export const two = 22; // v2",
-    "export const three = 33; // feature",
-    "export const threeAndAHalf = 3.5;",
-    "export const four = 4;",
-    "export const five = 55; // side",
-    "export const six = 66; // v5",
-    "",
-  ].join("\n");
 }
 
 main().catch((err: unknown) => {

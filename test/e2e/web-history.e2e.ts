@@ -18,8 +18,8 @@ import assert from "node:assert/strict";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
-import startGitServer from "../git-server.ts";
-import { HISTORY_SUBJECTS } from "../history-fixture.ts";
+import startGitServer, { gitControl as control } from "../git-server.ts";
+import { FEATURE_FILE, FEATURE_SUBJECT, HISTORY_SUBJECTS } from "../history-fixture.ts";
 import { CHROMIUM_FLAGS, CHROMIUM_PATH, requireChromium } from "./chromium.ts";
 import { withIndexedServer } from "./server.ts";
 
@@ -27,25 +27,7 @@ const PORT = Number(process.env.E2E_PORT ?? 8795);
 const BASE = `http://127.0.0.1:${PORT}`;
 const REPO = "e2e-history";
 const FILE = "lib/b.ts";
-const F1 = "feature: triple the third constant";
-/** lib/b.ts at main's tip, line 3 rewritten (test/history-fixture.ts gives main's lines). */
-const FEATURE_FILE = [
-  "export const one = 11; // v3",
-  "export const two = 22; // v2",
-  "export const three = 33; // feature",
-  "export const threeAndAHalf = 3.5;",
-  "export const four = 4;",
-  "export const five = 55; // side",
-  "export const six = 66; // v5",
-  "",
-].join("\n");
-
-/** A loopback git server control call (test/git-server.ts). */
-async function control(gitUrl: string, path: string, body: unknown): Promise<Record<string, string>> {
-  const res = await fetch(`${gitUrl}/_control${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
-  assert.equal(res.status, 200, `POST /_control${path}`);
-  return (await res.json()) as Record<string, string>;
-}
+const F1 = FEATURE_SUBJECT;
 
 /** A REST call with the admin token. */
 async function api(token: string, path: string, json?: unknown): Promise<{ status: number; body: any }> {

@@ -9,7 +9,7 @@
  */
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { HISTORY_FILE, HISTORY_SUBJECTS } from "../history-fixture";
+import { FEATURE_FILE, FEATURE_SUBJECT, HISTORY_FILE, HISTORY_SUBJECTS } from "../history-fixture";
 import { api } from "../helpers";
 import { call, connect, text } from "./mcp-client";
 import { refOf, waitForRefs } from "./refs-helpers";
@@ -17,18 +17,7 @@ import { createUpstream, pushCommit, setUpstreamRefs } from "./upstream";
 
 const REPO = "hist-refs";
 const S = HISTORY_SUBJECTS;
-const F1 = "feature: triple the third constant";
-/** lib/b.ts at main's tip (C5), line 3 rewritten on feature. */
-const FEATURE_FILE = [
-  "export const one = 11; // v3",
-  "export const two = 22; // v2",
-  "export const three = 33; // feature",
-  "export const threeAndAHalf = 3.5;",
-  "export const four = 4;",
-  "export const five = 55; // side",
-  "export const six = 66; // v5",
-  "",
-].join("\n");
+const F1 = FEATURE_SUBJECT;
 
 type Json = Record<string, any>;
 let main: string;
